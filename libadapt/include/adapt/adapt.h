@@ -1,0 +1,141 @@
+/* libadapt: adaptive work-stealing runtime (Kaapi-style).
+ *
+ * This header: runtime life cycle, worker identity, errors, topology and
+ * statistics. The low-level adaptive API (begin, splitter, reply, steal
+ * point, preempt point, reducer, end) is in <adapt/adaptive.h>; the loops
+ * and sequence algorithms are in <adapt/algorithms.h>.
+ *
+ * Error convention: functions that can fail return 0 on success or a
+ * negative errno value (-EINVAL, -ENOMEM, ...); adapt_strerror() turns it
+ * into a message.
+ */
+#ifndef LIBADAPT_INCLUDE_ADAPT_ADAPT_H
+#define LIBADAPT_INCLUDE_ADAPT_ADAPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ADAPT_VERSION_MAJOR 0
+#define ADAPT_VERSION_MINOR 1
+
+/* Victim selection of an idle worker. */
+typedef enum adapt_victim_policy {
+  ADAPT_VICTIM_DEFAULT = 0, /* ADAPT_VICTIM env, else ADAPT_VICTIM_CACHE */
+  ADAPT_VICTIM_RANDOM,      /* uniform among the other workers */
+  ADAPT_VICTIM_CACHE        /* first the workers sharing the smallest cache */
+} adapt_victim_policy;
+
+/* Which of a victim's nested splittable frames answers a request first. */
+typedef enum adapt_steal_order {
+  ADAPT_STEAL_DEFAULT = 0, /* ADAPT_STEAL_ORDER env, else OUTER */
+  ADAPT_STEAL_OUTER,       /* outermost first: breadth-first thefts */
+  ADAPT_STEAL_INNER        /* innermost first */
+} adapt_steal_order;
+
+/* Runtime configuration. Zero-initialise, then set what you need; every
+ * field left at 0 takes the environment's value, then the built-in default. */
+typedef struct adapt_config {
+  int workers;                      /* number of workers; env ADAPT_WORKERS; default: hwloc PUs */
+  int bind;                         /* 1 bind, -1 do not bind; env ADAPT_BIND=0|1; default 1 */
+  adapt_victim_policy victim;       /* env ADAPT_VICTIM=random|cache */
+  adapt_steal_order steal_order;    /* env ADAPT_STEAL_ORDER=outer|inner */
+  unsigned spin_us;                 /* idle spin before sleeping, µs; env ADAPT_SPIN_US */
+  unsigned steal_timeout_us;        /* a thief's wait for one reply, µs; env ADAPT_STEAL_TIMEOUT_US */
+  int stats;                        /* 1: print the stats table at exit; env ADAPT_STATS=1 */
+  const char *trace_file;           /* event trace CSV written at finalize; env ADAPT_TRACE */
+} adapt_config;
+
+/* Start the runtime: one worker per processing unit found by hwloc (or
+ * cfg->workers / ADAPT_WORKERS; more workers than cores is supported), the
+ * calling thread being worker 0, each worker bound to its PU unless disabled.
+ * cfg NULL: defaults and environment.
+ * Optional: every entry point initialises lazily with cfg NULL.
+ * Idempotent: a second call while running returns 0 and ignores cfg (use
+ * adapt_finalize first to change the configuration).
+ * Errors: -EINVAL bad cfg field or environment value, -ENOMEM, -EAGAIN a
+ * thread could not be created (nothing is left running), -EBUSY called from
+ * a worker thread other than the running region's.
+ * Context: any thread not inside a parallel region. Thread-safe. */
+int adapt_init(const adapt_config *cfg);
+
+/* Stop the workers, join their threads, free the runtime, write the trace
+ * and (ADAPT_STATS=1) print the statistics. Idempotent; a later call of any
+ * entry point starts a new runtime.
+ * Called from a thread that is not inside a region while another thread runs
+ * one: waits for that region to end. Called from inside a region (a body):
+ * does nothing and reports it on stderr; see adapt_try_finalize. */
+void adapt_finalize(void);
+
+/* adapt_finalize that reports: 0 done (or nothing to do), -EBUSY called from
+ * inside a parallel region (nothing is changed). */
+int adapt_try_finalize(void);
+
+/* Number of workers of the running runtime (initialises it lazily); at
+ * least 1. Thread-safe. */
+int adapt_num_workers(void);
+
+/* 0..n-1 on a worker thread (worker 0 is the thread that initialised the
+ * runtime, or a foreign thread while it runs a region), -1 elsewhere. */
+int adapt_worker_id(void);
+
+/* Message for a return code of this library (0 or negative errno). Never NULL;
+ * the string is static. */
+const char *adapt_strerror(int err);
+
+/* --- Topology ----------------------------------------------------------- */
+
+/* Size in bytes of the largest cache shared by all workers (the last-level
+ * cache of one socket on a multicore), 0 if the workers share no cache or
+ * hwloc reports none. Used by the window algorithms for their default
+ * window size. Initialises lazily. */
+size_t adapt_shared_cache_size(void);
+
+/* Size in bytes of the smallest cache that worker a and worker b share (a
+ * may equal b: its L1), 0 if none or bad ids. */
+size_t adapt_cache_shared_by(int a, int b);
+
+/* OS index of the processing unit worker w is bound to, -1 if unbound or bad
+ * id. */
+int adapt_worker_pu(int w);
+
+/* --- Statistics --------------------------------------------------------- */
+
+typedef struct adapt_worker_stats {
+  uint64_t requests_posted;  /* steal requests this worker posted as a thief */
+  uint64_t requests_served;  /* requests answered by this worker (ok or fail) */
+  uint64_t requests_timeout; /* requests this worker cancelled after the timeout */
+  uint64_t steals;           /* successful thefts made by this worker */
+  uint64_t splits;           /* splitter calls that gave at least one piece */
+  uint64_t preemptions;      /* thieves this worker preempted */
+  uint64_t reductions;       /* reducer calls made by this worker */
+  uint64_t regions;          /* splittable frames begun by this worker */
+  uint64_t idle_ns;          /* time spent looking for work or sleeping, ns */
+  uint64_t sleeps;           /* times this worker went to sleep */
+} adapt_worker_stats;
+
+/* Copy worker w's counters into *out. Errors: -EINVAL bad w or NULL out,
+ * -ESRCH runtime not running. Values read while a region runs are
+ * approximate (each counter is exact, the set is not a snapshot). */
+int adapt_stats_get(int w, adapt_worker_stats *out);
+
+/* Zero every counter and the steal latency samples. Call outside regions. */
+void adapt_stats_reset(void);
+
+/* Median and 90th percentile of the steal round trip (request posted to
+ * reply received, successful steals only) over the recent samples of all
+ * workers, in ns. Errors: -ENODATA no sample, -EINVAL NULL pointer. */
+int adapt_stats_steal_latency(double *median_ns, double *p90_ns);
+
+/* Print the per-worker table to f (stderr if NULL). */
+void adapt_stats_print(FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBADAPT_INCLUDE_ADAPT_ADAPT_H */

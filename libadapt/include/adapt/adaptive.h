@@ -1,0 +1,165 @@
+/* libadapt low-level adaptive API (the paper's Fig. 1).
+ *
+ * An adaptive task is sequential code that works on a *work descriptor* (a
+ * small struct of yours, e.g. a range [begin,end) and an output cursor) and
+ * that lets other workers take part of the remaining work:
+ *
+ *   static void dowork(adapt_frame *f, void *w, void *ctx) {
+ *     my_work *work = w;
+ *     for (;;) {
+ *       while (work->begin < work->end) {
+ *         adapt_steal_point(f);              // may call my splitter
+ *         size_t b = work->begin, e = min(b + GRAIN, work->end);
+ *         work->begin = e;                   // claim before running
+ *         run(b, e, work);
+ *         if (adapt_preempt_point(f)) return;   // a thief stops here
+ *       }
+ *       if (!adapt_preempt_next_thief(f)) return;  // reducer gave work back?
+ *     }
+ *   }
+ *   adapt_frame f;
+ *   adapt_begin(&f, &task, &work);  dowork(&f, &work, ctx);  adapt_end(&f);
+ *
+ * Protocol (docs/design.md has the details):
+ * - Idle workers post steal requests to a victim. The victim answers all of
+ *   its pending requests at once, at its next steal point, by calling the
+ *   task's splitter with the number of requests; the splitter gives pieces
+ *   with adapt_reply(); requests left without a piece fail.
+ * - A thief runs task->entry on its piece, in a frame of its own that the
+ *   runtime begins and ends. Thieves are themselves splittable.
+ * - The owner of a frame can preempt its thieves in sequence order
+ *   (adapt_preempt_next_thief) or wait for them (adapt_end); each thief's
+ *   final descriptor is handed to task->reducer(victim_work, thief_work)
+ *   in sequence order: the order of the keys given to adapt_reply.
+ *
+ * Rules for the splitter and the code between steal points:
+ * - The splitter runs on the frame owner's thread, at a steal point of that
+ *   worker: the one in your loop, or one in a loop nested inside your body
+ *   (requests are answered from the outermost frame first by default). So
+ *   keep the descriptor consistent whenever you call code that may contain a
+ *   steal point: claim the range you run before running it.
+ * - Give thieves pieces that come after what the owner keeps, and keys
+ *   increasing with sequence position (e.g. the begin index): then
+ *   reductions happen in sequence order.
+ */
+#ifndef LIBADAPT_INCLUDE_ADAPT_ADAPTIVE_H
+#define LIBADAPT_INCLUDE_ADAPT_ADAPTIVE_H
+
+#include <stddef.h>
+#include <adapt/adapt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest work descriptor a task may declare, in bytes. */
+#define ADAPT_WORK_MAX 256
+
+/* A frame: the runtime's record of one running adaptive task on one worker.
+ * Allocate it yourself (on the stack); its content is private. The first two
+ * fields are read by the inline steal and preempt points. */
+typedef struct adapt_frame {
+  const void *adapt_priv_poll;    /* private: worker's pending-request count */
+  const void *adapt_priv_preempt; /* private: preemption flag of this frame */
+  void *adapt_priv[14];           /* private */
+} adapt_frame;
+
+/* The set of requests a splitter answers; valid only during the call. */
+typedef struct adapt_reply_set adapt_reply_set;
+
+typedef struct adapt_task {
+  /* Runs a stolen piece, on the thief, with a frame the runtime has begun
+   * (do not call adapt_begin/adapt_end on it). `work` points to the piece's
+   * descriptor as the splitter wrote it. Required. */
+  void (*entry)(adapt_frame *frame, void *work, void *ctx);
+  /* Divides the remaining work among the `count` requests and the owner:
+   * for each piece given away, w = adapt_reply(replies, key) and fill *w,
+   * then shrink the owner's descriptor `work`. Give nothing if too little is
+   * left. Runs on the owner. Required. */
+  void (*splitter)(adapt_frame *frame, void *work, int count,
+                   adapt_reply_set *replies, void *ctx);
+  /* Merges a finished or preempted thief's descriptor into the owner's, in
+   * sequence order; after preemption thief_work holds the thief's partial
+   * result and its unprocessed range, which the reducer may take over.
+   * Runs on the owner. NULL: nothing to merge. */
+  void (*reducer)(void *victim_work, void *thief_work, void *ctx);
+  size_t work_size; /* bytes of a descriptor, 1..ADAPT_WORK_MAX */
+  void *ctx;        /* passed to the three callbacks, shared by all workers */
+} adapt_task;
+
+/* Start an adaptive task: publish `work` (descriptor of task->work_size
+ * bytes, owned by the caller) as splittable by the calling worker.
+ * Initialises the runtime lazily. On a thread that is not a worker, the call
+ * takes worker 0's place for the region; such top-level calls from several
+ * threads are serialised (the second waits for the first region's
+ * adapt_end). `task` and `work` must stay valid until adapt_end returns.
+ * Nesting: allowed inside a body to any depth (beyond an internal limit the
+ * frame is not published and runs sequentially).
+ * Errors: -EINVAL NULL frame/task/work/entry/splitter or work_size 0,
+ * -E2BIG work_size > ADAPT_WORK_MAX, or adapt_init's errors. On error
+ * nothing is published and adapt_end must not be called. */
+int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work);
+
+/* Join: wait for every thief of the frame (and theirs) to finish, reduce
+ * each into the owner's descriptor in sequence order, and unpublish the
+ * frame. While waiting, the worker steals and runs other work.
+ * Returns 0, or -EINVAL for a frame that was not begun. */
+int adapt_end(adapt_frame *frame);
+
+/* Preempt the first thief (in sequence order) of the frame: ask it to stop
+ * at its next preempt point, wait for it, reduce its descriptor into the
+ * owner's and take over its own thieves. Returns 1 when a thief was reduced
+ * (the owner's descriptor may hold new work: look again), 0 when the frame
+ * has no thief left. Call only from the frame's owner, when its own range
+ * is done. */
+int adapt_preempt_next_thief(adapt_frame *frame);
+
+/* In a splitter: the descriptor buffer (task->work_size bytes, zeroed) of
+ * the next request to answer positively, or NULL when every request has a
+ * piece. `key` orders the pieces for reduction (use the piece's begin
+ * index). Pieces given are sent when the splitter returns. */
+void *adapt_reply(adapt_reply_set *replies, size_t key);
+
+/* Number of requests still without a piece in this splitter call. */
+int adapt_reply_remaining(const adapt_reply_set *replies);
+
+/* Slow paths of the inline points below. */
+int adapt__steal_slow(adapt_frame *frame);
+int adapt__steal_point_call(adapt_frame *frame);
+int adapt__preempt_point_call(adapt_frame *frame);
+
+#if !defined(__cplusplus)
+#include <stdatomic.h>
+/* Steal point: answer the pending steal requests of this worker, if any, by
+ * calling the splitters of its frames. When nobody asks it costs one load
+ * and a not-taken branch. Returns the number of pieces given away. */
+static inline int adapt_steal_point(adapt_frame *frame) {
+  const atomic_uint *poll = (const atomic_uint *)frame->adapt_priv_poll;
+  /* relaxed: only a hint; the request itself is acquired in the slow path
+   * (pairs with the thief's release store of the slot state). */
+  if (__builtin_expect(atomic_load_explicit(poll, memory_order_relaxed) != 0, 0))
+    return adapt__steal_slow(frame);
+  return 0;
+}
+
+/* Preempt point: 1 if the owner of the piece this frame runs asked it to
+ * stop: the entry must return at once, leaving its descriptor as the
+ * partial result plus the unprocessed range. 0 otherwise (always 0 on a
+ * frame that is not a stolen piece). One load and a branch. */
+static inline int adapt_preempt_point(adapt_frame *frame) {
+  /* relaxed: no data travels with the flag; the thief's results are
+   * published by its release store of FINAL (pairs with the owner's
+   * acquire load in adapt_preempt_next_thief). */
+  return atomic_load_explicit((const atomic_int *)frame->adapt_priv_preempt,
+                              memory_order_relaxed) != 0;
+}
+#else
+static inline int adapt_steal_point(adapt_frame *frame) { return adapt__steal_point_call(frame); }
+static inline int adapt_preempt_point(adapt_frame *frame) { return adapt__preempt_point_call(frame); }
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBADAPT_INCLUDE_ADAPT_ADAPTIVE_H */

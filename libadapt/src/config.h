@@ -1,0 +1,81 @@
+/* libadapt tunables: every one here, each overridable with -D at build time.
+ * Runtime-adjustable ones also have an environment variable (docs/guide.md). */
+#ifndef LIBADAPT_SRC_CONFIG_H
+#define LIBADAPT_SRC_CONFIG_H
+
+#include <adapt/adaptive.h>
+
+/* Bytes of a cache line: alignment of every group of fields written by a
+ * different thread. Default 64 (x86-64, most ARM). */
+#ifndef ADAPT_CACHE_LINE
+#define ADAPT_CACHE_LINE 64
+#endif
+
+/* Largest number of workers. Default 256. */
+#ifndef ADAPT_MAX_WORKERS
+#define ADAPT_MAX_WORKERS 256
+#endif
+
+/* Published frames per worker (nesting depth); deeper frames run
+ * sequentially, unpublished. Default 64. */
+#ifndef ADAPT_MAX_DEPTH
+#define ADAPT_MAX_DEPTH 64
+#endif
+
+/* Idle spin before a worker sleeps, µs (env ADAPT_SPIN_US). Default 200. */
+#ifndef ADAPT_SPIN_US_DEFAULT
+#define ADAPT_SPIN_US_DEFAULT 200u
+#endif
+
+/* How long a thief waits for its victim to reach a steal point before it
+ * cancels the request, µs (env ADAPT_STEAL_TIMEOUT_US). Default 50. */
+#ifndef ADAPT_STEAL_TIMEOUT_US_DEFAULT
+#define ADAPT_STEAL_TIMEOUT_US_DEFAULT 50u
+#endif
+
+/* Automatic grain: target duration of one chunk between two steal points, ns.
+ * Default 2000 (2 µs: per-chunk costs of a few ns amortised below 0.5%). */
+#ifndef ADAPT_GRAIN_TARGET_NS
+#define ADAPT_GRAIN_TARGET_NS 2000u
+#endif
+
+/* Automatic grain never grows beyond this many iterations. Default 65536. */
+#ifndef ADAPT_GRAIN_MAX
+#define ADAPT_GRAIN_MAX 65536u
+#endif
+
+/* Steal round-trip samples kept per worker for the latency statistics.
+ * Default 1024; a power of two. */
+#ifndef ADAPT_RTT_SAMPLES
+#define ADAPT_RTT_SAMPLES 1024u
+#endif
+
+/* Theft records allocated at once when a worker's pool is empty. Default 32. */
+#ifndef ADAPT_THEFT_BLOCK
+#define ADAPT_THEFT_BLOCK 32u
+#endif
+
+/* Spin iterations between two sched_yield() calls in a wait loop when there
+ * are more workers than processing units (and 16x this otherwise). Default 64. */
+#ifndef ADAPT_YIELD_SPINS
+#define ADAPT_YIELD_SPINS 64u
+#endif
+
+/* Events kept per worker by the trace (ADAPT_TRACE=file). Default 1<<20. */
+#ifndef ADAPT_TRACE_MAX_EVENTS
+#define ADAPT_TRACE_MAX_EVENTS (1u << 20)
+#endif
+
+_Static_assert(ADAPT_CACHE_LINE >= 16 && (ADAPT_CACHE_LINE & (ADAPT_CACHE_LINE - 1)) == 0,
+               "ADAPT_CACHE_LINE must be a power of two >= 16");
+_Static_assert(ADAPT_MAX_WORKERS >= 1 && ADAPT_MAX_WORKERS <= 4096,
+               "ADAPT_MAX_WORKERS out of range");
+_Static_assert(ADAPT_MAX_DEPTH >= 2, "ADAPT_MAX_DEPTH must allow one nested frame");
+_Static_assert((ADAPT_RTT_SAMPLES & (ADAPT_RTT_SAMPLES - 1)) == 0,
+               "ADAPT_RTT_SAMPLES must be a power of two");
+_Static_assert(ADAPT_GRAIN_MAX >= 1 && ADAPT_GRAIN_TARGET_NS >= 100,
+               "automatic grain bounds");
+_Static_assert(ADAPT_WORK_MAX % 16 == 0, "ADAPT_WORK_MAX must keep 16-byte alignment");
+_Static_assert(ADAPT_THEFT_BLOCK >= 1, "ADAPT_THEFT_BLOCK must be >= 1");
+
+#endif /* LIBADAPT_SRC_CONFIG_H */

@@ -1,0 +1,52 @@
+/* Frames: one running adaptive task on one worker (private layout of the
+ * public adapt_frame). A frame lives on its owner's C stack; only its owner
+ * reads or writes it (thieves never touch a victim's frame: they get a copy
+ * of a piece in a theft record). */
+#ifndef LIBADAPT_SRC_FRAME_H
+#define LIBADAPT_SRC_FRAME_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include "theft.h"
+
+struct adapt__worker;
+
+enum {
+  ADAPT__FRAME_BEGUN = 1u << 0,     /* between begin and end */
+  ADAPT__FRAME_PUBLISHED = 1u << 1, /* on the worker's frame stack */
+  ADAPT__FRAME_ENDING = 1u << 2,    /* in adapt_end: not split any more */
+  ADAPT__FRAME_REGION = 1u << 3     /* top-level: holds the region lock */
+};
+
+#define ADAPT__FRAME_MAGIC 0x61647046u /* "adpF" */
+
+typedef struct adapt__frame {
+  const atomic_uint *poll;   /* &worker->nreq (read by the inline steal point) */
+  const atomic_int *preempt; /* &rec->state, or a constant 0 */
+  struct adapt__worker *w;
+  const adapt_task *task;
+  void *work;
+  adapt__theft *rec;     /* the stolen piece this frame runs, or NULL */
+  adapt__theft *thieves; /* pieces given away, sorted by key */
+  unsigned level;        /* index in w->frames when published */
+  unsigned flags;
+  uint32_t magic;
+} adapt__frame;
+
+_Static_assert(sizeof(adapt__frame) <= sizeof(adapt_frame), "adapt_frame too small");
+_Static_assert(offsetof(adapt__frame, poll) == offsetof(adapt_frame, adapt_priv_poll),
+               "inline steal point reads poll first");
+_Static_assert(offsetof(adapt__frame, preempt) == offsetof(adapt_frame, adapt_priv_preempt),
+               "inline preempt point reads preempt second");
+
+static inline adapt__frame *adapt__frame_of(adapt_frame *f) { return (adapt__frame *)(void *)f; }
+
+/* Answer every pending request of w from its published frames (outermost or
+ * innermost first); requests left fail. Returns pieces given. Owner only. */
+int adapt__serve(struct adapt__worker *w);
+
+/* Run a piece received from a victim: begin a frame on it, call its entry,
+ * then join or hand over its thieves and publish FINAL. */
+void adapt__run_theft(struct adapt__worker *w, adapt__theft *rec);
+
+#endif /* LIBADAPT_SRC_FRAME_H */

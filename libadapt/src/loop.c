@@ -1,0 +1,139 @@
+/* adapt_for: the adaptive range loop, the first algorithm on the protocol.
+ *
+ * Work descriptor: [begin, end) still to run, the grain, and whether the
+ * grain is still being calibrated. The owner claims [begin, begin+grain)
+ * (writes begin) before calling the body, so a splitter run at any steal
+ * point of this worker (this loop's or one nested in the body) sees only
+ * unclaimed iterations, and gives thieves the tail: [end - piece, end). */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <adapt/adaptive.h>
+#include <adapt/algorithms.h>
+
+#include "debug.h"
+#include "worker.h"
+
+typedef struct for_work {
+  size_t begin, end;
+  size_t grain;
+  int calibrating; /* automatic grain: still doubling */
+  int slow_chunks; /* calibration: consecutive chunks at or above the target */
+} for_work;
+
+typedef struct for_ctx {
+  void (*body)(size_t, size_t, void *);
+  void *ctx;
+} for_ctx;
+
+static void for_splitter(adapt_frame *frame, void *wv, int count, adapt_reply_set *rs, void *cv) {
+  for_work *w = wv;
+  size_t g = w->grain ? w->grain : 1;
+  size_t r = w->end - w->begin;
+  if (r < 2 * g) return; /* the owner keeps at least one grain, thieves get one */
+  size_t pieces = (size_t)count + 1;
+  if (pieces > r / g) pieces = r / g;
+  size_t piece = r / pieces;
+  size_t e = w->end;
+  for (size_t i = 1; i < pieces; i++) {
+    for_work *t = adapt_reply(rs, e - piece);
+    if (!t) break;
+    t->begin = e - piece;
+    t->end = e;
+    t->grain = w->grain;
+    t->calibrating = w->calibrating;
+    t->slow_chunks = 0;
+    e -= piece;
+  }
+  w->end = e;
+}
+
+/* Calibration of the automatic grain: double it while a chunk takes less
+ * than ADAPT_GRAIN_TARGET_NS; stop after two consecutive chunks at or above
+ * the target (one slow chunk may be a page fault or an interrupt). */
+static void calibrate(for_work *w, uint64_t dt) {
+  if (dt < ADAPT_GRAIN_TARGET_NS) {
+    w->slow_chunks = 0;
+    if (w->grain < ADAPT_GRAIN_MAX) w->grain *= 2;
+    else w->calibrating = 0;
+  } else if (++w->slow_chunks >= 2) {
+    w->calibrating = 0;
+  }
+}
+
+static void for_run(adapt_frame *frame, void *wv, void *cv) {
+  for_work *w = wv;
+  const for_ctx *c = cv;
+  /* The worker's request counter, kept in a register: one load per chunk. */
+  const atomic_uint *poll = (const atomic_uint *)frame->adapt_priv_poll;
+  const int tracing = (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0;
+  size_t first = w->begin;
+  uint64_t t_first = tracing ? adapt__now_ns() : 0;
+
+  while (w->calibrating && w->begin < w->end) {
+    adapt_steal_point(frame);
+    size_t b = w->begin, r = w->end - b;
+    if (r == 0) break;
+    size_t e = b + (r < w->grain ? r : w->grain);
+    w->begin = e;
+    uint64_t t0 = adapt__now_ns();
+    c->body(b, e, c->ctx);
+    calibrate(w, adapt__now_ns() - t0);
+  }
+  const size_t g = w->grain;
+  for (;;) {
+    /* relaxed: hint, as in adapt_steal_point (the slow path acquires). */
+    if (ADAPT_UNLIKELY(atomic_load_explicit(poll, memory_order_relaxed) != 0))
+      adapt__steal_slow(frame);
+    size_t b = w->begin, r = w->end - b;
+    if (r == 0) break;
+    size_t e = b + (r < g ? r : g);
+    w->begin = e;
+    c->body(b, e, c->ctx);
+  }
+  if (tracing)
+    adapt__trace(adapt__frame_of(frame)->w, ADAPT__TRACE_RANGE, t_first, adapt__now_ns(), first,
+                 w->begin);
+}
+
+static size_t env_grain(void) {
+  static _Atomic size_t cached = (size_t)-1; /* -1: not read yet; 0: unset */
+  /* relaxed: every thread computes the same value from the environment. */
+  size_t g = atomic_load_explicit(&cached, memory_order_relaxed);
+  if (g != (size_t)-1) return g;
+  const char *s = getenv("ADAPT_GRAIN");
+  g = 0;
+  if (s && *s) {
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end == '\0' && v > 0 && s[0] != '-') g = (size_t)v;
+    else fprintf(stderr, "libadapt: ignoring bad ADAPT_GRAIN=\"%s\" (expected an integer >= 1)\n", s);
+  }
+  atomic_store_explicit(&cached, g, memory_order_relaxed);
+  return g;
+}
+
+int adapt__attr_check(const adapt_attr *attr) {
+  if (!attr) return 0;
+  if (attr->sched < ADAPT_SCHED_DEFAULT || attr->sched > ADAPT_SCHED_ADAPTIVE) return -EINVAL;
+  return 0;
+}
+
+int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
+              const adapt_attr *attr) {
+  if (!body || first > last) return -EINVAL;
+  int rc = adapt__attr_check(attr);
+  if (rc) return rc;
+  if (first == last) return 0;
+  for_ctx c = {body, ctx};
+  for_work w = {first, last, 1, 0, 0};
+  size_t g = attr && attr->grain ? attr->grain : env_grain();
+  if (g) w.grain = g;
+  else w.calibrating = 1;
+  const adapt_task task = {for_run, for_splitter, NULL, sizeof(for_work), &c};
+  adapt_frame f;
+  rc = adapt_begin(&f, &task, &w);
+  if (rc) return rc;
+  for_run(&f, &w, &c);
+  return adapt_end(&f);
+}

@@ -1,0 +1,110 @@
+/* Statistics: per-worker counters, steal latency samples, the exit table. */
+#include <adapt/adapt.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "worker.h"
+
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+
+void adapt__stats_rtt(adapt__worker *w, uint64_t ns) {
+  unsigned i = LOAD(w->stats.rtt_next);
+  /* relaxed: single writer; readers want any recent sample. */
+  atomic_store_explicit(&w->stats.rtt_ns[i & (ADAPT_RTT_SAMPLES - 1)],
+                        ns > 0xffffffffu ? 0xffffffffu : (unsigned)(ns ? ns : 1),
+                        memory_order_relaxed);
+  atomic_store_explicit(&w->stats.rtt_next, i + 1, memory_order_relaxed);
+}
+
+void adapt__stats_clear(adapt__stats *s) {
+  atomic_store_explicit(&s->requests_posted, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->requests_served, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->requests_timeout, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->steals, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->splits, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->preemptions, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->reductions, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->regions, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->idle_ns, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->sleeps, 0, memory_order_relaxed);
+  atomic_store_explicit(&s->rtt_next, 0, memory_order_relaxed);
+  for (unsigned i = 0; i < ADAPT_RTT_SAMPLES; i++)
+    atomic_store_explicit(&s->rtt_ns[i], 0, memory_order_relaxed);
+}
+
+int adapt_stats_get(int w, adapt_worker_stats *out) {
+  if (!out) return -EINVAL;
+  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) return -ESRCH;
+  if (w < 0 || w >= adapt__rt.nworkers) return -EINVAL;
+  adapt__stats *s = &adapt__rt.workers[w]->stats;
+  out->requests_posted = LOAD(s->requests_posted);
+  out->requests_served = LOAD(s->requests_served);
+  out->requests_timeout = LOAD(s->requests_timeout);
+  out->steals = LOAD(s->steals);
+  out->splits = LOAD(s->splits);
+  out->preemptions = LOAD(s->preemptions);
+  out->reductions = LOAD(s->reductions);
+  out->regions = LOAD(s->regions);
+  out->idle_ns = LOAD(s->idle_ns);
+  out->sleeps = LOAD(s->sleeps);
+  return 0;
+}
+
+void adapt_stats_reset(void) {
+  /* acquire: pairs with the release store of up in adapt_init. */
+  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) return;
+  for (int i = 0; i < adapt__rt.nworkers; i++) adapt__stats_clear(&adapt__rt.workers[i]->stats);
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  return (x > y) - (x < y);
+}
+
+int adapt_stats_steal_latency(double *median_ns, double *p90_ns) {
+  if (!median_ns || !p90_ns) return -EINVAL;
+  /* acquire: pairs with the release store of up in adapt_init. */
+  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) return -ENODATA;
+  size_t cap = (size_t)adapt__rt.nworkers * ADAPT_RTT_SAMPLES, n = 0;
+  unsigned *v = malloc(cap * sizeof *v);
+  if (!v) return -ENOMEM;
+  for (int i = 0; i < adapt__rt.nworkers; i++)
+    for (unsigned k = 0; k < ADAPT_RTT_SAMPLES; k++) {
+      unsigned x = LOAD(adapt__rt.workers[i]->stats.rtt_ns[k]);
+      if (x) v[n++] = x;
+    }
+  if (n == 0) {
+    free(v);
+    return -ENODATA;
+  }
+  qsort(v, n, sizeof *v, cmp_u32);
+  *median_ns = n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + (double)v[n / 2]);
+  *p90_ns = v[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1];
+  free(v);
+  return 0;
+}
+
+void adapt_stats_print(FILE *f) {
+  if (!f) f = stderr;
+  /* acquire: pairs with the release store of up in adapt_init. */
+  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
+    fprintf(f, "libadapt: runtime not running, no statistics\n");
+    return;
+  }
+  fprintf(f, "libadapt statistics (%d workers)\n", adapt__rt.nworkers);
+  fprintf(f, "%6s %10s %10s %8s %8s %8s %8s %8s %8s %12s %7s\n", "worker", "posted", "served",
+          "timeout", "steals", "splits", "preempt", "reduce", "regions", "idle_ms", "sleeps");
+  for (int i = 0; i < adapt__rt.nworkers; i++) {
+    adapt_worker_stats s;
+    adapt_stats_get(i, &s);
+    fprintf(f, "%6d %10llu %10llu %8llu %8llu %8llu %8llu %8llu %8llu %12.3f %7llu\n", i,
+            (unsigned long long)s.requests_posted, (unsigned long long)s.requests_served,
+            (unsigned long long)s.requests_timeout, (unsigned long long)s.steals,
+            (unsigned long long)s.splits, (unsigned long long)s.preemptions,
+            (unsigned long long)s.reductions, (unsigned long long)s.regions, s.idle_ns / 1e6,
+            (unsigned long long)s.sleeps);
+  }
+  double med, p90;
+  if (adapt_stats_steal_latency(&med, &p90) == 0)
+    fprintf(f, "steal round trip: median %.0f ns, p90 %.0f ns\n", med, p90);
+}

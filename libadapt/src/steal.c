@@ -1,0 +1,108 @@
+/* Thieves: victim selection, posting a request, waiting for the reply (with
+ * a timeout), running the piece received. */
+#include <errno.h>
+
+#include "debug.h"
+#include "worker.h"
+
+static inline uint64_t rng_next(adapt__worker *w) {
+  /* xorshift64*: owner-only state */
+  uint64_t x = w->rng;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  w->rng = x;
+  return x * 0x2545F4914F6CDD1Dull;
+}
+
+static inline int has_work(int v) {
+  /* relaxed: a hint only; the request protocol decides. */
+  return atomic_load_explicit(&adapt__rt.workers[v]->has_work, memory_order_relaxed) > 0;
+}
+
+/* A victim with published frames, never w itself; -1 if none looks busy.
+ * Cache policy: first a few draws among the workers that share w's closest
+ * shared cache, then among all. */
+static int pick_victim(adapt__worker *w, int prefer) {
+  int n = adapt__rt.nworkers;
+  if (n < 2) return -1;
+  if (prefer >= 0 && prefer != w->id && has_work(prefer)) return prefer;
+  if (adapt__rt.victim_cache && w->nnear > 0) {
+    for (int k = 0; k < 2 * w->nnear; k++) {
+      int v = w->near[rng_next(w) % (uint64_t)w->nnear];
+      if (has_work(v)) return v;
+    }
+  }
+  for (int k = 0; k < 2 * n; k++) {
+    int v = (int)(rng_next(w) % (uint64_t)(n - 1));
+    if (v >= w->id) v++;
+    if (has_work(v)) return v;
+  }
+  return -1;
+}
+
+/* Post a request to v and wait for the answer. Returns the record of the
+ * piece received, or NULL (failed, or cancelled after the timeout). */
+static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
+  adapt__req *slot = &v->req[w->id];
+  ADAPT_ASSERT_EQ(atomic_load_explicit(&slot->state, memory_order_relaxed), ADAPT__REQ_IDLE);
+  /* relaxed: nreq is a hint read by the victim's poll; incremented before
+   * the post so that it never underflows (see request.h). */
+  atomic_fetch_add_explicit(&v->nreq, 1, memory_order_relaxed);
+  uint64_t t0 = adapt__now_ns();
+  /* release: pairs with the victim's acquire CAS POSTED->TAKEN in
+   * adapt__serve (orders the increment above and our prior writes). */
+  atomic_store_explicit(&slot->state, ADAPT__REQ_POSTED, memory_order_release);
+  ADAPT_STAT_INC(w, requests_posted);
+  uint64_t deadline = t0 + (uint64_t)adapt__rt.steal_timeout_us * 1000u;
+  unsigned spins = 0, checks = 0;
+  for (;;) {
+    /* acquire: pairs with the victim's release store of OK/FAIL, which
+     * publishes slot->rec and the piece's descriptor. */
+    int st = atomic_load_explicit(&slot->state, memory_order_acquire);
+    if (st == ADAPT__REQ_OK) {
+      adapt__theft *rec = slot->rec;
+      slot->rec = NULL;
+      atomic_store_explicit(&slot->state, ADAPT__REQ_IDLE, memory_order_relaxed);
+      adapt__stats_rtt(w, adapt__now_ns() - t0);
+      return rec;
+    }
+    if (st == ADAPT__REQ_FAIL) {
+      atomic_store_explicit(&slot->state, ADAPT__REQ_IDLE, memory_order_relaxed);
+      return NULL;
+    }
+    /* A waiting thief answers its own requesters at once (fail or split its
+     * frames if it is waiting at a join): no chains of waiting thieves. */
+    if (atomic_load_explicit(&w->nreq, memory_order_relaxed)) adapt__serve(w);
+    if ((++checks & 15u) == 0 && st == ADAPT__REQ_POSTED && adapt__now_ns() >= deadline) {
+      int expected = ADAPT__REQ_POSTED;
+      /* relaxed: a cancelled request carries no data either way. */
+      if (atomic_compare_exchange_strong_explicit(&slot->state, &expected, ADAPT__REQ_IDLE,
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+        atomic_fetch_sub_explicit(&v->nreq, 1, memory_order_relaxed);
+        ADAPT_STAT_INC(w, requests_timeout);
+        return NULL;
+      }
+      /* The victim took it: it is answering now, wait for the reply. */
+    }
+    adapt__pause(&spins);
+  }
+}
+
+int adapt__steal_and_run(adapt__worker *w, int prefer) {
+  if (w->depth >= ADAPT_MAX_DEPTH - 1) return 0; /* no room to run a piece */
+  int v = pick_victim(w, prefer);
+  if (v < 0) return 0;
+  adapt__theft *rec = request_from(w, adapt__rt.workers[v]);
+  if (!rec) return 0;
+  uint64_t now = adapt__now_ns();
+  if (w->idle_since) {
+    ADAPT_STAT_ADD(w, idle_ns, now - w->idle_since);
+    w->idle_since = 0;
+  }
+  ADAPT_STAT_INC(w, steals);
+  if (adapt__trace_mask & ADAPT__TRACE_STEAL)
+    adapt__trace(w, ADAPT__TRACE_STEAL, now, now, (uint64_t)v, rec->key);
+  adapt__run_theft(w, rec);
+  return 1;
+}

@@ -1,0 +1,121 @@
+/* Topology through hwloc: PUs, binding, caches shared by workers. Worker i
+ * runs on PU i mod npus (logical order). */
+#include <adapt/adapt.h>
+#include <errno.h>
+#include <hwloc.h>
+#include <stdlib.h>
+
+#include "worker.h"
+
+static hwloc_topology_t topo;
+static int topo_loaded;
+static hwloc_cpuset_t caller_set; /* worker 0's binding before init */
+
+int adapt__topology_init(int *npus) {
+  if (hwloc_topology_init(&topo) != 0) return -ENOMEM;
+  if (hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    return -ENODEV;
+  }
+  topo_loaded = 1;
+  int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+  *npus = n > 0 ? n : 1;
+  return 0;
+}
+
+void adapt__topology_fini(void) {
+  if (!topo_loaded) return;
+  if (caller_set) {
+    hwloc_set_cpubind(topo, caller_set, HWLOC_CPUBIND_THREAD);
+    hwloc_bitmap_free(caller_set);
+    caller_set = NULL;
+  }
+  hwloc_topology_destroy(topo);
+  topo_loaded = 0;
+}
+
+static hwloc_obj_t pu_of(int w) {
+  int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+  if (n <= 0) return NULL;
+  return hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)(w % n));
+}
+
+int adapt__topology_bind(int w) {
+  hwloc_obj_t pu = pu_of(w);
+  if (!pu) return -ENODEV;
+  if (w == 0 && !caller_set) {
+    caller_set = hwloc_bitmap_alloc();
+    if (caller_set && hwloc_get_cpubind(topo, caller_set, HWLOC_CPUBIND_THREAD) != 0) {
+      hwloc_bitmap_free(caller_set);
+      caller_set = NULL;
+    }
+  }
+  return hwloc_set_cpubind(topo, pu->cpuset, HWLOC_CPUBIND_THREAD) == 0 ? 0 : -errno;
+}
+
+/* Smallest data cache containing both PUs (the PU itself for a == b). */
+static hwloc_obj_t shared_cache(hwloc_obj_t a, hwloc_obj_t b) {
+  hwloc_obj_t o = hwloc_get_common_ancestor_obj(topo, a, b);
+  while (o && !hwloc_obj_type_is_dcache(o->type)) o = o->parent;
+  return o;
+}
+
+static size_t cache_shared(int a, int b) {
+  hwloc_obj_t pa = pu_of(a), pb = pu_of(b);
+  if (!pa || !pb) return 0;
+  hwloc_obj_t c = shared_cache(pa, pb);
+  return c ? (size_t)c->attr->cache.size : 0;
+}
+
+size_t adapt_cache_shared_by(int a, int b) {
+  if (adapt__ensure() != 0 || a < 0 || b < 0 || a >= adapt__rt.nworkers || b >= adapt__rt.nworkers)
+    return 0;
+  return cache_shared(a, b);
+}
+
+size_t adapt_shared_cache_size(void) {
+  if (adapt__ensure() != 0) return 0;
+  hwloc_obj_t o = pu_of(0);
+  if (!o) return 0;
+  for (int w = 1; w < adapt__rt.nworkers; w++) {
+    hwloc_obj_t p = pu_of(w);
+    if (p) o = hwloc_get_common_ancestor_obj(topo, o, p);
+  }
+  /* All workers on one PU: their shared cache is the largest above it. */
+  hwloc_obj_t best = NULL;
+  if (o && o->type == HWLOC_OBJ_PU) {
+    for (hwloc_obj_t c = o; c; c = c->parent)
+      if (hwloc_obj_type_is_dcache(c->type)) best = c;
+  } else {
+    best = o;
+    while (best && !hwloc_obj_type_is_dcache(best->type)) best = best->parent;
+  }
+  return best ? (size_t)best->attr->cache.size : 0;
+}
+
+int adapt_worker_pu(int w) {
+  if (adapt__ensure() != 0 || w < 0 || w >= adapt__rt.nworkers || !adapt__rt.bind) return -1;
+  hwloc_obj_t pu = pu_of(w);
+  return pu ? (int)pu->os_index : -1;
+}
+
+/* Workers sharing w's smallest shared cache (the cache that w shares with
+ * at least one other worker), w excluded. */
+int adapt__topology_near(int w, int **near) {
+  int n = adapt__rt.nworkers;
+  *near = NULL;
+  if (n < 2) return 0;
+  size_t best = 0;
+  for (int v = 0; v < n; v++) {
+    if (v == w) continue;
+    size_t s = cache_shared(w, v);
+    if (s && (!best || s < best)) best = s;
+  }
+  if (!best) return 0;
+  int *list = malloc(sizeof(int) * (size_t)n), k = 0;
+  if (!list) return -ENOMEM;
+  for (int v = 0; v < n; v++)
+    if (v != w && cache_shared(w, v) == best) list[k++] = v;
+  *near = list;
+  return k;
+}

@@ -1,0 +1,117 @@
+/* Workers and the runtime's global state. */
+#ifndef LIBADAPT_SRC_WORKER_H
+#define LIBADAPT_SRC_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include "config.h"
+#include "frame.h"
+#include "request.h"
+#include "stats.h"
+#include "trace.h"
+
+typedef struct adapt__worker {
+  /* --- Owner only: frame stack, pool, random state (hot, one thread) --- */
+  _Alignas(ADAPT_CACHE_LINE) int id;
+  unsigned depth;          /* published frames */
+  unsigned serving;        /* inside adapt__serve: no re-entry */
+  uint64_t rng;
+  adapt__theft *pool;      /* free theft records */
+  int *near;               /* workers sharing this one's closest shared cache */
+  int nnear;
+  pthread_t thread;
+  int has_thread;          /* 1 for workers 1..n-1 */
+  uint64_t idle_since;     /* idle loop: start of the current idle period, 0 if none */
+  adapt__frame *frames[ADAPT_MAX_DEPTH];
+  adapt__trace_buf trace;
+
+  /* --- Written by thieves (post and cancel), read by the owner's poll --- */
+  _Alignas(ADAPT_CACHE_LINE) atomic_uint nreq;
+
+  /* --- Written by the owner, read by thieves choosing a victim and by
+   * sleepers: number of published frames. seq_cst (see adapt__idle_sleep). */
+  _Alignas(ADAPT_CACHE_LINE) atomic_int has_work;
+
+  /* --- Counters: written by the owner (relaxed), read by anyone --- */
+  _Alignas(ADAPT_CACHE_LINE) adapt__stats stats;
+
+  /* --- Request slots, one per thief, each on its own line --- */
+  adapt__req *req;
+} adapt__worker;
+
+typedef struct adapt__runtime {
+  /* --- Read-mostly configuration, set by init before the threads start --- */
+  int nworkers;
+  int npus;
+  int oversubscribed;
+  int bind;
+  int victim_cache;
+  int steal_outer;
+  unsigned spin_us;
+  unsigned steal_timeout_us;
+  int stats_at_exit;
+  int tracing;
+  char *trace_file;
+  unsigned yield_spins;
+  adapt__worker **workers;
+  unsigned generation;     /* bumped at each init; guards stale thread-locals */
+  pthread_t init_thread;   /* the thread that is worker 0 outside regions */
+
+  /* --- Life cycle --- */
+  atomic_int up;           /* 1 while running: release by init, acquire by users */
+  atomic_int shutdown;     /* 1: workers exit (release by finalize, acquire by workers) */
+  pthread_mutex_t init_lock;   /* init and finalize */
+  pthread_mutex_t region_lock; /* serialises top-level regions */
+
+  /* --- Sleep/wake: written by everyone, own lines --- */
+  _Alignas(ADAPT_CACHE_LINE) atomic_uint epoch;  /* futex word */
+  _Alignas(ADAPT_CACHE_LINE) atomic_int sleepers;
+} adapt__runtime;
+
+extern adapt__runtime adapt__rt;
+
+/* The calling thread's worker, or NULL if it is not (or no longer) one. */
+adapt__worker *adapt__self(void);
+/* Frames begun (adapt_begin) by the calling thread and not ended, after
+ * adding delta. */
+int adapt__thread_frames(int delta);
+/* Make the calling thread act as w (NULL: none). */
+void adapt__set_self(adapt__worker *w);
+
+/* Start the runtime if it is not running (lazy init). 0 or negative errno. */
+int adapt__ensure(void);
+
+/* Monotonic time in ns. */
+uint64_t adapt__now_ns(void);
+
+/* Wait-loop pause: cpu_relax, and sched_yield every few spins. */
+void adapt__pause(unsigned *spins);
+
+/* Publishing a frame / unpublishing it: wakes sleepers when needed. */
+void adapt__publish(adapt__worker *w, adapt__frame *f);
+void adapt__unpublish(adapt__worker *w, adapt__frame *f);
+
+/* Idle protocol (idle.c). */
+void adapt__wake_all(void);
+void adapt__idle_sleep(adapt__worker *w);
+int adapt__any_work(void);
+
+/* Thief (steal.c): one attempt at stealing from a victim chosen by policy,
+ * preferring `prefer` (-1: none). Runs the piece if one was received.
+ * Returns 1 if work was run. */
+int adapt__steal_and_run(adapt__worker *w, int prefer);
+
+/* Worker objects (worker.c). */
+adapt__worker *adapt__worker_new(int id, int n);
+void adapt__worker_free(adapt__worker *w);
+int adapt__worker_start(adapt__worker *w);
+
+/* Topology (topology.c). */
+int adapt__topology_init(int *npus);
+void adapt__topology_fini(void);
+int adapt__topology_bind(int worker);
+void adapt__topology_unbind_caller(void);
+int adapt__topology_near(int worker, int **near);
+
+#endif /* LIBADAPT_SRC_WORKER_H */

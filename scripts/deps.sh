@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Install the Debian packages libadapt needs, only those that are missing.
+# Usage: scripts/deps.sh [core|all]   (core: build + tests; all: + apps and peers)
+# Called by `make test`, `make demo` and `make bench`; safe to run again.
+set -eu
+set -o pipefail
+
+want="${1:-all}"
+core_pkgs="gcc g++ make pkg-config libhwloc-dev libcmocka-dev libpapi-dev libtbb-dev libomp-dev"
+app_pkgs="libvtk9-dev xvfb xauth python3-vtk9 python3-matplotlib papi-tools hwloc"
+pkgs="$core_pkgs"
+[ "$want" = all ] && pkgs="$pkgs $app_pkgs"
+
+missing=""
+for p in $pkgs; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing missing Debian packages:$missing" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "deps: not root and no sudo; install these packages by hand:$missing" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq $missing >/dev/null
+echo "deps: done" >&2
