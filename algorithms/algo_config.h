@@ -1,0 +1,67 @@
+/* Tunables of the sequence algorithms (algorithms/): every one here, each
+ * overridable with -D at build time. The environment variables read at
+ * each call are described in docs/algorithms.md. */
+#ifndef ALGORITHMS_ALGO_CONFIG_H
+#define ALGORITHMS_ALGO_CONFIG_H
+
+#include <adapt/adaptive.h>
+
+/* Automatic grain: the owner of a call doubles its grain, starting from 1
+ * unit, while one chunk between two steal points takes less than this many
+ * ns. Default 2000 (2 µs: the few ns of a steal point, a preempt point and
+ * the stop check are amortised below 0.5%). */
+#ifndef ADAPT_ALGO_GRAIN_TARGET_NS
+#define ADAPT_ALGO_GRAIN_TARGET_NS 2000u
+#endif
+
+/* The automatic grain never grows beyond this many units. Default 4096. */
+#ifndef ADAPT_ALGO_GRAIN_MAX
+#define ADAPT_ALGO_GRAIN_MAX 4096u
+#endif
+
+/* Default window size: m = shared cache bytes / (ADAPT_ALGO_WINDOW_DIVISOR *
+ * bytes one element touches). 2: the window's data takes half the shared
+ * cache, the other half keeps the data reused across the window (gathers,
+ * stencil neighbours, outputs). Default 2. */
+#ifndef ADAPT_ALGO_WINDOW_DIVISOR
+#define ADAPT_ALGO_WINDOW_DIVISOR 2u
+#endif
+
+/* Shared cache size assumed by the default window size when hwloc reports
+ * none (a single worker, or a machine without a shared cache), bytes.
+ * Default 8 MiB. */
+#ifndef ADAPT_ALGO_FALLBACK_CACHE
+#define ADAPT_ALGO_FALLBACK_CACHE (8u << 20)
+#endif
+
+/* adapt_reduce: elements per block. Each block is accumulated from the
+ * identity by one call of the accumulate callback; block results are
+ * combined along a fixed binary tree (docs/algorithms.md), so the result is
+ * bitwise the same whatever the number of workers, the mode and the grain.
+ * Changing it changes floating-point results. Default 1024. */
+#ifndef ADAPT_REDUCE_BLOCK
+#define ADAPT_REDUCE_BLOCK 1024u
+#endif
+
+/* adapt_transform_var / adapt_copy_if: first capacity of a thief's private
+ * output buffer, in output elements (it doubles when full). Default 256. */
+#ifndef ADAPT_VAR_BUF_MIN
+#define ADAPT_VAR_BUF_MIN 256u
+#endif
+
+/* Bytes of algorithm state kept in a work descriptor after the engine's own
+ * fields. Default 128. */
+#ifndef ADAPT_SEQ_ACC_BYTES
+#define ADAPT_SEQ_ACC_BYTES 128u
+#endif
+
+_Static_assert(ADAPT_ALGO_GRAIN_TARGET_NS >= 100, "ADAPT_ALGO_GRAIN_TARGET_NS too small");
+_Static_assert(ADAPT_ALGO_GRAIN_MAX >= 1, "ADAPT_ALGO_GRAIN_MAX must be >= 1");
+_Static_assert(ADAPT_ALGO_WINDOW_DIVISOR >= 1, "ADAPT_ALGO_WINDOW_DIVISOR must be >= 1");
+_Static_assert(ADAPT_ALGO_FALLBACK_CACHE >= 4096, "ADAPT_ALGO_FALLBACK_CACHE too small");
+_Static_assert(ADAPT_REDUCE_BLOCK >= 1, "ADAPT_REDUCE_BLOCK must be >= 1");
+_Static_assert(ADAPT_VAR_BUF_MIN >= 1, "ADAPT_VAR_BUF_MIN must be >= 1");
+_Static_assert(ADAPT_SEQ_ACC_BYTES % 16 == 0 && ADAPT_SEQ_ACC_BYTES + 96 <= ADAPT_WORK_MAX,
+               "ADAPT_SEQ_ACC_BYTES must be a multiple of 16 leaving room for the engine fields");
+
+#endif /* ALGORITHMS_ALGO_CONFIG_H */

@@ -1,0 +1,208 @@
+/* The adaptive sequence engine (see seq_engine.h for the modes). */
+#include "seq_engine.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+
+/* b + d clamped to n (b <= n). */
+static size_t add_clamp(size_t b, size_t d, size_t n) { return n - b > d ? b + d : n; }
+
+void adapt__seq_ctx_init(adapt__seq_ctx *c, const adapt__seq_kernel *k, void *kctx,
+                         const adapt__seq_params *p) {
+  c->kernel = k;
+  c->kctx = kctx;
+  c->p = *p;
+  atomic_init(&c->limit, p->n);
+  atomic_init(&c->err, 0);
+}
+
+void adapt__seq_master_init(const adapt__seq_ctx *c, adapt__seq_work *w) {
+  memset(w, 0, sizeof *w);
+  w->master = 1;
+  w->grain = c->p.grain;
+  w->calibrate = c->p.auto_grain;
+  /* The first window (all of [0, n) in NONE mode). */
+  w->iend = w->ilast = w->wend = min_size(c->p.window, c->p.n);
+}
+
+void adapt__seq_stop(adapt__seq_ctx *c, size_t at, int err) {
+  if (err) {
+    int none = 0;
+    /* relaxed: the error code is read by the master after adapt_end, which
+     * acquires every thief's FINAL state (their writes happen before). */
+    atomic_compare_exchange_strong_explicit(&c->err, &none, err, memory_order_relaxed,
+                                            memory_order_relaxed);
+  }
+  /* relaxed: see adapt__seq_limit; the final value is read after adapt_end. */
+  size_t cur = atomic_load_explicit(&c->limit, memory_order_relaxed);
+  while (at < cur && !atomic_compare_exchange_weak_explicit(&c->limit, &cur, at,
+                                                            memory_order_relaxed,
+                                                            memory_order_relaxed)) {
+  }
+}
+
+/* Pieces a range of L units can give to k requests keeping the first part:
+ * each piece and the kept part at least g units. */
+static size_t local_pieces(size_t L, size_t k, size_t g) {
+  if (k == 0 || L / g < 2) return 0;
+  return min_size(k, L / g - 1);
+}
+
+/* Give nl pieces of equal size from the tail of w's range [ibeg, iend). */
+static size_t give_local(adapt__seq_work *w, size_t nl, adapt_reply_set *rs) {
+  size_t L = w->iend - w->ibeg, q = L / (nl + 1), given = 0;
+  for (size_t j = 0; j < nl; j++) {
+    size_t e = w->iend, b = e - q;
+    adapt__seq_work *t = adapt_reply(rs, b);
+    if (!t) break;
+    t->start = t->ibeg = b;
+    t->iend = t->ilast = t->wend = e;
+    t->grain = w->grain;
+    w->iend = b;
+    given++;
+  }
+  return given;
+}
+
+/* Give nd pieces covering [w->ilast, dend) (master, SLIDING). */
+static size_t give_distant(adapt__seq_work *w, size_t dend, size_t nd, adapt_reply_set *rs) {
+  size_t D = dend - w->ilast, q = D / nd, r = D % nd, given = 0;
+  for (size_t j = 0; j < nd; j++) {
+    size_t b = w->ilast, e = b + q + (j < r);
+    adapt__seq_work *t = adapt_reply(rs, b);
+    if (!t) break;
+    t->start = t->ibeg = b;
+    t->iend = t->ilast = t->wend = e;
+    t->grain = w->grain;
+    w->ilast = e;
+    given++;
+  }
+  return given;
+}
+
+/* The splitter: runs on the owner of w, at one of its steal points or while
+ * it waits for a preempted thief. */
+static void splitter(adapt_frame *f, void *work, int count, adapt_reply_set *rs, void *ctx) {
+  (void)f;
+  adapt__seq_ctx *c = ctx;
+  adapt__seq_work *w = work;
+  size_t lim = adapt__seq_limit(c);
+  if (count <= 0 || w->ibeg >= lim) return;
+  size_t g = w->grain ? w->grain : 1;
+  size_t k = (size_t)count;
+  size_t L = w->iend > w->ibeg ? w->iend - w->ibeg : 0;
+  size_t dend = 0, D = 0;
+  if (w->master && c->p.mode == ADAPT_WINDOW_SLIDING) {
+    /* Free units after the stolen area, up to m past the oldest unfinished
+     * unit (base: the master's chunk in progress, or its next one). */
+    dend = min_size(add_clamp(w->base, c->p.window, c->p.n), lim);
+    if (dend > w->ilast) D = dend - w->ilast;
+  }
+  size_t nl = 0, nd = 0;
+  if (D == 0 || c->p.splitter == ADAPT_SPLITTER_LOCAL) {
+    nl = local_pieces(L, k, g);
+    nd = D ? min_size(k - nl, D / g) : 0;
+  } else if (c->p.splitter == ADAPT_SPLITTER_DISTANT) {
+    nd = min_size(k, D / g);
+    nl = local_pieces(L, k - nd, g);
+  } else { /* BALANCED: equal pieces over both sides, the owner keeps one */
+    size_t q = (L + D) / (k + 1);
+    if (q < g) q = g;
+    nl = (k && L / q >= 2) ? min_size(k, L / q - 1) : 0;
+    nd = min_size(k - nl, D / q);
+    if (nd == 0 && k > nl && D >= g) nd = 1;
+  }
+  if (nl) give_local(w, nl, rs);
+  if (nd) give_distant(w, dend, nd, rs);
+}
+
+/* The reducer: merge thief t into its victim v, in sequence order. */
+static void reducer(void *victim, void *thief, void *ctx) {
+  adapt__seq_ctx *c = ctx;
+  adapt__seq_work *v = victim, *t = thief;
+  if (v->ibeg == v->iend && v->ibeg == t->start) {
+    if (c->kernel->merge) c->kernel->merge(c, v, t);
+    /* The victim goes on with the thief's unprocessed rest (empty when the
+     * thief finished). */
+    v->ibeg = t->ibeg;
+    v->iend = t->iend;
+  } else {
+    /* Not contiguous: the victim abandoned its range after a stop, and every
+     * unit of t is past the limit. Anything else is a protocol error. */
+    if (adapt__seq_limit(c) >= c->p.n) adapt__seq_stop(c, 0, -EPROTO);
+    if (c->kernel->discard) c->kernel->discard(c, t);
+  }
+}
+
+static void dowork(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
+  const adapt__seq_kernel *k = c->kernel;
+  const size_t n = c->p.n, m = c->p.window;
+  const int sliding = c->p.mode != ADAPT_WINDOW_STATIC; /* NONE: sliding with m = n */
+  const size_t gmax = min_size(ADAPT_ALGO_GRAIN_MAX, m);
+  for (;;) {
+    while (w->ibeg < w->iend) {
+      w->base = w->ibeg;
+      adapt_steal_point(f);
+      size_t lim = adapt__seq_limit(c);
+      if (w->ibeg >= lim) { /* stopped: abandon the rest */
+        w->iend = w->ibeg;
+        break;
+      }
+      size_t b = w->ibeg, e = add_clamp(b, w->grain, w->iend);
+      if (e > lim) e = lim;
+      w->ibeg = e; /* claim before running: a nested steal point may split */
+      if (w->calibrate) {
+        uint64_t t0 = now_ns();
+        k->run(c, w, b, e);
+        uint64_t dt = now_ns() - t0;
+        if (dt < ADAPT_ALGO_GRAIN_TARGET_NS && w->grain < gmax)
+          w->grain = min_size(w->grain * 2, gmax);
+        else
+          w->calibrate = 0;
+      } else {
+        k->run(c, w, b, e);
+      }
+      if (adapt_preempt_point(f)) return;
+      if (w->master && sliding && w->iend == w->ilast) /* no thief: slide */
+        w->iend = w->ilast = add_clamp(e, m, n);
+    }
+    if (adapt_preempt_point(f)) return;
+    if (adapt_preempt_next_thief(f)) continue; /* its rest is ours now */
+    if (!w->master) return;
+    /* The master with no thief left: everything before ibeg is done. */
+    if (w->ibeg >= n || w->ibeg >= adapt__seq_limit(c)) return;
+    w->iend = w->ilast = w->wend = add_clamp(w->ibeg, m, n); /* next window */
+  }
+}
+
+static void thief_entry(adapt_frame *f, void *work, void *ctx) {
+  dowork(f, work, ctx);
+}
+
+int adapt__seq_exec(adapt__seq_ctx *c, adapt__seq_work *w) {
+  if (c->p.n == 0) return 0;
+  adapt_task task = {
+      .entry = thief_entry,
+      .splitter = splitter,
+      .reducer = reducer,
+      .work_size = sizeof(adapt__seq_work),
+      .ctx = c,
+  };
+  adapt_frame f;
+  int rc = adapt_begin(&f, &task, w);
+  if (rc) return rc;
+  dowork(&f, w, c);
+  adapt_end(&f);
+  /* relaxed: adapt_end acquired every thief's FINAL state. */
+  return atomic_load_explicit(&c->err, memory_order_relaxed);
+}
