@@ -1,0 +1,279 @@
+/* adapt_for: every index exactly once, nesting, back-to-back regions,
+ * foreign threads, error paths. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <adapt/algorithms.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "adapt_test.h"
+
+typedef struct cover {
+  unsigned char *hits;
+  size_t first;
+  atomic_int bad_worker; /* a body saw adapt_worker_id() out of range */
+  int nworkers;
+} cover;
+
+static void cover_body(size_t b, size_t e, void *ctx) {
+  cover *c = ctx;
+  int id = adapt_worker_id();
+  if (id < 0 || id >= c->nworkers) atomic_store_explicit(&c->bad_worker, 1, memory_order_relaxed);
+  for (size_t i = b; i < e; i++) c->hits[i - c->first]++;
+}
+
+static void check_cover(size_t first, size_t n, size_t grain, int workers) {
+  cover c = {calloc(n ? n : 1, 1), first, 0, workers};
+  assert_non_null(c.hits);
+  adapt_attr a = {0};
+  a.grain = grain;
+  assert_int_equal(adapt_for(first, first + n, cover_body, &c, &a), 0);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad += c.hits[i] != 1;
+  if (bad)
+    fprintf(stderr, "cover: workers=%d n=%zu grain=%zu first=%zu: %zu indices not run once\n",
+            workers, n, grain, first, bad);
+  assert_int_equal(bad, 0);
+  assert_int_equal(atomic_load(&c.bad_worker), 0);
+  free(c.hits);
+}
+
+static void test_exactly_once(void **state) {
+  static const int workers[] = {1, 2, 3, 8};
+  static const size_t grains[] = {0, 1, 7, 64, 4096};
+  size_t big = adapt_test_scale(10000000, 1000000);
+  const size_t sizes[] = {0, 1, 2, 3, 17, 1000, 10007, 100003, big};
+  for (size_t wi = 0; wi < 4; wi++) {
+    assert_int_equal(adapt_test_workers(workers[wi]), 0);
+    assert_int_equal(adapt_num_workers(), workers[wi]);
+    for (size_t gi = 0; gi < 5; gi++)
+      for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        /* grain 1 on the largest size only once per worker count: it is the
+         * slowest case and adds nothing the others do not cover */
+        if (sizes[si] == big && grains[gi] != 1 && grains[gi] != 0 && grains[gi] != 4096) continue;
+        check_cover(0, sizes[si], grains[gi], workers[wi]);
+      }
+    /* ranges that do not start at 0, and that end at SIZE_MAX */
+    check_cover(12345, 99991, 3, workers[wi]);
+    check_cover(SIZE_MAX - 5000, 5000, 1, workers[wi]);
+  }
+}
+
+/* Three levels of nested loops: cell (i, j, k) visited exactly once. */
+enum { NI = 13, NJ = 29, NK = 67 };
+static unsigned char cells[NI][NJ][NK];
+typedef struct nest { size_t i, j; } nest;
+
+static void level3(size_t b, size_t e, void *ctx) {
+  nest *n = ctx;
+  for (size_t k = b; k < e; k++) cells[n->i][n->j][k]++;
+}
+static void level2(size_t b, size_t e, void *ctx) {
+  for (size_t j = b; j < e; j++) {
+    nest n = {*(size_t *)ctx, j};
+    adapt_attr a = {0};
+    a.grain = 1;
+    assert_int_equal(adapt_for(0, NK, level3, &n, &a), 0);
+  }
+}
+static void level1(size_t b, size_t e, void *ctx) {
+  for (size_t i = b; i < e; i++) {
+    size_t ii = i;
+    adapt_attr a = {0};
+    a.grain = 2;
+    assert_int_equal(adapt_for(0, NJ, level2, &ii, &a), 0);
+  }
+}
+
+static void test_nested_three_levels(void **state) {
+  static const int workers[] = {1, 2, 3, 8};
+  for (size_t wi = 0; wi < 4; wi++) {
+    assert_int_equal(adapt_test_workers(workers[wi]), 0);
+    for (int rep = 0; rep < 3; rep++) {
+      memset(cells, 0, sizeof cells);
+      adapt_attr a = {0};
+      a.grain = 1;
+      assert_int_equal(adapt_for(0, NI, level1, NULL, &a), 0);
+      size_t bad = 0;
+      for (size_t i = 0; i < NI; i++)
+        for (size_t j = 0; j < NJ; j++)
+          for (size_t k = 0; k < NK; k++) bad += cells[i][j][k] != 1;
+      assert_int_equal(bad, 0);
+    }
+  }
+}
+
+/* Many short regions back to back with random body durations. */
+static void spin_ns(uint64_t ns) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do clock_gettime(CLOCK_MONOTONIC, &t);
+  while ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t.tv_nsec - t0.tv_nsec) < ns);
+}
+
+typedef struct rnd_ctx {
+  atomic_size_t sum;
+  unsigned seed;
+} rnd_ctx;
+
+static void rnd_body(size_t b, size_t e, void *ctx) {
+  rnd_ctx *c = ctx;
+  for (size_t i = b; i < e; i++) {
+    spin_ns((i * 2654435761u + c->seed) % 3000u);
+    atomic_fetch_add_explicit(&c->sum, i + 1, memory_order_relaxed);
+  }
+}
+
+static void test_back_to_back_regions(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  unsigned seed = 12345;
+  size_t regions = adapt_test_scale(10000, 10000);
+  for (size_t r = 0; r < regions; r++) {
+    seed = seed * 1103515245u + 12345u;
+    size_t n = (seed >> 16) % 40;
+    rnd_ctx c = {0, seed};
+    adapt_attr a = {0};
+    a.grain = 1 + (seed >> 8) % 3;
+    assert_int_equal(adapt_for(0, n, rnd_body, &c, &a), 0);
+    assert_int_equal(atomic_load(&c.sum), n * (n + 1) / 2);
+  }
+}
+
+/* Top-level regions from several foreign threads at once: serialised. */
+static void *foreign_main(void *arg) {
+  (void)arg;
+  size_t n = 200000;
+  unsigned char *hits = calloc(n, 1);
+  int ok = hits != NULL;
+  if (adapt_worker_id() != -1) ok = 0;
+  for (int rep = 0; rep < 5 && ok; rep++) {
+    cover c = {hits, 0, 0, adapt_num_workers()};
+    memset(hits, 0, n);
+    if (adapt_for(0, n, cover_body, &c, NULL) != 0) ok = 0;
+    for (size_t i = 0; i < n; i++)
+      if (hits[i] != 1) ok = 0;
+    if (atomic_load(&c.bad_worker)) ok = 0;
+  }
+  if (adapt_worker_id() != -1) ok = 0; /* gave worker 0's place back */
+  free(hits);
+  return (void *)(intptr_t)ok;
+}
+
+static void test_foreign_threads(void **state) {
+  assert_int_equal(adapt_test_workers(3), 0);
+  pthread_t t[4];
+  for (int i = 0; i < 4; i++) assert_int_equal(pthread_create(&t[i], NULL, foreign_main, NULL), 0);
+  /* and the initialising thread too, at the same time */
+  void *mine = foreign_main(NULL);
+  (void)mine; /* worker_id is 0 here, not -1: checked separately below */
+  for (int i = 0; i < 4; i++) {
+    void *ok;
+    pthread_join(t[i], &ok);
+    assert_int_equal((intptr_t)ok, 1);
+  }
+  assert_int_equal(adapt_worker_id(), 0);
+}
+
+/* Finalize from a foreign thread while the main thread runs a region: it
+ * waits for the region; the region's result is intact. */
+static atomic_int region_running;
+static void slow_body(size_t b, size_t e, void *ctx) {
+  atomic_store(&region_running, 1);
+  cover_body(b, e, ctx);
+  spin_ns(2000);
+}
+static void *finalizer_main(void *arg) {
+  while (!atomic_load(&region_running)) sched_yield();
+  adapt_finalize();
+  return NULL;
+}
+
+static void test_finalize_while_busy(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  atomic_store(&region_running, 0);
+  pthread_t t;
+  assert_int_equal(pthread_create(&t, NULL, finalizer_main, NULL), 0);
+  size_t n = 20000;
+  cover c = {calloc(n, 1), 0, 0, 2};
+  adapt_attr a = {0};
+  a.grain = 16;
+  assert_int_equal(adapt_for(0, n, slow_body, &c, &a), 0);
+  pthread_join(t, NULL);
+  for (size_t i = 0; i < n; i++) assert_int_equal(c.hits[i], 1);
+  free(c.hits);
+  /* the runtime restarts lazily */
+  assert_true(adapt_num_workers() >= 1);
+}
+
+/* Errors. */
+static void count_calls(size_t b, size_t e, void *ctx) { (*(int *)ctx)++; }
+
+static atomic_int nested_finalize_rc;
+static void finalize_in_body(size_t b, size_t e, void *ctx) {
+  atomic_store(&nested_finalize_rc, adapt_try_finalize());
+}
+
+static void test_errors(void **state) {
+  int calls = 0;
+  assert_int_equal(adapt_for(0, 10, NULL, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_for(10, 9, count_calls, &calls, NULL), -EINVAL);
+  assert_int_equal(adapt_for(5, 5, count_calls, &calls, NULL), 0);
+  assert_int_equal(calls, 0);
+  adapt_attr bad = {0};
+  bad.sched = (adapt_sched)99;
+  assert_int_equal(adapt_for(0, 10, count_calls, &calls, &bad), -EINVAL);
+  assert_int_equal(calls, 0);
+  /* finalize inside a region refuses */
+  assert_int_equal(adapt_test_workers(2), 0);
+  atomic_store(&nested_finalize_rc, 1);
+  adapt_attr one = {0};
+  one.grain = 1;
+  assert_int_equal(adapt_for(0, 4, finalize_in_body, NULL, &one), 0);
+  assert_int_equal(atomic_load(&nested_finalize_rc), -EBUSY);
+  assert_int_equal(adapt_num_workers(), 2); /* still running */
+  /* bad configuration */
+  adapt_finalize();
+  adapt_config cfg = {0};
+  cfg.workers = -3;
+  assert_int_equal(adapt_init(&cfg), -EINVAL);
+  cfg.workers = 0;
+  cfg.bind = 7;
+  assert_int_equal(adapt_init(&cfg), -EINVAL);
+  setenv("ADAPT_WORKERS", "two", 1);
+  assert_int_equal(adapt_init(NULL), -EINVAL);
+  assert_int_equal(adapt_for(0, 10, count_calls, &calls, NULL), -EINVAL);
+  assert_int_equal(calls, 0);
+  unsetenv("ADAPT_WORKERS");
+  assert_int_equal(adapt_init(NULL), 0);
+  assert_int_equal(adapt_init(NULL), 0); /* idempotent */
+  assert_string_equal(adapt_strerror(-EINVAL) != NULL ? "ok" : "null", "ok");
+  assert_non_null(strstr(adapt_strerror(-EOVERFLOW), "overflow"));
+  assert_non_null(adapt_strerror(-12345));
+  adapt_finalize();
+  adapt_finalize(); /* idempotent */
+  assert_int_equal(adapt_worker_id(), -1);
+}
+
+static int teardown(void **state) {
+  adapt_finalize();
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_teardown(test_errors, teardown),
+      cmocka_unit_test_teardown(test_exactly_once, teardown),
+      cmocka_unit_test_teardown(test_nested_three_levels, teardown),
+      cmocka_unit_test_teardown(test_back_to_back_regions, teardown),
+      cmocka_unit_test_teardown(test_foreign_threads, teardown),
+      cmocka_unit_test_teardown(test_finalize_while_busy, teardown),
+  };
+  return cmocka_run_group_tests_name("loop", tests, NULL, NULL);
+}
