@@ -1,0 +1,38 @@
+/* apps/isosurface tunables (all #ifndef-guarded: override with -D). */
+#ifndef APPS_ISOSURFACE_ISO_CONFIG_H
+#define APPS_ISOSURFACE_ISO_CONFIG_H
+
+/* Default window size m (cells) = shared cache bytes / (cell footprint bytes
+ * * ISO_WINDOW_CACHE_DIVISOR): the window's cells take 1/divisor of the
+ * shared cache, the rest keeps the points reused across the window. */
+#ifndef ISO_WINDOW_CACHE_DIVISOR
+#define ISO_WINDOW_CACHE_DIVISOR 4
+#endif
+
+/* Shared cache size assumed when hwloc reports none, bytes (32 MiB). */
+#ifndef ISO_FALLBACK_SHARED_CACHE
+#define ISO_FALLBACK_SHARED_CACHE (32u << 20)
+#endif
+
+/* Repetitions of each timed run (median reported), default. */
+#ifndef ISO_DEFAULT_REPS
+#define ISO_DEFAULT_REPS 3
+#endif
+
+/* Relative tolerance of the area check against VTK. */
+#ifndef ISO_AREA_RTOL
+#define ISO_AREA_RTOL 1e-6
+#endif
+
+/* PNG size of the rendering, pixels. */
+#ifndef ISO_PNG_WIDTH
+#define ISO_PNG_WIDTH 900
+#endif
+#ifndef ISO_PNG_HEIGHT
+#define ISO_PNG_HEIGHT 700
+#endif
+
+static_assert(ISO_WINDOW_CACHE_DIVISOR >= 1, "the window cannot exceed the cache");
+static_assert(ISO_DEFAULT_REPS >= 1, "at least one repetition");
+
+#endif /* APPS_ISOSURFACE_ISO_CONFIG_H */

@@ -1,0 +1,247 @@
+/* apps/isosurface: mesh generation and checks (see mesh.h). */
+#include "mesh.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <utility>
+
+namespace iso {
+
+int parse_order(const std::string &n, Order *out)
+{
+  if (n == "lex" || n == "lexicographic") *out = Order::Lex;
+  else if (n == "morton") *out = Order::Morton;
+  else if (n == "hilbert") *out = Order::Hilbert;
+  else if (n == "random") *out = Order::Random;
+  else return -EINVAL;
+  return 0;
+}
+
+int parse_split(const std::string &n, Split *out)
+{
+  if (n == "5") *out = Split::Five;
+  else if (n == "6") *out = Split::Six;
+  else return -EINVAL;
+  return 0;
+}
+
+int parse_field(const std::string &n, Field *out)
+{
+  if (n == "sphere") *out = Field::Sphere;
+  else if (n == "waves") *out = Field::Waves;
+  else if (n == "flat") *out = Field::Flat;
+  else return -EINVAL;
+  return 0;
+}
+
+const char *order_name(Order o)
+{
+  switch (o) {
+  case Order::Lex: return "lex";
+  case Order::Morton: return "morton";
+  case Order::Hilbert: return "hilbert";
+  case Order::Random: return "random";
+  }
+  return "?";
+}
+
+double field_value(Field f, double x, double y, double z, double lx, double ly, double lz)
+{
+  switch (f) {
+  case Field::Sphere: {
+    double r = 0.5 * std::min(lx, std::min(ly, lz));
+    double dx = x - 0.5 * lx, dy = y - 0.5 * ly, dz = z - 0.5 * lz;
+    return std::sqrt(dx * dx + dy * dy + dz * dz) / r;
+  }
+  case Field::Waves: {
+    const double tau = 6.283185307179586;
+    double u = x / lx, v = y / ly, w = z / lz;
+    return std::sin(tau * 1.0 * u) * std::cos(tau * 1.5 * v) + 0.5 * std::sin(tau * 3.0 * (u + w)) +
+           0.25 * std::cos(tau * 5.0 * (v - w) + 0.3);
+  }
+  case Field::Flat: return 1.0;
+  }
+  return 0.0;
+}
+
+namespace {
+
+uint64_t spread3(uint64_t a) /* 21 bits -> every third bit */
+{
+  a &= 0x1fffff;
+  a = (a | a << 32) & 0x1f00000000ffffULL;
+  a = (a | a << 16) & 0x1f0000ff0000ffULL;
+  a = (a | a << 8) & 0x100f00f00f00f00fULL;
+  a = (a | a << 4) & 0x10c30c30c30c30c3ULL;
+  a = (a | a << 2) & 0x1249249249249249ULL;
+  return a;
+}
+
+uint64_t morton_key(uint64_t i, uint64_t j, uint64_t k)
+{
+  return spread3(i) | spread3(j) << 1 | spread3(k) << 2;
+}
+
+/* Hilbert index of (x[0], x[1], x[2]) on a 2^bits cube: J. Skilling,
+ * "Programming the Hilbert curve" (AxestoTranspose), then the transposed
+ * bits are interleaved. */
+uint64_t hilbert_key(uint64_t i, uint64_t j, uint64_t k, int bits)
+{
+  uint64_t x[3] = {i, j, k};
+  uint64_t m = uint64_t(1) << (bits - 1);
+  for (uint64_t q = m; q > 1; q >>= 1) { /* inverse undo */
+    uint64_t p = q - 1;
+    for (int a = 0; a < 3; a++) {
+      if (x[a] & q) x[0] ^= p;
+      else {
+        uint64_t t = (x[0] ^ x[a]) & p;
+        x[0] ^= t;
+        x[a] ^= t;
+      }
+    }
+  }
+  for (int a = 1; a < 3; a++) x[a] ^= x[a - 1]; /* Gray encode */
+  uint64_t t = 0;
+  for (uint64_t q = m; q > 1; q >>= 1)
+    if (x[2] & q) t ^= q - 1;
+  for (int a = 0; a < 3; a++) x[a] ^= t;
+  uint64_t key = 0;
+  for (int b = bits - 1; b >= 0; b--)
+    for (int a = 0; a < 3; a++) key = key << 1 | ((x[a] >> b) & 1);
+  return key;
+}
+
+/* Corner c of a hexahedron: bit 0 x, bit 1 y, bit 2 z. */
+const int five_even[5][4] = {{1, 0, 3, 5}, {2, 3, 0, 6}, {4, 5, 6, 0}, {7, 6, 5, 3}, {0, 3, 5, 6}};
+const int five_odd[5][4] = {{0, 1, 2, 4}, {3, 2, 1, 7}, {5, 4, 7, 1}, {6, 7, 4, 2}, {1, 2, 4, 7}};
+const int six[6][4] = {{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7}, {0, 6, 4, 7}, {0, 4, 5, 7}, {0, 5, 1, 7}};
+
+bool mul_ok(int64_t a, int64_t b, int64_t *out)
+{
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+} // namespace
+
+int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, Mesh *mesh,
+                        std::string *err)
+{
+  const int64_t nx = g.np[0], ny = g.np[1], nz = g.np[2];
+  if (nx < 2 || ny < 2 || nz < 2) {
+    *err = "grid needs at least 2 points per axis (got " + std::to_string(nx) + "x" +
+           std::to_string(ny) + "x" + std::to_string(nz) + ")";
+    return -EINVAL;
+  }
+  int64_t npts, nhex, ntets, t;
+  const int per = split == Split::Five ? 5 : 6;
+  if (!mul_ok(nx, ny, &t) || !mul_ok(t, nz, &npts) || !mul_ok((nx - 1) * (ny - 1), nz - 1, &nhex) ||
+      !mul_ok(nhex, per, &ntets) || (uint64_t)ntets > SIZE_MAX / sizeof(Tet) ||
+      nx > (int64_t(1) << 21) || ny > (int64_t(1) << 21) || nz > (int64_t(1) << 21)) {
+    *err = "grid too large";
+    return -EOVERFLOW;
+  }
+  const int64_t hx = nx - 1, hy = ny - 1, hz = nz - 1;
+  try {
+    /* The hexahedra in cell order (identity for Lex). */
+    std::vector<int64_t> hexes;
+    if (order != Order::Lex) {
+      hexes.resize((size_t)nhex);
+      std::iota(hexes.begin(), hexes.end(), int64_t(0));
+      if (order == Order::Random) {
+        std::mt19937_64 rng(seed);
+        for (int64_t i = nhex - 1; i > 0; i--) {
+          int64_t j = (int64_t)(rng() % (uint64_t)(i + 1));
+          std::swap(hexes[(size_t)i], hexes[(size_t)j]);
+        }
+      } else {
+        int bits = 1;
+        while ((int64_t(1) << bits) < std::max(hx, std::max(hy, hz))) bits++;
+        std::vector<std::pair<uint64_t, int64_t>> keyed((size_t)nhex);
+        for (int64_t h = 0; h < nhex; h++) {
+          uint64_t i = (uint64_t)(h % hx), j = (uint64_t)((h / hx) % hy), k = (uint64_t)(h / (hx * hy));
+          keyed[(size_t)h] = {order == Order::Morton ? morton_key(i, j, k) : hilbert_key(i, j, k, bits), h};
+        }
+        std::sort(keyed.begin(), keyed.end());
+        for (int64_t h = 0; h < nhex; h++) hexes[(size_t)h] = keyed[(size_t)h].second;
+      }
+    }
+    std::vector<int64_t> newid((size_t)npts, -1);
+    std::vector<Tet> tets((size_t)ntets);
+    std::vector<int64_t> grid_of; /* new id -> grid point id */
+    grid_of.reserve((size_t)npts);
+    size_t tcount = 0;
+    for (int64_t n = 0; n < nhex; n++) {
+      const int64_t h = order == Order::Lex ? n : hexes[(size_t)n];
+      const int64_t i = h % hx, j = (h / hx) % hy, k = h / (hx * hy);
+      int64_t corner[8];
+      for (int c = 0; c < 8; c++)
+        corner[c] = (i + (c & 1)) + nx * ((j + ((c >> 1) & 1)) + ny * (k + ((c >> 2) & 1)));
+      const int(*tab)[4] = split == Split::Six ? six : (((i + j + k) & 1) ? five_odd : five_even);
+      for (int q = 0; q < per; q++) {
+        Tet &tt = tets[tcount++];
+        for (int a = 0; a < 4; a++) {
+          int64_t gp = corner[tab[q][a]];
+          int64_t &id = newid[(size_t)gp];
+          if (id < 0) {
+            id = (int64_t)grid_of.size();
+            grid_of.push_back(gp);
+          }
+          tt.v[a] = id;
+        }
+      }
+    }
+    std::vector<Point> pts((size_t)npts);
+    const double lx = g.spacing[0] * (double)hx, ly = g.spacing[1] * (double)hy,
+                 lz = g.spacing[2] * (double)hz;
+    for (size_t p = 0; p < grid_of.size(); p++) {
+      const int64_t gp = grid_of[p];
+      const int64_t i = gp % nx, j = (gp / nx) % ny, k = gp / (nx * ny);
+      Point &P = pts[p];
+      P.x = g.origin[0] + (double)i * g.spacing[0];
+      P.y = g.origin[1] + (double)j * g.spacing[1];
+      P.z = g.origin[2] + (double)k * g.spacing[2];
+      P.s = g.scalars ? g.scalars[gp]
+                      : field_value(g.field, P.x - g.origin[0], P.y - g.origin[1], P.z - g.origin[2], lx, ly, lz);
+    }
+    mesh->pts.swap(pts);
+    mesh->tets.swap(tets);
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory generating " + std::to_string(ntets) + " tetrahedra";
+    return -ENOMEM;
+  }
+  return 0;
+}
+
+int validate(const Mesh &m, std::string *err)
+{
+  const int64_t n = (int64_t)m.pts.size();
+  for (size_t c = 0; c < m.tets.size(); c++)
+    for (int a = 0; a < 4; a++) {
+      int64_t v = m.tets[c].v[a];
+      if (v < 0 || v >= n) {
+        *err = "cell " + std::to_string(c) + " refers to point " + std::to_string(v) +
+               ", out of range [0, " + std::to_string(n) + ")";
+        return -ERANGE;
+      }
+    }
+  for (size_t p = 0; p < m.pts.size(); p++) {
+    const Point &P = m.pts[p];
+    if (std::isnan(P.s) || std::isinf(P.s)) {
+      *err = "point " + std::to_string(p) + " has a " + (std::isnan(P.s) ? "NaN" : "infinite") +
+             " scalar in array '" + m.array_name + "'";
+      return -EDOM;
+    }
+    if (!std::isfinite(P.x) || !std::isfinite(P.y) || !std::isfinite(P.z)) {
+      *err = "point " + std::to_string(p) + " has a non-finite coordinate";
+      return -EDOM;
+    }
+  }
+  return 0;
+}
+
+} // namespace iso

@@ -1,0 +1,82 @@
+/* apps/isosurface: the tetrahedral mesh (paper §4 layout), its generator
+ * and its checks. No VTK here (see vtk_bridge.h for files).
+ *
+ * Layout: an array of points, each four doubles (x, y, z, scalar), and an
+ * array of tetrahedra, each four 64-bit point indices. Cells close in the
+ * cell array share points, and points are numbered in the order the cells
+ * first use them, so processing cells in order reuses cached points.
+ */
+#ifndef APPS_ISOSURFACE_MESH_H
+#define APPS_ISOSURFACE_MESH_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace iso {
+
+struct Point {
+  double x, y, z, s;
+};
+static_assert(sizeof(Point) == 32, "a point is four doubles");
+
+struct Tet {
+  int64_t v[4];
+};
+static_assert(sizeof(Tet) == 32, "a tetrahedron is four 64-bit point ids");
+
+struct Mesh {
+  std::vector<Point> pts;
+  std::vector<Tet> tets;
+  std::string array_name = "scalars"; /* name of the point scalars */
+};
+
+/* Order of the cells (hexahedra of a grid, their tetrahedra kept together). */
+enum class Order { Lex, Morton, Hilbert, Random };
+/* Split of one hexahedron: 5 tetrahedra with alternating parity, or 6
+ * sharing the main diagonal. Both give conforming meshes. */
+enum class Split { Five, Six };
+/* Built-in scalar fields. Sphere: distance to the centre of the box divided
+ * by half the box's smallest side (iso 0.6 is a sphere inside the box).
+ * Waves: a smooth multi-frequency field in [-1.75, 1.75] (iso 0 is a wavy
+ * multi-sheet surface). Flat: the constant 1 (no crossing for any iso < 1,
+ * every cell inside for iso <= 1). */
+enum class Field { Sphere, Waves, Flat };
+
+/* Parse helpers: 0 and *out set, or -EINVAL for an unknown name. */
+int parse_order(const std::string &name, Order *out);
+int parse_split(const std::string &name, Split *out);
+int parse_field(const std::string &name, Field *out);
+const char *order_name(Order o);
+
+/* Value of a built-in field at (x, y, z) of the box [0,lx]x[0,ly]x[0,lz]. */
+double field_value(Field f, double x, double y, double z, double lx, double ly, double lz);
+
+/* A structured grid of points: np[0] x np[1] x np[2] points (x fastest),
+ * point (i,j,k) at origin + (i,j,k) * spacing, its scalar in scalars
+ * (point-major, x fastest; NULL: use `field`). */
+struct Grid {
+  int64_t np[3] = {2, 2, 2};
+  double origin[3] = {0, 0, 0};
+  double spacing[3] = {1, 1, 1};
+  const double *scalars = nullptr;
+  Field field = Field::Sphere;
+};
+
+/* Split the grid's (np-1)^3 hexahedra into tetrahedra in the given cell
+ * order, numbering the points in order of first use. `seed` drives
+ * Order::Random. Errors (message in *err, mesh untouched): -EINVAL fewer than
+ * 2 points on an axis; -EOVERFLOW the counts do not fit; -ENOMEM. */
+int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, Mesh *mesh,
+                        std::string *err);
+
+/* Check a mesh before extraction: every index in [0, npts), finite
+ * coordinates, no NaN scalar (message names the first offending cell or
+ * point). 0 or -EINVAL (malformed), -ERANGE (index out of range), -EDOM
+ * (NaN or infinite value). */
+int validate(const Mesh &m, std::string *err);
+
+} // namespace iso
+
+#endif /* APPS_ISOSURFACE_MESH_H */

@@ -1,0 +1,365 @@
+/* apps/isosurface: marching tetrahedra (see mt.h). */
+#include "mt.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#ifdef ISO_HAVE_ADAPT
+#include <adapt/adapt.h>
+#include <adapt/algorithms.h>
+#endif
+
+namespace iso {
+
+namespace {
+
+/* Triangles of each of the 16 inside/outside cases, as pairs of local
+ * vertices (the crossed edges). Built once from the rule: 1 or 3 inside: one
+ * triangle around the lone vertex; 2 inside {a,b}, outside {c,d}: the quad
+ * (a,c) (b,c) (b,d) (a,d) split along (a,c)-(b,d). */
+struct CaseTable {
+  int ntri[16];
+  int edge[16][2][3][2];
+  CaseTable()
+  {
+    for (int idx = 0; idx < 16; idx++) {
+      int in[4], out[4], ni = 0, no = 0;
+      for (int v = 0; v < 4; v++) {
+        if (idx & (1 << v)) in[ni++] = v;
+        else out[no++] = v;
+      }
+      ntri[idx] = 0;
+      if (ni == 1 || ni == 3) {
+        int lone = ni == 1 ? in[0] : out[0];
+        const int *others = ni == 1 ? out : in;
+        for (int k = 0; k < 3; k++) {
+          edge[idx][0][k][0] = lone;
+          edge[idx][0][k][1] = others[k];
+        }
+        ntri[idx] = 1;
+      } else if (ni == 2) {
+        const int a = in[0], b = in[1], c = out[0], d = out[1];
+        const int quad[4][2] = {{a, c}, {b, c}, {b, d}, {a, d}};
+        const int split[2][3] = {{0, 1, 2}, {0, 2, 3}};
+        for (int t = 0; t < 2; t++)
+          for (int k = 0; k < 3; k++) {
+            edge[idx][t][k][0] = quad[split[t][k]][0];
+            edge[idx][t][k][1] = quad[split[t][k]][1];
+          }
+        ntri[idx] = 2;
+      }
+    }
+  }
+};
+const CaseTable cases;
+
+/* Vertex on the edge (p, q) of a crossed edge: key and position, computed
+ * exactly as vtkTetra::Contour does (from the smaller scalar). */
+inline void edge_vertex(const Point *pts, int64_t p, int64_t q, double iso, EdgeKey *key, double x[3])
+{
+  const Point &P = pts[p], &Q = pts[q];
+  const bool p_lo = Q.s - P.s > 0;
+  const Point &lo = p_lo ? P : Q, &hi = p_lo ? Q : P;
+  const int64_t ilo = p_lo ? p : q, ihi = p_lo ? q : p;
+  const double t = (iso - lo.s) / (hi.s - lo.s);
+  if (t == 1.0) {
+    key->a = key->b = ihi;
+    x[0] = hi.x, x[1] = hi.y, x[2] = hi.z;
+  } else if (t == 0.0) {
+    key->a = key->b = ilo;
+    x[0] = lo.x, x[1] = lo.y, x[2] = lo.z;
+  } else {
+    key->a = p < q ? p : q;
+    key->b = p < q ? q : p;
+    x[0] = lo.x + t * (hi.x - lo.x);
+    x[1] = lo.y + t * (hi.y - lo.y);
+    x[2] = lo.z + t * (hi.z - lo.z);
+  }
+}
+
+inline void cross(const double a[3], const double b[3], double r[3])
+{
+  r[0] = a[1] * b[2] - a[2] * b[1];
+  r[1] = a[2] * b[0] - a[0] * b[2];
+  r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+inline double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+inline bool same(const EdgeKey &u, const EdgeKey &v) { return u.a == v.a && u.b == v.b; }
+
+double now()
+{
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2])
+{
+  const Point &p0 = pts[t.v[0]], &p1 = pts[t.v[1]], &p2 = pts[t.v[2]], &p3 = pts[t.v[3]];
+  const int idx = (p0.s >= iso) | (p1.s >= iso) << 1 | (p2.s >= iso) << 2 | (p3.s >= iso) << 3;
+  const int nt = cases.ntri[idx];
+  if (nt == 0) return 0;
+  /* Gradient direction of the cell's linear field: g = G / det. */
+  const Point *P[4] = {&p0, &p1, &p2, &p3};
+  double e[3][3], G[3] = {0, 0, 0}, c[3];
+  for (int k = 0; k < 3; k++) {
+    e[k][0] = P[k + 1]->x - p0.x;
+    e[k][1] = P[k + 1]->y - p0.y;
+    e[k][2] = P[k + 1]->z - p0.z;
+  }
+  for (int k = 0; k < 3; k++) {
+    cross(e[(k + 1) % 3], e[(k + 2) % 3], c);
+    const double d = P[k + 1]->s - p0.s;
+    for (int a = 0; a < 3; a++) G[a] += d * c[a];
+  }
+  cross(e[1], e[2], c);
+  const double det = dot(e[0], c);
+  size_t n = 0;
+  for (int tr = 0; tr < nt; tr++) {
+    TriRec &r = out[n];
+    double x[3][3];
+    for (int k = 0; k < 3; k++) {
+      const int *ed = cases.edge[idx][tr][k];
+      edge_vertex(pts, t.v[ed[0]], t.v[ed[1]], iso, &r.e[k], x[k]);
+    }
+    if (same(r.e[0], r.e[1]) || same(r.e[0], r.e[2]) || same(r.e[1], r.e[2])) continue;
+    double u[3], v[3], nrm[3];
+    for (int a = 0; a < 3; a++) {
+      u[a] = x[1][a] - x[0][a];
+      v[a] = x[2][a] - x[0][a];
+    }
+    cross(u, v, nrm);
+    if (dot(nrm, G) * det < 0) {
+      EdgeKey tmp = r.e[1];
+      r.e[1] = r.e[2];
+      r.e[2] = tmp;
+    }
+    n++;
+  }
+  return n;
+}
+
+double Surface::area() const
+{
+  double sum = 0;
+  for (size_t f = 0; f < ntris(); f++) {
+    const double *a = &xyz[3 * (size_t)tri[3 * f]], *b = &xyz[3 * (size_t)tri[3 * f + 1]],
+                 *c = &xyz[3 * (size_t)tri[3 * f + 2]];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]}, n[3];
+    cross(u, v, n);
+    sum += 0.5 * std::sqrt(dot(n, n));
+  }
+  return sum;
+}
+
+namespace {
+
+/* Open-addressing hash table from EdgeKey to vertex id. */
+class KeyMap {
+public:
+  explicit KeyMap(size_t expect)
+  {
+    size_t cap = 1024;
+    while (cap < 2 * expect) cap <<= 1;
+    slots_.assign(cap, Slot{-1, -1, -1});
+    mask_ = cap - 1;
+  }
+  /* Id of key, inserting `fresh` if absent; *inserted tells which. */
+  int64_t find_or_insert(const EdgeKey &k, int64_t fresh, bool *inserted)
+  {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    size_t h = hash(k) & mask_;
+    for (;;) {
+      Slot &s = slots_[h];
+      if (s.a < 0) {
+        s = Slot{k.a, k.b, fresh};
+        used_++;
+        *inserted = true;
+        return fresh;
+      }
+      if (s.a == k.a && s.b == k.b) {
+        *inserted = false;
+        return s.id;
+      }
+      h = (h + 1) & mask_;
+    }
+  }
+
+private:
+  struct Slot {
+    int64_t a, b, id;
+  };
+  static size_t hash(const EdgeKey &k)
+  {
+    uint64_t h = (uint64_t)k.a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)k.b * 0xC2B2AE3D27D4EB4FULL;
+    return (size_t)(h ^ (h >> 29));
+  }
+  void grow()
+  {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.assign(old.size() * 2, Slot{-1, -1, -1});
+    mask_ = slots_.size() - 1;
+    for (const Slot &s : old)
+      if (s.a >= 0) {
+        size_t h = hash(EdgeKey{s.a, s.b}) & mask_;
+        while (slots_[h].a >= 0) h = (h + 1) & mask_;
+        slots_[h] = s;
+      }
+  }
+  std::vector<Slot> slots_;
+  size_t mask_ = 0, used_ = 0;
+};
+
+} // namespace
+
+int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out)
+{
+  try {
+    Surface s;
+    s.tri.resize(3 * n);
+    s.xyz.reserve(3 * (n / 2 + 16));
+    KeyMap map(n / 2 + 16);
+    for (size_t f = 0; f < n; f++)
+      for (int k = 0; k < 3; k++) {
+        const EdgeKey &key = rec[f].e[k];
+        bool fresh;
+        const int64_t id = map.find_or_insert(key, (int64_t)s.nverts(), &fresh);
+        if (fresh) {
+          double x[3];
+          EdgeKey again;
+          if (key.a == key.b) {
+            x[0] = pts[key.a].x, x[1] = pts[key.a].y, x[2] = pts[key.a].z;
+          } else {
+            edge_vertex(pts, key.a, key.b, iso, &again, x);
+          }
+          s.xyz.insert(s.xyz.end(), x, x + 3);
+        }
+        s.tri[3 * f + (size_t)k] = id;
+      }
+    *out = std::move(s);
+  } catch (const std::bad_alloc &) {
+    return -ENOMEM;
+  }
+  return 0;
+}
+
+int parse_mode(const std::string &n, Mode *out)
+{
+  if (n == "seq") *out = Mode::Seq;
+  else if (n == "nowin") *out = Mode::NoWin;
+  else if (n == "static") *out = Mode::Static;
+  else if (n == "sliding") *out = Mode::Sliding;
+  else return -EINVAL;
+  return 0;
+}
+
+const char *mode_name(Mode m)
+{
+  switch (m) {
+  case Mode::Seq: return "seq";
+  case Mode::NoWin: return "nowin";
+  case Mode::Static: return "static";
+  case Mode::Sliding: return "sliding";
+  }
+  return "?";
+}
+
+#ifdef ISO_HAVE_ADAPT
+bool have_adaptive() { return true; }
+#else
+bool have_adaptive() { return false; }
+#endif
+
+namespace {
+
+#ifdef ISO_HAVE_ADAPT
+struct CellCtx {
+  const Point *pts;
+  double iso;
+};
+
+size_t cell_op(const void *in, void *out, void *ctx)
+{
+  const CellCtx *c = static_cast<const CellCtx *>(ctx);
+  return mt_cell(c->pts, *static_cast<const Tet *>(in), c->iso, static_cast<TriRec *>(out));
+}
+#endif
+
+} // namespace
+
+int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out, Timing *timing,
+            std::string *err)
+{
+  Timing tm;
+  const Point *pts = m.pts.data();
+  const double t0 = now();
+  int rc = 0;
+  if (mode == Mode::Seq) {
+    std::vector<TriRec> recs;
+    try {
+      recs.reserve(m.tets.size() / 64 + 16);
+      TriRec buf[2];
+      for (const Tet &t : m.tets) {
+        const size_t k = mt_cell(pts, t, iso, buf);
+        for (size_t i = 0; i < k; i++) recs.push_back(buf[i]);
+      }
+    } catch (const std::bad_alloc &) {
+      *err = "out of memory";
+      return -ENOMEM;
+    }
+    const double t1 = now();
+    rc = merge(pts, iso, recs.data(), recs.size(), out);
+    tm.cells = t1 - t0;
+    tm.merge = now() - t1;
+  } else {
+#ifdef ISO_HAVE_ADAPT
+    adapt_attr attr;
+    std::memset(&attr, 0, sizeof attr);
+    attr.grain = opt.grain;
+    attr.window = mode == Mode::NoWin ? ADAPT_WINDOW_NONE
+                  : mode == Mode::Static ? ADAPT_WINDOW_STATIC
+                                         : ADAPT_WINDOW_SLIDING;
+    attr.window_size = opt.window_size;
+    attr.splitter = (adapt_window_splitter)opt.splitter;
+    /* Bytes one cell brings into the cache: its four ids and its share of
+     * the points (paper §4: m cells should fit in the shared cache). */
+    attr.footprint = sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size());
+    CellCtx ctx{pts, iso};
+    adapt_vec vec;
+    std::memset(&vec, 0, sizeof vec);
+    vec.elem_size = sizeof(TriRec);
+    rc = adapt_transform_var(m.tets.data(), m.tets.size(), sizeof(Tet), &vec, 2, cell_op, &ctx, &attr);
+    if (rc) {
+      free(vec.data);
+      *err = std::string("adapt_transform_var: ") + adapt_strerror(rc);
+      return rc;
+    }
+    const double t1 = now();
+    rc = merge(pts, iso, static_cast<const TriRec *>(vec.data), vec.count, out);
+    tm.cells = t1 - t0;
+    tm.merge = now() - t1;
+    free(vec.data);
+#else
+    (void)opt;
+    *err = std::string("mode '") + mode_name(mode) +
+           "' needs libadapt's adapt_transform_var, which this build did not find "
+           "(rebuild once algorithms/ provides it)";
+    return -ENOSYS;
+#endif
+  }
+  if (rc) {
+    *err = "out of memory merging vertices";
+    return rc;
+  }
+  if (timing) *timing = tm;
+  return 0;
+}
+
+} // namespace iso

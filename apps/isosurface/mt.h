@@ -1,0 +1,90 @@
+/* apps/isosurface: marching tetrahedra, sequential reference and adaptive
+ * (libadapt adapt_transform_var) extraction. No VTK here.
+ *
+ * Conventions (those of VTK's vtkTetra::Contour, so that the surfaces equal
+ * vtkContourGrid's):
+ *  - a point with scalar s >= iso is inside;
+ *  - on a crossed edge the vertex is x_lo + t (x_hi - x_lo), t = (iso - s_lo)
+ *    / (s_hi - s_lo), lo the end with the smaller scalar;
+ *  - one output vertex per crossed edge, keyed by the edge's two point ids; a
+ *    vertex that falls exactly on a mesh point (t == 1: s_hi == iso) is keyed
+ *    by that point, so all edges ending there share it;
+ *  - a triangle with two equal vertex keys is degenerate and dropped;
+ *  - triangle winding: the normal (v1 - v0) x (v2 - v0) points along the
+ *    gradient of the cell's linear field (towards larger scalars).
+ * Vertices are numbered in order of first appearance in the triangle
+ * sequence, and triangles keep the cell order, so the output is the same,
+ * byte for byte, whatever the mode and worker count.
+ */
+#ifndef APPS_ISOSURFACE_MT_H
+#define APPS_ISOSURFACE_MT_H
+
+#include "mesh.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace iso {
+
+/* One vertex of the surface, as the mesh edge (a, b), a < b, it lies on, or
+ * the mesh point a when a == b. */
+struct EdgeKey {
+  int64_t a, b;
+};
+
+/* One triangle before merging: its three vertices. */
+struct TriRec {
+  EdgeKey e[3];
+};
+static_assert(sizeof(TriRec) == 48, "three edge keys");
+
+/* Triangles of one cell (0, 1 or 2) into out[]; returns how many. */
+size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]);
+
+/* Result surface: xyz[3 * v + c], tri[3 * f + c] (vertex ids). */
+struct Surface {
+  std::vector<double> xyz;
+  std::vector<int64_t> tri;
+  size_t nverts() const { return xyz.size() / 3; }
+  size_t ntris() const { return tri.size() / 3; }
+  double area() const; /* sum of the triangle areas */
+  bool operator==(const Surface &o) const { return xyz == o.xyz && tri == o.tri; }
+};
+
+/* Merge the triangle records rec[0..n) into out (vertex per key, numbered in
+ * order of first appearance). 0 or -ENOMEM. */
+int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out);
+
+enum class Mode { Seq, NoWin, Static, Sliding };
+int parse_mode(const std::string &name, Mode *out);
+const char *mode_name(Mode m);
+
+/* Options of an adaptive run (ignored by Mode::Seq). 0 = library default. */
+struct AdaptOptions {
+  size_t grain = 0;
+  size_t window_size = 0; /* elements (cells) */
+  int splitter = 0;       /* adapt_window_splitter value */
+};
+
+/* Per-phase times of one extraction, seconds. */
+struct Timing {
+  double cells = 0; /* marching over the cells */
+  double merge = 0; /* merging the vertices */
+};
+
+/* True when this binary was built with the adaptive modes (libadapt provides
+ * adapt_transform_var). */
+bool have_adaptive();
+
+/* Extract the isosurface of m at iso in the given mode into *out.
+ * Errors (message in *err): -ENOSYS adaptive mode in a build without it,
+ * -ENOMEM, the runtime's negative errno. The mesh must have passed
+ * validate(). */
+int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
+            Timing *timing, std::string *err);
+
+} // namespace iso
+
+#endif /* APPS_ISOSURFACE_MT_H */

@@ -1,0 +1,84 @@
+/* apps/isosurface: everything that goes through VTK 9.1 (file readers and
+ * writers, the peer filters, rendering), behind an interface free of VTK
+ * headers so that only vtk_bridge.cpp and render.cpp pay for them.
+ */
+#ifndef APPS_ISOSURFACE_VTK_BRIDGE_H
+#define APPS_ISOSURFACE_VTK_BRIDGE_H
+
+#include "mesh.h"
+#include "mt.h"
+
+#include <memory>
+#include <string>
+
+namespace iso {
+
+/* How to read a file. */
+struct ReadOptions {
+  std::string array;          /* point scalars by name; "" = the active scalars */
+  bool tetrahedralize = false; /* split non-tetrahedral 3D cells (vtkDataSetTriangleFilter) */
+  Split split = Split::Five;   /* image volumes: hexahedron split */
+  Order order = Order::Lex;    /* image volumes: cell order */
+};
+
+/* Read an unstructured grid (.vtu, legacy .vtk) or an image volume (.vti,
+ * .mha/.mhd, .nii, .nii.gz, legacy .vtk structured points) through VTK's
+ * readers; image volumes are tetrahedralized by tetrahedralize_grid.
+ * Errors (message in *err): -ENOENT missing or unreadable file, -ENOTSUP
+ * unknown extension or dataset type, -EINVAL unknown array (the message
+ * lists the available ones) or an array with more than one component,
+ * -EPROTO a cell that is not a tetrahedron (named in the message; use
+ * tetrahedralize), -EIO VTK failed to parse the file, plus validate()'s. */
+int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err);
+
+/* Write the mesh as a .vtu (binary, appended). 0 or -EIO. */
+int write_vtu(const Mesh &m, const std::string &path, std::string *err);
+
+/* Write the surface as a .vtp through vtkXMLPolyDataWriter. 0 or -EIO. */
+int write_vtp(const Surface &s, const std::string &path, std::string *err);
+
+/* Read a .vtp written by write_vtp (or any polydata of triangles). */
+int read_vtp(const std::string &path, Surface *s, std::string *err);
+
+/* The VTK peers. */
+enum class Peer {
+  ContourGrid,      /* vtkContourGrid, serial reference */
+  Linear3DTBB,      /* vtkContour3DLinearGrid, merge on, SMP backend TBB */
+  Linear3DSTDThread /* same with the STDThread backend */
+};
+const char *peer_name(Peer p);
+
+/* What a peer produced. */
+struct PeerResult {
+  double seconds = 0;    /* Update() of the filter */
+  size_t ntris = 0;
+  size_t npoints = 0;    /* output points (VTK keeps those of dropped triangles) */
+  size_t npoints_used = 0; /* points referenced by a triangle */
+  double area = 0;
+};
+
+/* The mesh as a vtkUnstructuredGrid (built once, points as doubles). */
+class VtkGrid {
+public:
+  explicit VtkGrid(const Mesh &m);
+  ~VtkGrid();
+  VtkGrid(const VtkGrid &) = delete;
+  VtkGrid &operator=(const VtkGrid &) = delete;
+  /* Run one peer at iso with `threads` SMP threads (ignored by ContourGrid).
+   * Errors: -ENOTSUP the SMP backend is not in this VTK, -EIO filter error. */
+  int run(Peer p, double iso, int threads, PeerResult *out, std::string *err);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/* Render the surface to a PNG (width x height) with VTK's OpenGL2 backend
+ * (needs an X display: run under xvfb-run). 0 or -EIO. Defined in
+ * render.cpp. */
+int render_png(const Surface &s, const std::string &png, int width, int height, const std::string &title,
+               std::string *err);
+
+} // namespace iso
+
+#endif /* APPS_ISOSURFACE_VTK_BRIDGE_H */
