@@ -1,0 +1,17 @@
+# bench/mk/core.mk: the runtime's own costs (bench/bench_core.cpp), against
+# the sequential loop, OpenMP and TBB; docs/benchmarks-core.md.
+#   make bench-core            timed figures (table + CSV), about 1 minute
+#   make bench-core-callgrind  instructions per iteration under callgrind
+# Results: $(B)/bench-results/core_*.csv
+
+BENCH_RUNS += bench-core bench-core-callgrind
+
+.PHONY: bench-core bench-core-callgrind
+
+bench-core: $(B)/bench/bench_core
+	@mkdir -p $(B)/bench-results
+	$(B)/bench/bench_core --out $(B)/bench-results
+
+bench-core-callgrind: $(B)/bench/bench_core
+	@mkdir -p $(B)/bench-results
+	bash bench/scripts/core_callgrind.sh $(B)/bench/bench_core $(B)/bench-results
