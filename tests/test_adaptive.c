@@ -1,0 +1,297 @@
+/* The low-level adaptive API: a user splitter and reducer whose result
+ * proves the reduction order (concatenated labels equal the sequential
+ * string), with preemption forced and with many thieves; errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <adapt/adaptive.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "adapt_test.h"
+
+/* Work: labels of [begin, end) to append to out (malloc'd, len chars). */
+typedef struct label_work {
+  size_t begin, end;
+  char *out;
+  size_t len, cap;
+} label_work;
+
+typedef struct label_ctx {
+  size_t n;
+  int preempt;          /* 1: owner preempts thieves; 0: waits in adapt_end */
+  unsigned slow_ns;     /* per element, on workers other than 0 */
+  atomic_int oom;
+} label_ctx;
+
+static char label_of(size_t i) { return (char)('a' + (i * 7 + i / 26) % 26); }
+
+static void spin_ns(unsigned ns) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do clock_gettime(CLOCK_MONOTONIC, &t);
+  while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < (long)ns);
+}
+
+static int append(label_work *w, const char *s, size_t n) {
+  if (w->len + n + 1 > w->cap) {
+    size_t cap = (w->len + n + 1) * 2;
+    char *p = realloc(w->out, cap);
+    if (!p) return -1;
+    w->out = p;
+    w->cap = cap;
+  }
+  memcpy(w->out + w->len, s, n);
+  w->len += n;
+  w->out[w->len] = '\0';
+  return 0;
+}
+
+static void label_splitter(adapt_frame *f, void *wv, int count, adapt_reply_set *rs, void *cv) {
+  label_work *w = wv;
+  size_t r = w->end - w->begin;
+  if (r < 2) return;
+  size_t pieces = (size_t)count + 1 < r ? (size_t)count + 1 : r;
+  size_t piece = r / pieces;
+  size_t e = w->end;
+  for (size_t i = 1; i < pieces; i++) {
+    label_work *t = adapt_reply(rs, e - piece);
+    if (!t) break;
+    t->begin = e - piece;
+    t->end = e;
+    e -= piece;
+  }
+  w->end = e;
+}
+
+/* Sequence order: the thief's labels come right after the owner's; the
+ * owner continues with the thief's unprocessed range. */
+static void label_reducer(void *vw, void *tw, void *cv) {
+  label_work *v = vw, *t = tw;
+  label_ctx *c = cv;
+  if (t->len && append(v, t->out, t->len)) atomic_store(&c->oom, 1);
+  free(t->out);
+  t->out = NULL;
+  if (v->begin == v->end) { /* only when the owner is done: preemption */
+    v->begin = t->begin;
+    v->end = t->end;
+  } else {
+    assert_int_equal(t->begin, t->end); /* adapt_end: thieves finished */
+  }
+}
+
+static void label_entry(adapt_frame *f, void *wv, void *cv) {
+  label_work *w = wv;
+  label_ctx *c = cv;
+  int slow = adapt_worker_id() != 0;
+  for (;;) {
+    while (w->begin < w->end) {
+      adapt_steal_point(f);
+      size_t i = w->begin++;
+      char ch = label_of(i);
+      if (append(w, &ch, 1)) atomic_store(&c->oom, 1);
+      if (slow && c->slow_ns) spin_ns(c->slow_ns);
+      if (adapt_preempt_point(f)) return;
+    }
+    if (!c->preempt || !adapt_preempt_next_thief(f)) return;
+  }
+}
+
+static const adapt_task *label_task(label_ctx *c) {
+  static _Thread_local adapt_task t;
+  t = (adapt_task){label_entry, label_splitter, label_reducer, sizeof(label_work), c};
+  return &t;
+}
+
+static void run_labels(size_t n, int preempt, unsigned slow_ns, char *expect) {
+  label_ctx c = {n, preempt, slow_ns, 0};
+  label_work w = {0, n, NULL, 0, 0};
+  const adapt_task *task = label_task(&c);
+  adapt_frame f;
+  assert_int_equal(adapt_begin(&f, task, &w), 0);
+  label_entry(&f, &w, &c);
+  assert_int_equal(adapt_end(&f), 0);
+  assert_int_equal(atomic_load(&c.oom), 0);
+  assert_int_equal(w.len, n);
+  if (n) assert_memory_equal(w.out, expect, n); /* expect: labels 0..N, N >= n */
+  free(w.out);
+}
+
+static uint64_t total(size_t off) {
+  uint64_t s = 0;
+  for (int i = 0; i < adapt_num_workers(); i++) {
+    adapt_worker_stats st;
+    assert_int_equal(adapt_stats_get(i, &st), 0);
+    s += *(uint64_t *)((char *)&st + off);
+  }
+  return s;
+}
+
+static void test_order_with_preemption(void **state) {
+  static const int workers[] = {1, 2, 3, 8};
+  size_t n = adapt_test_scale(20000, 4000);
+  char *expect = malloc(n + 1);
+  for (size_t i = 0; i < n; i++) expect[i] = label_of(i);
+  expect[n] = '\0';
+  for (size_t wi = 0; wi < 4; wi++) {
+    assert_int_equal(adapt_test_workers(workers[wi]), 0);
+    adapt_stats_reset();
+    /* Thieves are slowed down so the owner finishes first and must preempt
+     * them; repeat until preemption really happened (workers start lazily
+     * on a loaded machine), checking the string every time. */
+    int rounds = 0;
+    do {
+      run_labels(n, 1, 2000, expect);
+      run_labels(n / 7, 1, 0, expect);
+    } while (workers[wi] > 1 && total(offsetof(adapt_worker_stats, preemptions)) == 0 &&
+             ++rounds < 200);
+    if (workers[wi] > 1) {
+      assert_true(total(offsetof(adapt_worker_stats, preemptions)) > 0);
+      assert_true(total(offsetof(adapt_worker_stats, steals)) > 0);
+    }
+    assert_int_equal(total(offsetof(adapt_worker_stats, steals)),
+                     total(offsetof(adapt_worker_stats, reductions)));
+  }
+  free(expect);
+}
+
+static void test_order_join_many_thieves(void **state) {
+  size_t n = adapt_test_scale(50000, 8000);
+  char *expect = malloc(n + 1);
+  for (size_t i = 0; i < n; i++) expect[i] = label_of(i);
+  expect[n] = '\0';
+  assert_int_equal(adapt_test_workers(8), 0);
+  adapt_stats_reset();
+  int rounds = 0;
+  do {
+    run_labels(n, 0, 300, expect);
+  } while (total(offsetof(adapt_worker_stats, steals)) < 4 && ++rounds < 200);
+  assert_true(total(offsetof(adapt_worker_stats, steals)) >= 4);
+  for (size_t k = 0; k < 20; k++) run_labels(k, 0, 0, expect);
+  free(expect);
+}
+
+/* Nested user tasks inside label elements: frames at two levels. */
+static void nested_entry(adapt_frame *f, void *wv, void *cv) {
+  label_work *w = wv;
+  label_ctx *c = cv;
+  for (;;) {
+    while (w->begin < w->end) {
+      adapt_steal_point(f);
+      size_t i = w->begin++;
+      char ch = label_of(i);
+      if (append(w, &ch, 1)) atomic_store(&c->oom, 1);
+      if (i % 97 == 0) { /* a nested task, whose result must be 50 labels */
+        label_ctx ic = {50, 1, 0, 0};
+        label_work iw = {0, 50, NULL, 0, 0};
+        adapt_task it = {label_entry, label_splitter, label_reducer, sizeof(label_work), &ic};
+        adapt_frame inner;
+        if (adapt_begin(&inner, &it, &iw) == 0) {
+          label_entry(&inner, &iw, &ic);
+          adapt_end(&inner);
+        }
+        if (iw.len != 50) atomic_store(&c->oom, 2);
+        for (size_t k = 0; k < 50 && iw.out; k++)
+          if (iw.out[k] != label_of(k)) atomic_store(&c->oom, 3);
+        free(iw.out);
+      }
+      if (adapt_preempt_point(f)) return;
+    }
+    if (!adapt_preempt_next_thief(f)) return;
+  }
+}
+
+static void test_nested_tasks(void **state) {
+  size_t n = adapt_test_scale(30000, 5000);
+  for (int wk = 2; wk <= 3; wk++) {
+    assert_int_equal(adapt_test_workers(wk), 0);
+    label_ctx c = {n, 1, 0, 0};
+    label_work w = {0, n, NULL, 0, 0};
+    adapt_task t = {nested_entry, label_splitter, label_reducer, sizeof(label_work), &c};
+    adapt_frame f;
+    assert_int_equal(adapt_begin(&f, &t, &w), 0);
+    nested_entry(&f, &w, &c);
+    assert_int_equal(adapt_end(&f), 0);
+    assert_int_equal(atomic_load(&c.oom), 0);
+    assert_int_equal(w.len, n);
+    for (size_t i = 0; i < n; i++) assert_int_equal(w.out[i], label_of(i));
+    free(w.out);
+  }
+}
+
+static void noop_entry(adapt_frame *f, void *w, void *c) {}
+static void noop_split(adapt_frame *f, void *w, int n, adapt_reply_set *r, void *c) {}
+
+static void test_begin_errors(void **state) {
+  adapt_frame f;
+  char work[ADAPT_WORK_MAX + 1];
+  adapt_task ok = {noop_entry, noop_split, NULL, 16, NULL};
+  assert_int_equal(adapt_begin(NULL, &ok, work), -EINVAL);
+  assert_int_equal(adapt_begin(&f, NULL, work), -EINVAL);
+  assert_int_equal(adapt_begin(&f, &ok, NULL), -EINVAL);
+  adapt_task t = ok;
+  t.entry = NULL;
+  assert_int_equal(adapt_begin(&f, &t, work), -EINVAL);
+  t = ok;
+  t.splitter = NULL;
+  assert_int_equal(adapt_begin(&f, &t, work), -EINVAL);
+  t = ok;
+  t.work_size = 0;
+  assert_int_equal(adapt_begin(&f, &t, work), -EINVAL);
+  t.work_size = ADAPT_WORK_MAX + 1;
+  assert_int_equal(adapt_begin(&f, &t, work), -E2BIG);
+  /* end of a frame never begun */
+  memset(&f, 0, sizeof f);
+  assert_int_equal(adapt_end(&f), -EINVAL);
+  assert_int_equal(adapt_end(NULL), -EINVAL);
+  assert_int_equal(adapt_preempt_next_thief(&f), 0);
+  assert_null(adapt_reply(NULL, 0));
+  /* a valid empty task */
+  assert_int_equal(adapt_begin(&f, &ok, work), 0);
+  assert_int_equal(adapt_preempt_next_thief(&f), 0);
+  assert_int_equal(adapt_end(&f), 0);
+  assert_int_equal(adapt_end(&f), -EINVAL); /* twice */
+}
+
+static void test_stats_and_topology(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  adapt_worker_stats s;
+  assert_int_equal(adapt_stats_get(-1, &s), -EINVAL);
+  assert_int_equal(adapt_stats_get(2, &s), -EINVAL);
+  assert_int_equal(adapt_stats_get(0, NULL), -EINVAL);
+  double m, p;
+  assert_int_equal(adapt_stats_steal_latency(NULL, &p), -EINVAL);
+  adapt_stats_reset();
+  assert_int_equal(adapt_stats_steal_latency(&m, &p), -ENODATA);
+  /* hwloc: the two workers share some cache on any multicore; on one PU
+   * the shared cache is that PU's */
+  assert_true(adapt_cache_shared_by(0, 0) > 0 || adapt_shared_cache_size() == 0);
+  assert_int_equal(adapt_cache_shared_by(0, 5), 0);
+  FILE *f = tmpfile();
+  adapt_stats_print(f);
+  assert_true(ftell(f) > 0);
+  fclose(f);
+  adapt_finalize();
+  assert_int_equal(adapt_stats_get(0, &s), -ESRCH);
+}
+
+static int teardown(void **state) {
+  adapt_finalize();
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_teardown(test_begin_errors, teardown),
+      cmocka_unit_test_teardown(test_order_with_preemption, teardown),
+      cmocka_unit_test_teardown(test_order_join_many_thieves, teardown),
+      cmocka_unit_test_teardown(test_nested_tasks, teardown),
+      cmocka_unit_test_teardown(test_stats_and_topology, teardown),
+  };
+  return cmocka_run_group_tests_name("adaptive", tests, NULL, NULL);
+}
