@@ -71,25 +71,53 @@ int adapt_for(size_t first, size_t last,
               const adapt_attr *attr);
 
 /* --- Sequence algorithms ---------------------------------------------- */
+/*
+ * Common contract of the functions below (docs/algorithms.md has the guide):
+ * - Effect: the same as the sequential loop over the elements in index
+ *   order, described in each comment ("sequential definition"); callbacks
+ *   may run concurrently on several workers, each element exactly once
+ *   (adapt_find_if: at most once), in no guaranteed order or worker.
+ * - Window modes (attr->window, else env ADAPT_WINDOW=none|static|sliding,
+ *   default none): static and sliding keep every worker within m elements of
+ *   the oldest unfinished element, m = attr->window_size, else env
+ *   ADAPT_WINDOW_SIZE, else shared cache / (2 * footprint), footprint =
+ *   attr->footprint or the element bytes of the call (in_size + out_size for
+ *   the transforms). Sliding-window splitter: attr->splitter, else env
+ *   ADAPT_SPLITTER=local|distant|balanced, default balanced. Grain:
+ *   attr->grain, else env ADAPT_GRAIN, else calibrated (chunks of ~2 µs).
+ *   Results never depend on the mode, the splitter, the grain or the number
+ *   of workers.
+ * - Errors (returned before any callback runs, outputs untouched): -EINVAL
+ *   NULL callback or output pointer, size 0, NULL array with count > 0,
+ *   overlapping input and output where not allowed, bad attribute or
+ *   environment value; -EOVERFLOW count * size does not fit in size_t; the
+ *   runtime's errors (adapt_init). count 0: nothing is called, returns 0.
+ * - Context: any thread; inside a body it is a nested parallel call.
+ *   Callbacks must not call adapt_finalize. ctx is shared by all workers.
+ * - Not guaranteed: which worker runs which element, the order of the calls
+ *   (apart from adapt_reduce's fixed grouping), the chunk sizes.
+ */
 
-/* op(elem) for each of the count elements of size bytes at base. */
+/* for i in [0, count): op(base + i*size, ctx). */
 int adapt_for_each(void *base, size_t count, size_t size,
                    void (*op)(void *elem, void *ctx), void *ctx, const adapt_attr *attr);
 
-/* Range form of adapt_for_each: op(first, n, ctx) on n consecutive elements
- * starting at first; lets the caller's loop be vectorised. */
+/* Range form of adapt_for_each: op(first, n, ctx) on n >= 1 consecutive
+ * elements starting at first; the union of the calls is the whole array,
+ * each element once. Lets the caller's loop be vectorised. */
 int adapt_for_each_range(void *base, size_t count, size_t size,
                          void (*op)(void *first, size_t n, void *ctx), void *ctx,
                          const adapt_attr *attr);
 
-/* out[i] = op(in[i]): op(in_elem, out_elem, ctx). in and out must not
- * overlap unless they are the same array with in_size == out_size
- * (-EINVAL otherwise). */
+/* for i in [0, count): op(in + i*in_size, out + i*out_size, ctx). in and out
+ * must not overlap unless they are the same array with in_size == out_size
+ * (in-place; -EINVAL otherwise). */
 int adapt_transform(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
                     void (*op)(const void *in_elem, void *out_elem, void *ctx), void *ctx,
                     const adapt_attr *attr);
 
-/* Range form of adapt_transform: op(in_first, out_first, n, ctx). */
+/* Range form of adapt_transform: op(in_first, out_first, n, ctx) on n >= 1
+ * consecutive elements. Same overlap rule. */
 int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out,
                           size_t out_size,
                           void (*op)(const void *in_first, void *out_first, size_t n, void *ctx),
@@ -110,12 +138,71 @@ typedef struct adapt_vec {
  * it wrote (> max_out: the call fails with -ERANGE). The outputs are appended
  * to *out contiguously in exactly the sequential order, whatever the number
  * of workers. Thieves write into their own buffers; the owner merges them in
- * order (preemption + reducer). Errors: the common ones, -ENOMEM, -ERANGE;
- * on error *out keeps its previous elements (count unchanged). */
+ * order (preemption + reducer). out_elems is scratch memory private to the
+ * call: do not keep the pointer.
+ * Errors: the common ones (in must not overlap out->data's capacity; -EINVAL
+ * elem_size 0, count > capacity, NULL data with capacity > 0; -EOVERFLOW
+ * max_out * elem_size), -ENOMEM, -ERANGE; on error *out keeps its previous
+ * elements (count unchanged; data and capacity may have changed by realloc,
+ * the caller still owns data). */
 int adapt_transform_var(const void *in, size_t count, size_t in_size,
                         adapt_vec *out, size_t max_out,
                         size_t (*op)(const void *in_elem, void *out_elems, void *ctx), void *ctx,
                         const adapt_attr *attr);
+
+/* Stable copy_if: copies, in order, the elements of in for which pred is
+ * non-zero to out (room for count elements, must not overlap in) and sets
+ * *out_count. Byte-identical to the sequential loop.
+ * Errors: the common ones, -ENOMEM (thieves' buffers); on error *out_count
+ * is unchanged and out[0..count) holds unspecified bytes. */
+int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
+                  int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr);
+
+/* *result = the number of elements for which pred is non-zero. */
+int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
+                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr);
+
+/* *index = the smallest i with pred(base + i*size) non-zero, count if none.
+ * Stops all workers early: once a match at i is known, no worker starts a
+ * chunk at or after i (at most one chunk per worker is evaluated after the
+ * match); every element before the returned index is evaluated once,
+ * elements after it at most once. */
+int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
+                  int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr);
+
+/* Reduction with a fixed grouping, bitwise reproducible (also for floating
+ * point) whatever the workers, window mode and grain:
+ *   block k = elements [k*B, min((k+1)*B, count)), B = ADAPT_REDUCE_BLOCK
+ *   (algorithms/algo_config.h, default 1024);
+ *   v_k = identity, then accumulate(v_k, first element of block k, block
+ *   length, ctx): exactly one call per block;
+ *   aligned groups of 2s blocks: v[a, a+2s) = v[a, a+s) (+) v[a+s, a+2s),
+ *   where x (+) y is combine(x, y, ctx) (x <- x (+) y);
+ *   *result = the left fold of the maximal complete groups covering the
+ *   blocks, e.g. 13 blocks: (v[0,8) (+) v[8,12)) (+) v[12,13).
+ * Sequence order is kept (left operand before right), so combine needs
+ * associativity only for the result to equal a plain left fold; it need not
+ * be commutative. identity and *result are result_size bytes; count 0:
+ * *result = identity. Errors: the common ones (NULL result, identity,
+ * accumulate or combine, result_size 0), -ENOMEM; on error *result is
+ * untouched. */
+int adapt_reduce(const void *base, size_t count, size_t size, void *result, size_t result_size,
+                 const void *identity,
+                 void (*accumulate)(void *acc, const void *first, size_t n, void *ctx),
+                 void (*combine)(void *acc, const void *other, void *ctx), void *ctx,
+                 const adapt_attr *attr);
+
+/* Inclusive scan: out[0] = in[0]; out[i] = op(out[i-1], in[i]) for i >= 1,
+ * where op(prev, elem, res, ctx) stores prev (+) elem at res (elements and
+ * results have the same size). op must be associative: pieces are scanned
+ * from their first element and finalised with res = op(p, local) (the
+ * adaptive prefix), so floating-point results may differ from the
+ * sequential run in the last bits. res may equal elem (op must read both
+ * operands before writing); in == out (in place) is allowed, other overlaps
+ * are -EINVAL. */
+int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
+                         void (*op)(const void *prev, const void *elem, void *res, void *ctx),
+                         void *ctx, const adapt_attr *attr);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,182 @@
+/* Variable-output algorithms: adapt_transform_var and adapt_copy_if.
+ *
+ * The paper's Fig. 1: the master appends its outputs to the final array; a
+ * thief appends to a private buffer; when a thief is reduced (preempted or
+ * finished) its victim appends the thief's buffer after its own outputs and
+ * frees it. Reductions happen in sequence order and each victim's outputs
+ * always cover the contiguous inputs [start, ibeg), so the final array is
+ * byte-identical to the sequential run. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <adapt/algorithms.h>
+
+#include "seq_engine.h"
+
+/* Output state in a descriptor's acc. */
+typedef struct var_acc {
+  char *buf;  /* master: the caller's array; thief: its private buffer */
+  size_t n;   /* elements in buf */
+  size_t cap; /* elements allocated */
+} var_acc;
+
+_Static_assert(sizeof(var_acc) <= ADAPT_SEQ_ACC_BYTES, "var_acc too large");
+
+typedef struct var_ctx {
+  const char *in;
+  size_t in_size;
+  size_t out_size;   /* bytes per output element */
+  size_t max_out;
+  int fixed;         /* the master's array cannot grow (copy_if) */
+  void *user;
+  size_t (*op)(const void *in_elem, void *out_elems, void *ctx);
+  int (*pred)(const void *elem, void *ctx);
+} var_ctx;
+
+static var_acc *acc_of(adapt__seq_work *w) { return (var_acc *)(void *)w->acc; }
+
+/* Room for `need` elements in a's buffer. 0, or -ENOMEM. */
+static int reserve(const var_ctx *x, adapt__seq_work *w, var_acc *a, size_t need) {
+  if (need <= a->cap) return 0;
+  if (w->master && x->fixed) return -EPROTO; /* copy_if never outgrows count */
+  size_t cap = a->cap > SIZE_MAX / 2 ? SIZE_MAX : a->cap * 2;
+  if (cap < need) cap = need;
+  if (cap < ADAPT_VAR_BUF_MIN) cap = ADAPT_VAR_BUF_MIN;
+  if (cap > SIZE_MAX / x->out_size) {
+    cap = need;
+    if (cap > SIZE_MAX / x->out_size) return -ENOMEM;
+  }
+  char *p = realloc(a->buf, cap * x->out_size);
+  if (!p) return -ENOMEM;
+  a->buf = p;
+  a->cap = cap;
+  return 0;
+}
+
+static void run_var(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
+  const var_ctx *x = c->kctx;
+  var_acc *a = acc_of(w);
+  const char *p = x->in + b * x->in_size;
+  for (size_t i = b; i < e; i++, p += x->in_size) {
+    if (a->cap - a->n < x->max_out) {
+      int rc = reserve(x, w, a, a->n + x->max_out);
+      if (rc) {
+        adapt__seq_stop(c, 0, rc);
+        return;
+      }
+    }
+    size_t k = x->op(p, a->buf + a->n * x->out_size, x->user);
+    if (k > x->max_out) {
+      adapt__seq_stop(c, 0, -ERANGE);
+      return;
+    }
+    a->n += k;
+  }
+}
+
+static void run_copy_if(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
+  const var_ctx *x = c->kctx;
+  var_acc *a = acc_of(w);
+  const size_t sz = x->in_size;
+  const char *p = x->in + b * sz;
+  for (size_t i = b; i < e; i++, p += sz) {
+    if (!x->pred(p, x->user)) continue;
+    if (a->n == a->cap) {
+      int rc = reserve(x, w, a, a->n + 1);
+      if (rc) {
+        adapt__seq_stop(c, 0, rc);
+        return;
+      }
+    }
+    memcpy(a->buf + a->n * sz, p, sz);
+    a->n++;
+  }
+}
+
+static void merge_var(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t) {
+  const var_ctx *x = c->kctx;
+  var_acc *va = acc_of(v), *ta = acc_of(t);
+  if (ta->n) {
+    int rc = reserve(x, v, va, va->n + ta->n);
+    if (rc) {
+      adapt__seq_stop(c, 0, rc);
+    } else {
+      memcpy(va->buf + va->n * x->out_size, ta->buf, ta->n * x->out_size);
+      va->n += ta->n;
+    }
+  }
+  free(ta->buf);
+  ta->buf = NULL;
+  ta->n = ta->cap = 0;
+}
+
+static void discard_var(adapt__seq_ctx *c, adapt__seq_work *t) {
+  (void)c;
+  var_acc *ta = acc_of(t);
+  free(ta->buf);
+  ta->buf = NULL;
+  ta->n = ta->cap = 0;
+}
+
+static const adapt__seq_kernel k_var = {run_var, merge_var, discard_var};
+static const adapt__seq_kernel k_copy_if = {run_copy_if, merge_var, discard_var};
+
+/* Run kernel k with the master's output a; a is updated (buffer, count). */
+static int run_out(const adapt__seq_kernel *k, var_ctx *x, size_t count, size_t footprint,
+                   var_acc *a, const adapt_attr *attr) {
+  adapt__seq_params p;
+  int rc = adapt__seq_params_resolve(attr, count, 1, footprint, &p);
+  if (rc || count == 0) return rc;
+  adapt__seq_ctx c;
+  adapt__seq_ctx_init(&c, k, x, &p);
+  adapt__seq_work w;
+  adapt__seq_master_init(&c, &w);
+  *acc_of(&w) = *a;
+  rc = adapt__seq_exec(&c, &w);
+  *a = *acc_of(&w);
+  return rc;
+}
+
+int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec *out,
+                        size_t max_out,
+                        size_t (*op)(const void *in_elem, void *out_elems, void *ctx), void *ctx,
+                        const adapt_attr *attr) {
+  size_t ib, ob;
+  if (!op || !out) return -EINVAL;
+  int rc = adapt__seq_bytes(count, in_size, &ib);
+  if (rc) return rc;
+  if (out->elem_size == 0 || out->count > out->capacity || (!out->data && out->capacity))
+    return -EINVAL;
+  rc = adapt__seq_bytes(max_out, out->elem_size, &ob);
+  if (rc) return rc;
+  if (count && !in) return -EINVAL;
+  if (out->capacity > SIZE_MAX / out->elem_size) return -EOVERFLOW;
+  if (adapt__seq_overlap(in, ib, out->data, out->capacity * out->elem_size)) return -EINVAL;
+  var_ctx x = {.in = in, .in_size = in_size, .out_size = out->elem_size, .max_out = max_out,
+               .user = ctx, .op = op};
+  var_acc a = {.buf = out->data, .n = out->count, .cap = out->capacity};
+  size_t fp = in_size > SIZE_MAX - ob ? SIZE_MAX : in_size + ob;
+  rc = run_out(&k_var, &x, count, fp, &a, attr);
+  out->data = a.buf; /* may have moved (realloc keeps the old elements) */
+  out->capacity = a.cap;
+  if (rc == 0) out->count = a.n;
+  return rc;
+}
+
+int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
+                  int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
+  size_t bytes;
+  if (!pred || !out_count) return -EINVAL;
+  int rc = adapt__seq_bytes(count, size, &bytes);
+  if (rc) return rc;
+  if (count && (!in || !out)) return -EINVAL;
+  if (adapt__seq_overlap(in, bytes, out, bytes)) return -EINVAL;
+  var_ctx x = {.in = in, .in_size = size, .out_size = size, .max_out = 1, .fixed = 1,
+               .user = ctx, .pred = pred};
+  var_acc a = {.buf = out, .n = 0, .cap = count};
+  rc = run_out(&k_copy_if, &x, count, 2 * size, &a, attr);
+  if (rc == 0) *out_count = a.n;
+  return rc;
+}
