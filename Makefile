@@ -128,6 +128,7 @@ install: lib adapt.pc $(INSTALL_BINS)
 	install -m 644 adapt.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	@for b in $(INSTALL_BINS); do install -m 755 $$b $(DESTDIR)$(PREFIX)/bin/; done
 	rm -f adapt.pc
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null 2>&1; then ldconfig 2>/dev/null || true; fi
 
 clean:
 	rm -rf build adapt.pc
