@@ -261,8 +261,41 @@ static void test_errors(void **state) {
   assert_int_equal(adapt_worker_id(), -1);
 }
 
+/* A victim that does not reach a steal point for a long time: thieves
+ * cancel their requests after the timeout instead of waiting for it. */
+static void long_body(size_t b, size_t e, void *ctx) {
+  if (b == 0) spin_ns(20000000); /* 20 ms without a steal point */
+}
+
+static void test_thief_timeout(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  adapt_stats_reset();
+  adapt_attr a = {0};
+  a.grain = 1000000; /* one chunk: the owner never polls during it */
+  int rounds = 0;
+  adapt_worker_stats s;
+  do {
+    assert_int_equal(adapt_for(0, 2000000, long_body, NULL, &a), 0);
+    assert_int_equal(adapt_stats_get(1, &s), 0);
+  } while (s.requests_timeout == 0 && ++rounds < 50);
+  assert_true(s.requests_timeout > 0);
+}
+
+/* Number of threads of this process (Linux). */
+static int thread_count(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  int n = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "Threads: %d", &n) == 1) break;
+  if (f) fclose(f);
+  return n;
+}
+
 static int teardown(void **state) {
   adapt_finalize();
+  /* no worker thread left behind */
+  assert_int_equal(thread_count(), 1);
   return 0;
 }
 
@@ -274,6 +307,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_back_to_back_regions, teardown),
       cmocka_unit_test_teardown(test_foreign_threads, teardown),
       cmocka_unit_test_teardown(test_finalize_while_busy, teardown),
+      cmocka_unit_test_teardown(test_thief_timeout, teardown),
   };
   return cmocka_run_group_tests_name("loop", tests, NULL, NULL);
 }
