@@ -1,0 +1,79 @@
+/* Helpers shared by the tests of the sequence algorithms (test_algo_*.c):
+ * the matrix of window modes x splitters x workers x grains x sizes. */
+#ifndef TESTS_ALGO_TEST_H
+#define TESTS_ALGO_TEST_H
+
+#include <adapt/algorithms.h>
+#include <stdio.h>
+
+#include "adapt_test.h"
+
+typedef struct algo_mode {
+  adapt_window_mode window;
+  adapt_window_splitter splitter;
+  const char *name;
+} algo_mode;
+
+static const algo_mode algo_modes[] = {
+    {ADAPT_WINDOW_NONE, ADAPT_SPLITTER_DEFAULT, "none"},
+    {ADAPT_WINDOW_STATIC, ADAPT_SPLITTER_DEFAULT, "static"},
+    {ADAPT_WINDOW_SLIDING, ADAPT_SPLITTER_LOCAL, "sliding-local"},
+    {ADAPT_WINDOW_SLIDING, ADAPT_SPLITTER_DISTANT, "sliding-distant"},
+    {ADAPT_WINDOW_SLIDING, ADAPT_SPLITTER_BALANCED, "sliding-balanced"},
+};
+#define ALGO_NMODES (sizeof algo_modes / sizeof *algo_modes)
+
+static const int algo_workers[] = {1, 2, 3, 8};
+#define ALGO_NWORKERS (sizeof algo_workers / sizeof *algo_workers)
+
+/* 0: automatic grain. */
+static const size_t algo_grains[] = {0, 1, 7, 64, 4096};
+#define ALGO_NGRAINS (sizeof algo_grains / sizeof *algo_grains)
+
+/* Window sizes cycled over the cases (elements). */
+static const size_t algo_windows[] = {97, 1, 4096, 0 /* default formula */};
+#define ALGO_NWINDOWS (sizeof algo_windows / sizeof *algo_windows)
+
+/* One case of the matrix. */
+typedef struct algo_case {
+  adapt_attr attr;
+  size_t n;
+  int workers;
+  const algo_mode *mode;
+} algo_case;
+
+static inline void algo_case_print(const algo_case *c, const char *what) {
+  fprintf(stderr, "%s: workers=%d mode=%s grain=%zu window=%zu n=%zu\n", what, c->workers,
+          c->mode->name, c->attr.grain, c->attr.window_size, c->n);
+}
+
+/* Calls fn(case, arg) for every workers x mode x grain x size, with the
+ * large size (big) for the grains 0, 1 and 4096 only. The runtime is
+ * restarted for each worker count. Returns the number of failing cases
+ * (fn returns non-zero on failure and prints the case). */
+static inline size_t algo_matrix(size_t big, int (*fn)(const algo_case *c, void *arg), void *arg) {
+  const size_t sizes[] = {0, 1, 2, 3, 17, 1009, 10007, 100003, big};
+  size_t fails = 0, k = 0;
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    if (adapt_test_workers(algo_workers[wi]) != 0) return 1;
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++)
+      for (size_t gi = 0; gi < ALGO_NGRAINS; gi++)
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+          if (sizes[si] == big && algo_grains[gi] != 0 && algo_grains[gi] != 1 &&
+              algo_grains[gi] != 4096)
+            continue;
+          algo_case c = {{0}, sizes[si], algo_workers[wi], &algo_modes[mi]};
+          c.attr.window = algo_modes[mi].window;
+          c.attr.splitter = algo_modes[mi].splitter;
+          c.attr.grain = algo_grains[gi];
+          c.attr.window_size = algo_windows[k++ % ALGO_NWINDOWS];
+          if (fn(&c, arg)) fails++;
+        }
+  }
+  return fails;
+}
+
+/* The large size of the matrix: smaller under the sanitizers. */
+static inline size_t algo_big(void) { return adapt_test_scale(1000003, 100003); }
+
+#endif /* TESTS_ALGO_TEST_H */

@@ -1,0 +1,262 @@
+/* adapt_for_each, adapt_transform and their range forms: every element
+ * exactly once and equal to the sequential loop, for every window mode,
+ * splitter, worker count, grain and size; error paths. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <adapt/algorithms.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "algo_test.h"
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+/* --- for_each: each element counts its visits ---------------------------- */
+
+static void inc_op(void *elem, void *ctx) {
+  (void)ctx;
+  (*(uint32_t *)elem)++;
+}
+
+typedef struct range_ctx {
+  atomic_size_t calls, empty;
+} range_ctx;
+
+static void inc_range(void *first, size_t n, void *ctx) {
+  range_ctx *r = ctx;
+  atomic_fetch_add_explicit(&r->calls, 1, memory_order_relaxed);
+  if (n == 0) atomic_fetch_add_explicit(&r->empty, 1, memory_order_relaxed);
+  uint32_t *p = first;
+  for (size_t i = 0; i < n; i++) p[i]++;
+}
+
+static int case_for_each(const algo_case *c, void *arg) {
+  (void)arg;
+  uint32_t *a = calloc(c->n + 1, sizeof *a);
+  assert_non_null(a);
+  int rc = adapt_for_each(a, c->n, sizeof *a, inc_op, NULL, &c->attr);
+  size_t bad = 0;
+  for (size_t i = 0; i < c->n; i++) bad += a[i] != 1;
+  range_ctx r;
+  atomic_init(&r.calls, 0);
+  atomic_init(&r.empty, 0);
+  int rc2 = adapt_for_each_range(a, c->n, sizeof *a, inc_range, &r, &c->attr);
+  for (size_t i = 0; i < c->n; i++) bad += a[i] != 2;
+  bad += a[c->n] != 0; /* nothing past the end */
+  free(a);
+  if (rc || rc2 || bad || atomic_load(&r.empty) || (c->n == 0) != (atomic_load(&r.calls) == 0)) {
+    algo_case_print(c, "for_each");
+    fprintf(stderr, "  rc=%d rc2=%d bad=%zu empty=%zu\n", rc, rc2, bad, atomic_load(&r.empty));
+    return 1;
+  }
+  return 0;
+}
+
+static void test_for_each_matrix(void **state) {
+  (void)state;
+  assert_int_equal(algo_matrix(algo_big(), case_for_each, NULL), 0);
+}
+
+/* --- transform: different in and out sizes, and in place ---------------- */
+
+static void sq_op(const void *in, void *out, void *ctx) {
+  (void)ctx;
+  uint32_t x = *(const uint32_t *)in;
+  *(uint64_t *)out = mix(x) + 1;
+}
+
+static void sq_range(const void *in, void *out, size_t n, void *ctx) {
+  (void)ctx;
+  const uint32_t *p = in;
+  uint64_t *q = out;
+  for (size_t i = 0; i < n; i++) q[i] = mix(p[i]) + 1;
+}
+
+static void neg_op(const void *in, void *out, void *ctx) {
+  (void)ctx;
+  *(int64_t *)out = -*(const int64_t *)in * 3;
+}
+
+static int case_transform(const algo_case *c, void *arg) {
+  (void)arg;
+  size_t n = c->n;
+  uint32_t *in = malloc((n + 1) * sizeof *in);
+  uint64_t *out = calloc(n + 1, sizeof *out);
+  int64_t *io = malloc((n + 1) * sizeof *io);
+  assert_true(in && out && io);
+  for (size_t i = 0; i < n; i++) {
+    in[i] = (uint32_t)mix(i);
+    io[i] = (int64_t)i - 5;
+  }
+  out[n] = 77;
+  int rc = adapt_transform(in, n, sizeof *in, out, sizeof *out, sq_op, NULL, &c->attr);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad += out[i] != mix(in[i]) + 1;
+  for (size_t i = 0; i < n; i++) out[i] = 0;
+  int rc2 = adapt_transform_range(in, n, sizeof *in, out, sizeof *out, sq_range, NULL, &c->attr);
+  for (size_t i = 0; i < n; i++) bad += out[i] != mix(in[i]) + 1;
+  bad += out[n] != 77;
+  int rc3 = adapt_transform(io, n, sizeof *io, io, sizeof *io, neg_op, NULL, &c->attr);
+  for (size_t i = 0; i < n; i++) bad += io[i] != -((int64_t)i - 5) * 3;
+  free(in);
+  free(out);
+  free(io);
+  if (rc || rc2 || rc3 || bad) {
+    algo_case_print(c, "transform");
+    fprintf(stderr, "  rc=%d,%d,%d bad=%zu\n", rc, rc2, rc3, bad);
+    return 1;
+  }
+  return 0;
+}
+
+static void test_transform_matrix(void **state) {
+  (void)state;
+  assert_int_equal(algo_matrix(algo_big(), case_transform, NULL), 0);
+}
+
+/* --- nested: a for_each inside a for_each op ----------------------------- */
+
+typedef struct row {
+  uint32_t cells[300];
+} row;
+
+static void row_op(void *elem, void *ctx) {
+  row *r = elem;
+  int rc = adapt_for_each(r->cells, 300, sizeof(uint32_t), inc_op, NULL, ctx);
+  if (rc) r->cells[0] = 1000; /* reported as a wrong count */
+}
+
+static void test_nested(void **state) {
+  (void)state;
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++) {
+      row *rows = calloc(200, sizeof *rows);
+      assert_non_null(rows);
+      adapt_attr a = {0};
+      a.window = algo_modes[mi].window;
+      a.splitter = algo_modes[mi].splitter;
+      a.window_size = 50;
+      a.grain = 3;
+      assert_int_equal(adapt_for_each(rows, 200, sizeof *rows, row_op, &a, &a), 0);
+      for (size_t i = 0; i < 200; i++)
+        for (size_t j = 0; j < 300; j++) assert_int_equal(rows[i].cells[j], 1);
+      free(rows);
+    }
+  }
+}
+
+/* --- errors: no callback runs, outputs untouched -------------------------- */
+
+static atomic_int calls;
+static void count_op(void *elem, void *ctx) {
+  (void)elem;
+  (void)ctx;
+  atomic_fetch_add(&calls, 1);
+}
+static void count_range(void *first, size_t n, void *ctx) {
+  (void)first;
+  (void)n;
+  (void)ctx;
+  atomic_fetch_add(&calls, 1);
+}
+static void count_tr(const void *in, void *out, void *ctx) {
+  (void)in;
+  (void)out;
+  (void)ctx;
+  atomic_fetch_add(&calls, 1);
+}
+
+static void test_errors(void **state) {
+  (void)state;
+  assert_int_equal(adapt_test_workers(2), 0);
+  uint32_t a[16] = {0};
+  uint64_t b[16] = {0};
+  atomic_store(&calls, 0);
+  assert_int_equal(adapt_for_each(a, 16, sizeof *a, NULL, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_for_each(a, 16, 0, count_op, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_for_each(NULL, 16, 4, count_op, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_for_each(a, SIZE_MAX / 2, 4, count_op, NULL, NULL), -EOVERFLOW);
+  assert_int_equal(adapt_for_each_range(a, SIZE_MAX / 3, 4, count_range, NULL, NULL), -EOVERFLOW);
+  assert_int_equal(adapt_for_each_range(a, 16, 4, NULL, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform(a, 16, 4, b, 8, NULL, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform(a, 16, 0, b, 8, count_tr, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform(a, 16, 4, b, 0, count_tr, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform(a, SIZE_MAX / 4, 4, b, 8, count_tr, NULL, NULL), -EOVERFLOW);
+  assert_int_equal(adapt_transform(a, 16, 4, NULL, 8, count_tr, NULL, NULL), -EINVAL);
+  /* overlapping in and out: shifted, or same base with other sizes */
+  assert_int_equal(adapt_transform(a, 8, 4, a + 1, 4, count_tr, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform(b, 4, 8, b, 4, count_tr, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform(b, 4, 8, (char *)b + 8, 8, count_tr, NULL, NULL), -EINVAL);
+  /* bad attributes */
+  adapt_attr at = {0};
+  at.window = (adapt_window_mode)42;
+  assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, &at), -EINVAL);
+  at.window = ADAPT_WINDOW_SLIDING;
+  at.splitter = (adapt_window_splitter)42;
+  assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, &at), -EINVAL);
+  at.splitter = ADAPT_SPLITTER_DEFAULT;
+  at.sched = (adapt_sched)42;
+  assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, &at), -EINVAL);
+  /* bad environment: rejected when the attribute leaves the field unset */
+  setenv("ADAPT_WINDOW", "diagonal", 1);
+  assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, NULL), -EINVAL);
+  unsetenv("ADAPT_WINDOW");
+  setenv("ADAPT_WINDOW_SIZE", "12x", 1);
+  adapt_attr st = {0};
+  st.window = ADAPT_WINDOW_STATIC;
+  assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, &st), -EINVAL);
+  setenv("ADAPT_WINDOW_SIZE", "0", 1);
+  assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, &st), -EINVAL);
+  unsetenv("ADAPT_WINDOW_SIZE");
+  setenv("ADAPT_SPLITTER", "far", 1);
+  assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, NULL), -EINVAL);
+  unsetenv("ADAPT_SPLITTER");
+  setenv("ADAPT_GRAIN", "-3", 1);
+  assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, NULL), -EINVAL);
+  unsetenv("ADAPT_GRAIN");
+  assert_int_equal(atomic_load(&calls), 0);
+  for (int i = 0; i < 16; i++) assert_int_equal(a[i], 0);
+  /* count 0: no call, NULL arrays allowed */
+  assert_int_equal(adapt_for_each(NULL, 0, 4, count_op, NULL, NULL), 0);
+  assert_int_equal(adapt_transform(NULL, 0, 4, NULL, 8, count_tr, NULL, NULL), 0);
+  assert_int_equal(atomic_load(&calls), 0);
+  /* valid environment values are used */
+  setenv("ADAPT_WINDOW", "sliding", 1);
+  setenv("ADAPT_WINDOW_SIZE", "5", 1);
+  setenv("ADAPT_SPLITTER", "distant", 1);
+  setenv("ADAPT_GRAIN", "2", 1);
+  assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, NULL), 0);
+  assert_int_equal(atomic_load(&calls), 16);
+  unsetenv("ADAPT_WINDOW");
+  unsetenv("ADAPT_WINDOW_SIZE");
+  unsetenv("ADAPT_SPLITTER");
+  unsetenv("ADAPT_GRAIN");
+}
+
+static int teardown(void **state) {
+  (void)state;
+  adapt_finalize();
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_for_each_matrix),
+      cmocka_unit_test(test_transform_matrix),
+      cmocka_unit_test(test_nested),
+      cmocka_unit_test(test_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, teardown);
+}
