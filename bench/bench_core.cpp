@@ -253,30 +253,31 @@ static void ovh_plain(double *a, size_t n) {
   for (size_t i = 0; i < n; i++) ovh_op(a, i);
 }
 
-static void ovh_adapt(double *a, size_t n, size_t grain) {
+/* Each runtime's loop over [lo, hi). */
+static void ovh_adapt(double *a, size_t lo, size_t hi, size_t grain) {
   ovh_ctx c = {a};
   adapt_attr attr;
   memset(&attr, 0, sizeof attr);
   attr.grain = grain;
-  adapt_check(adapt_for(0, n, ovh_body, &c, &attr));
+  adapt_check(adapt_for(lo, hi, ovh_body, &c, &attr));
 }
 
 /* firstprivate: the outlined loop keeps `a` in a register rather than
  * reloading it from the shared-variable block after every store. */
-static void ovh_omp_dynamic1(double *a, size_t n, int threads) {
+static void ovh_omp_dynamic1(double *a, size_t lo, size_t hi, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) firstprivate(a)
-  for (size_t i = 0; i < n; i++) ovh_op(a, i);
+  for (size_t i = lo; i < hi; i++) ovh_op(a, i);
 }
 
-static void ovh_omp_static(double *a, size_t n, int threads) {
+static void ovh_omp_static(double *a, size_t lo, size_t hi, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static) firstprivate(a)
-  for (size_t i = 0; i < n; i++) ovh_op(a, i);
+  for (size_t i = lo; i < hi; i++) ovh_op(a, i);
 }
 
-static void ovh_tbb_simple1(tbb::task_arena &arena, double *a, size_t n) {
+static void ovh_tbb_simple1(tbb::task_arena &arena, double *a, size_t lo, size_t hi) {
   arena.execute([&] {
     tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, n, 1),
+        tbb::blocked_range<size_t>(lo, hi, 1),
         [a](const tbb::blocked_range<size_t> &r) {
           for (size_t i = r.begin(); i != r.end(); i++) ovh_op(a, i);
         },
@@ -284,10 +285,10 @@ static void ovh_tbb_simple1(tbb::task_arena &arena, double *a, size_t n) {
   });
 }
 
-static void ovh_tbb_auto(tbb::task_arena &arena, double *a, size_t n) {
+static void ovh_tbb_auto(tbb::task_arena &arena, double *a, size_t lo, size_t hi) {
   arena.execute([&] {
     tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, n),
+        tbb::blocked_range<size_t>(lo, hi),
         [a](const tbb::blocked_range<size_t> &r) {
           for (size_t i = r.begin(); i != r.end(); i++) ovh_op(a, i);
         },
@@ -295,20 +296,51 @@ static void ovh_tbb_auto(tbb::task_arena &arena, double *a, size_t n) {
   });
 }
 
+/* Runs [0, n) as n/m calls of m iterations, one after the other: the same
+ * iterations as one call, with the per-call costs of n/m loops. */
+template <class F> static void ovh_calls(size_t n, size_t m, F loop) {
+  for (size_t lo = 0; lo < n; lo += m) loop(lo, std::min(n, lo + m));
+}
+
+/* Iterations per call of the short-call rows: about 6 us of work. */
+enum { OVH_SHORT_CALL = 1 << 14 };
+
 /* The 1-worker implementations, shared by the timed section and the
  * callgrind mode. scale: iterations of the plain loop per run; the slow
- * fine-grained ones run fewer (per-iteration figures compare them). */
-static std::vector<impl> ovh_impls(double *a, size_t scale, bool same_n, tbb::task_arena &arena1) {
+ * fine-grained ones run fewer unless same_n (per-iteration figures compare
+ * them). short_calls: add the default-schedule rows that run the same
+ * iterations as calls of OVH_SHORT_CALL iterations (per-call costs). */
+static std::vector<impl> ovh_impls(double *a, size_t scale, bool same_n, bool short_calls,
+                                   tbb::task_arena &arena1) {
   size_t n = scale, n_omp = same_n ? scale : scale / 2, n_tbb = same_n ? scale : scale / 8;
-  return {
+  const size_t m = OVH_SHORT_CALL;
+  std::vector<impl> v = {
       {"plain loop", [=] { ovh_plain(a, n); }, (double)n},
-      {"adapt grain 1", [=] { ovh_adapt(a, n, 1); }, (double)n},
-      {"adapt default grain", [=] { ovh_adapt(a, n, 0); }, (double)n},
-      {"omp dynamic,1", [=] { ovh_omp_dynamic1(a, n_omp, 1); }, (double)n_omp},
-      {"omp static", [=] { ovh_omp_static(a, n, 1); }, (double)n},
-      {"tbb simple grain 1", [=, &arena1] { ovh_tbb_simple1(arena1, a, n_tbb); }, (double)n_tbb},
-      {"tbb auto", [=, &arena1] { ovh_tbb_auto(arena1, a, n); }, (double)n},
+      {"adapt grain 1", [=] { ovh_adapt(a, 0, n, 1); }, (double)n},
+      {"adapt default grain", [=] { ovh_adapt(a, 0, n, 0); }, (double)n},
+      {"omp dynamic,1", [=] { ovh_omp_dynamic1(a, 0, n_omp, 1); }, (double)n_omp},
+      {"omp static", [=] { ovh_omp_static(a, 0, n, 1); }, (double)n},
+      {"tbb simple grain 1", [=, &arena1] { ovh_tbb_simple1(arena1, a, 0, n_tbb); },
+       (double)n_tbb},
+      {"tbb auto", [=, &arena1] { ovh_tbb_auto(arena1, a, 0, n); }, (double)n},
   };
+  if (short_calls) {
+    v.push_back({"adapt default, 2^14/call",
+                 [=] { ovh_calls(n, m, [=](size_t lo, size_t hi) { ovh_adapt(a, lo, hi, 0); }); },
+                 (double)n});
+    v.push_back(
+        {"omp static, 2^14/call",
+         [=] { ovh_calls(n, m, [=](size_t lo, size_t hi) { ovh_omp_static(a, lo, hi, 1); }); },
+         (double)n});
+    v.push_back({"tbb auto, 2^14/call",
+                 [=, &arena1] {
+                   ovh_calls(n, m, [=, &arena1](size_t lo, size_t hi) {
+                     ovh_tbb_auto(arena1, a, lo, hi);
+                   });
+                 },
+                 (double)n});
+  }
+  return v;
 }
 
 static void fill(double *a, size_t n, double v) {
@@ -350,7 +382,7 @@ static void section_overhead(tbb::task_arena &arena1) {
   perfctr pc;
   papi_force_pmu_for_zen();
   bool counters = perfctr_init(&pc, "PAPI_TOT_CYC,PAPI_TOT_INS") == 0;
-  std::vector<impl> impls = ovh_impls(a, n, false, arena1);
+  std::vector<impl> impls = ovh_impls(a, n, false, true, arena1);
   int rounds = rounds_for(151);
   auto t = alternate(
       "overhead", "1 worker: a[i&mask]=a[i&mask]*c+d", impls, rounds, (double)n, 0,
@@ -367,12 +399,13 @@ static void section_overhead(tbb::task_arena &arena1) {
       counters ? &pc : NULL);
   printf("\n== 1. Overhead per iteration, ONE worker (adapt workers=1, OpenMP num_threads(1),"
          " TBB arena of 1)\n");
-  printf("   %d rounds; 2^20 iterations per sample (omp dynamic,1: 2^19, tbb simple: 2^17);"
-         " median [p25 p75] over the rounds of the\n   difference with the plain loop's time per"
+  printf("   %d rounds; 2^20 iterations per sample (omp dynamic,1: 2^19, tbb simple: 2^17) in"
+         " one call, or in 64 calls of 2^14\n   (\"2^14/call\" rows, about 6 us each); median"
+         " [p25 p75] over the rounds of the difference with the\n   plain loop's time per"
          " iteration in the same round\n",
          rounds);
   if (!counters) printf("   (no hardware counters: %s)\n", pc.message);
-  printf("   %-21s %8s %22s %23s  %-22s %s\n", "implementation", "ns/iter", "extra ns/iter",
+  printf("   %-25s %8s %22s %23s  %-22s %s\n", "implementation", "ns/iter", "extra ns/iter",
          "ratio to plain", "target", counters ? "extra cycles/iter  extra instr/iter" : "");
   for (size_t i = 0; i < impls.size(); i++) {
     std::vector<double> per, extra, ratio, cyc, ins;
@@ -394,20 +427,22 @@ static void section_overhead(tbb::task_arena &arena1) {
     if (impls[i].name == "adapt grain 1") {
       target = "<= 2 ns/iter";
       status = median(extra) <= 2.0 ? "PASS" : "MISS";
-    } else if (impls[i].name == "adapt default grain") {
+    } else if (impls[i].name == "adapt default grain" ||
+               impls[i].name == "adapt default, 2^14/call") {
       target = "<= 2% (ratio <= 1.02)";
       status = median(ratio) <= 1.02 ? "PASS" : "MISS";
     }
     char tgt[64];
     snprintf(tgt, sizeof tgt, "%s %s", target, status);
-    printf("   %-21s %8.3f %7.3f [%6.3f %6.3f] %7.4f [%6.4f %6.4f]  %-22s", impls[i].name.c_str(),
+    printf("   %-25s %8.3f %7.3f [%6.3f %6.3f] %7.4f [%6.4f %6.4f]  %-22s", impls[i].name.c_str(),
            median(per), median(extra), quantile(extra, 0.25), quantile(extra, 0.75),
            median(ratio), quantile(ratio, 0.25), quantile(ratio, 0.75), tgt);
     if (counters) printf(" %8.2f %17.2f", median(cyc), median(ins));
     printf("\n");
     add_figure("overhead", "time per iteration", impls[i].name, per, "ns", "", "");
     if (i > 0) {
-      bool ratio_target = impls[i].name == "adapt default grain";
+      bool ratio_target = impls[i].name == "adapt default grain" ||
+                          impls[i].name == "adapt default, 2^14/call";
       add_figure("overhead", "extra time per iteration", impls[i].name, extra, "ns",
                  ratio_target ? "" : target, ratio_target ? "" : status);
       add_figure("overhead", "time ratio to plain loop", impls[i].name, ratio, "ratio",
@@ -596,34 +631,54 @@ static void cb_tbb(tbb::task_arena &arena, double *out, size_t n, int tri, bool 
   });
 }
 
-static uint64_t total_steals(void) {
-  uint64_t s = 0;
+/* Sum of the per-worker counters that matter for the steal figures. */
+struct steal_counts {
+  uint64_t posted, steals, timeouts;
+};
+
+static steal_counts total_steals(void) {
+  steal_counts s = {0, 0, 0};
   for (int w = 0; w < adapt_num_workers(); w++) {
     adapt_worker_stats st;
-    if (adapt_stats_get(w, &st) == 0) s += st.steals;
+    if (adapt_stats_get(w, &st) == 0) {
+      s.posted += st.requests_posted;
+      s.steals += st.steals;
+      s.timeouts += st.requests_timeout;
+    }
   }
   return s;
 }
 
-static void report_steal_latency(const char *label) {
+/* Reads the steal latency and counters since the last adapt_stats_reset,
+ * records them under `label`, and returns a one-line description. */
+static std::string steal_figures(const std::string &label) {
   double med = 0, p90 = 0;
   int rc = adapt_stats_steal_latency(&med, &p90);
-  uint64_t steals = total_steals();
+  steal_counts c = total_steals();
+  char buf[256];
   if (rc != 0) {
-    printf("   %-52s no sample (%s), %llu steals\n", label, adapt_strerror(rc),
-           (unsigned long long)steals);
-    figures.push_back(figure{"steal", std::string("round trip median, ") + label, "adapt", 0, 0,
-                             0, "ns", "", "NO DATA"});
-    return;
+    snprintf(buf, sizeof buf, "no latency sample (%s); %llu requests, %llu steals, %llu timeouts",
+             adapt_strerror(rc), (unsigned long long)c.posted, (unsigned long long)c.steals,
+             (unsigned long long)c.timeouts);
+    figures.push_back(
+        figure{"steal", "round trip median, " + label, "adapt", 0, 0, 0, "ns", "", "NO DATA"});
+  } else {
+    snprintf(buf, sizeof buf,
+             "median %.0f ns, p90 %.0f ns; %llu requests, %llu steals, %llu timeouts", med, p90,
+             (unsigned long long)c.posted, (unsigned long long)c.steals,
+             (unsigned long long)c.timeouts);
+    figures.push_back(figure{"steal", "round trip median, " + label, "adapt", med, med, p90, "ns",
+                             "", ""});
+    figures.push_back(
+        figure{"steal", "round trip p90, " + label, "adapt", p90, p90, p90, "ns", "", ""});
   }
-  printf("   %-52s median %8.0f ns   p90 %8.0f ns   %llu steals\n", label, med, p90,
-         (unsigned long long)steals);
-  figures.push_back(figure{"steal", std::string("round trip median, ") + label, "adapt", med, med,
-                           p90, "ns", "", ""});
-  figures.push_back(figure{"steal", std::string("round trip p90, ") + label, "adapt", p90, p90,
-                           p90, "ns", "", ""});
-  figures.push_back(figure{"steal", std::string("successful steals, ") + label, "adapt",
-                           (double)steals, (double)steals, (double)steals, "count", "", ""});
+  figures.push_back(figure{"steal", "requests posted, " + label, "adapt", (double)c.posted,
+                           (double)c.posted, (double)c.posted, "count", "", ""});
+  figures.push_back(figure{"steal", "successful steals, " + label, "adapt", (double)c.steals,
+                           (double)c.steals, (double)c.steals, "count", "", ""});
+  figures.push_back(figure{"steal", "request timeouts, " + label, "adapt", (double)c.timeouts,
+                           (double)c.timeouts, (double)c.timeouts, "count", "", ""});
+  return buf;
 }
 
 static std::vector<std::string> steal_lines;
@@ -665,24 +720,7 @@ static void section_speedup(tbb::task_arena &arena2) {
     char label[96];
     snprintf(label, sizeof label, "%s loop, default grain, %d timed + 1 warm-up regions", loop,
              rounds);
-    steal_lines.push_back(label);
-    {
-      double med = 0, p90 = 0;
-      int rc = adapt_stats_steal_latency(&med, &p90);
-      char buf[200];
-      if (rc == 0)
-        snprintf(buf, sizeof buf, "median %.0f ns, p90 %.0f ns, %llu steals", med, p90,
-                 (unsigned long long)total_steals());
-      else
-        snprintf(buf, sizeof buf, "no sample (%s)", adapt_strerror(rc));
-      steal_lines.back() += std::string(": ") + buf;
-      if (rc == 0) {
-        figures.push_back(figure{"steal", std::string("round trip median, ") + label, "adapt",
-                                 med, med, p90, "ns", "", ""});
-        figures.push_back(figure{"steal", std::string("successful steals, ") + label, "adapt",
-                                 (double)total_steals(), 0, 0, "count", "", ""});
-      }
-    }
+    steal_lines.push_back(std::string(label) + ": " + steal_figures(label));
     for (size_t i = 0; i < impls.size(); i++) {
       std::vector<double> ms, sp;
       for (int r = 0; r < rounds; r++) {
@@ -734,8 +772,10 @@ static void section_steal(void) {
   double t1 = now_s();
   char label[96];
   snprintf(label, sizeof label, "%d regions x %zu iterations (~20 ns), grain 1", regions, n);
-  report_steal_latency(label);
-  printf("   (%.0f ms for the %d regions)\n", (t1 - t0) * 1e3, regions);
+  std::string line = steal_figures(label);
+  printf("   %s (%.0f ms): %s\n", label, (t1 - t0) * 1e3, line.c_str());
+  printf("   the same counters over the speedup section's adapt runs (the victim polls once per"
+         " chunk):\n");
   for (const std::string &s : steal_lines) printf("   %s\n", s.c_str());
   free(out);
 }
@@ -833,11 +873,11 @@ static int callgrind_mode(size_t n) {
   double *a = (double *)xmalloc(OVH_ARRAY * sizeof(double));
   fill(a, OVH_ARRAY, 1.5);
   size_t sizes[2] = {n, 2 * n};
-  std::vector<impl> warm = ovh_impls(a, n, true, arena1);
+  std::vector<impl> warm = ovh_impls(a, n, true, false, arena1);
   for (impl &w : warm) {
     w.run(); /* lazy initialisation and first-touch paths, not counted */
     for (size_t s : sizes) {
-      std::vector<impl> one = ovh_impls(a, s, true, arena1);
+      std::vector<impl> one = ovh_impls(a, s, true, false, arena1);
       for (impl &x : one) {
         if (x.name != w.name) continue;
         char label[128];
