@@ -1,0 +1,244 @@
+/* The window constraint, checked by an instrumented op: in the static and
+ * sliding modes no element is processed while an element m or more places
+ * before it is unfinished, so no two workers are ever more than m elements
+ * apart. Also: the default window size formula and the parameter
+ * resolution from attributes and environment. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <adapt/algorithms.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "algo_config.h"
+#include "algo_test.h"
+#include "seq_params.h"
+
+/* The checker. done[i] is set when element i is finished; low is a lower
+ * bound of the oldest unfinished element, advanced by whoever finishes an
+ * element (seq_cst: a finisher either sees low reach its element or the
+ * thread that moves low there sees done[i], so low catches up with every
+ * finished prefix). Before processing i, i - low >= m is a violation: the
+ * element is m or more places after an element that may be unfinished. As
+ * low never exceeds the true oldest unfinished element (and the engine's
+ * hand-offs order the finisher's update before the piece is given), a
+ * reported violation is real. */
+typedef struct checker {
+  atomic_uchar *done;
+  atomic_size_t low;
+  size_t n, m;
+  atomic_size_t violations;
+  atomic_size_t max_dist; /* largest i - low seen */
+  atomic_int workers_seen[64];
+} checker;
+
+static void checker_init(checker *k, size_t n, size_t m) {
+  k->done = calloc(n + 1, sizeof *k->done);
+  assert_non_null(k->done);
+  atomic_init(&k->low, 0);
+  k->n = n;
+  k->m = m;
+  atomic_init(&k->violations, 0);
+  atomic_init(&k->max_dist, 0);
+  for (int i = 0; i < 64; i++) atomic_init(&k->workers_seen[i], 0);
+}
+
+static void checker_visit(checker *k, size_t i) {
+  size_t low = atomic_load(&k->low);
+  size_t d = i - low;
+  if (i < low || d >= k->m) atomic_fetch_add(&k->violations, 1);
+  size_t cur = atomic_load_explicit(&k->max_dist, memory_order_relaxed);
+  while (i >= low && d > cur &&
+         !atomic_compare_exchange_weak_explicit(&k->max_dist, &cur, d, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+  }
+  int w = adapt_worker_id();
+  if (w >= 0 && w < 64) atomic_store_explicit(&k->workers_seen[w], 1, memory_order_relaxed);
+  atomic_store(&k->done[i], 1);
+  size_t l = atomic_load(&k->low);
+  while (l < k->n && atomic_load(&k->done[l])) {
+    if (atomic_compare_exchange_strong(&k->low, &l, l + 1)) l++;
+  }
+}
+
+typedef struct elem {
+  checker *k;
+  size_t i;
+} elem;
+
+static void visit_op(void *e, void *ctx) {
+  (void)ctx;
+  elem *x = e;
+  checker_visit(x->k, x->i);
+}
+
+/* The checker itself: a sequential out-of-order visit is reported. */
+static void test_checker_detects(void **state) {
+  (void)state;
+  checker k;
+  checker_init(&k, 100, 10);
+  checker_visit(&k, 0);
+  checker_visit(&k, 5);
+  assert_int_equal(atomic_load(&k.violations), 0);
+  checker_visit(&k, 11); /* 1 is unfinished: 11 - 1 >= 10 */
+  assert_int_equal(atomic_load(&k.violations), 1);
+  for (size_t i = 1; i < 11; i++)
+    if (i != 5) checker_visit(&k, i);
+  assert_int_equal(atomic_load(&k.low), 12);
+  checker_visit(&k, 21); /* 21 - 12 < 10 */
+  assert_int_equal(atomic_load(&k.violations), 1);
+  free(k.done);
+}
+
+static size_t run_checked(size_t n, size_t m, size_t grain, const algo_mode *mode, size_t *maxd,
+                          int *nseen) {
+  checker k;
+  checker_init(&k, n, m);
+  elem *a = malloc(n * sizeof *a);
+  assert_non_null(a);
+  for (size_t i = 0; i < n; i++) a[i] = (elem){&k, i};
+  adapt_attr at = {0};
+  at.window = mode->window;
+  at.splitter = mode->splitter;
+  at.window_size = m;
+  at.grain = grain;
+  assert_int_equal(adapt_for_each(a, n, sizeof *a, visit_op, NULL, &at), 0);
+  for (size_t i = 0; i < n; i++) assert_int_equal(atomic_load(&k.done[i]), 1);
+  *maxd = atomic_load(&k.max_dist);
+  *nseen = 0;
+  for (int i = 0; i < 64; i++) *nseen += atomic_load(&k.workers_seen[i]);
+  size_t v = atomic_load(&k.violations);
+  free(a);
+  free(k.done);
+  return v;
+}
+
+static void test_window_constraint(void **state) {
+  (void)state;
+  size_t n = adapt_test_scale(200000, 40000);
+  static const size_t ms[] = {1, 64, 1000, 4096};
+  static const size_t grains[] = {0, 1, 16, 4096};
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++) {
+      const algo_mode *mode = &algo_modes[mi];
+      for (size_t j = 0; j < 4; j++)
+        for (size_t g = 0; g < 4; g++) {
+          size_t maxd;
+          int seen;
+          size_t v = run_checked(n, ms[j], grains[g], mode, &maxd, &seen);
+          if (mode->window == ADAPT_WINDOW_NONE) continue; /* no constraint */
+          if (v)
+            fprintf(stderr, "window violated: workers=%d mode=%s m=%zu grain=%zu: %zu times, "
+                    "max distance %zu\n", algo_workers[wi], mode->name, ms[j], grains[g], v, maxd);
+          assert_int_equal(v, 0);
+          assert_true(maxd < ms[j]);
+        }
+    }
+  }
+}
+
+/* Informational: in no-window mode the workers do drift apart, which is
+ * what the windows prevent (printed, not asserted: it depends on steals). */
+static void test_report_drift(void **state) {
+  (void)state;
+  assert_int_equal(adapt_test_workers(2), 0);
+  size_t n = adapt_test_scale(200000, 40000);
+  for (size_t mi = 0; mi < ALGO_NMODES; mi++) {
+    size_t maxd;
+    int seen;
+    adapt_stats_reset();
+    run_checked(n, 1000, 64, &algo_modes[mi], &maxd, &seen);
+    adapt_worker_stats s0, s1;
+    assert_int_equal(adapt_stats_get(0, &s0), 0);
+    assert_int_equal(adapt_stats_get(1, &s1), 0);
+    fprintf(stderr, "  %-16s m=1000: max distance to oldest unfinished %zu, workers seen %d, "
+            "steals %llu, preemptions %llu\n", algo_modes[mi].name, maxd, seen,
+            (unsigned long long)(s0.steals + s1.steals),
+            (unsigned long long)(s0.preemptions + s1.preemptions));
+  }
+}
+
+/* Default window: shared cache / (ADAPT_ALGO_WINDOW_DIVISOR * footprint). */
+static void test_default_window(void **state) {
+  (void)state;
+  assert_int_equal(adapt_test_workers(2), 0);
+  size_t cache = adapt_shared_cache_size();
+  if (cache == 0) cache = ADAPT_ALGO_FALLBACK_CACHE;
+  assert_int_equal(adapt__seq_default_window(8), cache / ADAPT_ALGO_WINDOW_DIVISOR / 8);
+  assert_int_equal(adapt__seq_default_window(24), cache / ADAPT_ALGO_WINDOW_DIVISOR / 24);
+  assert_int_equal(adapt__seq_default_window(SIZE_MAX), 1);
+  fprintf(stderr, "  shared cache %zu bytes: default m = %zu elements of 8 bytes\n",
+          adapt_shared_cache_size(), adapt__seq_default_window(8));
+
+  adapt__seq_params p;
+  adapt_attr a = {0};
+  a.window = ADAPT_WINDOW_STATIC;
+  assert_int_equal(adapt__seq_params_resolve(&a, 100000000, 1, 8, &p), 0);
+  assert_int_equal(p.window, adapt__seq_default_window(8));
+  a.footprint = 64; /* the caller's footprint wins over the element size */
+  assert_int_equal(adapt__seq_params_resolve(&a, 100000000, 1, 8, &p), 0);
+  assert_int_equal(p.window, adapt__seq_default_window(64));
+  setenv("ADAPT_WINDOW_SIZE", "777", 1);
+  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1, 8, &p), 0);
+  assert_int_equal(p.window, 777);
+  a.window_size = 555; /* the attribute wins over the environment */
+  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1, 8, &p), 0);
+  assert_int_equal(p.window, 555);
+  unsetenv("ADAPT_WINDOW_SIZE");
+  /* units (reduce blocks): window and grain are converted, at least 1 */
+  a.window_size = 5000;
+  a.grain = 3000;
+  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1000, 8, &p), 0);
+  assert_int_equal(p.n, 100);
+  assert_int_equal(p.window, 5);
+  assert_int_equal(p.grain, 3);
+  a.grain = 10;
+  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1000, 8, &p), 0);
+  assert_int_equal(p.grain, 1);
+  /* the grain never exceeds the window */
+  a.window_size = 10;
+  a.grain = 100;
+  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1, 8, &p), 0);
+  assert_int_equal(p.grain, 10);
+  /* mode and splitter from the environment */
+  adapt_attr d = {0};
+  setenv("ADAPT_WINDOW", "sliding", 1);
+  setenv("ADAPT_SPLITTER", "local", 1);
+  assert_int_equal(adapt__seq_params_resolve(&d, 10, 1, 8, &p), 0);
+  assert_int_equal(p.mode, ADAPT_WINDOW_SLIDING);
+  assert_int_equal(p.splitter, ADAPT_SPLITTER_LOCAL);
+  setenv("ADAPT_WINDOW", "static", 1);
+  setenv("ADAPT_SPLITTER", "distant", 1);
+  assert_int_equal(adapt__seq_params_resolve(&d, 10, 1, 8, &p), 0);
+  assert_int_equal(p.mode, ADAPT_WINDOW_STATIC);
+  assert_int_equal(p.splitter, ADAPT_SPLITTER_DISTANT);
+  unsetenv("ADAPT_WINDOW");
+  unsetenv("ADAPT_SPLITTER");
+  assert_int_equal(adapt__seq_params_resolve(&d, 10, 1, 8, &p), 0);
+  assert_int_equal(p.mode, ADAPT_WINDOW_NONE);
+  assert_int_equal(p.splitter, ADAPT_SPLITTER_BALANCED);
+  assert_int_equal(p.window, 10);
+  assert_int_equal(p.auto_grain, 1);
+}
+
+static int teardown(void **state) {
+  (void)state;
+  adapt_finalize();
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_checker_detects),
+      cmocka_unit_test(test_window_constraint),
+      cmocka_unit_test(test_report_drift),
+      cmocka_unit_test(test_default_window),
+  };
+  return cmocka_run_group_tests(tests, NULL, teardown);
+}
