@@ -324,6 +324,8 @@ static std::vector<impl> ovh_impls(double *a, size_t scale, bool same_n, bool sh
        (double)n_tbb},
       {"tbb auto", [=, &arena1] { ovh_tbb_auto(arena1, a, 0, n); }, (double)n},
   };
+  if (same_n) /* callgrind: a grain near the one calibrated natively (~2 us chunks) */
+    v.push_back({"adapt grain 4096", [=] { ovh_adapt(a, 0, n, 4096); }, (double)n});
   if (short_calls) {
     v.push_back({"adapt default, 2^14/call",
                  [=] { ovh_calls(n, m, [=](size_t lo, size_t hi) { ovh_adapt(a, lo, hi, 0); }); },
