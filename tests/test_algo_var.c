@@ -1,0 +1,203 @@
+/* adapt_transform_var and adapt_copy_if: outputs byte-identical to the
+ * sequential run for every window mode, splitter, worker count, grain and
+ * size; errors leave the output as it was. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <adapt/algorithms.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo_test.h"
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+/* 12-byte outputs (not a power of two): element i writes 0..4 of them. */
+typedef struct tri {
+  uint32_t cell, k, h;
+} tri;
+
+enum { MAX_OUT = 4 };
+
+static size_t gen(const void *in_elem, void *out_elems, void *ctx) {
+  (void)ctx;
+  uint64_t v = *(const uint64_t *)in_elem;
+  size_t k = (size_t)(mix(v) % 5); /* 0..4 */
+  tri *t = out_elems;
+  for (size_t j = 0; j < k; j++) t[j] = (tri){(uint32_t)v, (uint32_t)j, (uint32_t)mix(v + j)};
+  return k;
+}
+
+/* The sequential definition. */
+static size_t gen_seq(const uint64_t *in, size_t n, tri *out) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += gen(&in[i], out + c, NULL);
+  return c;
+}
+
+static int keep_pred(const void *elem, void *ctx) {
+  (void)ctx;
+  return mix(*(const uint64_t *)elem) % 3 == 0;
+}
+
+static int case_var(const algo_case *c, void *arg) {
+  (void)arg;
+  size_t n = c->n;
+  uint64_t *in = malloc((n + 1) * sizeof *in);
+  tri *ref = malloc((n * MAX_OUT + 4) * sizeof *ref);
+  assert_true(in && ref);
+  for (size_t i = 0; i < n; i++) in[i] = i * 2654435761u + 11;
+  /* two outputs already in the vector are kept */
+  ref[0] = (tri){1, 2, 3};
+  ref[1] = (tri){4, 5, 6};
+  size_t nref = 2 + gen_seq(in, n, ref + 2);
+  adapt_vec v = {0};
+  v.elem_size = sizeof(tri);
+  v.data = malloc(2 * sizeof(tri));
+  assert_non_null(v.data);
+  memcpy(v.data, ref, 2 * sizeof(tri));
+  v.count = v.capacity = 2;
+  int rc = adapt_transform_var(in, n, sizeof *in, &v, MAX_OUT, gen, NULL, &c->attr);
+  int bad = rc != 0 || v.count != nref || v.capacity < v.count ||
+            memcmp(v.data, ref, nref * sizeof(tri)) != 0;
+  if (bad) {
+    algo_case_print(c, "transform_var");
+    fprintf(stderr, "  rc=%d count=%zu expected %zu\n", rc, v.count, nref);
+  }
+  free(v.data);
+
+  /* copy_if: stable, byte-identical */
+  uint64_t *out = malloc((n + 1) * sizeof *out), *cref = malloc((n + 1) * sizeof *cref);
+  assert_true(out && cref);
+  size_t nc = 0;
+  for (size_t i = 0; i < n; i++)
+    if (keep_pred(&in[i], NULL)) cref[nc++] = in[i];
+  size_t got = SIZE_MAX;
+  out[n] = 0xabcdef;
+  rc = adapt_copy_if(in, n, sizeof *in, out, &got, keep_pred, NULL, &c->attr);
+  if (rc || got != nc || memcmp(out, cref, nc * sizeof *out) || out[n] != 0xabcdef) {
+    algo_case_print(c, "copy_if");
+    fprintf(stderr, "  rc=%d count=%zu expected %zu\n", rc, got, nc);
+    bad = 1;
+  }
+  free(out);
+  free(cref);
+  free(in);
+  free(ref);
+  return bad;
+}
+
+static void test_var_matrix(void **state) {
+  (void)state;
+  assert_int_equal(algo_matrix(algo_big(), case_var, NULL), 0);
+}
+
+/* --- errors -------------------------------------------------------------- */
+
+typedef struct bad_ctx {
+  size_t bad_at;
+  atomic_size_t calls;
+} bad_ctx;
+
+/* Returns max_out + 1 at element bad_at. */
+static size_t gen_bad(const void *in_elem, void *out_elems, void *ctx) {
+  bad_ctx *b = ctx;
+  atomic_fetch_add_explicit(&b->calls, 1, memory_order_relaxed);
+  uint64_t v = *(const uint64_t *)in_elem;
+  if (v == b->bad_at) return MAX_OUT + 1;
+  return gen(in_elem, out_elems, NULL);
+}
+
+static void test_var_errors(void **state) {
+  (void)state;
+  assert_int_equal(adapt_test_workers(3), 0);
+  size_t n = adapt_test_scale(200000, 20000);
+  uint64_t *in = malloc(n * sizeof *in);
+  assert_non_null(in);
+  for (size_t i = 0; i < n; i++) in[i] = i;
+  adapt_vec v = {0};
+  v.elem_size = sizeof(tri);
+  v.data = malloc(sizeof(tri));
+  ((tri *)v.data)[0] = (tri){7, 8, 9};
+  v.count = v.capacity = 1;
+  for (size_t mi = 0; mi < ALGO_NMODES; mi++) {
+    adapt_attr a = {0};
+    a.window = algo_modes[mi].window;
+    a.splitter = algo_modes[mi].splitter;
+    a.window_size = 1000;
+    bad_ctx b;
+    b.bad_at = n / 2;
+    atomic_init(&b.calls, 0);
+    assert_int_equal(adapt_transform_var(in, n, sizeof *in, &v, MAX_OUT, gen_bad, &b, &a), -ERANGE);
+    assert_int_equal(v.count, 1);
+    assert_true(v.capacity >= 1);
+    tri t0 = ((tri *)v.data)[0];
+    assert_true(t0.cell == 7 && t0.k == 8 && t0.h == 9);
+  }
+  free(v.data);
+
+  adapt_vec w = {0};
+  w.elem_size = sizeof(tri);
+  uint64_t buf[8] = {0};
+  size_t cnt = 99;
+  assert_int_equal(adapt_transform_var(in, 8, sizeof *in, &w, MAX_OUT, NULL, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform_var(in, 8, sizeof *in, NULL, MAX_OUT, gen, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform_var(in, 8, 0, &w, MAX_OUT, gen, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform_var(NULL, 8, 8, &w, MAX_OUT, gen, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_transform_var(in, SIZE_MAX / 4, 8, &w, MAX_OUT, gen, NULL, NULL),
+                   -EOVERFLOW);
+  assert_int_equal(adapt_transform_var(in, 8, 8, &w, SIZE_MAX / 2, gen, NULL, NULL), -EOVERFLOW);
+  w.elem_size = 0;
+  assert_int_equal(adapt_transform_var(in, 8, 8, &w, MAX_OUT, gen, NULL, NULL), -EINVAL);
+  w.elem_size = sizeof(tri);
+  w.count = 5; /* count > capacity */
+  assert_int_equal(adapt_transform_var(in, 8, 8, &w, MAX_OUT, gen, NULL, NULL), -EINVAL);
+  w.count = 0;
+  w.capacity = 3; /* NULL data with capacity */
+  assert_int_equal(adapt_transform_var(in, 8, 8, &w, MAX_OUT, gen, NULL, NULL), -EINVAL);
+  /* input inside the output vector */
+  w.data = buf;
+  w.capacity = 2;
+  w.elem_size = 8;
+  assert_int_equal(adapt_transform_var(buf + 1, 2, 8, &w, 1, gen, NULL, NULL), -EINVAL);
+  assert_true(w.data == buf && w.count == 0 && w.capacity == 2);
+
+  assert_int_equal(adapt_copy_if(in, 8, 8, buf, &cnt, NULL, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_copy_if(in, 8, 8, buf, NULL, keep_pred, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_copy_if(in, 8, 0, buf, &cnt, keep_pred, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_copy_if(in, SIZE_MAX / 4, 8, buf, &cnt, keep_pred, NULL, NULL),
+                   -EOVERFLOW);
+  assert_int_equal(adapt_copy_if(in, 8, 8, in + 4, &cnt, keep_pred, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_copy_if(in, 8, 8, in, &cnt, keep_pred, NULL, NULL), -EINVAL);
+  assert_int_equal(cnt, 99);
+  assert_int_equal(adapt_copy_if(NULL, 0, 8, NULL, &cnt, keep_pred, NULL, NULL), 0);
+  assert_int_equal(cnt, 0);
+  free(in);
+}
+
+static int teardown(void **state) {
+  (void)state;
+  adapt_finalize();
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_var_matrix),
+      cmocka_unit_test(test_var_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, teardown);
+}
