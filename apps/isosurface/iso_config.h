@@ -14,6 +14,13 @@
 #define ISO_FALLBACK_SHARED_CACHE (32u << 20)
 #endif
 
+/* Cells per element of adapt_transform_var in the adaptive modes (one
+ * indirect call per block instead of per cell). Window sizes and grains are
+ * given in cells and rounded up to whole blocks. */
+#ifndef ISO_CELL_BLOCK
+#define ISO_CELL_BLOCK 32
+#endif
+
 /* Repetitions of each timed run (median reported), default. */
 #ifndef ISO_DEFAULT_REPS
 #define ISO_DEFAULT_REPS 3
@@ -33,6 +40,7 @@
 #endif
 
 static_assert(ISO_WINDOW_CACHE_DIVISOR >= 1, "the window cannot exceed the cache");
+static_assert(ISO_CELL_BLOCK >= 1, "a block holds at least one cell");
 static_assert(ISO_DEFAULT_REPS >= 1, "at least one repetition");
 
 #endif /* APPS_ISOSURFACE_ISO_CONFIG_H */

@@ -1,6 +1,8 @@
 /* apps/isosurface: marching tetrahedra (see mt.h). */
 #include "mt.h"
 
+#include "iso_config.h"
+
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -280,15 +282,26 @@ bool have_adaptive() { return false; }
 namespace {
 
 #ifdef ISO_HAVE_ADAPT
+/* The adaptive modes hand adapt_transform_var blocks of ISO_CELL_BLOCK cells
+ * (one element = one block) so that the indirect call per element is
+ * amortised; the last block is shorter. Outputs stay in cell order. */
 struct CellCtx {
   const Point *pts;
+  const Tet *tets;
+  size_t ntets;
   double iso;
 };
 
-size_t cell_op(const void *in, void *out, void *ctx)
+size_t block_op(const void *in, void *out, void *ctx)
 {
   const CellCtx *c = static_cast<const CellCtx *>(ctx);
-  return mt_cell(c->pts, *static_cast<const Tet *>(in), c->iso, static_cast<TriRec *>(out));
+  const Tet *first = static_cast<const Tet *>(in);
+  const size_t start = (size_t)(first - c->tets);
+  const size_t n = c->ntets - start < ISO_CELL_BLOCK ? c->ntets - start : ISO_CELL_BLOCK;
+  TriRec *o = static_cast<TriRec *>(out);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) k += mt_cell(c->pts, first[i], c->iso, o + k);
+  return k;
 }
 #endif
 
@@ -322,20 +335,23 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
 #ifdef ISO_HAVE_ADAPT
     adapt_attr attr;
     std::memset(&attr, 0, sizeof attr);
-    attr.grain = opt.grain;
+    /* Options are in cells; the elements of the call are blocks. */
+    attr.grain = (opt.grain + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
     attr.window = mode == Mode::NoWin ? ADAPT_WINDOW_NONE
                   : mode == Mode::Static ? ADAPT_WINDOW_STATIC
                                          : ADAPT_WINDOW_SLIDING;
-    attr.window_size = opt.window_size;
+    attr.window_size = (opt.window_size + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
     attr.splitter = (adapt_window_splitter)opt.splitter;
     /* Bytes one cell brings into the cache: its four ids and its share of
      * the points (paper §4: m cells should fit in the shared cache). */
-    attr.footprint = sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size());
-    CellCtx ctx{pts, iso};
+    attr.footprint = ISO_CELL_BLOCK * (sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size()));
+    CellCtx ctx{pts, m.tets.data(), m.tets.size(), iso};
     adapt_vec vec;
     std::memset(&vec, 0, sizeof vec);
     vec.elem_size = sizeof(TriRec);
-    rc = adapt_transform_var(m.tets.data(), m.tets.size(), sizeof(Tet), &vec, 2, cell_op, &ctx, &attr);
+    const size_t nblocks = (m.tets.size() + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
+    rc = adapt_transform_var(m.tets.data(), nblocks, ISO_CELL_BLOCK * sizeof(Tet), &vec, 2 * ISO_CELL_BLOCK,
+                             block_op, &ctx, &attr);
     if (rc) {
       free(vec.data);
       *err = std::string("adapt_transform_var: ") + adapt_strerror(rc);

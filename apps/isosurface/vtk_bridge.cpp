@@ -14,7 +14,9 @@
 #include <vtkImageData.h>
 #include <vtkMetaImageReader.h>
 #include <vtkNIFTIImageReader.h>
+#include <vtkLogger.h>
 #include <vtkNew.h>
+#include <vtkOutputWindow.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
@@ -50,6 +52,36 @@ public:
   }
   std::string message;
   bool failed = false;
+};
+
+/* While alive, VTK's text output (errors of internal objects such as the XML
+ * parser) is captured instead of printed. */
+class QuietVtk {
+public:
+  class Window : public vtkOutputWindow {
+  public:
+    static Window *New() { return new Window; }
+    void DisplayText(const char *t) override
+    {
+      if (t && text.empty()) text = t;
+    }
+    std::string text;
+  };
+  QuietVtk() : previous_(vtkOutputWindow::GetInstance()), window_(vtkSmartPointer<Window>::New())
+  {
+    vtkOutputWindow::SetInstance(window_);
+    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
+  }
+  ~QuietVtk()
+  {
+    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_WARNING);
+    vtkOutputWindow::SetInstance(previous_);
+  }
+  const std::string &text() const { return window_->text; }
+
+private:
+  vtkSmartPointer<vtkOutputWindow> previous_;
+  vtkSmartPointer<Window> window_;
 };
 
 std::string lower(std::string s)
@@ -196,6 +228,7 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
     return -ENOENT;
   }
   const std::string l = lower(path);
+  QuietVtk quiet;
   vtkNew<ErrorCatcher> catcher;
   vtkSmartPointer<vtkDataSet> ds;
   vtkSmartPointer<vtkAlgorithm> reader;
@@ -229,9 +262,9 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
     *err = "'" + path + "': unknown file type (expected .vtu, .vtk, .vti, .mha, .mhd, .nii or .nii.gz)";
     return -ENOTSUP;
   }
-  if (catcher->failed || !ds || reader->GetErrorCode() != 0) {
-    *err = "VTK could not read '" + path + "'" +
-           (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
+  if (catcher->failed || !ds || reader->GetErrorCode() != 0 || !quiet.text().empty()) {
+    const std::string why = !catcher->message.empty() ? catcher->message : quiet.text();
+    *err = "VTK could not read '" + path + "'" + (why.empty() ? "" : ": " + first_line(why));
     return -EIO;
   }
   int rc;
