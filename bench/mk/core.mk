@@ -2,6 +2,7 @@
 # the sequential loop, OpenMP and TBB; docs/benchmarks-core.md.
 #   make bench-core            timed figures (table + CSV), about 1 minute
 #   make bench-core-callgrind  instructions per iteration under callgrind
+#   make bench-core-spread     CORE_RUNS=3 runs in a row, spread of the medians
 # Results: $(B)/bench-results/core_*.csv
 
 BENCH_RUNS += bench-core bench-core-callgrind
@@ -15,3 +16,9 @@ bench-core: $(B)/bench/bench_core
 bench-core-callgrind: $(B)/bench/bench_core
 	@mkdir -p $(B)/bench-results
 	bash bench/scripts/core_callgrind.sh $(B)/bench/bench_core $(B)/bench-results
+
+# Not part of `make bench`: K (default 3) runs in a row and their spread.
+.PHONY: bench-core-spread
+CORE_RUNS ?= 3
+bench-core-spread: $(B)/bench/bench_core
+	bash bench/scripts/core_spread.sh $(B)/bench/bench_core $(CORE_RUNS) $(B)/bench-results
