@@ -1,0 +1,255 @@
+/* adapt_reduce: bitwise equal to the documented fixed-tree definition (a
+ * floating-point sum), equal to the plain left fold for an associative,
+ * non-commutative combine (affine maps), results larger than a word; error
+ * paths. Every window mode, splitter, worker count, grain and size. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <adapt/algorithms.h>
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo_config.h"
+#include "algo_test.h"
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+/* --- floating-point sum -------------------------------------------------- */
+
+static void dsum_acc(void *acc, const void *first, size_t n, void *ctx) {
+  (void)ctx;
+  double s = *(double *)acc;
+  const double *x = first;
+  for (size_t i = 0; i < n; i++) s += x[i];
+  *(double *)acc = s;
+}
+
+static void dsum_comb(void *acc, const void *other, void *ctx) {
+  (void)ctx;
+  *(double *)acc += *(const double *)other;
+}
+
+/* The documented definition, written independently of the library: block
+ * values, aligned power-of-two groups, left fold of the groups. */
+static double group(const double *v, size_t a, size_t s) {
+  if (s == 1) return v[a];
+  double l = group(v, a, s / 2), r = group(v, a + s / 2, s / 2);
+  dsum_comb(&l, &r, NULL);
+  return l;
+}
+
+static double dsum_ref(const double *x, size_t n) {
+  const size_t B = ADAPT_REDUCE_BLOCK;
+  size_t nb = (n + B - 1) / B;
+  double *v = malloc((nb + 1) * sizeof *v);
+  assert_non_null(v);
+  for (size_t k = 0; k < nb; k++) {
+    v[k] = 0.0;
+    dsum_acc(&v[k], x + k * B, n - k * B < B ? n - k * B : B, NULL);
+  }
+  double r = 0.0;
+  int first = 1;
+  for (size_t a = 0; a < nb;) {
+    size_t s = 1;
+    while (a % (2 * s) == 0 && a + 2 * s <= nb) s *= 2;
+    double g = group(v, a, s);
+    if (first) r = g;
+    else dsum_comb(&r, &g, NULL);
+    first = 0;
+    a += s;
+  }
+  free(v);
+  return r;
+}
+
+/* --- affine maps x -> a x + b (mod 2^64): associative, not commutative ---- */
+
+typedef struct affine {
+  uint64_t a, b;
+} affine;
+
+static void aff_then(affine *f, const affine *g) { /* f <- g o f */
+  affine r = {g->a * f->a, g->a * f->b + g->b};
+  *f = r;
+}
+
+static void aff_acc(void *acc, const void *first, size_t n, void *ctx) {
+  (void)ctx;
+  const affine *x = first;
+  for (size_t i = 0; i < n; i++) aff_then(acc, &x[i]);
+}
+
+static void aff_comb(void *acc, const void *other, void *ctx) {
+  (void)ctx;
+  aff_then(acc, other);
+}
+
+/* --- a 36-byte result: histogram of 9 bins ------------------------------- */
+
+typedef struct hist {
+  uint32_t bin[9];
+} hist;
+
+static void hist_acc(void *acc, const void *first, size_t n, void *ctx) {
+  (void)ctx;
+  hist *h = acc;
+  const affine *x = first;
+  for (size_t i = 0; i < n; i++) h->bin[x[i].b % 9]++;
+}
+
+static void hist_comb(void *acc, const void *other, void *ctx) {
+  (void)ctx;
+  hist *h = acc;
+  const hist *o = other;
+  for (int i = 0; i < 9; i++) h->bin[i] += o->bin[i];
+}
+
+typedef struct data {
+  size_t n;
+  double *x;
+  affine *f;
+  double dref;
+  affine aref;
+  hist href;
+} data;
+
+static data *data_get(size_t n) {
+  static data d;
+  if (d.x && d.n == n) return &d;
+  free(d.x);
+  free(d.f);
+  d.n = n;
+  d.x = malloc((n + 1) * sizeof *d.x);
+  d.f = malloc((n + 1) * sizeof *d.f);
+  assert_true(d.x && d.f);
+  memset(&d.href, 0, sizeof d.href);
+  d.aref = (affine){1, 0};
+  for (size_t i = 0; i < n; i++) {
+    uint64_t h = mix(i + 1);
+    /* magnitudes from 1e-8 to 1e8, both signs: grouping changes the bits */
+    d.x[i] = ((double)(h % 1000003) - 500000.0) * pow(10.0, (double)(int)(h % 17) - 8.0);
+    d.f[i] = (affine){mix(h) | 1, h};
+    aff_then(&d.aref, &d.f[i]);
+    d.href.bin[d.f[i].b % 9]++;
+  }
+  d.dref = dsum_ref(d.x, n);
+  return &d;
+}
+
+static int case_reduce(const algo_case *c, void *arg) {
+  (void)arg;
+  data *d = data_get(c->n);
+  int bad = 0;
+  double zero = 0.0, r = -1.0;
+  int rc = adapt_reduce(d->x, c->n, sizeof(double), &r, sizeof r, &zero, dsum_acc, dsum_comb,
+                        NULL, &c->attr);
+  if (rc || memcmp(&r, &d->dref, sizeof r) != 0) {
+    algo_case_print(c, "reduce double");
+    fprintf(stderr, "  rc=%d got %.17g expected %.17g\n", rc, r, d->dref);
+    bad = 1;
+  }
+  affine id = {1, 0}, ra = {0, 0};
+  rc = adapt_reduce(d->f, c->n, sizeof(affine), &ra, sizeof ra, &id, aff_acc, aff_comb, NULL,
+                    &c->attr);
+  if (rc || ra.a != d->aref.a || ra.b != d->aref.b) {
+    algo_case_print(c, "reduce affine");
+    bad = 1;
+  }
+  hist hz = {{0}}, hr;
+  memset(&hr, 0xff, sizeof hr);
+  rc = adapt_reduce(d->f, c->n, sizeof(affine), &hr, sizeof hr, &hz, hist_acc, hist_comb, NULL,
+                    &c->attr);
+  if (rc || memcmp(&hr, &d->href, sizeof hr) != 0) {
+    algo_case_print(c, "reduce histogram");
+    bad = 1;
+  }
+  return bad;
+}
+
+static void test_reduce_matrix(void **state) {
+  (void)state;
+  assert_int_equal(algo_matrix(algo_big(), case_reduce, NULL), 0);
+}
+
+/* The tree really groups: for these values the plain left fold differs, so
+ * the equality above is not an accident of the data. */
+static void test_grouping_matters(void **state) {
+  (void)state;
+  data *d = data_get(algo_big());
+  double s = 0.0;
+  dsum_acc(&s, d->x, d->n, NULL);
+  fprintf(stderr, "  left fold %.17g, fixed tree %.17g\n", s, d->dref);
+  assert_true(memcmp(&s, &d->dref, sizeof s) != 0);
+}
+
+static atomic_int calls;
+static void count_acc(void *acc, const void *first, size_t n, void *ctx) {
+  (void)acc;
+  (void)first;
+  (void)n;
+  (void)ctx;
+  atomic_fetch_add(&calls, 1);
+}
+
+static void test_reduce_errors(void **state) {
+  (void)state;
+  assert_int_equal(adapt_test_workers(2), 0);
+  double x[4] = {1, 2, 3, 4}, zero = 0.0, r = 42.0;
+  atomic_store(&calls, 0);
+  assert_int_equal(adapt_reduce(x, 4, 8, NULL, 8, &zero, dsum_acc, dsum_comb, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_reduce(x, 4, 8, &r, 8, NULL, dsum_acc, dsum_comb, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_reduce(x, 4, 8, &r, 8, &zero, NULL, dsum_comb, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_reduce(x, 4, 8, &r, 8, &zero, count_acc, NULL, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_reduce(x, 4, 8, &r, 0, &zero, count_acc, dsum_comb, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_reduce(x, 4, 0, &r, 8, &zero, count_acc, dsum_comb, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_reduce(NULL, 4, 8, &r, 8, &zero, count_acc, dsum_comb, NULL, NULL),
+                   -EINVAL);
+  assert_int_equal(adapt_reduce(x, SIZE_MAX / 4, 8, &r, 8, &zero, count_acc, dsum_comb, NULL, NULL),
+                   -EOVERFLOW);
+  adapt_attr a = {0};
+  a.window = (adapt_window_mode)9;
+  assert_int_equal(adapt_reduce(x, 4, 8, &r, 8, &zero, count_acc, dsum_comb, NULL, &a), -EINVAL);
+  assert_int_equal(atomic_load(&calls), 0);
+  assert_true(r == 42.0);
+  /* count 0: the identity */
+  double one = 1.0;
+  assert_int_equal(adapt_reduce(NULL, 0, 8, &r, 8, &one, count_acc, dsum_comb, NULL, NULL), 0);
+  assert_true(r == 1.0);
+  assert_int_equal(atomic_load(&calls), 0);
+  assert_int_equal(adapt_reduce(x, 4, 8, &r, 8, &zero, dsum_acc, dsum_comb, NULL, NULL), 0);
+  assert_true(r == 10.0);
+}
+
+static int teardown(void **state) {
+  (void)state;
+  adapt_finalize();
+  data *d = data_get(1);
+  free(d->x);
+  free(d->f);
+  d->x = NULL;
+  d->f = NULL;
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_reduce_matrix),
+      cmocka_unit_test(test_grouping_matters),
+      cmocka_unit_test(test_reduce_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, teardown);
+}
