@@ -1,0 +1,191 @@
+/* adapt_count_if and adapt_find_if: equal to the sequential loops for every
+ * window mode, splitter, worker count, grain and size; find_if returns the
+ * first match and evaluates far fewer elements than a full scan when the
+ * match is early; error paths. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <adapt/algorithms.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo_test.h"
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+typedef struct pctx {
+  uint32_t key;         /* elements equal to key match */
+  atomic_size_t evals;  /* predicate calls */
+  unsigned char *seen;  /* find_if: evaluations per element (<= 1) */
+} pctx;
+
+static int is_key(const void *elem, void *ctx) {
+  pctx *p = ctx;
+  const uint32_t *e = elem;
+  atomic_fetch_add_explicit(&p->evals, 1, memory_order_relaxed);
+  return *e == p->key;
+}
+
+typedef struct fctx {
+  const uint32_t *base;
+  uint32_t key;
+  atomic_size_t evals;
+  atomic_size_t twice; /* elements evaluated more than once */
+  atomic_uchar *seen;
+} fctx;
+
+static int find_key(const void *elem, void *ctx) {
+  fctx *f = ctx;
+  const uint32_t *e = elem;
+  atomic_fetch_add_explicit(&f->evals, 1, memory_order_relaxed);
+  if (atomic_exchange_explicit(&f->seen[e - f->base], 1, memory_order_relaxed))
+    atomic_fetch_add_explicit(&f->twice, 1, memory_order_relaxed);
+  return *e == f->key;
+}
+
+static int case_search(const algo_case *c, void *arg) {
+  (void)arg;
+  size_t n = c->n;
+  uint32_t *a = malloc((n + 1) * sizeof *a);
+  atomic_uchar *seen = malloc((n + 1) * sizeof *seen);
+  assert_true(a && seen);
+  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)(mix(i) % 1000) + 10;
+  int bad = 0;
+  /* count_if */
+  pctx p = {.key = 17, .seen = NULL};
+  atomic_init(&p.evals, 0);
+  size_t ref = 0, got = SIZE_MAX;
+  for (size_t i = 0; i < n; i++) ref += a[i] == 17;
+  int rc = adapt_count_if(a, n, sizeof *a, &got, is_key, &p, &c->attr);
+  if (rc || got != ref || atomic_load(&p.evals) != n) {
+    algo_case_print(c, "count_if");
+    bad = 1;
+  }
+  /* find_if: matches planted at several places; the first one wins */
+  const size_t where[] = {0, 1, n / 3, n / 2, n ? n - 1 : 0, SIZE_MAX /* none */};
+  for (size_t wi = 0; wi < sizeof where / sizeof *where; wi++) {
+    size_t at = where[wi];
+    if (at != SIZE_MAX && at >= n) continue;
+    if (at != SIZE_MAX) a[at] = 5;
+    if (at != SIZE_MAX && at + 7 < n) a[at + 7] = 5; /* a later match too */
+    size_t first = n;
+    for (size_t i = 0; i < n; i++)
+      if (a[i] == 5) {
+        first = i;
+        break;
+      }
+    fctx f = {.base = a, .key = 5, .seen = seen};
+    atomic_init(&f.evals, 0);
+    atomic_init(&f.twice, 0);
+    for (size_t i = 0; i < n; i++) atomic_init(&seen[i], 0);
+    size_t idx = 12345;
+    rc = adapt_find_if(a, n, sizeof *a, &idx, find_key, &f, &c->attr);
+    size_t missed = 0;
+    for (size_t i = 0; i < first; i++) missed += !atomic_load(&seen[i]);
+    if (rc || idx != first || missed || atomic_load(&f.twice)) {
+      algo_case_print(c, "find_if");
+      fprintf(stderr, "  rc=%d planted=%zu got %zu expected %zu, %zu before it not evaluated, "
+              "%zu evaluated twice\n", rc, at, idx, first, missed, atomic_load(&f.twice));
+      bad = 1;
+    }
+    if (at != SIZE_MAX) a[at] = 10;
+    if (at != SIZE_MAX && at + 7 < n) a[at + 7] = 10;
+  }
+  free(a);
+  free(seen);
+  return bad;
+}
+
+static void test_search_matrix(void **state) {
+  (void)state;
+  assert_int_equal(algo_matrix(algo_big(), case_search, NULL), 0);
+}
+
+/* An early match: far fewer evaluations than a full scan, with every worker
+ * count and mode. */
+static void test_find_stops_early(void **state) {
+  (void)state;
+  size_t n = adapt_test_scale(4000000, 1000000);
+  uint32_t *a = calloc(n, sizeof *a);
+  atomic_uchar *seen = calloc(n, sizeof *seen);
+  assert_true(a && seen);
+  a[1000] = 5;
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++) {
+      for (size_t i = 0; i < n; i++) atomic_store_explicit(&seen[i], 0, memory_order_relaxed);
+      fctx f = {.base = a, .key = 5, .seen = seen};
+      atomic_init(&f.evals, 0);
+      atomic_init(&f.twice, 0);
+      adapt_attr at = {0};
+      at.window = algo_modes[mi].window;
+      at.splitter = algo_modes[mi].splitter;
+      at.window_size = 100000;
+      size_t idx = 0;
+      assert_int_equal(adapt_find_if(a, n, sizeof *a, &idx, find_key, &f, &at), 0);
+      assert_int_equal(idx, 1000);
+      size_t ev = atomic_load(&f.evals);
+      fprintf(stderr, "  workers=%d %-16s: %zu of %zu elements evaluated\n", algo_workers[wi],
+              algo_modes[mi].name, ev, n);
+      assert_true(ev >= 1001);
+      assert_true(ev < n / 4);
+    }
+  }
+  free(a);
+  free(seen);
+}
+
+static void test_search_errors(void **state) {
+  (void)state;
+  assert_int_equal(adapt_test_workers(2), 0);
+  uint32_t a[8] = {0};
+  pctx p = {.key = 0};
+  atomic_init(&p.evals, 0);
+  size_t r = 99;
+  assert_int_equal(adapt_count_if(a, 8, 4, &r, NULL, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_count_if(a, 8, 4, NULL, is_key, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_count_if(a, 8, 0, &r, is_key, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_count_if(NULL, 8, 4, &r, is_key, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_count_if(a, SIZE_MAX / 2, 4, &r, is_key, &p, NULL), -EOVERFLOW);
+  assert_int_equal(adapt_find_if(a, 8, 4, &r, NULL, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_find_if(a, 8, 4, NULL, is_key, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_find_if(a, 8, 0, &r, is_key, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_find_if(a, SIZE_MAX / 2, 4, &r, is_key, &p, NULL), -EOVERFLOW);
+  adapt_attr bad = {0};
+  bad.splitter = (adapt_window_splitter)7;
+  assert_int_equal(adapt_find_if(a, 8, 4, &r, is_key, &p, &bad), -EINVAL);
+  assert_int_equal(r, 99);
+  assert_int_equal(atomic_load(&p.evals), 0);
+  assert_int_equal(adapt_find_if(NULL, 0, 4, &r, is_key, &p, NULL), 0);
+  assert_int_equal(r, 0);
+  r = 99;
+  assert_int_equal(adapt_count_if(NULL, 0, 4, &r, is_key, &p, NULL), 0);
+  assert_int_equal(r, 0);
+  assert_int_equal(atomic_load(&p.evals), 0);
+}
+
+static int teardown(void **state) {
+  (void)state;
+  adapt_finalize();
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_search_matrix),
+      cmocka_unit_test(test_find_stops_early),
+      cmocka_unit_test(test_search_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, teardown);
+}
