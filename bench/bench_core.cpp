@@ -918,17 +918,23 @@ static void check_affinity(tbb::task_arena &arena2) {
   {
     if (omp_get_thread_num() != 0) omp_min = cpus_allowed();
   }
+  /* The TBB worker joins an arena only after a wake-up delay: retry until it
+   * has run a task (a few ms at most). */
   std::vector<int> seen(64, 1 << 20);
-  arena2.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, 64, 1),
-        [&](const tbb::blocked_range<size_t> &r) {
-          volatile double v = 0;
-          for (int j = 0; j < 20000; j++) v = v + 1.0;
-          if (tbb::this_task_arena::current_thread_index() != 0) seen[r.begin()] = cpus_allowed();
-        },
-        tbb::simple_partitioner());
-  });
+  for (int attempt = 0; attempt < 50; attempt++) {
+    arena2.execute([&] {
+      tbb::parallel_for(
+          tbb::blocked_range<size_t>(0, 64, 1),
+          [&](const tbb::blocked_range<size_t> &r) {
+            volatile double v = 0;
+            for (int j = 0; j < 20000; j++) v = v + 1.0;
+            if (tbb::this_task_arena::current_thread_index() != 0)
+              seen[r.begin()] = cpus_allowed();
+          },
+          tbb::simple_partitioner());
+    });
+    if (*std::min_element(seen.begin(), seen.end()) != 1 << 20) break;
+  }
   for (int s : seen) tbb_min = std::min(tbb_min, s);
   printf("   affinity: main thread (adapt worker 0) may run on %d CPU(s); OpenMP worker on %s;"
          " TBB worker on %s\n",

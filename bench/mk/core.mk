@@ -1,6 +1,6 @@
 # bench/mk/core.mk: the runtime's own costs (bench/bench_core.cpp), against
 # the sequential loop, OpenMP and TBB; docs/benchmarks-core.md.
-#   make bench-core            timed figures (table + CSV), about 1 minute
+#   make bench-core            timed figures (table + CSV), about 20 s
 #   make bench-core-callgrind  instructions per iteration under callgrind
 #   make bench-core-spread     CORE_RUNS=3 runs in a row, spread of the medians
 # Results: $(B)/bench-results/core_*.csv
