@@ -14,6 +14,13 @@
 #define ADAPT_ALGO_GRAIN_TARGET_NS 2000u
 #endif
 
+/* Automatic grain: the growth stops at the ADAPT_ALGO_GRAIN_STRIKES-th chunk
+ * slower than the target (one page fault or interrupt does not stop it).
+ * Default 2. */
+#ifndef ADAPT_ALGO_GRAIN_STRIKES
+#define ADAPT_ALGO_GRAIN_STRIKES 2
+#endif
+
 /* The automatic grain never grows beyond this many units. Default 4096. */
 #ifndef ADAPT_ALGO_GRAIN_MAX
 #define ADAPT_ALGO_GRAIN_MAX 4096u
@@ -56,6 +63,7 @@
 #endif
 
 _Static_assert(ADAPT_ALGO_GRAIN_TARGET_NS >= 100, "ADAPT_ALGO_GRAIN_TARGET_NS too small");
+_Static_assert(ADAPT_ALGO_GRAIN_STRIKES >= 1, "ADAPT_ALGO_GRAIN_STRIKES must be >= 1");
 _Static_assert(ADAPT_ALGO_GRAIN_MAX >= 1, "ADAPT_ALGO_GRAIN_MAX must be >= 1");
 _Static_assert(ADAPT_ALGO_WINDOW_DIVISOR >= 1, "ADAPT_ALGO_WINDOW_DIVISOR must be >= 1");
 _Static_assert(ADAPT_ALGO_FALLBACK_CACHE >= 4096, "ADAPT_ALGO_FALLBACK_CACHE too small");

@@ -30,7 +30,7 @@ void adapt__seq_master_init(const adapt__seq_ctx *c, adapt__seq_work *w) {
   memset(w, 0, sizeof *w);
   w->master = 1;
   w->grain = c->p.grain;
-  w->calibrate = c->p.auto_grain;
+  w->calibrate = c->p.auto_grain ? ADAPT_ALGO_GRAIN_STRIKES : 0;
   /* The first window (all of [0, n) in NONE mode). */
   w->iend = w->ilast = w->wend = min_size(c->p.window, c->p.n);
 }
@@ -165,10 +165,12 @@ static void dowork(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
         uint64_t t0 = now_ns();
         k->run(c, w, b, e);
         uint64_t dt = now_ns() - t0;
-        if (dt < ADAPT_ALGO_GRAIN_TARGET_NS && w->grain < gmax)
-          w->grain = min_size(w->grain * 2, gmax);
-        else
+        /* calibrate counts down the slow chunks still tolerated: one slow
+         * chunk (a page fault, an interrupt) does not end the growth */
+        if (w->grain >= gmax || (dt >= ADAPT_ALGO_GRAIN_TARGET_NS && --w->calibrate == 0))
           w->calibrate = 0;
+        else if (dt < ADAPT_ALGO_GRAIN_TARGET_NS)
+          w->grain = min_size(w->grain * 2, gmax);
       } else {
         k->run(c, w, b, e);
       }

@@ -51,7 +51,7 @@ typedef struct adapt__seq_work {
   size_t base;   /* master: first unit of the chunk in progress */
   size_t grain;  /* units per chunk */
   int master;    /* 1 on the caller's descriptor */
-  int calibrate; /* 1 while the automatic grain grows */
+  int calibrate; /* > 0 while the automatic grain grows: slow chunks left */
   /* Algorithm state; all zero on a new piece (an empty partial result). */
   alignas(16) unsigned char acc[ADAPT_SEQ_ACC_BYTES];
 } adapt__seq_work;
