@@ -706,7 +706,7 @@ static void section_speedup(tbb::task_arena &arena2) {
         {"tbb auto", [=, &arena2] { cb_tbb(arena2, out, n, tri, false); }},
         {"tbb simple grain 1", [=, &arena2] { cb_tbb(arena2, out, n, tri, true); }},
     };
-    int rounds = rounds_for(15);
+    int rounds = rounds_for(21);
     adapt_stats_reset();
     auto t = alternate(
         "speedup", loop, impls, rounds, (double)n, opt.gap_ns,
