@@ -68,6 +68,7 @@ static size_t give_local(adapt__seq_work *w, size_t nl, adapt_reply_set *rs) {
     t->start = t->ibeg = b;
     t->iend = t->ilast = t->wend = e;
     t->grain = w->grain;
+    t->calibrate = w->calibrate ? ADAPT_ALGO_GRAIN_STRIKES : 0; /* still growing */
     w->iend = b;
     given++;
   }
@@ -84,6 +85,7 @@ static size_t give_distant(adapt__seq_work *w, size_t dend, size_t nd, adapt_rep
     t->start = t->ibeg = b;
     t->iend = t->ilast = t->wend = e;
     t->grain = w->grain;
+    t->calibrate = w->calibrate ? ADAPT_ALGO_GRAIN_STRIKES : 0;
     w->ilast = e;
     given++;
   }

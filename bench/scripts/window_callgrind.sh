@@ -69,6 +69,6 @@ awk -F'\t' -v n="$n" -v csv="$out/window_callgrind.csv" '
       printf "   %-26s %10.2f %14.2f %14.0f\n", m, per, per - base, fixed;
       printf "\"%s\",%d,%d,%d,%.3f,%.3f,%.0f\n", m, n, ir1[m], ir2[m], per, per - base, fixed >> csv;
     }
-    printf "   (automatic grain under valgrind: calibrated on slower chunks, so smaller than natively)\n";
+    printf "   (explicit grains: the automatic grain is calibrated on time, which valgrind distorts)\n";
     printf "CSV: %s\n", csv;
   }' "$tmp/counts.tsv" | tee "$out/window_callgrind.txt"
