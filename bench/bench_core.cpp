@@ -225,6 +225,53 @@ static timings alternate(const char *section, const char *kase, std::vector<impl
 static int rounds_for(int full) { return opt.quick ? 3 : full; }
 
 /* ------------------------------------------------------------------ */
+/* Machine noise: how busy the other processes and the hypervisor kept the
+ * CPUs while a section ran (from /proc/stat and this process's rusage). */
+
+struct noise_mark {
+  double wall, self_cpu;
+  unsigned long long busy, steal, total; /* clock ticks, all CPUs */
+};
+
+static double process_cpu_s(void);
+
+static noise_mark noise_now(void) {
+  noise_mark m = {now_s(), process_cpu_s(), 0, 0, 0};
+  FILE *f = fopen("/proc/stat", "r");
+  if (f) {
+    unsigned long long v[8] = {0};
+    if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+               &v[4], &v[5], &v[6], &v[7]) == 8) {
+      for (int i = 0; i < 8; i++) m.total += v[i];
+      m.busy = m.total - v[3] - v[4] - v[7]; /* minus idle, iowait, steal */
+      m.steal = v[7];
+    }
+    fclose(f);
+  }
+  return m;
+}
+
+/* Prints and records the share of the CPUs used by other processes and
+ * stolen by the hypervisor since `a`. */
+static void noise_report(const char *section, const noise_mark &a) {
+  noise_mark b = noise_now();
+  double hz = (double)sysconf(_SC_CLK_TCK);
+  double cpus = (double)sysconf(_SC_NPROCESSORS_ONLN);
+  double span = (b.wall - a.wall) * cpus;
+  if (span <= 0 || b.total == 0) return;
+  double others = ((double)(b.busy - a.busy) / hz - (b.self_cpu - a.self_cpu)) / span;
+  double steal = (double)(b.steal - a.steal) / hz / span;
+  if (others < 0) others = 0;
+  printf("   noise: other processes used %.0f%% and the hypervisor stole %.0f%% of the %.0f CPUs"
+         " during this section (%.1f s)%s\n",
+         100 * others, 100 * steal, cpus, b.wall - a.wall,
+         others + steal > 0.10 ? "  -- NOISY: re-run for figures to quote" : "");
+  std::vector<double> o = {100 * others}, st = {100 * steal};
+  add_figure(section, "CPU share used by other processes", "machine", o, "%", "", "");
+  add_figure(section, "CPU share stolen by the hypervisor", "machine", st, "%", "", "");
+}
+
+/* ------------------------------------------------------------------ */
 /* 1. Overhead per iteration on one worker                             */
 /* The per-iteration work: one multiply-add on an element of an L2-resident
  * array (512 KiB). The index is masked so that one call runs many iterations
@@ -1107,8 +1154,16 @@ int main(int argc, char **argv) {
   bool two = opt.sections.count("speedup") || opt.sections.count("steal");
   if (one) {
     adapt_start(1);
-    if (opt.sections.count("overhead")) section_overhead(arena1);
-    if (opt.sections.count("daxpy")) section_daxpy(arena1);
+    if (opt.sections.count("overhead")) {
+      noise_mark m = noise_now();
+      section_overhead(arena1);
+      noise_report("overhead", m);
+    }
+    if (opt.sections.count("daxpy")) {
+      noise_mark m = noise_now();
+      section_daxpy(arena1);
+      noise_report("daxpy", m);
+    }
     adapt_finalize();
   }
   if (two) {
@@ -1116,8 +1171,16 @@ int main(int argc, char **argv) {
     printf("\n   adapt: %d workers", adapt_num_workers());
     printf(" (bound to PU %d and %d)\n", adapt_worker_pu(0), adapt_worker_pu(1));
     check_affinity(arena2);
-    if (opt.sections.count("speedup")) section_speedup(arena2);
-    if (opt.sections.count("steal")) section_steal();
+    if (opt.sections.count("speedup")) {
+      noise_mark m = noise_now();
+      section_speedup(arena2);
+      noise_report("speedup", m);
+    }
+    if (opt.sections.count("steal")) {
+      noise_mark m = noise_now();
+      section_steal();
+      noise_report("steal", m);
+    }
     adapt_finalize();
   }
   if (opt.sections.count("idle")) section_idle(self);
