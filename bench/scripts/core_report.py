@@ -33,6 +33,17 @@ def main():
     first = run[0]
     print(f"Run of {first['date']} on host `{first['host']}`.\n")
 
+    noise = [r for r in run if r["implementation"] == "machine"]
+    if noise:
+        print("Machine noise during this run (share of the 2 CPUs; from /proc/stat):\n")
+        print("| section | other processes | hypervisor steal |")
+        print("|---|---|---|")
+        for sec in dict.fromkeys(r["section"] for r in noise):
+            o = fig(run, sec, "CPU share used by other processes", "machine")
+            st = fig(run, sec, "CPU share stolen by the hypervisor", "machine")
+            print(f"| {sec} | {float(o['median']):.0f}% | {float(st['median']):.0f}% |")
+        print()
+
     print("### 1. Overhead per iteration, one worker\n")
     print("Median [p25, p75] over 151 rounds of per-round differences with the plain loop.\n")
     print("| implementation | ns/iter | extra ns/iter | ratio to plain loop | target |")

@@ -55,7 +55,8 @@ keys = [
     ("idle", "CPU time during 1 s sleep between regions, 2 workers", "adapt"),
     ("idle", "CPU time during 1 s sleep between regions, 2 workers", "omp static"),
     ("idle", "CPU time during 1 s sleep between regions, 2 workers", "tbb auto"),
-]
+] + [(sec, "CPU share used by other processes", "machine")
+     for sec in ("overhead", "daxpy", "speedup", "steal")]
 runs = []
 for i in range(1, k + 1):
     rows = {}
