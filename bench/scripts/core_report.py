@@ -44,6 +44,22 @@ def main():
             print(f"| {sec} | {float(o['median']):.0f}% | {float(st['median']):.0f}% |")
         print()
 
+    has = {r["section"] for r in run}
+
+    if "overhead" in has:
+        overhead(run)
+    if "daxpy" in has:
+        daxpy(run)
+    if "steal" in has:
+        steal(run)
+    if "speedup" in has:
+        speedup(run)
+    if "idle" in has:
+        idle(run)
+    rest(sys.argv)
+
+
+def overhead(run):
     print("### 1. Overhead per iteration, one worker\n")
     print("Median [p25, p75] over 151 rounds of per-round differences with the plain loop.\n")
     print("| implementation | ns/iter | extra ns/iter | ratio to plain loop | target |")
@@ -64,6 +80,9 @@ def main():
               f"{fmt(ra, 4) if ra else '-'} | {tgt} |")
     print()
 
+
+
+def daxpy(run):
     print("### 2. daxpy, one worker: T1/Ts\n")
     print("| case | adapt default grain | omp static | tbb auto | sequential ms/sample |")
     print("|---|---|---|---|---|")
@@ -80,6 +99,9 @@ def main():
         print(f"| {c} | " + " | ".join(cells) + f" | {float(seq['median']):.3f} |")
     print()
 
+
+
+def steal(run):
     print("### 3. Steal round trip, two workers\n")
     print("| run | median ns | p90 ns | requests | steals | timeouts |")
     print("|---|---|---|---|---|---|")
@@ -97,6 +119,9 @@ def main():
               f"{float(req['median']):.0f} | {float(st['median']):.0f} | {float(to['median']):.0f} |")
     print()
 
+
+
+def speedup(run):
     print("### 4. Two-worker speedup Ts/Tp\n")
     print("Median [p25, p75] over 21 rounds of per-round ratios to the sequential loop.\n")
     loops = ["balanced", "triangular"]
@@ -120,6 +145,9 @@ def main():
         print(f"| {m} | " + " | ".join(cells) + " |")
     print()
 
+
+
+def idle(run):
     print("### 5. CPU time while sleeping 1 s between two 2-worker regions\n")
     print("| runtime | CPU ms during the 1 s sleep | target |")
     print("|---|---|---|")
@@ -129,17 +157,20 @@ def main():
             print(f"| {r['implementation']} | {fmt(r)} | {t} |")
     print("\nMedian [p25, p75] of the child runs: 3 for adapt, 1 for each peer.\n")
 
-    if len(sys.argv) > 2:
+
+
+def rest(argv):
+    if len(argv) > 2:
         print("### callgrind: instructions per iteration, one worker\n")
         print("| implementation | Ir/iter | extra Ir/iter | fixed Ir per call |")
         print("|---|---|---|---|")
-        for r in load(sys.argv[2]):
+        for r in load(argv[2]):
             print(f"| {r['implementation']} | {float(r['ir_per_iteration']):.2f} | "
                   f"{float(r['extra_ir_per_iteration']):.2f} | {float(r['fixed_ir_per_call']):.0f} |")
         print()
 
-    if len(sys.argv) > 3:
-        rows = load(sys.argv[3])
+    if len(argv) > 3:
+        rows = load(argv[3])
         print(f"### Spread over {rows[0]['runs']} runs in a row (min / median / max of the per-run medians)\n")
         print("| section | figure | implementation | min | median | max | target |")
         print("|---|---|---|---|---|---|---|")
