@@ -114,13 +114,12 @@ static void pool_part(pool *pl, int id) {
   }
 }
 
+/* The PU of thread id: the one adapt's worker id is bound to, so both
+ * implementations use the same cores (the calling thread is already bound
+ * by the runtime: its affinity mask cannot be used to list the CPUs). */
 static int cpu_of(int id) {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set)) return -1;
-  int seen = 0;
-  for (int c = 0; c < CPU_SETSIZE; c++)
-    if (CPU_ISSET(c, &set) && seen++ == id) return c;
-  return -1;
+  int pu = adapt_worker_pu(id);
+  return pu >= 0 ? pu : id;
 }
 
 static void bind_self(int id) {
