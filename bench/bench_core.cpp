@@ -5,7 +5,8 @@
  *   overhead  extra cost per iteration on ONE worker against the plain loop:
  *             adapt_for at grain 1 and at the default grain, OpenMP
  *             schedule(dynamic,1) and static, TBB simple_partitioner grain 1
- *             and auto_partitioner.
+ *             and auto_partitioner; the default schedules also on short calls
+ *             (2^14 iterations, about 6 us) where per-call costs show.
  *   daxpy     y += a*x on one worker: T1/Ts, in L2 and in DRAM.
  *   speedup   2 workers: a balanced compute-bound loop and a triangular
  *             (unbalanced) one; adapt_for, OpenMP static/dynamic/guided, TBB
@@ -21,7 +22,9 @@
  * untimed warm-up round that also checks every implementation's output
  * against the sequential loop's. Figures are medians over the rounds of
  * per-round paired differences or ratios against the sequential loop of the
- * same round, with the 25th-75th percentiles as spread.
+ * same round, with the 25th-75th percentiles as spread. After each section
+ * a "noise" line gives the share of the CPUs that other processes and the
+ * hypervisor took meanwhile (/proc/stat), flagging runs not fit to quote.
  *
  * Output: a table on stdout; CSV in --out DIR (default
  * build/release/bench-results): core_samples.csv (every timed sample) and
@@ -36,8 +39,9 @@
  *                   (adapt|omp|tbb); prints "IDLE_CPU_NS <ns>".
  *   --quick         fewer rounds (smoke test, figures not meaningful).
  *   --sections LIST comma-separated subset of overhead,daxpy,speedup,steal,idle.
- *   --gap-ms MS     pause before each timed sample so that every runtime's
- *                   idle threads are asleep when the next one starts (10).
+ *   --gap-ms MS     pause before each timed 2-worker sample so that every
+ *                   runtime's idle threads are asleep when the next one
+ *                   starts (default 10; the 1-worker sections need none).
  */
 /* Every loop of this file starts on a 64-byte boundary: the overhead loop
  * runs about one iteration per cycle, where the position of the loop
