@@ -7,7 +7,7 @@ set -o pipefail
 
 want="${1:-all}"
 core_pkgs="gcc g++ make pkg-config libhwloc-dev libcmocka-dev libpapi-dev libtbb-dev libomp-dev"
-app_pkgs="libvtk9-dev xvfb xauth python3-vtk9 python3-matplotlib papi-tools hwloc"
+app_pkgs="libvtk9-dev xvfb xauth python3-vtk9 python3-matplotlib papi-tools hwloc valgrind"
 pkgs="$core_pkgs"
 [ "$want" = all ] && pkgs="$pkgs $app_pkgs"
 

@@ -15,6 +15,19 @@ extern "C" {
 #include <adapt/algorithms.h>
 #endif
 
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h> /* cachesim.sh: simulate the caches during extraction only */
+#define ISO_SIM_START() CALLGRIND_START_INSTRUMENTATION
+#define ISO_SIM_STOP() CALLGRIND_STOP_INSTRUMENTATION
+#else
+#define ISO_SIM_START() ((void)0)
+#define ISO_SIM_STOP() ((void)0)
+#endif
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/sysinfo.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -269,6 +282,30 @@ uint64_t total_steals()
 #endif
 }
 
+/* libadapt binds the calling thread (worker 0) to one PU. TBB sizes its
+ * pool from the affinity mask it sees at its first use and the STDThread
+ * pool's threads inherit it: let the VTK peers run with every CPU, then
+ * restore the binding. */
+class AllCpus {
+public:
+  AllCpus()
+  {
+    ok_ = pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) == 0;
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    for (int c = 0; c < get_nprocs_conf() && c < CPU_SETSIZE; c++) CPU_SET(c, &all);
+    if (ok_) pthread_setaffinity_np(pthread_self(), sizeof all, &all);
+  }
+  ~AllCpus()
+  {
+    if (ok_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
+  }
+
+private:
+  cpu_set_t saved_;
+  bool ok_ = false;
+};
+
 void reset_steals()
 {
 #ifdef ISO_HAVE_ADAPT
@@ -405,9 +442,11 @@ int main(int argc, char **argv)
         Timing tm;
         reset_steals();
         perfctr_start(&pc);
+        ISO_SIM_START();
         const double t0 = now();
         int rc = extract(mesh, o.iso, r.mode, aopt, &s, &tm, &err);
         const double t1 = now();
+        ISO_SIM_STOP();
         perfctr_stop(&pc, vals);
         if (rc) {
           std::fprintf(stderr, "adapt-isosurface: mode %s: %s\n", r.name.c_str(), err.c_str());
@@ -428,6 +467,7 @@ int main(int argc, char **argv)
         }
       } else {
         PeerResult pr;
+        AllCpus unbind;
         perfctr_start(&pc);
         int rc = vgrid->run(r.peer, o.iso, workers, &pr, &err);
         perfctr_stop(&pc, vals);

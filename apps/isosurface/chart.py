@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""Chart of an adapt-isosurface CSV: time per mode/peer, and cache misses
+relative to the sequential run (PAPI counters from the same CSV, or the
+cache simulation CSV of cachesim.sh when given).
+
+usage: /usr/bin/python3 chart.py TABLE.csv OUT.png [CACHESIM.csv]
+Debian's matplotlib belongs to /usr/bin/python3 (not the python3 first on
+PATH on the team machines)."""
+import csv
+import math
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def load(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit(__doc__)
+    rows = load(sys.argv[1])
+    if not rows:
+        sys.exit("chart.py: empty table " + sys.argv[1])
+    sim = load(sys.argv[3]) if len(sys.argv) == 4 else []
+    names = [r["name"] for r in rows]
+    times = [1e3 * float(r["time_s"]) for r in rows]
+    colors = ["#4c72b0" if r["kind"] == "libadapt" else "#c44e52" for r in rows]
+    workers = rows[0]["workers"]
+    tets = int(rows[0]["tets"])
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
+    bars = ax1.bar(range(len(rows)), times, color=colors)
+    for b, t in zip(bars, times):
+        ax1.text(b.get_x() + b.get_width() / 2, b.get_height(), "%.0f" % t, ha="center", va="bottom", fontsize=8)
+    ax1.set_xticks(range(len(rows)))
+    ax1.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
+    ax1.set_ylabel("extraction time, ms (median)")
+    ax1.set_title("%d tetrahedra, %s workers/threads (blue: libadapt, red: VTK)" % (tets, workers), fontsize=9)
+
+    # Cache misses relative to seq: PAPI columns ending in _rel, else the simulation.
+    rel_cols = [c for c in rows[0].keys() if c.endswith("_rel") and c != "PAPI_TOT_CYC_rel"]
+    series = []
+    if rel_cols and not sim:
+        for c in rel_cols:
+            vals = [float(r[c]) if r[c] not in ("", "nan") else math.nan for r in rows]
+            series.append((c[:-4], names, vals))
+        ax2.set_title("PAPI counters relative to seq", fontsize=9)
+    elif sim:
+        snames = [r["name"] for r in sim]
+        for c, label in (("LL_rel", "LL misses (simulated %s)" % sim[0].get("LL", "")), ("D1_rel", "D1 misses (simulated)")):
+            if c in sim[0]:
+                series.append((label, snames, [float(r[c]) for r in sim]))
+        ax2.set_title("cachegrind-simulated misses relative to seq (callgrind --cache-sim)", fontsize=9)
+    if series:
+        width = 0.8 / len(series)
+        for i, (label, xs, vals) in enumerate(series):
+            pos = [j + (i - (len(series) - 1) / 2) * width for j in range(len(xs))]
+            ax2.bar(pos, vals, width=width, label=label)
+            for p, v in zip(pos, vals):
+                if not math.isnan(v):
+                    ax2.text(p, v, "%.2f" % v, ha="center", va="bottom", fontsize=7)
+        ax2.set_xticks(range(len(series[0][1])))
+        ax2.set_xticklabels(series[0][1], rotation=30, ha="right", fontsize=8)
+        ax2.axhline(1.0, color="gray", lw=0.8, ls="--")
+        ax2.set_ylabel("misses / misses of seq")
+        ax2.legend(fontsize=8)
+    else:
+        ax2.axis("off")
+        ax2.text(0.5, 0.5, "no cache counters on this machine\n(PAPI found no PMU; see the run's message)\n"
+                 "run apps/isosurface/cachesim.sh for simulated misses",
+                 ha="center", va="center", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(sys.argv[2], dpi=110)
+    print("chart written to " + sys.argv[2])
+
+
+if __name__ == "__main__":
+    main()
