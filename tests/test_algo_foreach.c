@@ -9,6 +9,7 @@
 
 #include <adapt/algorithms.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,50 @@ static void test_nested(void **state) {
   }
 }
 
+/* --- top-level calls from several foreign threads at once (serialised by
+ * the runtime): each gets its own exact result ----------------------------- */
+
+typedef struct foreign {
+  size_t n;
+  int mode;
+  int rc;
+  size_t bad;
+} foreign;
+
+static void *foreign_main(void *v) {
+  foreign *f = v;
+  uint32_t *a = calloc(f->n, sizeof *a);
+  if (!a) {
+    f->rc = -ENOMEM;
+    return NULL;
+  }
+  adapt_attr at = {0};
+  at.window = algo_modes[f->mode].window;
+  at.splitter = algo_modes[f->mode].splitter;
+  at.window_size = 1000;
+  for (int r = 0; r < 20 && !f->rc; r++) f->rc = adapt_for_each(a, f->n, sizeof *a, inc_op, NULL, &at);
+  for (size_t i = 0; i < f->n; i++) f->bad += a[i] != 20;
+  free(a);
+  return NULL;
+}
+
+static void test_foreign_threads(void **state) {
+  (void)state;
+  assert_int_equal(adapt_test_workers(3), 0);
+  enum { T = 4 };
+  pthread_t th[T];
+  foreign f[T];
+  for (int i = 0; i < T; i++) {
+    f[i] = (foreign){adapt_test_scale(100000, 20000), i % (int)ALGO_NMODES, 0, 0};
+    assert_int_equal(pthread_create(&th[i], NULL, foreign_main, &f[i]), 0);
+  }
+  for (int i = 0; i < T; i++) {
+    assert_int_equal(pthread_join(th[i], NULL), 0);
+    assert_int_equal(f[i].rc, 0);
+    assert_int_equal(f[i].bad, 0);
+  }
+}
+
 /* --- errors: no callback runs, outputs untouched -------------------------- */
 
 static atomic_int calls;
@@ -256,6 +301,7 @@ int main(void) {
       cmocka_unit_test(test_for_each_matrix),
       cmocka_unit_test(test_transform_matrix),
       cmocka_unit_test(test_nested),
+      cmocka_unit_test(test_foreign_threads),
       cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
