@@ -13,7 +13,7 @@
  * add only 16 m bytes.
  *
  * Usage: bench_window [--out DIR] [--n ELEMS] [--reps K] [--reuse BYTES]
- *                     [--section overhead|window|all]
+ *                     [--section overhead|window|scan|all]
  * PAPI counters come from bench/common/perfcounters.h (ADAPT_PAPI_EVENTS);
  * without a usable PMU the timings still run and the reason is printed. */
 #include <errno.h>
@@ -462,6 +462,58 @@ static int section_overhead(const char *outdir, int reps, int workers) {
   return 0;
 }
 
+/* Inclusive scan of int64 sums: adapt_inclusive_scan against the sequential
+ * prefix calling the same op through a pointer (the library cannot inline
+ * it either). */
+static void scan_add(const void *prev, const void *elem, void *res, void *ctx) {
+  (void)ctx;
+  *(int64_t *)res = *(const int64_t *)prev + *(const int64_t *)elem;
+}
+static void (*volatile scan_op)(const void *, const void *, void *, void *) = scan_add;
+
+__attribute__((noinline)) static void scan_seq(const int64_t *x, int64_t *y, size_t n) {
+  void (*op)(const void *, const void *, void *, void *) = scan_op;
+  y[0] = x[0];
+  for (size_t i = 1; i < n; i++) op(&y[i - 1], &x[i], &y[i], NULL);
+}
+
+static int section_scan(const char *outdir, size_t n, int reps, int workers) {
+  int64_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *z = malloc(n * sizeof *z);
+  if (!x || !y || !z) return 1;
+  for (size_t i = 0; i < n; i++) x[i] = (int64_t)(i % 7) - 3;
+  scan_seq(x, y, n); /* warm-up, and the reference */
+  double t[2][MAX_REPS];
+  for (int rep = 0; rep < reps; rep++)
+    for (int j = 0; j < 2; j++) {
+      int v = (j + rep) % 2;
+      double t0 = now_s();
+      int rc = 0;
+      if (v == 0) scan_seq(x, z, n);
+      else rc = adapt_inclusive_scan(x, n, sizeof *x, z, scan_add, NULL, NULL);
+      t[v][rep] = now_s() - t0;
+      if (rc || memcmp(y, z, n * sizeof *z)) {
+        fprintf(stderr, "bench_window: scan: %s\n", rc ? adapt_strerror(rc) : "wrong result");
+        return 1;
+      }
+    }
+  double ts = median(t[0], reps), ta = median(t[1], reps);
+  printf("\n== scan section: int64 inclusive scan of %zu elements, %d workers, %d reps\n"
+         "sequential (op through a pointer) %.2f ms, adapt_inclusive_scan %.2f ms, speed-up %.2f\n",
+         n, workers, reps, ts * 1e3, ta * 1e3, ts / ta);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/window_scan.csv", outdir);
+  FILE *csv = fopen(path, "w");
+  if (csv) {
+    fprintf(csv, "variant,workers,n,time_ms\nsequential,1,%zu,%.3f\nadapt_inclusive_scan,%d,%zu,%.3f\n",
+            n, ts * 1e3, workers, n, ta * 1e3);
+    fclose(csv);
+  }
+  free(x);
+  free(y);
+  free(z);
+  return 0;
+}
+
 /* --callgrind N: each implementation on N and 2N elements, one worker,
  * between callgrind client requests (bench/scripts/window_callgrind.sh). */
 static int section_callgrind(size_t n) {
@@ -530,7 +582,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--callgrind") && i + 1 < argc) cg = strtoull(argv[++i], NULL, 10);
     else {
       fprintf(stderr, "usage: %s [--out DIR] [--n ELEMS] [--reps K] [--reuse BYTES] "
-              "[--section overhead|window|all] [--callgrind N]\n", argv[0]);
+              "[--section overhead|window|scan|all] [--callgrind N]\n", argv[0]);
       return 2;
     }
   }
@@ -575,6 +627,16 @@ int main(int argc, char **argv) {
     size_t cache = adapt_shared_cache_size();
     if (reuse == 0) reuse = (cache ? cache : (32u << 20)) / 8 * 5;
     rc = section_window(outdir, n, reps, reuse, &pc, workers);
+  }
+  if (!rc && (!strcmp(section, "all") || !strcmp(section, "scan"))) {
+    adapt_finalize();
+    adapt_config cfg = {0};
+    cfg.workers = workers;
+    if ((rc = adapt_init(&cfg)) != 0) {
+      fprintf(stderr, "bench_window: adapt_init: %s\n", adapt_strerror(rc));
+      return 1;
+    }
+    rc = section_scan(outdir, 1u << 24, reps, workers);
   }
   adapt_finalize();
   perfctr_destroy(&pc);
