@@ -56,6 +56,12 @@
 #define ADAPT_VAR_BUF_MIN 256u
 #endif
 
+/* adapt_inclusive_scan: a victim finalises at least this many stolen outputs
+ * with a nested parallel map (fewer: sequentially). Default 16384. */
+#ifndef ADAPT_SCAN_PAR_FIXUP
+#define ADAPT_SCAN_PAR_FIXUP 16384u
+#endif
+
 /* Bytes of algorithm state kept in a work descriptor after the engine's own
  * fields. Default 128. */
 #ifndef ADAPT_SEQ_ACC_BYTES
@@ -68,6 +74,7 @@ _Static_assert(ADAPT_ALGO_GRAIN_MAX >= 1, "ADAPT_ALGO_GRAIN_MAX must be >= 1");
 _Static_assert(ADAPT_ALGO_WINDOW_DIVISOR >= 1, "ADAPT_ALGO_WINDOW_DIVISOR must be >= 1");
 _Static_assert(ADAPT_ALGO_FALLBACK_CACHE >= 4096, "ADAPT_ALGO_FALLBACK_CACHE too small");
 _Static_assert(ADAPT_REDUCE_BLOCK >= 1, "ADAPT_REDUCE_BLOCK must be >= 1");
+_Static_assert(ADAPT_SCAN_PAR_FIXUP >= 1, "ADAPT_SCAN_PAR_FIXUP must be >= 1");
 _Static_assert(ADAPT_VAR_BUF_MIN >= 1, "ADAPT_VAR_BUF_MIN must be >= 1");
 _Static_assert(ADAPT_SEQ_ACC_BYTES % 16 == 0 && ADAPT_SEQ_ACC_BYTES + 96 <= ADAPT_WORK_MAX,
                "ADAPT_SEQ_ACC_BYTES must be a multiple of 16 leaving room for the engine fields");

@@ -6,8 +6,9 @@
  * (the reduction, in sequence order), it finalises the thief's processed
  * outputs with its own last value p = out[s-1]: out[j] = op(p, out[j]), and
  * goes on from the thief's unprocessed rest. That finalisation runs on the
- * victim: it costs one op per stolen processed element (docs/algorithms.md
- * discusses the speed-up this leaves). */
+ * victim, as a nested parallel map when it is large enough
+ * (ADAPT_SCAN_PAR_FIXUP) so that idle workers help; it costs one op per
+ * stolen processed element (docs/algorithms.md). */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -37,13 +38,35 @@ static void run_scan(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) 
   for (; i < e; i++, o += sz, p += sz) x->op(o - sz, p, o, x->user);
 }
 
+/* Finalisation of a range of local prefixes with the victim's value. */
+typedef struct fix_ctx {
+  const scan_ctx *x;
+  const char *prev;
+} fix_ctx;
+
+static void fix_range(void *first, size_t n, void *ctx) {
+  const fix_ctx *f = ctx;
+  const scan_ctx *x = f->x;
+  char *o = first;
+  for (size_t j = 0; j < n; j++, o += x->size) x->op(f->prev, o, o, x->user);
+}
+
 static void merge_scan(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t) {
-  (void)v;
   const scan_ctx *x = c->kctx;
   const size_t sz = x->size;
-  const char *prev = x->out + (t->start - 1) * sz; /* t->start > v->start >= 0 */
-  char *o = x->out + t->start * sz;
-  for (size_t j = t->start; j < t->ibeg; j++, o += sz) x->op(prev, o, o, x->user);
+  size_t n = t->ibeg - t->start;
+  if (n == 0) return;
+  /* t->start > v->start >= 0: the victim's last output is final for it */
+  fix_ctx f = {x, x->out + (t->start - 1) * sz};
+  char *first = x->out + t->start * sz;
+  if (n >= ADAPT_SCAN_PAR_FIXUP && adapt_num_workers() > 1) {
+    /* a nested parallel map: idle workers help the victim finalise */
+    adapt_attr a = {0};
+    a.window = ADAPT_WINDOW_NONE;
+    a.grain = v->grain;
+    if (adapt_for_each_range(first, n, sz, fix_range, &f, &a) == 0) return;
+  }
+  fix_range(first, n, &f);
 }
 
 static const adapt__seq_kernel k_scan = {run_scan, merge_scan, NULL};
