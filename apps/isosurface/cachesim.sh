@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 echo "name,workers,LL,Ir,D1_misses,LL_misses,D1_rel,LL_rel" > "$out"
 seq_d1=""; seq_ll=""
 for m in $modes; do
-  valgrind --tool=callgrind --cache-sim=yes --instr-atstart=no --LL="$ll" --D1="$d1" --I1=32768,8,64 \
+  valgrind --tool=callgrind --fair-sched=yes --cache-sim=yes --instr-atstart=no --LL="$ll" --D1="$d1" --I1=32768,8,64 \
     --callgrind-out-file="$tmp/cg.$m" "$bin" "$@" --mode "$m" --reps 1 --events none --workers "$workers" \
     --quiet > "$tmp/log.$m" 2>&1 || { cat "$tmp/log.$m" >&2; exit 1; }
   # events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw

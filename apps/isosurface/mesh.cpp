@@ -54,7 +54,7 @@ double field_value(Field f, double x, double y, double z, double lx, double ly, 
 {
   switch (f) {
   case Field::Sphere: {
-    double r = 0.5 * std::min(lx, std::min(ly, lz));
+    double r = 0.5 * std::max(lx, std::max(ly, lz));
     double dx = x - 0.5 * lx, dy = y - 0.5 * ly, dz = z - 0.5 * lz;
     return std::sqrt(dx * dx + dy * dy + dz * dz) / r;
   }

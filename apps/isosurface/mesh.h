@@ -38,7 +38,8 @@ enum class Order { Lex, Morton, Hilbert, Random };
  * sharing the main diagonal. Both give conforming meshes. */
 enum class Split { Five, Six };
 /* Built-in scalar fields. Sphere: distance to the centre of the box divided
- * by half the box's smallest side (iso 0.6 is a sphere inside the box).
+ * by half the box's largest side (iso 0.6: a sphere in a cube, a ring cut by
+ * the faces of a flat box).
  * Waves: a smooth multi-frequency field in [-1.75, 1.75] (iso 0 is a wavy
  * multi-sheet surface). Flat: the constant 1 (no crossing for any iso < 1,
  * every cell inside for iso <= 1). */
