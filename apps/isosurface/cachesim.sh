@@ -38,6 +38,6 @@ for m in $modes; do
   else
     rel=","
   fi
-  echo "$m,$workers,$ll,$ir,$d1m,$llm,$rel" >> "$out"
+  echo "$m,$workers,${ll//,/\/},$ir,$d1m,$llm,$rel" >> "$out"
   printf 'cachesim: %-8s D1 misses %12s  LL misses %12s  (rel. to seq: %s)\n' "$m" "$d1m" "$llm" "$rel"
 done

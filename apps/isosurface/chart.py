@@ -53,7 +53,7 @@ def main():
         ax2.set_title("PAPI counters relative to seq", fontsize=9)
     elif sim:
         snames = [r["name"] for r in sim]
-        for c, label in (("LL_rel", "LL misses (simulated %s)" % sim[0].get("LL", "")), ("D1_rel", "D1 misses (simulated)")):
+        for c, label in (("LL_rel", "LL misses (simulated LL size/ways/line %s)" % sim[0].get("LL", "")), ("D1_rel", "D1 misses (simulated)")):
             if c in sim[0]:
                 series.append((label, snames, [float(r[c]) for r in sim]))
         ax2.set_title("cachegrind-simulated misses relative to seq (callgrind --cache-sim)", fontsize=9)
