@@ -60,8 +60,14 @@ $(ISO_TEST): $(ISO_TEST_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_ADAPT_LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(ISO_ADAPT_LINK) -lcmocka -Wl,--as-needed $(ISO_VTK_IO_LIBS) -lm
 
+# Tests of bench/common/perfcounters (see the file's header).
+ISO_PERF_TEST := $(ISO_B)/test_perfcounters
+$(ISO_PERF_TEST): $(ISO_DIR)/test_perfcounters.c $(ISO_PERF_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -Ibench/common $(ALL_CFLAGS) -o $@ $< $(ISO_PERF_OBJ) $(ALL_LDFLAGS) -lcmocka -lpapi
+
 INSTALL_BINS += $(ISO_BIN)
-EXTRA_TESTS  += $(ISO_TEST)
+EXTRA_TESTS  += $(ISO_TEST) $(ISO_PERF_TEST)
 
 .PHONY: isosurface demo-run
 isosurface: $(ISO_BIN)
