@@ -32,7 +32,7 @@ void adapt__seq_master_init(const adapt__seq_ctx *c, adapt__seq_work *w) {
   w->grain = c->p.grain;
   w->calibrate = c->p.auto_grain ? ADAPT_ALGO_GRAIN_STRIKES : 0;
   /* The first window (all of [0, n) in NONE mode). */
-  w->iend = w->ilast = w->wend = min_size(c->p.window, c->p.n);
+  w->iend = w->ilast = min_size(c->p.window, c->p.n);
 }
 
 void adapt__seq_stop(adapt__seq_ctx *c, size_t at, int err) {
@@ -66,7 +66,7 @@ static size_t give_local(adapt__seq_work *w, size_t nl, adapt_reply_set *rs) {
     adapt__seq_work *t = adapt_reply(rs, b);
     if (!t) break;
     t->start = t->ibeg = b;
-    t->iend = t->ilast = t->wend = e;
+    t->iend = t->ilast = e;
     t->grain = w->grain;
     t->calibrate = w->calibrate ? ADAPT_ALGO_GRAIN_STRIKES : 0; /* still growing */
     w->iend = b;
@@ -83,7 +83,7 @@ static size_t give_distant(adapt__seq_work *w, size_t dend, size_t nd, adapt_rep
     adapt__seq_work *t = adapt_reply(rs, b);
     if (!t) break;
     t->start = t->ibeg = b;
-    t->iend = t->ilast = t->wend = e;
+    t->iend = t->ilast = e;
     t->grain = w->grain;
     t->calibrate = w->calibrate ? ADAPT_ALGO_GRAIN_STRIKES : 0;
     w->ilast = e;
@@ -185,7 +185,7 @@ static void dowork(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
     if (!w->master) return;
     /* The master with no thief left: everything before ibeg is done. */
     if (w->ibeg >= n || w->ibeg >= adapt__seq_limit(c)) return;
-    w->iend = w->ilast = w->wend = add_clamp(w->ibeg, m, n); /* next window */
+    w->iend = w->ilast = add_clamp(w->ibeg, m, n); /* next window */
   }
 }
 

@@ -47,7 +47,6 @@ typedef struct adapt__seq_work {
   size_t ibeg;   /* first unit not yet claimed */
   size_t iend;   /* end of the owned range */
   size_t ilast;  /* master: end of the area given to thieves (>= iend) */
-  size_t wend;   /* master, STATIC: end of the open window */
   size_t base;   /* master: first unit of the chunk in progress */
   size_t grain;  /* units per chunk */
   int master;    /* 1 on the caller's descriptor */
