@@ -330,31 +330,6 @@ int main(int argc, char **argv)
     return EXIT_OK;
   }
 
-  /* Counters first, so the worker and SMP threads created later inherit them. */
-  perfctr pc;
-  int prc = perfctr_init(&pc, o.events.empty() ? nullptr : o.events.c_str());
-  if (prc && prc != -ECANCELED) std::fprintf(stderr, "adapt-isosurface: %s\n", pc.message);
-
-  int workers = 1;
-  bool adaptive_asked = false;
-  for (Mode m : o.modes) adaptive_asked |= m != Mode::Seq;
-#ifdef ISO_HAVE_ADAPT
-  {
-    adapt_config cfg;
-    std::memset(&cfg, 0, sizeof cfg);
-    cfg.workers = o.workers;
-    int rc = adapt_init(&cfg);
-    if (rc) die(EXIT_RUN, std::string("adapt_init: ") + adapt_strerror(rc));
-    workers = adapt_num_workers();
-  }
-#else
-  if (adaptive_asked)
-    std::fprintf(stderr, "adapt-isosurface: this build has no adaptive modes (libadapt did not provide "
-                         "adapt_transform_var at build time); they are skipped\n");
-  if (o.workers) workers = o.workers;
-  else if (const char *w = std::getenv("ADAPT_WORKERS")) workers = std::max(1, std::atoi(w));
-#endif
-
   /* The mesh. */
   Mesh mesh;
   const double tm0 = now();
@@ -389,6 +364,32 @@ int main(int argc, char **argv)
     if (write_vtu(mesh, o.save_mesh, &err)) die(EXIT_RUN, err);
     if (!o.quiet) std::printf("mesh written to %s\n", o.save_mesh.c_str());
   }
+
+  /* Counters before the runtime, so the worker and SMP threads created later
+   * inherit them (the mesh is read first: input errors come before PAPI's). */
+  perfctr pc;
+  int prc = perfctr_init(&pc, o.events.empty() ? nullptr : o.events.c_str());
+  if (prc && prc != -ECANCELED) std::fprintf(stderr, "adapt-isosurface: %s\n", pc.message);
+
+  int workers = 1;
+  bool adaptive_asked = false;
+  for (Mode m : o.modes) adaptive_asked |= m != Mode::Seq;
+#ifdef ISO_HAVE_ADAPT
+  {
+    adapt_config cfg;
+    std::memset(&cfg, 0, sizeof cfg);
+    cfg.workers = o.workers;
+    int rc = adapt_init(&cfg);
+    if (rc) die(EXIT_RUN, std::string("adapt_init: ") + adapt_strerror(rc));
+    workers = adapt_num_workers();
+  }
+#else
+  if (adaptive_asked)
+    std::fprintf(stderr, "adapt-isosurface: this build has no adaptive modes (libadapt did not provide "
+                         "adapt_transform_var at build time); they are skipped\n");
+  if (o.workers) workers = o.workers;
+  else if (const char *w = std::getenv("ADAPT_WORKERS")) workers = std::max(1, std::atoi(w));
+#endif
 
   /* Window size: given, else 1/ISO_WINDOW_CACHE_DIVISOR of the shared cache. */
   size_t footprint = sizeof(Tet) + (mesh.tets.empty() ? 0 : sizeof(Point) * mesh.pts.size() / mesh.tets.size());
