@@ -22,9 +22,9 @@ args=${ISO_DEMO_ARGS:---generate 320x320x16 --field sphere}
 workers=${ISO_DEMO_WORKERS:-2}
 reps=${ISO_DEMO_REPS:-7}
 
-echo "== adapt-isosurface $args --mode all --peers --verify --workers $workers --reps $reps"
+echo "== adapt-isosurface $args --mode all --peers --verify --smp-check --workers $workers --reps $reps"
 # shellcheck disable=SC2086
-"$bin" $args --mode all --peers --verify --workers "$workers" --reps "$reps" \
+"$bin" $args --mode all --peers --verify --smp-check --workers "$workers" --reps "$reps" \
   --csv "$out/table.csv" --output "$out/surface.vtp"
 
 sim=()

@@ -70,6 +70,8 @@ const char usage[] =
     "  --peers               also run vtkContourGrid and vtkContour3DLinearGrid (TBB, STDThread)\n"
     "  --verify              check every mode against seq (byte for byte) and seq against\n"
     "                        vtkContourGrid (triangles, vertices, area within 1e-6)\n"
+    "  --smp-check           diagnostic: match vtkSMPContourGrid's triangles (TBB, P threads)\n"
+    "                        against vtkContourGrid's (Debian VTK 9.1 corrupts them with P > 1)\n"
     "Measurement and output:\n"
     "  --reps N              repetitions, median reported (default 3; runs alternate modes)\n"
     "  --events LIST|none    PAPI events, comma-separated (default: env ADAPT_PAPI_EVENTS, else\n"
@@ -86,6 +88,7 @@ const char usage[] =
 struct Options {
   std::string input, array, output, csv, save_mesh, png, render, events;
   bool generate = false, tetrahedralize = false, peers = false, verify = false, quiet = false;
+  bool smp_check = false;
   int64_t dims[3] = {0, 0, 0};
   Field field = Field::Waves;
   Split split = Split::Five;
@@ -152,6 +155,7 @@ Options parse(int argc, char **argv)
     else if (a == "--tetrahedralize") o.tetrahedralize = true;
     else if (a == "--peers") o.peers = true;
     else if (a == "--verify") o.verify = true;
+    else if (a == "--smp-check") o.smp_check = true;
     else if (a == "--quiet") o.quiet = true;
     else if (a == "--generate") {
       const char *v = need(i);
@@ -566,6 +570,16 @@ int main(int argc, char **argv)
       if (r.peer == Peer::ContourGrid) ok &= match;
     }
     if (!ok && exit_code == EXIT_OK) exit_code = EXIT_VERIFY;
+  }
+
+  if (o.smp_check) {
+    if (!vgrid) vgrid.reset(new VtkGrid(mesh));
+    size_t nt = 0, bad = 0;
+    AllCpus unbind;
+    if (vgrid->smp_contour_check(o.iso, workers, &nt, &bad, &err)) die(EXIT_RUN, err);
+    std::printf("smp-check: vtkSMPContourGrid (TBB, %d threads): %zu triangles, %zu (%.2f%%) not in "
+                "vtkContourGrid's output\n",
+                workers, nt, bad, nt ? 100.0 * (double)bad / (double)nt : 0.0);
   }
 
   if (ref && ref->ntris() == 0) {

@@ -15,7 +15,7 @@ ISO_OUT  := $(B)/isosurface-demo
 
 VTK_INC  ?= /usr/include/vtk-9.1
 VTK_VER  ?= 9.1
-ISO_VTK_IO_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersGeneral FiltersCore IOXML IOLegacy IOImage IOCore \
+ISO_VTK_IO_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersSMP FiltersGeneral FiltersCore IOXML IOLegacy IOImage IOCore \
                    CommonExecutionModel CommonDataModel CommonCore CommonSystem CommonMisc CommonMath CommonTransforms)
 ISO_VTK_RENDER_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),RenderingOpenGL2 RenderingFreeType RenderingUI RenderingCore \
                    ImagingCore CommonColor)

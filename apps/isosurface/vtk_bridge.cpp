@@ -20,6 +20,7 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkSMPContourGrid.h>
 #include <vtkSMPTools.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnstructuredGrid.h>
@@ -30,6 +31,8 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 
 #include <algorithm>
+#include <array>
+#include <set>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -500,6 +503,75 @@ int VtkGrid::run(Peer p, double iso, int threads, PeerResult *out, std::string *
     return -EIO;
   }
   out->seconds = t1 - t0;
+  return 0;
+}
+
+namespace {
+
+using TriKey = std::array<double, 9>;
+
+/* The triangles of pd as sorted triples of vertex positions. */
+std::multiset<TriKey> triangle_keys(vtkPolyData *pd)
+{
+  std::multiset<TriKey> keys;
+  vtkCellArray *polys = pd->GetPolys();
+  for (vtkIdType c = 0; c < polys->GetNumberOfCells(); c++) {
+    vtkIdType n;
+    const vtkIdType *ids;
+    polys->GetCellAtId(c, n, ids);
+    if (n != 3) continue;
+    std::array<std::array<double, 3>, 3> v;
+    for (int k = 0; k < 3; k++) pd->GetPoint(ids[k], v[(size_t)k].data());
+    std::sort(v.begin(), v.end());
+    TriKey key;
+    for (int k = 0; k < 9; k++) key[(size_t)k] = v[(size_t)k / 3][(size_t)k % 3];
+    keys.insert(key);
+  }
+  return keys;
+}
+
+} // namespace
+
+int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *unmatched, std::string *err)
+{
+  vtkNew<ErrorCatcher> catcher;
+  vtkNew<vtkContourGrid> ref;
+  ref->AddObserver(vtkCommand::ErrorEvent, catcher);
+  ref->SetInputData(impl_->ug);
+  ref->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, impl_->array.c_str());
+  ref->SetValue(0, iso);
+  ref->ComputeNormalsOff();
+  ref->ComputeScalarsOff();
+  ref->Update();
+  std::multiset<TriKey> want = triangle_keys(ref->GetOutput());
+  if (!vtkSMPTools::SetBackend("TBB")) {
+    *err = "VTK SMP backend TBB is not available in this VTK";
+    return -ENOTSUP;
+  }
+  vtkSMPTools::Initialize(threads);
+  vtkNew<vtkSMPContourGrid> smp;
+  smp->AddObserver(vtkCommand::ErrorEvent, catcher);
+  smp->SetInputData(impl_->ug);
+  smp->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, impl_->array.c_str());
+  smp->SetValue(0, iso);
+  smp->ComputeNormalsOff();
+  smp->ComputeScalarsOff();
+  smp->MergePiecesOn();
+  smp->Update();
+  vtkPolyData *pd = vtkPolyData::SafeDownCast(smp->GetOutputDataObject(0));
+  if (catcher->failed || !pd) {
+    *err = "vtkSMPContourGrid failed" + (catcher->message.empty() ? std::string() : ": " + first_line(catcher->message));
+    return -EIO;
+  }
+  std::multiset<TriKey> got = triangle_keys(pd);
+  *ntris = got.size();
+  size_t bad = 0;
+  for (const TriKey &k : got) {
+    auto it = want.find(k);
+    if (it == want.end()) bad++;
+    else want.erase(it);
+  }
+  *unmatched = bad;
   return 0;
 }
 

@@ -67,6 +67,12 @@ public:
   /* Run one peer at iso with `threads` SMP threads (ignored by ContourGrid).
    * Errors: -ENOTSUP the SMP backend is not in this VTK, -EIO filter error. */
   int run(Peer p, double iso, int threads, PeerResult *out, std::string *err);
+  /* Diagnostic of Debian VTK 9.1's vtkSMPContourGrid (MergePieces on, TBB
+   * backend, `threads` threads): its triangles are matched, by their three
+   * vertex positions, against vtkContourGrid's. *ntris its triangle count,
+   * *unmatched those with no identical triangle in vtkContourGrid's output.
+   * Errors: -EIO filter error. */
+  int smp_contour_check(double iso, int threads, size_t *ntris, size_t *unmatched, std::string *err);
 
 private:
   struct Impl;
