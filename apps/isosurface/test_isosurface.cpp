@@ -114,6 +114,21 @@ void test_seq_equals_vtk(void **)
     }
 }
 
+/* The vtkSMPContourGrid diagnostic finds no difference with one thread (its
+ * multi-threaded corruption is measured by --smp-check, not here: TBB's
+ * threads are not instrumented under TSan). */
+void test_smp_check_one_thread(void **)
+{
+  Mesh m = make_mesh(9, 8, 7, Field::Waves, Split::Five, Order::Lex);
+  Surface s = run(m, 0.0, Mode::Seq);
+  VtkGrid vg(m);
+  size_t nt = 0, bad = 99;
+  std::string err;
+  assert_int_equal(vg.smp_contour_check(0.0, 1, &nt, &bad, &err), 0);
+  assert_int_equal(nt, s.ntris());
+  assert_int_equal(bad, 0);
+}
+
 /* The cell orders are permutations of the same tetrahedra: same area and
  * triangle count whatever the order. */
 void test_orders_same_surface(void **)
@@ -362,6 +377,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_seq_equals_vtk),
       cmocka_unit_test(test_orders_same_surface),
+      cmocka_unit_test(test_smp_check_one_thread),
       cmocka_unit_test(test_iso_at_vertex_values),
       cmocka_unit_test(test_flat_and_empty),
       cmocka_unit_test(test_orientation),
