@@ -21,6 +21,17 @@
 #define ISO_CELL_BLOCK 32
 #endif
 
+/* The adaptive modes merge the vertices in parallel (same numbering as the
+ * sequential merge) when there are at least this many triangles and more
+ * than one worker, cutting the triangles into workers * CHUNKS_PER_WORKER
+ * chunks (more than one per worker: a thief needs a piece left to steal). */
+#ifndef ISO_PAR_MERGE_MIN_TRIS
+#define ISO_PAR_MERGE_MIN_TRIS 1024
+#endif
+#ifndef ISO_PAR_MERGE_CHUNKS_PER_WORKER
+#define ISO_PAR_MERGE_CHUNKS_PER_WORKER 4
+#endif
+
 /* Repetitions of each timed run (median reported), default. */
 #ifndef ISO_DEFAULT_REPS
 #define ISO_DEFAULT_REPS 3
@@ -41,6 +52,7 @@
 
 static_assert(ISO_WINDOW_CACHE_DIVISOR >= 1, "the window cannot exceed the cache");
 static_assert(ISO_CELL_BLOCK >= 1, "a block holds at least one cell");
+static_assert(ISO_PAR_MERGE_CHUNKS_PER_WORKER >= 1, "at least one chunk per worker");
 static_assert(ISO_DEFAULT_REPS >= 1, "at least one repetition");
 
 #endif /* APPS_ISOSURFACE_ISO_CONFIG_H */

@@ -3,11 +3,14 @@
 
 #include "iso_config.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 
 #ifdef ISO_HAVE_ADAPT
@@ -193,6 +196,19 @@ public:
     }
   }
 
+  /* Id of key, or -1 if absent. Read-only: safe concurrently with other
+   * readers. */
+  int64_t find(const EdgeKey &k) const
+  {
+    size_t h = hash(k) & mask_;
+    for (;;) {
+      const Slot &s = slots_[h];
+      if (s.a < 0) return -1;
+      if (s.a == k.a && s.b == k.b) return s.id;
+      h = (h + 1) & mask_;
+    }
+  }
+
 private:
   struct Slot {
     int64_t a, b, id;
@@ -253,6 +269,173 @@ int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *ou
   }
   return 0;
 }
+
+#ifdef ISO_HAVE_ADAPT
+namespace {
+
+/* Parallel merge with the sequential numbering. The triangles are cut into
+ * C contiguous chunks. (1) Each chunk numbers its keys locally, in order of
+ * first appearance, writing local ids into the triangles. (2) A key of chunk
+ * c is new if no earlier chunk has it; each chunk ranks its new keys. (3)
+ * After a prefix sum of the new-key counts, a new key's global id is
+ * offset[c] + its rank, and any other key takes the id of the earliest chunk
+ * that has it (where it is new): exactly the first-appearance numbering of
+ * the sequential merge. Phases are adapt_for loops over the chunks; a phase
+ * only reads what the previous ones wrote. */
+struct Chunk {
+  size_t first = 0, last = 0;       /* triangles [first, last) */
+  std::unique_ptr<KeyMap> map;      /* key -> local id */
+  std::vector<EdgeKey> keys;        /* local id -> key */
+  std::vector<int64_t> rank;        /* local id -> rank among new keys, or -1 */
+  std::vector<int64_t> global;      /* local id -> global id */
+  size_t nnew = 0;
+  int64_t amin = INT64_MAX, amax = -1; /* range of the keys' smaller ids */
+  bool oom = false;
+  /* Can this chunk hold key? (cheap filter before the hash lookup: with a
+   * local cell order, chunks hold nearly disjoint point id ranges) */
+  bool may_hold(const EdgeKey &k) const { return k.a >= amin && k.a <= amax; }
+};
+
+struct ParMerge {
+  const Point *pts;
+  double iso;
+  const TriRec *rec;
+  int64_t *tri;
+  double *xyz;
+  std::vector<Chunk> *chunks;
+  std::vector<size_t> offset;
+};
+
+void pm_local(size_t b, size_t e, void *ctx)
+{
+  ParMerge *pm = static_cast<ParMerge *>(ctx);
+  for (size_t c = b; c < e; c++) {
+    Chunk &ch = (*pm->chunks)[c];
+    try {
+      ch.map.reset(new KeyMap((ch.last - ch.first) / 2 + 16));
+      for (size_t f = ch.first; f < ch.last; f++)
+        for (int k = 0; k < 3; k++) {
+          bool fresh;
+          const EdgeKey &key = pm->rec[f].e[k];
+          const int64_t id = ch.map->find_or_insert(key, (int64_t)ch.keys.size(), &fresh);
+          if (fresh) {
+            ch.keys.push_back(key);
+            ch.amin = std::min(ch.amin, key.a);
+            ch.amax = std::max(ch.amax, key.a);
+          }
+          pm->tri[3 * f + (size_t)k] = id;
+        }
+    } catch (const std::bad_alloc &) {
+      ch.oom = true;
+    }
+  }
+}
+
+void pm_rank(size_t b, size_t e, void *ctx)
+{
+  ParMerge *pm = static_cast<ParMerge *>(ctx);
+  for (size_t c = b; c < e; c++) {
+    Chunk &ch = (*pm->chunks)[c];
+    if (ch.oom) continue;
+    try {
+      ch.rank.assign(ch.keys.size(), -1);
+      int64_t r = 0;
+      for (size_t l = 0; l < ch.keys.size(); l++) {
+        bool seen = false;
+        for (size_t j = c; j-- > 0 && !seen;) {
+          const Chunk &cj = (*pm->chunks)[j];
+          seen = cj.may_hold(ch.keys[l]) && cj.map->find(ch.keys[l]) >= 0;
+        }
+        if (!seen) ch.rank[l] = r++;
+      }
+      ch.nnew = (size_t)r;
+    } catch (const std::bad_alloc &) {
+      ch.oom = true;
+    }
+  }
+}
+
+void pm_global(size_t b, size_t e, void *ctx)
+{
+  ParMerge *pm = static_cast<ParMerge *>(ctx);
+  std::vector<Chunk> &chunks = *pm->chunks;
+  for (size_t c = b; c < e; c++) {
+    Chunk &ch = chunks[c];
+    try {
+      ch.global.resize(ch.keys.size());
+    } catch (const std::bad_alloc &) {
+      ch.oom = true;
+      continue;
+    }
+    for (size_t l = 0; l < ch.keys.size(); l++) {
+      const EdgeKey &key = ch.keys[l];
+      int64_t g;
+      if (ch.rank[l] >= 0) {
+        g = (int64_t)pm->offset[c] + ch.rank[l];
+        double *x = pm->xyz + 3 * g;
+        if (key.a == key.b) {
+          x[0] = pm->pts[key.a].x, x[1] = pm->pts[key.a].y, x[2] = pm->pts[key.a].z;
+        } else {
+          EdgeKey again;
+          edge_vertex(pm->pts, key.a, key.b, pm->iso, &again, x);
+        }
+      } else {
+        g = -1;
+        for (size_t j = 0; j < c && g < 0; j++) {
+          if (!chunks[j].may_hold(key)) continue;
+          const int64_t lj = chunks[j].map->find(key);
+          if (lj >= 0) g = (int64_t)pm->offset[j] + chunks[j].rank[(size_t)lj];
+        }
+      }
+      ch.global[l] = g;
+    }
+    for (size_t i = 3 * ch.first; i < 3 * ch.last; i++) pm->tri[i] = ch.global[(size_t)pm->tri[i]];
+  }
+}
+
+int merge_parallel(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks, Surface *out)
+{
+  Surface s;
+  std::vector<Chunk> chunks(nchunks);
+  try {
+    s.tri.resize(3 * n);
+  } catch (const std::bad_alloc &) {
+    return -ENOMEM;
+  }
+  for (size_t c = 0; c < nchunks; c++) {
+    chunks[c].first = n * c / nchunks;
+    chunks[c].last = n * (c + 1) / nchunks;
+  }
+  ParMerge pm{pts, iso, rec, s.tri.data(), nullptr, &chunks, {}};
+  adapt_attr attr;
+  std::memset(&attr, 0, sizeof attr);
+  attr.grain = 1;
+  int rc = adapt_for(0, nchunks, pm_local, &pm, &attr);
+  if (!rc) rc = adapt_for(0, nchunks, pm_rank, &pm, &attr);
+  if (rc) return rc;
+  size_t total = 0;
+  pm.offset.resize(nchunks);
+  for (size_t c = 0; c < nchunks; c++) {
+    if (chunks[c].oom) return -ENOMEM;
+    pm.offset[c] = total;
+    total += chunks[c].nnew;
+  }
+  try {
+    s.xyz.resize(3 * total);
+  } catch (const std::bad_alloc &) {
+    return -ENOMEM;
+  }
+  pm.xyz = s.xyz.data();
+  rc = adapt_for(0, nchunks, pm_global, &pm, &attr);
+  if (rc) return rc;
+  for (const Chunk &ch : chunks)
+    if (ch.oom) return -ENOMEM;
+  *out = std::move(s);
+  return 0;
+}
+
+} // namespace
+#endif
 
 int parse_mode(const std::string &n, Mode *out)
 {
@@ -360,7 +543,12 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
       return rc;
     }
     const double t1 = now();
-    rc = merge(pts, iso, static_cast<const TriRec *>(vec.data), vec.count, out);
+    const size_t nw = (size_t)adapt_num_workers();
+    if (nw > 1 && vec.count >= ISO_PAR_MERGE_MIN_TRIS)
+      rc = merge_parallel(pts, iso, static_cast<const TriRec *>(vec.data), vec.count,
+                          nw * ISO_PAR_MERGE_CHUNKS_PER_WORKER, out);
+    else
+      rc = merge(pts, iso, static_cast<const TriRec *>(vec.data), vec.count, out);
     tm.cells = t1 - t0;
     tm.merge = now() - t1;
     free(vec.data);

@@ -3,6 +3,7 @@
  * 3 and 8 workers, isovalues at vertex values, flat fields, empty results,
  * orientation, vertex numbering, and the rejection of invalid meshes. Small
  * meshes only (the suite runs under TSan and ASan too). */
+#include "iso_config.h"
 #include "mesh.h"
 #include "mt.h"
 #include "vtk_bridge.h"
@@ -207,7 +208,10 @@ void test_adaptive_equals_seq(void **)
 {
   Mesh m = make_mesh(14, 12, 10, Field::Waves, Split::Five, Order::Hilbert);
   Surface ref = run(m, 0.05, Mode::Seq);
-  assert_true(ref.ntris() > 1000);
+  assert_true(ref.ntris() > 4 * ISO_PAR_MERGE_MIN_TRIS); /* the parallel merge runs */
+  Mesh rnd = make_mesh(14, 12, 10, Field::Waves, Split::Six, Order::Random);
+  Surface ref_rnd = run(rnd, 0.05, Mode::Seq);
+  assert_true(ref_rnd.ntris() > 4 * ISO_PAR_MERGE_MIN_TRIS);
   check_against_vtk(m, 0.05, ref);
   const double ref_area = ref.area();
   Mesh at_vertex = make_mesh(6, 6, 6, Field::Flat, Split::Six, Order::Random);
@@ -234,6 +238,8 @@ void test_adaptive_equals_seq(void **)
         assert_true(s.area() == ref_area);
         Surface s2 = run(at_vertex, 1.0, mode, opt);
         assert_true(s2 == ref2);
+        Surface s3 = run(rnd, 0.05, mode, opt); /* chunks' id ranges overlap */
+        assert_true(s3 == ref_rnd);
       }
   }
   adapt_finalize();
