@@ -28,6 +28,11 @@
 #ifndef ISO_PAR_MERGE_MIN_TRIS
 #define ISO_PAR_MERGE_MIN_TRIS 1024
 #endif
+/* The parallel merge is used only if the chunks' point id ranges summed are
+ * at most this many times the whole range (see chunks_local in mt.cpp). */
+#ifndef ISO_PAR_MERGE_OVERLAP
+#define ISO_PAR_MERGE_OVERLAP 2.0
+#endif
 #ifndef ISO_PAR_MERGE_CHUNKS_PER_WORKER
 #define ISO_PAR_MERGE_CHUNKS_PER_WORKER 4
 #endif

@@ -393,8 +393,34 @@ void pm_global(size_t b, size_t e, void *ctx)
   }
 }
 
-int merge_parallel(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks, Surface *out)
+/* Do the chunks hold nearly disjoint point id ranges (a local cell order)?
+ * Estimated on a sample of the triangles: the summed ranges of the chunks
+ * must not exceed ISO_PAR_MERGE_OVERLAP times the whole range. Otherwise
+ * (random orders) every key would be looked up in every earlier chunk and
+ * the sequential merge is faster. */
+bool chunks_local(const TriRec *rec, size_t n, size_t nchunks)
 {
+  int64_t lo = INT64_MAX, hi = -1;
+  double summed = 0;
+  for (size_t c = 0; c < nchunks; c++) {
+    int64_t clo = INT64_MAX, chi = -1;
+    for (size_t f = n * c / nchunks; f < n * (c + 1) / nchunks; f += 16) {
+      clo = std::min(clo, rec[f].e[0].a);
+      chi = std::max(chi, rec[f].e[0].a);
+    }
+    if (chi < 0) continue;
+    summed += (double)(chi - clo + 1);
+    lo = std::min(lo, clo);
+    hi = std::max(hi, chi);
+  }
+  return hi >= 0 && summed <= ISO_PAR_MERGE_OVERLAP * (double)(hi - lo + 1);
+}
+
+} // namespace
+
+int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks, Surface *out)
+{
+  if (nchunks == 0) return -EINVAL;
   Surface s;
   std::vector<Chunk> chunks(nchunks);
   try {
@@ -434,7 +460,6 @@ int merge_parallel(const Point *pts, double iso, const TriRec *rec, size_t n, si
   return 0;
 }
 
-} // namespace
 #endif
 
 int parse_mode(const std::string &n, Mode *out)
@@ -544,11 +569,12 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     }
     const double t1 = now();
     const size_t nw = (size_t)adapt_num_workers();
-    if (nw > 1 && vec.count >= ISO_PAR_MERGE_MIN_TRIS)
-      rc = merge_parallel(pts, iso, static_cast<const TriRec *>(vec.data), vec.count,
-                          nw * ISO_PAR_MERGE_CHUNKS_PER_WORKER, out);
+    const TriRec *recs = static_cast<const TriRec *>(vec.data);
+    if (nw > 1 && vec.count >= ISO_PAR_MERGE_MIN_TRIS &&
+        chunks_local(recs, vec.count, nw * ISO_PAR_MERGE_CHUNKS_PER_WORKER))
+      rc = merge_chunked(pts, iso, recs, vec.count, nw * ISO_PAR_MERGE_CHUNKS_PER_WORKER, out);
     else
-      rc = merge(pts, iso, static_cast<const TriRec *>(vec.data), vec.count, out);
+      rc = merge(pts, iso, recs, vec.count, out);
     tm.cells = t1 - t0;
     tm.merge = now() - t1;
     free(vec.data);

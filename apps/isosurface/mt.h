@@ -57,6 +57,12 @@ struct Surface {
  * order of first appearance). 0 or -ENOMEM. */
 int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out);
 
+/* merge() in nchunks contiguous chunks of triangles run by adapt_for (only
+ * in builds with the adaptive modes): the same result, byte for byte. The
+ * adaptive modes use it when the chunks hold nearly disjoint point id
+ * ranges. 0, -EINVAL nchunks == 0, -ENOMEM, the runtime's errors. */
+int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks, Surface *out);
+
 enum class Mode { Seq, NoWin, Static, Sliding };
 int parse_mode(const std::string &name, Mode *out);
 const char *mode_name(Mode m);

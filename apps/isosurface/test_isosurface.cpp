@@ -244,6 +244,39 @@ void test_adaptive_equals_seq(void **)
   }
   adapt_finalize();
 }
+
+/* merge_chunked equals merge for any chunk count, including chunks whose
+ * keys overlap (random order) and more chunks than triangles. */
+void test_merge_chunked(void **)
+{
+  for (Order o : {Order::Lex, Order::Random}) {
+    Mesh m = make_mesh(9, 8, 7, Field::Waves, Split::Five, o);
+    std::vector<TriRec> recs;
+    TriRec buf[2];
+    for (const Tet &t : m.tets) {
+      const size_t k = mt_cell(m.pts.data(), t, 0.1, buf);
+      recs.insert(recs.end(), buf, buf + k);
+    }
+    Surface ref;
+    assert_int_equal(merge(m.pts.data(), 0.1, recs.data(), recs.size(), &ref), 0);
+    for (int w : {1, 2, 3}) {
+      adapt_finalize();
+      adapt_config cfg;
+      std::memset(&cfg, 0, sizeof cfg);
+      cfg.workers = w;
+      cfg.bind = -1;
+      assert_int_equal(adapt_init(&cfg), 0);
+      for (size_t chunks : {(size_t)1, (size_t)2, (size_t)3, (size_t)8, recs.size() + 5}) {
+        Surface s;
+        assert_int_equal(merge_chunked(m.pts.data(), 0.1, recs.data(), recs.size(), chunks, &s), 0);
+        assert_true(s == ref);
+      }
+      Surface none;
+      assert_int_equal(merge_chunked(m.pts.data(), 0.1, recs.data(), recs.size(), 0, &none), -EINVAL);
+    }
+  }
+  adapt_finalize();
+}
 #endif
 
 /* ---- invalid input --------------------------------------------------- */
@@ -389,6 +422,7 @@ int main(void)
       cmocka_unit_test(test_orientation),
 #ifdef ISO_HAVE_ADAPT
       cmocka_unit_test(test_adaptive_equals_seq),
+      cmocka_unit_test(test_merge_chunked),
 #endif
       cmocka_unit_test(test_invalid_meshes),
       cmocka_unit_test(test_round_trips),
