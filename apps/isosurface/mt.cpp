@@ -393,11 +393,12 @@ void pm_global(size_t b, size_t e, void *ctx)
   }
 }
 
-/* Do the chunks hold nearly disjoint point id ranges (a local cell order)?
+/* Do the chunks hold mostly separate point id ranges (a local cell order)?
  * Estimated on a sample of the triangles: the summed ranges of the chunks
- * must not exceed ISO_PAR_MERGE_OVERLAP times the whole range. Otherwise
- * (random orders) every key would be looked up in every earlier chunk and
- * the sequential merge is faster. */
+ * must not exceed ISO_PAR_MERGE_OVERLAP * nchunks times the whole range (1
+ * for disjoint ranges, nchunks when every chunk spans everything). Otherwise
+ * (random orders) every key is looked up in every earlier chunk and the
+ * sequential merge is faster. */
 bool chunks_local(const TriRec *rec, size_t n, size_t nchunks)
 {
   int64_t lo = INT64_MAX, hi = -1;
@@ -413,7 +414,7 @@ bool chunks_local(const TriRec *rec, size_t n, size_t nchunks)
     lo = std::min(lo, clo);
     hi = std::max(hi, chi);
   }
-  return hi >= 0 && summed <= ISO_PAR_MERGE_OVERLAP * (double)(hi - lo + 1);
+  return hi >= 0 && summed <= ISO_PAR_MERGE_OVERLAP * (double)nchunks * (double)(hi - lo + 1);
 }
 
 } // namespace
