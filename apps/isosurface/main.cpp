@@ -67,6 +67,7 @@ const char usage[] =
     "4)\n"
     "  --grain G             cells per steal point (default: libadapt's)\n"
     "  --splitter local|distant|balanced  sliding-window splitter (default balanced)\n"
+    "  --sched adaptive      loop scheduler (default: env ADAPT_SCHED, else adaptive)\n"
     "  --peers               also run vtkContourGrid and vtkContour3DLinearGrid (TBB, STDThread)\n"
     "  --verify              check every mode against seq (byte for byte) and seq against\n"
     "                        vtkContourGrid (triangles, vertices, area within 1e-6)\n"
@@ -100,6 +101,7 @@ struct Options {
   int workers = 0;
   size_t window = 0, grain = 0;
   int splitter = 0;
+  int sched = 0;
   int reps = ISO_DEFAULT_REPS;
 };
 
@@ -211,6 +213,10 @@ Options parse(int argc, char **argv)
       else if (v == "distant") o.splitter = 2;
       else if (v == "balanced") o.splitter = 3;
       else die(EXIT_USAGE, "--splitter: expected local, distant or balanced");
+    } else if (a == "--sched") {
+      const std::string v = need(i);
+      if (v == "adaptive") o.sched = 1; /* ADAPT_SCHED_ADAPTIVE */
+      else die(EXIT_USAGE, "--sched: expected adaptive (the loop schedulers libadapt provides)");
     } else if (a == "--reps") {
       if (!parse_u64(need(i), &u) || u < 1 || u > 1000) die(EXIT_USAGE, "--reps: expected 1..1000");
       o.reps = (int)u;
@@ -404,6 +410,7 @@ int main(int argc, char **argv)
   AdaptOptions aopt;
   aopt.grain = o.grain;
   aopt.splitter = o.splitter;
+  aopt.sched = o.sched;
   aopt.window_size = o.window ? o.window : std::max<size_t>(1, shared / (footprint * ISO_WINDOW_CACHE_DIVISOR));
 
   /* The rows. */

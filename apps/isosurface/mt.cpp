@@ -553,6 +553,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
                                          : ADAPT_WINDOW_SLIDING;
     attr.window_size = (opt.window_size + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
     attr.splitter = (adapt_window_splitter)opt.splitter;
+    attr.sched = (adapt_sched)opt.sched;
     /* Bytes one cell brings into the cache: its four ids and its share of
      * the points (paper §4: m cells should fit in the shared cache). */
     attr.footprint = ISO_CELL_BLOCK * (sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size()));

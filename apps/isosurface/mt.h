@@ -72,6 +72,7 @@ struct AdaptOptions {
   size_t grain = 0;
   size_t window_size = 0; /* elements (cells) */
   int splitter = 0;       /* adapt_window_splitter value */
+  int sched = 0;          /* adapt_sched value */
 };
 
 /* Per-phase times of one extraction, seconds. */
