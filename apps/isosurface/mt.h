@@ -40,7 +40,8 @@ struct TriRec {
 };
 static_assert(sizeof(TriRec) == 48, "three edge keys");
 
-/* Triangles of one cell (0, 1 or 2) into out[]; returns how many. */
+/* Triangles of one cell (0, 1 or 2) into out[]; returns how many. Pure:
+ * reads pts and t only; thread-safe. The point ids of t must be valid. */
 size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]);
 
 /* Result surface: xyz[3 * v + c], tri[3 * f + c] (vertex ids). */
@@ -54,7 +55,8 @@ struct Surface {
 };
 
 /* Merge the triangle records rec[0..n) into out (vertex per key, numbered in
- * order of first appearance). 0 or -ENOMEM. */
+ * order of first appearance). 0 or -ENOMEM (out untouched). Sequential;
+ * thread-safe for distinct outputs. */
 int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out);
 
 /* merge() in nchunks contiguous chunks of triangles run by adapt_for (only
@@ -85,7 +87,12 @@ struct Timing {
  * adapt_transform_var). */
 bool have_adaptive();
 
-/* Extract the isosurface of m at iso in the given mode into *out.
+/* Extract the isosurface of m at iso in the given mode into *out (replaced
+ * on success, untouched on error); *timing may be NULL.
+ * Calling context: any thread; the adaptive modes run adapt_transform_var
+ * and adapt_for on libadapt's runtime (initialised lazily), as top-level
+ * regions or nested ones from a worker. Concurrent calls are safe (the mesh
+ * is only read). Not guaranteed: the times, which worker runs what.
  * Errors (message in *err): -ENOSYS adaptive mode in a build without it,
  * -ENOMEM, the runtime's negative errno. The mesh must have passed
  * validate(). */

@@ -1,6 +1,11 @@
 /* apps/isosurface: everything that goes through VTK 9.1 (file readers and
  * writers, the peer filters, rendering), behind an interface free of VTK
  * headers so that only vtk_bridge.cpp and render.cpp pay for them.
+ *
+ * Calling context: one thread at a time (VTK's pipeline and the global SMP
+ * backend setting are not thread-safe); VtkGrid::run may start VTK's SMP
+ * threads. Results are returned by value or through the caller's objects;
+ * nothing returned is owned by VTK. On error the outputs are untouched.
  */
 #ifndef APPS_ISOSURFACE_VTK_BRIDGE_H
 #define APPS_ISOSURFACE_VTK_BRIDGE_H
