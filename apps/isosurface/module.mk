@@ -43,11 +43,13 @@ ISO_PERF_OBJ  := $(B)/obj/bench/common/perfcounters.o
 ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_MAIN_OBJ) $(ISO_TEST_OBJ)
 
 $(ISO_ALL_OBJS): CPPFLAGS_ALL += $(ISO_ADAPT_FLAGS) -Ibench/common -isystem $(VTK_INC)
-# The flags select code (ISO_HAVE_ADAPT): rebuild when they change.
+# The flags select code (ISO_HAVE_ADAPT, the test's binary path): rebuild
+# when they change.
 $(ISO_ALL_OBJS): $(ISO_B)/flags
+ISO_FLAGS_TEXT := $(ISO_ADAPT_FLAGS) $(abspath $(ISO_BIN))
 $(ISO_B)/flags: FORCE_ISO_FLAGS
 	@mkdir -p $(dir $@)
-	@echo '$(ISO_ADAPT_FLAGS)' | cmp -s - $@ || echo '$(ISO_ADAPT_FLAGS)' > $@
+	@echo '$(ISO_FLAGS_TEXT)' | cmp -s - $@ || echo '$(ISO_FLAGS_TEXT)' > $@
 .PHONY: FORCE_ISO_FLAGS
 FORCE_ISO_FLAGS:
 
@@ -56,7 +58,9 @@ $(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(I
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(ISO_ADAPT_LINK) -Wl,--as-needed \
 	  $(ISO_VTK_RENDER_LIBS) $(ISO_VTK_IO_LIBS) -lpapi -lm
 
-$(ISO_TEST): $(ISO_TEST_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_ADAPT_LIB)
+# The test also runs this variant's binary (its command line).
+$(ISO_TEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"'
+$(ISO_TEST): $(ISO_TEST_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_ADAPT_LIB) $(ISO_BIN)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(ISO_ADAPT_LINK) -lcmocka -Wl,--as-needed $(ISO_VTK_IO_LIBS) -lm
 

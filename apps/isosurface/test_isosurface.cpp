@@ -21,6 +21,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -409,6 +410,63 @@ void test_round_trips(void **)
   check_against_vtk(im, 5.0, blob);
 }
 
+#ifdef ISO_TEST_BIN
+/* Run the installed binary's command line: output (stdout and stderr) and
+ * exit status. */
+int run_cli(const std::string &args, std::string *out)
+{
+  const std::string cmd = std::string(ISO_TEST_BIN) + " " + args + " 2>&1";
+  FILE *p = popen(cmd.c_str(), "r");
+  assert_non_null(p);
+  char buf[4096];
+  size_t n;
+  out->clear();
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
+  const int st = pclose(p);
+  assert_true(WIFEXITED(st));
+  return WEXITSTATUS(st);
+}
+
+/* The command line: exit codes and messages of bad input, a verified run. */
+void test_cli(void **)
+{
+  std::string out;
+  assert_int_equal(run_cli("--input " + tmpdir() + "/missing.vtu --iso 1", &out), 2);
+  assert_true(contains(out, "missing.vtu") && contains(out, "No such file"));
+  assert_int_equal(run_cli("--generate 4 --mode turbo", &out), 1);
+  assert_true(contains(out, "unknown mode 'turbo'"));
+  assert_int_equal(run_cli("--generate 4", &out), 0);
+  assert_int_equal(run_cli("--iso 1", &out), 1);
+  assert_true(contains(out, "exactly one of --input"));
+  const std::string tets = write_file("cli.vtk", std::string(legacy_head) +
+                                                     "CELLS 2 10\n4 0 1 2 4\n4 1 3 2 7\nCELL_TYPES 2\n10\n10\n" +
+                                                     legacy_scalars);
+  assert_int_equal(run_cli("--input " + tets + " --array nope --iso 1 --events none", &out), 2);
+  assert_true(contains(out, "unknown point array 'nope'"));
+  assert_int_equal(run_cli("--input " + tets + " --iso 100 --events none", &out), 3);
+  assert_true(contains(out, "empty surface"));
+  const std::string hex = write_file("clihex.vtk", std::string(legacy_head) +
+                                                       "CELLS 1 9\n8 0 1 3 2 4 5 7 6\nCELL_TYPES 1\n12\n" + legacy_scalars);
+  assert_int_equal(run_cli("--input " + hex + " --iso 3.5 --events none", &out), 2);
+  assert_true(contains(out, "not a tetrahedron"));
+  assert_int_equal(run_cli("--input " + hex + " --iso 3.5 --tetrahedralize --events none", &out), 0);
+  const std::string vtp = tmpdir() + "/cli.vtp", csv = tmpdir() + "/cli.csv";
+#ifdef ISO_HAVE_ADAPT
+  const std::string modes = "all";
+#else
+  const std::string modes = "seq";
+#endif
+  assert_int_equal(run_cli("--generate 12x10x8 --order morton --mode " + modes +
+                               " --workers 2 --verify --reps 2 --events none --output " + vtp + " --csv " + csv,
+                           &out),
+                   0);
+  assert_true(contains(out, "vtkContourGrid") && contains(out, ": ok"));
+  assert_false(out.find("FAILED") != std::string::npos);
+  assert_int_equal(access(vtp.c_str(), R_OK), 0);
+  assert_int_equal(access(csv.c_str(), R_OK), 0);
+}
+#endif
+
 } // namespace
 
 int main(void)
@@ -426,6 +484,9 @@ int main(void)
 #endif
       cmocka_unit_test(test_invalid_meshes),
       cmocka_unit_test(test_round_trips),
+#ifdef ISO_TEST_BIN
+      cmocka_unit_test(test_cli),
+#endif
   };
   int rc = cmocka_run_group_tests(tests, nullptr, nullptr);
   std::string cmd = "rm -rf '" + tmpdir() + "'";
