@@ -61,6 +61,19 @@
 #define ADAPT_YIELD_SPINS 64u
 #endif
 
+/* Spawned tasks a worker's deque holds; a spawn on a full deque runs the
+ * task at once. Default 8192. */
+#ifndef ADAPT_DEQUE_CAP
+#define ADAPT_DEQUE_CAP 8192u
+#endif
+
+/* Nested runs of stolen work on one worker's stack (joins and syncs that
+ * steal while they wait); beyond it a waiting worker only spins.
+ * Default 200. */
+#ifndef ADAPT_MAX_NEST
+#define ADAPT_MAX_NEST 200u
+#endif
+
 /* Events kept per worker by the trace (ADAPT_TRACE=file). Default 1<<20. */
 #ifndef ADAPT_TRACE_MAX_EVENTS
 #define ADAPT_TRACE_MAX_EVENTS (1u << 20)
@@ -77,5 +90,6 @@ _Static_assert(ADAPT_GRAIN_MAX >= 1 && ADAPT_GRAIN_TARGET_NS >= 100,
                "automatic grain bounds");
 _Static_assert(ADAPT_WORK_MAX % 16 == 0, "ADAPT_WORK_MAX must keep 16-byte alignment");
 _Static_assert(ADAPT_THEFT_BLOCK >= 1, "ADAPT_THEFT_BLOCK must be >= 1");
+_Static_assert(ADAPT_DEQUE_CAP >= 2 && ADAPT_MAX_NEST >= 2, "deque capacity and nesting");
 
 #endif /* LIBADAPT_SRC_CONFIG_H */

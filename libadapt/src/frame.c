@@ -222,7 +222,9 @@ void adapt__run_theft(adapt__worker *w, adapt__theft *rec) {
   const adapt_task *task = rec->task;
   frame_init(&f, w, task, rec->work, rec);
   adapt__publish(w, &f);
+  w->nest++;
   task->entry((adapt_frame *)&f, rec->work, task->ctx);
+  w->nest--;
   f.flags |= ADAPT__FRAME_ENDING;
   /* relaxed: only our owner writes PREEMPT; seeing it late just means we
    * join instead of handing over, which is also correct. */

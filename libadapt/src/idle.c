@@ -3,7 +3,8 @@
  * A worker that found no work for spin_us sleeps on the futex word `epoch`.
  * Lost wake-ups are excluded by a Dekker pair of seq_cst operations:
  *   sleeper: e = epoch; sleepers += 1; if (no worker has_work) futex_wait(epoch, e)
- *   waker:   has_work = d (publish);    if (sleepers > 0) { epoch += 1; futex_wake }
+ *   waker:   has_work = d (publish) or tail += 1 (spawn);
+ *            if (sleepers > 0) { epoch += 1; futex_wake }
  * In the single total order of seq_cst operations either the sleeper's
  * has_work loads see the publication (it does not sleep) or the waker's load
  * of sleepers sees the sleeper (it bumps epoch, so the futex_wait returns at
@@ -26,7 +27,10 @@ static void futex_wake(atomic_uint *addr) {
 int adapt__any_work(void) {
   for (int i = 0; i < adapt__rt.nworkers; i++)
     /* seq_cst: pairs with the seq_cst store in adapt__publish (see above). */
-    if (atomic_load_explicit(&adapt__rt.workers[i]->has_work, memory_order_seq_cst) > 0) return 1;
+    if (atomic_load_explicit(&adapt__rt.workers[i]->has_work, memory_order_seq_cst) > 0 ||
+        /* seq_cst: pairs with the seq_cst store of tail in adapt__deque_push. */
+        adapt__deque_nonempty(&adapt__rt.workers[i]->dq, memory_order_seq_cst))
+      return 1;
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 
 #include "debug.h"
+#include "scope.h"
 #include "worker.h"
 
 static inline uint64_t rng_next(adapt__worker *w) {
@@ -16,8 +17,10 @@ static inline uint64_t rng_next(adapt__worker *w) {
 }
 
 static inline int has_work(int v) {
-  /* relaxed: a hint only; the request protocol decides. */
-  return atomic_load_explicit(&adapt__rt.workers[v]->has_work, memory_order_relaxed) > 0;
+  adapt__worker *x = adapt__rt.workers[v];
+  /* relaxed: a hint only; the request and deque protocols decide. */
+  return atomic_load_explicit(&x->has_work, memory_order_relaxed) > 0 ||
+         adapt__deque_nonempty(&x->dq, memory_order_relaxed);
 }
 
 /* A victim with published frames, never w itself; -1 if none looks busy.
@@ -89,18 +92,38 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
   }
 }
 
-int adapt__steal_and_run(adapt__worker *w, int prefer) {
-  if (w->depth >= ADAPT_MAX_DEPTH - 1) return 0; /* no room to run a piece */
-  int v = pick_victim(w, prefer);
-  if (v < 0) return 0;
-  adapt__theft *rec = request_from(w, adapt__rt.workers[v]);
-  if (!rec) return 0;
-  uint64_t now = adapt__now_ns();
+static void end_idle(adapt__worker *w, uint64_t now) {
   if (w->idle_since) {
     ADAPT_STAT_ADD(w, idle_ns, now - w->idle_since);
     w->idle_since = 0;
   }
   ADAPT_STAT_INC(w, steals);
+}
+
+/* Order on a victim: its spawned tasks first (taken by the thief alone,
+ * THE protocol), then a request for its adaptive work (answered by the
+ * victim's splitters, outermost frame first). */
+int adapt__steal_and_run(adapt__worker *w, int prefer) {
+  /* no room on this stack to run more */
+  if (w->depth >= ADAPT_MAX_DEPTH - 1 || w->nest >= ADAPT_MAX_NEST) return 0;
+  int v = pick_victim(w, prefer);
+  if (v < 0) return 0;
+  adapt__worker *victim = adapt__rt.workers[v];
+  adapt__spawned task;
+  if (adapt__deque_steal(&victim->dq, &task)) {
+    uint64_t now = adapt__now_ns();
+    end_idle(w, now);
+    if (adapt__trace_mask & ADAPT__TRACE_STEAL)
+      adapt__trace(w, ADAPT__TRACE_STEAL, now, now, (uint64_t)v, (uint64_t)-1);
+    adapt__run_spawned(w, &task, 1);
+    return 1;
+  }
+  /* relaxed: hint; a victim with spawned tasks only may have no frame. */
+  if (atomic_load_explicit(&victim->has_work, memory_order_relaxed) <= 0) return 0;
+  adapt__theft *rec = request_from(w, victim);
+  if (!rec) return 0;
+  uint64_t now = adapt__now_ns();
+  end_idle(w, now);
   if (adapt__trace_mask & ADAPT__TRACE_STEAL)
     adapt__trace(w, ADAPT__TRACE_STEAL, now, now, (uint64_t)v, rec->key);
   adapt__run_theft(w, rec);

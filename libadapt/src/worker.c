@@ -84,6 +84,7 @@ void adapt__unpublish(adapt__worker *w, adapt__frame *f) {
 static void *worker_main(void *arg) {
   adapt__worker *w = arg;
   adapt__set_self(w);
+  pthread_setname_np(pthread_self(), "adapt-worker");
   if (adapt__rt.bind) adapt__topology_bind(w->id);
   unsigned spins = 0;
   w->idle_since = adapt__now_ns();
@@ -124,6 +125,11 @@ adapt__worker *adapt__worker_new(int id, int n) {
     return NULL;
   }
   memset(w->req, 0, bytes);
+  if (adapt__deque_init(&w->dq) != 0) {
+    free(w->req);
+    free(w);
+    return NULL;
+  }
   for (int i = 0; i < n; i++) atomic_init(&w->req[i].state, ADAPT__REQ_IDLE);
   atomic_init(&w->nreq, 0);
   atomic_init(&w->has_work, 0);
@@ -134,6 +140,7 @@ adapt__worker *adapt__worker_new(int id, int n) {
 void adapt__worker_free(adapt__worker *w) {
   if (!w) return;
   adapt__trace_free(w);
+  adapt__deque_fini(&w->dq);
   free(w->near);
   free(w->req);
   free(w);

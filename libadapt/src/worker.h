@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "config.h"
+#include "deque.h"
 #include "frame.h"
 #include "request.h"
 #include "stats.h"
@@ -16,6 +17,7 @@ typedef struct adapt__worker {
   _Alignas(ADAPT_CACHE_LINE) int id;
   unsigned depth;          /* published frames */
   unsigned serving;        /* inside adapt__serve: no re-entry */
+  unsigned nest;           /* stolen or spawned work running on this stack */
   uint64_t rng;
   adapt__theft *pool;      /* free theft records */
   int *near;               /* workers sharing this one's closest shared cache */
@@ -38,6 +40,9 @@ typedef struct adapt__worker {
 
   /* --- Request slots, one per thief, each on its own line --- */
   adapt__req *req;
+
+  /* --- Spawned tasks (THE deque: own cache-line groups inside) --- */
+  adapt__deque dq;
 } adapt__worker;
 
 typedef struct adapt__runtime {

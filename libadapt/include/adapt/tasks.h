@@ -1,0 +1,60 @@
+/* libadapt spawn/sync tasks: nested and recursive fork-join parallelism
+ * (fib, nqueens, divide and conquer), on per-worker THE-protocol deques.
+ *
+ *   static void fib_task(void *p) { struct fib *f = p; f->r = fib(f->n); }
+ *   long fib(int n) {
+ *     if (n < 2) return n;
+ *     struct fib a = {n - 1};
+ *     adapt_scope s;
+ *     adapt_scope_begin(&s);
+ *     adapt_spawn(&s, fib_task, &a);       // may run on another worker
+ *     long b = fib(n - 2);                  // meanwhile, here
+ *     adapt_sync(&s);                       // a.r is ready
+ *     return a.r + b;
+ *   }
+ *
+ * Spawned tasks are pushed on the calling worker's deque (child stealing:
+ * the caller continues, thieves take the oldest task); adapt_sync runs the
+ * scope's tasks still in the deque, newest first, then steals other work
+ * until the scope's stolen tasks have finished. A thief looks at a victim's
+ * spawned tasks first (no help from the victim needed), then posts a steal
+ * request for its adaptive work (loops and algorithms): both kinds coexist,
+ * and each may nest the other. */
+#ifndef LIBADAPT_INCLUDE_ADAPT_TASKS_H
+#define LIBADAPT_INCLUDE_ADAPT_TASKS_H
+
+#include <adapt/adapt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A spawn scope; allocate it yourself (on the stack). Private content. */
+typedef struct adapt_scope {
+  void *adapt_priv[6];
+} adapt_scope;
+
+/* Open a scope on the calling thread. A thread that is not a worker takes
+ * worker 0's place until the matching adapt_sync (top-level regions are
+ * serialised, see adapt_begin). Scopes nest properly: sync an inner scope
+ * before its outer one. Initialises the runtime lazily.
+ * Errors: -EINVAL NULL scope; adapt_init's errors. */
+int adapt_scope_begin(adapt_scope *scope);
+
+/* Spawn fn(arg): it runs, on this or another worker, before adapt_sync(scope)
+ * returns. arg is owned by the caller and must stay valid until then. When
+ * the deque is full the task runs at once, inside this call.
+ * Errors: -EINVAL NULL scope or fn, scope not begun or begun by another
+ * thread. Calling context: the thread that began the scope. */
+int adapt_spawn(adapt_scope *scope, void (*fn)(void *arg), void *arg);
+
+/* Wait for every task spawned in the scope (running some of them, and other
+ * work, meanwhile) and close the scope. Errors: -EINVAL NULL scope or scope
+ * not begun (nothing is waited for). */
+int adapt_sync(adapt_scope *scope);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBADAPT_INCLUDE_ADAPT_TASKS_H */

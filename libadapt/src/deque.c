@@ -1,0 +1,99 @@
+/* THE-protocol deque of spawned tasks (see deque.h for the protocol). */
+#include "deque.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "debug.h"
+#include "scope.h"
+
+int adapt__deque_init(adapt__deque *d) {
+  atomic_init(&d->head, 0);
+  atomic_init(&d->tail, 0);
+  atomic_init(&d->lock, 0);
+  d->slots = malloc(sizeof(adapt__spawned) * ADAPT_DEQUE_CAP);
+  return d->slots ? 0 : -ENOMEM;
+}
+
+void adapt__deque_fini(adapt__deque *d) {
+  free(d->slots);
+  d->slots = NULL;
+}
+
+static void lock(adapt__deque *d) {
+  for (;;) {
+    /* acquire: pairs with the release store in unlock (the previous holder's
+     * updates of head/tail and pending are visible). */
+    if (!atomic_exchange_explicit(&d->lock, 1, memory_order_acquire)) return;
+    while (atomic_load_explicit(&d->lock, memory_order_relaxed)) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+  }
+}
+
+static void unlock(adapt__deque *d) {
+  /* release: pairs with the acquire exchange in lock. */
+  atomic_store_explicit(&d->lock, 0, memory_order_release);
+}
+
+int adapt__deque_push(adapt__deque *d, const adapt__spawned *t) {
+  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
+  /* acquire: pairs with the seq_cst store of head by the thief that made
+   * room; that thief took the lock after the previous one released it, so
+   * every copy of a slot we may now reuse happened before. One slot is kept
+   * free: a thief that has advanced head to h+1 may still be copying slot h
+   * (under the lock, so head stays at most h+1 meanwhile), and index h + CAP
+   * would be that same slot. */
+  if (tl - atomic_load_explicit(&d->head, memory_order_acquire) >= ADAPT_DEQUE_CAP - 1)
+    return -ENOSPC;
+  d->slots[tl % ADAPT_DEQUE_CAP] = *t;
+  /* seq_cst (at least release): pairs with the thief's seq_cst load of tail,
+   * which then sees the slot; seq_cst also orders it before the load of
+   * sleepers in the caller (Dekker with the idle protocol). */
+  atomic_store_explicit(&d->tail, tl + 1, memory_order_seq_cst);
+  return 0;
+}
+
+int adapt__deque_pop(adapt__deque *d, size_t floor, adapt__spawned *out) {
+  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
+  /* relaxed pre-check: nothing of ours above floor, or visibly empty. */
+  if (tl <= floor || tl <= atomic_load_explicit(&d->head, memory_order_relaxed)) return 0;
+  size_t t = tl - 1;
+  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
+   * (pairs with the thief's seq_cst increment of head and load of tail). */
+  atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
+  if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t) {
+    /* A thief may be taking the same task: decide under the lock. */
+    atomic_store_explicit(&d->tail, t + 1, memory_order_relaxed);
+    lock(d);
+    atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
+    if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t) {
+      atomic_store_explicit(&d->tail, t + 1, memory_order_relaxed);
+      unlock(d);
+      return 0;
+    }
+    unlock(d);
+  }
+  *out = d->slots[t % ADAPT_DEQUE_CAP];
+  return 1;
+}
+
+int adapt__deque_steal(adapt__deque *d, adapt__spawned *out) {
+  /* relaxed pre-check without the lock (hint). */
+  if (!adapt__deque_nonempty(d, memory_order_relaxed)) return 0;
+  lock(d);
+  size_t h = atomic_load_explicit(&d->head, memory_order_relaxed);
+  /* seq_cst store then seq_cst load: the thief half of the THE Dekker pair
+   * (pairs with the owner's seq_cst store of tail and load of head). */
+  atomic_store_explicit(&d->head, h + 1, memory_order_seq_cst);
+  if (h + 1 > atomic_load_explicit(&d->tail, memory_order_seq_cst)) {
+    atomic_store_explicit(&d->head, h, memory_order_relaxed);
+    unlock(d);
+    return 0;
+  }
+  *out = d->slots[h % ADAPT_DEQUE_CAP];
+  unlock(d);
+  return 1;
+}

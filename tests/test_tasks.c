@@ -1,0 +1,227 @@
+/* spawn/sync: fib and nqueens through spawn/sync and nested loops, every
+ * task exactly once under the THE races (one task left, thief and owner
+ * together), loops inside tasks and tasks inside loops, errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <adapt/algorithms.h>
+#include <adapt/tasks.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "adapt_test.h"
+
+static const int worker_counts[] = {1, 2, 3, 8};
+
+/* fib through spawn/sync, no cut-off */
+typedef struct fib_arg { int n; long r; } fib_arg;
+static long fib(int n);
+static void fib_task(void *p) {
+  fib_arg *a = p;
+  a->r = fib(a->n);
+}
+static long fib(int n) {
+  if (n < 2) return n;
+  fib_arg a = {n - 1, 0};
+  adapt_scope s;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  assert_int_equal(adapt_spawn(&s, fib_task, &a), 0);
+  long b = fib(n - 2);
+  assert_int_equal(adapt_sync(&s), 0);
+  return a.r + b;
+}
+
+static void test_fib(void **state) {
+  int n = (int)adapt_test_scale(30, 24);
+  long expect[31] = {0, 1};
+  for (int i = 2; i <= 30; i++) expect[i] = expect[i - 1] + expect[i - 2];
+  for (int k = 0; k < 4; k++) {
+    assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
+    assert_int_equal(fib(n), expect[n]);
+  }
+}
+
+/* nqueens: board as an array of columns; spawn per candidate column. */
+typedef struct nq { int n, row; signed char cols[16]; long count; } nq;
+static int ok_at(const signed char *cols, int row, int c) {
+  for (int r = 0; r < row; r++) {
+    int d = cols[r] - c;
+    if (d == 0 || d == row - r || d == r - row) return 0;
+  }
+  return 1;
+}
+static void nq_task(void *p);
+static long nq_spawn(int n, int row, const signed char *cols) {
+  if (row == n) return 1;
+  nq sub[16];
+  adapt_scope s;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  for (int c = 0; c < n; c++) {
+    sub[c].count = 0;
+    if (!ok_at(cols, row, c)) continue;
+    sub[c].n = n;
+    sub[c].row = row + 1;
+    memcpy(sub[c].cols, cols, (size_t)row);
+    sub[c].cols[row] = (signed char)c;
+    assert_int_equal(adapt_spawn(&s, nq_task, &sub[c]), 0);
+  }
+  assert_int_equal(adapt_sync(&s), 0);
+  long total = 0;
+  for (int c = 0; c < n; c++) total += sub[c].count;
+  return total;
+}
+static void nq_task(void *p) {
+  nq *q = p;
+  q->count = nq_spawn(q->n, q->row, q->cols);
+}
+
+/* the same through a parallel loop per row (nested adapt_for) */
+typedef struct nq_loop { int n, row; const signed char *cols; atomic_long *count; } nq_loop;
+static void nq_row(size_t b, size_t e, void *ctx);
+static void nq_loops(int n, int row, const signed char *cols, atomic_long *count) {
+  if (row == n) {
+    atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
+    return;
+  }
+  nq_loop l = {n, row, cols, count};
+  adapt_attr a = {0};
+  a.grain = 1;
+  assert_int_equal(adapt_for(0, (size_t)n, nq_row, &l, &a), 0);
+}
+static void nq_row(size_t b, size_t e, void *ctx) {
+  nq_loop *l = ctx;
+  for (size_t c = b; c < e; c++) {
+    if (!ok_at(l->cols, l->row, (int)c)) continue;
+    signed char cols[16];
+    memcpy(cols, l->cols, (size_t)l->row);
+    cols[l->row] = (signed char)c;
+    nq_loops(l->n, l->row + 1, cols, l->count);
+  }
+}
+
+static void test_nqueens(void **state) {
+  int n = (int)adapt_test_scale(10, 8);
+  long expect = n == 10 ? 724 : 92;
+  signed char cols[16] = {0};
+  for (int k = 0; k < 4; k++) {
+    assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
+    assert_int_equal(nq_spawn(n, 0, cols), expect);
+    atomic_long count = 0;
+    nq_loops(n, 0, cols, &count);
+    assert_int_equal(atomic_load(&count), expect);
+  }
+}
+
+/* Every task exactly once: bursts of k tiny tasks synced at once, so that
+ * the owner's pops and the thieves' steals meet on the last task. */
+static void mark(void *p) { (*(unsigned char *)p)++; }
+
+static void test_exactly_once_races(void **state) {
+  unsigned char hits[64];
+  size_t rounds = adapt_test_scale(20000, 3000);
+  for (int k = 1; k < 4; k++) {
+    assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
+    for (size_t r = 0; r < rounds; r++) {
+      size_t m = 1 + r % 5; /* often one or two tasks: the THE race */
+      memset(hits, 0, m);
+      adapt_scope s;
+      assert_int_equal(adapt_scope_begin(&s), 0);
+      for (size_t i = 0; i < m; i++) assert_int_equal(adapt_spawn(&s, mark, &hits[i]), 0);
+      assert_int_equal(adapt_sync(&s), 0);
+      for (size_t i = 0; i < m; i++) assert_int_equal(hits[i], 1);
+    }
+  }
+}
+
+/* A deque overflow: more tasks than ADAPT_DEQUE_CAP run inline. */
+static void test_many_tasks(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  size_t n = 20000;
+  unsigned char *hits = calloc(n, 1);
+  adapt_scope s;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  for (size_t i = 0; i < n; i++) assert_int_equal(adapt_spawn(&s, mark, &hits[i]), 0);
+  assert_int_equal(adapt_sync(&s), 0);
+  for (size_t i = 0; i < n; i++) assert_int_equal(hits[i], 1);
+  free(hits);
+}
+
+/* Loops inside spawned tasks and tasks inside loop bodies. */
+typedef struct lt { unsigned char *hits; size_t n; } lt;
+static void lt_body(size_t b, size_t e, void *ctx) {
+  lt *l = ctx;
+  for (size_t i = b; i < e; i++) l->hits[i]++;
+}
+static void lt_task(void *p) {
+  lt *l = p;
+  assert_int_equal(adapt_for(0, l->n, lt_body, l, NULL), 0);
+}
+static void spawn_body(size_t b, size_t e, void *ctx) {
+  unsigned char *hits = ctx;
+  adapt_scope s;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  for (size_t i = b; i < e; i++) assert_int_equal(adapt_spawn(&s, mark, &hits[i]), 0);
+  assert_int_equal(adapt_sync(&s), 0);
+}
+
+static void test_mixed_nesting(void **state) {
+  for (int k = 0; k < 4; k++) {
+    assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
+    enum { T = 8, N = 5000 };
+    lt l[T];
+    adapt_scope s;
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    for (int t = 0; t < T; t++) {
+      l[t].hits = calloc(N, 1);
+      l[t].n = N;
+      assert_int_equal(adapt_spawn(&s, lt_task, &l[t]), 0);
+    }
+    assert_int_equal(adapt_sync(&s), 0);
+    for (int t = 0; t < T; t++) {
+      for (size_t i = 0; i < N; i++) assert_int_equal(l[t].hits[i], 1);
+      free(l[t].hits);
+    }
+    unsigned char *hits = calloc(100000, 1);
+    adapt_attr a = {0};
+    a.grain = 64;
+    assert_int_equal(adapt_for(0, 100000, spawn_body, hits, &a), 0);
+    for (size_t i = 0; i < 100000; i++) assert_int_equal(hits[i], 1);
+    free(hits);
+  }
+}
+
+static void test_errors(void **state) {
+  adapt_scope s;
+  memset(&s, 0, sizeof s);
+  assert_int_equal(adapt_scope_begin(NULL), -EINVAL);
+  assert_int_equal(adapt_spawn(NULL, mark, NULL), -EINVAL);
+  assert_int_equal(adapt_spawn(&s, mark, NULL), -EINVAL); /* not begun */
+  assert_int_equal(adapt_sync(&s), -EINVAL);
+  assert_int_equal(adapt_sync(NULL), -EINVAL);
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  assert_int_equal(adapt_spawn(&s, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_try_finalize(), -EBUSY); /* inside a scope */
+  assert_int_equal(adapt_sync(&s), 0);
+  assert_int_equal(adapt_sync(&s), -EINVAL); /* closed */
+}
+
+static int teardown(void **state) {
+  adapt_finalize();
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_teardown(test_errors, teardown),
+      cmocka_unit_test_teardown(test_fib, teardown),
+      cmocka_unit_test_teardown(test_nqueens, teardown),
+      cmocka_unit_test_teardown(test_exactly_once_races, teardown),
+      cmocka_unit_test_teardown(test_many_tasks, teardown),
+      cmocka_unit_test_teardown(test_mixed_nesting, teardown),
+  };
+  return cmocka_run_group_tests_name("tasks", tests, NULL, NULL);
+}
