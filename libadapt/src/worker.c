@@ -84,7 +84,6 @@ void adapt__unpublish(adapt__worker *w, adapt__frame *f) {
 static void *worker_main(void *arg) {
   adapt__worker *w = arg;
   adapt__set_self(w);
-  pthread_setname_np(pthread_self(), "adapt-worker");
   if (adapt__rt.bind) adapt__topology_bind(w->id);
   unsigned spins = 0;
   w->idle_since = adapt__now_ns();
@@ -149,6 +148,7 @@ void adapt__worker_free(adapt__worker *w) {
 int adapt__worker_start(adapt__worker *w) {
   int rc = pthread_create(&w->thread, NULL, worker_main, w);
   if (rc != 0) return -rc;
+  pthread_setname_np(w->thread, "adapt-worker"); /* visible to ps, gdb, tests */
   w->has_thread = 1;
   return 0;
 }
