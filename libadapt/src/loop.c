@@ -49,16 +49,35 @@ static void for_splitter(adapt_frame *frame, void *wv, int count, adapt_reply_se
 }
 
 /* Calibration of the automatic grain: double it while a chunk takes less
- * than ADAPT_GRAIN_TARGET_NS; stop after two consecutive chunks at or above
- * the target (one slow chunk may be a page fault or an interrupt). */
+ * than ADAPT_GRAIN_TARGET_NS, halve it while a chunk takes more than four
+ * times the target, and stop after two consecutive chunks at or above the
+ * target (one slow chunk may be a page fault or an interrupt). */
 static void calibrate(for_work *w, uint64_t dt) {
   if (dt < ADAPT_GRAIN_TARGET_NS) {
     w->slow_chunks = 0;
     if (w->grain < ADAPT_GRAIN_MAX) w->grain *= 2;
     else w->calibrating = 0;
+  } else if (dt > 4u * ADAPT_GRAIN_TARGET_NS && w->grain > 1 && w->slow_chunks == 0) {
+    w->grain /= 2;
+    w->slow_chunks = 1;
   } else if (++w->slow_chunks >= 2) {
     w->calibrating = 0;
   }
+}
+
+/* Grains learned by earlier loops of this thread, by body: a loop run again
+ * (the common case in iterative codes) starts calibrating from the grain the
+ * previous run ended with, so a short loop does not pay the whole doubling
+ * again. Direct-mapped, thread-local: no sharing. */
+enum { GRAIN_CACHE = 64 };
+static _Thread_local struct {
+  void (*body)(size_t, size_t, void *);
+  size_t grain;
+} grain_cache[GRAIN_CACHE];
+
+static size_t grain_slot(void (*body)(size_t, size_t, void *)) {
+  uintptr_t h = (uintptr_t)body;
+  return (size_t)((h >> 4) ^ (h >> 12)) % GRAIN_CACHE;
 }
 
 static void for_run(adapt_frame *frame, void *wv, void *cv) {
@@ -128,12 +147,22 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   for_ctx c = {body, ctx};
   for_work w = {first, last, 1, 0, 0};
   size_t g = attr && attr->grain ? attr->grain : env_grain();
-  if (g) w.grain = g;
-  else w.calibrating = 1;
+  size_t slot = grain_slot(body);
+  if (g) {
+    w.grain = g;
+  } else {
+    w.calibrating = 1;
+    if (grain_cache[slot].body == body) w.grain = grain_cache[slot].grain;
+  }
   const adapt_task task = {for_run, for_splitter, NULL, sizeof(for_work), &c};
   adapt_frame f;
   rc = adapt_begin(&f, &task, &w);
   if (rc) return rc;
   for_run(&f, &w, &c);
-  return adapt_end(&f);
+  rc = adapt_end(&f);
+  if (!g && !w.calibrating) { /* learned a grain: remember it */
+    grain_cache[slot].body = body;
+    grain_cache[slot].grain = w.grain;
+  }
+  return rc;
 }
