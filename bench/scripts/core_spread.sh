@@ -9,6 +9,8 @@
 #           OUT_DIR/core-run<i>/ (table in OUT_DIR/core-run<i>.txt), the
 #           spread goes to OUT_DIR/core_spread.csv
 #   env BENCH_CORE_ARGS: extra options for bench_core (e.g. --quick to try it)
+#   env CORE_SPREAD_SUMMARY_ONLY=1: do not run, only summarise the K runs
+#       already in OUT_DIR
 set -eu
 set -o pipefail
 
@@ -19,6 +21,7 @@ out="${3:-build/release/bench-results}"
 mkdir -p "$out"
 
 for i in $(seq 1 "$k"); do
+  [ -n "${CORE_SPREAD_SUMMARY_ONLY:-}" ] && break
   echo "== core_spread: run $i of $k, $(date -u '+%H:%M:%S UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
   # shellcheck disable=SC2086
   "$bin" --out "$out/core-run$i" ${BENCH_CORE_ARGS:-} >"$out/core-run$i.txt"
@@ -30,7 +33,9 @@ import csv, statistics, sys
 out, k = sys.argv[1], int(sys.argv[2])
 # The figures quoted in docs/benchmarks-core.md.
 keys = [
+    ("overhead", "time per iteration", "plain loop"),
     ("overhead", "extra time per iteration", "adapt grain 1"),
+    ("overhead", "time ratio to plain loop", "adapt grain 1"),
     ("overhead", "time ratio to plain loop", "adapt default grain"),
     ("overhead", "time ratio to plain loop", "adapt default, 2^14/call"),
     ("overhead", "extra time per iteration", "omp dynamic,1"),
