@@ -44,6 +44,14 @@
 #define ADAPT_GRAIN_MAX 65536u
 #endif
 
+/* Automatic grain after calibration: one chunk in this many is timed, and
+ * the grain is rescaled when that chunk took less than a quarter or more
+ * than four times ADAPT_GRAIN_TARGET_NS (loops whose cost per iteration
+ * changes along the range). Default 16. */
+#ifndef ADAPT_GRAIN_PROBE
+#define ADAPT_GRAIN_PROBE 16u
+#endif
+
 /* Steal round-trip samples kept per worker for the latency statistics.
  * Default 1024; a power of two. */
 #ifndef ADAPT_RTT_SAMPLES
@@ -90,6 +98,7 @@ _Static_assert(ADAPT_GRAIN_MAX >= 1 && ADAPT_GRAIN_TARGET_NS >= 100,
                "automatic grain bounds");
 _Static_assert(ADAPT_WORK_MAX % 16 == 0, "ADAPT_WORK_MAX must keep 16-byte alignment");
 _Static_assert(ADAPT_THEFT_BLOCK >= 1, "ADAPT_THEFT_BLOCK must be >= 1");
+_Static_assert(ADAPT_GRAIN_PROBE >= 2, "ADAPT_GRAIN_PROBE must be >= 2");
 _Static_assert(ADAPT_DEQUE_CAP >= 2 && ADAPT_MAX_NEST >= 2, "deque capacity and nesting");
 
 #endif /* LIBADAPT_SRC_CONFIG_H */

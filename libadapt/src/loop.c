@@ -18,6 +18,7 @@ typedef struct for_work {
   size_t begin, end;
   size_t grain;
   int calibrating; /* automatic grain: still doubling */
+  int autograin;   /* automatic grain: keep probing after calibration */
   int slow_chunks; /* calibration: consecutive chunks at or above the target */
 } for_work;
 
@@ -42,6 +43,7 @@ static void for_splitter(adapt_frame *frame, void *wv, int count, adapt_reply_se
     t->end = e;
     t->grain = w->grain;
     t->calibrating = w->calibrating;
+    t->autograin = w->autograin;
     t->slow_chunks = 0;
     e -= piece;
   }
@@ -63,6 +65,23 @@ static void calibrate(for_work *w, uint64_t dt) {
   } else if (++w->slow_chunks >= 2) {
     w->calibrating = 0;
   }
+}
+
+/* After calibration: a timed chunk of n iterations took dt ns; bring the
+ * grain back to about the target when it is off by more than 4x (a loop
+ * whose iterations get more or less expensive along the range, e.g.
+ * triangular): otherwise steal requests wait for long chunks. */
+static size_t rescale(size_t g, size_t n, uint64_t dt) {
+  if (n < g) return g; /* a last, short chunk says little */
+  if (dt > 4u * ADAPT_GRAIN_TARGET_NS) {
+    uint64_t ng = (uint64_t)g * ADAPT_GRAIN_TARGET_NS / dt;
+    return ng ? (size_t)ng : 1;
+  }
+  if (dt < ADAPT_GRAIN_TARGET_NS / 4u && g < ADAPT_GRAIN_MAX) {
+    uint64_t ng = dt ? (uint64_t)g * ADAPT_GRAIN_TARGET_NS / dt : (uint64_t)g * 4u;
+    return ng > ADAPT_GRAIN_MAX ? ADAPT_GRAIN_MAX : (size_t)ng;
+  }
+  return g;
 }
 
 /* Grains learned by earlier loops of this thread, by body: a loop run again
@@ -99,7 +118,10 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
     c->body(b, e, c->ctx);
     calibrate(w, adapt__now_ns() - t0);
   }
-  const size_t g = w->grain;
+  size_t g = w->grain;
+  void (*const body)(size_t, size_t, void *) = c->body;
+  void *const uctx = c->ctx;
+  unsigned probe = w->autograin ? ADAPT_GRAIN_PROBE : 0; /* chunks to the next timed one */
   for (;;) {
     /* relaxed: hint, as in adapt_steal_point (the slow path acquires). */
     if (ADAPT_UNLIKELY(atomic_load_explicit(poll, memory_order_relaxed) != 0))
@@ -108,7 +130,15 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
     if (r == 0) break;
     size_t e = b + (r < g ? r : g);
     w->begin = e;
-    c->body(b, e, c->ctx);
+    if (ADAPT_UNLIKELY(probe != 0 && --probe == 0)) {
+      probe = ADAPT_GRAIN_PROBE;
+      uint64_t t0 = adapt__now_ns();
+      body(b, e, uctx);
+      g = rescale(g, e - b, adapt__now_ns() - t0);
+      w->grain = g; /* thieves' pieces inherit it */
+    } else {
+      body(b, e, uctx);
+    }
   }
   if (tracing)
     adapt__trace(adapt__frame_of(frame)->w, ADAPT__TRACE_RANGE, t_first, adapt__now_ns(), first,
@@ -145,13 +175,14 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   if (rc) return rc;
   if (first == last) return 0;
   for_ctx c = {body, ctx};
-  for_work w = {first, last, 1, 0, 0};
+  for_work w = {first, last, 1, 0, 0, 0};
   size_t g = attr && attr->grain ? attr->grain : env_grain();
   size_t slot = grain_slot(body);
   if (g) {
     w.grain = g;
   } else {
     w.calibrating = 1;
+    w.autograin = 1;
     if (grain_cache[slot].body == body) w.grain = grain_cache[slot].grain;
   }
   const adapt_task task = {for_run, for_splitter, NULL, sizeof(for_work), &c};
