@@ -5,6 +5,16 @@
 #include <adapt/adapt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* Busy-wait for ns nanoseconds (a body of known duration). */
+static inline void adapt_test_spin_ns(unsigned long long ns) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do clock_gettime(CLOCK_MONOTONIC, &t);
+  while ((unsigned long long)(t.tv_sec - t0.tv_sec) * 1000000000ull +
+             (unsigned long long)(t.tv_nsec - t0.tv_nsec) < ns);
+}
 
 /* Size scale: the sanitizer variants run the same cases with the large
  * sizes divided (ThreadSanitizer is 5-15x slower); no case is skipped. */

@@ -31,13 +31,6 @@ typedef struct label_ctx {
 
 static char label_of(size_t i) { return (char)('a' + (i * 7 + i / 26) % 26); }
 
-static void spin_ns(unsigned ns) {
-  struct timespec t0, t;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  do clock_gettime(CLOCK_MONOTONIC, &t);
-  while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < (long)ns);
-}
-
 static int append(label_work *w, const char *s, size_t n) {
   if (w->len + n + 1 > w->cap) {
     size_t cap = (w->len + n + 1) * 2;
@@ -95,7 +88,7 @@ static void label_entry(adapt_frame *f, void *wv, void *cv) {
       size_t i = w->begin++;
       char ch = label_of(i);
       if (append(w, &ch, 1)) atomic_store(&c->oom, 1);
-      if (slow && c->slow_ns) spin_ns(c->slow_ns);
+      if (slow && c->slow_ns) adapt_test_spin_ns(c->slow_ns);
       if (adapt_preempt_point(f)) return;
     }
     if (!c->preempt || !adapt_preempt_next_thief(f)) return;

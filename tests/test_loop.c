@@ -112,13 +112,6 @@ static void test_nested_three_levels(void **state) {
 }
 
 /* Many short regions back to back with random body durations. */
-static void spin_ns(uint64_t ns) {
-  struct timespec t0, t;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  do clock_gettime(CLOCK_MONOTONIC, &t);
-  while ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t.tv_nsec - t0.tv_nsec) < ns);
-}
-
 typedef struct rnd_ctx {
   atomic_size_t sum;
   unsigned seed;
@@ -127,7 +120,7 @@ typedef struct rnd_ctx {
 static void rnd_body(size_t b, size_t e, void *ctx) {
   rnd_ctx *c = ctx;
   for (size_t i = b; i < e; i++) {
-    spin_ns((i * 2654435761u + c->seed) % 3000u);
+    adapt_test_spin_ns((i * 2654435761u + c->seed) % 3000u);
     atomic_fetch_add_explicit(&c->sum, i + 1, memory_order_relaxed);
   }
 }
@@ -191,7 +184,7 @@ static atomic_int region_running;
 static void slow_body(size_t b, size_t e, void *ctx) {
   atomic_store(&region_running, 1);
   cover_body(b, e, ctx);
-  spin_ns(2000);
+  adapt_test_spin_ns(2000);
 }
 static void *finalizer_main(void *arg) {
   while (!atomic_load(&region_running)) sched_yield();
@@ -255,6 +248,13 @@ static void test_errors(void **state) {
   assert_int_equal(adapt_for(0, 10, count_calls, &calls, NULL), -EINVAL);
   assert_int_equal(calls, 0);
   unsetenv("ADAPT_WORKERS");
+  setenv("ADAPT_VICTIM", "nearest", 1);
+  assert_int_equal(adapt_init(NULL), -EINVAL);
+  setenv("ADAPT_VICTIM", "random", 1);
+  setenv("ADAPT_STEAL_ORDER", "sideways", 1);
+  assert_int_equal(adapt_init(NULL), -EINVAL);
+  unsetenv("ADAPT_STEAL_ORDER");
+  unsetenv("ADAPT_VICTIM");
   assert_int_equal(adapt_init(NULL), 0);
   assert_int_equal(adapt_init(NULL), 0); /* idempotent */
   assert_string_equal(adapt_strerror(-EINVAL) != NULL ? "ok" : "null", "ok");
@@ -268,7 +268,7 @@ static void test_errors(void **state) {
 /* A victim that does not reach a steal point for a long time: thieves
  * cancel their requests after the timeout instead of waiting for it. */
 static void long_body(size_t b, size_t e, void *ctx) {
-  if (b == 0) spin_ns(20000000); /* 20 ms without a steal point */
+  if (b == 0) adapt_test_spin_ns(20000000); /* 20 ms without a steal point */
 }
 
 static void test_thief_timeout(void **state) {

@@ -121,17 +121,8 @@ int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work) {
   int rc = adapt__ensure();
   if (rc) return rc;
   adapt__frame *f = adapt__frame_of(frame);
-  adapt__worker *w = adapt__self();
-  unsigned region = 0;
-  if (!(w && w->has_thread) && adapt__thread_frames(0) == 0) {
-    /* A top-level region: serialised with those of other threads. A thread
-     * that is not a worker takes worker 0's place while it runs. */
-    pthread_mutex_lock(&adapt__rt.region_lock);
-    region = ADAPT__FRAME_REGION;
-    w = adapt__rt.workers[0];
-    adapt__set_self(w);
-  }
-  adapt__thread_frames(1);
+  adapt__worker *w;
+  unsigned region = adapt__region_enter(&w) ? ADAPT__FRAME_REGION : 0;
   frame_init(f, w, task, work, NULL);
   f->flags |= region;
   ADAPT_STAT_INC(w, regions);
@@ -205,15 +196,7 @@ int adapt_end(adapt_frame *frame) {
   adapt__unpublish(w, f);
   f->flags &= ~ADAPT__FRAME_BEGUN;
   f->magic = 0;
-  adapt__thread_frames(-1);
-  if (f->flags & ADAPT__FRAME_REGION) {
-    if (adapt__self() == w && w->id == 0 && !w->has_thread) {
-      /* A foreign thread gives worker 0's place back; the thread that
-       * initialised the runtime stays worker 0. */
-      if (!pthread_equal(pthread_self(), adapt__rt.init_thread)) adapt__set_self(NULL);
-    }
-    pthread_mutex_unlock(&adapt__rt.region_lock);
-  }
+  adapt__region_leave((f->flags & ADAPT__FRAME_REGION) != 0);
   return 0;
 }
 

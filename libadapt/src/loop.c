@@ -162,7 +162,7 @@ static size_t env_grain(void) {
   return g;
 }
 
-int adapt__attr_check(const adapt_attr *attr) {
+static int attr_check(const adapt_attr *attr) {
   if (!attr) return 0;
   if (attr->sched < ADAPT_SCHED_DEFAULT || attr->sched > ADAPT_SCHED_ADAPTIVE) return -EINVAL;
   return 0;
@@ -171,7 +171,7 @@ int adapt__attr_check(const adapt_attr *attr) {
 int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
               const adapt_attr *attr) {
   if (!body || first > last) return -EINVAL;
-  int rc = adapt__attr_check(attr);
+  int rc = attr_check(attr);
   if (rc) return rc;
   if (first == last) return 0;
   for_ctx c = {body, ctx};

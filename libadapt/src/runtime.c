@@ -19,6 +19,19 @@ static int parse_uint(const char *name, const char *s, unsigned long max, unsign
   return 0;
 }
 
+/* An environment value among two names: *out = v1 or v2; -EINVAL with a
+ * message otherwise. */
+static int parse_choice(const char *name, const char *s, const char *n1, int v1, const char *n2,
+                        int v2, int *out) {
+  if (!strcmp(s, n1)) *out = v1;
+  else if (!strcmp(s, n2)) *out = v2;
+  else {
+    fprintf(stderr, "libadapt: bad value %s=\"%s\" (%s|%s)\n", name, s, n1, n2);
+    return -EINVAL;
+  }
+  return 0;
+}
+
 /* Configuration: cfg fields, else the environment, else the defaults. */
 static int configure(const adapt_config *cfg, int npus) {
   const adapt_config zero = {0};
@@ -52,24 +65,20 @@ static int configure(const adapt_config *cfg, int npus) {
   adapt_victim_policy vp = cfg->victim;
   if (vp < ADAPT_VICTIM_DEFAULT || vp > ADAPT_VICTIM_CACHE) return -EINVAL;
   if (vp == ADAPT_VICTIM_DEFAULT && (s = getenv("ADAPT_VICTIM")) && *s) {
-    if (!strcmp(s, "random")) vp = ADAPT_VICTIM_RANDOM;
-    else if (!strcmp(s, "cache")) vp = ADAPT_VICTIM_CACHE;
-    else {
-      fprintf(stderr, "libadapt: bad value ADAPT_VICTIM=\"%s\" (random|cache)\n", s);
+    int c;
+    if (parse_choice("ADAPT_VICTIM", s, "random", ADAPT_VICTIM_RANDOM, "cache", ADAPT_VICTIM_CACHE, &c))
       return -EINVAL;
-    }
+    vp = (adapt_victim_policy)c;
   }
   adapt__rt.victim_cache = vp != ADAPT_VICTIM_RANDOM;
 
   adapt_steal_order so = cfg->steal_order;
   if (so < ADAPT_STEAL_DEFAULT || so > ADAPT_STEAL_INNER) return -EINVAL;
   if (so == ADAPT_STEAL_DEFAULT && (s = getenv("ADAPT_STEAL_ORDER")) && *s) {
-    if (!strcmp(s, "outer")) so = ADAPT_STEAL_OUTER;
-    else if (!strcmp(s, "inner")) so = ADAPT_STEAL_INNER;
-    else {
-      fprintf(stderr, "libadapt: bad value ADAPT_STEAL_ORDER=\"%s\" (outer|inner)\n", s);
+    int c;
+    if (parse_choice("ADAPT_STEAL_ORDER", s, "outer", ADAPT_STEAL_OUTER, "inner", ADAPT_STEAL_INNER, &c))
       return -EINVAL;
-    }
+    so = (adapt_steal_order)c;
   }
   adapt__rt.steal_outer = so != ADAPT_STEAL_INNER;
 
@@ -211,7 +220,7 @@ int adapt__ensure(void) {
 
 int adapt_try_finalize(void) {
   adapt__worker *self = adapt__self();
-  if ((self && self->has_thread) || adapt__thread_frames(0) > 0) return -EBUSY;
+  if ((self && self->has_thread) || adapt__in_region()) return -EBUSY;
   pthread_mutex_lock(&adapt__rt.init_lock);
   /* acquire: pairs with the release store of up in adapt_init. */
   if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {

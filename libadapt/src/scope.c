@@ -10,15 +10,8 @@ int adapt_scope_begin(adapt_scope *scope) {
   int rc = adapt__ensure();
   if (rc) return rc;
   adapt__scope *s = (adapt__scope *)(void *)scope;
-  adapt__worker *w = adapt__self();
-  s->region = 0;
-  if (!(w && w->has_thread) && adapt__thread_frames(0) == 0) {
-    pthread_mutex_lock(&adapt__rt.region_lock); /* see adapt_begin */
-    w = adapt__rt.workers[0];
-    adapt__set_self(w);
-    s->region = 1;
-  }
-  adapt__thread_frames(1);
+  adapt__worker *w;
+  s->region = (unsigned)adapt__region_enter(&w);
   atomic_init(&s->pending, 0);
   s->w = w;
   s->floor = adapt__deque_tail(&w->dq);
@@ -26,14 +19,13 @@ int adapt_scope_begin(adapt_scope *scope) {
   return 0;
 }
 
-void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t, int stolen) {
+void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
   w->nest++;
   t->fn(t->arg);
   w->nest--;
   /* release: pairs with the acquire load of pending in adapt_sync: the
    * task's writes are visible to the code after the sync. */
   atomic_fetch_sub_explicit(&t->scope->pending, 1, memory_order_release);
-  (void)stolen;
 }
 
 int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
@@ -44,7 +36,7 @@ int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   atomic_fetch_add_explicit(&s->pending, 1, memory_order_relaxed);
   adapt__spawned t = {fn, arg, s};
   if (adapt__deque_push(&w->dq, &t) != 0) {
-    adapt__run_spawned(w, &t, 0); /* deque full: run it now */
+    adapt__run_spawned(w, &t); /* deque full: run it now */
     return 0;
   }
   /* seq_cst: with the seq_cst store of tail in push, the waker half of the
@@ -62,7 +54,7 @@ int adapt_sync(adapt_scope *scope) {
   for (;;) {
     if (adapt__deque_pop(&w->dq, s->floor, &t)) { /* newest first: our own */
       ADAPT_ASSERT_PTR_EQ(t.scope, s);
-      adapt__run_spawned(w, &t, 0);
+      adapt__run_spawned(w, &t);
       continue;
     }
     /* acquire: pairs with the release decrement in adapt__run_spawned. */
@@ -73,10 +65,6 @@ int adapt_sync(adapt_scope *scope) {
     adapt__pause(&spins);
   }
   s->magic = 0;
-  adapt__thread_frames(-1);
-  if (s->region) {
-    if (!pthread_equal(pthread_self(), adapt__rt.init_thread)) adapt__set_self(NULL);
-    pthread_mutex_unlock(&adapt__rt.region_lock);
-  }
+  adapt__region_leave((int)s->region);
   return 0;
 }

@@ -26,6 +26,6 @@ typedef struct adapt__scope {
 _Static_assert(sizeof(adapt__scope) <= sizeof(adapt_scope), "adapt_scope too small");
 
 /* Run a task taken from a deque (owner's pop or a theft). */
-void adapt__run_spawned(struct adapt__worker *w, const struct adapt__spawned *t, int stolen);
+void adapt__run_spawned(struct adapt__worker *w, const struct adapt__spawned *t);
 
 #endif /* LIBADAPT_SRC_SCOPE_H */

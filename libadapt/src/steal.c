@@ -115,7 +115,7 @@ int adapt__steal_and_run(adapt__worker *w, int prefer) {
     end_idle(w, now);
     if (adapt__trace_mask & ADAPT__TRACE_STEAL)
       adapt__trace(w, ADAPT__TRACE_STEAL, now, now, (uint64_t)v, (uint64_t)-1);
-    adapt__run_spawned(w, &task, 1);
+    adapt__run_spawned(w, &task);
     return 1;
   }
   /* relaxed: hint; a victim with spawned tasks only may have no frame. */

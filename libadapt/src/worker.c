@@ -19,7 +19,7 @@ static _Thread_local adapt__worker *tls_worker;
 static _Thread_local unsigned tls_generation;
 static _Thread_local int tls_frames; /* frames begun by this thread and not ended */
 
-int adapt__thread_frames(int delta) { return tls_frames += delta; }
+int adapt__in_region(void) { return tls_frames > 0; }
 
 adapt__worker *adapt__self(void) {
   adapt__worker *w = tls_worker;
@@ -54,6 +54,31 @@ void adapt__pause(unsigned *spins) {
     *spins = 0;
     sched_yield();
   }
+}
+
+int adapt__region_enter(adapt__worker **wp) {
+  adapt__worker *w = adapt__self();
+  int region = 0;
+  if (!(w && w->has_thread) && tls_frames == 0) {
+    /* Serialised with the regions of other threads. A thread that is not a
+     * worker takes worker 0's place while its region runs. */
+    pthread_mutex_lock(&adapt__rt.region_lock);
+    w = adapt__rt.workers[0];
+    adapt__set_self(w);
+    region = 1;
+  }
+  tls_frames++;
+  *wp = w;
+  return region;
+}
+
+void adapt__region_leave(int region) {
+  tls_frames--;
+  if (!region) return;
+  /* A foreign thread gives worker 0's place back; the thread that
+   * initialised the runtime stays worker 0. */
+  if (!pthread_equal(pthread_self(), adapt__rt.init_thread)) adapt__set_self(NULL);
+  pthread_mutex_unlock(&adapt__rt.region_lock);
 }
 
 void adapt__publish(adapt__worker *w, adapt__frame *f) {

@@ -78,9 +78,8 @@ extern adapt__runtime adapt__rt;
 
 /* The calling thread's worker, or NULL if it is not (or no longer) one. */
 adapt__worker *adapt__self(void);
-/* Frames begun (adapt_begin) by the calling thread and not ended, after
- * adding delta. */
-int adapt__thread_frames(int delta);
+/* 1 if the calling thread has begun a frame or scope not yet ended. */
+int adapt__in_region(void);
 /* Make the calling thread act as w (NULL: none). */
 void adapt__set_self(adapt__worker *w);
 
@@ -92,6 +91,14 @@ uint64_t adapt__now_ns(void);
 
 /* Wait-loop pause: cpu_relax, and sched_yield every few spins. */
 void adapt__pause(unsigned *spins);
+
+/* Top-level regions (adapt_begin, adapt_scope_begin): if the calling thread
+ * is not inside a region, take the region lock and worker 0's place and
+ * return 1 (the caller then owes adapt__region_leave); else 0. Either way
+ * *w is the worker to run on and the thread's frame count is incremented. */
+int adapt__region_enter(adapt__worker **w);
+/* Close what adapt__region_enter opened (region: its return value). */
+void adapt__region_leave(int region);
 
 /* Publishing a frame / unpublishing it: wakes sleepers when needed. */
 void adapt__publish(adapt__worker *w, adapt__frame *f);
