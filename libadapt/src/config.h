@@ -87,6 +87,12 @@
 #define ADAPT_TRACE_MAX_EVENTS (1u << 20)
 #endif
 
+/* Largest default grain of the non-adaptive schedulers (iterations): the
+ * grain is min(this, n / (8 P)), as cilk_for chooses it. */
+#ifndef ADAPT_SCHED_GRAIN_MAX
+#define ADAPT_SCHED_GRAIN_MAX 2048u
+#endif
+
 _Static_assert(ADAPT_CACHE_LINE >= 16 && (ADAPT_CACHE_LINE & (ADAPT_CACHE_LINE - 1)) == 0,
                "ADAPT_CACHE_LINE must be a power of two >= 16");
 _Static_assert(ADAPT_MAX_WORKERS >= 1 && ADAPT_MAX_WORKERS <= 4096,
@@ -98,6 +104,7 @@ _Static_assert(ADAPT_GRAIN_MAX >= 1 && ADAPT_GRAIN_TARGET_NS >= 100,
                "automatic grain bounds");
 _Static_assert(ADAPT_WORK_MAX % 16 == 0, "ADAPT_WORK_MAX must keep 16-byte alignment");
 _Static_assert(ADAPT_THEFT_BLOCK >= 1, "ADAPT_THEFT_BLOCK must be >= 1");
+_Static_assert(ADAPT_SCHED_GRAIN_MAX >= 1, "ADAPT_SCHED_GRAIN_MAX must be >= 1");
 _Static_assert(ADAPT_GRAIN_PROBE >= 2, "ADAPT_GRAIN_PROBE must be >= 2");
 _Static_assert(ADAPT_DEQUE_CAP >= 2 && ADAPT_MAX_NEST >= 2, "deque capacity and nesting");
 

@@ -20,7 +20,7 @@ void adapt__deque_fini(adapt__deque *d) {
   d->slots = NULL;
 }
 
-static void lock(adapt__deque *d) {
+void adapt__deque_lock(adapt__deque *d) {
   for (;;) {
     /* acquire: pairs with the release store in unlock (the previous holder's
      * updates of head/tail and pending are visible). */
@@ -33,7 +33,7 @@ static void lock(adapt__deque *d) {
   }
 }
 
-static void unlock(adapt__deque *d) {
+void adapt__deque_unlock(adapt__deque *d) {
   /* release: pairs with the acquire exchange in lock. */
   atomic_store_explicit(&d->lock, 0, memory_order_release);
 }
@@ -46,8 +46,9 @@ int adapt__deque_push(adapt__deque *d, const adapt__spawned *t) {
    * free: a thief that has advanced head to h+1 may still be copying slot h
    * (under the lock, so head stays at most h+1 meanwhile), and index h + CAP
    * would be that same slot. */
-  if (tl - atomic_load_explicit(&d->head, memory_order_acquire) >= ADAPT_DEQUE_CAP - 1)
-    return -ENOSPC;
+  size_t h = atomic_load_explicit(&d->head, memory_order_acquire);
+  /* A failing thief may hold head one past tail for a moment: empty. */
+  if (tl > h && tl - h >= ADAPT_DEQUE_CAP - 1) return -ENOSPC;
   d->slots[tl % ADAPT_DEQUE_CAP] = *t;
   /* seq_cst (at least release): pairs with the thief's seq_cst load of tail,
    * which then sees the slot; seq_cst also orders it before the load of
@@ -67,33 +68,64 @@ int adapt__deque_pop(adapt__deque *d, size_t floor, adapt__spawned *out) {
   if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t) {
     /* A thief may be taking the same task: decide under the lock. */
     atomic_store_explicit(&d->tail, t + 1, memory_order_relaxed);
-    lock(d);
+    adapt__deque_lock(d);
     atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
     if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t) {
       atomic_store_explicit(&d->tail, t + 1, memory_order_relaxed);
-      unlock(d);
+      adapt__deque_unlock(d);
       return 0;
     }
-    unlock(d);
+    adapt__deque_unlock(d);
   }
   *out = d->slots[t % ADAPT_DEQUE_CAP];
   return 1;
 }
 
-int adapt__deque_steal(adapt__deque *d, adapt__spawned *out) {
+int adapt__deque_pop_locked(adapt__deque *d, size_t floor, adapt__spawned *out) {
+  adapt__deque_lock(d);
+  int got = adapt__deque_pop(d, floor, out);
+  adapt__deque_unlock(d);
+  return got;
+}
+
+int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out) {
   /* relaxed pre-check without the lock (hint). */
   if (!adapt__deque_nonempty(d, memory_order_relaxed)) return 0;
-  lock(d);
+  adapt__deque_lock(d);
   size_t h = atomic_load_explicit(&d->head, memory_order_relaxed);
   /* seq_cst store then seq_cst load: the thief half of the THE Dekker pair
    * (pairs with the owner's seq_cst store of tail and load of head). */
   atomic_store_explicit(&d->head, h + 1, memory_order_seq_cst);
   if (h + 1 > atomic_load_explicit(&d->tail, memory_order_seq_cst)) {
     atomic_store_explicit(&d->head, h, memory_order_relaxed);
-    unlock(d);
+    adapt__deque_unlock(d);
     return 0;
   }
-  *out = d->slots[h % ADAPT_DEQUE_CAP];
-  unlock(d);
-  return 1;
+  const adapt__spawned *e = &d->slots[h % ADAPT_DEQUE_CAP];
+  int got = 1;
+  if (e->split) {
+    /* Splittable entry: the owner cannot pop it while we hold head past it
+     * (its pop sees head > tail and waits for the lock). */
+    switch (e->split(e, thief, out)) {
+      case ADAPT__SPLIT_KEEP:
+        atomic_store_explicit(&d->head, h, memory_order_relaxed);
+        break;
+      case ADAPT__SPLIT_LAST:
+        break;
+      case ADAPT__SPLIT_DROP:
+        got = 0;
+        break;
+      default: /* ADAPT__SPLIT_FAIL */
+        atomic_store_explicit(&d->head, h, memory_order_relaxed);
+        got = 0;
+        break;
+    }
+    /* relaxed: the owner of the entry reads pending only after its
+     * adapt__deque_pop_locked, whose lock acquire pairs with our unlock. */
+    if (got && out->scope) atomic_fetch_add_explicit(&out->scope->pending, 1, memory_order_relaxed);
+  } else {
+    *out = *e;
+  }
+  adapt__deque_unlock(d);
+  return got;
 }

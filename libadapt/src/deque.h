@@ -21,12 +21,36 @@
 #include "config.h"
 
 struct adapt__scope;
+struct adapt__worker;
 
-typedef struct adapt__spawned {
-  void (*fn)(void *);
-  void *arg;
+/* What a thief's split callback did with the entry at the head (it runs
+ * with the deque lock held and the head already committed past the entry).
+ * Splittable entries are runtime entries: loop frames, hybrid and static
+ * loops; they stay in place while they have work to hand out. */
+enum {
+  ADAPT__SPLIT_FAIL = 0, /* nothing taken, entry stays (head restored) */
+  ADAPT__SPLIT_KEEP,     /* *piece filled, entry stays (head restored) */
+  ADAPT__SPLIT_LAST,     /* *piece filled, entry removed (head stays past it) */
+  ADAPT__SPLIT_DROP      /* nothing taken, entry removed (it has no more work) */
+};
+
+/* A deque entry: a spawned user task, a piece of a loop, or a splittable
+ * loop entry. 64 bytes, copied by value. */
+typedef struct adapt__spawned adapt__spawned;
+struct adapt__spawned {
+  /* Runs the entry on worker w (after the owner's pop or a theft). */
+  void (*run)(struct adapt__worker *w, const adapt__spawned *t);
+  /* NULL: a thief takes the entry whole. Else called by a thief (worker id
+   * `thief`) under the lock; returns ADAPT__SPLIT_*. */
+  int (*split)(const adapt__spawned *t, int thief, adapt__spawned *piece);
+  /* Its pending count is decremented (release) when the entry has run;
+   * the deque increments it for each piece split off. NULL: not counted. */
   struct adapt__scope *scope;
-} adapt__spawned;
+  void (*fn)(void *); /* user task */
+  void *arg;
+  void *obj;          /* runtime entries: loop, loop frame, partitions */
+  size_t lo, hi;      /* runtime entries: a range */
+};
 
 typedef struct adapt__deque {
   /* --- Thieves: head and the lock (owner takes it only on a conflict) --- */
@@ -44,8 +68,22 @@ int adapt__deque_push(adapt__deque *d, const adapt__spawned *t);
 /* Owner: pop the newest task into *out if the tail is above `floor`; 1 on
  * success, 0 if there is none above floor (or a thief took the last one). */
 int adapt__deque_pop(adapt__deque *d, size_t floor, adapt__spawned *out);
-/* Thief: take the oldest task; 1 on success. */
-int adapt__deque_steal(adapt__deque *d, adapt__spawned *out);
+/* Owner: the same, always under the lock: afterwards every split of the
+ * entry by a thief happened before (a splittable entry's owner calls it
+ * before waiting for the pieces). */
+int adapt__deque_pop_locked(adapt__deque *d, size_t floor, adapt__spawned *out);
+/* Thief (worker id `thief`): take the oldest task, or a piece of it if it
+ * is splittable; 1 with *out to run, 0 if nothing was taken. */
+int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out);
+/* Owner: entries in the deque (owner's view; thieves may have taken some). */
+static inline size_t adapt__deque_size(adapt__deque *d) {
+  size_t t = atomic_load_explicit(&d->tail, memory_order_relaxed);
+  size_t h = atomic_load_explicit(&d->head, memory_order_relaxed);
+  return t > h ? t - h : 0;
+}
+/* The deque's lock (thieves; the owner on a conflict; loop frames). */
+void adapt__deque_lock(adapt__deque *d);
+void adapt__deque_unlock(adapt__deque *d);
 /* Anyone: does the deque look non-empty (hint)? */
 static inline int adapt__deque_nonempty(adapt__deque *d, memory_order mo) {
   return atomic_load_explicit(&d->tail, mo) > atomic_load_explicit(&d->head, mo);

@@ -12,6 +12,7 @@
 #include <adapt/algorithms.h>
 
 #include "debug.h"
+#include "schedulers.h"
 #include "worker.h"
 
 typedef struct for_work {
@@ -162,21 +163,30 @@ static size_t env_grain(void) {
   return g;
 }
 
-static int attr_check(const adapt_attr *attr) {
-  if (!attr) return 0;
-  if (attr->sched < ADAPT_SCHED_DEFAULT || attr->sched > ADAPT_SCHED_ADAPTIVE) return -EINVAL;
-  return 0;
-}
-
 int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
               const adapt_attr *attr) {
   if (!body || first > last) return -EINVAL;
-  int rc = attr_check(attr);
-  if (rc) return rc;
+  adapt_sched sched = attr ? attr->sched : ADAPT_SCHED_DEFAULT;
+  if ((int)sched < ADAPT_SCHED_DEFAULT || (int)sched >= ADAPT_SCHED_COUNT) return -EINVAL;
   if (first == last) return 0;
+  size_t g = attr && attr->grain ? attr->grain : env_grain();
+  if (sched == ADAPT_SCHED_DEFAULT) {
+    int rc = adapt__ensure(); /* ADAPT_SCHED is read by adapt_init */
+    if (rc) return rc;
+    sched = (adapt_sched)adapt__rt.sched;
+  }
+  if (sched != ADAPT_SCHED_ADAPTIVE) {
+    int rc = adapt__ensure();
+    if (rc) return rc;
+    adapt__loop l = {body, ctx, first, last, g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
+    adapt__worker *w;
+    int region = adapt__region_enter(&w);
+    adapt__for_sched(sched, w, &l);
+    adapt__region_leave(region);
+    return 0;
+  }
   for_ctx c = {body, ctx};
   for_work w = {first, last, 1, 0, 0, 0};
-  size_t g = attr && attr->grain ? attr->grain : env_grain();
   size_t slot = grain_slot(body);
   if (g) {
     w.grain = g;
@@ -187,7 +197,7 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   }
   const adapt_task task = {for_run, for_splitter, NULL, sizeof(for_work), &c};
   adapt_frame f;
-  rc = adapt_begin(&f, &task, &w);
+  int rc = adapt_begin(&f, &task, &w);
   if (rc) return rc;
   for_run(&f, &w, &c);
   rc = adapt_end(&f);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <adapt/algorithms.h>
+
 #include "worker.h"
 
 static int parse_uint(const char *name, const char *s, unsigned long max, unsigned long *out) {
@@ -81,6 +83,18 @@ static int configure(const adapt_config *cfg, int npus) {
     so = (adapt_steal_order)c;
   }
   adapt__rt.steal_outer = so != ADAPT_STEAL_INNER;
+
+  adapt__rt.sched = ADAPT_SCHED_ADAPTIVE;
+  if ((s = getenv("ADAPT_SCHED")) && *s) {
+    adapt_sched sc;
+    if (adapt_sched_parse(s, &sc)) {
+      fprintf(stderr,
+              "libadapt: bad value ADAPT_SCHED=\"%s\" (adaptive|loopframe|dac|hybrid|lazy-df|"
+              "lazy-df2|lazy-bf|static)\n", s);
+      return -EINVAL;
+    }
+    if (sc != ADAPT_SCHED_DEFAULT) adapt__rt.sched = sc;
+  }
 
   unsigned spin = cfg->spin_us;
   if (!spin && (s = getenv("ADAPT_SPIN_US")) && *s) {

@@ -110,7 +110,7 @@ int adapt__steal_and_run(adapt__worker *w, int prefer) {
   if (v < 0) return 0;
   adapt__worker *victim = adapt__rt.workers[v];
   adapt__spawned task;
-  if (adapt__deque_steal(&victim->dq, &task)) {
+  if (adapt__deque_steal(&victim->dq, w->id, &task)) {
     uint64_t now = adapt__now_ns();
     end_idle(w, now);
     if (adapt__trace_mask & ADAPT__TRACE_STEAL)

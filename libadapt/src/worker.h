@@ -25,6 +25,8 @@ typedef struct adapt__worker {
   pthread_t thread;
   int has_thread;          /* 1 for workers 1..n-1 */
   uint64_t idle_since;     /* idle loop: start of the current idle period, 0 if none */
+  struct adapt__lazy_td *postponed_oldest; /* lazy-bf: private deque of postponed */
+  struct adapt__lazy_td *postponed_newest; /* ranges, on this worker's stack */
   adapt__frame *frames[ADAPT_MAX_DEPTH];
   adapt__trace_buf trace;
 
@@ -55,6 +57,7 @@ typedef struct adapt__runtime {
   int steal_outer;
   unsigned spin_us;
   unsigned steal_timeout_us;
+  int sched;               /* adapt_sched from ADAPT_SCHED, else ADAPTIVE */
   int stats_at_exit;
   int tracing;
   char *trace_file;

@@ -40,11 +40,39 @@ typedef enum adapt_window_splitter {
   ADAPT_SPLITTER_BALANCED     /* equal pieces over both sides */
 } adapt_window_splitter;
 
-/* Loop scheduler. */
+/* Loop scheduler (docs/guide.md, "Choosing a scheduler"). G below is the
+ * grain: attr->grain, else env ADAPT_GRAIN, else (non-adaptive schedulers)
+ * min(2048, n / (8 P)), at least 1, for n iterations on P workers. */
 typedef enum adapt_sched {
-  ADAPT_SCHED_DEFAULT = 0, /* ADAPT_SCHED env, else ADAPTIVE */
-  ADAPT_SCHED_ADAPTIVE     /* request/splitter protocol (the default) */
+  ADAPT_SCHED_DEFAULT = 0, /* env ADAPT_SCHED, else ADAPTIVE */
+  ADAPT_SCHED_ADAPTIVE,    /* request/splitter protocol: thieves ask, the
+                              owner splits at its next poll (the default) */
+  ADAPT_SCHED_LOOPFRAME,   /* loop frame [start,end) on the deque: a thief
+                              takes the upper half under the deque lock while
+                              the owner claims chunks of G (OpenCilk thesis) */
+  ADAPT_SCHED_DAC,         /* divide and conquer over spawn/sync down to G
+                              (cilk_for) */
+  ADAPT_SCHED_HYBRID,      /* R = 2^k >= P partitions, each earmarked for a
+                              worker, claimed by fetch_or, run as DAC: the same
+                              worker gets the same iterations loop after loop */
+  ADAPT_SCHED_LAZY_DF,     /* lazy splitting: push half of the current range
+                              only when the deque is empty */
+  ADAPT_SCHED_LAZY_DF2,    /* lazy, when the deque holds fewer than 2 entries */
+  ADAPT_SCHED_LAZY_BF,     /* lazy, pushing the oldest postponed range first */
+  ADAPT_SCHED_STATIC       /* P contiguous blocks, block w for worker w when it
+                              arrives, no load balancing inside a block */
 } adapt_sched;
+
+#define ADAPT_SCHED_COUNT 9 /* number of adapt_sched values, DEFAULT included */
+
+/* Name of a scheduler as ADAPT_SCHED spells it ("adaptive", "loopframe",
+ * "dac", "hybrid", "lazy-df", "lazy-df2", "lazy-bf", "static"; "default"),
+ * or NULL for a value out of range. Thread-safe, no initialisation needed. */
+const char *adapt_sched_name(adapt_sched s);
+
+/* Parse a scheduler name (as above, "default" included) into *out.
+ * Errors: -EINVAL NULL argument or unknown name. Thread-safe. */
+int adapt_sched_parse(const char *name, adapt_sched *out);
 
 /* Attributes of one call. NULL or zero-initialised: defaults. */
 typedef struct adapt_attr {
@@ -62,9 +90,14 @@ typedef struct adapt_attr {
 
 /* Parallel range loop: calls body(b, e, ctx) on disjoint sub-ranges whose
  * union is exactly [first, last), each index once, possibly concurrently on
- * several workers. Returns when every call has returned.
- * Errors: -EINVAL NULL body, first > last, bad attr. first == last: 0, no
- * call. Not guaranteed: the order of the calls, which worker runs which
+ * several workers. Returns when every call has returned. The scheduler is
+ * attr->sched, else env ADAPT_SCHED, else adaptive; every scheduler may be
+ * nested in any other, and in spawned tasks. With a grain G set (attr or
+ * ADAPT_GRAIN) no call covers more than G indices, except with static, which
+ * calls body once per block.
+ * Errors: -EINVAL NULL body, first > last, bad attr or bad ADAPT_SCHED /
+ * ADAPT_GRAIN value (a message names it). first == last: 0, no call.
+ * Not guaranteed: the order of the calls, which worker runs which
  * sub-range, the sizes of the sub-ranges. */
 int adapt_for(size_t first, size_t last,
               void (*body)(size_t begin, size_t end, void *ctx), void *ctx,

@@ -1,0 +1,121 @@
+/* ADAPT_SCHED_LAZY_DF, _DF2 and _BF: lazy splitting (lazy-scheduling.txt).
+ * A worker runs its range G indices at a time and exposes work only when
+ * its deque looks hungry: holding fewer than `threshold` entries (1: DF,
+ * 2: DF2). DF and DF2 then push the upper half of the range being run (the
+ * innermost postponed range). BF keeps every range being run in a private
+ * deque, oldest first, and pushes from the oldest one (Algorithm 3): half
+ * of it if it is larger than G, else all of it. Indices are taken off a
+ * range before the body runs, so a nested loop that pushes part of an
+ * enclosing range never hands out an index already running. */
+#include "scope.h"
+#include "schedulers.h"
+#include "worker.h"
+
+/* A range being run by this worker (BF: linked in its private deque). */
+typedef struct adapt__lazy_td {
+  size_t lo, hi;
+  const adapt__loop *l;
+  adapt__scope *scope; /* counts what is pushed from this range */
+  struct adapt__lazy_td *older, *newer;
+  int linked;
+} adapt__lazy_td;
+
+typedef struct lazy_mode {
+  unsigned threshold;
+  int breadth_first;
+} lazy_mode;
+
+static const lazy_mode modes[] = {{1, 0}, {2, 0}, {1, 1}};
+
+static void lazy_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo,
+                       size_t hi);
+
+static void lazy_piece_run(adapt__worker *w, const adapt__spawned *t) {
+  lazy_range(w, t->obj, t->arg, t->lo, t->hi);
+}
+
+static void push_range(adapt__scope *s, const adapt__loop *l, const lazy_mode *m, size_t lo,
+                       size_t hi) {
+  adapt__spawned e = {.run = lazy_piece_run, .arg = (void *)m, .obj = (void *)l, .lo = lo, .hi = hi};
+  adapt__scope_push(s, &e);
+}
+
+/* Private deque of postponed ranges (owner only, no synchronisation). */
+static void td_link(adapt__worker *w, adapt__lazy_td *td) {
+  td->newer = NULL;
+  td->older = w->postponed_newest;
+  if (td->older) td->older->newer = td;
+  else w->postponed_oldest = td;
+  w->postponed_newest = td;
+  td->linked = 1;
+}
+
+static void td_unlink(adapt__worker *w, adapt__lazy_td *td) {
+  if (td->older) td->older->newer = td->newer;
+  else w->postponed_oldest = td->newer;
+  if (td->newer) td->newer->older = td->older;
+  else w->postponed_newest = td->older;
+  td->linked = 0;
+}
+
+/* BF: expose work from the oldest postponed range of this worker. */
+static void push_oldest(adapt__worker *w, const lazy_mode *m) {
+  adapt__lazy_td *old = w->postponed_oldest;
+  size_t n = old->hi - old->lo;
+  /* Take the range off the postponed one before pushing it: the push may
+   * run it at once (deque full), and its nested loops look at this deque. */
+  size_t lo = old->lo, hi = old->hi;
+  if (n > old->l->grain) {
+    old->hi = lo + n / 2;
+    push_range(old->scope, old->l, m, old->hi, hi);
+  } else {
+    td_unlink(w, old);
+    old->lo = hi; /* its loop finds nothing left */
+    push_range(old->scope, old->l, m, lo, hi);
+  }
+}
+
+static void lazy_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo,
+                       size_t hi) {
+  const size_t g = l->grain;
+  void (*const body)(size_t, size_t, void *) = l->body;
+  void *const ctx = l->ctx;
+  adapt__scope s;
+  adapt__scope_open(&s, w);
+  if (!m->breadth_first) {
+    while (hi - lo > g) {
+      if (adapt__deque_size(&w->dq) < m->threshold) {
+        size_t mid = lo + (hi - lo) / 2, top = hi;
+        hi = mid;
+        push_range(&s, l, m, mid, top);
+        continue;
+      }
+      size_t b = lo;
+      lo += g;
+      body(b, lo, ctx);
+    }
+    if (lo < hi) body(lo, hi, ctx);
+  } else {
+    adapt__lazy_td td = {.lo = lo, .hi = hi, .l = l, .scope = &s};
+    td_link(w, &td);
+    /* td.hi may shrink and td.lo jump to td.hi while the body runs: nested
+     * loops of this worker push from td when it is the oldest range. */
+    while (td.hi - td.lo > g) {
+      if (adapt__deque_size(&w->dq) < m->threshold) {
+        push_oldest(w, m);
+        continue;
+      }
+      size_t b = td.lo;
+      td.lo += g;
+      body(b, b + g, ctx);
+    }
+    if (td.linked) td_unlink(w, &td);
+    if (td.lo < td.hi) body(td.lo, td.hi, ctx);
+  }
+  adapt__scope_wait(&s);
+}
+
+void adapt__for_lazy(adapt__worker *w, const adapt__loop *l, unsigned threshold, int breadth_first) {
+  const lazy_mode *m = breadth_first ? &modes[2] : threshold >= 2 ? &modes[1] : &modes[0];
+  lazy_range(w, l, m, l->first, l->last);
+}
