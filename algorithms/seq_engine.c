@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "schedulers.h"
+
 static uint64_t now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -193,8 +195,33 @@ static void thief_entry(adapt_frame *f, void *work, void *ctx) {
   dowork(f, work, ctx);
 }
 
+typedef struct map_loop {
+  adapt__seq_ctx *c;
+  adapt__seq_work *w;
+} map_loop;
+
+static void map_body(size_t b, size_t e, void *arg) {
+  map_loop *m = arg;
+  m->c->kernel->run(m->c, m->w, b, e);
+}
+
 int adapt__seq_exec(adapt__seq_ctx *c, adapt__seq_work *w) {
   if (c->p.n == 0) return 0;
+  adapt_sched s = c->p.sched;
+  if (!c->kernel->merge && !c->kernel->discard) {
+    int rc = adapt__sched_resolve(s, &s);
+    if (rc) return rc;
+    if (s != ADAPT_SCHED_ADAPTIVE) {
+      if (c->p.mode != ADAPT_WINDOW_NONE) return -ENOTSUP;
+      adapt_attr a = {0};
+      a.sched = s;
+      a.grain = c->p.auto_grain ? 0 : c->p.grain;
+      map_loop m = {c, w};
+      return adapt_for(0, c->p.n, map_body, &m, &a);
+    }
+  } else if (s != ADAPT_SCHED_DEFAULT && s != ADAPT_SCHED_ADAPTIVE) {
+    return -ENOTSUP;
+  }
   adapt_task task = {
       .entry = thief_entry,
       .splitter = splitter,

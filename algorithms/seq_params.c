@@ -75,7 +75,8 @@ int adapt__seq_params_resolve(const adapt_attr *attr, size_t count, size_t unit,
   adapt_attr a;
   if (attr) a = *attr;
   else memset(&a, 0, sizeof a);
-  if (a.sched != ADAPT_SCHED_DEFAULT && a.sched != ADAPT_SCHED_ADAPTIVE) return -EINVAL;
+  if ((int)a.sched < ADAPT_SCHED_DEFAULT || (int)a.sched >= ADAPT_SCHED_COUNT) return -EINVAL;
+  p->sched = a.sched;
   if (unit == 0) unit = 1;
   int rc = resolve_mode(a.window, &p->mode);
   if (rc) return rc;

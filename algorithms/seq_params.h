@@ -14,6 +14,7 @@ typedef struct adapt__seq_params {
   adapt_window_splitter splitter;  /* LOCAL, DISTANT or BALANCED (never DEFAULT) */
   size_t grain;                    /* units per chunk, >= 1, <= window */
   int auto_grain;                  /* 1: the owner calibrates the grain */
+  adapt_sched sched;               /* attr->sched, checked (DEFAULT: see adapt__seq_exec) */
 } adapt__seq_params;
 
 /* Fill *p for a call over `count` elements grouped in units of `unit`

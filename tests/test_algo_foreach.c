@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "algo_test.h"
 
@@ -290,6 +291,71 @@ static void test_errors(void **state) {
   unsetenv("ADAPT_GRAIN");
 }
 
+/* --- Schedulers: the maps run under every scheduler of adapt_for; the
+ * algorithms that merge in order need the adaptive protocol. ------------- */
+
+static int sum_op(const void *elem, void *ctx) {
+  (void)ctx;
+  return *(const uint32_t *)elem != 0;
+}
+
+static void test_schedulers(void **state) {
+  (void)state;
+  const size_t n = adapt_test_scale(200003, 20011);
+  uint32_t *a = calloc(n, sizeof *a);
+  uint64_t *o = calloc(n, sizeof *o);
+  assert_non_null(a);
+  assert_non_null(o);
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
+    for (int s = ADAPT_SCHED_ADAPTIVE; s < ADAPT_SCHED_COUNT; s++) {
+      for (size_t gi = 0; gi < 3; gi++) {
+        adapt_attr at = {0};
+        at.sched = (adapt_sched)s;
+        at.grain = algo_grains[gi];
+        memset(a, 0, n * sizeof *a);
+        assert_int_equal(adapt_for_each(a, n, sizeof *a, inc_op, NULL, &at), 0);
+        range_ctx r;
+        atomic_init(&r.calls, 0);
+        atomic_init(&r.empty, 0);
+        assert_int_equal(adapt_for_each_range(a, n, sizeof *a, inc_range, &r, &at), 0);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) bad += a[i] != 2;
+        if (bad) fprintf(stderr, "for_each %s grain %zu: %zu bad\n", adapt_sched_name(s), at.grain, bad);
+        assert_int_equal(bad, 0);
+        assert_int_equal(atomic_load(&r.empty), 0);
+        for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
+        memset(o, 0, n * sizeof *o);
+        assert_int_equal(adapt_transform(a, n, sizeof *a, o, sizeof *o, sq_op, NULL, &at), 0);
+        for (size_t i = 0; i < n; i++) bad += o[i] != mix((uint32_t)i) + 1;
+        assert_int_equal(bad, 0);
+      }
+    }
+  }
+  /* Ordered merges and windows: the adaptive protocol only. */
+  size_t cnt = 0;
+  adapt_attr at = {0};
+  at.sched = ADAPT_SCHED_DAC;
+  assert_int_equal(adapt_count_if(a, n, sizeof *a, &cnt, sum_op, NULL, &at), -ENOTSUP);
+  at.window = ADAPT_WINDOW_STATIC;
+  memset(a, 0, n * sizeof *a);
+  assert_int_equal(adapt_for_each(a, n, sizeof *a, inc_op, NULL, &at), -ENOTSUP);
+  for (size_t i = 0; i < n; i++) assert_int_equal(a[i], 0); /* nothing ran */
+  /* ADAPT_SCHED is the default of the maps, read at adapt_init; the
+   * merging algorithms keep the adaptive protocol under it. */
+  setenv("ADAPT_SCHED", "static", 1);
+  assert_int_equal(adapt_test_workers(2), 0);
+  assert_int_equal(adapt_for_each(a, n, sizeof *a, inc_op, NULL, NULL), 0);
+  for (size_t i = 0; i < n; i++) assert_int_equal(a[i], 1);
+  assert_int_equal(adapt_count_if(a, n, sizeof *a, &cnt, sum_op, NULL, NULL), 0);
+  assert_int_equal(cnt, n);
+  setenv("ADAPT_SCHED", "round-robin", 1);
+  assert_int_equal(adapt_test_workers(2), -EINVAL);
+  unsetenv("ADAPT_SCHED");
+  free(a);
+  free(o);
+}
+
 static int teardown(void **state) {
   (void)state;
   adapt_finalize();
@@ -303,6 +369,7 @@ int main(void) {
       cmocka_unit_test(test_nested),
       cmocka_unit_test(test_foreign_threads),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_schedulers),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -170,13 +170,10 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   if ((int)sched < ADAPT_SCHED_DEFAULT || (int)sched >= ADAPT_SCHED_COUNT) return -EINVAL;
   if (first == last) return 0;
   size_t g = attr && attr->grain ? attr->grain : env_grain();
-  if (sched == ADAPT_SCHED_DEFAULT) {
-    int rc = adapt__ensure(); /* ADAPT_SCHED is read by adapt_init */
-    if (rc) return rc;
-    sched = (adapt_sched)adapt__rt.sched;
-  }
+  int rc = adapt__sched_resolve(sched, &sched);
+  if (rc) return rc;
   if (sched != ADAPT_SCHED_ADAPTIVE) {
-    int rc = adapt__ensure();
+    rc = adapt__ensure();
     if (rc) return rc;
     adapt__loop l = {body, ctx, first, last, g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
     adapt__worker *w;
@@ -197,7 +194,7 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   }
   const adapt_task task = {for_run, for_splitter, NULL, sizeof(for_work), &c};
   adapt_frame f;
-  int rc = adapt_begin(&f, &task, &w);
+  rc = adapt_begin(&f, &task, &w);
   if (rc) return rc;
   for_run(&f, &w, &c);
   rc = adapt_end(&f);

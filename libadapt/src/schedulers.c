@@ -37,6 +37,17 @@ size_t adapt__default_grain(size_t n, int nworkers) {
   return g ? g : 1;
 }
 
+int adapt__sched_resolve(adapt_sched s, adapt_sched *out) {
+  if (s != ADAPT_SCHED_DEFAULT) {
+    *out = s;
+    return 0;
+  }
+  int rc = adapt__ensure(); /* ADAPT_SCHED is read by adapt_init */
+  if (rc) return rc;
+  *out = (adapt_sched)adapt__rt.sched;
+  return 0;
+}
+
 void adapt__for_sched(adapt_sched s, adapt__worker *w, const adapt__loop *l) {
   switch (s) {
     case ADAPT_SCHED_LOOPFRAME: adapt__for_loopframe(w, l); break;
