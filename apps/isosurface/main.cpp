@@ -216,7 +216,8 @@ Options parse(int argc, char **argv)
     } else if (a == "--sched") {
       const std::string v = need(i);
       if (v == "adaptive") o.sched = 1; /* ADAPT_SCHED_ADAPTIVE */
-      else die(EXIT_USAGE, "--sched: expected adaptive (the loop schedulers libadapt provides)");
+      else die(EXIT_USAGE, "--sched: expected adaptive (the extraction is adapt_transform_var, whose "
+                           "output is merged in sequence order: only the adaptive scheduler does that)");
     } else if (a == "--reps") {
       if (!parse_u64(need(i), &u) || u < 1 || u > 1000) die(EXIT_USAGE, "--reps: expected 1..1000");
       o.reps = (int)u;
