@@ -23,7 +23,7 @@ void adapt__deque_fini(adapt__deque *d) {
 void adapt__deque_lock(adapt__deque *d) {
   for (;;) {
     /* acquire: pairs with the release store in unlock (the previous holder's
-     * updates of head/tail and pending are visible). */
+     * updates of head/tail and of scope split counts are visible). */
     if (!atomic_exchange_explicit(&d->lock, 1, memory_order_acquire)) return;
     while (atomic_load_explicit(&d->lock, memory_order_relaxed)) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -120,9 +120,10 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out) {
         got = 0;
         break;
     }
-    /* relaxed: the owner of the entry reads pending only after its
-     * adapt__deque_pop_locked, whose lock acquire pairs with our unlock. */
-    if (got && out->scope) atomic_fetch_add_explicit(&out->scope->pending, 1, memory_order_relaxed);
+    /* relaxed: read by the scope's wait after the owner's
+     * adapt__deque_pop_locked (its lock acquire pairs with our unlock) or
+     * after the completion of the entry split here (see scope.h). */
+    if (got && out->scope) atomic_fetch_add_explicit(&out->scope->splits, 1, memory_order_relaxed);
   } else {
     *out = *e;
   }

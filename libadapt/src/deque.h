@@ -43,8 +43,8 @@ struct adapt__spawned {
   /* NULL: a thief takes the entry whole. Else called by a thief (worker id
    * `thief`) under the lock; returns ADAPT__SPLIT_*. */
   int (*split)(const adapt__spawned *t, int thief, adapt__spawned *piece);
-  /* Its pending count is decremented (release) when the entry has run;
-   * the deque increments it for each piece split off. NULL: not counted. */
+  /* Counts the entry's completion (see scope.h); the deque counts each
+   * piece split off in its splits. NULL: not counted. */
   struct adapt__scope *scope;
   void (*fn)(void *); /* user task */
   void *arg;

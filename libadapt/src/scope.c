@@ -6,7 +6,10 @@
 #include "worker.h"
 
 void adapt__scope_open(adapt__scope *s, adapt__worker *w) {
-  atomic_init(&s->pending, 0);
+  s->pushed = 0;
+  s->local = 0;
+  atomic_init(&s->remote, 0);
+  atomic_init(&s->splits, 0);
   s->w = w;
   s->floor = adapt__deque_tail(&w->dq);
   s->region = 0;
@@ -30,9 +33,14 @@ void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
   w->nest++;
   t->run(w, t);
   w->nest--;
-  /* release: pairs with the acquire load of pending in adapt__scope_wait:
-   * the entry's writes are visible to the code after the wait. */
-  if (s) atomic_fetch_sub_explicit(&s->pending, 1, memory_order_release);
+  if (!s) return;
+  if (s->w == w) {
+    s->local++; /* the owner's own thread */
+  } else {
+    /* release: pairs with the acquire load of remote in adapt__scope_wait:
+     * the entry's writes are visible to the code after the wait. */
+    atomic_fetch_add_explicit(&s->remote, 1, memory_order_release);
+  }
 }
 
 static void run_user(adapt__worker *w, const adapt__spawned *t) {
@@ -43,8 +51,7 @@ static void run_user(adapt__worker *w, const adapt__spawned *t) {
 void adapt__scope_push(adapt__scope *s, adapt__spawned *e) {
   adapt__worker *w = s->w;
   e->scope = s;
-  /* relaxed: the decrement that matters is the release in run_spawned. */
-  atomic_fetch_add_explicit(&s->pending, 1, memory_order_relaxed);
+  s->pushed++;
   if (adapt__deque_push(&w->dq, e) != 0) {
     adapt__run_spawned(w, e); /* deque full: run it now */
     return;
@@ -73,8 +80,14 @@ void adapt__scope_wait(adapt__scope *s) {
       adapt__run_spawned(w, &t);
       continue;
     }
-    /* acquire: pairs with the release decrement in adapt__run_spawned. */
-    if (atomic_load_explicit(&s->pending, memory_order_acquire) == 0) break;
+    /* acquire: pairs with the release increments of remote in
+     * adapt__run_spawned; then splits (see scope.h for the order). */
+    unsigned remote = atomic_load_explicit(&s->remote, memory_order_acquire);
+    /* relaxed: ordered after the acquire load above; increments by thieves
+     * under a deque lock, visible through the completions that follow them
+     * or through our adapt__deque_pop_locked. */
+    unsigned splits = atomic_load_explicit(&s->splits, memory_order_relaxed);
+    if (s->local + remote == s->pushed + splits) break;
     /* Our remaining entries were stolen: answer requests and help. */
     if (atomic_load_explicit(&w->nreq, memory_order_relaxed)) adapt__serve(w);
     if (adapt__steal_and_run(w, -1)) continue;

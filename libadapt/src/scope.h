@@ -12,15 +12,28 @@ struct adapt__spawned;
 
 #define ADAPT__SCOPE_MAGIC 0x61647053u /* "adpS" */
 
+/* Counting (no read-modify-write for entries the owner runs itself): the
+ * scope is complete when local + remote == pushed + splits.
+ *   pushed, local: owner thread only (entries it pushed / it ran itself);
+ *   remote: +1 (release) by another worker after running one of them;
+ *   splits: +1 (relaxed, under the victim's deque lock) by a thief for each
+ *           piece split off a loop entry counted here.
+ * The wait loads remote (acquire) before splits: a piece's split happens
+ * before its parent entry completes (the parent's owner removes its loop
+ * entry under the lock first), so a visible completion brings the splits
+ * of its pieces with it and no outstanding piece goes unseen. Counters are
+ * unsigned and compared modulo 2^32 (at most a deque's worth outstanding). */
 typedef struct adapt__scope {
-  /* Tasks spawned in this scope and not finished: incremented by the owner
-   * at spawn (relaxed), decremented by whoever runs the task when it has
-   * finished (release); the owner's sync waits for 0 (acquire). */
-  atomic_int pending;
+  /* --- Owner thread --- */
   struct adapt__worker *w; /* owner */
   size_t floor;            /* deque tail when the scope began */
+  unsigned pushed;
+  unsigned local;
   unsigned region;         /* 1: top-level, holds the region lock */
   uint32_t magic;
+  /* --- Other workers --- */
+  atomic_uint remote;
+  atomic_uint splits;
 } adapt__scope;
 
 _Static_assert(sizeof(adapt__scope) <= sizeof(adapt_scope), "adapt_scope too small");
