@@ -53,6 +53,7 @@
 #include <adapt/adapt.h>
 #include <adapt/algorithms.h>
 
+#include "bench_util.hpp"
 #include "perfcounters.h"
 
 #include <omp.h>
@@ -83,29 +84,6 @@
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void sleep_ns(long long ns) {
-  struct timespec ts = {(time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL)};
-  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-  }
-}
-
-static double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  double pos = q * (double)(v.size() - 1);
-  size_t lo = (size_t)pos;
-  size_t hi = std::min(lo + 1, v.size() - 1);
-  double f = pos - (double)lo;
-  return v[lo] * (1.0 - f) + v[hi] * f;
-}
-static double median(const std::vector<double> &v) { return quantile(v, 0.5); }
 
 static void die(const char *what, int err) {
   fprintf(stderr, "bench_core: %s: %s\n", what, adapt_strerror(err));
@@ -230,45 +208,16 @@ static int rounds_for(int full) { return opt.quick ? 3 : full; }
 
 /* ------------------------------------------------------------------ */
 /* Machine noise: how busy the other processes and the hypervisor kept the
- * CPUs while a section ran (from /proc/stat and this process's rusage). */
-
-struct noise_mark {
-  double wall, self_cpu;
-  unsigned long long busy, steal, total; /* clock ticks, all CPUs */
-};
-
-static double process_cpu_s(void);
-
-static noise_mark noise_now(void) {
-  noise_mark m = {now_s(), process_cpu_s(), 0, 0, 0};
-  FILE *f = fopen("/proc/stat", "r");
-  if (f) {
-    unsigned long long v[8] = {0};
-    if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-               &v[4], &v[5], &v[6], &v[7]) == 8) {
-      for (int i = 0; i < 8; i++) m.total += v[i];
-      m.busy = m.total - v[3] - v[4] - v[7]; /* minus idle, iowait, steal */
-      m.steal = v[7];
-    }
-    fclose(f);
-  }
-  return m;
-}
+ * CPUs while a section ran (noise_now / noise_shares, bench_util.hpp). */
 
 /* Prints and records the share of the CPUs used by other processes and
  * stolen by the hypervisor since `a`. */
 static void noise_report(const char *section, const noise_mark &a) {
-  noise_mark b = noise_now();
-  double hz = (double)sysconf(_SC_CLK_TCK);
-  double cpus = (double)sysconf(_SC_NPROCESSORS_ONLN);
-  double span = (b.wall - a.wall) * cpus;
-  if (span <= 0 || b.total == 0) return;
-  double others = ((double)(b.busy - a.busy) / hz - (b.self_cpu - a.self_cpu)) / span;
-  double steal = (double)(b.steal - a.steal) / hz / span;
-  if (others < 0) others = 0;
+  double others = 0, steal = 0, seconds = 0;
+  if (!noise_shares(a, noise_now(), &others, &steal, &seconds)) return;
   printf("   noise: other processes used %.0f%% and the hypervisor stole %.0f%% of the %.0f CPUs"
          " during this section (%.1f s)%s\n",
-         100 * others, 100 * steal, cpus, b.wall - a.wall,
+         100 * others, 100 * steal, (double)sysconf(_SC_NPROCESSORS_ONLN), seconds,
          others + steal > 0.10 ? "  -- NOISY: re-run for figures to quote" : "");
   std::vector<double> o = {100 * others}, st = {100 * steal};
   add_figure(section, "CPU share used by other processes", "machine", o, "%", "", "");
@@ -836,13 +785,6 @@ static void section_steal(void) {
 /* ------------------------------------------------------------------ */
 /* 5. Idle CPU between two regions                                     */
 
-static double process_cpu_s(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-         (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-}
-
 static int idle_child(const char *rt) {
   const size_t n = 4096;
   double *out = (double *)xmalloc(n * sizeof(double));
@@ -952,13 +894,6 @@ static int callgrind_mode(size_t n) {
 /* ------------------------------------------------------------------ */
 /* Environment, affinity and CSV                                       */
 
-static int cpus_allowed(void) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
-  return CPU_COUNT(&set);
-}
-
 /* The runtimes' thread pools are created before adapt binds the main thread
  * (a new thread inherits its creator's affinity): this checks that the
  * OpenMP and TBB workers may still run on every CPU. */
@@ -996,62 +931,6 @@ static void check_affinity(tbb::task_arena &arena2) {
            " meaningful\n");
 }
 
-static std::string utc_now(void) {
-  char buf[64];
-  time_t t = time(NULL);
-  struct tm tm;
-  gmtime_r(&t, &tm);
-  strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  return buf;
-}
-
-static std::string loadavg(void) {
-  char buf[128] = "?";
-  FILE *f = fopen("/proc/loadavg", "r");
-  if (f) {
-    if (!fgets(buf, sizeof buf, f)) strcpy(buf, "?");
-    fclose(f);
-  }
-  buf[strcspn(buf, "\n")] = 0;
-  return buf;
-}
-
-static std::string cpu_model(void) {
-  char line[256];
-  std::string m = "?";
-  FILE *f = fopen("/proc/cpuinfo", "r");
-  if (!f) return m;
-  while (fgets(line, sizeof line, f))
-    if (strncmp(line, "model name", 10) == 0) {
-      char *c = strchr(line, ':');
-      if (c) {
-        m = c + 2;
-        m.erase(m.find_last_not_of("\n ") + 1);
-      }
-      break;
-    }
-  fclose(f);
-  return m;
-}
-
-static void mkdirs(const std::string &path) {
-  std::string cur;
-  for (size_t i = 0; i <= path.size(); i++) {
-    if (i == path.size() || path[i] == '/') {
-      if (!cur.empty()) mkdir(cur.c_str(), 0755);
-    }
-    if (i < path.size()) cur += path[i];
-  }
-}
-
-static std::string csv_quote(const std::string &s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
-}
 
 static void write_csv(const std::string &when, const std::string &host) {
   mkdirs(opt.out);
