@@ -101,9 +101,9 @@ struct options {
   size_t daxpy_n = (size_t)1 << 22; /* 2 x 32 MiB: beyond the 32 MiB L3 */
   int mandel_side = 384;
   int mandel_maxit = 128;
-  int nqueens = 11;
-  int lazy_nqueens = 11;
-  int fib = 27;
+  int nqueens = 12;
+  int lazy_nqueens = 12;
+  int fib = 28;
   size_t hybrid_n = 4096;
   size_t hybrid_elems = 196608; /* 1.5 MiB of doubles: each core's half fits its L2 */
   int hybrid_steps = 100;
@@ -179,6 +179,7 @@ struct case_result {
   std::vector<std::vector<double>> t;      /* seconds [variant][round] */
   std::vector<std::vector<double>> extra;  /* affinity share [variant][round], hybrid only */
   std::vector<std::string> fail;           /* "" or why the variant failed */
+  double noise = NAN; /* share of the CPUs used by other processes + hypervisor meanwhile */
 };
 static std::vector<case_result> results;
 static bool any_failure = false;
@@ -214,6 +215,7 @@ static case_result alternate(const std::string &table, const std::string &bench,
     cr.fams.push_back(v[i].fam);
   }
   double t_start = now_s();
+  noise_mark nm = noise_now();
   auto one = [&](size_t i, int round) {
     if (!cr.fail[i].empty()) return;
     if (prepare) prepare(i);
@@ -246,8 +248,10 @@ static case_result alternate(const std::string &table, const std::string &bench,
   for (size_t i = 0; i < m; i++) one(i, -1);
   for (int r = 0; r < rounds; r++)
     for (size_t k = 0; k < m; k++) one((k + (size_t)r) % m, r);
-  printf("   [%s] %s, %d worker(s): %zu variants x (1 + %d) rounds, %.1f s\n", table.c_str(),
-         bench.c_str(), workers, m, rounds, now_s() - t_start);
+  double others = 0, steal = 0, secs = 0;
+  if (noise_shares(nm, noise_now(), &others, &steal, &secs)) cr.noise = others + steal;
+  printf("   [%s] %s, %d worker(s): %zu variants x (1 + %d) rounds, %.1f s, noise %.0f%%\n",
+         table.c_str(), bench.c_str(), workers, m, rounds, now_s() - t_start, 100 * cr.noise);
   fflush(stdout);
   return cr;
 }
@@ -984,10 +988,11 @@ static void hybrid_cases(int P, tbb::task_arena &arena) {
     char note[256];
     snprintf(note, sizeof note,
              "%d steps x parallel loop of %zu iterations, %zu doubles (%.2f MiB) in stride-13 "
-             "order, lengths %zu..%zu; chunk C = min(2048, n/8P) = %zu; adapt schedulers at "
-             "their default grain",
+             "order, lengths %zu..%zu; chunk C = min(2048, n/8P) = %zu (P=1), %zu (P=2); adapt "
+             "schedulers at their default grain",
              steps, n, total, (double)total * 8 / 1048576.0, off[1] - off[0], off[n] - off[n - 1],
-             chunk);
+             std::min<size_t>(2048, std::max<size_t>(1, n / 8)),
+             std::min<size_t>(2048, std::max<size_t>(1, n / 16)));
     results.back().note = note;
     free(a);
     free(ref);
@@ -1206,7 +1211,9 @@ static std::string report_speed_table(const std::string &table, const std::strin
       const case_result *c = find_case(table, b, P);
       if (!c) continue;
       int bp = best_peer(*c);
-      s += fmt("   best peer at P=%d: %s\n", P, bp >= 0 ? c->names[(size_t)bp].c_str() : "none");
+      s += fmt("   P=%d: best peer %s; noise (other processes + hypervisor) %.0f%%%s\n", P,
+               bp >= 0 ? c->names[(size_t)bp].c_str() : "none", 100 * c->noise,
+               c->noise > 0.10 ? "  -- NOISY" : "");
     }
   }
   return s;
@@ -1288,10 +1295,13 @@ static std::string report_hybrid(void) {
                num(f1.ms / f2.ms, "%.3f").c_str(),
                num(f2.affinity * 100, "%.2f%%").c_str(), num(f2.vs_peer, "%.2f").c_str());
     }
-    const case_result *c = find_case("hybrid", b, 2);
-    if (c) {
+    for (int P = 1; P <= 2; P++) {
+      const case_result *c = find_case("hybrid", b, P);
+      if (!c) continue;
       int bp = best_peer(*c);
-      s += fmt("   best peer at P=2: %s\n", bp >= 0 ? c->names[(size_t)bp].c_str() : "none");
+      s += fmt("   P=%d: best peer %s; noise (other processes + hypervisor) %.0f%%%s\n", P,
+               bp >= 0 ? c->names[(size_t)bp].c_str() : "none", 100 * c->noise,
+               c->noise > 0.10 ? "  -- NOISY" : "");
     }
   }
   s += failures_text("hybrid");
@@ -1319,19 +1329,19 @@ static void write_table_csv(const std::string &path, const std::string &table,
   }
   fprintf(f, "date,host,commit,table,bench,workers,impl,family,rounds,median_ms,p25_ms,p75_ms,"
              "speedup_vs_seq,speedup_p25,speedup_p75,ratio_to_best_peer,best_peer,affinity_pct,"
-             "status\n");
+             "noise_pct,status\n");
   for (const case_result &c : results) {
     if (c.table != table) continue;
     for (size_t i = 0; i < c.names.size(); i++) {
       row_fig g = figures_of(c, i);
       auto n = [](double v) { return std::isnan(v) ? std::string("") : fmt("%.6g", v); };
-      fprintf(f, "%s,%s,%s,%s,%s,%d,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+      fprintf(f, "%s,%s,%s,%s,%s,%d,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
               csv_quote(when).c_str(), csv_quote(host).c_str(), csv_quote(opt.commit).c_str(),
               table.c_str(), csv_quote(c.bench).c_str(), c.workers, csv_quote(c.names[i]).c_str(),
               family_name(c.fams[i]), (int)c.t[i].size(), n(g.ms).c_str(), n(g.p25).c_str(),
               n(g.p75).c_str(), n(g.speedup).c_str(), n(g.sp25).c_str(), n(g.sp75).c_str(),
               n(g.vs_peer).c_str(), csv_quote(g.peer).c_str(), n(g.affinity * 100).c_str(),
-              csv_quote(g.fail.empty() ? "ok" : "FAILED: " + g.fail).c_str());
+              n(c.noise * 100).c_str(), csv_quote(g.fail.empty() ? "ok" : "FAILED: " + g.fail).c_str());
     }
   }
   fclose(f);
