@@ -250,7 +250,8 @@ typedef struct race {
   atomic_int bad;        /* a thief saw an impossible result */
   atomic_ulong fails, keeps, lasts, drops, owner_chunks, thief_pieces;
   unsigned long one_left_owner, one_left_thief; /* n = 1: who ran it */
-  unsigned delay_max;    /* spin iterations */
+  unsigned delay_max;    /* thieves' random delays, spin iterations */
+  unsigned owner_delay;  /* the owner's */
 } race;
 
 static void spin(unsigned iters) {
@@ -336,15 +337,17 @@ static void run_races(int nthieves, size_t trials_per_case) {
         r->n = n;
         r->g = g;
         r->lo = (t & 1) ? SIZE_MAX - n : 1000;
-        /* mostly no delay (owner and thief together on the last
-         * iterations), sometimes a longer one either side */
+        /* random delays on both sides (long, short, none: owner and thief
+         * together on the last iterations), or on the owner's side only,
+         * so that thieves often arrive first */
         r->delay_max = (t % 4 == 0) ? 2000 : (t % 4 == 1 ? 64 : 0);
+        r->owner_delay = t % 4 == 3 ? 3000 : r->delay_max;
         for (size_t x = 0; x < n; x++) atomic_store_explicit(&r->hits[x], 0, memory_order_relaxed);
         atomic_store_explicit(&r->done, 0, memory_order_relaxed);
         adapt__lf_init(&r->f, r->lo, r->lo + n, g, &dq);
         /* release: pairs with the thieves' acquire load of go */
         atomic_store_explicit(&r->go, ++trial, memory_order_release);
-        spin(xorshift(&seed) % (r->delay_max + 1));
+        spin(xorshift(&seed) % (r->owner_delay + 1));
         size_t b, e, bad_chunk = 0, bad_b = 0, bad_e = 0;
         int owner_ran = 0;
         while (adapt__lf_next(&r->f, &b, &e)) {
@@ -362,7 +365,7 @@ static void run_races(int nthieves, size_t trials_per_case) {
             bad_e = e;
           }
           atomic_fetch_add_explicit(&r->owner_chunks, 1, memory_order_relaxed);
-          spin(xorshift(&seed) % (r->delay_max + 1));
+          spin(xorshift(&seed) % (r->owner_delay + 1));
         }
         int waits = 0;
         /* acquire: pairs with the thieves' release increments of done */
