@@ -510,10 +510,55 @@ static void test_nqueens_loops(void **state) {
   }
 }
 
+/* --- Top-level loops from several threads that are not workers -------- */
+
+/* Each thread runs every scheduler; top-level regions are serialised (the
+ * caller takes worker 0's place), and their results stay intact. */
+static void *foreign_main(void *arg) {
+  size_t n = adapt_test_scale(20000, 5000);
+  atomic_uchar *hits = calloc(n, 1);
+  intptr_t ok = hits != NULL && adapt_worker_id() == -1;
+  for (int rep = 0; rep < 3 && ok; rep++)
+    for (int s = 0; s < NSCHED && ok; s++) {
+      lt l = {scheds[s], n, (size_t)(rep * 3), hits};
+      memset(hits, 0, n);
+      adapt_attr a = {0};
+      a.sched = scheds[s];
+      a.grain = l.grain;
+      if (adapt_for(0, n, lt_body, &l, &a) != 0) ok = 0;
+      if (count_not_once(hits, n)) {
+        fprintf(stderr, "foreign thread, %s: %zu indices not run once\n", sname(scheds[s]),
+                count_not_once(hits, n));
+        ok = 0;
+      }
+    }
+  if (adapt_worker_id() != -1) ok = 0; /* gave worker 0's place back */
+  free(hits);
+  return (void *)ok;
+}
+
+static void test_foreign_threads(void **state) {
+  assert_int_equal(adapt_test_workers(3), 0);
+  pthread_t t[3];
+  for (int i = 0; i < 3; i++) assert_int_equal(pthread_create(&t[i], NULL, foreign_main, NULL), 0);
+  for (int i = 0; i < 3; i++) {
+    void *ok;
+    pthread_join(t[i], &ok);
+    assert_int_equal((intptr_t)ok, 1);
+  }
+}
+
 /* --- Bad input, names ------------------------------------------------- */
 
 static void count_calls(size_t b, size_t e, void *ctx) {
   atomic_fetch_add_explicit((atomic_int *)ctx, 1, memory_order_relaxed);
+}
+
+static atomic_int finalize_rc;
+static void finalize_in_body(size_t b, size_t e, void *ctx) {
+  int rc = adapt_try_finalize();
+  /* keep a failure: a later call must not hide it */
+  if (rc != -EBUSY || atomic_load(&finalize_rc) == 1) atomic_store(&finalize_rc, rc);
 }
 
 static void test_errors(void **state) {
@@ -540,6 +585,16 @@ static void test_errors(void **state) {
     assert_int_equal(adapt_for(SIZE_MAX, SIZE_MAX, count_calls, &calls, &a), 0);
   }
   assert_int_equal(atomic_load(&calls), 0);
+  /* finalize inside a body of any scheduler refuses, the runtime stays */
+  for (int s = 0; s < NSCHED; s++) {
+    adapt_attr a = {0};
+    a.sched = scheds[s];
+    a.grain = 1;
+    atomic_store(&finalize_rc, 1);
+    assert_int_equal(adapt_for(0, 4, finalize_in_body, NULL, &a), 0);
+    assert_int_equal(atomic_load(&finalize_rc), -EBUSY);
+    assert_int_equal(adapt_num_workers(), 2);
+  }
   /* bad ADAPT_SCHED: adapt_init reads it, so the runtime must start anew */
   static const char *bad_env[] = {"bogus", "lazy", "lazy-df3", "dac ", " dac", "static,dac", "8"};
   for (size_t k = 0; k < sizeof bad_env / sizeof *bad_env; k++) {
@@ -933,6 +988,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_env_default, teardown),
       cmocka_unit_test_teardown(test_nested_mixed, teardown),
       cmocka_unit_test_teardown(test_loops_in_tasks, teardown),
+      cmocka_unit_test_teardown(test_foreign_threads, teardown),
       PER_SCHED(test_fib_loops, "fib"),
       cmocka_unit_test_teardown(test_fib_loops, teardown), /* mixed by depth */
       PER_SCHED(test_nqueens_loops, "nqueens"),
