@@ -22,6 +22,8 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "adapt_test.h"
 #include "config.h"
@@ -660,6 +662,71 @@ static void test_names(void **state) {
     }
 }
 
+/* ADAPT_GRAIN is read once per process: each case runs in a fresh copy of
+ * this binary (main's --env-grain-child mode) with the variable set. */
+static int env_grain_child(const char *value) {
+  int fails = 0;
+  atomic_int calls = 0;
+  if (strcmp(value, "3") == 0) { /* every scheduler but static: calls of <= 3 */
+    for (int s = 0; s < NSCHED; s++) {
+      if (scheds[s] == ADAPT_SCHED_STATIC) continue;
+      run_rec *r = calloc(1, sizeof *r);
+      size_t n = 10007;
+      r->n = n;
+      r->nworkers = 2;
+      r->hits = calloc(n, 1);
+      r->slot = malloc(n * sizeof *r->slot);
+      adapt_attr a = {0};
+      a.sched = scheds[s];
+      if (adapt_test_workers(2) || adapt_for(0, n, rec_body, r, &a) ||
+          count_not_once(r->hits, n) || atomic_load(&r->bad) || atomic_load(&r->maxlen) > 3) {
+        fprintf(stderr, "ADAPT_GRAIN=3, %s: a call covered %zu indices, or not exactly once\n",
+                sname(scheds[s]), atomic_load(&r->maxlen));
+        fails++;
+      }
+      free(r->slot);
+      free(r->hits);
+      free(r);
+    }
+  } else { /* a bad value: -EINVAL, nothing called (algorithms.h) */
+    for (int s = 0; s < NSCHED; s++) {
+      adapt_attr a = {0};
+      a.sched = scheds[s];
+      int rc = adapt_for(0, 100, count_calls, &calls, &a);
+      if (rc != -EINVAL) {
+        fprintf(stderr, "ADAPT_GRAIN=\"%s\", %s: adapt_for returned %d, expected -EINVAL\n",
+                value, sname(scheds[s]), rc);
+        fails++;
+      }
+    }
+    if (atomic_load(&calls)) {
+      fprintf(stderr, "ADAPT_GRAIN=\"%s\": the body was called\n", value);
+      fails++;
+    }
+  }
+  adapt_finalize();
+  return fails ? 1 : 0;
+}
+
+static void test_env_grain(void **state) {
+  static const char *values[] = {"3", "abc", "0", "-2", "3x"};
+  adapt_finalize(); /* no worker thread across fork */
+  for (size_t k = 0; k < sizeof values / sizeof *values; k++) {
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+      setenv("ADAPT_GRAIN", values[k], 1);
+      execl("/proc/self/exe", "test_sched", "--env-grain-child", values[k], (char *)NULL);
+      _exit(127);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+      fprintf(stderr, "ADAPT_GRAIN=\"%s\": child failed (status %d)\n", values[k], st);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  }
+}
+
 /* --- Hybrid claiming heuristic: Algorithms 2 and 3 -------------------- */
 
 static void test_hybrid_partitions_claim(void **state) {
@@ -975,10 +1042,12 @@ static int teardown(void **state) {
 
 #define PER_SCHED(fn, label)                                                              {#fn "/" label "/adaptive", fn, NULL, teardown, (void *)&scheds[0]},                        {#fn "/" label "/loopframe", fn, NULL, teardown, (void *)&scheds[1]},                   {#fn "/" label "/dac", fn, NULL, teardown, (void *)&scheds[2]},                         {#fn "/" label "/hybrid", fn, NULL, teardown, (void *)&scheds[3]},                      {#fn "/" label "/lazy-df", fn, NULL, teardown, (void *)&scheds[4]},                     {#fn "/" label "/lazy-df2", fn, NULL, teardown, (void *)&scheds[5]},                    {#fn "/" label "/lazy-bf", fn, NULL, teardown, (void *)&scheds[6]},                     {#fn "/" label "/static", fn, NULL, teardown, (void *)&scheds[7]}
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--env-grain-child") == 0) return env_grain_child(argv[2]);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_names, teardown),
       cmocka_unit_test_teardown(test_errors, teardown),
+      cmocka_unit_test_teardown(test_env_grain, teardown),
       cmocka_unit_test_teardown(test_hybrid_partitions_claim, teardown),
       cmocka_unit_test_teardown(test_hybrid_run_model, teardown),
       cmocka_unit_test_teardown(test_hybrid_nested_arrivals, teardown),
