@@ -6,7 +6,6 @@
  * point of this worker (this loop's or one nested in the body) sees only
  * unclaimed iterations, and gives thieves the tail: [end - piece, end). */
 #include <errno.h>
-#include <stdlib.h>
 
 #include <adapt/adaptive.h>
 #include <adapt/algorithms.h>
@@ -146,35 +145,18 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
                  w->begin);
 }
 
-static size_t env_grain(void) {
-  static _Atomic size_t cached = (size_t)-1; /* -1: not read yet; 0: unset */
-  /* relaxed: every thread computes the same value from the environment. */
-  size_t g = atomic_load_explicit(&cached, memory_order_relaxed);
-  if (g != (size_t)-1) return g;
-  const char *s = getenv("ADAPT_GRAIN");
-  g = 0;
-  if (s && *s) {
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end == '\0' && v > 0 && s[0] != '-') g = (size_t)v;
-    else fprintf(stderr, "libadapt: ignoring bad ADAPT_GRAIN=\"%s\" (expected an integer >= 1)\n", s);
-  }
-  atomic_store_explicit(&cached, g, memory_order_relaxed);
-  return g;
-}
-
 int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
               const adapt_attr *attr) {
   if (!body || first > last) return -EINVAL;
   adapt_sched sched = attr ? attr->sched : ADAPT_SCHED_DEFAULT;
   if ((int)sched < ADAPT_SCHED_DEFAULT || (int)sched >= ADAPT_SCHED_COUNT) return -EINVAL;
   if (first == last) return 0;
-  size_t g = attr && attr->grain ? attr->grain : env_grain();
-  int rc = adapt__sched_resolve(sched, &sched);
+  int rc = adapt__ensure(); /* ADAPT_GRAIN and ADAPT_SCHED are read by adapt_init */
+  if (rc) return rc;
+  size_t g = attr && attr->grain ? attr->grain : adapt__rt.grain;
+  rc = adapt__sched_resolve(sched, &sched);
   if (rc) return rc;
   if (sched != ADAPT_SCHED_ADAPTIVE) {
-    rc = adapt__ensure();
-    if (rc) return rc;
     adapt__loop l = {body, ctx, first, last, g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
     adapt__worker *w;
     int region = adapt__region_enter(&w);

@@ -21,12 +21,12 @@ void adapt__lf_init(adapt__loopframe *f, size_t lo, size_t hi, size_t g, adapt__
 int adapt__lf_next(adapt__loopframe *f, size_t *b, size_t *e) {
   /* relaxed: only the owner writes start. */
   size_t s = atomic_load_explicit(&f->start, memory_order_relaxed);
-  size_t ns = s + f->grain;
+  size_t ns = f->grain > SIZE_MAX - s ? SIZE_MAX : s + f->grain;
   /* seq_cst store then seq_cst load: the owner half of the Dekker pair with
    * the thief's seq_cst store of end and load of start in adapt__lf_split. */
   atomic_store_explicit(&f->start, ns, memory_order_seq_cst);
   size_t en = atomic_load_explicit(&f->end, memory_order_seq_cst);
-  if (ADAPT_LIKELY(ns <= en)) {
+  if (ADAPT_LIKELY(ns <= en && s < ns)) {
     *b = s;
     *e = ns;
     return 1;
@@ -39,6 +39,7 @@ int adapt__lf_next(adapt__loopframe *f, size_t *b, size_t *e) {
     adapt__deque_unlock(f->dq);
     return 0;
   }
+  if (en - s > f->grain) en = s + f->grain;
   /* relaxed: read by thieves under the lock we hold. */
   atomic_store_explicit(&f->start, en, memory_order_relaxed);
   adapt__deque_unlock(f->dq);

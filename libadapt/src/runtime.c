@@ -1,6 +1,7 @@
 /* Runtime life cycle: configuration, init, finalize, identity, errors. */
 #include <adapt/adapt.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,16 @@ static int configure(const adapt_config *cfg, int npus) {
     so = (adapt_steal_order)c;
   }
   adapt__rt.steal_outer = so != ADAPT_STEAL_INNER;
+
+  adapt__rt.grain = 0;
+  if ((s = getenv("ADAPT_GRAIN")) && *s) {
+    if (parse_uint("ADAPT_GRAIN", s, ULONG_MAX, &v)) return -EINVAL;
+    if (v == 0) {
+      fprintf(stderr, "libadapt: ADAPT_GRAIN must be at least 1\n");
+      return -EINVAL;
+    }
+    adapt__rt.grain = (size_t)v;
+  }
 
   adapt__rt.sched = ADAPT_SCHED_ADAPTIVE;
   if ((s = getenv("ADAPT_SCHED")) && *s) {

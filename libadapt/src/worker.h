@@ -58,6 +58,7 @@ typedef struct adapt__runtime {
   unsigned spin_us;
   unsigned steal_timeout_us;
   int sched;               /* adapt_sched from ADAPT_SCHED, else ADAPTIVE */
+  size_t grain;            /* ADAPT_GRAIN, 0 if unset (adapt_for) */
   int stats_at_exit;
   int tracing;
   char *trace_file;
