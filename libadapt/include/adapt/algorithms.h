@@ -95,8 +95,10 @@ typedef struct adapt_attr {
  * nested in any other, and in spawned tasks. With a grain G set (attr or
  * ADAPT_GRAIN) no call covers more than G indices, except with static, which
  * calls body once per block.
+ * ADAPT_SCHED and ADAPT_GRAIN are read by adapt_init (lazily by this call).
  * Errors: -EINVAL NULL body, first > last, bad attr or bad ADAPT_SCHED /
- * ADAPT_GRAIN value (a message names it). first == last: 0, no call.
+ * ADAPT_GRAIN value (adapt_init fails; a message names it). first == last:
+ * 0, no call.
  * Not guaranteed: the order of the calls, which worker runs which
  * sub-range, the sizes of the sub-ranges. */
 int adapt_for(size_t first, size_t last,
