@@ -45,7 +45,7 @@
  * bench/scripts/sched_plot.py draws OUT/sched_<table>.png from the CSVs.
  *
  * Options: --out DIR, --tables micro,hybrid,lazy, --reps N (timed rounds,
- * default 7), --quick (3 rounds, small sizes: smoke test), --gap-ms MS (pause
+ * default 7; nqueens: at most --slow-reps, default 5), --quick (3 rounds, small sizes: smoke test), --gap-ms MS (pause
  * before each 2-worker sample so that idle threads of the previous runtime
  * are asleep, default 10), --commit STR (recorded in the outputs), and the
  * sizes --daxpy-n, --mandel-side, --mandel-maxit, --nqueens, --lazy-nqueens, --fib,
@@ -95,6 +95,7 @@ struct options {
   std::string out = "build/release/bench-results";
   std::set<std::string> tables = {"micro", "hybrid", "lazy"};
   int reps = 7;
+  int slow_reps = 5;
   bool quick = false;
   long long gap_ns = 10 * 1000000LL;
   std::string commit = "";
@@ -257,6 +258,8 @@ static case_result alternate(const std::string &table, const std::string &bench,
 }
 
 static int rounds(void) { return opt.quick ? 3 : opt.reps; }
+/* nqueens (both tables): fewer rounds, its samples are the longest. */
+static int slow_rounds(void) { return opt.quick ? 3 : std::min(opt.reps, opt.slow_reps); }
 static long long gap_for(int workers) { return workers > 1 ? opt.gap_ns : 0; }
 
 /* The best peer of a case: the OpenMP/TBB variant with the lowest median
@@ -881,7 +884,7 @@ static void micro_cases(int P, tbb::task_arena &arena) {
     char bench[96];
     snprintf(bench, sizeof bench, "nqueens n=%d", nq);
     results.push_back(alternate(
-        "micro", bench, P, v, R, gap_for(P), [=](size_t) { *got = -2; },
+        "micro", bench, P, v, slow_rounds(), gap_for(P), [=](size_t) { *got = -2; },
         [=](size_t) -> std::string {
           if (*got == ref) return "";
           return "count " + std::to_string(*got) + ", sequential " + std::to_string(ref);
@@ -1046,7 +1049,7 @@ static void lazy_cases(int P, tbb::task_arena &arena) {
     char bench[96];
     snprintf(bench, sizeof bench, "nqueens n=%d", nq);
     results.push_back(alternate(
-        "lazy", bench, P, v, R, gap_for(P), [=](size_t) { *got = -2; },
+        "lazy", bench, P, v, slow_rounds(), gap_for(P), [=](size_t) { *got = -2; },
         [=](size_t) -> std::string {
           if (*got == ref) return "";
           return "count " + std::to_string(*got) + ", sequential " + std::to_string(ref);
@@ -1188,9 +1191,9 @@ static std::string noise_lines;
 static std::string report_speed_table(const std::string &table, const std::string &title) {
   std::string s = "\n== " + title + "\n";
   s += notes_text(table);
-  s += fmt("   %d timed rounds (medians), speedup = Ts/Tp paired per round, \"vs peer\" = Tp / "
-           "T(best OpenMP/TBB variant of that row's P), < 1 is faster\n",
-           rounds());
+  s += fmt("   %d timed rounds (nqueens: %d), medians; speedup = Ts/Tp paired per round, \"vs "
+           "peer\" = Tp / T(best OpenMP/TBB variant of that row's P), < 1 is faster\n",
+           rounds(), slow_rounds());
   for (const std::string &b : benches_of(table)) {
     s += fmt("\n   %-18s | %-36s | %-36s\n", b.c_str(), "P=1: ms       Ts/T1   vs peer",
              "P=2: ms       Ts/T2   vs peer");
@@ -1418,7 +1421,8 @@ static std::string check_affinity(tbb::task_arena &arena2) {
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: bench_sched [--out DIR] [--tables micro,hybrid,lazy] [--reps N] [--quick]\n"
+          "usage: bench_sched [--out DIR] [--tables micro,hybrid,lazy] [--reps N] [--slow-reps N]\n"
+          "                   [--quick]\n"
           "                   [--gap-ms MS] [--commit STR] [--daxpy-n N] [--mandel-side N]\n"
           "                   [--mandel-maxit N]\n"
           "                   [--nqueens N] [--lazy-nqueens N] [--fib N] [--hybrid-n N]\n"
@@ -1449,6 +1453,8 @@ int main(int argc, char **argv) {
       opt.hybrid_steps = 10;
     } else if (a == "--reps" && more) {
       opt.reps = (int)parse_pos(argv[++i], 1, 1000);
+    } else if (a == "--slow-reps" && more) {
+      opt.slow_reps = (int)parse_pos(argv[++i], 1, 1000);
     } else if (a == "--gap-ms" && more) {
       opt.gap_ns = (long long)(atof(argv[++i]) * 1e6);
     } else if (a == "--commit" && more) {
