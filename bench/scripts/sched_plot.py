@@ -2,6 +2,7 @@
 """Plots of bench_sched's tables: one PNG per table CSV.
 
 usage: /usr/bin/python3 bench/scripts/sched_plot.py RESULTS_DIR
+       /usr/bin/python3 bench/scripts/sched_plot.py --markdown RESULTS_DIR
 
 Reads RESULTS_DIR/sched_{micro,hybrid,lazy}.csv (written by
 build/release/bench/bench_sched) and writes RESULTS_DIR/sched_<table>.png:
@@ -10,7 +11,9 @@ build/release/bench/bench_sched) and writes RESULTS_DIR/sched_<table>.png:
   hybrid       balanced and unbalanced rows: work efficiency Ts/T1, speedup
                Ts/T2 and loop affinity (% of iterations on the same worker
                as in the previous step, 2 workers).
-A variant that failed is drawn as an empty bar labelled FAILED. A table
+A variant that failed is drawn as an empty bar labelled FAILED. With
+--markdown nothing is drawn: the tables are printed as Markdown (the form
+docs/benchmarks-sched.md quotes). A table
 whose CSV is missing is skipped with a message. Needs Debian's
 python3-matplotlib (installed for /usr/bin/python3 by scripts/deps.sh).
 """
@@ -138,11 +141,70 @@ def hybrid_panels(rows, out):
     plt.close(fig)
 
 
+def cell(r, field, f):
+    if r is None:
+        return "-"
+    if r["status"] != "ok":
+        return "FAILED"
+    v = num(r[field])
+    return "-" if math.isnan(v) else f % v
+
+
+def markdown(rows, table):
+    out = []
+    for bench in ordered(r["bench"] for r in rows):
+        br = [r for r in rows if r["bench"] == bench]
+        by = {(r["impl"], r["workers"]): r for r in br}
+        out.append("**%s**\n" % bench)
+        if table == "hybrid":
+            out.append("| variant | T1 ms | T2 ms | Ts/T1 | Ts/T2 | T1/T2 | affinity (P=2) "
+                       "| T2 / best peer |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+            for impl in ordered(r["impl"] for r in br):
+                r1, r2 = by.get((impl, "1")), by.get((impl, "2"))
+                sc = "-"
+                if r1 and r2 and r1["status"] == "ok" and r2["status"] == "ok":
+                    sc = "%.2f" % (num(r1["median_ms"]) / num(r2["median_ms"]))
+                aff = cell(r2, "affinity_pct", "%.1f%%")
+                out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    impl, cell(r1, "median_ms", "%.2f"), cell(r2, "median_ms", "%.2f"),
+                    cell(r1, "speedup_vs_seq", "%.3f"), cell(r2, "speedup_vs_seq", "%.3f"), sc,
+                    aff, cell(r2, "ratio_to_best_peer", "%.2f")))
+        else:
+            out.append("| variant | T1 ms | Ts/T1 | T1 / best peer | T2 ms | Ts/T2 "
+                       "| T2 / best peer |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|")
+            for impl in ordered(r["impl"] for r in br):
+                r1, r2 = by.get((impl, "1")), by.get((impl, "2"))
+                out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                    impl, cell(r1, "median_ms", "%.2f"), cell(r1, "speedup_vs_seq", "%.3f"),
+                    cell(r1, "ratio_to_best_peer", "%.2f"), cell(r2, "median_ms", "%.2f"),
+                    cell(r2, "speedup_vs_seq", "%.3f"), cell(r2, "ratio_to_best_peer", "%.2f")))
+        peers = []
+        for w in ("1", "2"):
+            rw = [r for r in br if r["workers"] == w]
+            if rw:
+                peers.append("P=%s: best peer %s, noise %.0f%%" % (
+                    w, rw[0]["best_peer"] or "none", num(rw[0]["noise_pct"])))
+        out.append("\n" + "; ".join(peers) + "\n")
+    return "\n".join(out)
+
+
 def main(argv):
-    if len(argv) != 2:
+    md = len(argv) == 3 and argv[1] == "--markdown"
+    if len(argv) != 2 and not md:
         sys.stderr.write(__doc__)
         return 2
-    d = argv[1]
+    d = argv[-1]
+    if md:
+        for table in ("micro", "hybrid", "lazy"):
+            path = os.path.join(d, "sched_%s.csv" % table)
+            if os.path.exists(path):
+                rows = load(path)
+                if rows:
+                    print("### %s (%s)\n" % (table, stamp(rows)))
+                    print(markdown(rows, table))
+        return 0
     made = 0
     for table, title in (("micro", "Table 1 (micro): loop-frame thesis microbenchmarks, grain 1"),
                          ("hybrid", None),
