@@ -3,6 +3,8 @@
 #define TESTS_ADAPT_TEST_H
 
 #include <adapt/adapt.h>
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +31,26 @@ static inline int adapt_test_workers(int n) {
   adapt_config cfg = {0};
   cfg.workers = n;
   return adapt_init(&cfg);
+}
+
+/* Worker threads of this process (Linux): threads named "adapt-worker"
+ * (teardowns check that none is left behind). */
+static inline int adapt_test_worker_threads(void) {
+  DIR *d = opendir("/proc/self/task");
+  struct dirent *e;
+  int n = 0;
+  while (d && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char path[300], name[64] = "";
+    snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (f) {
+      if (fgets(name, sizeof name, f) && strncmp(name, "adapt-worker", 12) == 0) n++;
+      fclose(f);
+    }
+  }
+  if (d) closedir(d);
+  return n;
 }
 
 #endif /* TESTS_ADAPT_TEST_H */

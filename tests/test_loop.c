@@ -8,7 +8,6 @@
 
 #include <adapt/algorithms.h>
 #include <errno.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -160,11 +159,10 @@ static void *foreign_main(void *arg) {
   return (void *)(intptr_t)ok;
 }
 
-static int worker_threads(void);
 
 static void test_foreign_threads(void **state) {
   assert_int_equal(adapt_test_workers(3), 0);
-  assert_int_equal(worker_threads(), 2); /* the teardown check can see them */
+  assert_int_equal(adapt_test_worker_threads(), 2); /* the teardown check can see them */
   pthread_t t[4];
   for (int i = 0; i < 4; i++) assert_int_equal(pthread_create(&t[i], NULL, foreign_main, NULL), 0);
   /* and the initialising thread too, at the same time */
@@ -285,29 +283,10 @@ static void test_thief_timeout(void **state) {
   assert_true(s.requests_timeout > 0);
 }
 
-/* Worker threads of this process (Linux): threads named "adapt-worker". */
-static int worker_threads(void) {
-  DIR *d = opendir("/proc/self/task");
-  struct dirent *e;
-  int n = 0;
-  while (d && (e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    char path[300], name[64] = "";
-    snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-    FILE *f = fopen(path, "r");
-    if (f) {
-      if (fgets(name, sizeof name, f) && strncmp(name, "adapt-worker", 12) == 0) n++;
-      fclose(f);
-    }
-  }
-  if (d) closedir(d);
-  return n;
-}
-
 static int teardown(void **state) {
   adapt_finalize();
   /* no worker thread left behind */
-  assert_int_equal(worker_threads(), 0);
+  assert_int_equal(adapt_test_worker_threads(), 0);
   return 0;
 }
 

@@ -15,7 +15,6 @@
 
 #include <adapt/algorithms.h>
 #include <adapt/tasks.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -1017,29 +1016,10 @@ static void test_hybrid_affinity(void **state) {
 
 /* --- Registration --------------------------------------------------------- */
 
-/* Worker threads of this process (Linux): threads named "adapt-worker". */
-static int worker_threads(void) {
-  DIR *d = opendir("/proc/self/task");
-  struct dirent *e;
-  int n = 0;
-  while (d && (e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    char path[300], name[64] = "";
-    snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-    FILE *f = fopen(path, "r");
-    if (f) {
-      if (fgets(name, sizeof name, f) && strncmp(name, "adapt-worker", 12) == 0) n++;
-      fclose(f);
-    }
-  }
-  if (d) closedir(d);
-  return n;
-}
-
 static int teardown(void **state) {
   adapt_finalize();
   unsetenv("ADAPT_SCHED");
-  assert_int_equal(worker_threads(), 0); /* no worker thread left behind */
+  assert_int_equal(adapt_test_worker_threads(), 0); /* no worker thread left behind */
   return 0;
 }
 
