@@ -681,6 +681,34 @@ static void hy_tbb(tbb::task_arena &arena, const hy_data &d, int steps, size_t g
 
 static const char *const OMP_NAMES_G1[] = {"omp static", "omp dynamic,1", "omp guided,1"};
 
+/* The three TBB partitioners on the flat loop [0, n) at grain 1 (the
+ * affinity partitioner is kept across the rounds, as TBB intends). */
+template <class Body>
+static void push_tbb_flat(std::vector<variant> &v, tbb::task_arena &arena, size_t n, Body body) {
+  auto ap = std::make_shared<tbb::affinity_partitioner>();
+  auto loop = [n, body](auto &part) {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1), body, part);
+  };
+  v.push_back({"tbb auto", FAM_TBB, [=, &arena] {
+                 arena.execute([&] {
+                   tbb::auto_partitioner p;
+                   loop(p);
+                 });
+                 return 0;
+               }});
+  v.push_back({"tbb simple,1", FAM_TBB, [=, &arena] {
+                 arena.execute([&] {
+                   tbb::simple_partitioner p;
+                   loop(p);
+                 });
+                 return 0;
+               }});
+  v.push_back({"tbb affinity", FAM_TBB, [=, &arena] {
+                 arena.execute([&] { loop(*ap); });
+                 return 0;
+               }});
+}
+
 static void micro_cases(int P, tbb::task_arena &arena) {
   const int R = rounds();
   /* daxpy */
@@ -693,7 +721,6 @@ static void micro_cases(int P, tbb::task_arena &arena) {
     const double a = 0.5;
     for (size_t i = 0; i < n; i++) yref[i] = 1.0;
     dx_seq(yref, x, a, n);
-    auto ap = std::make_shared<tbb::affinity_partitioner>();
     std::vector<variant> v;
     v.push_back({"sequential (Ts)", FAM_SEQ, [=] {
                    dx_seq(y, x, a, n);
@@ -717,29 +744,9 @@ static void micro_cases(int P, tbb::task_arena &arena) {
                    dx_omp_guided1(y, x, a, n, P);
                    return 0;
                  }});
-    auto tbb_body = [=](const tbb::blocked_range<size_t> &r) {
+    push_tbb_flat(v, arena, n, [=](const tbb::blocked_range<size_t> &r) {
       for (size_t i = r.begin(); i != r.end(); i++) y[i] += a * x[i];
-    };
-    v.push_back({"tbb auto", FAM_TBB, [=, &arena] {
-                   arena.execute([&] {
-                     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1), tbb_body,
-                                       tbb::auto_partitioner());
-                   });
-                   return 0;
-                 }});
-    v.push_back({"tbb simple,1", FAM_TBB, [=, &arena] {
-                   arena.execute([&] {
-                     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1), tbb_body,
-                                       tbb::simple_partitioner());
-                   });
-                   return 0;
-                 }});
-    v.push_back({"tbb affinity", FAM_TBB, [=, &arena] {
-                   arena.execute([&] {
-                     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1), tbb_body, *ap);
-                   });
-                   return 0;
-                 }});
+    });
     char bench[96];
     snprintf(bench, sizeof bench, "daxpy n=%zu", n);
     results.push_back(alternate(
@@ -764,7 +771,6 @@ static void micro_cases(int P, tbb::task_arena &arena) {
     int *out = (int *)xmalloc(n * sizeof(int));
     int *ref = (int *)xmalloc(n * sizeof(int));
     mb_seq(ref, side, maxit);
-    auto ap = std::make_shared<tbb::affinity_partitioner>();
     std::vector<variant> v;
     v.push_back({"sequential (Ts)", FAM_SEQ, [=] {
                    mb_seq(out, side, maxit);
@@ -788,29 +794,9 @@ static void micro_cases(int P, tbb::task_arena &arena) {
                    mb_omp_guided1(out, side, maxit, P);
                    return 0;
                  }});
-    auto tbb_body = [=](const tbb::blocked_range<size_t> &r) {
+    push_tbb_flat(v, arena, n, [=](const tbb::blocked_range<size_t> &r) {
       for (size_t i = r.begin(); i != r.end(); i++) out[i] = mb_pixel(i, side, maxit);
-    };
-    v.push_back({"tbb auto", FAM_TBB, [=, &arena] {
-                   arena.execute([&] {
-                     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1), tbb_body,
-                                       tbb::auto_partitioner());
-                   });
-                   return 0;
-                 }});
-    v.push_back({"tbb simple,1", FAM_TBB, [=, &arena] {
-                   arena.execute([&] {
-                     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1), tbb_body,
-                                       tbb::simple_partitioner());
-                   });
-                   return 0;
-                 }});
-    v.push_back({"tbb affinity", FAM_TBB, [=, &arena] {
-                   arena.execute([&] {
-                     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1), tbb_body, *ap);
-                   });
-                   return 0;
-                 }});
+    });
     char bench[96];
     snprintf(bench, sizeof bench, "mandelbrot %dx%d", side, side);
     results.push_back(alternate(
