@@ -113,11 +113,7 @@ static void partitioned(adapt__worker *w, const adapt__loop *l, int is_static) {
   adapt__scope_open(&s, w);
   size_t floor = adapt__deque_tail(&w->dq);
   adapt__spawned e = {.split = entry_split, .scope = &s, .obj = &h};
-  int pushed = P > 1 && adapt__deque_push(&w->dq, &e) == 0;
-  /* seq_cst: with the seq_cst store of tail in push, the waker half of the
-   * Dekker pair of the idle protocol (idle.c). */
-  if (pushed && atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0)
-    adapt__wake_all();
+  int pushed = P > 1 && adapt__push_entry(w, &e) == 0;
   claim_and_run(w, &h, 1);
   adapt__spawned out;
   /* Under the lock: every copy handed to a thief is counted in s. */

@@ -99,11 +99,7 @@ static void lf_run_range(adapt__worker *w, const adapt__loop *l, adapt__scope *r
   size_t floor = adapt__deque_tail(&w->dq);
   /* The entry: obj is the frame, arg the loop (pieces carry the loop). */
   adapt__spawned e = {.split = lf_entry_split, .scope = root, .arg = (void *)l, .obj = &f};
-  int pushed = hi - lo > l->grain && adapt__deque_push(&w->dq, &e) == 0;
-  /* seq_cst: with the seq_cst store of tail in push, the waker half of the
-   * Dekker pair of the idle protocol (idle.c). */
-  if (pushed && atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0)
-    adapt__wake_all();
+  int pushed = hi - lo > l->grain && adapt__push_entry(w, &e) == 0;
   void (*const body)(size_t, size_t, void *) = l->body;
   void *const ctx = l->ctx;
   size_t b, en;

@@ -52,13 +52,7 @@ void adapt__scope_push(adapt__scope *s, adapt__spawned *e) {
   adapt__worker *w = s->w;
   e->scope = s;
   s->pushed++;
-  if (adapt__deque_push(&w->dq, e) != 0) {
-    adapt__run_spawned(w, e); /* deque full: run it now */
-    return;
-  }
-  /* seq_cst: with the seq_cst store of tail in push, the waker half of the
-   * Dekker pair of the idle protocol (idle.c). */
-  if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0) adapt__wake_all();
+  if (adapt__push_entry(w, e) != 0) adapt__run_spawned(w, e); /* deque full: run it now */
 }
 
 int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {

@@ -93,6 +93,15 @@ void adapt__publish(adapt__worker *w, adapt__frame *f) {
   if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0) adapt__wake_all();
 }
 
+int adapt__push_entry(adapt__worker *w, const adapt__spawned *e) {
+  int rc = adapt__deque_push(&w->dq, e);
+  /* seq_cst: with the seq_cst store of tail in push, the waker half of the
+   * Dekker pair of the idle protocol (idle.c). */
+  if (rc == 0 && atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0)
+    adapt__wake_all();
+  return rc;
+}
+
 void adapt__unpublish(adapt__worker *w, adapt__frame *f) {
   if (!(f->flags & ADAPT__FRAME_PUBLISHED)) return;
   ADAPT_ASSERT_EQ(f->level + 1, w->depth);

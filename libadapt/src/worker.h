@@ -104,6 +104,10 @@ int adapt__region_enter(adapt__worker **w);
 /* Close what adapt__region_enter opened (region: its return value). */
 void adapt__region_leave(int region);
 
+/* Push e on w's deque (owner) and wake sleepers if there are any: 0, or
+ * -ENOSPC when the deque is full (nothing pushed). */
+int adapt__push_entry(adapt__worker *w, const adapt__spawned *e);
+
 /* Publishing a frame / unpublishing it: wakes sleepers when needed. */
 void adapt__publish(adapt__worker *w, adapt__frame *f);
 void adapt__unpublish(adapt__worker *w, adapt__frame *f);
