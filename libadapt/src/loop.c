@@ -154,8 +154,7 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   int rc = adapt__ensure(); /* ADAPT_GRAIN and ADAPT_SCHED are read by adapt_init */
   if (rc) return rc;
   size_t g = attr && attr->grain ? attr->grain : adapt__rt.grain;
-  rc = adapt__sched_resolve(sched, &sched);
-  if (rc) return rc;
+  if (sched == ADAPT_SCHED_DEFAULT) sched = (adapt_sched)adapt__rt.sched;
   if (sched != ADAPT_SCHED_ADAPTIVE) {
     adapt__loop l = {body, ctx, first, last, g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
     adapt__worker *w;
