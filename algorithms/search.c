@@ -55,36 +55,38 @@ static int check(const void *base, size_t count, size_t size, const void *pred, 
   return 0;
 }
 
-int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
-                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
-  int rc = check(base, count, size, (const void *)(uintptr_t)pred, result);
+/* Check the call, then run kernel k over the elements with c and w (the
+ * caller reads its result from them). */
+static int run_pred(const adapt__seq_kernel *k, const void *base, size_t count, size_t size,
+                    void *out, int (*pred)(const void *, void *), void *ctx,
+                    const adapt_attr *attr, pred_ctx *x, adapt__seq_ctx *c, adapt__seq_work *w) {
+  int rc = check(base, count, size, (const void *)(uintptr_t)pred, out);
   if (rc) return rc;
   adapt__seq_params p;
   rc = adapt__seq_params_resolve(attr, count, 1, size, &p);
   if (rc) return rc;
-  pred_ctx x = {.base = base, .size = size, .user = ctx, .pred = pred};
+  *x = (pred_ctx){.base = base, .size = size, .user = ctx, .pred = pred};
+  adapt__seq_ctx_init(c, k, x, &p);
+  adapt__seq_master_init(c, w);
+  return adapt__seq_exec(c, w);
+}
+
+int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
+                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
+  pred_ctx x;
   adapt__seq_ctx c;
-  adapt__seq_ctx_init(&c, &k_count, &x, &p);
   adapt__seq_work w;
-  adapt__seq_master_init(&c, &w);
-  rc = adapt__seq_exec(&c, &w);
+  int rc = run_pred(&k_count, base, count, size, result, pred, ctx, attr, &x, &c, &w);
   if (rc == 0) *result = *count_of(&w);
   return rc;
 }
 
 int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
-  int rc = check(base, count, size, (const void *)(uintptr_t)pred, index);
-  if (rc) return rc;
-  adapt__seq_params p;
-  rc = adapt__seq_params_resolve(attr, count, 1, size, &p);
-  if (rc) return rc;
-  pred_ctx x = {.base = base, .size = size, .user = ctx, .pred = pred};
+  pred_ctx x;
   adapt__seq_ctx c;
-  adapt__seq_ctx_init(&c, &k_find, &x, &p);
   adapt__seq_work w;
-  adapt__seq_master_init(&c, &w);
-  rc = adapt__seq_exec(&c, &w);
+  int rc = run_pred(&k_find, base, count, size, index, pred, ctx, attr, &x, &c, &w);
   /* the limit only drops to matches: the lowest one, or count (n) if none */
   if (rc == 0) *index = adapt__seq_limit(&c);
   return rc;

@@ -202,7 +202,9 @@ typedef struct map_loop {
 
 static void map_body(size_t b, size_t e, void *arg) {
   map_loop *m = arg;
-  m->c->kernel->run(m->c, m->w, b, e);
+  size_t lim = adapt__seq_limit(m->c); /* early stop (find_if): once per chunk */
+  if (e > lim) e = lim;
+  if (b < e) m->c->kernel->run(m->c, m->w, b, e);
 }
 
 int adapt__seq_exec(adapt__seq_ctx *c, adapt__seq_work *w) {

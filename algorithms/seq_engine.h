@@ -90,10 +90,11 @@ void adapt__seq_master_init(const adapt__seq_ctx *c, adapt__seq_work *w);
 /* Run the whole sequence with the master descriptor w on the calling thread
  * (and the idle workers). Returns 0, the first error given to
  * adapt__seq_stop, or adapt_begin's error (then nothing was processed).
- * Schedulers: a kernel without merge and discard (a 1:1 map) in the
- * no-window mode runs under the scheduler of the call (params sched, else
- * ADAPT_SCHED) through adapt_for, its run() getting the master's w, which it
- * must not write. Other kernels need the adaptive protocol (ordered merges,
+ * Schedulers: a kernel without merge and discard (a 1:1 map, or find_if,
+ * whose result is the limit) in the no-window mode runs under the
+ * scheduler of the call (params sched, else ADAPT_SCHED) through adapt_for,
+ * its run() getting the master's w, which it must not write; chunks are
+ * cut at the limit (early stop). Other kernels need the adaptive protocol (ordered merges,
  * windows): an explicit non-adaptive sched gives -ENOTSUP before anything
  * runs, and ADAPT_SCHED does not apply to them. */
 int adapt__seq_exec(adapt__seq_ctx *c, adapt__seq_work *w);

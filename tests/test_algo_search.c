@@ -146,6 +146,56 @@ static void test_find_stops_early(void **state) {
   free(seen);
 }
 
+/* find_if runs under every scheduler (its result is the engine's limit):
+ * lowest match, each element at most once, and (but for static, one body
+ * call per block) an early stop. count_if merges: adaptive only. */
+static void test_find_schedulers(void **state) {
+  (void)state;
+  size_t n = adapt_test_scale(4000000, 1000000);
+  uint32_t *a = calloc(n, sizeof *a);
+  atomic_uchar *seen = calloc(n, sizeof *seen);
+  assert_true(a && seen);
+  const size_t at_pos[] = {0, 1000, n / 2 + 7, n - 1, n /* none */};
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
+    for (int s = ADAPT_SCHED_ADAPTIVE; s < ADAPT_SCHED_COUNT; s++) {
+      for (size_t k = 0; k < sizeof at_pos / sizeof *at_pos; k++) {
+        size_t pos = at_pos[k];
+        if (pos < n) a[pos] = 5;
+        for (size_t i = 0; i < n; i++) atomic_store_explicit(&seen[i], 0, memory_order_relaxed);
+        fctx f = {.base = a, .key = 5, .seen = seen};
+        atomic_init(&f.evals, 0);
+        atomic_init(&f.twice, 0);
+        adapt_attr at = {0};
+        at.sched = (adapt_sched)s;
+        size_t idx = 0;
+        assert_int_equal(adapt_find_if(a, n, sizeof *a, &idx, find_key, &f, &at), 0);
+        if (idx != pos)
+          fprintf(stderr, "find_if %s workers=%d: %zu, expected %zu\n", adapt_sched_name(s),
+                  algo_workers[wi], idx, pos);
+        assert_int_equal(idx, pos);
+        assert_int_equal(atomic_load(&f.twice), 0);
+        /* Without the cut at the limit every chunk but the match's would
+         * run to its end (about n evaluations). */
+        if (pos == 1000 && s != ADAPT_SCHED_STATIC) {
+          size_t ev = atomic_load(&f.evals);
+          if (ev >= n / 2)
+            fprintf(stderr, "find_if %s workers=%d: %zu of %zu evaluated\n", adapt_sched_name(s),
+                    algo_workers[wi], ev, n);
+          assert_true(ev < n / 2);
+        }
+        if (pos < n) a[pos] = 0;
+      }
+    }
+  }
+  size_t cnt = 0;
+  adapt_attr at = {0};
+  at.sched = ADAPT_SCHED_LOOPFRAME;
+  assert_int_equal(adapt_count_if(a, n, sizeof *a, &cnt, is_key, NULL, &at), -ENOTSUP);
+  free(a);
+  free(seen);
+}
+
 static void test_search_errors(void **state) {
   (void)state;
   assert_int_equal(adapt_test_workers(2), 0);
@@ -185,6 +235,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_search_matrix),
       cmocka_unit_test(test_find_stops_early),
+      cmocka_unit_test(test_find_schedulers),
       cmocka_unit_test(test_search_errors),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);

@@ -127,6 +127,10 @@ int adapt_for(size_t first, size_t last,
  *   overlapping input and output where not allowed, bad attribute or
  *   environment value; -EOVERFLOW count * size does not fit in size_t; the
  *   runtime's errors (adapt_init). count 0: nothing is called, returns 0.
+ * - Schedulers: for_each, transform, their range forms and find_if run under
+ *   attr->sched (else ADAPT_SCHED) in the no-window mode; the others merge
+ *   partial results in sequence order (the adaptive protocol) and return
+ *   -ENOTSUP for another explicit scheduler, as do window modes with one.
  * - Context: any thread; inside a body it is a nested parallel call.
  *   Callbacks must not call adapt_finalize. ctx is shared by all workers.
  * - Not guaranteed: which worker runs which element, the order of the calls
