@@ -88,8 +88,8 @@ int adapt_for_each_range(void *base, size_t count, size_t size,
   return run_map(&k_each_range, &x, count, size, attr);
 }
 
-static int check_transform(const void *in, size_t count, size_t in_size, void *out,
-                           size_t out_size, const void *op) {
+static int check_transform(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
+                           const void *op) {
   size_t ib, ob;
   if (!op) return -EINVAL;
   int rc = adapt__seq_bytes(count, in_size, &ib);
@@ -105,18 +105,17 @@ int adapt_transform(const void *in, size_t count, size_t in_size, void *out, siz
                     const adapt_attr *attr) {
   int rc = check_transform(in, count, in_size, out, out_size, (const void *)(uintptr_t)op);
   if (rc) return rc;
-  map_ctx x = {.in = in, .out = out, .in_size = in_size, .out_size = out_size, .user = ctx,
-               .tr = op};
+  map_ctx x = {
+      .in = in, .out = out, .in_size = in_size, .out_size = out_size, .user = ctx, .tr = op};
   return run_map(&k_tr, &x, count, in_size + out_size, attr);
 }
 
-int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out,
-                          size_t out_size,
+int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
                           void (*op)(const void *in_first, void *out_first, size_t n, void *ctx),
                           void *ctx, const adapt_attr *attr) {
   int rc = check_transform(in, count, in_size, out, out_size, (const void *)(uintptr_t)op);
   if (rc) return rc;
-  map_ctx x = {.in = in, .out = out, .in_size = in_size, .out_size = out_size, .user = ctx,
-               .tr_range = op};
+  map_ctx x = {
+      .in = in, .out = out, .in_size = in_size, .out_size = out_size, .user = ctx, .tr_range = op};
   return run_map(&k_tr_range, &x, count, in_size + out_size, attr);
 }

@@ -144,9 +144,16 @@ int adapt_reduce(const void *base, size_t count, size_t size, void *result, size
     memmove(result, identity, result_size);
     return 0;
   }
-  red_ctx x = {.base = base, .count = count, .size = size, .block = ADAPT_REDUCE_BLOCK,
-               .rsize = result_size, .stride = 16 + (result_size + 15) / 16 * 16,
-               .identity = identity, .user = ctx, .accumulate = accumulate, .combine = combine};
+  red_ctx x = {.base = base,
+               .count = count,
+               .size = size,
+               .block = ADAPT_REDUCE_BLOCK,
+               .rsize = result_size,
+               .stride = 16 + (result_size + 15) / 16 * 16,
+               .identity = identity,
+               .user = ctx,
+               .accumulate = accumulate,
+               .combine = combine};
   adapt__seq_ctx c;
   adapt__seq_ctx_init(&c, &k_reduce, &x, &p);
   adapt__seq_work w;

@@ -58,8 +58,8 @@ static int check(const void *base, size_t count, size_t size, const void *pred, 
 /* Check the call, then run kernel k over the elements with c and w (the
  * caller reads its result from them). */
 static int run_pred(const adapt__seq_kernel *k, const void *base, size_t count, size_t size,
-                    void *out, int (*pred)(const void *, void *), void *ctx,
-                    const adapt_attr *attr, pred_ctx *x, adapt__seq_ctx *c, adapt__seq_work *w) {
+                    void *out, int (*pred)(const void *, void *), void *ctx, const adapt_attr *attr,
+                    pred_ctx *x, adapt__seq_ctx *c, adapt__seq_work *w) {
   int rc = check(base, count, size, (const void *)(uintptr_t)pred, out);
   if (rc) return rc;
   adapt__seq_params p;

@@ -47,10 +47,8 @@ void adapt__seq_stop(adapt__seq_ctx *c, size_t at, int err) {
   }
   /* relaxed: see adapt__seq_limit; the final value is read after adapt_end. */
   size_t cur = atomic_load_explicit(&c->limit, memory_order_relaxed);
-  while (at < cur && !atomic_compare_exchange_weak_explicit(&c->limit, &cur, at,
-                                                            memory_order_relaxed,
-                                                            memory_order_relaxed)) {
-  }
+  while (at < cur && !atomic_compare_exchange_weak_explicit(
+                         &c->limit, &cur, at, memory_order_relaxed, memory_order_relaxed)) {}
 }
 
 /* Pieces a range of L units can give to k requests keeping the first part:
@@ -191,9 +189,7 @@ static void dowork(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
   }
 }
 
-static void thief_entry(adapt_frame *f, void *work, void *ctx) {
-  dowork(f, work, ctx);
-}
+static void thief_entry(adapt_frame *f, void *work, void *ctx) { dowork(f, work, ctx); }
 
 typedef struct map_loop {
   adapt__seq_ctx *c;

@@ -72,12 +72,12 @@ typedef struct adapt__seq_kernel {
 
 struct adapt__seq_ctx {
   const adapt__seq_kernel *kernel;
-  void *kctx;              /* the algorithm's call context */
+  void *kctx; /* the algorithm's call context */
   adapt__seq_params p;
   /* Units >= limit need not be processed (n: none). Lowered by
    * adapt__seq_stop; read before each chunk. */
   alignas(64) atomic_size_t limit;
-  atomic_int err;          /* first error reported by adapt__seq_stop, 0 */
+  atomic_int err; /* first error reported by adapt__seq_stop, 0 */
 };
 
 /* Prepare c for a run of kernel k with parameters p. */

@@ -41,10 +41,14 @@ static int resolve_mode(adapt_window_mode m, adapt_window_mode *out) {
   }
   if (m != ADAPT_WINDOW_DEFAULT) return -EINVAL;
   const char *s = getenv("ADAPT_WINDOW");
-  if (!s || !*s || !strcmp(s, "none")) *out = ADAPT_WINDOW_NONE;
-  else if (!strcmp(s, "static")) *out = ADAPT_WINDOW_STATIC;
-  else if (!strcmp(s, "sliding")) *out = ADAPT_WINDOW_SLIDING;
-  else return env_error("ADAPT_WINDOW", s, "none, static or sliding");
+  if (!s || !*s || !strcmp(s, "none"))
+    *out = ADAPT_WINDOW_NONE;
+  else if (!strcmp(s, "static"))
+    *out = ADAPT_WINDOW_STATIC;
+  else if (!strcmp(s, "sliding"))
+    *out = ADAPT_WINDOW_SLIDING;
+  else
+    return env_error("ADAPT_WINDOW", s, "none, static or sliding");
   return 0;
 }
 
@@ -55,10 +59,14 @@ static int resolve_splitter(adapt_window_splitter sp, adapt_window_splitter *out
   }
   if (sp != ADAPT_SPLITTER_DEFAULT) return -EINVAL;
   const char *s = getenv("ADAPT_SPLITTER");
-  if (!s || !*s || !strcmp(s, "balanced")) *out = ADAPT_SPLITTER_BALANCED;
-  else if (!strcmp(s, "local")) *out = ADAPT_SPLITTER_LOCAL;
-  else if (!strcmp(s, "distant")) *out = ADAPT_SPLITTER_DISTANT;
-  else return env_error("ADAPT_SPLITTER", s, "local, distant or balanced");
+  if (!s || !*s || !strcmp(s, "balanced"))
+    *out = ADAPT_SPLITTER_BALANCED;
+  else if (!strcmp(s, "local"))
+    *out = ADAPT_SPLITTER_LOCAL;
+  else if (!strcmp(s, "distant"))
+    *out = ADAPT_SPLITTER_DISTANT;
+  else
+    return env_error("ADAPT_SPLITTER", s, "local, distant or balanced");
   return 0;
 }
 
@@ -70,11 +78,13 @@ size_t adapt__seq_default_window(size_t footprint) {
   return m ? m : 1;
 }
 
-int adapt__seq_params_resolve(const adapt_attr *attr, size_t count, size_t unit,
-                              size_t footprint, adapt__seq_params *p) {
+int adapt__seq_params_resolve(const adapt_attr *attr, size_t count, size_t unit, size_t footprint,
+                              adapt__seq_params *p) {
   adapt_attr a;
-  if (attr) a = *attr;
-  else memset(&a, 0, sizeof a);
+  if (attr)
+    a = *attr;
+  else
+    memset(&a, 0, sizeof a);
   if ((int)a.sched < ADAPT_SCHED_DEFAULT || (int)a.sched >= ADAPT_SCHED_COUNT) return -EINVAL;
   p->sched = a.sched;
   if (unit == 0) unit = 1;

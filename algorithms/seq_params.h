@@ -8,13 +8,13 @@
 #include <adapt/algorithms.h>
 
 typedef struct adapt__seq_params {
-  size_t n;                        /* units to process */
-  size_t window;                   /* m in units; n (at least 1) in ADAPT_WINDOW_NONE */
-  adapt_window_mode mode;          /* NONE, STATIC or SLIDING (never DEFAULT) */
-  adapt_window_splitter splitter;  /* LOCAL, DISTANT or BALANCED (never DEFAULT) */
-  size_t grain;                    /* units per chunk, >= 1, <= window */
-  int auto_grain;                  /* 1: the owner calibrates the grain */
-  adapt_sched sched;               /* attr->sched, checked (DEFAULT: see adapt__seq_exec) */
+  size_t n;                       /* units to process */
+  size_t window;                  /* m in units; n (at least 1) in ADAPT_WINDOW_NONE */
+  adapt_window_mode mode;         /* NONE, STATIC or SLIDING (never DEFAULT) */
+  adapt_window_splitter splitter; /* LOCAL, DISTANT or BALANCED (never DEFAULT) */
+  size_t grain;                   /* units per chunk, >= 1, <= window */
+  int auto_grain;                 /* 1: the owner calibrates the grain */
+  adapt_sched sched;              /* attr->sched, checked (DEFAULT: see adapt__seq_exec) */
 } adapt__seq_params;
 
 /* Fill *p for a call over `count` elements grouped in units of `unit`
@@ -23,8 +23,8 @@ typedef struct adapt__seq_params {
  * given in elements are converted to units (rounded down, at least 1).
  * Errors: -EINVAL bad attribute or environment value (the message names the
  * variable on stderr for the environment). */
-int adapt__seq_params_resolve(const adapt_attr *attr, size_t count, size_t unit,
-                              size_t footprint, adapt__seq_params *p);
+int adapt__seq_params_resolve(const adapt_attr *attr, size_t count, size_t unit, size_t footprint,
+                              adapt__seq_params *p);
 
 /* The default window size in elements for `footprint` bytes per element:
  * shared cache / (ADAPT_ALGO_WINDOW_DIVISOR * footprint), at least 1. */

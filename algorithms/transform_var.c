@@ -27,9 +27,9 @@ _Static_assert(sizeof(var_acc) <= ADAPT_SEQ_ACC_BYTES, "var_acc too large");
 typedef struct var_ctx {
   const char *in;
   size_t in_size;
-  size_t out_size;   /* bytes per output element */
+  size_t out_size; /* bytes per output element */
   size_t max_out;
-  int fixed;         /* the master's array cannot grow (copy_if) */
+  int fixed; /* the master's array cannot grow (copy_if) */
   void *user;
   size_t (*op)(const void *in_elem, void *out_elems, void *ctx);
   int (*pred)(const void *elem, void *ctx);
@@ -154,8 +154,12 @@ int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec 
   if (count && !in) return -EINVAL;
   if (out->capacity > SIZE_MAX / out->elem_size) return -EOVERFLOW;
   if (adapt__seq_overlap(in, ib, out->data, out->capacity * out->elem_size)) return -EINVAL;
-  var_ctx x = {.in = in, .in_size = in_size, .out_size = out->elem_size, .max_out = max_out,
-               .user = ctx, .op = op};
+  var_ctx x = {.in = in,
+               .in_size = in_size,
+               .out_size = out->elem_size,
+               .max_out = max_out,
+               .user = ctx,
+               .op = op};
   var_acc a = {.buf = out->data, .n = out->count, .cap = out->capacity};
   size_t fp = in_size > SIZE_MAX - ob ? SIZE_MAX : in_size + ob;
   rc = run_out(&k_var, &x, count, fp, &a, attr);
@@ -173,8 +177,13 @@ int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *
   if (rc) return rc;
   if (count && (!in || !out)) return -EINVAL;
   if (adapt__seq_overlap(in, bytes, out, bytes)) return -EINVAL;
-  var_ctx x = {.in = in, .in_size = size, .out_size = size, .max_out = 1, .fixed = 1,
-               .user = ctx, .pred = pred};
+  var_ctx x = {.in = in,
+               .in_size = size,
+               .out_size = size,
+               .max_out = 1,
+               .fixed = 1,
+               .user = ctx,
+               .pred = pred};
   var_acc a = {.buf = out, .n = 0, .cap = count};
   rc = run_out(&k_copy_if, &x, count, 2 * size, &a, attr);
   if (rc == 0) *out_count = a.n;

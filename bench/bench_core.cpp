@@ -144,8 +144,8 @@ static std::vector<figure> figures;
 static void add_figure(const char *section, const std::string &metric, const std::string &impl,
                        const std::vector<double> &v, const char *unit, const char *target,
                        const char *status) {
-  figure f{section, metric, impl, median(v), quantile(v, 0.25), quantile(v, 0.75), unit,
-           target, status};
+  figure f{section,           metric, impl,   median(v), quantile(v, 0.25),
+           quantile(v, 0.75), unit,   target, status};
   figures.push_back(f);
 }
 
@@ -298,7 +298,8 @@ static void ovh_tbb_auto(tbb::task_arena &arena, double *a, size_t lo, size_t hi
 
 /* Runs [0, n) as n/m calls of m iterations, one after the other: the same
  * iterations as one call, with the per-call costs of n/m loops. */
-template <class F> static void ovh_calls(size_t n, size_t m, F loop) {
+template <class F>
+static void ovh_calls(size_t n, size_t m, F loop) {
   for (size_t lo = 0; lo < n; lo += m) loop(lo, std::min(n, lo + m));
 }
 
@@ -320,8 +321,7 @@ static std::vector<impl> ovh_impls(double *a, size_t scale, bool same_n, bool sh
       {"adapt default grain", [=] { ovh_adapt(a, 0, n, 0); }, (double)n},
       {"omp dynamic,1", [=] { ovh_omp_dynamic1(a, 0, n_omp, 1); }, (double)n_omp},
       {"omp static", [=] { ovh_omp_static(a, 0, n, 1); }, (double)n},
-      {"tbb simple grain 1", [=, &arena1] { ovh_tbb_simple1(arena1, a, 0, n_tbb); },
-       (double)n_tbb},
+      {"tbb simple grain 1", [=, &arena1] { ovh_tbb_simple1(arena1, a, 0, n_tbb); }, (double)n_tbb},
       {"tbb auto", [=, &arena1] { ovh_tbb_auto(arena1, a, 0, n); }, (double)n},
   };
   if (same_n) /* callgrind: a grain near the one calibrated natively (~2 us chunks) */
@@ -334,13 +334,12 @@ static std::vector<impl> ovh_impls(double *a, size_t scale, bool same_n, bool sh
         {"omp static, 2^14/call",
          [=] { ovh_calls(n, m, [=](size_t lo, size_t hi) { ovh_omp_static(a, lo, hi, 1); }); },
          (double)n});
-    v.push_back({"tbb auto, 2^14/call",
-                 [=, &arena1] {
-                   ovh_calls(n, m, [=, &arena1](size_t lo, size_t hi) {
-                     ovh_tbb_auto(arena1, a, lo, hi);
-                   });
-                 },
-                 (double)n});
+    v.push_back(
+        {"tbb auto, 2^14/call",
+         [=, &arena1] {
+           ovh_calls(n, m, [=, &arena1](size_t lo, size_t hi) { ovh_tbb_auto(arena1, a, lo, hi); });
+         },
+         (double)n});
   }
   return v;
 }
@@ -393,8 +392,7 @@ static void section_overhead(tbb::task_arena &arena1) {
         fill(ref, OVH_ARRAY, 1.5);
         ovh_plain(ref, (size_t)impls[i].n);
         if (memcmp(a, ref, OVH_ARRAY * sizeof(double)) != 0) {
-          fprintf(stderr, "bench_core: overhead: %s gives a wrong result\n",
-                  impls[i].name.c_str());
+          fprintf(stderr, "bench_core: overhead: %s gives a wrong result\n", impls[i].name.c_str());
           exit(3);
         }
       },
@@ -437,14 +435,14 @@ static void section_overhead(tbb::task_arena &arena1) {
     char tgt[64];
     snprintf(tgt, sizeof tgt, "%s %s", target, status);
     printf("   %-25s %8.3f %7.3f [%6.3f %6.3f] %7.4f [%6.4f %6.4f]  %-22s", impls[i].name.c_str(),
-           median(per), median(extra), quantile(extra, 0.25), quantile(extra, 0.75),
-           median(ratio), quantile(ratio, 0.25), quantile(ratio, 0.75), tgt);
+           median(per), median(extra), quantile(extra, 0.25), quantile(extra, 0.75), median(ratio),
+           quantile(ratio, 0.25), quantile(ratio, 0.75), tgt);
     if (counters) printf(" %8.2f %17.2f", median(cyc), median(ins));
     printf("\n");
     add_figure("overhead", "time per iteration", impls[i].name, per, "ns", "", "");
     if (i > 0) {
-      bool ratio_target = impls[i].name == "adapt default grain" ||
-                          impls[i].name == "adapt default, 2^14/call";
+      bool ratio_target =
+          impls[i].name == "adapt default grain" || impls[i].name == "adapt default, 2^14/call";
       add_figure("overhead", "extra time per iteration", impls[i].name, extra, "ns",
                  ratio_target ? "" : target, ratio_target ? "" : status);
       add_figure("overhead", "time ratio to plain loop", impls[i].name, ratio, "ratio",
@@ -466,9 +464,8 @@ static void section_overhead(tbb::task_arena &arena1) {
 /* 2. daxpy T1/Ts                                                      */
 /* The same out-of-line kernel runs the plain loop and every adapt chunk. */
 
-__attribute__((noinline)) static void daxpy_range(double *__restrict y,
-                                                  const double *__restrict x, double alpha,
-                                                  size_t b, size_t e) {
+__attribute__((noinline)) static void daxpy_range(double *__restrict y, const double *__restrict x,
+                                                  double alpha, size_t b, size_t e) {
   for (size_t i = b; i < e; i++) y[i] += alpha * x[i];
 }
 
@@ -540,8 +537,7 @@ static void section_daxpy(tbb::task_arena &arena1) {
         "daxpy", dc.name, impls, rounds, (double)(n * calls), 0, [&](size_t) { init_y(); },
         [&](size_t i) {
           if (memcmp(y, yref, n * sizeof(double)) != 0) {
-            fprintf(stderr, "bench_core: daxpy: %s gives a wrong result\n",
-                    impls[i].name.c_str());
+            fprintf(stderr, "bench_core: daxpy: %s gives a wrong result\n", impls[i].name.c_str());
             exit(3);
           }
         },
@@ -669,8 +665,8 @@ static std::string steal_figures(const std::string &label) {
              "median %.0f ns, p90 %.0f ns; %llu requests, %llu steals, %llu timeouts", med, p90,
              (unsigned long long)c.posted, (unsigned long long)c.steals,
              (unsigned long long)c.timeouts);
-    figures.push_back(figure{"steal", "round trip median, " + label, "adapt", med, med, p90, "ns",
-                             "", ""});
+    figures.push_back(
+        figure{"steal", "round trip median, " + label, "adapt", med, med, p90, "ns", "", ""});
     figures.push_back(
         figure{"steal", "round trip p90, " + label, "adapt", p90, p90, p90, "ns", "", ""});
   }
@@ -834,8 +830,8 @@ static void section_idle(const char *self) {
   struct {
     const char *rt, *name;
     int runs;
-  } rts[] = {{"adapt", "adapt", opt.quick ? 1 : 3}, {"omp", "omp static", 1},
-             {"tbb", "tbb auto", 1}};
+  } rts[] = {
+      {"adapt", "adapt", opt.quick ? 1 : 3}, {"omp", "omp static", 1}, {"tbb", "tbb auto", 1}};
   for (auto &r : rts) {
     std::vector<double> ms;
     for (int k = 0; k < r.runs; k++) {
@@ -914,8 +910,7 @@ static void check_affinity(tbb::task_arena &arena2) {
           [&](const tbb::blocked_range<size_t> &r) {
             volatile double v = 0;
             for (int j = 0; j < 20000; j++) v = v + 1.0;
-            if (tbb::this_task_arena::current_thread_index() != 0)
-              seen[r.begin()] = cpus_allowed();
+            if (tbb::this_task_arena::current_thread_index() != 0) seen[r.begin()] = cpus_allowed();
           },
           tbb::simple_partitioner());
     });
@@ -931,7 +926,6 @@ static void check_affinity(tbb::task_arena &arena2) {
            " meaningful\n");
 }
 
-
 static void write_csv(const std::string &when, const std::string &host) {
   mkdirs(opt.out);
   std::string p1 = opt.out + "/core_samples.csv", p2 = opt.out + "/core_summary.csv";
@@ -943,8 +937,8 @@ static void write_csv(const std::string &when, const std::string &host) {
   fprintf(f, "date,host,section,case,implementation,round,iterations,seconds\n");
   for (const sample &s : samples)
     fprintf(f, "%s,%s,%s,%s,%s,%d,%.0f,%.9f\n", csv_quote(when).c_str(), csv_quote(host).c_str(),
-            s.section.c_str(), csv_quote(s.kase).c_str(), csv_quote(s.impl).c_str(), s.round,
-            s.n, s.seconds);
+            s.section.c_str(), csv_quote(s.kase).c_str(), csv_quote(s.impl).c_str(), s.round, s.n,
+            s.seconds);
   fclose(f);
   f = fopen(p2.c_str(), "w");
   if (!f) {

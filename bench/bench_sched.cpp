@@ -140,7 +140,7 @@ static adapt_attr make_attr(adapt_sched s, size_t grain) {
 }
 
 static const adapt_sched ALL_SCHEDS[] = {
-    ADAPT_SCHED_ADAPTIVE, ADAPT_SCHED_LOOPFRAME, ADAPT_SCHED_DAC,    ADAPT_SCHED_HYBRID,
+    ADAPT_SCHED_ADAPTIVE, ADAPT_SCHED_LOOPFRAME, ADAPT_SCHED_DAC,     ADAPT_SCHED_HYBRID,
     ADAPT_SCHED_LAZY_DF,  ADAPT_SCHED_LAZY_DF2,  ADAPT_SCHED_LAZY_BF, ADAPT_SCHED_STATIC};
 
 static std::string sched_label(adapt_sched s) {
@@ -177,9 +177,9 @@ struct case_result {
   int rounds = 0;
   std::vector<std::string> names;
   std::vector<family> fams;
-  std::vector<std::vector<double>> t;      /* seconds [variant][round] */
-  std::vector<std::vector<double>> extra;  /* affinity share [variant][round], hybrid only */
-  std::vector<std::string> fail;           /* "" or why the variant failed */
+  std::vector<std::vector<double>> t;     /* seconds [variant][round] */
+  std::vector<std::vector<double>> extra; /* affinity share [variant][round], hybrid only */
+  std::vector<std::string> fail;          /* "" or why the variant failed */
   double noise = NAN; /* share of the CPUs used by other processes + hypervisor meanwhile */
 };
 static std::vector<case_result> results;
@@ -369,10 +369,10 @@ __attribute__((noinline)) static void dx_seq(double *__restrict y, const double 
   for (size_t i = 0; i < n; i++) y[i] += a * x[i];
 }
 
-#define DEF_DX_OMP(NAME, SCHED)                                                    \
-  static void NAME(double *y, const double *x, double a, size_t n, int P) {        \
-    OMP(parallel for num_threads(P) SCHED firstprivate(x, y, a))                   \
-    for (size_t i = 0; i < n; i++) y[i] += a * x[i];                               \
+#define DEF_DX_OMP(NAME, SCHED)                                                                    \
+  static void NAME(double *y, const double *x, double a, size_t n, int P) {                        \
+    OMP(parallel for num_threads(P) SCHED firstprivate(x, y, a))                                   \
+    for (size_t i = 0; i < n; i++) y[i] += a * x[i];                                               \
   }
 DEF_DX_OMP(dx_omp_static, schedule(static))
 DEF_DX_OMP(dx_omp_dynamic1, schedule(dynamic, 1))
@@ -411,11 +411,11 @@ __attribute__((noinline)) static void mb_seq(int *out, int side, int maxit) {
   for (size_t i = 0; i < n; i++) out[i] = mb_pixel(i, side, maxit);
 }
 
-#define DEF_MB_OMP(NAME, SCHED)                                                    \
-  static void NAME(int *out, int side, int maxit, int P) {                         \
-    size_t n = (size_t)side * (size_t)side;                                        \
-    OMP(parallel for num_threads(P) SCHED firstprivate(out, side, maxit))          \
-    for (size_t i = 0; i < n; i++) out[i] = mb_pixel(i, side, maxit);              \
+#define DEF_MB_OMP(NAME, SCHED)                                                                    \
+  static void NAME(int *out, int side, int maxit, int P) {                                         \
+    size_t n = (size_t)side * (size_t)side;                                                        \
+    OMP(parallel for num_threads(P) SCHED firstprivate(out, side, maxit))                          \
+    for (size_t i = 0; i < n; i++) out[i] = mb_pixel(i, side, maxit);                              \
   }
 DEF_MB_OMP(mb_omp_static, schedule(static))
 DEF_MB_OMP(mb_omp_dynamic1, schedule(dynamic, 1))
@@ -427,8 +427,8 @@ DEF_MB_OMP(mb_omp_guided1, schedule(guided, 1))
 /* Each column's count goes to its own slot of the parent's array, so no      */
 /* atomics and a fixed summation order.                                       */
 
-static const long NQ_KNOWN[] = {1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712,
-                                365596, 2279184};
+static const long NQ_KNOWN[] = {1,  1,   0,   0,    2,     10,    4,      40,
+                                92, 352, 724, 2680, 14200, 73712, 365596, 2279184};
 
 struct nq_ctx {
   int n, row;
@@ -483,21 +483,20 @@ __attribute__((noinline)) static long nq_seq(int n, int row, unsigned cols, unsi
 /* OpenMP parallel for at every row: with max-active-levels 1 (set in main)
  * only the top row's loop gets P threads, the nested regions run with a team
  * of one (what a user of nested `parallel for` gets by default). */
-#define DEF_NQ_OMP(NAME, SCHED)                                                    \
-  static long NAME(int n, int row, unsigned cols, unsigned d1, unsigned d2, int P) { \
-    if (row == n) return 1;                                                        \
-    long counts[32];                                                               \
-    unsigned busy = cols | d1 | d2;                                                \
-    OMP(parallel for num_threads(P) SCHED shared(counts))                          \
-    for (int i = 0; i < n; i++) {                                                  \
-      unsigned bit = 1u << i;                                                      \
-      counts[i] = (busy & bit) ? 0                                                 \
-                               : NAME(n, row + 1, cols | bit, (d1 | bit) << 1,     \
-                                      (d2 | bit) >> 1, P);                         \
-    }                                                                              \
-    long s = 0;                                                                    \
-    for (int i = 0; i < n; i++) s += counts[i];                                    \
-    return s;                                                                      \
+#define DEF_NQ_OMP(NAME, SCHED)                                                                    \
+  static long NAME(int n, int row, unsigned cols, unsigned d1, unsigned d2, int P) {               \
+    if (row == n) return 1;                                                                        \
+    long counts[32];                                                                               \
+    unsigned busy = cols | d1 | d2;                                                                \
+    OMP(parallel for num_threads(P) SCHED shared(counts))                                          \
+    for (int i = 0; i < n; i++) {                                                                  \
+      unsigned bit = 1u << i;                                                                      \
+      counts[i] =                                                                                  \
+          (busy & bit) ? 0 : NAME(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1, P);    \
+    }                                                                                              \
+    long s = 0;                                                                                    \
+    for (int i = 0; i < n; i++) s += counts[i];                                                    \
+    return s;                                                                                      \
   }
 DEF_NQ_OMP(nq_omp_static, schedule(static))
 DEF_NQ_OMP(nq_omp_dynamic1, schedule(dynamic, 1))
@@ -512,9 +511,9 @@ static long nq_omp_taskloop(int n, int row, unsigned cols, unsigned d1, unsigned
   OMP(taskloop grainsize(1) shared(counts) firstprivate(n, row, cols, d1, d2, busy))
   for (int i = 0; i < n; i++) {
     unsigned bit = 1u << i;
-    counts[i] = (busy & bit) ? 0
-                             : nq_omp_taskloop(n, row + 1, cols | bit, (d1 | bit) << 1,
-                                               (d2 | bit) >> 1);
+    counts[i] = (busy & bit)
+                    ? 0
+                    : nq_omp_taskloop(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1);
   }
   long s = 0;
   for (int i = 0; i < n; i++) s += counts[i];
@@ -535,9 +534,9 @@ static long nq_tbb(int n, int row, unsigned cols, unsigned d1, unsigned d2) {
       [&](const tbb::blocked_range<int> &r) {
         for (int i = r.begin(); i != r.end(); i++) {
           unsigned bit = 1u << i;
-          counts[i] = (busy & bit) ? 0
-                                   : nq_tbb<Part>(n, row + 1, cols | bit, (d1 | bit) << 1,
-                                                  (d2 | bit) >> 1);
+          counts[i] = (busy & bit)
+                          ? 0
+                          : nq_tbb<Part>(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1);
         }
       },
       part);
@@ -578,7 +577,8 @@ static long fib_adapt(int n, const adapt_attr *attr) {
   return c.r[0] + c.r[1];
 }
 
-template <class Part> static long fib_tbb(int n) {
+template <class Part>
+static long fib_tbb(int n) {
   if (n < 2) return n;
   long r[2];
   tbb::parallel_for(
@@ -649,14 +649,14 @@ __attribute__((noinline)) static void hy_seq(const hy_data &d, int steps) {
     for (size_t i = 0; i < d.n; i++) hy_iter(d, i, 0);
 }
 
-#define DEF_HY_OMP(NAME, SCHED)                                                    \
-  static void NAME(const hy_data &d, int steps, int P, int chunk) {                \
-    for (int s = 0; s < steps; s++) {                                              \
-      const hy_data *dp = &d;                                                      \
-      size_t n = d.n;                                                              \
-      OMP(parallel for num_threads(P) SCHED firstprivate(dp, n))                   \
-      for (size_t i = 0; i < n; i++) hy_iter(*dp, i, id_ok(omp_get_thread_num()));  \
-    }                                                                              \
+#define DEF_HY_OMP(NAME, SCHED)                                                                    \
+  static void NAME(const hy_data &d, int steps, int P, int chunk) {                                \
+    for (int s = 0; s < steps; s++) {                                                              \
+      const hy_data *dp = &d;                                                                      \
+      size_t n = d.n;                                                                              \
+      OMP(parallel for num_threads(P) SCHED firstprivate(dp, n))                                   \
+      for (size_t i = 0; i < n; i++) hy_iter(*dp, i, id_ok(omp_get_thread_num()));                 \
+    }                                                                                              \
   }
 DEF_HY_OMP(hy_omp_static, schedule(static))
 DEF_HY_OMP(hy_omp_dynamic, schedule(dynamic, chunk))
@@ -800,10 +800,10 @@ static void micro_cases(int P, tbb::task_arena &arena) {
     char bench[96];
     snprintf(bench, sizeof bench, "mandelbrot %dx%d", side, side);
     results.push_back(alternate(
-        "micro", bench, P, v, R, gap_for(P),
-        [=](size_t) { memset(out, 0xff, n * sizeof(int)); },
+        "micro", bench, P, v, R, gap_for(P), [=](size_t) { memset(out, 0xff, n * sizeof(int)); },
         [=](size_t) -> std::string {
-          return memcmp(out, ref, n * sizeof(int)) == 0 ? "" : "image differs from the sequential one";
+          return memcmp(out, ref, n * sizeof(int)) == 0 ? ""
+                                                        : "image differs from the sequential one";
         },
         nullptr));
     results.back().note = "one loop over the pixels, at most " + std::to_string(maxit) +
@@ -846,8 +846,7 @@ static void micro_cases(int P, tbb::task_arena &arena) {
                  }});
     v.push_back({"omp taskloop,1", FAM_OMP, [=] {
                    long r = 0;
-                   OMP(parallel num_threads(P) shared(r))
-                   {
+                   OMP(parallel num_threads(P) shared(r)) {
                      OMP(single)
                      r = nq_omp_taskloop(nq, 0, 0, 0, 0);
                    }
@@ -863,8 +862,7 @@ static void micro_cases(int P, tbb::task_arena &arena) {
                    return 0;
                  }});
     v.push_back({"tbb affinity", FAM_TBB, [=, &arena] {
-                   arena.execute(
-                       [&] { *got = nq_tbb<tbb::affinity_partitioner>(nq, 0, 0, 0, 0); });
+                   arena.execute([&] { *got = nq_tbb<tbb::affinity_partitioner>(nq, 0, 0, 0, 0); });
                    return 0;
                  }});
     char bench[96];
@@ -895,9 +893,9 @@ static void hybrid_cases(int P, tbb::task_arena &arena) {
      * iteration ~2E/n, the first ~0), at least 14, never a multiple of 13. */
     std::vector<size_t> off(n + 1, 0);
     for (size_t i = 0; i < n; i++) {
-      size_t m = unbalanced ? (size_t)((2.0 * (double)E * (double)(i + 1)) /
-                                       ((double)n * (double)(n + 1)))
-                            : E / n;
+      size_t m = unbalanced
+                     ? (size_t)((2.0 * (double)E * (double)(i + 1)) / ((double)n * (double)(n + 1)))
+                     : E / n;
       if (m < 14) m = 14;
       if (m % 13 == 0) m++;
       off[i + 1] = off[i] + m;
@@ -993,7 +991,7 @@ static void hybrid_cases(int P, tbb::task_arena &arena) {
 /* ------------------------------------------------------------------ */
 /* Table: lazy                                                         */
 
-static const adapt_sched LAZY_TABLE_SCHEDS[] = {ADAPT_SCHED_DAC,     ADAPT_SCHED_LOOPFRAME,
+static const adapt_sched LAZY_TABLE_SCHEDS[] = {ADAPT_SCHED_DAC,      ADAPT_SCHED_LOOPFRAME,
                                                 ADAPT_SCHED_ADAPTIVE, ADAPT_SCHED_LAZY_DF,
                                                 ADAPT_SCHED_LAZY_DF2, ADAPT_SCHED_LAZY_BF};
 
@@ -1024,8 +1022,7 @@ static void lazy_cases(int P, tbb::task_arena &arena) {
                  }});
     v.push_back({"omp taskloop,1", FAM_OMP, [=] {
                    long r = 0;
-                   OMP(parallel num_threads(P) shared(r))
-                   {
+                   OMP(parallel num_threads(P) shared(r)) {
                      OMP(single)
                      r = nq_omp_taskloop(nq, 0, 0, 0, 0);
                    }
@@ -1068,8 +1065,7 @@ static void lazy_cases(int P, tbb::task_arena &arena) {
                  }});
     v.push_back({"omp tasks", FAM_OMP, [=] {
                    long r = 0;
-                   OMP(parallel num_threads(P) shared(r))
-                   {
+                   OMP(parallel num_threads(P) shared(r)) {
                      OMP(single)
                      r = fib_omp(fn);
                    }
@@ -1110,8 +1106,7 @@ static std::string num(double v, const char *f) { return std::isnan(v) ? "-" : f
 static std::vector<std::string> benches_of(const std::string &table) {
   std::vector<std::string> b;
   for (const case_result &c : results)
-    if (c.table == table && std::find(b.begin(), b.end(), c.bench) == b.end())
-      b.push_back(c.bench);
+    if (c.table == table && std::find(b.begin(), b.end(), c.bench) == b.end()) b.push_back(c.bench);
   return b;
 }
 
@@ -1209,18 +1204,17 @@ static std::string report_speed_table(const std::string &table, const std::strin
 }
 
 static std::string report_micro(void) {
-  std::string s = report_speed_table(
-      "micro", "Table 1 (micro): loop-frame thesis microbenchmarks at grain 1");
+  std::string s =
+      report_speed_table("micro", "Table 1 (micro): loop-frame thesis microbenchmarks at grain 1");
   s += "\n   dac / loopframe time ratio (thesis: daxpy 2.7x, mandelbrot 2x, nqueens 1.3x), "
        "median [p25 p75] of per-round ratios:\n";
   for (const std::string &b : benches_of("micro"))
-    s += fmt("   %-18s P=1 %-24s P=2 %s\n", b.c_str(),
-             ratio_text("micro", b, 1, sched_label(ADAPT_SCHED_DAC),
-                        sched_label(ADAPT_SCHED_LOOPFRAME))
-                 .c_str(),
-             ratio_text("micro", b, 2, sched_label(ADAPT_SCHED_DAC),
-                        sched_label(ADAPT_SCHED_LOOPFRAME))
-                 .c_str());
+    s += fmt(
+        "   %-18s P=1 %-24s P=2 %s\n", b.c_str(),
+        ratio_text("micro", b, 1, sched_label(ADAPT_SCHED_DAC), sched_label(ADAPT_SCHED_LOOPFRAME))
+            .c_str(),
+        ratio_text("micro", b, 2, sched_label(ADAPT_SCHED_DAC), sched_label(ADAPT_SCHED_LOOPFRAME))
+            .c_str());
   s += failures_text("micro");
   return s;
 }
@@ -1281,8 +1275,8 @@ static std::string report_hybrid(void) {
       s += fmt("   %-18s %9s %9s %8s %8s %8s %10s %8s\n", nf.first.c_str(),
                num(f1.ms, "%.2f").c_str(), num(f2.ms, "%.2f").c_str(),
                num(f1.speedup, "%.3f").c_str(), num(f2.speedup, "%.3f").c_str(),
-               num(f1.ms / f2.ms, "%.3f").c_str(),
-               num(f2.affinity * 100, "%.2f%%").c_str(), num(f2.vs_peer, "%.2f").c_str());
+               num(f1.ms / f2.ms, "%.3f").c_str(), num(f2.affinity * 100, "%.2f%%").c_str(),
+               num(f2.vs_peer, "%.2f").c_str());
     }
     for (int P = 1; P <= 2; P++) {
       const case_result *c = find_case("hybrid", b, P);
@@ -1330,7 +1324,8 @@ static void write_table_csv(const std::string &path, const std::string &table,
               family_name(c.fams[i]), (int)c.t[i].size(), n(g.ms).c_str(), n(g.p25).c_str(),
               n(g.p75).c_str(), n(g.speedup).c_str(), n(g.sp25).c_str(), n(g.sp75).c_str(),
               n(g.vs_peer).c_str(), csv_quote(g.peer).c_str(), n(g.affinity * 100).c_str(),
-              n(c.noise * 100).c_str(), csv_quote(g.fail.empty() ? "ok" : "FAILED: " + g.fail).c_str());
+              n(c.noise * 100).c_str(),
+              csv_quote(g.fail.empty() ? "ok" : "FAILED: " + g.fail).c_str());
     }
   }
   fclose(f);
@@ -1344,8 +1339,8 @@ static void write_samples_csv(const std::string &path) {
   }
   fprintf(f, "table,bench,workers,impl,round,seconds,affinity\n");
   for (const sample_rec &s : samples)
-    fprintf(f, "%s,%s,%d,%s,%d,%.9f,%s\n", s.table.c_str(), csv_quote(s.bench).c_str(),
-            s.workers, csv_quote(s.impl).c_str(), s.round, s.seconds,
+    fprintf(f, "%s,%s,%d,%s,%d,%.9f,%s\n", s.table.c_str(), csv_quote(s.bench).c_str(), s.workers,
+            csv_quote(s.impl).c_str(), s.round, s.seconds,
             std::isnan(s.extra) ? "" : fmt("%.6f", s.extra).c_str());
   fclose(f);
 }
@@ -1374,8 +1369,7 @@ static void adapt_start(int workers) {
  * still run on every CPU. */
 static std::string check_affinity(tbb::task_arena &arena2) {
   int omp_min = 1 << 20, tbb_min = 1 << 20;
-  OMP(parallel num_threads(2) reduction(min : omp_min))
-  {
+  OMP(parallel num_threads(2) reduction(min : omp_min)) {
     if (omp_get_thread_num() != 0) omp_min = cpus_allowed();
   }
   std::vector<int> seen(64, 1 << 20);
@@ -1386,8 +1380,7 @@ static std::string check_affinity(tbb::task_arena &arena2) {
           [&](const tbb::blocked_range<size_t> &r) {
             volatile double v = 0;
             for (int j = 0; j < 20000; j++) v = v + 1.0;
-            if (tbb::this_task_arena::current_thread_index() != 0)
-              seen[r.begin()] = cpus_allowed();
+            if (tbb::this_task_arena::current_thread_index() != 0) seen[r.begin()] = cpus_allowed();
           },
           tbb::simple_partitioner());
     });
@@ -1487,9 +1480,9 @@ int main(int argc, char **argv) {
       fmt("bench_sched: libadapt %d.%d (commit %s) vs OpenMP %d (libgomp) vs oneTBB %s\n",
           ADAPT_VERSION_MAJOR, ADAPT_VERSION_MINOR, opt.commit.empty() ? "?" : opt.commit.c_str(),
           _OPENMP, TBB_runtime_version());
-  header += fmt("   %s, host %s, %s, %ld CPUs online, kernel %s, gcc %s\n", when.c_str(),
-                host.c_str(), cpu_model().c_str(), sysconf(_SC_NPROCESSORS_ONLN), un.release,
-                __VERSION__);
+  header +=
+      fmt("   %s, host %s, %s, %ld CPUs online, kernel %s, gcc %s\n", when.c_str(), host.c_str(),
+          cpu_model().c_str(), sysconf(_SC_NPROCESSORS_ONLN), un.release, __VERSION__);
   header += fmt("   load average at start: %s\n", loadavg().c_str());
   for (const char *v : {"ADAPT_WORKERS", "ADAPT_GRAIN", "ADAPT_SCHED", "ADAPT_BIND",
                         "ADAPT_SPIN_US", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "OMP_PROC_BIND",
@@ -1507,8 +1500,7 @@ int main(int argc, char **argv) {
   arena1.initialize();
   arena2.initialize();
   {
-    OMP(parallel num_threads(2))
-    { (void)omp_get_thread_num(); }
+    OMP(parallel num_threads(2)) { (void)omp_get_thread_num(); }
     arena2.execute([] {
       tbb::parallel_for(tbb::blocked_range<int>(0, 64, 1), [](const tbb::blocked_range<int> &) {});
     });

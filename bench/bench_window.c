@@ -208,18 +208,10 @@ static int run_variant(variant *v, const kern *k, pool *pl, size_t grain) {
   adapt_attr at = {0};
   at.grain = grain;
   switch (v->kind) {
-  case V_SEQ:
-    kernel_range(k, 0, k->n);
-    return 0;
-  case V_PT_NONE:
-    pool_run(pl, k, 0);
-    return 0;
-  case V_PT_STATIC:
-    pool_run(pl, k, v->m);
-    return 0;
-  case V_AD_NONE:
-    at.window = ADAPT_WINDOW_NONE;
-    break;
+  case V_SEQ: kernel_range(k, 0, k->n); return 0;
+  case V_PT_NONE: pool_run(pl, k, 0); return 0;
+  case V_PT_STATIC: pool_run(pl, k, v->m); return 0;
+  case V_AD_NONE: at.window = ADAPT_WINDOW_NONE; break;
   case V_AD_STATIC:
     at.window = ADAPT_WINDOW_STATIC;
     at.window_size = v->m;
@@ -413,9 +405,8 @@ static int section_overhead(const char *outdir, int reps, int workers) {
   double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
   if (!x || !y) return 1;
   for (size_t i = 0; i < n; i++) x[i] = (double)i;
-  const char *names[] = {"plain loop (for_each body)", "adapt_for_each",
-                         "adapt_for_each_range", "plain loop (transform body)",
-                         "adapt_transform", "adapt_transform_range"};
+  const char *names[] = {"plain loop (for_each body)",  "adapt_for_each",  "adapt_for_each_range",
+                         "plain loop (transform body)", "adapt_transform", "adapt_transform_range"};
   enum { NV = 6 };
   double t[NV][MAX_REPS];
   for (int rep = 0; rep < reps; rep++)
@@ -430,7 +421,9 @@ static int section_overhead(const char *outdir, int reps, int workers) {
         case 2: rc = adapt_for_each_range(x, n, sizeof *x, ov_each_range, NULL, NULL); break;
         case 3: ov_tr_range(x, y, n, NULL); break;
         case 4: rc = adapt_transform(x, n, sizeof *x, y, sizeof *y, ov_tr, NULL, NULL); break;
-        case 5: rc = adapt_transform_range(x, n, sizeof *x, y, sizeof *y, ov_tr_range, NULL, NULL); break;
+        case 5:
+          rc = adapt_transform_range(x, n, sizeof *x, y, sizeof *y, ov_tr_range, NULL, NULL);
+          break;
         }
         if (rc) {
           fprintf(stderr, "bench_window: %s: %s\n", names[v], adapt_strerror(rc));
@@ -447,7 +440,8 @@ static int section_overhead(const char *outdir, int reps, int workers) {
     return 1;
   }
   printf("\n== overhead section: %d worker(s), n=%zu doubles, %d passes per timing, %d reps, "
-         "automatic grain\n", workers, n, passes, reps);
+         "automatic grain\n",
+         workers, n, passes, reps);
   printf("%-30s %10s %12s\n", "variant", "ns/elem", "vs plain");
   fprintf(csv, "variant,workers,ns_per_elem,ratio_to_plain\n");
   for (int v = 0; v < NV; v++) {
@@ -488,8 +482,10 @@ static int section_scan(const char *outdir, size_t n, int reps, int workers) {
       int v = (j + rep) % 2;
       double t0 = now_s();
       int rc = 0;
-      if (v == 0) scan_seq(x, z, n);
-      else rc = adapt_inclusive_scan(x, n, sizeof *x, z, scan_add, NULL, NULL);
+      if (v == 0)
+        scan_seq(x, z, n);
+      else
+        rc = adapt_inclusive_scan(x, n, sizeof *x, z, scan_add, NULL, NULL);
       t[v][rep] = now_s() - t0;
       if (rc || memcmp(y, z, n * sizeof *z)) {
         fprintf(stderr, "bench_window: scan: %s\n", rc ? adapt_strerror(rc) : "wrong result");
@@ -504,7 +500,8 @@ static int section_scan(const char *outdir, size_t n, int reps, int workers) {
   snprintf(path, sizeof path, "%s/window_scan.csv", outdir);
   FILE *csv = fopen(path, "w");
   if (csv) {
-    fprintf(csv, "variant,workers,n,time_ms\nsequential,1,%zu,%.3f\nadapt_inclusive_scan,%d,%zu,%.3f\n",
+    fprintf(csv,
+            "variant,workers,n,time_ms\nsequential,1,%zu,%.3f\nadapt_inclusive_scan,%d,%zu,%.3f\n",
             n, ts * 1e3, workers, n, ta * 1e3);
     fclose(csv);
   }
@@ -532,10 +529,15 @@ static int section_callgrind(size_t n) {
   st.window = ADAPT_WINDOW_STATIC;
   /* explicit grains: the automatic grain is calibrated on time, which
    * valgrind distorts */
-  const char *names[] = {"plain loop", "for_each grain 4096", "for_each_range grain 4096",
-                         "transform grain 4096", "transform_range grain 4096",
-                         "for_each static m=65536", "for_each sliding m=65536",
-                         "for_each grain 64", "for_each_range grain 64"};
+  const char *names[] = {"plain loop",
+                         "for_each grain 4096",
+                         "for_each_range grain 4096",
+                         "transform grain 4096",
+                         "transform_range grain 4096",
+                         "for_each static m=65536",
+                         "for_each sliding m=65536",
+                         "for_each grain 64",
+                         "for_each_range grain 64"};
   enum { NV = 9 };
   char label[128];
   for (int v = 0; v < NV; v++)
@@ -548,7 +550,9 @@ static int section_callgrind(size_t n) {
       case 1: rc = adapt_for_each(x, m, sizeof *x, ov_each, NULL, &g4096); break;
       case 2: rc = adapt_for_each_range(x, m, sizeof *x, ov_each_range, NULL, &g4096); break;
       case 3: rc = adapt_transform(x, m, sizeof *x, y, sizeof *y, ov_tr, NULL, &g4096); break;
-      case 4: rc = adapt_transform_range(x, m, sizeof *x, y, sizeof *y, ov_tr_range, NULL, &g4096); break;
+      case 4:
+        rc = adapt_transform_range(x, m, sizeof *x, y, sizeof *y, ov_tr_range, NULL, &g4096);
+        break;
       case 5: rc = adapt_for_each(x, m, sizeof *x, ov_each, NULL, &st); break;
       case 6: rc = adapt_for_each(x, m, sizeof *x, ov_each, NULL, &sl); break;
       case 7: rc = adapt_for_each(x, m, sizeof *x, ov_each, NULL, &g64); break;
@@ -574,15 +578,23 @@ int main(int argc, char **argv) {
   const char *section = "all";
   size_t cg = 0;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--out") && i + 1 < argc) outdir = argv[++i];
-    else if (!strcmp(argv[i], "--n") && i + 1 < argc) n = strtoull(argv[++i], NULL, 10);
-    else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--reuse") && i + 1 < argc) reuse = strtoull(argv[++i], NULL, 10);
-    else if (!strcmp(argv[i], "--section") && i + 1 < argc) section = argv[++i];
-    else if (!strcmp(argv[i], "--callgrind") && i + 1 < argc) cg = strtoull(argv[++i], NULL, 10);
+    if (!strcmp(argv[i], "--out") && i + 1 < argc)
+      outdir = argv[++i];
+    else if (!strcmp(argv[i], "--n") && i + 1 < argc)
+      n = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--reuse") && i + 1 < argc)
+      reuse = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--section") && i + 1 < argc)
+      section = argv[++i];
+    else if (!strcmp(argv[i], "--callgrind") && i + 1 < argc)
+      cg = strtoull(argv[++i], NULL, 10);
     else {
-      fprintf(stderr, "usage: %s [--out DIR] [--n ELEMS] [--reps K] [--reuse BYTES] "
-              "[--section overhead|window|scan|all] [--callgrind N]\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--out DIR] [--n ELEMS] [--reps K] [--reuse BYTES] "
+              "[--section overhead|window|scan|all] [--callgrind N]\n",
+              argv[0]);
       return 2;
     }
   }

@@ -15,7 +15,8 @@ static inline void adapt_test_spin_ns(unsigned long long ns) {
   clock_gettime(CLOCK_MONOTONIC, &t0);
   do clock_gettime(CLOCK_MONOTONIC, &t);
   while ((unsigned long long)(t.tv_sec - t0.tv_sec) * 1000000000ull +
-             (unsigned long long)(t.tv_nsec - t0.tv_nsec) < ns);
+             (unsigned long long)(t.tv_nsec - t0.tv_nsec) <
+         ns);
 }
 
 /* Size scale: the sanitizer variants run the same cases with the large

@@ -24,8 +24,8 @@ typedef struct label_work {
 
 typedef struct label_ctx {
   size_t n;
-  int preempt;          /* 1: owner preempts thieves; 0: waits in adapt_end */
-  unsigned slow_ns;     /* per element, on workers other than 0 */
+  int preempt;      /* 1: owner preempts thieves; 0: waits in adapt_end */
+  unsigned slow_ns; /* per element, on workers other than 0 */
   atomic_int oom;
 } label_ctx;
 

@@ -180,7 +180,8 @@ static void *foreign_main(void *v) {
   at.window = algo_modes[f->mode].window;
   at.splitter = algo_modes[f->mode].splitter;
   at.window_size = 1000;
-  for (int r = 0; r < 20 && !f->rc; r++) f->rc = adapt_for_each(a, f->n, sizeof *a, inc_op, NULL, &at);
+  for (int r = 0; r < 20 && !f->rc; r++)
+    f->rc = adapt_for_each(a, f->n, sizeof *a, inc_op, NULL, &at);
   for (size_t i = 0; i < f->n; i++) f->bad += a[i] != 20;
   free(a);
   return NULL;
@@ -321,7 +322,8 @@ static void test_schedulers(void **state) {
         assert_int_equal(adapt_for_each_range(a, n, sizeof *a, inc_range, &r, &at), 0);
         size_t bad = 0;
         for (size_t i = 0; i < n; i++) bad += a[i] != 2;
-        if (bad) fprintf(stderr, "for_each %s grain %zu: %zu bad\n", adapt_sched_name(s), at.grain, bad);
+        if (bad)
+          fprintf(stderr, "for_each %s grain %zu: %zu bad\n", adapt_sched_name(s), at.grain, bad);
         assert_int_equal(bad, 0);
         assert_int_equal(atomic_load(&r.empty), 0);
         for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
@@ -364,12 +366,9 @@ static int teardown(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_for_each_matrix),
-      cmocka_unit_test(test_transform_matrix),
-      cmocka_unit_test(test_nested),
-      cmocka_unit_test(test_foreign_threads),
-      cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_schedulers),
+      cmocka_unit_test(test_for_each_matrix), cmocka_unit_test(test_transform_matrix),
+      cmocka_unit_test(test_nested),          cmocka_unit_test(test_foreign_threads),
+      cmocka_unit_test(test_errors),          cmocka_unit_test(test_schedulers),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
 }

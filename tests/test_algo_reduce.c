@@ -67,8 +67,10 @@ static double dsum_ref(const double *x, size_t n) {
     size_t s = 1;
     while (a % (2 * s) == 0 && a + 2 * s <= nb) s *= 2;
     double g = group(v, a, s);
-    if (first) r = g;
-    else dsum_comb(&r, &g, NULL);
+    if (first)
+      r = g;
+    else
+      dsum_comb(&r, &g, NULL);
     first = 0;
     a += s;
   }
@@ -155,8 +157,8 @@ static int case_reduce(const algo_case *c, void *arg) {
   data *d = data_get(c->n);
   int bad = 0;
   double zero = 0.0, r = -1.0;
-  int rc = adapt_reduce(d->x, c->n, sizeof(double), &r, sizeof r, &zero, dsum_acc, dsum_comb,
-                        NULL, &c->attr);
+  int rc = adapt_reduce(d->x, c->n, sizeof(double), &r, sizeof r, &zero, dsum_acc, dsum_comb, NULL,
+                        &c->attr);
   if (rc || memcmp(&r, &d->dref, sizeof r) != 0) {
     algo_case_print(c, "reduce double");
     fprintf(stderr, "  rc=%d got %.17g expected %.17g\n", rc, r, d->dref);

@@ -54,8 +54,10 @@ static int case_scan(const algo_case *c, void *arg) {
     x[i] = (int64_t)(mix(i) % 2001) - 1000;
     f[i] = (affine){mix(i + 7) | 1, mix(i + 9)};
     ref[i] = i ? ref[i - 1] + x[i] : x[i];
-    if (i) aff_op(&fref[i - 1], &f[i], &fref[i], NULL);
-    else fref[0] = f[0];
+    if (i)
+      aff_op(&fref[i - 1], &f[i], &fref[i], NULL);
+    else
+      fref[0] = f[0];
   }
   y[n] = 4242;
   int bad = 0;

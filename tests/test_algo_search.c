@@ -25,9 +25,9 @@ static uint64_t mix(uint64_t x) {
 }
 
 typedef struct pctx {
-  uint32_t key;         /* elements equal to key match */
-  atomic_size_t evals;  /* predicate calls */
-  unsigned char *seen;  /* find_if: evaluations per element (<= 1) */
+  uint32_t key;        /* elements equal to key match */
+  atomic_size_t evals; /* predicate calls */
+  unsigned char *seen; /* find_if: evaluations per element (<= 1) */
 } pctx;
 
 static int is_key(const void *elem, void *ctx) {
@@ -95,8 +95,10 @@ static int case_search(const algo_case *c, void *arg) {
     for (size_t i = 0; i < first; i++) missed += !atomic_load(&seen[i]);
     if (rc || idx != first || missed || atomic_load(&f.twice)) {
       algo_case_print(c, "find_if");
-      fprintf(stderr, "  rc=%d planted=%zu got %zu expected %zu, %zu before it not evaluated, "
-              "%zu evaluated twice\n", rc, at, idx, first, missed, atomic_load(&f.twice));
+      fprintf(stderr,
+              "  rc=%d planted=%zu got %zu expected %zu, %zu before it not evaluated, "
+              "%zu evaluated twice\n",
+              rc, at, idx, first, missed, atomic_load(&f.twice));
       bad = 1;
     }
     if (at != SIZE_MAX) a[at] = 10;

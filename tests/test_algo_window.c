@@ -55,8 +55,7 @@ static void checker_visit(checker *k, size_t i) {
   size_t cur = atomic_load_explicit(&k->max_dist, memory_order_relaxed);
   while (i >= low && d > cur &&
          !atomic_compare_exchange_weak_explicit(&k->max_dist, &cur, d, memory_order_relaxed,
-                                                memory_order_relaxed)) {
-  }
+                                                memory_order_relaxed)) {}
   int w = adapt_worker_id();
   if (w >= 0 && w < 64) atomic_store_explicit(&k->workers_seen[w], 1, memory_order_relaxed);
   atomic_store(&k->done[i], 1);
@@ -134,8 +133,10 @@ static void test_window_constraint(void **state) {
           size_t v = run_checked(n, ms[j], grains[g], mode, &maxd, &seen);
           if (mode->window == ADAPT_WINDOW_NONE) continue; /* no constraint */
           if (v)
-            fprintf(stderr, "window violated: workers=%d mode=%s m=%zu grain=%zu: %zu times, "
-                    "max distance %zu\n", algo_workers[wi], mode->name, ms[j], grains[g], v, maxd);
+            fprintf(stderr,
+                    "window violated: workers=%d mode=%s m=%zu grain=%zu: %zu times, "
+                    "max distance %zu\n",
+                    algo_workers[wi], mode->name, ms[j], grains[g], v, maxd);
           assert_int_equal(v, 0);
           assert_true(maxd < ms[j]);
         }
@@ -157,9 +158,10 @@ static void test_report_drift(void **state) {
     adapt_worker_stats s0, s1;
     assert_int_equal(adapt_stats_get(0, &s0), 0);
     assert_int_equal(adapt_stats_get(1, &s1), 0);
-    fprintf(stderr, "  %-16s m=1000: max distance to oldest unfinished %zu, workers seen %d, "
-            "steals %llu, preemptions %llu\n", algo_modes[mi].name, maxd, seen,
-            (unsigned long long)(s0.steals + s1.steals),
+    fprintf(stderr,
+            "  %-16s m=1000: max distance to oldest unfinished %zu, workers seen %d, "
+            "steals %llu, preemptions %llu\n",
+            algo_modes[mi].name, maxd, seen, (unsigned long long)(s0.steals + s1.steals),
             (unsigned long long)(s0.preemptions + s1.preemptions));
   }
 }

@@ -69,7 +69,9 @@ static void test_exactly_once(void **state) {
 /* Three levels of nested loops: cell (i, j, k) visited exactly once. */
 enum { NI = 13, NJ = 29, NK = 67 };
 static unsigned char cells[NI][NJ][NK];
-typedef struct nest { size_t i, j; } nest;
+typedef struct nest {
+  size_t i, j;
+} nest;
 
 static void level3(size_t b, size_t e, void *ctx) {
   nest *n = ctx;
@@ -158,7 +160,6 @@ static void *foreign_main(void *arg) {
   free(hits);
   return (void *)(intptr_t)ok;
 }
-
 
 static void test_foreign_threads(void **state) {
   assert_int_equal(adapt_test_workers(3), 0);

@@ -109,8 +109,8 @@ static void check_fresh_split(size_t lo, size_t n, size_t g) {
   } else {
     m = lo + (g > n / 2 ? g : n / 2);
     if (r != ADAPT__SPLIT_KEEP || plo != m || phi != lo + n)
-      fprintf(stderr, "fresh split lo=%zu n=%zu G=%zu: %s [%zu,%zu), expected KEEP [%zu,%zu)\n",
-              lo, n, g, split_name(r), plo, phi, m, lo + n);
+      fprintf(stderr, "fresh split lo=%zu n=%zu G=%zu: %s [%zu,%zu), expected KEEP [%zu,%zu)\n", lo,
+              n, g, split_name(r), plo, phi, m, lo + n);
     assert_int_equal(r, ADAPT__SPLIT_KEEP);
     assert_int_equal(plo, m);
     assert_int_equal(phi, lo + n);
@@ -119,8 +119,10 @@ static void check_fresh_split(size_t lo, size_t n, size_t g) {
   size_t expect = lo, b, e;
   while (adapt__lf_next(&f, &b, &e)) {
     if (b != expect || !(e > b && e - b <= g && e <= m))
-      fprintf(stderr, "after a split at %zu (lo=%zu n=%zu G=%zu): owner chunk [%zu,%zu), expected [%zu,..)\n",
-              m, lo, n, g, b, e, expect);
+      fprintf(
+          stderr,
+          "after a split at %zu (lo=%zu n=%zu G=%zu): owner chunk [%zu,%zu), expected [%zu,..)\n",
+          m, lo, n, g, b, e, expect);
     assert_int_equal(b, expect);
     assert_true(e > b && e - b <= g && e <= m);
     expect = e;
@@ -153,7 +155,8 @@ static void test_split_one_left(void **state) {
         assert_int_equal(e, lo + (c + 1) * g);
       }
       int r = split_locked(&f, &plo, &phi);
-      if (r != ADAPT__SPLIT_LAST) fprintf(stderr, "one left G=%zu k=%zu: %s\n", g, k, split_name(r));
+      if (r != ADAPT__SPLIT_LAST)
+        fprintf(stderr, "one left G=%zu k=%zu: %s\n", g, k, split_name(r));
       assert_int_equal(r, ADAPT__SPLIT_LAST);
       assert_int_equal(plo, lo + n - 1);
       assert_int_equal(phi, lo + n);
@@ -244,19 +247,18 @@ typedef struct race {
   adapt__loopframe f;
   atomic_uchar hits[RACE_NMAX];
   size_t lo, n, g;
-  atomic_uint go;        /* trial number the thieves may start */
-  atomic_uint done;      /* thieves finished with this trial (count) */
-  atomic_uint stop;      /* end of the test */
-  atomic_int bad;        /* a thief saw an impossible result */
+  atomic_uint go;   /* trial number the thieves may start */
+  atomic_uint done; /* thieves finished with this trial (count) */
+  atomic_uint stop; /* end of the test */
+  atomic_int bad;   /* a thief saw an impossible result */
   atomic_ulong fails, keeps, lasts, drops, owner_chunks, thief_pieces;
   unsigned long one_left_owner, one_left_thief; /* n = 1: who ran it */
-  unsigned delay_max;    /* thieves' random delays, spin iterations */
-  unsigned owner_delay;  /* the owner's */
+  unsigned delay_max;                           /* thieves' random delays, spin iterations */
+  unsigned owner_delay;                         /* the owner's */
 } race;
 
 static void spin(unsigned iters) {
-  for (volatile unsigned i = 0; i < iters; i++) {
-  }
+  for (volatile unsigned i = 0; i < iters; i++) {}
 }
 
 static void mark(race *r, size_t b, size_t e) {
@@ -372,16 +374,20 @@ static void run_races(int nthieves, size_t trials_per_case) {
         while (atomic_load_explicit(&r->done, memory_order_acquire) != (unsigned)nthieves)
           if (++waits > 64) sched_yield();
         if (bad_chunk == 1)
-          fprintf(stderr, "race thieves=%d n=%zu G=%zu trial %zu: owner chunk [%zu,%zu) outside [%zu,%zu)\n",
-                  nthieves, n, g, t, bad_b, bad_e, r->lo, r->lo + n);
+          fprintf(
+              stderr,
+              "race thieves=%d n=%zu G=%zu trial %zu: owner chunk [%zu,%zu) outside [%zu,%zu)\n",
+              nthieves, n, g, t, bad_b, bad_e, r->lo, r->lo + n);
         assert_int_not_equal(bad_chunk, 1);
         if (atomic_load(&r->bad))
           fprintf(stderr, "race n=%zu G=%zu trial %zu: thief saw a bad split (%d)\n", n, g, t,
                   atomic_load(&r->bad));
         assert_int_equal(atomic_load(&r->bad), 0);
         if (n == 1) {
-          if (owner_ran) r->one_left_owner++;
-          else r->one_left_thief++;
+          if (owner_ran)
+            r->one_left_owner++;
+          else
+            r->one_left_thief++;
         }
         for (size_t x = 0; x < n; x++) {
           unsigned h = atomic_load_explicit(&r->hits[x], memory_order_relaxed);

@@ -38,10 +38,10 @@ enum { NWC = 4 };
 /* Checks inside bodies count failures here (a cmocka assert must not
  * longjmp out of a worker thread); the test asserts the count is 0. */
 static atomic_int body_errors;
-#define BODY_CHECK(c)                                                                       \
-  do {                                                                                      \
-    if (!(c) && atomic_fetch_add_explicit(&body_errors, 1, memory_order_relaxed) < 5)       \
-      fprintf(stderr, "%s:%d: check failed in a body: %s\n", __FILE__, __LINE__, #c);      \
+#define BODY_CHECK(c)                                                                              \
+  do {                                                                                             \
+    if (!(c) && atomic_fetch_add_explicit(&body_errors, 1, memory_order_relaxed) < 5)              \
+      fprintf(stderr, "%s:%d: check failed in a body: %s\n", __FILE__, __LINE__, #c);              \
   } while (0)
 
 static void reset_body_errors(void) { atomic_store(&body_errors, 0); }
@@ -90,8 +90,8 @@ static void rec_body(size_t b, size_t e, void *ctx) {
       fprintf(stderr, "body called on [%zu,%zu) (worker %d), outside [%zu,%zu)\n", b, e, id,
               r->first, r->first + r->n);
     if (k == 1000) {
-      fprintf(stderr, "runaway loop: body called on [%zu,%zu) (worker %d), outside [%zu,%zu)\n",
-              b, e, id, r->first, r->first + r->n);
+      fprintf(stderr, "runaway loop: body called on [%zu,%zu) (worker %d), outside [%zu,%zu)\n", b,
+              e, id, r->first, r->first + r->n);
       abort();
     }
     return;
@@ -103,10 +103,8 @@ static void rec_body(size_t b, size_t e, void *ctx) {
     r->rec_e[k] = e;
   }
   size_t len = e - b, m = atomic_load_explicit(&r->maxlen, memory_order_relaxed);
-  while (len > m &&
-         !atomic_compare_exchange_weak_explicit(&r->maxlen, &m, len, memory_order_relaxed,
-                                                memory_order_relaxed)) {
-  }
+  while (len > m && !atomic_compare_exchange_weak_explicit(
+                        &r->maxlen, &m, len, memory_order_relaxed, memory_order_relaxed)) {}
   for (size_t i = b; i < e; i++) {
     atomic_fetch_add_explicit(&r->hits[i - r->first], 1, memory_order_relaxed);
     r->slot[i - r->first] = f_of(i);
@@ -133,11 +131,11 @@ static void check_run(adapt_sched sched, adapt_sched eff, int null_attr, size_t 
   a.grain = grain;
   if (null_attr) grain = 0;
   int rc = adapt_for(first, first + n, rec_body, r, null_attr ? NULL : &a);
-#define REPORT(...)                                                                        \
-  do {                                                                                     \
-    fprintf(stderr, "sched=%s%s workers=%d first=%zu n=%zu grain=%zu: ", sname(eff),       \
-            sched == ADAPT_SCHED_DEFAULT ? " (ADAPT_SCHED)" : "", p, first, n, grain);     \
-    fprintf(stderr, __VA_ARGS__);                                                          \
+#define REPORT(...)                                                                                \
+  do {                                                                                             \
+    fprintf(stderr, "sched=%s%s workers=%d first=%zu n=%zu grain=%zu: ", sname(eff),               \
+            sched == ADAPT_SCHED_DEFAULT ? " (ADAPT_SCHED)" : "", p, first, n, grain);             \
+    fprintf(stderr, __VA_ARGS__);                                                                  \
   } while (0)
   if (rc) REPORT("adapt_for returned %d\n", rc);
   assert_int_equal(rc, 0);
@@ -319,8 +317,8 @@ static void test_nested_mixed(void **state) {
           for (size_t j = 0; j < NJ; j++)
             for (size_t k = 0; k < NK; k++) bad += atomic_load(&cells[i][j][k]) != 1;
         if (bad)
-          fprintf(stderr, "nested %s/%s/%s workers=%d: %zu cells not visited once\n",
-                  sname(c.s[0]), sname(c.s[1]), sname(c.s[2]), worker_counts[wi], bad);
+          fprintf(stderr, "nested %s/%s/%s workers=%d: %zu cells not visited once\n", sname(c.s[0]),
+                  sname(c.s[1]), sname(c.s[2]), worker_counts[wi], bad);
         assert_int_equal(bad, 0);
       }
   }
@@ -344,7 +342,9 @@ static void lt_task(void *p) {
   a.grain = l->grain;
   BODY_CHECK(adapt_for(0, l->n, lt_body, l, &a) == 0);
 }
-static void mark_task(void *p) { atomic_fetch_add_explicit((atomic_uchar *)p, 1, memory_order_relaxed); }
+static void mark_task(void *p) {
+  atomic_fetch_add_explicit((atomic_uchar *)p, 1, memory_order_relaxed);
+}
 static void spawn_body(size_t b, size_t e, void *ctx) {
   lt *l = ctx;
   adapt_scope sc;
@@ -677,8 +677,8 @@ static int env_grain_child(const char *value) {
       r->slot = malloc(n * sizeof *r->slot);
       adapt_attr a = {0};
       a.sched = scheds[s];
-      if (adapt_test_workers(2) || adapt_for(0, n, rec_body, r, &a) ||
-          count_not_once(r->hits, n) || atomic_load(&r->bad) || atomic_load(&r->maxlen) > 3) {
+      if (adapt_test_workers(2) || adapt_for(0, n, rec_body, r, &a) || count_not_once(r->hits, n) ||
+          atomic_load(&r->bad) || atomic_load(&r->maxlen) > 3) {
         fprintf(stderr, "ADAPT_GRAIN=3, %s: a call covered %zu indices, or not exactly once\n",
                 sname(scheds[s]), atomic_load(&r->maxlen));
         fails++;
@@ -693,8 +693,8 @@ static int env_grain_child(const char *value) {
       a.sched = scheds[s];
       int rc = adapt_for(0, 100, count_calls, &calls, &a);
       if (rc != -EINVAL) {
-        fprintf(stderr, "ADAPT_GRAIN=\"%s\", %s: adapt_for returned %d, expected -EINVAL\n",
-                value, sname(scheds[s]), rc);
+        fprintf(stderr, "ADAPT_GRAIN=\"%s\", %s: adapt_for returned %d, expected -EINVAL\n", value,
+                sname(scheds[s]), rc);
         fails++;
       }
     }
@@ -769,7 +769,6 @@ static unsigned model_run(unsigned char *A, unsigned R, unsigned w, unsigned *se
   return n;
 }
 
-
 typedef struct seq_rec {
   unsigned n, seq[64];
 } seq_rec;
@@ -798,8 +797,8 @@ static void test_hybrid_run_model(void **state) {
         unsigned nw = model_run(B, R, w, want);
         unsigned n = adapt__hybrid_run(A, R, w, seq_work, &got);
         if (n != nw || got.n != nw)
-          fprintf(stderr, "hybrid_run R=%u w=%u trial %d: %u claims (%u work calls), model %u\n",
-                  R, w, t, n, got.n, nw);
+          fprintf(stderr, "hybrid_run R=%u w=%u trial %d: %u claims (%u work calls), model %u\n", R,
+                  w, t, n, got.n, nw);
         assert_int_equal(n, nw);
         assert_int_equal(got.n, nw);
         for (unsigned k = 0; k < nw; k++) assert_int_equal(got.seq[k], want[k]);
@@ -828,8 +827,10 @@ typedef struct claim_shared {
 static void claimed(claimer *me, unsigned r) {
   atomic_fetch_add_explicit(&me->sh->count[r], 1, memory_order_relaxed);
   unsigned i = r ^ me->w; /* the claim sequence's index: strictly increasing */
-  if (me->n++ == 0) me->first = r;
-  else if (i <= me->last_i) me->order_bad = 1;
+  if (me->n++ == 0)
+    me->first = r;
+  else if (i <= me->last_i)
+    me->order_bad = 1;
   me->last_i = i;
 }
 
@@ -845,7 +846,7 @@ static void check_claims(claim_shared *sh, const char *what, unsigned trial) {
   }
   for (unsigned w = 0; w < sh->P; w++) {
     claimer *c = &sh->c[w];
-    assert_int_equal(c->ret, c->n);      /* return value = partitions it ran */
+    assert_int_equal(c->ret, c->n);          /* return value = partitions it ran */
     if (c->n) assert_int_equal(c->first, w); /* own partition first */
     assert_int_equal(c->order_bad, 0);
     total += c->n;
@@ -986,7 +987,8 @@ static void test_hybrid_affinity(void **state) {
     at.sched = ADAPT_SCHED_HYBRID;
     at.grain = l % 2 ? n / R : n; /* partition size, or larger */
     assert_int_equal(adapt_for(0, n, aff_body, &a, &at), 0);
-    if (atomic_load(&a.bad)) fprintf(stderr, "hybrid affinity loop %zu: bad call (%d)\n", l, atomic_load(&a.bad));
+    if (atomic_load(&a.bad))
+      fprintf(stderr, "hybrid affinity loop %zu: bad call (%d)\n", l, atomic_load(&a.bad));
     assert_int_equal(atomic_load(&a.bad), 0);
     assert_int_equal(atomic_load(&a.calls), R);
     size_t on1 = 0;
@@ -1007,8 +1009,9 @@ static void test_hybrid_affinity(void **state) {
     prev = cur;
     cur = t;
   }
-  fprintf(stderr, "  hybrid affinity, 2 workers: %zu of %zu loops used both workers; "
-                  "same worker as the previous loop: %.1f%% of indices (%zu pairs)\n",
+  fprintf(stderr,
+          "  hybrid affinity, 2 workers: %zu of %zu loops used both workers; "
+          "same worker as the previous loop: %.1f%% of indices (%zu pairs)\n",
           both_prev, loops, pairs ? 100.0 * share_sum / (double)pairs : 0.0, pairs);
   free(prev);
   free(cur);
@@ -1023,7 +1026,16 @@ static int teardown(void **state) {
   return 0;
 }
 
-#define PER_SCHED(fn, label)                                                              {#fn "/" label "/adaptive", fn, NULL, teardown, (void *)&scheds[0]},                        {#fn "/" label "/loopframe", fn, NULL, teardown, (void *)&scheds[1]},                   {#fn "/" label "/dac", fn, NULL, teardown, (void *)&scheds[2]},                         {#fn "/" label "/hybrid", fn, NULL, teardown, (void *)&scheds[3]},                      {#fn "/" label "/lazy-df", fn, NULL, teardown, (void *)&scheds[4]},                     {#fn "/" label "/lazy-df2", fn, NULL, teardown, (void *)&scheds[5]},                    {#fn "/" label "/lazy-bf", fn, NULL, teardown, (void *)&scheds[6]},                     {#fn "/" label "/static", fn, NULL, teardown, (void *)&scheds[7]}
+#define PER_SCHED(fn, label)                                                                       \
+  {#fn "/" label "/adaptive", fn, NULL, teardown, (void *)&scheds[0]},                             \
+      {#fn "/" label "/loopframe", fn, NULL, teardown, (void *)&scheds[1]},                        \
+      {#fn "/" label "/dac", fn, NULL, teardown, (void *)&scheds[2]},                              \
+      {#fn "/" label "/hybrid", fn, NULL, teardown, (void *)&scheds[3]},                           \
+      {#fn "/" label "/lazy-df", fn, NULL, teardown, (void *)&scheds[4]},                          \
+      {#fn "/" label "/lazy-df2", fn, NULL, teardown, (void *)&scheds[5]},                         \
+      {#fn "/" label "/lazy-bf", fn, NULL, teardown, (void *)&scheds[6]}, {                        \
+#fn "/" label "/static", fn, NULL, teardown, (void *)&scheds[7]                                \
+  }
 
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--env-grain-child") == 0) return env_grain_child(argv[2]);

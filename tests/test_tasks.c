@@ -18,7 +18,10 @@
 static const int worker_counts[] = {1, 2, 3, 8};
 
 /* fib through spawn/sync, no cut-off */
-typedef struct fib_arg { int n; long r; } fib_arg;
+typedef struct fib_arg {
+  int n;
+  long r;
+} fib_arg;
 static long fib(int n);
 static void fib_task(void *p) {
   fib_arg *a = p;
@@ -46,7 +49,11 @@ static void test_fib(void **state) {
 }
 
 /* nqueens: board as an array of columns; spawn per candidate column. */
-typedef struct nq { int n, row; signed char cols[16]; long count; } nq;
+typedef struct nq {
+  int n, row;
+  signed char cols[16];
+  long count;
+} nq;
 static int ok_at(const signed char *cols, int row, int c) {
   for (int r = 0; r < row; r++) {
     int d = cols[r] - c;
@@ -80,7 +87,11 @@ static void nq_task(void *p) {
 }
 
 /* the same through a parallel loop per row (nested adapt_for) */
-typedef struct nq_loop { int n, row; const signed char *cols; atomic_long *count; } nq_loop;
+typedef struct nq_loop {
+  int n, row;
+  const signed char *cols;
+  atomic_long *count;
+} nq_loop;
 static void nq_row(size_t b, size_t e, void *ctx);
 static void nq_loops(int n, int row, const signed char *cols, atomic_long *count) {
   if (row == n) {
@@ -151,7 +162,10 @@ static void test_many_tasks(void **state) {
 }
 
 /* Loops inside spawned tasks and tasks inside loop bodies. */
-typedef struct lt { unsigned char *hits; size_t n; } lt;
+typedef struct lt {
+  unsigned char *hits;
+  size_t n;
+} lt;
 static void lt_body(size_t b, size_t e, void *ctx) {
   lt *l = ctx;
   for (size_t i = b; i < e; i++) l->hits[i]++;

@@ -76,7 +76,8 @@ const char usage[] =
     "Measurement and output:\n"
     "  --reps N              repetitions, median reported (default 3; runs alternate modes)\n"
     "  --events LIST|none    PAPI events, comma-separated (default: env ADAPT_PAPI_EVENTS, else\n"
-    "                        PAPI_TOT_CYC,PAPI_L2_DCM,ANY_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL)\n"
+    "                        "
+    "PAPI_TOT_CYC,PAPI_L2_DCM,ANY_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL)\n"
     "  --csv FILE            write the table as CSV\n"
     "  --output FILE.vtp     write the surface (vtkXMLPolyDataWriter)\n"
     "  --save-mesh FILE.vtu  write the tetrahedral mesh\n"
@@ -84,7 +85,8 @@ const char usage[] =
     "  --render FILE.vtp     only render FILE.vtp to --png, nothing else\n"
     "  --quiet               only the table\n"
     "  --help\n"
-    "Exit status: 0 ok, 1 usage, 2 bad input, 3 empty surface, 4 verification failed, 5 run error.\n";
+    "Exit status: 0 ok, 1 usage, 2 bad input, 3 empty surface, 4 verification failed, 5 run "
+    "error.\n";
 
 struct Options {
   std::string input, array, output, csv, save_mesh, png, render, events;
@@ -105,14 +107,12 @@ struct Options {
   int reps = ISO_DEFAULT_REPS;
 };
 
-[[noreturn]] void die(int code, const std::string &msg)
-{
+[[noreturn]] void die(int code, const std::string &msg) {
   std::fprintf(stderr, "adapt-isosurface: %s\n", msg.c_str());
   std::exit(code);
 }
 
-bool parse_u64(const char *s, uint64_t *out)
-{
+bool parse_u64(const char *s, uint64_t *out) {
   if (!s || !*s || *s == '-') return false;
   char *end;
   errno = 0;
@@ -122,8 +122,7 @@ bool parse_u64(const char *s, uint64_t *out)
   return true;
 }
 
-bool parse_double(const char *s, double *out)
-{
+bool parse_double(const char *s, double *out) {
   if (!s || !*s) return false;
   char *end;
   errno = 0;
@@ -133,8 +132,7 @@ bool parse_double(const char *s, double *out)
   return true;
 }
 
-Options parse(int argc, char **argv)
-{
+Options parse(int argc, char **argv) {
   Options o;
   auto need = [&](int &i) -> const char * {
     if (i + 1 >= argc) die(EXIT_USAGE, std::string(argv[i]) + " needs a value (see --help)");
@@ -146,19 +144,32 @@ Options parse(int argc, char **argv)
     if (a == "--help" || a == "-h") {
       std::fputs(usage, stdout);
       std::exit(EXIT_OK);
-    } else if (a == "--input") o.input = need(i);
-    else if (a == "--array") o.array = need(i);
-    else if (a == "--output") o.output = need(i);
-    else if (a == "--csv") o.csv = need(i);
-    else if (a == "--save-mesh") o.save_mesh = need(i);
-    else if (a == "--png") o.png = need(i);
-    else if (a == "--render") o.render = need(i);
-    else if (a == "--events") o.events = need(i);
-    else if (a == "--tetrahedralize") o.tetrahedralize = true;
-    else if (a == "--peers") o.peers = true;
-    else if (a == "--verify") o.verify = true;
-    else if (a == "--smp-check") o.smp_check = true;
-    else if (a == "--quiet") o.quiet = true;
+    } else if (a == "--input")
+      o.input = need(i);
+    else if (a == "--array")
+      o.array = need(i);
+    else if (a == "--output")
+      o.output = need(i);
+    else if (a == "--csv")
+      o.csv = need(i);
+    else if (a == "--save-mesh")
+      o.save_mesh = need(i);
+    else if (a == "--png")
+      o.png = need(i);
+    else if (a == "--render")
+      o.render = need(i);
+    else if (a == "--events")
+      o.events = need(i);
+    else if (a == "--tetrahedralize")
+      o.tetrahedralize = true;
+    else if (a == "--peers")
+      o.peers = true;
+    else if (a == "--verify")
+      o.verify = true;
+    else if (a == "--smp-check")
+      o.smp_check = true;
+    else if (a == "--quiet")
+      o.quiet = true;
     else if (a == "--generate") {
       const char *v = need(i);
       uint64_t d[3];
@@ -167,22 +178,29 @@ Options parse(int argc, char **argv)
       std::string part;
       while (std::getline(ss, part, 'x') && n < 4) {
         if (n == 3 || !parse_u64(part.c_str(), &d[n]) || d[n] < 1 || d[n] > (1u << 20))
-          die(EXIT_USAGE, std::string("--generate: expected N or NXxNYxNZ with 1 <= N <= 2^20, got '") + v + "'");
+          die(EXIT_USAGE,
+              std::string("--generate: expected N or NXxNYxNZ with 1 <= N <= 2^20, got '") + v +
+                  "'");
         n++;
       }
-      if (n == 1) d[1] = d[2] = d[0];
-      else if (n != 3) die(EXIT_USAGE, std::string("--generate: expected N or NXxNYxNZ, got '") + v + "'");
+      if (n == 1)
+        d[1] = d[2] = d[0];
+      else if (n != 3)
+        die(EXIT_USAGE, std::string("--generate: expected N or NXxNYxNZ, got '") + v + "'");
       o.generate = true;
       for (int k = 0; k < 3; k++) o.dims[k] = (int64_t)d[k];
     } else if (a == "--field") {
       const char *v = need(i);
-      if (parse_field(v, &o.field)) die(EXIT_USAGE, std::string("--field: unknown field '") + v + "'");
+      if (parse_field(v, &o.field))
+        die(EXIT_USAGE, std::string("--field: unknown field '") + v + "'");
     } else if (a == "--split") {
       const char *v = need(i);
-      if (parse_split(v, &o.split)) die(EXIT_USAGE, std::string("--split: expected 5 or 6, got '") + v + "'");
+      if (parse_split(v, &o.split))
+        die(EXIT_USAGE, std::string("--split: expected 5 or 6, got '") + v + "'");
     } else if (a == "--order") {
       const char *v = need(i);
-      if (parse_order(v, &o.order)) die(EXIT_USAGE, std::string("--order: unknown order '") + v + "'");
+      if (parse_order(v, &o.order))
+        die(EXIT_USAGE, std::string("--order: unknown order '") + v + "'");
     } else if (a == "--seed") {
       if (!parse_u64(need(i), &o.seed)) die(EXIT_USAGE, "--seed: expected a non-negative integer");
     } else if (a == "--iso") {
@@ -195,59 +213,73 @@ Options parse(int argc, char **argv)
         Mode md;
         if (m == "all") {
           for (Mode x : {Mode::Seq, Mode::NoWin, Mode::Static, Mode::Sliding}) o.modes.push_back(x);
-        } else if (parse_mode(m, &md) == 0) o.modes.push_back(md);
-        else die(EXIT_USAGE, "--mode: unknown mode '" + m + "' (seq, nowin, static, sliding, all)");
+        } else if (parse_mode(m, &md) == 0)
+          o.modes.push_back(md);
+        else
+          die(EXIT_USAGE, "--mode: unknown mode '" + m + "' (seq, nowin, static, sliding, all)");
       }
     } else if (a == "--workers") {
-      if (!parse_u64(need(i), &u) || u < 1 || u > 4096) die(EXIT_USAGE, "--workers: expected 1..4096");
+      if (!parse_u64(need(i), &u) || u < 1 || u > 4096)
+        die(EXIT_USAGE, "--workers: expected 1..4096");
       o.workers = (int)u;
     } else if (a == "--window") {
-      if (!parse_u64(need(i), &u) || u < 1) die(EXIT_USAGE, "--window: expected a positive integer");
+      if (!parse_u64(need(i), &u) || u < 1)
+        die(EXIT_USAGE, "--window: expected a positive integer");
       o.window = (size_t)u;
     } else if (a == "--grain") {
       if (!parse_u64(need(i), &u) || u < 1) die(EXIT_USAGE, "--grain: expected a positive integer");
       o.grain = (size_t)u;
     } else if (a == "--splitter") {
       const std::string v = need(i);
-      if (v == "local") o.splitter = 1;
-      else if (v == "distant") o.splitter = 2;
-      else if (v == "balanced") o.splitter = 3;
-      else die(EXIT_USAGE, "--splitter: expected local, distant or balanced");
+      if (v == "local")
+        o.splitter = 1;
+      else if (v == "distant")
+        o.splitter = 2;
+      else if (v == "balanced")
+        o.splitter = 3;
+      else
+        die(EXIT_USAGE, "--splitter: expected local, distant or balanced");
     } else if (a == "--sched") {
       const std::string v = need(i);
-      if (v == "adaptive") o.sched = 1; /* ADAPT_SCHED_ADAPTIVE */
-      else die(EXIT_USAGE, "--sched: expected adaptive (the extraction is adapt_transform_var, whose "
-                           "output is merged in sequence order: only the adaptive scheduler does that)");
+      if (v == "adaptive")
+        o.sched = 1; /* ADAPT_SCHED_ADAPTIVE */
+      else
+        die(EXIT_USAGE,
+            "--sched: expected adaptive (the extraction is adapt_transform_var, whose "
+            "output is merged in sequence order: only the adaptive scheduler does that)");
     } else if (a == "--reps") {
       if (!parse_u64(need(i), &u) || u < 1 || u > 1000) die(EXIT_USAGE, "--reps: expected 1..1000");
       o.reps = (int)u;
-    } else die(EXIT_USAGE, "unknown option '" + a + "' (see --help)");
+    } else
+      die(EXIT_USAGE, "unknown option '" + a + "' (see --help)");
   }
   if (!o.render.empty()) {
     if (o.png.empty()) die(EXIT_USAGE, "--render needs --png FILE.png");
     return o;
   }
-  if (o.generate == !o.input.empty()) die(EXIT_USAGE, "give exactly one of --input FILE or --generate N (see --help)");
+  if (o.generate == !o.input.empty())
+    die(EXIT_USAGE, "give exactly one of --input FILE or --generate N (see --help)");
   if (o.modes.empty()) o.modes.push_back(Mode::Seq);
   std::vector<Mode> uniq;
   for (Mode m : o.modes)
     if (std::find(uniq.begin(), uniq.end(), m) == uniq.end()) uniq.push_back(m);
   o.modes = uniq;
   if (!o.iso_set) {
-    if (o.generate && o.field == Field::Waves) o.iso = 0.0;
-    else if (o.generate && o.field == Field::Sphere) o.iso = 0.6;
-    else die(EXIT_USAGE, "--iso VALUE is required for this input");
+    if (o.generate && o.field == Field::Waves)
+      o.iso = 0.0;
+    else if (o.generate && o.field == Field::Sphere)
+      o.iso = 0.6;
+    else
+      die(EXIT_USAGE, "--iso VALUE is required for this input");
   }
   return o;
 }
 
-double now()
-{
+double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-double median(std::vector<double> v)
-{
+double median(std::vector<double> v) {
   if (v.empty()) return NAN;
   std::sort(v.begin(), v.end());
   size_t n = v.size();
@@ -269,17 +301,17 @@ struct Row {
   size_t window = 0;
 };
 
-std::string short_event(const std::string &e)
-{
-  if (e == "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL" || e == "PAPI_L3_TCM" || e == "PAPI_L3_DCM") return "LLC";
+std::string short_event(const std::string &e) {
+  if (e == "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL" || e == "PAPI_L3_TCM" ||
+      e == "PAPI_L3_DCM")
+    return "LLC";
   if (e == "PAPI_L2_DCM" || e == "PAPI_L2_TCM") return "L2";
   if (e == "PAPI_TOT_CYC") return "cyc";
   if (e.rfind("PAPI_", 0) == 0) return e.substr(5);
   return e.substr(0, 12);
 }
 
-uint64_t total_steals()
-{
+uint64_t total_steals() {
 #ifdef ISO_HAVE_ADAPT
   uint64_t sum = 0;
   int n = adapt_num_workers();
@@ -299,16 +331,14 @@ uint64_t total_steals()
  * restore the binding. */
 class AllCpus {
 public:
-  AllCpus()
-  {
+  AllCpus() {
     ok_ = pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) == 0;
     cpu_set_t all;
     CPU_ZERO(&all);
     for (int c = 0; c < get_nprocs_conf() && c < CPU_SETSIZE; c++) CPU_SET(c, &all);
     if (ok_) pthread_setaffinity_np(pthread_self(), sizeof all, &all);
   }
-  ~AllCpus()
-  {
+  ~AllCpus() {
     if (ok_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
   }
 
@@ -317,8 +347,7 @@ private:
   bool ok_ = false;
 };
 
-void reset_steals()
-{
+void reset_steals() {
 #ifdef ISO_HAVE_ADAPT
   adapt_stats_reset();
 #endif
@@ -326,8 +355,7 @@ void reset_steals()
 
 } // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   Options o = parse(argc, argv);
   std::string err;
 
@@ -335,7 +363,8 @@ int main(int argc, char **argv)
     Surface s;
     if (read_vtp(o.render, &s, &err)) die(EXIT_INPUT, err);
     char title[160];
-    std::snprintf(title, sizeof title, "%s: %zu triangles, %zu vertices", o.render.c_str(), s.ntris(), s.nverts());
+    std::snprintf(title, sizeof title, "%s: %zu triangles, %zu vertices", o.render.c_str(),
+                  s.ntris(), s.nverts());
     if (render_png(s, o.png, ISO_PNG_WIDTH, ISO_PNG_HEIGHT, title, &err)) die(EXIT_RUN, err);
     if (!o.quiet) std::printf("rendered %s -> %s\n", o.render.c_str(), o.png.c_str());
     return EXIT_OK;
@@ -349,12 +378,16 @@ int main(int argc, char **argv)
     Grid g;
     for (int k = 0; k < 3; k++) g.np[k] = o.dims[k] + 1;
     g.field = o.field;
-    if (int rc = tetrahedralize_grid(g, o.split, o.order, o.seed, &mesh, &err)) die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
-    mesh.array_name = o.field == Field::Sphere ? "sphere" : o.field == Field::Waves ? "waves" : "flat";
+    if (int rc = tetrahedralize_grid(g, o.split, o.order, o.seed, &mesh, &err))
+      die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
+    mesh.array_name = o.field == Field::Sphere  ? "sphere"
+                      : o.field == Field::Waves ? "waves"
+                                                : "flat";
     char buf[160];
-    std::snprintf(buf, sizeof buf, "generated %lldx%lldx%lld hexahedra, %s field, split %d, %s order",
-                  (long long)o.dims[0], (long long)o.dims[1], (long long)o.dims[2], mesh.array_name.c_str(),
-                  o.split == Split::Five ? 5 : 6, order_name(o.order));
+    std::snprintf(buf, sizeof buf,
+                  "generated %lldx%lldx%lld hexahedra, %s field, split %d, %s order",
+                  (long long)o.dims[0], (long long)o.dims[1], (long long)o.dims[2],
+                  mesh.array_name.c_str(), o.split == Split::Five ? 5 : 6, order_name(o.order));
     source = buf;
   } else {
     ReadOptions ro;
@@ -362,15 +395,17 @@ int main(int argc, char **argv)
     ro.tetrahedralize = o.tetrahedralize;
     ro.split = o.split;
     ro.order = o.order;
-    if (int rc = read_mesh(o.input, ro, &mesh, &err)) die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
+    if (int rc = read_mesh(o.input, ro, &mesh, &err))
+      die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
     source = o.input + " (array " + mesh.array_name + ")";
   }
   if (validate(mesh, &err)) die(EXIT_INPUT, "invalid mesh: " + err);
   const double mesh_s = now() - tm0;
-  const double mib = (double)(mesh.pts.size() * sizeof(Point) + mesh.tets.size() * sizeof(Tet)) / (1 << 20);
+  const double mib =
+      (double)(mesh.pts.size() * sizeof(Point) + mesh.tets.size() * sizeof(Tet)) / (1 << 20);
   if (!o.quiet)
-    std::printf("mesh: %s: %zu points, %zu tetrahedra, %.0f MiB (%.2f s)\n", source.c_str(), mesh.pts.size(),
-                mesh.tets.size(), mib, mesh_s);
+    std::printf("mesh: %s: %zu points, %zu tetrahedra, %.0f MiB (%.2f s)\n", source.c_str(),
+                mesh.pts.size(), mesh.tets.size(), mib, mesh_s);
   if (!o.save_mesh.empty()) {
     if (write_vtu(mesh, o.save_mesh, &err)) die(EXIT_RUN, err);
     if (!o.quiet) std::printf("mesh written to %s\n", o.save_mesh.c_str());
@@ -396,14 +431,18 @@ int main(int argc, char **argv)
   }
 #else
   if (adaptive_asked)
-    std::fprintf(stderr, "adapt-isosurface: this build has no adaptive modes (libadapt did not provide "
-                         "adapt_transform_var at build time); they are skipped\n");
-  if (o.workers) workers = o.workers;
-  else if (const char *w = std::getenv("ADAPT_WORKERS")) workers = std::max(1, std::atoi(w));
+    std::fprintf(stderr,
+                 "adapt-isosurface: this build has no adaptive modes (libadapt did not provide "
+                 "adapt_transform_var at build time); they are skipped\n");
+  if (o.workers)
+    workers = o.workers;
+  else if (const char *w = std::getenv("ADAPT_WORKERS"))
+    workers = std::max(1, std::atoi(w));
 #endif
 
   /* Window size: given, else 1/ISO_WINDOW_CACHE_DIVISOR of the shared cache. */
-  size_t footprint = sizeof(Tet) + (mesh.tets.empty() ? 0 : sizeof(Point) * mesh.pts.size() / mesh.tets.size());
+  size_t footprint =
+      sizeof(Tet) + (mesh.tets.empty() ? 0 : sizeof(Point) * mesh.pts.size() / mesh.tets.size());
   size_t shared = ISO_FALLBACK_SHARED_CACHE;
 #ifdef ISO_HAVE_ADAPT
   if (size_t c = adapt_shared_cache_size()) shared = c;
@@ -412,7 +451,8 @@ int main(int argc, char **argv)
   aopt.grain = o.grain;
   aopt.splitter = o.splitter;
   aopt.sched = o.sched;
-  aopt.window_size = o.window ? o.window : std::max<size_t>(1, shared / (footprint * ISO_WINDOW_CACHE_DIVISOR));
+  aopt.window_size =
+      o.window ? o.window : std::max<size_t>(1, shared / (footprint * ISO_WINDOW_CACHE_DIVISOR));
 
   /* The rows. */
   std::vector<Row> rows;
@@ -506,8 +546,8 @@ int main(int argc, char **argv)
   for (const Row &r : rows)
     if (r.ours && r.mode == Mode::Seq && !r.skipped) seq = &r;
   const double tseq = seq ? median(seq->secs) : NAN;
-  std::printf("\nisosurface at iso=%g, %d worker(s), %zu tetrahedra, median of %d run(s)\n", o.iso, workers,
-              mesh.tets.size(), o.reps);
+  std::printf("\nisosurface at iso=%g, %d worker(s), %zu tetrahedra, median of %d run(s)\n", o.iso,
+              workers, mesh.tets.size(), o.reps);
   std::printf("%-27s %9s %9s %9s %8s", "mode", "time ms", "cells ms", "merge ms", "speedup");
   for (int e = 0; e < nev; e++) std::printf(" %9s", (short_event(pc.names[e]) + "/seq").c_str());
   std::printf(" %8s %9s %9s %9s\n", "steals", "window", "triangles", "vertices");
@@ -515,7 +555,9 @@ int main(int argc, char **argv)
   if (!o.csv.empty()) {
     csv = std::fopen(o.csv.c_str(), "w");
     if (!csv) die(EXIT_RUN, "cannot write '" + o.csv + "': " + std::strerror(errno));
-    std::fprintf(csv, "name,kind,workers,tets,time_s,cells_s,merge_s,speedup,steals,window,triangles,vertices");
+    std::fprintf(
+        csv,
+        "name,kind,workers,tets,time_s,cells_s,merge_s,speedup,steals,window,triangles,vertices");
     for (int e = 0; e < nev; e++) std::fprintf(csv, ",%s,%s_rel", pc.names[e], pc.names[e]);
     std::fprintf(csv, "\n");
   }
@@ -526,22 +568,30 @@ int main(int argc, char **argv)
     }
     const double t = median(r.secs);
     std::printf("%-27s %9.1f", r.name.c_str(), 1e3 * t);
-    if (r.ours) std::printf(" %9.1f %9.1f", 1e3 * median(r.cells), 1e3 * median(r.merges));
-    else std::printf(" %9s %9s", "-", "-");
+    if (r.ours)
+      std::printf(" %9.1f %9.1f", 1e3 * median(r.cells), 1e3 * median(r.merges));
+    else
+      std::printf(" %9s %9s", "-", "-");
     std::printf(" %8.2f", tseq / t);
     for (int e = 0; e < nev; e++) {
       const double base = seq ? median(seq->counts[(size_t)e]) : NAN;
       std::printf(" %9.2f", median(r.counts[(size_t)e]) / base);
     }
-    if (r.ours && r.mode != Mode::Seq) std::printf(" %8.0f", median(r.steals));
-    else std::printf(" %8s", "-");
-    if (r.window) std::printf(" %9zu", r.window);
-    else std::printf(" %9s", "-");
+    if (r.ours && r.mode != Mode::Seq)
+      std::printf(" %8.0f", median(r.steals));
+    else
+      std::printf(" %8s", "-");
+    if (r.window)
+      std::printf(" %9zu", r.window);
+    else
+      std::printf(" %9s", "-");
     std::printf(" %9zu %9zu%s%s\n", r.ntris, r.nverts, r.note.empty() ? "" : "  ", r.note.c_str());
     if (csv) {
-      std::fprintf(csv, "%s,%s,%d,%zu,%.9g,%.9g,%.9g,%.6g,%.0f,%zu,%zu,%zu", r.name.c_str(), r.ours ? "libadapt" : "vtk",
-                   workers, mesh.tets.size(), t, r.ours ? median(r.cells) : NAN, r.ours ? median(r.merges) : NAN,
-                   tseq / t, r.ours && r.mode != Mode::Seq ? median(r.steals) : 0.0, r.window, r.ntris, r.nverts);
+      std::fprintf(csv, "%s,%s,%d,%zu,%.9g,%.9g,%.9g,%.6g,%.0f,%zu,%zu,%zu", r.name.c_str(),
+                   r.ours ? "libadapt" : "vtk", workers, mesh.tets.size(), t,
+                   r.ours ? median(r.cells) : NAN, r.ours ? median(r.merges) : NAN, tseq / t,
+                   r.ours && r.mode != Mode::Seq ? median(r.steals) : 0.0, r.window, r.ntris,
+                   r.nverts);
       for (int e = 0; e < nev; e++) {
         const double v = median(r.counts[(size_t)e]);
         std::fprintf(csv, ",%.0f,%.6g", v, seq ? v / median(seq->counts[(size_t)e]) : NAN);
@@ -550,7 +600,9 @@ int main(int argc, char **argv)
     }
   }
   if (csv) std::fclose(csv);
-  if (!pc.available) std::printf("(no cache counters: %s)\n", prc == -ECANCELED ? "disabled" : "PAPI unavailable, see above");
+  if (!pc.available)
+    std::printf("(no cache counters: %s)\n",
+                prc == -ECANCELED ? "disabled" : "PAPI unavailable, see above");
 
   /* Verification. */
   const Surface *ref = nullptr;
@@ -565,16 +617,19 @@ int main(int argc, char **argv)
       const Row &r = rows[i];
       if (!r.ours || r.skipped || &surfaces[i] == ref) continue;
       const bool same = surfaces[i] == *ref;
-      std::printf("verify: %-8s == %s byte for byte: %s\n", r.name.c_str(), rows[0].name.c_str(), same ? "ok" : "FAILED");
+      std::printf("verify: %-8s == %s byte for byte: %s\n", r.name.c_str(), rows[0].name.c_str(),
+                  same ? "ok" : "FAILED");
       ok &= same;
     }
     for (const Row &r : rows) {
       if (r.ours || r.skipped) continue;
       const double rel = std::fabs(r.area - ref->area()) / std::max(1e-300, std::fabs(r.area));
-      const bool match = r.ntris == ref->ntris() && r.nverts == ref->nverts() && (rel <= ISO_AREA_RTOL || (r.area == 0 && ref->area() == 0));
-      std::printf("verify: %-27s triangles %zu vs %zu, vertices %zu vs %zu, area rel. diff %.2e: %s\n", r.name.c_str(),
-                  ref->ntris(), r.ntris, ref->nverts(), r.nverts, rel,
-                  match ? "ok" : (r.peer == Peer::ContourGrid ? "FAILED" : "differs (not the reference)"));
+      const bool match = r.ntris == ref->ntris() && r.nverts == ref->nverts() &&
+                         (rel <= ISO_AREA_RTOL || (r.area == 0 && ref->area() == 0));
+      std::printf(
+          "verify: %-27s triangles %zu vs %zu, vertices %zu vs %zu, area rel. diff %.2e: %s\n",
+          r.name.c_str(), ref->ntris(), r.ntris, ref->nverts(), r.nverts, rel,
+          match ? "ok" : (r.peer == Peer::ContourGrid ? "FAILED" : "differs (not the reference)"));
       if (r.peer == Peer::ContourGrid) ok &= match;
     }
     if (!ok && exit_code == EXIT_OK) exit_code = EXIT_VERIFY;
@@ -585,16 +640,23 @@ int main(int argc, char **argv)
     size_t nt = 0, bad = 0;
     AllCpus unbind;
     if (vgrid->smp_contour_check(o.iso, workers, &nt, &bad, &err)) die(EXIT_RUN, err);
-    std::printf("smp-check: vtkSMPContourGrid (TBB, %d threads): %zu triangles, %zu (%.2f%%) not in "
-                "vtkContourGrid's output\n",
-                workers, nt, bad, nt ? 100.0 * (double)bad / (double)nt : 0.0);
+    std::printf(
+        "smp-check: vtkSMPContourGrid (TBB, %d threads): %zu triangles, %zu (%.2f%%) not in "
+        "vtkContourGrid's output\n",
+        workers, nt, bad, nt ? 100.0 * (double)bad / (double)nt : 0.0);
   }
 
   if (ref && ref->ntris() == 0) {
-    std::fprintf(stderr, "adapt-isosurface: empty surface: no cell crosses iso=%g (scalars of '%s' in [%g, %g])\n", o.iso,
-                 mesh.array_name.c_str(),
-                 std::min_element(mesh.pts.begin(), mesh.pts.end(), [](const Point &a, const Point &b) { return a.s < b.s; })->s,
-                 std::max_element(mesh.pts.begin(), mesh.pts.end(), [](const Point &a, const Point &b) { return a.s < b.s; })->s);
+    std::fprintf(
+        stderr,
+        "adapt-isosurface: empty surface: no cell crosses iso=%g (scalars of '%s' in [%g, %g])\n",
+        o.iso, mesh.array_name.c_str(),
+        std::min_element(mesh.pts.begin(), mesh.pts.end(),
+                         [](const Point &a, const Point &b) { return a.s < b.s; })
+            ->s,
+        std::max_element(mesh.pts.begin(), mesh.pts.end(), [](const Point &a, const Point &b) {
+          return a.s < b.s;
+        })->s);
     if (exit_code == EXIT_OK) exit_code = EXIT_EMPTY;
   } else if (ref) {
     if (!o.output.empty()) {
@@ -603,7 +665,8 @@ int main(int argc, char **argv)
     }
     if (!o.png.empty()) {
       char title[160];
-      std::snprintf(title, sizeof title, "iso=%g: %zu triangles, %zu vertices", o.iso, ref->ntris(), ref->nverts());
+      std::snprintf(title, sizeof title, "iso=%g: %zu triangles, %zu vertices", o.iso, ref->ntris(),
+                    ref->nverts());
       if (render_png(*ref, o.png, ISO_PNG_WIDTH, ISO_PNG_HEIGHT, title, &err)) die(EXIT_RUN, err);
       if (!o.quiet) std::printf("rendering written to %s\n", o.png.c_str());
     }

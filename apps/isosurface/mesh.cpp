@@ -12,35 +12,43 @@
 
 namespace iso {
 
-int parse_order(const std::string &n, Order *out)
-{
-  if (n == "lex" || n == "lexicographic") *out = Order::Lex;
-  else if (n == "morton") *out = Order::Morton;
-  else if (n == "hilbert") *out = Order::Hilbert;
-  else if (n == "random") *out = Order::Random;
-  else return -EINVAL;
+int parse_order(const std::string &n, Order *out) {
+  if (n == "lex" || n == "lexicographic")
+    *out = Order::Lex;
+  else if (n == "morton")
+    *out = Order::Morton;
+  else if (n == "hilbert")
+    *out = Order::Hilbert;
+  else if (n == "random")
+    *out = Order::Random;
+  else
+    return -EINVAL;
   return 0;
 }
 
-int parse_split(const std::string &n, Split *out)
-{
-  if (n == "5") *out = Split::Five;
-  else if (n == "6") *out = Split::Six;
-  else return -EINVAL;
+int parse_split(const std::string &n, Split *out) {
+  if (n == "5")
+    *out = Split::Five;
+  else if (n == "6")
+    *out = Split::Six;
+  else
+    return -EINVAL;
   return 0;
 }
 
-int parse_field(const std::string &n, Field *out)
-{
-  if (n == "sphere") *out = Field::Sphere;
-  else if (n == "waves") *out = Field::Waves;
-  else if (n == "flat") *out = Field::Flat;
-  else return -EINVAL;
+int parse_field(const std::string &n, Field *out) {
+  if (n == "sphere")
+    *out = Field::Sphere;
+  else if (n == "waves")
+    *out = Field::Waves;
+  else if (n == "flat")
+    *out = Field::Flat;
+  else
+    return -EINVAL;
   return 0;
 }
 
-const char *order_name(Order o)
-{
+const char *order_name(Order o) {
   switch (o) {
   case Order::Lex: return "lex";
   case Order::Morton: return "morton";
@@ -50,8 +58,7 @@ const char *order_name(Order o)
   return "?";
 }
 
-double field_value(Field f, double x, double y, double z, double lx, double ly, double lz)
-{
+double field_value(Field f, double x, double y, double z, double lx, double ly, double lz) {
   switch (f) {
   case Field::Sphere: {
     double r = 0.5 * std::max(lx, std::max(ly, lz));
@@ -82,22 +89,21 @@ uint64_t spread3(uint64_t a) /* 21 bits -> every third bit */
   return a;
 }
 
-uint64_t morton_key(uint64_t i, uint64_t j, uint64_t k)
-{
+uint64_t morton_key(uint64_t i, uint64_t j, uint64_t k) {
   return spread3(i) | spread3(j) << 1 | spread3(k) << 2;
 }
 
 /* Hilbert index of (x[0], x[1], x[2]) on a 2^bits cube: J. Skilling,
  * "Programming the Hilbert curve" (AxestoTranspose), then the transposed
  * bits are interleaved. */
-uint64_t hilbert_key(uint64_t i, uint64_t j, uint64_t k, int bits)
-{
+uint64_t hilbert_key(uint64_t i, uint64_t j, uint64_t k, int bits) {
   uint64_t x[3] = {i, j, k};
   uint64_t m = uint64_t(1) << (bits - 1);
   for (uint64_t q = m; q > 1; q >>= 1) { /* inverse undo */
     uint64_t p = q - 1;
     for (int a = 0; a < 3; a++) {
-      if (x[a] & q) x[0] ^= p;
+      if (x[a] & q)
+        x[0] ^= p;
       else {
         uint64_t t = (x[0] ^ x[a]) & p;
         x[0] ^= t;
@@ -119,18 +125,15 @@ uint64_t hilbert_key(uint64_t i, uint64_t j, uint64_t k, int bits)
 /* Corner c of a hexahedron: bit 0 x, bit 1 y, bit 2 z. */
 const int five_even[5][4] = {{1, 0, 3, 5}, {2, 3, 0, 6}, {4, 5, 6, 0}, {7, 6, 5, 3}, {0, 3, 5, 6}};
 const int five_odd[5][4] = {{0, 1, 2, 4}, {3, 2, 1, 7}, {5, 4, 7, 1}, {6, 7, 4, 2}, {1, 2, 4, 7}};
-const int six[6][4] = {{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7}, {0, 6, 4, 7}, {0, 4, 5, 7}, {0, 5, 1, 7}};
+const int six[6][4] = {{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7},
+                       {0, 6, 4, 7}, {0, 4, 5, 7}, {0, 5, 1, 7}};
 
-bool mul_ok(int64_t a, int64_t b, int64_t *out)
-{
-  return !__builtin_mul_overflow(a, b, out);
-}
+bool mul_ok(int64_t a, int64_t b, int64_t *out) { return !__builtin_mul_overflow(a, b, out); }
 
 } // namespace
 
 int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, Mesh *mesh,
-                        std::string *err)
-{
+                        std::string *err) {
   const int64_t nx = g.np[0], ny = g.np[1], nz = g.np[2];
   if (nx < 2 || ny < 2 || nz < 2) {
     *err = "grid needs at least 2 points per axis (got " + std::to_string(nx) + "x" +
@@ -163,8 +166,10 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
         while ((int64_t(1) << bits) < std::max(hx, std::max(hy, hz))) bits++;
         std::vector<std::pair<uint64_t, int64_t>> keyed((size_t)nhex);
         for (int64_t h = 0; h < nhex; h++) {
-          uint64_t i = (uint64_t)(h % hx), j = (uint64_t)((h / hx) % hy), k = (uint64_t)(h / (hx * hy));
-          keyed[(size_t)h] = {order == Order::Morton ? morton_key(i, j, k) : hilbert_key(i, j, k, bits), h};
+          uint64_t i = (uint64_t)(h % hx), j = (uint64_t)((h / hx) % hy),
+                   k = (uint64_t)(h / (hx * hy));
+          keyed[(size_t)h] = {
+              order == Order::Morton ? morton_key(i, j, k) : hilbert_key(i, j, k, bits), h};
         }
         std::sort(keyed.begin(), keyed.end());
         for (int64_t h = 0; h < nhex; h++) hexes[(size_t)h] = keyed[(size_t)h].second;
@@ -206,7 +211,8 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
       P.y = g.origin[1] + (double)j * g.spacing[1];
       P.z = g.origin[2] + (double)k * g.spacing[2];
       P.s = g.scalars ? g.scalars[gp]
-                      : field_value(g.field, P.x - g.origin[0], P.y - g.origin[1], P.z - g.origin[2], lx, ly, lz);
+                      : field_value(g.field, P.x - g.origin[0], P.y - g.origin[1],
+                                    P.z - g.origin[2], lx, ly, lz);
     }
     mesh->pts.swap(pts);
     mesh->tets.swap(tets);
@@ -217,8 +223,7 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
   return 0;
 }
 
-int validate(const Mesh &m, std::string *err)
-{
+int validate(const Mesh &m, std::string *err) {
   const int64_t n = (int64_t)m.pts.size();
   for (size_t c = 0; c < m.tets.size(); c++)
     for (int a = 0; a < 4; a++) {

@@ -29,13 +29,14 @@ namespace {
 struct CaseTable {
   int ntri[16];
   int edge[16][2][3][2];
-  CaseTable()
-  {
+  CaseTable() {
     for (int idx = 0; idx < 16; idx++) {
       int in[4], out[4], ni = 0, no = 0;
       for (int v = 0; v < 4; v++) {
-        if (idx & (1 << v)) in[ni++] = v;
-        else out[no++] = v;
+        if (idx & (1 << v))
+          in[ni++] = v;
+        else
+          out[no++] = v;
       }
       ntri[idx] = 0;
       if (ni == 1 || ni == 3) {
@@ -64,8 +65,8 @@ const CaseTable cases;
 
 /* Vertex on the edge (p, q) of a crossed edge: key and position, computed
  * exactly as vtkTetra::Contour does (from the smaller scalar). */
-inline void edge_vertex(const Point *pts, int64_t p, int64_t q, double iso, EdgeKey *key, double x[3])
-{
+inline void edge_vertex(const Point *pts, int64_t p, int64_t q, double iso, EdgeKey *key,
+                        double x[3]) {
   const Point &P = pts[p], &Q = pts[q];
   const bool p_lo = Q.s - P.s > 0;
   const Point &lo = p_lo ? P : Q, &hi = p_lo ? Q : P;
@@ -86,26 +87,25 @@ inline void edge_vertex(const Point *pts, int64_t p, int64_t q, double iso, Edge
   }
 }
 
-inline void cross(const double a[3], const double b[3], double r[3])
-{
+inline void cross(const double a[3], const double b[3], double r[3]) {
   r[0] = a[1] * b[2] - a[2] * b[1];
   r[1] = a[2] * b[0] - a[0] * b[2];
   r[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-inline double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+inline double dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 inline bool same(const EdgeKey &u, const EdgeKey &v) { return u.a == v.a && u.b == v.b; }
 
-double now()
-{
+double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 } // namespace
 
-size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2])
-{
+size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]) {
   const Point &p0 = pts[t.v[0]], &p1 = pts[t.v[1]], &p2 = pts[t.v[2]], &p3 = pts[t.v[3]];
   const int idx = (p0.s >= iso) | (p1.s >= iso) << 1 | (p2.s >= iso) << 2 | (p3.s >= iso) << 3;
   const int nt = cases.ntri[idx];
@@ -150,13 +150,13 @@ size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2])
   return n;
 }
 
-double Surface::area() const
-{
+double Surface::area() const {
   double sum = 0;
   for (size_t f = 0; f < ntris(); f++) {
     const double *a = &xyz[3 * (size_t)tri[3 * f]], *b = &xyz[3 * (size_t)tri[3 * f + 1]],
                  *c = &xyz[3 * (size_t)tri[3 * f + 2]];
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]}, n[3];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+           v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]}, n[3];
     cross(u, v, n);
     sum += 0.5 * std::sqrt(dot(n, n));
   }
@@ -168,16 +168,14 @@ namespace {
 /* Open-addressing hash table from EdgeKey to vertex id. */
 class KeyMap {
 public:
-  explicit KeyMap(size_t expect)
-  {
+  explicit KeyMap(size_t expect) {
     size_t cap = 1024;
     while (cap < 2 * expect) cap <<= 1;
     slots_.assign(cap, Slot{-1, -1, -1});
     mask_ = cap - 1;
   }
   /* Id of key, inserting `fresh` if absent; *inserted tells which. */
-  int64_t find_or_insert(const EdgeKey &k, int64_t fresh, bool *inserted)
-  {
+  int64_t find_or_insert(const EdgeKey &k, int64_t fresh, bool *inserted) {
     if (2 * (used_ + 1) > slots_.size()) grow();
     size_t h = hash(k) & mask_;
     for (;;) {
@@ -198,8 +196,7 @@ public:
 
   /* Id of key, or -1 if absent. Read-only: safe concurrently with other
    * readers. */
-  int64_t find(const EdgeKey &k) const
-  {
+  int64_t find(const EdgeKey &k) const {
     size_t h = hash(k) & mask_;
     for (;;) {
       const Slot &s = slots_[h];
@@ -215,13 +212,11 @@ private:
   };
   /* Multiplicative mix of both ids. (A locality-preserving variant, 32
    * consecutive ids per 128-slot region, measured no faster in A/B runs.) */
-  static size_t hash(const EdgeKey &k)
-  {
+  static size_t hash(const EdgeKey &k) {
     uint64_t h = (uint64_t)k.a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)k.b * 0xC2B2AE3D27D4EB4FULL;
     return (size_t)(h ^ (h >> 29));
   }
-  void grow()
-  {
+  void grow() {
     std::vector<Slot> old;
     old.swap(slots_);
     slots_.assign(old.size() * 2, Slot{-1, -1, -1});
@@ -239,8 +234,7 @@ private:
 
 } // namespace
 
-int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out)
-{
+int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out) {
   try {
     Surface s;
     s.tri.resize(3 * n);
@@ -283,11 +277,11 @@ namespace {
  * the sequential merge. Phases are adapt_for loops over the chunks; a phase
  * only reads what the previous ones wrote. */
 struct Chunk {
-  size_t first = 0, last = 0;       /* triangles [first, last) */
-  std::unique_ptr<KeyMap> map;      /* key -> local id */
-  std::vector<EdgeKey> keys;        /* local id -> key */
-  std::vector<int64_t> rank;        /* local id -> rank among new keys, or -1 */
-  std::vector<int64_t> global;      /* local id -> global id */
+  size_t first = 0, last = 0;  /* triangles [first, last) */
+  std::unique_ptr<KeyMap> map; /* key -> local id */
+  std::vector<EdgeKey> keys;   /* local id -> key */
+  std::vector<int64_t> rank;   /* local id -> rank among new keys, or -1 */
+  std::vector<int64_t> global; /* local id -> global id */
   size_t nnew = 0;
   int64_t amin = INT64_MAX, amax = -1; /* range of the keys' smaller ids */
   bool oom = false;
@@ -306,8 +300,7 @@ struct ParMerge {
   std::vector<size_t> offset;
 };
 
-void pm_local(size_t b, size_t e, void *ctx)
-{
+void pm_local(size_t b, size_t e, void *ctx) {
   ParMerge *pm = static_cast<ParMerge *>(ctx);
   for (size_t c = b; c < e; c++) {
     Chunk &ch = (*pm->chunks)[c];
@@ -331,8 +324,7 @@ void pm_local(size_t b, size_t e, void *ctx)
   }
 }
 
-void pm_rank(size_t b, size_t e, void *ctx)
-{
+void pm_rank(size_t b, size_t e, void *ctx) {
   ParMerge *pm = static_cast<ParMerge *>(ctx);
   for (size_t c = b; c < e; c++) {
     Chunk &ch = (*pm->chunks)[c];
@@ -355,8 +347,7 @@ void pm_rank(size_t b, size_t e, void *ctx)
   }
 }
 
-void pm_global(size_t b, size_t e, void *ctx)
-{
+void pm_global(size_t b, size_t e, void *ctx) {
   ParMerge *pm = static_cast<ParMerge *>(ctx);
   std::vector<Chunk> &chunks = *pm->chunks;
   for (size_t c = b; c < e; c++) {
@@ -399,8 +390,7 @@ void pm_global(size_t b, size_t e, void *ctx)
  * for disjoint ranges, nchunks when every chunk spans everything). Otherwise
  * (random orders) every key is looked up in every earlier chunk and the
  * sequential merge is faster. */
-bool chunks_local(const TriRec *rec, size_t n, size_t nchunks)
-{
+bool chunks_local(const TriRec *rec, size_t n, size_t nchunks) {
   int64_t lo = INT64_MAX, hi = -1;
   double summed = 0;
   for (size_t c = 0; c < nchunks; c++) {
@@ -419,8 +409,8 @@ bool chunks_local(const TriRec *rec, size_t n, size_t nchunks)
 
 } // namespace
 
-int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks, Surface *out)
-{
+int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks,
+                  Surface *out) {
   if (nchunks == 0) return -EINVAL;
   Surface s;
   std::vector<Chunk> chunks(nchunks);
@@ -463,18 +453,21 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
 
 #endif
 
-int parse_mode(const std::string &n, Mode *out)
-{
-  if (n == "seq") *out = Mode::Seq;
-  else if (n == "nowin") *out = Mode::NoWin;
-  else if (n == "static") *out = Mode::Static;
-  else if (n == "sliding") *out = Mode::Sliding;
-  else return -EINVAL;
+int parse_mode(const std::string &n, Mode *out) {
+  if (n == "seq")
+    *out = Mode::Seq;
+  else if (n == "nowin")
+    *out = Mode::NoWin;
+  else if (n == "static")
+    *out = Mode::Static;
+  else if (n == "sliding")
+    *out = Mode::Sliding;
+  else
+    return -EINVAL;
   return 0;
 }
 
-const char *mode_name(Mode m)
-{
+const char *mode_name(Mode m) {
   switch (m) {
   case Mode::Seq: return "seq";
   case Mode::NoWin: return "nowin";
@@ -503,8 +496,7 @@ struct CellCtx {
   double iso;
 };
 
-size_t block_op(const void *in, void *out, void *ctx)
-{
+size_t block_op(const void *in, void *out, void *ctx) {
   const CellCtx *c = static_cast<const CellCtx *>(ctx);
   const Tet *first = static_cast<const Tet *>(in);
   const size_t start = (size_t)(first - c->tets);
@@ -518,9 +510,8 @@ size_t block_op(const void *in, void *out, void *ctx)
 
 } // namespace
 
-int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out, Timing *timing,
-            std::string *err)
-{
+int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
+            Timing *timing, std::string *err) {
   Timing tm;
   const Point *pts = m.pts.data();
   const double t0 = now();
@@ -548,7 +539,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     std::memset(&attr, 0, sizeof attr);
     /* Options are in cells; the elements of the call are blocks. */
     attr.grain = (opt.grain + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
-    attr.window = mode == Mode::NoWin ? ADAPT_WINDOW_NONE
+    attr.window = mode == Mode::NoWin    ? ADAPT_WINDOW_NONE
                   : mode == Mode::Static ? ADAPT_WINDOW_STATIC
                                          : ADAPT_WINDOW_SLIDING;
     attr.window_size = (opt.window_size + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
@@ -556,14 +547,16 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     attr.sched = (adapt_sched)opt.sched;
     /* Bytes one cell brings into the cache: its four ids and its share of
      * the points (paper §4: m cells should fit in the shared cache). */
-    attr.footprint = ISO_CELL_BLOCK * (sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size()));
+    attr.footprint =
+        ISO_CELL_BLOCK *
+        (sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size()));
     CellCtx ctx{pts, m.tets.data(), m.tets.size(), iso};
     adapt_vec vec;
     std::memset(&vec, 0, sizeof vec);
     vec.elem_size = sizeof(TriRec);
     const size_t nblocks = (m.tets.size() + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
-    rc = adapt_transform_var(m.tets.data(), nblocks, ISO_CELL_BLOCK * sizeof(Tet), &vec, 2 * ISO_CELL_BLOCK,
-                             block_op, &ctx, &attr);
+    rc = adapt_transform_var(m.tets.data(), nblocks, ISO_CELL_BLOCK * sizeof(Tet), &vec,
+                             2 * ISO_CELL_BLOCK, block_op, &ctx, &attr);
     if (rc) {
       free(vec.data);
       *err = std::string("adapt_transform_var: ") + adapt_strerror(rc);

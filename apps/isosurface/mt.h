@@ -63,7 +63,8 @@ int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *ou
  * in builds with the adaptive modes): the same result, byte for byte. The
  * adaptive modes use it when the chunks hold nearly disjoint point id
  * ranges. 0, -EINVAL nchunks == 0, -ENOMEM, the runtime's errors. */
-int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks, Surface *out);
+int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks,
+                  Surface *out);
 
 enum class Mode { Seq, NoWin, Static, Sliding };
 int parse_mode(const std::string &name, Mode *out);

@@ -31,9 +31,8 @@ VTK_MODULE_INIT(vtkRenderingFreeType);
 
 namespace iso {
 
-int render_png(const Surface &s, const std::string &png, int width, int height, const std::string &title,
-               std::string *err)
-{
+int render_png(const Surface &s, const std::string &png, int width, int height,
+               const std::string &title, std::string *err) {
   if (!std::getenv("DISPLAY")) {
     *err = "no X display for VTK's OpenGL rendering (DISPLAY unset): run under xvfb-run -a";
     return -EIO;
@@ -50,7 +49,8 @@ int render_png(const Surface &s, const std::string &png, int width, int height, 
   offsets->SetNumberOfTuples((vtkIdType)s.ntris() + 1);
   conn->SetNumberOfTuples((vtkIdType)s.tri.size());
   for (size_t f = 0; f <= s.ntris(); f++) offsets->SetValue((vtkIdType)f, (vtkIdType)(3 * f));
-  if (!s.tri.empty()) std::memcpy(conn->GetPointer(0), s.tri.data(), s.tri.size() * sizeof(int64_t));
+  if (!s.tri.empty())
+    std::memcpy(conn->GetPointer(0), s.tri.data(), s.tri.size() * sizeof(int64_t));
   vtkNew<vtkCellArray> polys;
   polys->SetData(offsets, conn);
   pd->SetPolys(polys);

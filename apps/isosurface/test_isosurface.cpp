@@ -37,8 +37,8 @@ using namespace iso;
 
 namespace {
 
-Mesh make_mesh(int nx, int ny, int nz, Field f, Split sp, Order o, const double *scalars = nullptr)
-{
+Mesh make_mesh(int nx, int ny, int nz, Field f, Split sp, Order o,
+               const double *scalars = nullptr) {
   Grid g;
   g.np[0] = nx + 1;
   g.np[1] = ny + 1;
@@ -53,8 +53,7 @@ Mesh make_mesh(int nx, int ny, int nz, Field f, Split sp, Order o, const double 
   return m;
 }
 
-Surface run(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt = AdaptOptions())
-{
+Surface run(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt = AdaptOptions()) {
   Surface s;
   std::string err;
   int rc = extract(m, iso, mode, opt, &s, nullptr, &err);
@@ -65,26 +64,26 @@ Surface run(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt = Adap
 
 /* Our sequential surface equals vtkContourGrid's (triangles, referenced
  * vertices, area within 1e-6). */
-void check_against_vtk(const Mesh &m, double iso, const Surface &s)
-{
+void check_against_vtk(const Mesh &m, double iso, const Surface &s) {
   VtkGrid vg(m);
   PeerResult pr;
   std::string err;
   assert_int_equal(vg.run(Peer::ContourGrid, iso, 1, &pr, &err), 0);
   if (pr.ntris != s.ntris() || pr.npoints_used != s.nverts())
-    std::fprintf(stderr, "iso %g: ours %zu tris %zu verts, VTK %zu tris %zu verts\n", iso, s.ntris(), s.nverts(),
-                 pr.ntris, pr.npoints_used);
+    std::fprintf(stderr, "iso %g: ours %zu tris %zu verts, VTK %zu tris %zu verts\n", iso,
+                 s.ntris(), s.nverts(), pr.ntris, pr.npoints_used);
   assert_int_equal(pr.ntris, s.ntris());
   assert_int_equal(pr.npoints_used, s.nverts());
   const double a = s.area();
-  if (pr.area == 0) assert_true(a == 0);
-  else assert_true(std::fabs(a - pr.area) <= 1e-6 * pr.area);
+  if (pr.area == 0)
+    assert_true(a == 0);
+  else
+    assert_true(std::fabs(a - pr.area) <= 1e-6 * pr.area);
 }
 
 /* No triangle repeats a vertex, no two vertices coincide, and vertex ids
  * first appear in increasing order. */
-void check_structure(const Surface &s)
-{
+void check_structure(const Surface &s) {
   int64_t next = 0;
   for (size_t f = 0; f < s.ntris(); f++) {
     const int64_t *t = &s.tri[3 * f];
@@ -100,8 +99,7 @@ void check_structure(const Surface &s)
     assert_true(seen.insert({s.xyz[3 * v], s.xyz[3 * v + 1], s.xyz[3 * v + 2]}).second);
 }
 
-void test_seq_equals_vtk(void **)
-{
+void test_seq_equals_vtk(void **) {
   for (Split sp : {Split::Five, Split::Six})
     for (Order o : {Order::Lex, Order::Morton, Order::Hilbert, Order::Random}) {
       Mesh m = make_mesh(7, 6, 5, Field::Waves, sp, o);
@@ -119,8 +117,7 @@ void test_seq_equals_vtk(void **)
 /* The vtkSMPContourGrid diagnostic finds no difference with one thread (its
  * multi-threaded corruption is measured by --smp-check, not here: TBB's
  * threads are not instrumented under TSan). */
-void test_smp_check_one_thread(void **)
-{
+void test_smp_check_one_thread(void **) {
   Mesh m = make_mesh(9, 8, 7, Field::Waves, Split::Five, Order::Lex);
   Surface s = run(m, 0.0, Mode::Seq);
   VtkGrid vg(m);
@@ -133,8 +130,7 @@ void test_smp_check_one_thread(void **)
 
 /* The cell orders are permutations of the same tetrahedra: same area and
  * triangle count whatever the order. */
-void test_orders_same_surface(void **)
-{
+void test_orders_same_surface(void **) {
   Mesh lex = make_mesh(9, 7, 6, Field::Waves, Split::Five, Order::Lex);
   Surface ref = run(lex, -0.2, Mode::Seq);
   for (Order o : {Order::Morton, Order::Hilbert, Order::Random}) {
@@ -149,26 +145,26 @@ void test_orders_same_surface(void **)
 }
 
 /* Isovalue equal to many vertex values: integer scalars, iso integer. */
-void test_iso_at_vertex_values(void **)
-{
+void test_iso_at_vertex_values(void **) {
   const int n = 6;
   std::vector<double> sc((size_t)(n + 1) * (n + 1) * (n + 1));
   for (int k = 0; k <= n; k++)
     for (int j = 0; j <= n; j++)
-      for (int i = 0; i <= n; i++) sc[(size_t)(i + (n + 1) * (j + (n + 1) * k))] = (double)((i + 2 * j + 3 * k) % 4);
+      for (int i = 0; i <= n; i++)
+        sc[(size_t)(i + (n + 1) * (j + (n + 1) * k))] = (double)((i + 2 * j + 3 * k) % 4);
   for (Split sp : {Split::Five, Split::Six}) {
     Mesh m = make_mesh(n, n, n, Field::Flat, sp, Order::Lex, sc.data());
     for (double iso : {0.0, 1.0, 2.0, 3.0, 1.5}) {
       Surface s = run(m, iso, Mode::Seq);
       check_structure(s);
       check_against_vtk(m, iso, s);
-      if (iso > 0 && iso < 3) assert_true(s.ntris() > 0); /* 0, 3: min, max: nothing or only collapsed triangles */
+      if (iso > 0 && iso < 3)
+        assert_true(s.ntris() > 0); /* 0, 3: min, max: nothing or only collapsed triangles */
     }
   }
 }
 
-void test_flat_and_empty(void **)
-{
+void test_flat_and_empty(void **) {
   Mesh flat = make_mesh(4, 4, 4, Field::Flat, Split::Five, Order::Lex);
   for (double iso : {0.5, 1.0, 2.0}) {
     Surface s = run(flat, iso, Mode::Seq);
@@ -185,16 +181,17 @@ void test_flat_and_empty(void **)
 }
 
 /* Normals point along the gradient: outwards on the sphere field. */
-void test_orientation(void **)
-{
+void test_orientation(void **) {
   Mesh m = make_mesh(10, 10, 10, Field::Sphere, Split::Five, Order::Morton);
   Surface s = run(m, 0.7, Mode::Seq);
   assert_true(s.ntris() > 100);
   for (size_t f = 0; f < s.ntris(); f++) {
     const double *a = &s.xyz[3 * (size_t)s.tri[3 * f]], *b = &s.xyz[3 * (size_t)s.tri[3 * f + 1]],
                  *c = &s.xyz[3 * (size_t)s.tri[3 * f + 2]];
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double nrm[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+           v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double nrm[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                     u[0] * v[1] - u[1] * v[0]};
     double out = 0;
     for (int k = 0; k < 3; k++) out += nrm[k] * ((a[k] + b[k] + c[k]) / 3 - 5.0);
     assert_true(out > 0);
@@ -205,8 +202,7 @@ void test_orientation(void **)
 /* Every adaptive mode equals the sequential reference byte for byte, for 1,
  * 2, 3 and 8 workers, with windows and grains small enough that the mesh is
  * split many times. */
-void test_adaptive_equals_seq(void **)
-{
+void test_adaptive_equals_seq(void **) {
   Mesh m = make_mesh(14, 12, 10, Field::Waves, Split::Five, Order::Hilbert);
   Surface ref = run(m, 0.05, Mode::Seq);
   assert_true(ref.ntris() > 4 * ISO_PAR_MERGE_MIN_TRIS); /* the parallel merge runs */
@@ -233,8 +229,8 @@ void test_adaptive_equals_seq(void **)
         opt.grain = window == 64 ? 32 : 0;
         Surface s = run(m, 0.05, mode, opt);
         if (!(s == ref))
-          std::fprintf(stderr, "workers %d mode %s window %zu: %zu/%zu tris differ\n", w, mode_name(mode), window,
-                       s.ntris(), ref.ntris());
+          std::fprintf(stderr, "workers %d mode %s window %zu: %zu/%zu tris differ\n", w,
+                       mode_name(mode), window, s.ntris(), ref.ntris());
         assert_true(s == ref);
         assert_true(s.area() == ref_area);
         Surface s2 = run(at_vertex, 1.0, mode, opt);
@@ -248,8 +244,7 @@ void test_adaptive_equals_seq(void **)
 
 /* merge_chunked equals merge for any chunk count, including chunks whose
  * keys overlap (random order) and more chunks than triangles. */
-void test_merge_chunked(void **)
-{
+void test_merge_chunked(void **) {
   for (Order o : {Order::Lex, Order::Random}) {
     Mesh m = make_mesh(9, 8, 7, Field::Waves, Split::Five, o);
     std::vector<TriRec> recs;
@@ -273,7 +268,8 @@ void test_merge_chunked(void **)
         assert_true(s == ref);
       }
       Surface none;
-      assert_int_equal(merge_chunked(m.pts.data(), 0.1, recs.data(), recs.size(), 0, &none), -EINVAL);
+      assert_int_equal(merge_chunked(m.pts.data(), 0.1, recs.data(), recs.size(), 0, &none),
+                       -EINVAL);
     }
   }
   adapt_finalize();
@@ -282,8 +278,7 @@ void test_merge_chunked(void **)
 
 /* ---- invalid input --------------------------------------------------- */
 
-std::string tmpdir()
-{
+std::string tmpdir() {
   static std::string d;
   if (d.empty()) {
     char tmpl[] = "/tmp/test_isosurface.XXXXXX";
@@ -294,8 +289,7 @@ std::string tmpdir()
   return d;
 }
 
-std::string write_file(const std::string &name, const std::string &text)
-{
+std::string write_file(const std::string &name, const std::string &text) {
   std::string path = tmpdir() + "/" + name;
   std::ofstream f(path);
   f << text;
@@ -304,17 +298,16 @@ std::string write_file(const std::string &name, const std::string &text)
 
 const char legacy_head[] = "# vtk DataFile Version 3.0\ntest\nASCII\nDATASET UNSTRUCTURED_GRID\n"
                            "POINTS 8 double\n0 0 0 1 0 0 0 1 0 1 1 0 0 0 1 1 0 1 0 1 1 1 1 1\n";
-const char legacy_scalars[] = "POINT_DATA 8\nSCALARS f double 1\nLOOKUP_TABLE default\n0 1 2 3 4 5 6 7\n";
+const char legacy_scalars[] =
+    "POINT_DATA 8\nSCALARS f double 1\nLOOKUP_TABLE default\n0 1 2 3 4 5 6 7\n";
 
-bool contains(const std::string &s, const std::string &what)
-{
+bool contains(const std::string &s, const std::string &what) {
   if (s.find(what) != std::string::npos) return true;
   std::fprintf(stderr, "message '%s' lacks '%s'\n", s.c_str(), what.c_str());
   return false;
 }
 
-void test_invalid_meshes(void **)
-{
+void test_invalid_meshes(void **) {
   Mesh m;
   std::string err;
   ReadOptions ro;
@@ -327,9 +320,9 @@ void test_invalid_meshes(void **)
   assert_int_equal(read_mesh(write_file("bad.vtu", "not xml"), ro, &m, &err), -EIO);
   assert_true(contains(err, "could not read"));
   /* A valid legacy file of two tetrahedra. */
-  const std::string tets = write_file("tets.vtk", std::string(legacy_head) +
-                                                      "CELLS 2 10\n4 0 1 2 4\n4 1 3 2 7\nCELL_TYPES 2\n10\n10\n" +
-                                                      legacy_scalars);
+  const std::string tets = write_file(
+      "tets.vtk", std::string(legacy_head) +
+                      "CELLS 2 10\n4 0 1 2 4\n4 1 3 2 7\nCELL_TYPES 2\n10\n10\n" + legacy_scalars);
   ro.array = "f";
   assert_int_equal(read_mesh(tets, ro, &m, &err), 0);
   assert_int_equal(m.tets.size(), 2);
@@ -344,14 +337,15 @@ void test_invalid_meshes(void **)
   assert_int_equal(read_mesh(tets, ro, &m, &err), 0);
   assert_true(m.array_name == "f");
   /* Out-of-range point index. */
-  const std::string oor = write_file("oor.vtk", std::string(legacy_head) +
-                                                    "CELLS 2 10\n4 0 1 2 4\n4 1 3 2 99\nCELL_TYPES 2\n10\n10\n" +
-                                                    legacy_scalars);
+  const std::string oor = write_file(
+      "oor.vtk", std::string(legacy_head) +
+                     "CELLS 2 10\n4 0 1 2 4\n4 1 3 2 99\nCELL_TYPES 2\n10\n10\n" + legacy_scalars);
   assert_int_equal(read_mesh(oor, ro, &m, &err), -ERANGE);
   assert_true(contains(err, "cell 1") && contains(err, "99"));
   /* A hexahedron: refused, then split with --tetrahedralize. */
-  const std::string hex = write_file("hex.vtk", std::string(legacy_head) +
-                                                    "CELLS 1 9\n8 0 1 3 2 4 5 7 6\nCELL_TYPES 1\n12\n" + legacy_scalars);
+  const std::string hex = write_file(
+      "hex.vtk", std::string(legacy_head) + "CELLS 1 9\n8 0 1 3 2 4 5 7 6\nCELL_TYPES 1\n12\n" +
+                     legacy_scalars);
   assert_int_equal(read_mesh(hex, ro, &m, &err), -EPROTO);
   assert_true(contains(err, "not a tetrahedron") && contains(err, "--tetrahedralize"));
   ro.tetrahedralize = true;
@@ -379,8 +373,7 @@ void test_invalid_meshes(void **)
 
 /* Round trips: mesh .vtu and image volumes (legacy structured points)
  * through VTK's readers; surface .vtp through the writer and reader. */
-void test_round_trips(void **)
-{
+void test_round_trips(void **) {
   std::string err;
   Mesh g = make_mesh(5, 4, 3, Field::Waves, Split::Six, Order::Hilbert);
   const std::string vtu = tmpdir() + "/g.vtu";
@@ -398,8 +391,9 @@ void test_round_trips(void **)
   assert_int_equal(read_vtp(vtp, &s2, &err), 0);
   assert_true(s2 == s);
   /* An image volume: 3x3x3 points, tetrahedralized by the app. */
-  std::string img = "# vtk DataFile Version 3.0\nimg\nASCII\nDATASET STRUCTURED_POINTS\nDIMENSIONS 3 3 3\n"
-                    "ORIGIN 0 0 0\nSPACING 1 1 1\nPOINT_DATA 27\nSCALARS density float 1\nLOOKUP_TABLE default\n";
+  std::string img =
+      "# vtk DataFile Version 3.0\nimg\nASCII\nDATASET STRUCTURED_POINTS\nDIMENSIONS 3 3 3\n"
+      "ORIGIN 0 0 0\nSPACING 1 1 1\nPOINT_DATA 27\nSCALARS density float 1\nLOOKUP_TABLE default\n";
   for (int i = 0; i < 27; i++) img += i == 13 ? "10 " : "0 ";
   Mesh im;
   assert_int_equal(read_mesh(write_file("img.vtk", img), ro, &im, &err), 0);
@@ -413,8 +407,7 @@ void test_round_trips(void **)
 #ifdef ISO_TEST_BIN
 /* Run the installed binary's command line: output (stdout and stderr) and
  * exit status. */
-int run_cli(const std::string &args, std::string *out)
-{
+int run_cli(const std::string &args, std::string *out) {
   const std::string cmd = std::string(ISO_TEST_BIN) + " " + args + " 2>&1";
   FILE *p = popen(cmd.c_str(), "r");
   assert_non_null(p);
@@ -428,8 +421,7 @@ int run_cli(const std::string &args, std::string *out)
 }
 
 /* The command line: exit codes and messages of bad input, a verified run. */
-void test_cli(void **)
-{
+void test_cli(void **) {
   std::string out;
   assert_int_equal(run_cli("--input " + tmpdir() + "/missing.vtu --iso 1", &out), 2);
   assert_true(contains(out, "missing.vtu") && contains(out, "No such file"));
@@ -438,18 +430,20 @@ void test_cli(void **)
   assert_int_equal(run_cli("--generate 4", &out), 0);
   assert_int_equal(run_cli("--iso 1", &out), 1);
   assert_true(contains(out, "exactly one of --input"));
-  const std::string tets = write_file("cli.vtk", std::string(legacy_head) +
-                                                     "CELLS 2 10\n4 0 1 2 4\n4 1 3 2 7\nCELL_TYPES 2\n10\n10\n" +
-                                                     legacy_scalars);
+  const std::string tets = write_file(
+      "cli.vtk", std::string(legacy_head) +
+                     "CELLS 2 10\n4 0 1 2 4\n4 1 3 2 7\nCELL_TYPES 2\n10\n10\n" + legacy_scalars);
   assert_int_equal(run_cli("--input " + tets + " --array nope --iso 1 --events none", &out), 2);
   assert_true(contains(out, "unknown point array 'nope'"));
   assert_int_equal(run_cli("--input " + tets + " --iso 100 --events none", &out), 3);
   assert_true(contains(out, "empty surface"));
-  const std::string hex = write_file("clihex.vtk", std::string(legacy_head) +
-                                                       "CELLS 1 9\n8 0 1 3 2 4 5 7 6\nCELL_TYPES 1\n12\n" + legacy_scalars);
+  const std::string hex = write_file(
+      "clihex.vtk", std::string(legacy_head) + "CELLS 1 9\n8 0 1 3 2 4 5 7 6\nCELL_TYPES 1\n12\n" +
+                        legacy_scalars);
   assert_int_equal(run_cli("--input " + hex + " --iso 3.5 --events none", &out), 2);
   assert_true(contains(out, "not a tetrahedron"));
-  assert_int_equal(run_cli("--input " + hex + " --iso 3.5 --tetrahedralize --events none", &out), 0);
+  assert_int_equal(run_cli("--input " + hex + " --iso 3.5 --tetrahedralize --events none", &out),
+                   0);
   const std::string vtp = tmpdir() + "/cli.vtp", csv = tmpdir() + "/cli.csv";
 #ifdef ISO_HAVE_ADAPT
   const std::string modes = "all";
@@ -457,7 +451,8 @@ void test_cli(void **)
   const std::string modes = "seq";
 #endif
   assert_int_equal(run_cli("--generate 12x10x8 --order morton --mode " + modes +
-                               " --workers 2 --verify --reps 2 --events none --output " + vtp + " --csv " + csv,
+                               " --workers 2 --verify --reps 2 --events none --output " + vtp +
+                               " --csv " + csv,
                            &out),
                    0);
   assert_true(contains(out, "vtkContourGrid") && contains(out, ": ok"));
@@ -469,8 +464,7 @@ void test_cli(void **)
 
 } // namespace
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_seq_equals_vtk),
       cmocka_unit_test(test_orders_same_surface),
@@ -490,6 +484,7 @@ int main(void)
   };
   int rc = cmocka_run_group_tests(tests, nullptr, nullptr);
   std::string cmd = "rm -rf '" + tmpdir() + "'";
-  if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", tmpdir().c_str());
+  if (std::system(cmd.c_str()) != 0)
+    std::fprintf(stderr, "could not remove %s\n", tmpdir().c_str());
   return rc;
 }

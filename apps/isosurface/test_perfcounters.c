@@ -14,8 +14,7 @@
 
 #include "perfcounters.h"
 
-static void test_bad_lists(void **state)
-{
+static void test_bad_lists(void **state) {
   (void)state;
   perfctr pc;
   assert_int_equal(perfctr_init(NULL, NULL), -EINVAL);
@@ -37,8 +36,7 @@ static void test_bad_lists(void **state)
   perfctr_destroy(NULL);
 }
 
-static void test_unknown_event(void **state)
-{
+static void test_unknown_event(void **state) {
   (void)state;
   perfctr pc;
   int rc = perfctr_init(&pc, "PAPI_TOT_CYC,NO_SUCH_EVENT_XYZ");
@@ -51,8 +49,7 @@ static void test_unknown_event(void **state)
 
 static volatile double sink;
 
-static void *touch(void *arg)
-{
+static void *touch(void *arg) {
   double *a = arg, s = 0;
   for (size_t i = 0; i < (1u << 22); i += 8) s += a[i];
   sink = s;
@@ -61,8 +58,7 @@ static void *touch(void *arg)
 
 /* Default events: counts grow with the work of this thread and of a thread
  * created after init; without a PMU, the message says why with the hint. */
-static void test_default_events(void **state)
-{
+static void test_default_events(void **state) {
   (void)state;
   perfctr pc;
   int rc = perfctr_init(&pc, NULL);
@@ -72,7 +68,8 @@ static void test_default_events(void **state)
     assert_int_equal(rc, -ENODEV);
     assert_non_null(strstr(pc.message, "PAPI"));
     assert_true(strstr(pc.message, "LIBPFM_FORCE_PMU=amd64_fam19h_zen3") != NULL ||
-                strstr(pc.message, "no hardware PMU") != NULL || getenv("LIBPFM_FORCE_PMU") != NULL);
+                strstr(pc.message, "no hardware PMU") != NULL ||
+                getenv("LIBPFM_FORCE_PMU") != NULL);
     print_message("no counters on this machine: %s\n", pc.message);
     perfctr_destroy(&pc);
     return;
@@ -95,8 +92,7 @@ static void test_default_events(void **state)
   perfctr_destroy(&pc);
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bad_lists),
       cmocka_unit_test(test_unknown_event),

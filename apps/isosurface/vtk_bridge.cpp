@@ -48,8 +48,7 @@ namespace {
 class ErrorCatcher : public vtkCommand {
 public:
   static ErrorCatcher *New() { return new ErrorCatcher; }
-  void Execute(vtkObject *, unsigned long, void *data) override
-  {
+  void Execute(vtkObject *, unsigned long, void *data) override {
     if (data && message.empty()) message = static_cast<const char *>(data);
     failed = true;
   }
@@ -64,19 +63,16 @@ public:
   class Window : public vtkOutputWindow {
   public:
     static Window *New() { return new Window; }
-    void DisplayText(const char *t) override
-    {
+    void DisplayText(const char *t) override {
       if (t && text.empty()) text = t;
     }
     std::string text;
   };
-  QuietVtk() : previous_(vtkOutputWindow::GetInstance()), window_(vtkSmartPointer<Window>::New())
-  {
+  QuietVtk() : previous_(vtkOutputWindow::GetInstance()), window_(vtkSmartPointer<Window>::New()) {
     vtkOutputWindow::SetInstance(window_);
     vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
   }
-  ~QuietVtk()
-  {
+  ~QuietVtk() {
     vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_WARNING);
     vtkOutputWindow::SetInstance(previous_);
   }
@@ -87,27 +83,25 @@ private:
   vtkSmartPointer<Window> window_;
 };
 
-std::string lower(std::string s)
-{
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return (char)std::tolower(c); });
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return (char)std::tolower(c); });
   return s;
 }
 
-bool ends_with(const std::string &s, const std::string &suffix)
-{
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+bool ends_with(const std::string &s, const std::string &suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string first_line(std::string s)
-{
+std::string first_line(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
   size_t p = s.rfind('\n');
   return p == std::string::npos ? s : s.substr(p + 1);
 }
 
 /* Pick the point scalars of ds: by name, else the active scalars. */
-int pick_array(vtkDataSet *ds, const std::string &name, vtkDataArray **out, std::string *err)
-{
+int pick_array(vtkDataSet *ds, const std::string &name, vtkDataArray **out, std::string *err) {
   vtkPointData *pd = ds->GetPointData();
   vtkDataArray *a = name.empty() ? pd->GetScalars() : pd->GetArray(name.c_str());
   if (!a) {
@@ -117,21 +111,25 @@ int pick_array(vtkDataSet *ds, const std::string &name, vtkDataArray **out, std:
       avail += std::string(avail.empty() ? "" : ", ") + (n ? n : "(unnamed)");
     }
     if (avail.empty()) avail = "none";
-    *err = name.empty() ? "no active point scalars; choose an array with --array NAME (point arrays: " + avail + ")"
-                        : "unknown point array '" + name + "' (point arrays: " + avail + ")";
+    *err =
+        name.empty()
+            ? "no active point scalars; choose an array with --array NAME (point arrays: " + avail +
+                  ")"
+            : "unknown point array '" + name + "' (point arrays: " + avail + ")";
     return -EINVAL;
   }
   if (a->GetNumberOfComponents() != 1) {
     *err = std::string("point array '") + (a->GetName() ? a->GetName() : "") + "' has " +
-           std::to_string(a->GetNumberOfComponents()) + " components; a scalar (1 component) is needed";
+           std::to_string(a->GetNumberOfComponents()) +
+           " components; a scalar (1 component) is needed";
     return -EINVAL;
   }
   *out = a;
   return 0;
 }
 
-int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mesh, std::string *err)
-{
+int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mesh,
+                      std::string *err) {
   vtkSmartPointer<vtkUnstructuredGrid> grid = ug;
   const vtkIdType nc = grid->GetNumberOfCells();
   bool all_tets = true;
@@ -164,10 +162,11 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
       const vtkIdType *ids;
       ca->GetCellAtId(c, n, ids);
       if (type != VTK_TETRA || n != 4) {
-        *err = "cell " + std::to_string(c) + " is not a tetrahedron (VTK cell type " + std::to_string(type) +
-               ", " + std::to_string(n) + " points): refused" +
-               (opt.tetrahedralize ? " (vtkDataSetTriangleFilter could not split it: not a 3D cell)"
-                                   : "; rerun with --tetrahedralize to split 3D cells into tetrahedra");
+        *err = "cell " + std::to_string(c) + " is not a tetrahedron (VTK cell type " +
+               std::to_string(type) + ", " + std::to_string(n) + " points): refused" +
+               (opt.tetrahedralize
+                    ? " (vtkDataSetTriangleFilter could not split it: not a 3D cell)"
+                    : "; rerun with --tetrahedralize to split 3D cells into tetrahedra");
         return -EPROTO;
       }
       for (int a = 0; a < 4; a++) m.tets[(size_t)c].v[a] = (int64_t)ids[a];
@@ -180,8 +179,7 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
   return 0;
 }
 
-int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::string *err)
-{
+int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::string *err) {
   vtkDataArray *arr = nullptr;
   int rc = pick_array(img, opt.array, &arr, err);
   if (rc) return rc;
@@ -208,23 +206,21 @@ int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::strin
   return 0;
 }
 
-template <class Reader> vtkSmartPointer<Reader> make_reader(const std::string &path, ErrorCatcher *catcher)
-{
+template <class Reader>
+vtkSmartPointer<Reader> make_reader(const std::string &path, ErrorCatcher *catcher) {
   auto r = vtkSmartPointer<Reader>::New();
   r->SetFileName(path.c_str());
   r->AddObserver(vtkCommand::ErrorEvent, catcher);
   return r;
 }
 
-double now()
-{
+double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 } // namespace
 
-int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err)
-{
+int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
     *err = "cannot read '" + path + "': " + (errno ? std::strerror(errno) : "not a regular file");
@@ -262,7 +258,8 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
     ds = r->GetOutput();
     reader = r;
   } else {
-    *err = "'" + path + "': unknown file type (expected .vtu, .vtk, .vti, .mha, .mhd, .nii or .nii.gz)";
+    *err = "'" + path +
+           "': unknown file type (expected .vtu, .vtk, .vti, .mha, .mhd, .nii or .nii.gz)";
     return -ENOTSUP;
   }
   if (catcher->failed || !ds || reader->GetErrorCode() != 0 || !quiet.text().empty()) {
@@ -271,10 +268,13 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
     return -EIO;
   }
   int rc;
-  if (auto *ug = vtkUnstructuredGrid::SafeDownCast(ds)) rc = from_unstructured(ug, opt, mesh, err);
-  else if (auto *img = vtkImageData::SafeDownCast(ds)) rc = from_image(img, opt, mesh, err);
+  if (auto *ug = vtkUnstructuredGrid::SafeDownCast(ds))
+    rc = from_unstructured(ug, opt, mesh, err);
+  else if (auto *img = vtkImageData::SafeDownCast(ds))
+    rc = from_image(img, opt, mesh, err);
   else {
-    *err = "'" + path + "' holds a " + ds->GetClassName() + "; an unstructured grid or an image volume is needed";
+    *err = "'" + path + "' holds a " + ds->GetClassName() +
+           "; an unstructured grid or an image volume is needed";
     return -ENOTSUP;
   }
   if (rc) return rc;
@@ -287,8 +287,7 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
 
 namespace {
 
-vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m)
-{
+vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m) {
   auto ug = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkDoubleArray> xyz;
   xyz->SetNumberOfComponents(3);
@@ -322,8 +321,7 @@ vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m)
 
 } // namespace
 
-int write_vtu(const Mesh &m, const std::string &path, std::string *err)
-{
+int write_vtu(const Mesh &m, const std::string &path, std::string *err) {
   auto ug = to_vtk(m);
   vtkNew<vtkXMLUnstructuredGridWriter> w;
   vtkNew<ErrorCatcher> catcher;
@@ -332,14 +330,14 @@ int write_vtu(const Mesh &m, const std::string &path, std::string *err)
   w->SetInputData(ug);
   w->SetDataModeToAppended();
   if (!w->Write() || catcher->failed) {
-    *err = "cannot write '" + path + "'" + (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
+    *err = "cannot write '" + path + "'" +
+           (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
     return -EIO;
   }
   return 0;
 }
 
-int write_vtp(const Surface &s, const std::string &path, std::string *err)
-{
+int write_vtp(const Surface &s, const std::string &path, std::string *err) {
   vtkNew<vtkPolyData> pd;
   vtkNew<vtkDoubleArray> xyz;
   xyz->SetNumberOfComponents(3);
@@ -352,7 +350,8 @@ int write_vtp(const Surface &s, const std::string &path, std::string *err)
   offsets->SetNumberOfTuples((vtkIdType)s.ntris() + 1);
   conn->SetNumberOfTuples((vtkIdType)s.tri.size());
   for (size_t f = 0; f <= s.ntris(); f++) offsets->SetValue((vtkIdType)f, (vtkIdType)(3 * f));
-  if (!s.tri.empty()) std::memcpy(conn->GetPointer(0), s.tri.data(), s.tri.size() * sizeof(int64_t));
+  if (!s.tri.empty())
+    std::memcpy(conn->GetPointer(0), s.tri.data(), s.tri.size() * sizeof(int64_t));
   vtkNew<vtkCellArray> polys;
   polys->SetData(offsets, conn);
   pd->SetPolys(polys);
@@ -363,14 +362,14 @@ int write_vtp(const Surface &s, const std::string &path, std::string *err)
   w->SetInputData(pd);
   w->SetDataModeToAppended();
   if (!w->Write() || catcher->failed) {
-    *err = "cannot write '" + path + "'" + (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
+    *err = "cannot write '" + path + "'" +
+           (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
     return -EIO;
   }
   return 0;
 }
 
-int read_vtp(const std::string &path, Surface *s, std::string *err)
-{
+int read_vtp(const std::string &path, Surface *s, std::string *err) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
     *err = "cannot read '" + path + "': " + std::strerror(errno);
@@ -381,7 +380,8 @@ int read_vtp(const std::string &path, Surface *s, std::string *err)
   r->Update();
   vtkPolyData *pd = r->GetOutput();
   if (catcher->failed || !pd) {
-    *err = "VTK could not read '" + path + "'" + (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
+    *err = "VTK could not read '" + path + "'" +
+           (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
     return -EIO;
   }
   Surface out;
@@ -399,8 +399,7 @@ int read_vtp(const std::string &path, Surface *s, std::string *err)
   return 0;
 }
 
-const char *peer_name(Peer p)
-{
+const char *peer_name(Peer p) {
   switch (p) {
   case Peer::ContourGrid: return "vtkContourGrid";
   case Peer::Linear3DTBB: return "vtkC3DLinearGrid/TBB";
@@ -414,8 +413,7 @@ struct VtkGrid::Impl {
   std::string array;
 };
 
-VtkGrid::VtkGrid(const Mesh &m) : impl_(new Impl)
-{
+VtkGrid::VtkGrid(const Mesh &m) : impl_(new Impl) {
   impl_->ug = to_vtk(m);
   impl_->array = m.array_name;
 }
@@ -424,8 +422,7 @@ VtkGrid::~VtkGrid() = default;
 
 namespace {
 
-void summarize(vtkPolyData *pd, PeerResult *out)
-{
+void summarize(vtkPolyData *pd, PeerResult *out) {
   out->npoints = (size_t)pd->GetNumberOfPoints();
   vtkCellArray *polys = pd->GetPolys();
   std::vector<char> used(out->npoints, 0);
@@ -442,8 +439,10 @@ void summarize(vtkPolyData *pd, PeerResult *out)
     pd->GetPoint(ids[1], b);
     pd->GetPoint(ids[2], d);
     for (int k = 0; k < 3; k++) used[(size_t)ids[k]] = 1;
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
-    double nx = u[1] * v[2] - u[2] * v[1], ny = u[2] * v[0] - u[0] * v[2], nz = u[0] * v[1] - u[1] * v[0];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+           v[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+    double nx = u[1] * v[2] - u[2] * v[1], ny = u[2] * v[0] - u[0] * v[2],
+           nz = u[0] * v[1] - u[1] * v[0];
     area += 0.5 * std::sqrt(nx * nx + ny * ny + nz * nz);
   }
   out->ntris = ntris;
@@ -453,8 +452,7 @@ void summarize(vtkPolyData *pd, PeerResult *out)
 
 } // namespace
 
-int VtkGrid::run(Peer p, double iso, int threads, PeerResult *out, std::string *err)
-{
+int VtkGrid::run(Peer p, double iso, int threads, PeerResult *out, std::string *err) {
   vtkNew<ErrorCatcher> catcher;
   vtkPolyData *pd = nullptr;
   double t0, t1;
@@ -462,7 +460,8 @@ int VtkGrid::run(Peer p, double iso, int threads, PeerResult *out, std::string *
     vtkNew<vtkContourGrid> f;
     f->AddObserver(vtkCommand::ErrorEvent, catcher);
     f->SetInputData(impl_->ug);
-    f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, impl_->array.c_str());
+    f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
+                              impl_->array.c_str());
     f->SetValue(0, iso);
     f->ComputeNormalsOff();
     f->ComputeScalarsOff();
@@ -483,7 +482,8 @@ int VtkGrid::run(Peer p, double iso, int threads, PeerResult *out, std::string *
     vtkNew<vtkContour3DLinearGrid> f;
     f->AddObserver(vtkCommand::ErrorEvent, catcher);
     f->SetInputData(impl_->ug);
-    f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, impl_->array.c_str());
+    f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
+                              impl_->array.c_str());
     f->SetValue(0, iso);
     f->MergePointsOn();
     f->InterpolateAttributesOff();
@@ -511,8 +511,7 @@ namespace {
 using TriKey = std::array<double, 9>;
 
 /* The triangles of pd as sorted triples of vertex positions. */
-std::multiset<TriKey> triangle_keys(vtkPolyData *pd)
-{
+std::multiset<TriKey> triangle_keys(vtkPolyData *pd) {
   std::multiset<TriKey> keys;
   vtkCellArray *polys = pd->GetPolys();
   for (vtkIdType c = 0; c < polys->GetNumberOfCells(); c++) {
@@ -532,13 +531,14 @@ std::multiset<TriKey> triangle_keys(vtkPolyData *pd)
 
 } // namespace
 
-int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *unmatched, std::string *err)
-{
+int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *unmatched,
+                               std::string *err) {
   vtkNew<ErrorCatcher> catcher;
   vtkNew<vtkContourGrid> ref;
   ref->AddObserver(vtkCommand::ErrorEvent, catcher);
   ref->SetInputData(impl_->ug);
-  ref->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, impl_->array.c_str());
+  ref->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
+                              impl_->array.c_str());
   ref->SetValue(0, iso);
   ref->ComputeNormalsOff();
   ref->ComputeScalarsOff();
@@ -552,7 +552,8 @@ int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *u
   vtkNew<vtkSMPContourGrid> smp;
   smp->AddObserver(vtkCommand::ErrorEvent, catcher);
   smp->SetInputData(impl_->ug);
-  smp->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, impl_->array.c_str());
+  smp->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
+                              impl_->array.c_str());
   smp->SetValue(0, iso);
   smp->ComputeNormalsOff();
   smp->ComputeScalarsOff();
@@ -560,7 +561,8 @@ int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *u
   smp->Update();
   vtkPolyData *pd = vtkPolyData::SafeDownCast(smp->GetOutputDataObject(0));
   if (catcher->failed || !pd) {
-    *err = "vtkSMPContourGrid failed" + (catcher->message.empty() ? std::string() : ": " + first_line(catcher->message));
+    *err = "vtkSMPContourGrid failed" +
+           (catcher->message.empty() ? std::string() : ": " + first_line(catcher->message));
     return -EIO;
   }
   std::multiset<TriKey> got = triangle_keys(pd);
@@ -568,8 +570,10 @@ int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *u
   size_t bad = 0;
   for (const TriKey &k : got) {
     auto it = want.find(k);
-    if (it == want.end()) bad++;
-    else want.erase(it);
+    if (it == want.end())
+      bad++;
+    else
+      want.erase(it);
   }
   *unmatched = bad;
   return 0;

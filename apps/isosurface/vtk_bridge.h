@@ -20,7 +20,7 @@ namespace iso {
 
 /* How to read a file. */
 struct ReadOptions {
-  std::string array;          /* point scalars by name; "" = the active scalars */
+  std::string array;           /* point scalars by name; "" = the active scalars */
   bool tetrahedralize = false; /* split non-tetrahedral 3D cells (vtkDataSetTriangleFilter) */
   Split split = Split::Five;   /* image volumes: hexahedron split */
   Order order = Order::Lex;    /* image volumes: cell order */
@@ -55,9 +55,9 @@ const char *peer_name(Peer p);
 
 /* What a peer produced. */
 struct PeerResult {
-  double seconds = 0;    /* Update() of the filter */
+  double seconds = 0; /* Update() of the filter */
   size_t ntris = 0;
-  size_t npoints = 0;    /* output points (VTK keeps those of dropped triangles) */
+  size_t npoints = 0;      /* output points (VTK keeps those of dropped triangles) */
   size_t npoints_used = 0; /* points referenced by a triangle */
   double area = 0;
 };
@@ -77,7 +77,8 @@ public:
    * vertex positions, against vtkContourGrid's. *ntris its triangle count,
    * *unmatched those with no identical triangle in vtkContourGrid's output.
    * Errors: -EIO filter error. */
-  int smp_contour_check(double iso, int threads, size_t *ntris, size_t *unmatched, std::string *err);
+  int smp_contour_check(double iso, int threads, size_t *ntris, size_t *unmatched,
+                        std::string *err);
 
 private:
   struct Impl;
@@ -87,8 +88,8 @@ private:
 /* Render the surface to a PNG (width x height) with VTK's OpenGL2 backend
  * (needs an X display: run under xvfb-run). 0 or -EIO. Defined in
  * render.cpp. */
-int render_png(const Surface &s, const std::string &png, int width, int height, const std::string &title,
-               std::string *err);
+int render_png(const Surface &s, const std::string &png, int width, int height,
+               const std::string &title, std::string *err);
 
 } // namespace iso
 

@@ -32,8 +32,7 @@ static inline double now_s(void) {
 /* Sleeps ns nanoseconds, resuming after signals. */
 static inline void sleep_ns(long long ns) {
   struct timespec ts = {(time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL)};
-  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-  }
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
 }
 
 /* The q-quantile (0 <= q <= 1) of v, linear interpolation between order
@@ -69,8 +68,8 @@ static inline noise_mark noise_now(void) {
   FILE *f = fopen("/proc/stat", "r");
   if (f) {
     unsigned long long v[8] = {0};
-    if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-               &v[4], &v[5], &v[6], &v[7]) == 8) {
+    if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+               &v[5], &v[6], &v[7]) == 8) {
       for (int i = 0; i < 8; i++) m.total += v[i];
       m.busy = m.total - v[3] - v[4] - v[7]; /* minus idle, iowait, steal */
       m.steal = v[7];

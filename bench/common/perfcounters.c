@@ -14,8 +14,7 @@ static const char perfctr_hint[] =
     "(timings are still measured, without counters)";
 
 /* Split `list` on commas into pc->names. 0 or -EINVAL. */
-static int perfctr_parse(perfctr *pc, const char *list)
-{
+static int perfctr_parse(perfctr *pc, const char *list) {
   pc->nevents = 0;
   const char *p = list;
   while (*p) {
@@ -51,8 +50,7 @@ static const char perfctr_nopmu[] =
     "`perf stat -e cycles true`); no cache counters can be read on this machine "
     "(timings are still measured, without counters)";
 
-static int perfctr_fail(perfctr *pc, int err, const char *what, int papi_err, int hint)
-{
+static int perfctr_fail(perfctr *pc, int err, const char *what, int papi_err, int hint) {
   int n = snprintf(pc->message, sizeof pc->message, "PAPI: %s: %s", what,
                    papi_err ? PAPI_strerror(papi_err) : "unavailable");
   if (hint && n > 0 && (size_t)n < sizeof pc->message) {
@@ -72,8 +70,7 @@ static int perfctr_fail(perfctr *pc, int err, const char *what, int papi_err, in
   return err;
 }
 
-int perfctr_init(perfctr *pc, const char *events)
-{
+int perfctr_init(perfctr *pc, const char *events) {
   if (!pc) return -EINVAL;
   memset(pc, 0, sizeof *pc);
   pc->eventset = PAPI_NULL;
@@ -128,8 +125,7 @@ int perfctr_init(perfctr *pc, const char *events)
   return 0;
 }
 
-int perfctr_start(perfctr *pc)
-{
+int perfctr_start(perfctr *pc) {
   if (!pc || !pc->available) return -ENODEV;
   if (pc->running) return -EBUSY;
   if (PAPI_reset(pc->eventset) != PAPI_OK) return -EIO;
@@ -137,8 +133,7 @@ int perfctr_start(perfctr *pc)
   return 0;
 }
 
-int perfctr_read(perfctr *pc, long long *values)
-{
+int perfctr_read(perfctr *pc, long long *values) {
   if (!pc || !pc->available) return -ENODEV;
   if (!values || !pc->running) return -EINVAL;
   return PAPI_read(pc->eventset, values) == PAPI_OK ? 0 : -EIO;
@@ -147,8 +142,7 @@ int perfctr_read(perfctr *pc, long long *values)
 /* The kernel counters keep running after "stop" (stopping and restarting
  * them would detach the inherited counters of already-running threads);
  * stop only takes the final reading and the next start resets them. */
-int perfctr_stop(perfctr *pc, long long *values)
-{
+int perfctr_stop(perfctr *pc, long long *values) {
   if (!pc || !pc->available) return -ENODEV;
   if (!pc->running) return -EINVAL;
   long long tmp[PERFCTR_MAX_EVENTS];
@@ -157,8 +151,7 @@ int perfctr_stop(perfctr *pc, long long *values)
   return r == PAPI_OK ? 0 : -EIO;
 }
 
-void perfctr_destroy(perfctr *pc)
-{
+void perfctr_destroy(perfctr *pc) {
   if (!pc || pc->eventset == PAPI_NULL) return;
   long long tmp[PERFCTR_MAX_EVENTS];
   if (pc->available) PAPI_stop(pc->eventset, tmp);

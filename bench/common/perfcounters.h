@@ -32,19 +32,19 @@ extern "C" {
 /* The default event list: cycles, L2 data-cache misses, and the lines
  * filled from local DRAM, used as the last-level-cache miss count because
  * the VM hides the L3 counters. */
-#define PERFCTR_DEFAULT_EVENTS \
+#define PERFCTR_DEFAULT_EVENTS                                                                     \
   "PAPI_TOT_CYC,PAPI_L2_DCM,ANY_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL"
 
 /* Environment variable giving the event list when the caller passes NULL. */
 #define PERFCTR_ENV_EVENTS "ADAPT_PAPI_EVENTS"
 
 typedef struct perfctr {
-  int available;                              /* 1: counters run */
-  int nevents;                                /* events parsed from the list */
-  int eventset;                               /* PAPI event set, internal */
-  int running;                                /* 1 between start and stop */
+  int available; /* 1: counters run */
+  int nevents;   /* events parsed from the list */
+  int eventset;  /* PAPI event set, internal */
+  int running;   /* 1 between start and stop */
   char names[PERFCTR_MAX_EVENTS][PERFCTR_NAME_MAX];
-  char message[512];                          /* why not available, "" if ok */
+  char message[512]; /* why not available, "" if ok */
 } perfctr;
 
 /* Open the counters for the comma-separated event list `events` (NULL or

@@ -100,8 +100,7 @@ _Static_assert(ADAPT_MAX_WORKERS >= 1 && ADAPT_MAX_WORKERS <= 4096,
 _Static_assert(ADAPT_MAX_DEPTH >= 2, "ADAPT_MAX_DEPTH must allow one nested frame");
 _Static_assert((ADAPT_RTT_SAMPLES & (ADAPT_RTT_SAMPLES - 1)) == 0,
                "ADAPT_RTT_SAMPLES must be a power of two");
-_Static_assert(ADAPT_GRAIN_MAX >= 1 && ADAPT_GRAIN_TARGET_NS >= 100,
-               "automatic grain bounds");
+_Static_assert(ADAPT_GRAIN_MAX >= 1 && ADAPT_GRAIN_TARGET_NS >= 100, "automatic grain bounds");
 _Static_assert(ADAPT_WORK_MAX % 16 == 0, "ADAPT_WORK_MAX must keep 16-byte alignment");
 _Static_assert(ADAPT_THEFT_BLOCK >= 1, "ADAPT_THEFT_BLOCK must be >= 1");
 _Static_assert(ADAPT_SCHED_GRAIN_MAX >= 1, "ADAPT_SCHED_GRAIN_MAX must be >= 1");

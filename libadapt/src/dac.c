@@ -28,4 +28,6 @@ void adapt__dac_range(adapt__worker *w, const adapt__loop *l, size_t lo, size_t 
   adapt__scope_wait(&s);
 }
 
-void adapt__for_dac(adapt__worker *w, const adapt__loop *l) { adapt__dac_range(w, l, l->first, l->last); }
+void adapt__for_dac(adapt__worker *w, const adapt__loop *l) {
+  adapt__dac_range(w, l, l->first, l->last);
+}

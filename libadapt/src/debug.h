@@ -11,13 +11,13 @@
 #define ADAPT_DEBUG 0
 #endif
 
-#define ADAPT__ASSERT_OP(a, op, b, fmt)                                               \
-  do {                                                                                \
-    if (ADAPT_DEBUG && !((a)op(b))) {                                                 \
-      fprintf(stderr, "libadapt: %s:%d: assertion %s %s %s failed: " fmt " vs " fmt "\n", \
-              __FILE__, __LINE__, #a, #op, #b, (a), (b));                             \
-      abort();                                                                        \
-    }                                                                                 \
+#define ADAPT__ASSERT_OP(a, op, b, fmt)                                                            \
+  do {                                                                                             \
+    if (ADAPT_DEBUG && !((a)op(b))) {                                                              \
+      fprintf(stderr, "libadapt: %s:%d: assertion %s %s %s failed: " fmt " vs " fmt "\n",          \
+              __FILE__, __LINE__, #a, #op, #b, (a), (b));                                          \
+      abort();                                                                                     \
+    }                                                                                              \
   } while (0)
 
 /* Integer comparisons (printed as long long). */

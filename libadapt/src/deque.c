@@ -107,18 +107,13 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out) {
     /* Splittable entry: the owner cannot pop it while we hold head past it
      * (its pop sees head > tail and waits for the lock). */
     switch (e->split(e, thief, out)) {
-      case ADAPT__SPLIT_KEEP:
-        atomic_store_explicit(&d->head, h, memory_order_relaxed);
-        break;
-      case ADAPT__SPLIT_LAST:
-        break;
-      case ADAPT__SPLIT_DROP:
-        got = 0;
-        break;
-      default: /* ADAPT__SPLIT_FAIL */
-        atomic_store_explicit(&d->head, h, memory_order_relaxed);
-        got = 0;
-        break;
+    case ADAPT__SPLIT_KEEP: atomic_store_explicit(&d->head, h, memory_order_relaxed); break;
+    case ADAPT__SPLIT_LAST: break;
+    case ADAPT__SPLIT_DROP: got = 0; break;
+    default: /* ADAPT__SPLIT_FAIL */
+      atomic_store_explicit(&d->head, h, memory_order_relaxed);
+      got = 0;
+      break;
     }
     /* relaxed: read by the scope's wait after the owner's
      * adapt__deque_pop_locked (its lock acquire pairs with our unlock) or

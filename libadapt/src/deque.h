@@ -48,8 +48,8 @@ struct adapt__spawned {
   struct adapt__scope *scope;
   void (*fn)(void *); /* user task */
   void *arg;
-  void *obj;          /* runtime entries: loop, loop frame, partitions */
-  size_t lo, hi;      /* runtime entries: a range */
+  void *obj;     /* runtime entries: loop, loop frame, partitions */
+  size_t lo, hi; /* runtime entries: a range */
 };
 
 typedef struct adapt__deque {

@@ -12,9 +12,9 @@ static const atomic_int never_preempted = 0;
 struct adapt_reply_set {
   adapt__worker *w;
   adapt__frame *frame;
-  int count;                       /* requests collected */
-  int given;                       /* requests answered with a piece so far */
-  int ids[ADAPT_MAX_WORKERS];      /* thief ids, in collection order */
+  int count;                  /* requests collected */
+  int given;                  /* requests answered with a piece so far */
+  int ids[ADAPT_MAX_WORKERS]; /* thief ids, in collection order */
   adapt__theft *recs[ADAPT_MAX_WORKERS];
 };
 

@@ -74,8 +74,10 @@ static void run_partition(unsigned r, void *arg) {
   size_t lo, hi;
   part_bounds(c->h->l, c->h->R, r, &lo, &hi);
   if (lo == hi) return;
-  if (c->h->is_static) c->h->l->body(lo, hi, c->h->l->ctx);
-  else adapt__dac_range(c->w, c->h->l, lo, hi);
+  if (c->h->is_static)
+    c->h->l->body(lo, hi, c->h->l->ctx);
+  else
+    adapt__dac_range(c->w, c->h->l, lo, hi);
 }
 
 static void claim_and_run(adapt__worker *w, hybrid_loop *h, int starter) {

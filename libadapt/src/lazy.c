@@ -36,7 +36,8 @@ static void lazy_piece_run(adapt__worker *w, const adapt__spawned *t) {
 
 static void push_range(adapt__scope *s, const adapt__loop *l, const lazy_mode *m, size_t lo,
                        size_t hi) {
-  adapt__spawned e = {.run = lazy_piece_run, .arg = (void *)m, .obj = (void *)l, .lo = lo, .hi = hi};
+  adapt__spawned e = {
+      .run = lazy_piece_run, .arg = (void *)m, .obj = (void *)l, .lo = lo, .hi = hi};
   adapt__scope_push(s, &e);
 }
 
@@ -44,17 +45,23 @@ static void push_range(adapt__scope *s, const adapt__loop *l, const lazy_mode *m
 static void td_link(adapt__worker *w, adapt__lazy_td *td) {
   td->newer = NULL;
   td->older = w->postponed_newest;
-  if (td->older) td->older->newer = td;
-  else w->postponed_oldest = td;
+  if (td->older)
+    td->older->newer = td;
+  else
+    w->postponed_oldest = td;
   w->postponed_newest = td;
   td->linked = 1;
 }
 
 static void td_unlink(adapt__worker *w, adapt__lazy_td *td) {
-  if (td->older) td->older->newer = td->newer;
-  else w->postponed_oldest = td->newer;
-  if (td->newer) td->newer->older = td->older;
-  else w->postponed_newest = td->older;
+  if (td->older)
+    td->older->newer = td->newer;
+  else
+    w->postponed_oldest = td->newer;
+  if (td->newer)
+    td->newer->older = td->older;
+  else
+    w->postponed_newest = td->older;
   td->linked = 0;
 }
 
@@ -115,7 +122,8 @@ static void lazy_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *
   adapt__scope_wait(&s);
 }
 
-void adapt__for_lazy(adapt__worker *w, const adapt__loop *l, unsigned threshold, int breadth_first) {
+void adapt__for_lazy(adapt__worker *w, const adapt__loop *l, unsigned threshold,
+                     int breadth_first) {
   const lazy_mode *m = breadth_first ? &modes[2] : threshold >= 2 ? &modes[1] : &modes[0];
   lazy_range(w, l, m, l->first, l->last);
 }

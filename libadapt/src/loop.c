@@ -57,8 +57,10 @@ static void for_splitter(adapt_frame *frame, void *wv, int count, adapt_reply_se
 static void calibrate(for_work *w, uint64_t dt) {
   if (dt < ADAPT_GRAIN_TARGET_NS) {
     w->slow_chunks = 0;
-    if (w->grain < ADAPT_GRAIN_MAX) w->grain *= 2;
-    else w->calibrating = 0;
+    if (w->grain < ADAPT_GRAIN_MAX)
+      w->grain *= 2;
+    else
+      w->calibrating = 0;
   } else if (dt > 4u * ADAPT_GRAIN_TARGET_NS && w->grain > 1 && w->slow_chunks == 0) {
     w->grain /= 2;
     w->slow_chunks = 1;
@@ -156,7 +158,8 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   size_t g = attr && attr->grain ? attr->grain : adapt__rt.grain;
   if (sched == ADAPT_SCHED_DEFAULT) sched = (adapt_sched)adapt__rt.sched;
   if (sched != ADAPT_SCHED_ADAPTIVE) {
-    adapt__loop l = {body, ctx, first, last, g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
+    adapt__loop l = {body, ctx, first, last,
+                     g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
     adapt__worker *w;
     int region = adapt__region_enter(&w);
     adapt__for_sched(sched, w, &l);

@@ -86,8 +86,8 @@ static int lf_entry_split(const adapt__spawned *t, int thief, adapt__spawned *pi
   size_t lo, hi;
   int r = adapt__lf_split(f, &lo, &hi);
   if (r == ADAPT__SPLIT_KEEP || r == ADAPT__SPLIT_LAST) {
-    *piece = (adapt__spawned){.run = lf_piece_run, .scope = t->scope, .obj = (void *)t->arg,
-                              .lo = lo, .hi = hi};
+    *piece = (adapt__spawned){
+        .run = lf_piece_run, .scope = t->scope, .obj = (void *)t->arg, .lo = lo, .hi = hi};
   }
   return r;
 }

@@ -26,8 +26,10 @@ static int parse_uint(const char *name, const char *s, unsigned long max, unsign
  * message otherwise. */
 static int parse_choice(const char *name, const char *s, const char *n1, int v1, const char *n2,
                         int v2, int *out) {
-  if (!strcmp(s, n1)) *out = v1;
-  else if (!strcmp(s, n2)) *out = v2;
+  if (!strcmp(s, n1))
+    *out = v1;
+  else if (!strcmp(s, n2))
+    *out = v2;
   else {
     fprintf(stderr, "libadapt: bad value %s=\"%s\" (%s|%s)\n", name, s, n1, n2);
     return -EINVAL;
@@ -69,7 +71,8 @@ static int configure(const adapt_config *cfg, int npus) {
   if (vp < ADAPT_VICTIM_DEFAULT || vp > ADAPT_VICTIM_CACHE) return -EINVAL;
   if (vp == ADAPT_VICTIM_DEFAULT && (s = getenv("ADAPT_VICTIM")) && *s) {
     int c;
-    if (parse_choice("ADAPT_VICTIM", s, "random", ADAPT_VICTIM_RANDOM, "cache", ADAPT_VICTIM_CACHE, &c))
+    if (parse_choice("ADAPT_VICTIM", s, "random", ADAPT_VICTIM_RANDOM, "cache", ADAPT_VICTIM_CACHE,
+                     &c))
       return -EINVAL;
     vp = (adapt_victim_policy)c;
   }
@@ -79,7 +82,8 @@ static int configure(const adapt_config *cfg, int npus) {
   if (so < ADAPT_STEAL_DEFAULT || so > ADAPT_STEAL_INNER) return -EINVAL;
   if (so == ADAPT_STEAL_DEFAULT && (s = getenv("ADAPT_STEAL_ORDER")) && *s) {
     int c;
-    if (parse_choice("ADAPT_STEAL_ORDER", s, "outer", ADAPT_STEAL_OUTER, "inner", ADAPT_STEAL_INNER, &c))
+    if (parse_choice("ADAPT_STEAL_ORDER", s, "outer", ADAPT_STEAL_OUTER, "inner", ADAPT_STEAL_INNER,
+                     &c))
       return -EINVAL;
     so = (adapt_steal_order)c;
   }
@@ -101,7 +105,8 @@ static int configure(const adapt_config *cfg, int npus) {
     if (adapt_sched_parse(s, &sc)) {
       fprintf(stderr,
               "libadapt: bad value ADAPT_SCHED=\"%s\" (adaptive|loopframe|dac|hybrid|lazy-df|"
-              "lazy-df2|lazy-bf|static)\n", s);
+              "lazy-df2|lazy-bf|static)\n",
+              s);
       return -EINVAL;
     }
     if (sc != ADAPT_SCHED_DEFAULT) adapt__rt.sched = sc;
@@ -258,8 +263,9 @@ int adapt_try_finalize(void) {
   if (adapt__rt.stats_at_exit) adapt_stats_print(stderr);
   if (adapt__rt.trace_file) {
     int rc = adapt__trace_write(adapt__rt.trace_file);
-    if (rc) fprintf(stderr, "libadapt: cannot write trace %s: %s\n", adapt__rt.trace_file,
-                    adapt_strerror(rc));
+    if (rc)
+      fprintf(stderr, "libadapt: cannot write trace %s: %s\n", adapt__rt.trace_file,
+              adapt_strerror(rc));
   }
   atomic_store_explicit(&adapt__rt.up, 0, memory_order_release); /* pairs with adapt__ensure */
   adapt__set_self(NULL);
@@ -292,7 +298,8 @@ int adapt_worker_id(void) {
 const char *adapt_strerror(int err) {
   switch (err) {
   case 0: return "success";
-  case -EINVAL: return "invalid argument (NULL callback, bad range, bad attribute or configuration)";
+  case -EINVAL:
+    return "invalid argument (NULL callback, bad range, bad attribute or configuration)";
   case -ENOMEM: return "out of memory";
   case -EOVERFLOW: return "count * size overflows size_t";
   case -E2BIG: return "work descriptor larger than ADAPT_WORK_MAX";

@@ -9,10 +9,10 @@
 #include "worker.h"
 
 static const char *const names[ADAPT_SCHED_COUNT] = {
-    [ADAPT_SCHED_DEFAULT] = "default",   [ADAPT_SCHED_ADAPTIVE] = "adaptive",
+    [ADAPT_SCHED_DEFAULT] = "default",     [ADAPT_SCHED_ADAPTIVE] = "adaptive",
     [ADAPT_SCHED_LOOPFRAME] = "loopframe", [ADAPT_SCHED_DAC] = "dac",
-    [ADAPT_SCHED_HYBRID] = "hybrid",     [ADAPT_SCHED_LAZY_DF] = "lazy-df",
-    [ADAPT_SCHED_LAZY_DF2] = "lazy-df2", [ADAPT_SCHED_LAZY_BF] = "lazy-bf",
+    [ADAPT_SCHED_HYBRID] = "hybrid",       [ADAPT_SCHED_LAZY_DF] = "lazy-df",
+    [ADAPT_SCHED_LAZY_DF2] = "lazy-df2",   [ADAPT_SCHED_LAZY_BF] = "lazy-bf",
     [ADAPT_SCHED_STATIC] = "static",
 };
 
@@ -50,15 +50,15 @@ int adapt__sched_resolve(adapt_sched s, adapt_sched *out) {
 
 void adapt__for_sched(adapt_sched s, adapt__worker *w, const adapt__loop *l) {
   switch (s) {
-    case ADAPT_SCHED_LOOPFRAME: adapt__for_loopframe(w, l); break;
-    case ADAPT_SCHED_DAC: adapt__for_dac(w, l); break;
-    case ADAPT_SCHED_HYBRID: adapt__for_hybrid(w, l); break;
-    case ADAPT_SCHED_LAZY_DF: adapt__for_lazy(w, l, 1, 0); break;
-    case ADAPT_SCHED_LAZY_DF2: adapt__for_lazy(w, l, 2, 0); break;
-    case ADAPT_SCHED_LAZY_BF: adapt__for_lazy(w, l, 1, 1); break;
-    default: /* ADAPT_SCHED_STATIC: adapt_for passes no other value */
-      ADAPT_ASSERT_EQ((int)s, (int)ADAPT_SCHED_STATIC);
-      adapt__for_static(w, l);
-      break;
+  case ADAPT_SCHED_LOOPFRAME: adapt__for_loopframe(w, l); break;
+  case ADAPT_SCHED_DAC: adapt__for_dac(w, l); break;
+  case ADAPT_SCHED_HYBRID: adapt__for_hybrid(w, l); break;
+  case ADAPT_SCHED_LAZY_DF: adapt__for_lazy(w, l, 1, 0); break;
+  case ADAPT_SCHED_LAZY_DF2: adapt__for_lazy(w, l, 2, 0); break;
+  case ADAPT_SCHED_LAZY_BF: adapt__for_lazy(w, l, 1, 1); break;
+  default: /* ADAPT_SCHED_STATIC: adapt_for passes no other value */
+    ADAPT_ASSERT_EQ((int)s, (int)ADAPT_SCHED_STATIC);
+    adapt__for_static(w, l);
+    break;
   }
 }

@@ -29,7 +29,7 @@ typedef struct adapt__scope {
   size_t floor;            /* deque tail when the scope began */
   unsigned pushed;
   unsigned local;
-  unsigned region;         /* 1: top-level, holds the region lock */
+  unsigned region; /* 1: top-level, holds the region lock */
   uint32_t magic;
   /* --- Other workers --- */
   atomic_uint remote;

@@ -10,14 +10,14 @@
 typedef struct adapt__stats {
   atomic_uint_fast64_t requests_posted, requests_served, requests_timeout, steals, splits,
       preemptions, reductions, regions, idle_ns, sleeps;
-  atomic_uint rtt_next;                   /* next sample slot */
-  atomic_uint rtt_ns[ADAPT_RTT_SAMPLES];  /* steal round trips, ns (0: empty) */
+  atomic_uint rtt_next;                  /* next sample slot */
+  atomic_uint rtt_ns[ADAPT_RTT_SAMPLES]; /* steal round trips, ns (0: empty) */
 } adapt__stats;
 
 /* Owner-only increment: relaxed, no RMW (counters are single-writer). */
-#define ADAPT_STAT_ADD(w, field, v)                                                    \
-  atomic_store_explicit(&(w)->stats.field,                                             \
-                        atomic_load_explicit(&(w)->stats.field, memory_order_relaxed) + (v), \
+#define ADAPT_STAT_ADD(w, field, v)                                                                \
+  atomic_store_explicit(&(w)->stats.field,                                                         \
+                        atomic_load_explicit(&(w)->stats.field, memory_order_relaxed) + (v),       \
                         memory_order_relaxed)
 #define ADAPT_STAT_INC(w, field) ADAPT_STAT_ADD(w, field, 1)
 

@@ -17,7 +17,11 @@
 #include <stddef.h>
 #include "config.h"
 
-enum adapt__theft_state { ADAPT__THEFT_RUNNING = 0, ADAPT__THEFT_PREEMPT = 1, ADAPT__THEFT_FINAL = 2 };
+enum adapt__theft_state {
+  ADAPT__THEFT_RUNNING = 0,
+  ADAPT__THEFT_PREEMPT = 1,
+  ADAPT__THEFT_FINAL = 2
+};
 
 struct adapt__worker;
 

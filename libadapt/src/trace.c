@@ -11,8 +11,8 @@
 unsigned adapt__trace_mask;
 
 unsigned adapt__trace_parse(const char *s) {
-  if (!s || !*s) return ADAPT__TRACE_RANGE | ADAPT__TRACE_STEAL | ADAPT__TRACE_PREEMPT |
-                        ADAPT__TRACE_SLEEP;
+  if (!s || !*s)
+    return ADAPT__TRACE_RANGE | ADAPT__TRACE_STEAL | ADAPT__TRACE_PREEMPT | ADAPT__TRACE_SLEEP;
   unsigned m = 0;
   if (strstr(s, "range")) m |= ADAPT__TRACE_RANGE;
   if (strstr(s, "steal")) m |= ADAPT__TRACE_STEAL;

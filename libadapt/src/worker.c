@@ -151,8 +151,8 @@ adapt__worker *adapt__worker_new(int id, int n) {
   w->id = id;
   w->rng = 0x9e3779b97f4a7c15ull * (uint64_t)(id + 1) ^ adapt__now_ns();
   size_t bytes = sizeof(adapt__req) * (size_t)n;
-  w->req = aligned_alloc(ADAPT_CACHE_LINE, (bytes + ADAPT_CACHE_LINE - 1) / ADAPT_CACHE_LINE *
-                                               ADAPT_CACHE_LINE);
+  w->req = aligned_alloc(ADAPT_CACHE_LINE,
+                         (bytes + ADAPT_CACHE_LINE - 1) / ADAPT_CACHE_LINE * ADAPT_CACHE_LINE);
   if (!w->req) {
     free(w);
     return NULL;

@@ -15,16 +15,16 @@
 typedef struct adapt__worker {
   /* --- Owner only: frame stack, pool, random state (hot, one thread) --- */
   _Alignas(ADAPT_CACHE_LINE) int id;
-  unsigned depth;          /* published frames */
-  unsigned serving;        /* inside adapt__serve: no re-entry */
-  unsigned nest;           /* stolen or spawned work running on this stack */
+  unsigned depth;   /* published frames */
+  unsigned serving; /* inside adapt__serve: no re-entry */
+  unsigned nest;    /* stolen or spawned work running on this stack */
   uint64_t rng;
-  adapt__theft *pool;      /* free theft records */
-  int *near;               /* workers sharing this one's closest shared cache */
+  adapt__theft *pool; /* free theft records */
+  int *near;          /* workers sharing this one's closest shared cache */
   int nnear;
   pthread_t thread;
-  int has_thread;          /* 1 for workers 1..n-1 */
-  uint64_t idle_since;     /* idle loop: start of the current idle period, 0 if none */
+  int has_thread;      /* 1 for workers 1..n-1 */
+  uint64_t idle_since; /* idle loop: start of the current idle period, 0 if none */
   struct adapt__lazy_td *postponed_oldest; /* lazy-bf: private deque of postponed */
   struct adapt__lazy_td *postponed_newest; /* ranges, on this worker's stack */
   adapt__frame *frames[ADAPT_MAX_DEPTH];
@@ -57,24 +57,24 @@ typedef struct adapt__runtime {
   int steal_outer;
   unsigned spin_us;
   unsigned steal_timeout_us;
-  int sched;               /* adapt_sched from ADAPT_SCHED, else ADAPTIVE */
-  size_t grain;            /* ADAPT_GRAIN, 0 if unset (adapt_for) */
+  int sched;    /* adapt_sched from ADAPT_SCHED, else ADAPTIVE */
+  size_t grain; /* ADAPT_GRAIN, 0 if unset (adapt_for) */
   int stats_at_exit;
   int tracing;
   char *trace_file;
   unsigned yield_spins;
   adapt__worker **workers;
-  unsigned generation;     /* bumped at each init; guards stale thread-locals */
-  pthread_t init_thread;   /* the thread that is worker 0 outside regions */
+  unsigned generation;   /* bumped at each init; guards stale thread-locals */
+  pthread_t init_thread; /* the thread that is worker 0 outside regions */
 
   /* --- Life cycle --- */
-  atomic_int up;           /* 1 while running: release by init, acquire by users */
-  atomic_int shutdown;     /* 1: workers exit (release by finalize, acquire by workers) */
+  atomic_int up;               /* 1 while running: release by init, acquire by users */
+  atomic_int shutdown;         /* 1: workers exit (release by finalize, acquire by workers) */
   pthread_mutex_t init_lock;   /* init and finalize */
   pthread_mutex_t region_lock; /* serialises top-level regions */
 
   /* --- Sleep/wake: written by everyone, own lines --- */
-  _Alignas(ADAPT_CACHE_LINE) atomic_uint epoch;  /* futex word */
+  _Alignas(ADAPT_CACHE_LINE) atomic_uint epoch; /* futex word */
   _Alignas(ADAPT_CACHE_LINE) atomic_int sleepers;
 } adapt__runtime;
 

@@ -40,14 +40,14 @@ typedef enum adapt_steal_order {
 /* Runtime configuration. Zero-initialise, then set what you need; every
  * field left at 0 takes the environment's value, then the built-in default. */
 typedef struct adapt_config {
-  int workers;                      /* number of workers; env ADAPT_WORKERS; default: hwloc PUs */
-  int bind;                         /* 1 bind, -1 do not bind; env ADAPT_BIND=0|1; default 1 */
-  adapt_victim_policy victim;       /* env ADAPT_VICTIM=random|cache */
-  adapt_steal_order steal_order;    /* env ADAPT_STEAL_ORDER=outer|inner */
-  unsigned spin_us;                 /* idle spin before sleeping, µs; env ADAPT_SPIN_US */
-  unsigned steal_timeout_us;        /* a thief's wait for one reply, µs; env ADAPT_STEAL_TIMEOUT_US */
-  int stats;                        /* 1: print the stats table at exit; env ADAPT_STATS=1 */
-  const char *trace_file;           /* event trace CSV written at finalize; env ADAPT_TRACE */
+  int workers;                   /* number of workers; env ADAPT_WORKERS; default: hwloc PUs */
+  int bind;                      /* 1 bind, -1 do not bind; env ADAPT_BIND=0|1; default 1 */
+  adapt_victim_policy victim;    /* env ADAPT_VICTIM=random|cache */
+  adapt_steal_order steal_order; /* env ADAPT_STEAL_ORDER=outer|inner */
+  unsigned spin_us;              /* idle spin before sleeping, µs; env ADAPT_SPIN_US */
+  unsigned steal_timeout_us;     /* a thief's wait for one reply, µs; env ADAPT_STEAL_TIMEOUT_US */
+  int stats;                     /* 1: print the stats table at exit; env ADAPT_STATS=1 */
+  const char *trace_file;        /* event trace CSV written at finalize; env ADAPT_TRACE */
 } adapt_config;
 
 /* Start the runtime: one worker per processing unit found by hwloc (or

@@ -76,8 +76,7 @@ typedef struct adapt_task {
    * for each piece given away, w = adapt_reply(replies, key) and fill *w,
    * then shrink the owner's descriptor `work`. Give nothing if too little is
    * left. Runs on the owner. Required. */
-  void (*splitter)(adapt_frame *frame, void *work, int count,
-                   adapt_reply_set *replies, void *ctx);
+  void (*splitter)(adapt_frame *frame, void *work, int count, adapt_reply_set *replies, void *ctx);
   /* Merges a finished or preempted thief's descriptor into the owner's, in
    * sequence order; after preemption thief_work holds the thief's partial
    * result and its unprocessed range, which the reducer may take over.
@@ -155,7 +154,9 @@ static inline int adapt_preempt_point(adapt_frame *frame) {
 }
 #else
 static inline int adapt_steal_point(adapt_frame *frame) { return adapt__steal_point_call(frame); }
-static inline int adapt_preempt_point(adapt_frame *frame) { return adapt__preempt_point_call(frame); }
+static inline int adapt_preempt_point(adapt_frame *frame) {
+  return adapt__preempt_point_call(frame);
+}
 #endif
 
 #ifdef __cplusplus

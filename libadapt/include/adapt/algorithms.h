@@ -76,15 +76,15 @@ int adapt_sched_parse(const char *name, adapt_sched *out);
 
 /* Attributes of one call. NULL or zero-initialised: defaults. */
 typedef struct adapt_attr {
-  size_t grain;        /* iterations per steal point and smallest stolen piece;
+  size_t grain; /* iterations per steal point and smallest stolen piece;
                           0: ADAPT_GRAIN env, else chosen automatically from
                           the measured time per chunk */
   adapt_sched sched;
   adapt_window_mode window;
-  size_t window_size;  /* m, in elements; 0: ADAPT_WINDOW_SIZE env, else from
+  size_t window_size; /* m, in elements; 0: ADAPT_WINDOW_SIZE env, else from
                           the shared cache size and the footprint */
   adapt_window_splitter splitter;
-  size_t footprint;    /* bytes one element touches (for the default window
+  size_t footprint; /* bytes one element touches (for the default window
                           size); 0: the element size(s) of the call */
 } adapt_attr;
 
@@ -101,9 +101,8 @@ typedef struct adapt_attr {
  * 0, no call.
  * Not guaranteed: the order of the calls, which worker runs which
  * sub-range, the sizes of the sub-ranges. */
-int adapt_for(size_t first, size_t last,
-              void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
-              const adapt_attr *attr);
+int adapt_for(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
+              void *ctx, const adapt_attr *attr);
 
 /* --- Sequence algorithms ---------------------------------------------- */
 /*
@@ -138,8 +137,8 @@ int adapt_for(size_t first, size_t last,
  */
 
 /* for i in [0, count): op(base + i*size, ctx). */
-int adapt_for_each(void *base, size_t count, size_t size,
-                   void (*op)(void *elem, void *ctx), void *ctx, const adapt_attr *attr);
+int adapt_for_each(void *base, size_t count, size_t size, void (*op)(void *elem, void *ctx),
+                   void *ctx, const adapt_attr *attr);
 
 /* Range form of adapt_for_each: op(first, n, ctx) on n >= 1 consecutive
  * elements starting at first; the union of the calls is the whole array,
@@ -157,8 +156,7 @@ int adapt_transform(const void *in, size_t count, size_t in_size, void *out, siz
 
 /* Range form of adapt_transform: op(in_first, out_first, n, ctx) on n >= 1
  * consecutive elements. Same overlap rule. */
-int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out,
-                          size_t out_size,
+int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
                           void (*op)(const void *in_first, void *out_first, size_t n, void *ctx),
                           void *ctx, const adapt_attr *attr);
 
@@ -184,8 +182,8 @@ typedef struct adapt_vec {
  * max_out * elem_size), -ENOMEM, -ERANGE; on error *out keeps its previous
  * elements (count unchanged; data and capacity may have changed by realloc,
  * the caller still owns data). */
-int adapt_transform_var(const void *in, size_t count, size_t in_size,
-                        adapt_vec *out, size_t max_out,
+int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec *out,
+                        size_t max_out,
                         size_t (*op)(const void *in_elem, void *out_elems, void *ctx), void *ctx,
                         const adapt_attr *attr);
 
