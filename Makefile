@@ -2,17 +2,24 @@
 #
 #   make            build the library (release variant)
 #   make test       install missing Debian packages, then run the cmocka suite
-#                   normally, under ThreadSanitizer and under ASan+UBSan
+#                   normally, under ThreadSanitizer and under ASan+UBSan, plus
+#                   the layer, symbol, consumer and documentation checks
 #   make bench      benchmarks (bench/), release build
 #   make demo       the isosurface demo (apps/isosurface)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [LIBDIR=...] [DESTDIR=...]
+#   make uninstall  (same PREFIX, LIBDIR and DESTDIR)
+#   make format     clang-format every C/C++ source (format-check: report only)
 #
 # Variants build into build/<variant>/ so objects never mix:
 #   release (default), tsan, asan.   e.g. make VARIANT=tsan tests
-# CC, CXX, CFLAGS, CXXFLAGS, LDFLAGS, PREFIX may be overridden.
+# CC, CXX, CFLAGS, CXXFLAGS, LDFLAGS, PREFIX, LIBDIR, INCLUDEDIR, BINDIR may
+# be overridden.
 
 VARIANT ?= release
 PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR  ?= $(PREFIX)/bin
 CC      ?= cc
 CXX     ?= c++
 CFLAGS  ?= -O2 -g
@@ -31,16 +38,45 @@ else
   $(error VARIANT must be release, tsan or asan)
 endif
 
-WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-CPPFLAGS_ALL := -Ilibadapt/include -Ilibadapt/src -Ialgorithms -D_GNU_SOURCE $(CPPFLAGS)
+# The version has one source: the ADAPT_VERSION_* macros of adapt.h.
+adapt_version_field = $(shell sed -n 's/^\#define ADAPT_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' libadapt/include/adapt/adapt.h)
+VERSION_MAJOR := $(call adapt_version_field,MAJOR)
+VERSION_MINOR := $(call adapt_version_field,MINOR)
+VERSION_PATCH := $(call adapt_version_field,PATCH)
+VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+
+WARN         := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 ALL_CFLAGS   := -std=c11 $(WARN) -fPIC -pthread -MMD -MP $(CFLAGS) $(SAN_FLAGS)
 ALL_CXXFLAGS := -std=c++17 -Wall -Wextra -Wno-unused-parameter -fPIC -pthread -MMD -MP $(CXXFLAGS) $(SAN_FLAGS)
 LIBS_CORE    := -lhwloc -lpthread -lm
 ALL_LDFLAGS  := -pthread $(LDFLAGS) $(SAN_FLAGS)
 
+# --- Layers (docs/design.md, "Layers") ------------------------------------
+# Each layer is compiled with the include paths it may use, so a leak is a
+# compile error: the runtime (libadapt/src) sees its own headers and the one
+# extension header (libadapt/ext); the sequence algorithms see the public
+# headers and that extension header; everything above (the C++ front end,
+# apps, benches, tests) sees the public headers only, plus the components
+# below it that it declares (e.g. perfcounters/). White-box tests include
+# internals by an explicit relative path; scripts/check_layers.sh allows that
+# only there.
+INC_PUBLIC  := -Ilibadapt/include
+INC_RUNTIME := $(INC_PUBLIC) -Ilibadapt/src -Ilibadapt/ext
+INC_ALGO    := $(INC_PUBLIC) -Ilibadapt/ext -Ialgorithms
+LAYER_CPPFLAGS := $(INC_PUBLIC)
+LAYER_CFLAGS   :=
+$(B)/obj/libadapt/%.o:   LAYER_CPPFLAGS := $(INC_RUNTIME)
+$(B)/obj/algorithms/%.o: LAYER_CPPFLAGS := $(INC_ALGO)
+# The library exports only what its public headers mark ADAPT_API.
+$(B)/obj/libadapt/%.o:   LAYER_CFLAGS := -fvisibility=hidden
+$(B)/obj/algorithms/%.o: LAYER_CFLAGS := -fvisibility=hidden
+CPPFLAGS_ALL = $(LAYER_CPPFLAGS) -D_GNU_SOURCE $(CPPFLAGS)
+
 LIB_SRCS := $(wildcard libadapt/src/*.c) $(wildcard algorithms/*.c)
 LIB_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
 LIB_A    := $(B)/libadapt.a
+LIB_SO_REAL := $(B)/libadapt.so.$(VERSION)
+LIB_SO_NAME := libadapt.so.$(VERSION_MAJOR)
 LIB_SO   := $(B)/libadapt.so
 
 TEST_SRCS := $(wildcard tests/test_*.c)
@@ -48,21 +84,24 @@ TEST_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRCS))
 TEST_SUPPORT := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
 TEST_SUPPORT_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(TEST_SUPPORT))
 
-# Modules append to these: INSTALL_BINS (installed to PREFIX/bin), EXTRA_TESTS
-# (more test binaries of this variant, run by test-run after TEST_BINS).
+# Modules append to these: INSTALL_BINS (installed to BINDIR), EXTRA_TESTS
+# (more test binaries of this variant, run by test-run after TEST_BINS),
+# CHECKS (release-only checks run by `make test`), BENCH_RUNS.
 INSTALL_BINS :=
 EXTRA_TESTS :=
 DEMO_DEPS :=
 BENCH_RUNS :=
+CHECKS :=
 
-.PHONY: all lib tests test test-run test-variants bench demo install clean deps deps-core help
+.PHONY: all lib tests test test-run checks bench demo install uninstall clean deps deps-core \
+        help format format-check check-layers check-symbols
 .DEFAULT_GOAL := all
 
 all: lib
 lib: $(LIB_A) $(LIB_SO)
 
 help:
-	@sed -n '2,16p' Makefile
+	@sed -n '2,18p' Makefile
 
 deps:
 	@bash scripts/deps.sh all
@@ -71,20 +110,24 @@ deps-core:
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(ALL_CFLAGS) $(LAYER_CFLAGS) -c $< -o $@
 
 $(B)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS_ALL) $(ALL_CXXFLAGS) -c $< -o $@
+	$(CXX) $(CPPFLAGS_ALL) $(ALL_CXXFLAGS) $(LAYER_CFLAGS) -c $< -o $@
 
 $(LIB_A): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJS)
+$(LIB_SO_REAL): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libadapt.so.0 $(ALL_LDFLAGS) -o $@ $^ $(LIBS_CORE)
+	$(CC) -shared -Wl,-soname,$(LIB_SO_NAME) -Wl,--no-undefined $(ALL_LDFLAGS) -o $@ $^ $(LIBS_CORE)
+
+$(LIB_SO): $(LIB_SO_REAL)
+	ln -sf $(notdir $(LIB_SO_REAL)) $(B)/$(LIB_SO_NAME)
+	ln -sf $(LIB_SO_NAME) $@
 
 $(B)/tests/%: tests/%.c $(TEST_SUPPORT_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -92,9 +135,19 @@ $(B)/tests/%: tests/%.c $(TEST_SUPPORT_OBJS) $(LIB_A)
 
 tests: $(TEST_BINS)
 
+-include perfcounters/module.mk
 -include bench/module.mk
 -include apps/isosurface/module.mk
 -include apps/stl/module.mk
+-include packaging/module.mk
+-include docs/module.mk
+
+# Layer and symbol checks (scripts/check_layers.sh, scripts/check_symbols.sh).
+check-layers:
+	@bash scripts/check_layers.sh
+check-symbols: $(LIB_SO)
+	@bash scripts/check_symbols.sh $(LIB_SO_REAL) libadapt/include/adapt
+CHECKS += check-layers check-symbols
 
 # Runs every test binary of this variant; stops at the first failure.
 test-run: tests $(EXTRA_TESTS)
@@ -103,34 +156,29 @@ test-run: tests $(EXTRA_TESTS)
 	  ADAPT_TEST_VARIANT=$(VARIANT) $$t; \
 	done
 
-test: deps
-	$(MAKE) --no-print-directory VARIANT=release test-run
-	$(MAKE) --no-print-directory VARIANT=tsan test-run
-	$(MAKE) --no-print-directory VARIANT=asan test-run
-	@echo "make test: all variants passed (release, tsan, asan+ubsan)"
+checks: $(CHECKS)
 
+# ISO_REQUIRE_VTK: deps installed VTK, so the app's tests must not vanish.
+test: deps
+	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 checks
+	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 test-run
+	$(MAKE) --no-print-directory VARIANT=tsan ISO_REQUIRE_VTK=1 test-run
+	$(MAKE) --no-print-directory VARIANT=asan ISO_REQUIRE_VTK=1 test-run
+	@echo "make test: all variants passed (checks, release, tsan, asan+ubsan)"
 
 bench: deps
 	$(MAKE) --no-print-directory VARIANT=release bench-run
 
 demo: deps
-	$(MAKE) --no-print-directory VARIANT=release demo-run
+	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 demo-run
 
-adapt.pc: adapt.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1|g' $< > $@
-
-install: lib adapt.pc $(INSTALL_BINS)
-	install -d $(DESTDIR)$(PREFIX)/include/adapt $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 644 libadapt/include/adapt/*.h $(DESTDIR)$(PREFIX)/include/adapt/
-	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libadapt.so.0
-	ln -sf libadapt.so.0 $(DESTDIR)$(PREFIX)/lib/libadapt.so
-	install -m 644 adapt.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	@for b in $(INSTALL_BINS); do install -m 755 $$b $(DESTDIR)$(PREFIX)/bin/; done
-	rm -f adapt.pc
-	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null 2>&1; then ldconfig 2>/dev/null || true; fi
+FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' '*.cpp' '*.hpp' 2>/dev/null)
+format:
+	clang-format -i $(FORMAT_SRCS)
+format-check:
+	@clang-format --dry-run --Werror $(FORMAT_SRCS) && echo "format-check: clean"
 
 clean:
-	rm -rf build adapt.pc
+	rm -rf build
 
 -include $(shell find build -name '*.d' 2>/dev/null)

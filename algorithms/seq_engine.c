@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "schedulers.h"
+#include "adapt_ext.h"
 
 static uint64_t now_ns(void) {
   struct timespec ts;

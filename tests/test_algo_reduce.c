@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo_config.h"
+#include "../algorithms/algo_config.h" /* white-box */
 #include "algo_test.h"
 
 static uint64_t mix(uint64_t x) {

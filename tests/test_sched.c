@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "adapt_test.h"
-#include "config.h"
-#include "schedulers.h"
+#include "../libadapt/src/config.h" /* white-box */
+#include "../libadapt/src/schedulers.h" /* white-box */
 
 enum { NSCHED = 8 };
 static const adapt_sched scheds[NSCHED] = {

@@ -10,10 +10,8 @@ extern "C" {
 #include "perfcounters.h"
 }
 
-#ifdef ISO_HAVE_ADAPT
 #include <adapt/adapt.h>
 #include <adapt/algorithms.h>
-#endif
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h> /* cachesim.sh: simulate the caches during extraction only */
@@ -312,7 +310,6 @@ std::string short_event(const std::string &e) {
 }
 
 uint64_t total_steals() {
-#ifdef ISO_HAVE_ADAPT
   uint64_t sum = 0;
   int n = adapt_num_workers();
   for (int w = 0; w < n; w++) {
@@ -320,9 +317,6 @@ uint64_t total_steals() {
     if (adapt_stats_get(w, &st) == 0) sum += st.steals;
   }
   return sum;
-#else
-  return 0;
-#endif
 }
 
 /* libadapt binds the calling thread (worker 0) to one PU. TBB sizes its
@@ -348,9 +342,7 @@ private:
 };
 
 void reset_steals() {
-#ifdef ISO_HAVE_ADAPT
   adapt_stats_reset();
-#endif
 }
 
 } // namespace
@@ -418,9 +410,6 @@ int main(int argc, char **argv) {
   if (prc && prc != -ECANCELED) std::fprintf(stderr, "adapt-isosurface: %s\n", pc.message);
 
   int workers = 1;
-  bool adaptive_asked = false;
-  for (Mode m : o.modes) adaptive_asked |= m != Mode::Seq;
-#ifdef ISO_HAVE_ADAPT
   {
     adapt_config cfg;
     std::memset(&cfg, 0, sizeof cfg);
@@ -429,24 +418,12 @@ int main(int argc, char **argv) {
     if (rc) die(EXIT_RUN, std::string("adapt_init: ") + adapt_strerror(rc));
     workers = adapt_num_workers();
   }
-#else
-  if (adaptive_asked)
-    std::fprintf(stderr,
-                 "adapt-isosurface: this build has no adaptive modes (libadapt did not provide "
-                 "adapt_transform_var at build time); they are skipped\n");
-  if (o.workers)
-    workers = o.workers;
-  else if (const char *w = std::getenv("ADAPT_WORKERS"))
-    workers = std::max(1, std::atoi(w));
-#endif
 
   /* Window size: given, else 1/ISO_WINDOW_CACHE_DIVISOR of the shared cache. */
   size_t footprint =
       sizeof(Tet) + (mesh.tets.empty() ? 0 : sizeof(Point) * mesh.pts.size() / mesh.tets.size());
   size_t shared = ISO_FALLBACK_SHARED_CACHE;
-#ifdef ISO_HAVE_ADAPT
   if (size_t c = adapt_shared_cache_size()) shared = c;
-#endif
   AdaptOptions aopt;
   aopt.grain = o.grain;
   aopt.splitter = o.splitter;
@@ -460,10 +437,6 @@ int main(int argc, char **argv) {
     Row r;
     r.name = mode_name(m);
     r.mode = m;
-    if (m != Mode::Seq && !have_adaptive()) {
-      r.skipped = true;
-      r.note = "not built (no adapt_transform_var in libadapt)";
-    }
     if (m == Mode::Static || m == Mode::Sliding) r.window = aopt.window_size;
     rows.push_back(r);
   }
@@ -672,8 +645,6 @@ int main(int argc, char **argv) {
     }
   }
   perfctr_destroy(&pc);
-#ifdef ISO_HAVE_ADAPT
   adapt_finalize();
-#endif
   return exit_code;
 }

@@ -13,10 +13,8 @@
 #include <memory>
 #include <new>
 
-#ifdef ISO_HAVE_ADAPT
 #include <adapt/adapt.h>
 #include <adapt/algorithms.h>
-#endif
 
 namespace iso {
 
@@ -264,7 +262,6 @@ int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *ou
   return 0;
 }
 
-#ifdef ISO_HAVE_ADAPT
 namespace {
 
 /* Parallel merge with the sequential numbering. The triangles are cut into
@@ -451,7 +448,6 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
   return 0;
 }
 
-#endif
 
 int parse_mode(const std::string &n, Mode *out) {
   if (n == "seq")
@@ -477,15 +473,9 @@ const char *mode_name(Mode m) {
   return "?";
 }
 
-#ifdef ISO_HAVE_ADAPT
-bool have_adaptive() { return true; }
-#else
-bool have_adaptive() { return false; }
-#endif
 
 namespace {
 
-#ifdef ISO_HAVE_ADAPT
 /* The adaptive modes hand adapt_transform_var blocks of ISO_CELL_BLOCK cells
  * (one element = one block) so that the indirect call per element is
  * amortised; the last block is shorter. Outputs stay in cell order. */
@@ -506,7 +496,6 @@ size_t block_op(const void *in, void *out, void *ctx) {
   for (size_t i = 0; i < n; i++) k += mt_cell(c->pts, first[i], c->iso, o + k);
   return k;
 }
-#endif
 
 } // namespace
 
@@ -534,7 +523,6 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     tm.cells = t1 - t0;
     tm.merge = now() - t1;
   } else {
-#ifdef ISO_HAVE_ADAPT
     adapt_attr attr;
     std::memset(&attr, 0, sizeof attr);
     /* Options are in cells; the elements of the call are blocks. */
@@ -573,13 +561,6 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     tm.cells = t1 - t0;
     tm.merge = now() - t1;
     free(vec.data);
-#else
-    (void)opt;
-    *err = std::string("mode '") + mode_name(mode) +
-           "' needs libadapt's adapt_transform_var, which this build did not find "
-           "(rebuild once algorithms/ provides it)";
-    return -ENOSYS;
-#endif
   }
   if (rc) {
     *err = "out of memory merging vertices";

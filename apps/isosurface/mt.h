@@ -84,17 +84,13 @@ struct Timing {
   double merge = 0; /* merging the vertices */
 };
 
-/* True when this binary was built with the adaptive modes (libadapt provides
- * adapt_transform_var). */
-bool have_adaptive();
-
 /* Extract the isosurface of m at iso in the given mode into *out (replaced
  * on success, untouched on error); *timing may be NULL.
  * Calling context: any thread; the adaptive modes run adapt_transform_var
  * and adapt_for on libadapt's runtime (initialised lazily), as top-level
  * regions or nested ones from a worker. Concurrent calls are safe (the mesh
  * is only read). Not guaranteed: the times, which worker runs what.
- * Errors (message in *err): -ENOSYS adaptive mode in a build without it,
+ * Errors (message in *err):
  * -ENOMEM, the runtime's negative errno. The mesh must have passed
  * validate(). */
 int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,

@@ -8,9 +8,7 @@
 #include "mt.h"
 #include "vtk_bridge.h"
 
-#ifdef ISO_HAVE_ADAPT
 #include <adapt/adapt.h>
-#endif
 
 #include <cerrno>
 #include <cmath>
@@ -198,7 +196,6 @@ void test_orientation(void **) {
   }
 }
 
-#ifdef ISO_HAVE_ADAPT
 /* Every adaptive mode equals the sequential reference byte for byte, for 1,
  * 2, 3 and 8 workers, with windows and grains small enough that the mesh is
  * split many times. */
@@ -274,7 +271,6 @@ void test_merge_chunked(void **) {
   }
   adapt_finalize();
 }
-#endif
 
 /* ---- invalid input --------------------------------------------------- */
 
@@ -445,11 +441,7 @@ void test_cli(void **) {
   assert_int_equal(run_cli("--input " + hex + " --iso 3.5 --tetrahedralize --events none", &out),
                    0);
   const std::string vtp = tmpdir() + "/cli.vtp", csv = tmpdir() + "/cli.csv";
-#ifdef ISO_HAVE_ADAPT
   const std::string modes = "all";
-#else
-  const std::string modes = "seq";
-#endif
   assert_int_equal(run_cli("--generate 12x10x8 --order morton --mode " + modes +
                                " --workers 2 --verify --reps 2 --events none --output " + vtp +
                                " --csv " + csv,
@@ -472,10 +464,8 @@ int main(void) {
       cmocka_unit_test(test_iso_at_vertex_values),
       cmocka_unit_test(test_flat_and_empty),
       cmocka_unit_test(test_orientation),
-#ifdef ISO_HAVE_ADAPT
       cmocka_unit_test(test_adaptive_equals_seq),
       cmocka_unit_test(test_merge_chunked),
-#endif
       cmocka_unit_test(test_invalid_meshes),
       cmocka_unit_test(test_round_trips),
 #ifdef ISO_TEST_BIN

@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include <adapt/adaptive.h>
-#include <adapt/algorithms.h>
+#include <adapt/loop.h>
 
 #include "debug.h"
 #include "schedulers.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <adapt/algorithms.h>
+#include <adapt/loop.h>
 
 #include "worker.h"
 
@@ -293,6 +293,15 @@ int adapt_num_workers(void) {
 int adapt_worker_id(void) {
   adapt__worker *w = adapt__self();
   return w ? w->id : -1;
+}
+
+unsigned adapt_version(void) { return ADAPT_VERSION_HEX; }
+
+#define ADAPT_STR2(x) #x
+#define ADAPT_STR(x) ADAPT_STR2(x)
+const char *adapt_version_string(void) {
+  return ADAPT_STR(ADAPT_VERSION_MAJOR) "." ADAPT_STR(ADAPT_VERSION_MINOR) "." ADAPT_STR(
+      ADAPT_VERSION_PATCH);
 }
 
 const char *adapt_strerror(int err) {

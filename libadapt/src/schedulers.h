@@ -8,7 +8,9 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
-#include <adapt/algorithms.h>
+#include <adapt/loop.h>
+
+#include "../ext/adapt_ext.h"
 
 struct adapt__worker;
 
@@ -25,10 +27,6 @@ typedef struct adapt__loop {
  * n / (8 P)), at least 1. */
 size_t adapt__default_grain(size_t n, int nworkers);
 
-/* The scheduler a call with attribute value s uses: s, or for
- * ADAPT_SCHED_DEFAULT the ADAPT_SCHED value read by adapt_init (starts the
- * runtime if needed). 0, or adapt_init's error. */
-int adapt__sched_resolve(adapt_sched s, adapt_sched *out);
 
 /* Run l with scheduler s (not DEFAULT nor ADAPTIVE) on w, inside a region. */
 void adapt__for_sched(adapt_sched s, struct adapt__worker *w, const adapt__loop *l);

@@ -3,7 +3,8 @@
  * This header: runtime life cycle, worker identity, errors, topology and
  * statistics. The low-level adaptive API (begin, splitter, reply, steal
  * point, preempt point, reducer, end) is in <adapt/adaptive.h>; the loops
- * and sequence algorithms are in <adapt/algorithms.h>.
+ * and their schedulers in <adapt/loop.h>; the sequence algorithms in
+ * <adapt/algorithms.h>; spawn/sync tasks in <adapt/tasks.h>.
  *
  * Error convention: functions that can fail return 0 on success or a
  * negative errno value (-EINVAL, -ENOMEM, ...); adapt_strerror() turns it
@@ -20,8 +21,23 @@
 extern "C" {
 #endif
 
+/* Version of these headers (semantic versioning; the shared library's real
+ * name is libadapt.so.MAJOR.MINOR.PATCH, its soname libadapt.so.MAJOR).
+ * ADAPT_VERSION_HEX is comparable: 0xMMmmpp. adapt_version() gives the
+ * version of the library actually loaded at run time. */
 #define ADAPT_VERSION_MAJOR 0
-#define ADAPT_VERSION_MINOR 1
+#define ADAPT_VERSION_MINOR 2
+#define ADAPT_VERSION_PATCH 0
+#define ADAPT_VERSION_HEX                                                                         \
+  ((ADAPT_VERSION_MAJOR << 16) | (ADAPT_VERSION_MINOR << 8) | ADAPT_VERSION_PATCH)
+
+/* Marks the declarations the shared library exports; everything else in it
+ * is hidden (built with -fvisibility=hidden). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ADAPT_API __attribute__((visibility("default")))
+#else
+#define ADAPT_API
+#endif
 
 /* Victim selection of an idle worker. */
 typedef enum adapt_victim_policy {
@@ -61,7 +77,7 @@ typedef struct adapt_config {
  * thread could not be created (nothing is left running), -EBUSY called from
  * a worker thread other than the running region's.
  * Context: any thread not inside a parallel region. Thread-safe. */
-int adapt_init(const adapt_config *cfg);
+ADAPT_API int adapt_init(const adapt_config *cfg);
 
 /* Stop the workers, join their threads, free the runtime, write the trace
  * and (ADAPT_STATS=1) print the statistics. Idempotent; a later call of any
@@ -69,23 +85,31 @@ int adapt_init(const adapt_config *cfg);
  * Called from a thread that is not inside a region while another thread runs
  * one: waits for that region to end. Called from inside a region (a body):
  * does nothing and reports it on stderr; see adapt_try_finalize. */
-void adapt_finalize(void);
+ADAPT_API void adapt_finalize(void);
 
 /* adapt_finalize that reports: 0 done (or nothing to do), -EBUSY called from
  * inside a parallel region (nothing is changed). */
-int adapt_try_finalize(void);
+ADAPT_API int adapt_try_finalize(void);
 
 /* Number of workers of the running runtime (initialises it lazily); at
  * least 1. Thread-safe. */
-int adapt_num_workers(void);
+ADAPT_API int adapt_num_workers(void);
 
 /* 0..n-1 on a worker thread (worker 0 is the thread that initialised the
  * runtime, or a foreign thread while it runs a region), -1 elsewhere. */
-int adapt_worker_id(void);
+ADAPT_API int adapt_worker_id(void);
+
+/* Version of the library loaded at run time, as ADAPT_VERSION_HEX spells it
+ * (0xMMmmpp); compare with ADAPT_VERSION_HEX of the headers compiled
+ * against. Thread-safe, no initialisation needed. */
+ADAPT_API unsigned adapt_version(void);
+
+/* The same as a static string "MAJOR.MINOR.PATCH". Never NULL. */
+ADAPT_API const char *adapt_version_string(void);
 
 /* Message for a return code of this library (0 or negative errno). Never NULL;
  * the string is static. */
-const char *adapt_strerror(int err);
+ADAPT_API const char *adapt_strerror(int err);
 
 /* --- Topology ----------------------------------------------------------- */
 
@@ -93,15 +117,15 @@ const char *adapt_strerror(int err);
  * cache of one socket on a multicore), 0 if the workers share no cache or
  * hwloc reports none. Used by the window algorithms for their default
  * window size. Initialises lazily. */
-size_t adapt_shared_cache_size(void);
+ADAPT_API size_t adapt_shared_cache_size(void);
 
 /* Size in bytes of the smallest cache that worker a and worker b share (a
  * may equal b: its L1), 0 if none or bad ids. */
-size_t adapt_cache_shared_by(int a, int b);
+ADAPT_API size_t adapt_cache_shared_by(int a, int b);
 
 /* OS index of the processing unit worker w is bound to, -1 if unbound or bad
  * id. */
-int adapt_worker_pu(int w);
+ADAPT_API int adapt_worker_pu(int w);
 
 /* --- Statistics --------------------------------------------------------- */
 
@@ -121,18 +145,18 @@ typedef struct adapt_worker_stats {
 /* Copy worker w's counters into *out. Errors: -EINVAL bad w or NULL out,
  * -ESRCH runtime not running. Values read while a region runs are
  * approximate (each counter is exact, the set is not a snapshot). */
-int adapt_stats_get(int w, adapt_worker_stats *out);
+ADAPT_API int adapt_stats_get(int w, adapt_worker_stats *out);
 
 /* Zero every counter and the steal latency samples. Call outside regions. */
-void adapt_stats_reset(void);
+ADAPT_API void adapt_stats_reset(void);
 
 /* Median and 90th percentile of the steal round trip (request posted to
  * reply received, successful steals only) over the recent samples of all
  * workers, in ns. Errors: -ENODATA no sample, -EINVAL NULL pointer. */
-int adapt_stats_steal_latency(double *median_ns, double *p90_ns);
+ADAPT_API int adapt_stats_steal_latency(double *median_ns, double *p90_ns);
 
 /* Print the per-worker table to f (stderr if NULL). */
-void adapt_stats_print(FILE *f);
+ADAPT_API void adapt_stats_print(FILE *f);
 
 #ifdef __cplusplus
 }

@@ -97,13 +97,13 @@ typedef struct adapt_task {
  * Errors: -EINVAL NULL frame/task/work/entry/splitter or work_size 0,
  * -E2BIG work_size > ADAPT_WORK_MAX, or adapt_init's errors. On error
  * nothing is published and adapt_end must not be called. */
-int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work);
+ADAPT_API int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work);
 
 /* Join: wait for every thief of the frame (and theirs) to finish, reduce
  * each into the owner's descriptor in sequence order, and unpublish the
  * frame. While waiting, the worker steals and runs other work.
  * Returns 0, or -EINVAL for a frame that was not begun. */
-int adapt_end(adapt_frame *frame);
+ADAPT_API int adapt_end(adapt_frame *frame);
 
 /* Preempt the first thief (in sequence order) of the frame: ask it to stop
  * at its next preempt point, wait for it, reduce its descriptor into the
@@ -111,21 +111,21 @@ int adapt_end(adapt_frame *frame);
  * (the owner's descriptor may hold new work: look again), 0 when the frame
  * has no thief left. Call only from the frame's owner, when its own range
  * is done. */
-int adapt_preempt_next_thief(adapt_frame *frame);
+ADAPT_API int adapt_preempt_next_thief(adapt_frame *frame);
 
 /* In a splitter: the descriptor buffer (task->work_size bytes, zeroed) of
  * the next request to answer positively, or NULL when every request has a
  * piece. `key` orders the pieces for reduction (use the piece's begin
  * index). Pieces given are sent when the splitter returns. */
-void *adapt_reply(adapt_reply_set *replies, size_t key);
+ADAPT_API void *adapt_reply(adapt_reply_set *replies, size_t key);
 
 /* Number of requests still without a piece in this splitter call. */
-int adapt_reply_remaining(const adapt_reply_set *replies);
+ADAPT_API int adapt_reply_remaining(const adapt_reply_set *replies);
 
 /* Slow paths of the inline points below. */
-int adapt__steal_slow(adapt_frame *frame);
-int adapt__steal_point_call(adapt_frame *frame);
-int adapt__preempt_point_call(adapt_frame *frame);
+ADAPT_API int adapt__steal_slow(adapt_frame *frame);
+ADAPT_API int adapt__steal_point_call(adapt_frame *frame);
+ADAPT_API int adapt__preempt_point_call(adapt_frame *frame);
 
 #if !defined(__cplusplus)
 #include <stdatomic.h>

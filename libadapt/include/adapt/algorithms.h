@@ -1,4 +1,5 @@
-/* libadapt loops and sequence algorithms, callable from C.
+/* libadapt sequence algorithms, callable from C (the loops and the
+ * attributes are in <adapt/loop.h>, included here).
  *
  * Every algorithm runs on the adaptive runtime (<adapt/adaptive.h>): the
  * calling thread works from the start of the sequence, idle workers steal
@@ -19,90 +20,11 @@
 
 #include <stddef.h>
 #include <adapt/adapt.h>
+#include <adapt/loop.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Locality modes for caches shared by the workers (paper §2.2). */
-typedef enum adapt_window_mode {
-  ADAPT_WINDOW_DEFAULT = 0, /* ADAPT_WINDOW env, else ADAPT_WINDOW_NONE */
-  ADAPT_WINDOW_NONE,        /* thieves take any part of the sequence */
-  ADAPT_WINDOW_STATIC,      /* chunks of m elements, one after the other */
-  ADAPT_WINDOW_SLIDING      /* all workers within m elements of the oldest unfinished one */
-} adapt_window_mode;
-
-/* Splitters of the sliding window (paper §3.3). */
-typedef enum adapt_window_splitter {
-  ADAPT_SPLITTER_DEFAULT = 0, /* ADAPT_SPLITTER env, else BALANCED */
-  ADAPT_SPLITTER_LOCAL,       /* give work next to the owner first */
-  ADAPT_SPLITTER_DISTANT,     /* give work at the end of the window first */
-  ADAPT_SPLITTER_BALANCED     /* equal pieces over both sides */
-} adapt_window_splitter;
-
-/* Loop scheduler (docs/guide.md, "Choosing a scheduler"). G below is the
- * grain: attr->grain, else env ADAPT_GRAIN, else (non-adaptive schedulers)
- * min(2048, n / (8 P)), at least 1, for n iterations on P workers. */
-typedef enum adapt_sched {
-  ADAPT_SCHED_DEFAULT = 0, /* env ADAPT_SCHED, else ADAPTIVE */
-  ADAPT_SCHED_ADAPTIVE,    /* request/splitter protocol: thieves ask, the
-                              owner splits at its next poll (the default) */
-  ADAPT_SCHED_LOOPFRAME,   /* loop frame [start,end) on the deque: a thief
-                              takes the upper half under the deque lock while
-                              the owner claims chunks of G (OpenCilk thesis) */
-  ADAPT_SCHED_DAC,         /* divide and conquer over spawn/sync down to G
-                              (cilk_for) */
-  ADAPT_SCHED_HYBRID,      /* R = 2^k >= P partitions, each earmarked for a
-                              worker, claimed by fetch_or, run as DAC: the same
-                              worker gets the same iterations loop after loop */
-  ADAPT_SCHED_LAZY_DF,     /* lazy splitting: push half of the current range
-                              only when the deque is empty */
-  ADAPT_SCHED_LAZY_DF2,    /* lazy, when the deque holds fewer than 2 entries */
-  ADAPT_SCHED_LAZY_BF,     /* lazy, pushing the oldest postponed range first */
-  ADAPT_SCHED_STATIC       /* P contiguous blocks, block w for worker w when it
-                              arrives, no load balancing inside a block */
-} adapt_sched;
-
-#define ADAPT_SCHED_COUNT 9 /* number of adapt_sched values, DEFAULT included */
-
-/* Name of a scheduler as ADAPT_SCHED spells it ("adaptive", "loopframe",
- * "dac", "hybrid", "lazy-df", "lazy-df2", "lazy-bf", "static"; "default"),
- * or NULL for a value out of range. Thread-safe, no initialisation needed. */
-const char *adapt_sched_name(adapt_sched s);
-
-/* Parse a scheduler name (as above, "default" included) into *out.
- * Errors: -EINVAL NULL argument or unknown name. Thread-safe. */
-int adapt_sched_parse(const char *name, adapt_sched *out);
-
-/* Attributes of one call. NULL or zero-initialised: defaults. */
-typedef struct adapt_attr {
-  size_t grain; /* iterations per steal point and smallest stolen piece;
-                          0: ADAPT_GRAIN env, else chosen automatically from
-                          the measured time per chunk */
-  adapt_sched sched;
-  adapt_window_mode window;
-  size_t window_size; /* m, in elements; 0: ADAPT_WINDOW_SIZE env, else from
-                          the shared cache size and the footprint */
-  adapt_window_splitter splitter;
-  size_t footprint; /* bytes one element touches (for the default window
-                          size); 0: the element size(s) of the call */
-} adapt_attr;
-
-/* Parallel range loop: calls body(b, e, ctx) on disjoint sub-ranges whose
- * union is exactly [first, last), each index once, possibly concurrently on
- * several workers. Returns when every call has returned. The scheduler is
- * attr->sched, else env ADAPT_SCHED, else adaptive; every scheduler may be
- * nested in any other, and in spawned tasks. With a grain G set (attr or
- * ADAPT_GRAIN) no call covers more than G indices, except with static, which
- * calls body once per block.
- * ADAPT_SCHED and ADAPT_GRAIN are read by adapt_init (lazily by this call).
- * Errors: -EINVAL NULL body, first > last, bad attr or bad ADAPT_SCHED /
- * ADAPT_GRAIN value (adapt_init fails; a message names it). first == last:
- * 0, no call.
- * Not guaranteed: the order of the calls, which worker runs which
- * sub-range, the sizes of the sub-ranges. */
-int adapt_for(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
-              void *ctx, const adapt_attr *attr);
 
 /* --- Sequence algorithms ---------------------------------------------- */
 /*
@@ -137,26 +59,26 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t begin, size_t end, 
  */
 
 /* for i in [0, count): op(base + i*size, ctx). */
-int adapt_for_each(void *base, size_t count, size_t size, void (*op)(void *elem, void *ctx),
+ADAPT_API int adapt_for_each(void *base, size_t count, size_t size, void (*op)(void *elem, void *ctx),
                    void *ctx, const adapt_attr *attr);
 
 /* Range form of adapt_for_each: op(first, n, ctx) on n >= 1 consecutive
  * elements starting at first; the union of the calls is the whole array,
  * each element once. Lets the caller's loop be vectorised. */
-int adapt_for_each_range(void *base, size_t count, size_t size,
+ADAPT_API int adapt_for_each_range(void *base, size_t count, size_t size,
                          void (*op)(void *first, size_t n, void *ctx), void *ctx,
                          const adapt_attr *attr);
 
 /* for i in [0, count): op(in + i*in_size, out + i*out_size, ctx). in and out
  * must not overlap unless they are the same array with in_size == out_size
  * (in-place; -EINVAL otherwise). */
-int adapt_transform(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
+ADAPT_API int adapt_transform(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
                     void (*op)(const void *in_elem, void *out_elem, void *ctx), void *ctx,
                     const adapt_attr *attr);
 
 /* Range form of adapt_transform: op(in_first, out_first, n, ctx) on n >= 1
  * consecutive elements. Same overlap rule. */
-int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
+ADAPT_API int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
                           void (*op)(const void *in_first, void *out_first, size_t n, void *ctx),
                           void *ctx, const adapt_attr *attr);
 
@@ -182,7 +104,7 @@ typedef struct adapt_vec {
  * max_out * elem_size), -ENOMEM, -ERANGE; on error *out keeps its previous
  * elements (count unchanged; data and capacity may have changed by realloc,
  * the caller still owns data). */
-int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec *out,
+ADAPT_API int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec *out,
                         size_t max_out,
                         size_t (*op)(const void *in_elem, void *out_elems, void *ctx), void *ctx,
                         const adapt_attr *attr);
@@ -192,11 +114,11 @@ int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec 
  * *out_count. Byte-identical to the sequential loop.
  * Errors: the common ones, -ENOMEM (thieves' buffers); on error *out_count
  * is unchanged and out[0..count) holds unspecified bytes. */
-int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
+ADAPT_API int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr);
 
 /* *result = the number of elements for which pred is non-zero. */
-int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
+ADAPT_API int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
                    int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr);
 
 /* *index = the smallest i with pred(base + i*size) non-zero, count if none.
@@ -204,7 +126,7 @@ int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
  * chunk at or after i (at most one chunk per worker is evaluated after the
  * match); every element before the returned index is evaluated once,
  * elements after it at most once. */
-int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
+ADAPT_API int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr);
 
 /* Reduction with a fixed grouping, bitwise reproducible (also for floating
@@ -223,7 +145,7 @@ int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
  * *result = identity. Errors: the common ones (NULL result, identity,
  * accumulate or combine, result_size 0), -ENOMEM; on error *result is
  * untouched. */
-int adapt_reduce(const void *base, size_t count, size_t size, void *result, size_t result_size,
+ADAPT_API int adapt_reduce(const void *base, size_t count, size_t size, void *result, size_t result_size,
                  const void *identity,
                  void (*accumulate)(void *acc, const void *first, size_t n, void *ctx),
                  void (*combine)(void *acc, const void *other, void *ctx), void *ctx,
@@ -237,7 +159,7 @@ int adapt_reduce(const void *base, size_t count, size_t size, void *result, size
  * sequential run in the last bits. res may equal elem (op must read both
  * operands before writing); in == out (in place) is allowed, other overlaps
  * are -EINVAL. */
-int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
+ADAPT_API int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
                          void (*op)(const void *prev, const void *elem, void *res, void *ctx),
                          void *ctx, const adapt_attr *attr);
 

@@ -39,19 +39,19 @@ typedef struct adapt_scope {
  * serialised, see adapt_begin). Scopes nest properly: sync an inner scope
  * before its outer one. Initialises the runtime lazily.
  * Errors: -EINVAL NULL scope; adapt_init's errors. */
-int adapt_scope_begin(adapt_scope *scope);
+ADAPT_API int adapt_scope_begin(adapt_scope *scope);
 
 /* Spawn fn(arg): it runs, on this or another worker, before adapt_sync(scope)
  * returns. arg is owned by the caller and must stay valid until then. When
  * the deque is full the task runs at once, inside this call.
  * Errors: -EINVAL NULL scope or fn, scope not begun or begun by another
  * thread. Calling context: the thread that began the scope. */
-int adapt_spawn(adapt_scope *scope, void (*fn)(void *arg), void *arg);
+ADAPT_API int adapt_spawn(adapt_scope *scope, void (*fn)(void *arg), void *arg);
 
 /* Wait for every task spawned in the scope (running some of them, and other
  * work, meanwhile) and close the scope. Errors: -EINVAL NULL scope or scope
  * not begun (nothing is waited for). */
-int adapt_sync(adapt_scope *scope);
+ADAPT_API int adapt_sync(adapt_scope *scope);
 
 #ifdef __cplusplus
 }

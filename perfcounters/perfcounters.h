@@ -15,8 +15,8 @@
  *
  * Not thread-safe: one thread owns a perfctr (the one that called init).
  */
-#ifndef BENCH_COMMON_PERFCOUNTERS_H
-#define BENCH_COMMON_PERFCOUNTERS_H
+#ifndef PERFCOUNTERS_PERFCOUNTERS_H
+#define PERFCOUNTERS_PERFCOUNTERS_H
 
 #include <stddef.h>
 
@@ -78,4 +78,4 @@ void perfctr_destroy(perfctr *pc);
 }
 #endif
 
-#endif /* BENCH_COMMON_PERFCOUNTERS_H */
+#endif /* PERFCOUNTERS_PERFCOUNTERS_H */

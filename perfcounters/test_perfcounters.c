@@ -1,7 +1,6 @@
-/* cmocka tests of bench/common/perfcounters (PAPI wrapper). Kept with the
- * isosurface module because the .c files of bench/common are linked into every
- * benchmark. On a machine without a usable PMU the counting test checks the
- * failure path instead (clear message, calls refused, no crash). */
+/* cmocka tests of the perfcounters component (PAPI wrapper). On a machine
+ * without a usable PMU the counting test checks the failure path instead
+ * (clear message, calls refused, no crash). */
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>

@@ -1,0 +1,104 @@
+/* libadapt parallel loops: adapt_for and the loop scheduler family, with
+ * the per-call attributes shared with the sequence algorithms
+ * (<adapt/algorithms.h>, which includes this header).
+ *
+ * Calling context: any thread. On a worker inside a body a loop is nested;
+ * on a thread that is not a worker it runs as a top-level region, serialised
+ * with other top-level regions (see adapt_begin). Initialises the runtime
+ * lazily.
+ */
+#ifndef LIBADAPT_INCLUDE_ADAPT_LOOP_H
+#define LIBADAPT_INCLUDE_ADAPT_LOOP_H
+
+#include <stddef.h>
+#include <adapt/adapt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Locality modes for caches shared by the workers (paper §2.2). */
+typedef enum adapt_window_mode {
+  ADAPT_WINDOW_DEFAULT = 0, /* ADAPT_WINDOW env, else ADAPT_WINDOW_NONE */
+  ADAPT_WINDOW_NONE,        /* thieves take any part of the sequence */
+  ADAPT_WINDOW_STATIC,      /* chunks of m elements, one after the other */
+  ADAPT_WINDOW_SLIDING      /* all workers within m elements of the oldest unfinished one */
+} adapt_window_mode;
+
+/* Splitters of the sliding window (paper §3.3). */
+typedef enum adapt_window_splitter {
+  ADAPT_SPLITTER_DEFAULT = 0, /* ADAPT_SPLITTER env, else BALANCED */
+  ADAPT_SPLITTER_LOCAL,       /* give work next to the owner first */
+  ADAPT_SPLITTER_DISTANT,     /* give work at the end of the window first */
+  ADAPT_SPLITTER_BALANCED     /* equal pieces over both sides */
+} adapt_window_splitter;
+
+/* Loop scheduler (docs/guide.md, "Choosing a scheduler"). G below is the
+ * grain: attr->grain, else env ADAPT_GRAIN, else (non-adaptive schedulers)
+ * min(2048, n / (8 P)), at least 1, for n iterations on P workers. */
+typedef enum adapt_sched {
+  ADAPT_SCHED_DEFAULT = 0, /* env ADAPT_SCHED, else ADAPTIVE */
+  ADAPT_SCHED_ADAPTIVE,    /* request/splitter protocol: thieves ask, the
+                              owner splits at its next poll (the default) */
+  ADAPT_SCHED_LOOPFRAME,   /* loop frame [start,end) on the deque: a thief
+                              takes the upper half under the deque lock while
+                              the owner claims chunks of G (OpenCilk thesis) */
+  ADAPT_SCHED_DAC,         /* divide and conquer over spawn/sync down to G
+                              (cilk_for) */
+  ADAPT_SCHED_HYBRID,      /* R = 2^k >= P partitions, each earmarked for a
+                              worker, claimed by fetch_or, run as DAC: the same
+                              worker gets the same iterations loop after loop */
+  ADAPT_SCHED_LAZY_DF,     /* lazy splitting: push half of the current range
+                              only when the deque is empty */
+  ADAPT_SCHED_LAZY_DF2,    /* lazy, when the deque holds fewer than 2 entries */
+  ADAPT_SCHED_LAZY_BF,     /* lazy, pushing the oldest postponed range first */
+  ADAPT_SCHED_STATIC       /* P contiguous blocks, block w for worker w when it
+                              arrives, no load balancing inside a block */
+} adapt_sched;
+
+#define ADAPT_SCHED_COUNT 9 /* number of adapt_sched values, DEFAULT included */
+
+/* Name of a scheduler as ADAPT_SCHED spells it ("adaptive", "loopframe",
+ * "dac", "hybrid", "lazy-df", "lazy-df2", "lazy-bf", "static"; "default"),
+ * or NULL for a value out of range. Thread-safe, no initialisation needed. */
+ADAPT_API const char *adapt_sched_name(adapt_sched s);
+
+/* Parse a scheduler name (as above, "default" included) into *out.
+ * Errors: -EINVAL NULL argument or unknown name. Thread-safe. */
+ADAPT_API int adapt_sched_parse(const char *name, adapt_sched *out);
+
+/* Attributes of one call. NULL or zero-initialised: defaults. */
+typedef struct adapt_attr {
+  size_t grain; /* iterations per steal point and smallest stolen piece;
+                          0: ADAPT_GRAIN env, else chosen automatically from
+                          the measured time per chunk */
+  adapt_sched sched;
+  adapt_window_mode window;
+  size_t window_size; /* m, in elements; 0: ADAPT_WINDOW_SIZE env, else from
+                          the shared cache size and the footprint */
+  adapt_window_splitter splitter;
+  size_t footprint; /* bytes one element touches (for the default window
+                          size); 0: the element size(s) of the call */
+} adapt_attr;
+
+/* Parallel range loop: calls body(b, e, ctx) on disjoint sub-ranges whose
+ * union is exactly [first, last), each index once, possibly concurrently on
+ * several workers. Returns when every call has returned. The scheduler is
+ * attr->sched, else env ADAPT_SCHED, else adaptive; every scheduler may be
+ * nested in any other, and in spawned tasks. With a grain G set (attr or
+ * ADAPT_GRAIN) no call covers more than G indices, except with static, which
+ * calls body once per block.
+ * ADAPT_SCHED and ADAPT_GRAIN are read by adapt_init (lazily by this call).
+ * Errors: -EINVAL NULL body, first > last, bad attr or bad ADAPT_SCHED /
+ * ADAPT_GRAIN value (adapt_init fails; a message names it). first == last:
+ * 0, no call.
+ * Not guaranteed: the order of the calls, which worker runs which
+ * sub-range, the sizes of the sub-ranges. */
+ADAPT_API int adapt_for(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
+              void *ctx, const adapt_attr *attr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBADAPT_INCLUDE_ADAPT_LOOP_H */

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Installs libadapt into staged trees (DESTDIR) and checks it as its users
+# will use it (called by `make check-consumers`, part of `make test`):
+#  1. install with PREFIX=/opt/libadapt LIBDIR=.../lib64: a pkg-config
+#     consumer linked with `adapt` (shared) and one with `adapt-static`, and
+#     a CMake consumer with adapt::adapt and adapt::adapt_static, all built
+#     and run without LD_LIBRARY_PATH; the static ones need no libadapt.so;
+#  2. find_package refuses another major/minor version;
+#  3. uninstall leaves no file behind;
+#  4. without VTK, install installs the library and says the app is not built.
+# Usage: check_consumers.sh MAKE WORKDIR
+set -euo pipefail
+MAKE_CMD=${1:-make}
+work=${2:?work directory}
+cd "$(dirname "$0")/.."
+rm -rf "$work"
+mkdir -p "$work"
+stage="$work/stage"
+prefix=/opt/libadapt
+libdir=$prefix/lib64
+fail() { echo "check-consumers: FAIL: $*" >&2; exit 1; }
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+
+unset LD_LIBRARY_PATH
+export ADAPT_WORKERS=2
+
+$MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$stage" PREFIX=$prefix \
+  LIBDIR=$libdir >"$work/install.log"
+root="$stage$prefix"
+for f in include/adapt/adapt.h include/adapt/loop.h lib64/libadapt.a lib64/libadapt.so \
+  lib64/pkgconfig/adapt.pc lib64/pkgconfig/adapt-static.pc lib64/cmake/adapt/adaptConfig.cmake \
+  lib64/cmake/adapt/adaptConfigVersion.cmake; do
+  [ -e "$root/$f" ] || fail "install did not write $f"
+done
+soname=$(readelf -d "$root/lib64/libadapt.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+real=$(readlink -f "$root/lib64/libadapt.so")
+case "$soname:$(basename "$real")" in
+  libadapt.so.0:libadapt.so.0.*.*) ;;
+  *) fail "soname $soname, real name $(basename "$real")" ;;
+esac
+
+# pkg-config, shared and static.
+export PKG_CONFIG_PATH="$root/lib64/pkgconfig"
+cc -O2 packaging/consumer/consumer.c -o "$work/pc_shared" $(pkg-config --cflags --libs adapt)
+cc -O2 packaging/consumer/consumer.c -o "$work/pc_static" $(pkg-config --cflags --libs adapt-static)
+needed "$work/pc_shared" | grep -qx 'libadapt.so.0' || fail "pc_shared does not load libadapt.so.0"
+! needed "$work/pc_static" | grep -q '^libadapt' || fail "pc_static depends on libadapt.so"
+pkg-config --static --libs adapt | grep -q -- '-lhwloc' || fail "adapt.pc: no hwloc in --static"
+"$work/pc_shared"
+"$work/pc_static"
+
+# CMake, shared and static imported targets.
+version=$(pkg-config --modversion adapt)
+cmake -S packaging/consumer -B "$work/cmake" -DCMAKE_PREFIX_PATH="$root" \
+  -DADAPT_WANT_VERSION="$version" >"$work/cmake.log"
+cmake --build "$work/cmake" >>"$work/cmake.log"
+needed "$work/cmake/consumer_shared" | grep -qx 'libadapt.so.0' || fail "cmake shared: no libadapt.so.0"
+! needed "$work/cmake/consumer_static" | grep -q '^libadapt' || fail "cmake static needs libadapt.so"
+"$work/cmake/consumer_shared"
+"$work/cmake/consumer_static"
+
+# Another version is refused.
+major=${version%%.*}
+if cmake -S packaging/consumer -B "$work/cmake_bad" -DCMAKE_PREFIX_PATH="$root" \
+  -DADAPT_WANT_VERSION="$((major + 1)).0" >"$work/cmake_bad.log" 2>&1; then
+  fail "find_package accepted version $((major + 1)).0"
+fi
+
+# Uninstall leaves no file.
+$MAKE_CMD --no-print-directory VARIANT=release uninstall DESTDIR="$stage" PREFIX=$prefix \
+  LIBDIR=$libdir >"$work/uninstall.log"
+left=$(find "$stage" -type f -o -type l)
+[ -z "$left" ] || fail "uninstall left: $left"
+
+# Without VTK: the library is installed, the app is not, and install says so.
+$MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$work/stage_novtk" \
+  PREFIX=$prefix VTK_INC=/nonexistent >"$work/install_novtk.log"
+[ -e "$work/stage_novtk$prefix/lib/libadapt.a" ] || fail "no-VTK install: no library"
+[ ! -e "$work/stage_novtk$prefix/bin/adapt-isosurface" ] || fail "no-VTK install: app installed"
+grep -q 'adapt-isosurface not built' "$work/install_novtk.log" || fail "no-VTK install: no message"
+
+echo "check-consumers: pkg-config (shared, static) and CMake (adapt::adapt," \
+  "adapt::adapt_static) consumers built and ran from a staged install; uninstall clean;" \
+  "install without VTK installs the library"

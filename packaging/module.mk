@@ -1,0 +1,78 @@
+# packaging/: `make install`, `make uninstall`, the pkg-config files (adapt,
+# adapt-static), the CMake package (adaptConfig.cmake, adaptConfigVersion.cmake)
+# and `make check-consumers`, which builds a pkg-config and a CMake consumer
+# against a staged install and runs them without LD_LIBRARY_PATH.
+#
+# Every generated file is relocatable (paths relative to the file itself), so
+# a DESTDIR-staged tree works where it is. The shared library's directory is
+# put in the pkg-config link line as an rpath when LIBDIR is not one the
+# dynamic loader searches by default (e.g. PREFIX=$HOME/.local).
+
+PKG_B   := $(B)/packaging
+PKG_GEN := $(PKG_B)/adapt.pc $(PKG_B)/adapt-static.pc $(PKG_B)/adaptConfig.cmake \
+           $(PKG_B)/adaptConfigVersion.cmake
+CMAKEDIR ?= $(LIBDIR)/cmake/adapt
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+PUBLIC_HEADERS := $(wildcard libadapt/include/adapt/*.h) $(wildcard libadapt/include/adapt/*.hpp)
+
+, := ,
+# Directories the loader searches without an rpath (ld.so.conf on Debian).
+PKG_SYSTEM_LIBDIRS := /lib /usr/lib /usr/local/lib /lib64 /usr/lib64 \
+                      /lib/$(shell $(CC) -print-multiarch 2>/dev/null) \
+                      /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)
+PKG_RPATH := $(if $(filter $(patsubst %/,%,$(LIBDIR)),$(PKG_SYSTEM_LIBDIRS)),, -Wl$(,)-rpath$(,)$${libdir})
+pkg_rel = $(shell realpath -m --relative-to='$(1)' '$(2)')
+
+# Regenerated at each install (the paths come from the command line).
+.PHONY: FORCE_PKG
+FORCE_PKG:
+$(PKG_B)/%: packaging/%.in FORCE_PKG
+	@mkdir -p $(dir $@)
+	@sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|g' \
+	  -e 's|@VERSION_MINOR@|$(VERSION_MINOR)|g' \
+	  -e 's|@PC_TO_PREFIX@|$(call pkg_rel,$(PKGCONFIGDIR),$(PREFIX))|g' \
+	  -e 's|@PC_TO_INCLUDEDIR@|$(call pkg_rel,$(PKGCONFIGDIR),$(INCLUDEDIR))|g' \
+	  -e 's|@PC_RPATH@|$(PKG_RPATH)|g' \
+	  -e 's|@CM_TO_LIBDIR@|$(call pkg_rel,$(CMAKEDIR),$(LIBDIR))|g' \
+	  -e 's|@CM_TO_INCLUDEDIR@|$(call pkg_rel,$(CMAKEDIR),$(INCLUDEDIR))|g' \
+	  -e "s|@SIZEOF_VOID_P@|$$(getconf LONG_BIT | awk '{print $$1/8}')|g" $< > $@.tmp
+	@mv $@.tmp $@
+
+install: lib $(PKG_GEN) $(INSTALL_BINS)
+	install -d $(DESTDIR)$(INCLUDEDIR)/adapt $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	  $(DESTDIR)$(CMAKEDIR)
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/adapt/
+	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIB_SO_REAL) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME)
+	ln -sf $(LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/libadapt.so
+	install -m 644 $(PKG_B)/adapt.pc $(PKG_B)/adapt-static.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	install -m 644 $(PKG_B)/adaptConfig.cmake $(PKG_B)/adaptConfigVersion.cmake $(DESTDIR)$(CMAKEDIR)/
+ifneq ($(strip $(INSTALL_BINS)),)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(INSTALL_BINS) $(DESTDIR)$(BINDIR)/
+	@echo "install: libadapt $(VERSION) and $(notdir $(INSTALL_BINS)) in $(DESTDIR)$(PREFIX)"
+else
+	@echo "install: libadapt $(VERSION) in $(DESTDIR)$(PREFIX); adapt-isosurface not built" \
+	  "(VTK 9.1 headers not found in $(VTK_INC); \`make deps\` installs them)"
+endif
+	@if [ -z "$(DESTDIR)" ] && [ -z "$(PKG_RPATH)" ] && command -v ldconfig >/dev/null 2>&1; then \
+	  ldconfig 2>/dev/null || true; fi
+
+# Removes what install wrote (also the app, whether or not it is built now).
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/,$(notdir $(PUBLIC_HEADERS)))
+	rm -f $(DESTDIR)$(LIBDIR)/libadapt.a $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_SO_REAL)) \
+	  $(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/libadapt.so
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/adapt.pc $(DESTDIR)$(PKGCONFIGDIR)/adapt-static.pc
+	rm -f $(DESTDIR)$(CMAKEDIR)/adaptConfig.cmake $(DESTDIR)$(CMAKEDIR)/adaptConfigVersion.cmake
+	rm -f $(DESTDIR)$(BINDIR)/adapt-isosurface
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/adapt $(DESTDIR)$(CMAKEDIR) 2>/dev/null
+	@echo "uninstall: done ($(DESTDIR)$(PREFIX))"
+
+# Staged installs, consumers built and run without LD_LIBRARY_PATH, uninstall
+# leaves nothing, and an install without VTK installs the library.
+.PHONY: check-consumers
+check-consumers: lib
+	@bash packaging/check_consumers.sh "$(MAKE)" "$(abspath $(B))/consumers"
+CHECKS += check-consumers

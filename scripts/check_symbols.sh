@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The shared library exports its public API and nothing else but the slow
+# paths of the inline steal and preempt points (at most 5 internal adapt__
+# symbols). Usage: check_symbols.sh LIBADAPT_SO PUBLIC_HEADER_DIR
+set -euo pipefail
+so=${1:?shared library}
+hdrs=${2:?public header directory}
+max_internal=5
+
+exported=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | sort -u)
+internal=$(grep -E '^adapt__' <<<"$exported" || true)
+n_internal=$(grep -c . <<<"$internal" || true)
+foreign=$(grep -vE '^(adapt_|_init$|_fini$)' <<<"$exported" || true)
+declared=$(grep -hoE '^ADAPT_API[^(]*\(' "$hdrs"/*.h | sed -E 's/.*[ *](adapt_[a-z0-9_]+)\($/\1/' | sort -u)
+missing=$(comm -23 <(echo "$declared") <(echo "$exported"))
+undeclared=$(comm -13 <(echo "$declared") <(grep -E '^adapt_' <<<"$exported" | sort -u))
+
+bad=0
+if [ "$n_internal" -gt $max_internal ]; then
+  echo "check-symbols: $n_internal internal symbols exported (at most $max_internal):" $internal >&2
+  bad=1
+fi
+[ -z "$foreign" ] || { echo "check-symbols: exported non-adapt symbols:" $foreign >&2; bad=1; }
+[ -z "$missing" ] || { echo "check-symbols: declared ADAPT_API but not exported:" $missing >&2; bad=1; }
+[ -z "$undeclared" ] || { echo "check-symbols: exported but not in the public headers:" $undeclared >&2; bad=1; }
+[ $bad -eq 0 ] && echo "check-symbols: $(grep -c . <<<"$declared") public functions exported," \
+  "$n_internal internal ($(echo $internal))"
+exit $bad
