@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs libadapt into staged trees (DESTDIR) and checks it as its users
 # will use it (called by `make check-consumers`, part of `make test`):
-#  1. install with PREFIX=/opt/libadapt LIBDIR=.../lib64: a pkg-config
+#  1. install with PREFIX=/opt/libadapt and a multiarch LIBDIR
+#     (lib/x86_64-linux-gnu, where CMake looks on Debian): a pkg-config
 #     consumer linked with `adapt` (shared) and one with `adapt-static`, and
 #     a CMake consumer with adapt::adapt and adapt::adapt_static, all built
 #     and run without LD_LIBRARY_PATH; the static ones need no libadapt.so;
@@ -17,7 +18,9 @@ rm -rf "$work"
 mkdir -p "$work"
 stage="$work/stage"
 prefix=/opt/libadapt
-libdir=$prefix/lib64
+multiarch=$(cc -print-multiarch 2>/dev/null || true)
+libsub=lib${multiarch:+/$multiarch}
+libdir=$prefix/$libsub
 fail() { echo "check-consumers: FAIL: $*" >&2; exit 1; }
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 
@@ -27,20 +30,20 @@ export ADAPT_WORKERS=2
 $MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$stage" PREFIX=$prefix \
   LIBDIR=$libdir >"$work/install.log"
 root="$stage$prefix"
-for f in include/adapt/adapt.h include/adapt/loop.h lib64/libadapt.a lib64/libadapt.so \
-  lib64/pkgconfig/adapt.pc lib64/pkgconfig/adapt-static.pc lib64/cmake/adapt/adaptConfig.cmake \
-  lib64/cmake/adapt/adaptConfigVersion.cmake; do
+for f in include/adapt/adapt.h include/adapt/loop.h $libsub/libadapt.a $libsub/libadapt.so \
+  $libsub/pkgconfig/adapt.pc $libsub/pkgconfig/adapt-static.pc $libsub/cmake/adapt/adaptConfig.cmake \
+  $libsub/cmake/adapt/adaptConfigVersion.cmake; do
   [ -e "$root/$f" ] || fail "install did not write $f"
 done
-soname=$(readelf -d "$root/lib64/libadapt.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-real=$(readlink -f "$root/lib64/libadapt.so")
+soname=$(readelf -d "$root/$libsub/libadapt.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+real=$(readlink -f "$root/$libsub/libadapt.so")
 case "$soname:$(basename "$real")" in
   libadapt.so.0:libadapt.so.0.*.*) ;;
   *) fail "soname $soname, real name $(basename "$real")" ;;
 esac
 
 # pkg-config, shared and static.
-export PKG_CONFIG_PATH="$root/lib64/pkgconfig"
+export PKG_CONFIG_PATH="$root/$libsub/pkgconfig"
 cc -O2 packaging/consumer/consumer.c -o "$work/pc_shared" $(pkg-config --cflags --libs adapt)
 cc -O2 packaging/consumer/consumer.c -o "$work/pc_static" $(pkg-config --cflags --libs adapt-static)
 needed "$work/pc_shared" | grep -qx 'libadapt.so.0' || fail "pc_shared does not load libadapt.so.0"
