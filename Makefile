@@ -147,7 +147,7 @@ check-layers:
 	@bash scripts/check_layers.sh
 check-symbols: $(LIB_SO)
 	@bash scripts/check_symbols.sh $(LIB_SO_REAL) libadapt/include/adapt
-CHECKS += check-layers check-symbols
+CHECKS += check-layers check-symbols format-check
 
 # Runs every test binary of this variant; stops at the first failure.
 test-run: tests $(EXTRA_TESTS)

@@ -1,6 +1,6 @@
 /* Tunables of the sequence algorithms (algorithms/): every one here, each
- * overridable with -D at build time. The environment variables read at
- * each call are described in docs/algorithms.md. */
+ * overridable with -D at build time. The environment variables (read once,
+ * by adapt_init) are described in docs/algorithms.md. */
 #ifndef ALGORITHMS_ALGO_CONFIG_H
 #define ALGORITHMS_ALGO_CONFIG_H
 

@@ -22,6 +22,7 @@
 
 #include <adapt/algorithms.h>
 
+#include "adapt_ext.h"
 #include "seq_engine.h"
 
 typedef struct node_hdr {
@@ -131,14 +132,21 @@ int adapt_reduce(const void *base, size_t count, size_t size, void *result, size
                  void (*accumulate)(void *acc, const void *first, size_t n, void *ctx),
                  void (*combine)(void *acc, const void *other, void *ctx), void *ctx,
                  const adapt_attr *attr) {
+  static const char fn[] = "adapt_reduce";
   size_t bytes;
-  if (!result || !identity || !accumulate || !combine || result_size == 0) return -EINVAL;
-  int rc = adapt__seq_bytes(count, size, &bytes);
+  adapt__error_clear();
+  if (!result) return adapt__fail(-EINVAL, "%s: result is NULL", fn);
+  if (!identity) return adapt__fail(-EINVAL, "%s: identity is NULL", fn);
+  if (!accumulate) return adapt__fail(-EINVAL, "%s: accumulate is NULL", fn);
+  if (!combine) return adapt__fail(-EINVAL, "%s: combine is NULL", fn);
+  if (result_size == 0) return adapt__fail(-EINVAL, "%s: result_size is 0", fn);
+  int rc = adapt__seq_bytes(fn, "count", "size", count, size, &bytes);
   if (rc) return rc;
-  if (count && !base) return -EINVAL;
-  if (result_size > SIZE_MAX - 32) return -EOVERFLOW;
+  if (count && !base) return adapt__fail(-EINVAL, "%s: base is NULL with count > 0", fn);
+  if (result_size > SIZE_MAX - 32)
+    return adapt__fail(-EOVERFLOW, "%s: result_size %zu too large", fn, result_size);
   adapt__seq_params p;
-  rc = adapt__seq_params_resolve(attr, count, ADAPT_REDUCE_BLOCK, size, &p);
+  rc = adapt__seq_params_resolve(fn, attr, count, ADAPT_REDUCE_BLOCK, size, &p);
   if (rc) return rc;
   if (count == 0) {
     memmove(result, identity, result_size);
@@ -155,10 +163,8 @@ int adapt_reduce(const void *base, size_t count, size_t size, void *result, size
                .accumulate = accumulate,
                .combine = combine};
   adapt__seq_ctx c;
-  adapt__seq_ctx_init(&c, &k_reduce, &x, &p);
   adapt__seq_work w;
-  adapt__seq_master_init(&c, &w);
-  rc = adapt__seq_exec(&c, &w);
+  rc = adapt__seq_run(&c, &w, &k_reduce, &x, &p, NULL, 0);
   red_acc *a = acc_of(&w);
   if (rc == 0) {
     /* fold the remaining groups left to right (the binary decomposition) */

@@ -15,6 +15,7 @@
 
 #include <adapt/algorithms.h>
 
+#include "adapt_ext.h"
 #include "seq_engine.h"
 
 typedef struct scan_ctx {
@@ -74,19 +75,21 @@ static const adapt__seq_kernel k_scan = {run_scan, merge_scan, NULL};
 int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
                          void (*op)(const void *prev, const void *elem, void *out, void *ctx),
                          void *ctx, const adapt_attr *attr) {
+  static const char fn[] = "adapt_inclusive_scan";
   size_t bytes;
-  if (!op) return -EINVAL;
-  int rc = adapt__seq_bytes(count, size, &bytes);
+  adapt__error_clear();
+  if (!op) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
+  int rc = adapt__seq_bytes(fn, "count", "size", count, size, &bytes);
   if (rc) return rc;
-  if (count && (!in || !out)) return -EINVAL;
-  if (in != out && adapt__seq_overlap(in, bytes, out, bytes)) return -EINVAL;
+  if (count && !in) return adapt__fail(-EINVAL, "%s: in is NULL with count > 0", fn);
+  if (count && !out) return adapt__fail(-EINVAL, "%s: out is NULL with count > 0", fn);
+  if (in != out && adapt__seq_overlap(in, bytes, out, bytes))
+    return adapt__fail(-EINVAL, "%s: output overlaps input (only in == out is allowed)", fn);
   adapt__seq_params p;
-  rc = adapt__seq_params_resolve(attr, count, 1, 2 * size, &p);
+  rc = adapt__seq_params_resolve(fn, attr, count, 1, 2 * size, &p);
   if (rc) return rc;
   scan_ctx x = {.in = in, .out = out, .size = size, .user = ctx, .op = op};
   adapt__seq_ctx c;
-  adapt__seq_ctx_init(&c, &k_scan, &x, &p);
   adapt__seq_work w;
-  adapt__seq_master_init(&c, &w);
-  return adapt__seq_exec(&c, &w);
+  return adapt__seq_run(&c, &w, &k_scan, &x, &p, NULL, 0);
 }

@@ -7,6 +7,7 @@
 
 #include <adapt/algorithms.h>
 
+#include "adapt_ext.h"
 #include "seq_engine.h"
 
 typedef struct pred_ctx {
@@ -46,29 +47,31 @@ static void run_find(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) 
 static const adapt__seq_kernel k_count = {run_count, merge_count, NULL};
 static const adapt__seq_kernel k_find = {run_find, NULL, NULL};
 
-static int check(const void *base, size_t count, size_t size, const void *pred, const void *out) {
+static int check(const char *fn, const char *out_name, const void *base, size_t count, size_t size,
+                 const void *pred, const void *out) {
   size_t bytes;
-  if (!pred || !out) return -EINVAL;
-  int rc = adapt__seq_bytes(count, size, &bytes);
+  adapt__error_clear();
+  if (!pred) return adapt__fail(-EINVAL, "%s: pred is NULL", fn);
+  if (!out) return adapt__fail(-EINVAL, "%s: %s is NULL", fn, out_name);
+  int rc = adapt__seq_bytes(fn, "count", "size", count, size, &bytes);
   if (rc) return rc;
-  if (count && !base) return -EINVAL;
+  if (count && !base) return adapt__fail(-EINVAL, "%s: base is NULL with count > 0", fn);
   return 0;
 }
 
 /* Check the call, then run kernel k over the elements with c and w (the
  * caller reads its result from them). */
-static int run_pred(const adapt__seq_kernel *k, const void *base, size_t count, size_t size,
-                    void *out, int (*pred)(const void *, void *), void *ctx, const adapt_attr *attr,
+static int run_pred(const char *fn, const char *out_name, const adapt__seq_kernel *k,
+                    const void *base, size_t count, size_t size, void *out,
+                    int (*pred)(const void *, void *), void *ctx, const adapt_attr *attr,
                     pred_ctx *x, adapt__seq_ctx *c, adapt__seq_work *w) {
-  int rc = check(base, count, size, (const void *)(uintptr_t)pred, out);
+  int rc = check(fn, out_name, base, count, size, (const void *)(uintptr_t)pred, out);
   if (rc) return rc;
   adapt__seq_params p;
-  rc = adapt__seq_params_resolve(attr, count, 1, size, &p);
+  rc = adapt__seq_params_resolve(fn, attr, count, 1, size, &p);
   if (rc) return rc;
   *x = (pred_ctx){.base = base, .size = size, .user = ctx, .pred = pred};
-  adapt__seq_ctx_init(c, k, x, &p);
-  adapt__seq_master_init(c, w);
-  return adapt__seq_exec(c, w);
+  return adapt__seq_run(c, w, k, x, &p, NULL, 0);
 }
 
 int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
@@ -76,7 +79,8 @@ int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
   pred_ctx x;
   adapt__seq_ctx c;
   adapt__seq_work w;
-  int rc = run_pred(&k_count, base, count, size, result, pred, ctx, attr, &x, &c, &w);
+  int rc = run_pred("adapt_count_if", "result", &k_count, base, count, size, result, pred, ctx,
+                    attr, &x, &c, &w);
   if (rc == 0) *result = *count_of(&w);
   return rc;
 }
@@ -86,7 +90,8 @@ int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
   pred_ctx x;
   adapt__seq_ctx c;
   adapt__seq_work w;
-  int rc = run_pred(&k_find, base, count, size, index, pred, ctx, attr, &x, &c, &w);
+  int rc = run_pred("adapt_find_if", "index", &k_find, base, count, size, index, pred, ctx, attr,
+                    &x, &c, &w);
   /* the limit only drops to matches: the lowest one, or count (n) if none */
   if (rc == 0) *index = adapt__seq_limit(&c);
   return rc;

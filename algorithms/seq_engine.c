@@ -19,8 +19,8 @@ static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 /* b + d clamped to n (b <= n). */
 static size_t add_clamp(size_t b, size_t d, size_t n) { return n - b > d ? b + d : n; }
 
-void adapt__seq_ctx_init(adapt__seq_ctx *c, const adapt__seq_kernel *k, void *kctx,
-                         const adapt__seq_params *p) {
+static void ctx_init(adapt__seq_ctx *c, const adapt__seq_kernel *k, void *kctx,
+                     const adapt__seq_params *p) {
   c->kernel = k;
   c->kctx = kctx;
   c->p = *p;
@@ -28,7 +28,7 @@ void adapt__seq_ctx_init(adapt__seq_ctx *c, const adapt__seq_kernel *k, void *kc
   atomic_init(&c->err, 0);
 }
 
-void adapt__seq_master_init(const adapt__seq_ctx *c, adapt__seq_work *w) {
+static void master_init(const adapt__seq_ctx *c, adapt__seq_work *w) {
   memset(w, 0, sizeof *w);
   w->master = 1;
   w->grain = c->p.grain;
@@ -203,14 +203,35 @@ static void map_body(size_t b, size_t e, void *arg) {
   if (b < e) m->c->kernel->run(m->c, m->w, b, e);
 }
 
-int adapt__seq_exec(adapt__seq_ctx *c, adapt__seq_work *w) {
+/* The detail, for the calling thread, of an error that a worker recorded
+ * with adapt__seq_stop while the call ran. */
+static int run_error(const adapt__seq_ctx *c, int err) {
+  switch (err) {
+  case 0: return 0;
+  case -ENOMEM: return adapt__fail(err, "%s: out of memory for a partial result", c->p.fn);
+  case -ERANGE: return adapt__fail(err, "%s: op returned more than max_out outputs", c->p.fn);
+  case -EPROTO:
+    return adapt__fail(err, "%s: internal protocol error in the sequence engine (a libadapt bug)",
+                       c->p.fn);
+  default: return adapt__fail(err, "%s: %s", c->p.fn, adapt_strerror(err));
+  }
+}
+
+static const char *mode_name(adapt_window_mode m) {
+  return m == ADAPT_WINDOW_STATIC ? "static" : m == ADAPT_WINDOW_SLIDING ? "sliding" : "none";
+}
+
+static int exec(adapt__seq_ctx *c, adapt__seq_work *w) {
   if (c->p.n == 0) return 0;
   adapt_sched s = c->p.sched;
   if (!c->kernel->merge && !c->kernel->discard) {
-    int rc = adapt__sched_resolve(s, &s);
-    if (rc) return rc;
+    if (s == ADAPT_SCHED_DEFAULT) s = c->p.sched_default; /* ADAPT_SCHED */
     if (s != ADAPT_SCHED_ADAPTIVE) {
-      if (c->p.mode != ADAPT_WINDOW_NONE) return -ENOTSUP;
+      if (c->p.mode != ADAPT_WINDOW_NONE)
+        return adapt__fail(-ENOTSUP, "%s: window mode %s needs the adaptive scheduler (%s is %s)",
+                           c->p.fn, mode_name(c->p.mode),
+                           c->p.sched == ADAPT_SCHED_DEFAULT ? "ADAPT_SCHED" : "attr.sched",
+                           adapt_sched_name(s));
       adapt_attr a = {0};
       a.sched = s;
       a.grain = c->p.auto_grain ? 0 : c->p.grain;
@@ -218,7 +239,10 @@ int adapt__seq_exec(adapt__seq_ctx *c, adapt__seq_work *w) {
       return adapt_for(0, c->p.n, map_body, &m, &a);
     }
   } else if (s != ADAPT_SCHED_DEFAULT && s != ADAPT_SCHED_ADAPTIVE) {
-    return -ENOTSUP;
+    return adapt__fail(-ENOTSUP,
+                       "%s: attr.sched %s does not apply (merging in sequence order needs the "
+                       "adaptive scheduler)",
+                       c->p.fn, adapt_sched_name(s));
   }
   adapt_task task = {
       .entry = thief_entry,
@@ -233,5 +257,13 @@ int adapt__seq_exec(adapt__seq_ctx *c, adapt__seq_work *w) {
   dowork(&f, w, c);
   adapt_end(&f);
   /* relaxed: adapt_end acquired every thief's FINAL state. */
-  return atomic_load_explicit(&c->err, memory_order_relaxed);
+  return run_error(c, atomic_load_explicit(&c->err, memory_order_relaxed));
+}
+
+int adapt__seq_run(adapt__seq_ctx *c, adapt__seq_work *w, const adapt__seq_kernel *k, void *kctx,
+                   const adapt__seq_params *p, const void *acc_init, size_t acc_bytes) {
+  ctx_init(c, k, kctx, p);
+  master_init(c, w);
+  if (acc_init) memcpy(w->acc, acc_init, acc_bytes);
+  return exec(c, w);
 }

@@ -80,24 +80,21 @@ struct adapt__seq_ctx {
   atomic_int err; /* first error reported by adapt__seq_stop, 0 */
 };
 
-/* Prepare c for a run of kernel k with parameters p. */
-void adapt__seq_ctx_init(adapt__seq_ctx *c, const adapt__seq_kernel *k, void *kctx,
-                         const adapt__seq_params *p);
-
-/* Prepare the master's descriptor (acc zeroed; set it after this call). */
-void adapt__seq_master_init(const adapt__seq_ctx *c, adapt__seq_work *w);
-
-/* Run the whole sequence with the master descriptor w on the calling thread
- * (and the idle workers). Returns 0, the first error given to
+/* Run kernel k (call context kctx, parameters p) over the whole sequence on
+ * the calling thread and the idle workers: prepares *c and the master's
+ * descriptor *w, whose acc starts as a copy of acc_init (acc_bytes <=
+ * ADAPT_SEQ_ACC_BYTES; NULL: zeroed), then runs. After the call w->acc holds
+ * the master's final state. Returns 0, the first error given to
  * adapt__seq_stop, or adapt_begin's error (then nothing was processed).
  * Schedulers: a kernel without merge and discard (a 1:1 map, or find_if,
  * whose result is the limit) in the no-window mode runs under the
  * scheduler of the call (params sched, else ADAPT_SCHED) through adapt_for,
- * its run() getting the master's w, which it must not write; chunks are
- * cut at the limit (early stop). Other kernels need the adaptive protocol (ordered merges,
- * windows): an explicit non-adaptive sched gives -ENOTSUP before anything
- * runs, and ADAPT_SCHED does not apply to them. */
-int adapt__seq_exec(adapt__seq_ctx *c, adapt__seq_work *w);
+ * its run() getting the master's w, which it must not write; chunks are cut
+ * at the limit (early stop). Other kernels need the adaptive protocol
+ * (ordered merges, windows): an explicit non-adaptive sched gives -ENOTSUP
+ * before anything runs, and ADAPT_SCHED does not apply to them. */
+int adapt__seq_run(adapt__seq_ctx *c, adapt__seq_work *w, const adapt__seq_kernel *k, void *kctx,
+                   const adapt__seq_params *p, const void *acc_init, size_t acc_bytes);
 
 /* From a kernel, any worker: units >= at need not be processed any more;
  * err != 0 records an error (the first one wins). Thread-safe. */

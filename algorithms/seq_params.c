@@ -1,74 +1,13 @@
-/* Parameters of one sequence-algorithm call (see seq_params.h). */
+/* Parameters of one sequence-algorithm call (see seq_params.h). No getenv
+ * here: adapt_init reads and checks the environment once (adapt_ext.h). */
 #include "seq_params.h"
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "adapt_ext.h"
 #include "algo_config.h"
-
-/* Bad environment values are reported once per process on stderr (the call
- * itself returns -EINVAL every time). */
-static atomic_int env_reported;
-
-static int env_error(const char *name, const char *value, const char *expected) {
-  /* relaxed: only deduplicates a diagnostic message. */
-  if (!atomic_exchange_explicit(&env_reported, 1, memory_order_relaxed))
-    fprintf(stderr, "libadapt: bad value %s=\"%s\" (expected %s)\n", name, value, expected);
-  return -EINVAL;
-}
-
-/* Positive integer from the environment: 0 not set, 1 set (*out), -EINVAL. */
-static int env_size(const char *name, size_t *out) {
-  const char *s = getenv(name);
-  if (!s || !*s) return 0;
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || !end || *end || v == 0 || v > SIZE_MAX || s[0] == '-')
-    return env_error(name, s, "a positive integer");
-  *out = (size_t)v;
-  return 1;
-}
-
-static int resolve_mode(adapt_window_mode m, adapt_window_mode *out) {
-  if (m == ADAPT_WINDOW_NONE || m == ADAPT_WINDOW_STATIC || m == ADAPT_WINDOW_SLIDING) {
-    *out = m;
-    return 0;
-  }
-  if (m != ADAPT_WINDOW_DEFAULT) return -EINVAL;
-  const char *s = getenv("ADAPT_WINDOW");
-  if (!s || !*s || !strcmp(s, "none"))
-    *out = ADAPT_WINDOW_NONE;
-  else if (!strcmp(s, "static"))
-    *out = ADAPT_WINDOW_STATIC;
-  else if (!strcmp(s, "sliding"))
-    *out = ADAPT_WINDOW_SLIDING;
-  else
-    return env_error("ADAPT_WINDOW", s, "none, static or sliding");
-  return 0;
-}
-
-static int resolve_splitter(adapt_window_splitter sp, adapt_window_splitter *out) {
-  if (sp == ADAPT_SPLITTER_LOCAL || sp == ADAPT_SPLITTER_DISTANT || sp == ADAPT_SPLITTER_BALANCED) {
-    *out = sp;
-    return 0;
-  }
-  if (sp != ADAPT_SPLITTER_DEFAULT) return -EINVAL;
-  const char *s = getenv("ADAPT_SPLITTER");
-  if (!s || !*s || !strcmp(s, "balanced"))
-    *out = ADAPT_SPLITTER_BALANCED;
-  else if (!strcmp(s, "local"))
-    *out = ADAPT_SPLITTER_LOCAL;
-  else if (!strcmp(s, "distant"))
-    *out = ADAPT_SPLITTER_DISTANT;
-  else
-    return env_error("ADAPT_SPLITTER", s, "local, distant or balanced");
-  return 0;
-}
 
 size_t adapt__seq_default_window(size_t footprint) {
   size_t cache = adapt_shared_cache_size();
@@ -78,43 +17,55 @@ size_t adapt__seq_default_window(size_t footprint) {
   return m ? m : 1;
 }
 
-int adapt__seq_params_resolve(const adapt_attr *attr, size_t count, size_t unit, size_t footprint,
-                              adapt__seq_params *p) {
+/* The enum fields of the attribute: 0, or -EINVAL with the detail. */
+static int check_attr(const char *fn, const adapt_attr *a) {
+  if ((int)a->sched < ADAPT_SCHED_DEFAULT || (int)a->sched >= ADAPT_SCHED_COUNT)
+    return adapt__fail(-EINVAL, "%s: attr.sched %d is not an adapt_sched", fn, (int)a->sched);
+  if ((int)a->window < ADAPT_WINDOW_DEFAULT || (int)a->window > ADAPT_WINDOW_SLIDING)
+    return adapt__fail(-EINVAL, "%s: attr.window %d is not an adapt_window_mode", fn,
+                       (int)a->window);
+  if ((int)a->splitter < ADAPT_SPLITTER_DEFAULT || (int)a->splitter > ADAPT_SPLITTER_BALANCED)
+    return adapt__fail(-EINVAL, "%s: attr.splitter %d is not an adapt_window_splitter", fn,
+                       (int)a->splitter);
+  return 0;
+}
+
+int adapt__seq_params_resolve(const char *fn, const adapt_attr *attr, size_t count, size_t unit,
+                              size_t footprint, adapt__seq_params *p) {
   adapt_attr a;
   if (attr)
     a = *attr;
   else
     memset(&a, 0, sizeof a);
-  if ((int)a.sched < ADAPT_SCHED_DEFAULT || (int)a.sched >= ADAPT_SCHED_COUNT) return -EINVAL;
-  p->sched = a.sched;
+  int rc = check_attr(fn, &a);
+  if (rc) return rc;
+  adapt__seq_defaults d = {0, ADAPT_SCHED_ADAPTIVE, ADAPT_WINDOW_NONE, 0, ADAPT_SPLITTER_BALANCED};
+  if (count) { /* count 0 calls nothing: no runtime needed */
+    rc = adapt__seq_defaults_get(&d);
+    if (rc) return rc;
+  }
   if (unit == 0) unit = 1;
-  int rc = resolve_mode(a.window, &p->mode);
-  if (rc) return rc;
-  rc = resolve_splitter(a.splitter, &p->splitter);
-  if (rc) return rc;
+  p->fn = fn;
+  p->sched = a.sched;
+  p->sched_default = d.sched;
+  p->mode = a.window != ADAPT_WINDOW_DEFAULT ? a.window : d.window;
+  p->splitter = a.splitter != ADAPT_SPLITTER_DEFAULT ? a.splitter : d.splitter;
 
   p->n = count / unit + (count % unit != 0);
   size_t n1 = p->n ? p->n : 1;
-
-  size_t m_elems = a.window_size;
-  if (m_elems == 0 && p->mode != ADAPT_WINDOW_NONE) {
-    rc = env_size("ADAPT_WINDOW_SIZE", &m_elems);
-    if (rc < 0) return rc;
-    if (rc == 0) m_elems = adapt__seq_default_window(a.footprint ? a.footprint : footprint);
-  }
-  if (p->mode == ADAPT_WINDOW_NONE) {
+  if (p->mode == ADAPT_WINDOW_NONE || p->n == 0) {
     p->window = n1;
   } else {
+    size_t m_elems = a.window_size ? a.window_size
+                     : d.window_size
+                         ? d.window_size
+                         : adapt__seq_default_window(a.footprint ? a.footprint : footprint);
     size_t m = m_elems / unit;
     if (m == 0) m = 1;
     p->window = m < n1 ? m : n1;
   }
 
-  size_t g_elems = a.grain;
-  if (g_elems == 0) {
-    rc = env_size("ADAPT_GRAIN", &g_elems);
-    if (rc < 0) return rc;
-  }
+  size_t g_elems = a.grain ? a.grain : d.grain;
   p->auto_grain = g_elems == 0;
   size_t g = p->auto_grain ? 1 : g_elems / unit;
   if (g == 0) g = 1;
@@ -123,9 +74,11 @@ int adapt__seq_params_resolve(const adapt_attr *attr, size_t count, size_t unit,
   return 0;
 }
 
-int adapt__seq_bytes(size_t count, size_t size, size_t *bytes) {
-  if (size == 0) return -EINVAL;
-  if (count > SIZE_MAX / size) return -EOVERFLOW;
+int adapt__seq_bytes(const char *fn, const char *count_name, const char *size_name, size_t count,
+                     size_t size, size_t *bytes) {
+  if (size == 0) return adapt__fail(-EINVAL, "%s: %s is 0", fn, size_name);
+  if (count > SIZE_MAX / size)
+    return adapt__fail(-EOVERFLOW, "%s: %s * %s overflows size_t", fn, count_name, size_name);
   *bytes = count * size;
   return 0;
 }

@@ -13,6 +13,7 @@
 
 #include <adapt/algorithms.h>
 
+#include "adapt_ext.h"
 #include "seq_engine.h"
 
 /* Output state in a descriptor's acc. */
@@ -124,17 +125,14 @@ static const adapt__seq_kernel k_var = {run_var, merge_var, discard_var};
 static const adapt__seq_kernel k_copy_if = {run_copy_if, merge_var, discard_var};
 
 /* Run kernel k with the master's output a; a is updated (buffer, count). */
-static int run_out(const adapt__seq_kernel *k, var_ctx *x, size_t count, size_t footprint,
-                   var_acc *a, const adapt_attr *attr) {
+static int run_out(const char *fn, const adapt__seq_kernel *k, var_ctx *x, size_t count,
+                   size_t footprint, var_acc *a, const adapt_attr *attr) {
   adapt__seq_params p;
-  int rc = adapt__seq_params_resolve(attr, count, 1, footprint, &p);
+  int rc = adapt__seq_params_resolve(fn, attr, count, 1, footprint, &p);
   if (rc || count == 0) return rc;
   adapt__seq_ctx c;
-  adapt__seq_ctx_init(&c, k, x, &p);
   adapt__seq_work w;
-  adapt__seq_master_init(&c, &w);
-  *acc_of(&w) = *a;
-  rc = adapt__seq_exec(&c, &w);
+  rc = adapt__seq_run(&c, &w, k, x, &p, a, sizeof *a);
   *a = *acc_of(&w);
   return rc;
 }
@@ -143,17 +141,26 @@ int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec 
                         size_t max_out,
                         size_t (*op)(const void *in_elem, void *out_elems, void *ctx), void *ctx,
                         const adapt_attr *attr) {
+  static const char fn[] = "adapt_transform_var";
   size_t ib, ob;
-  if (!op || !out) return -EINVAL;
-  int rc = adapt__seq_bytes(count, in_size, &ib);
+  adapt__error_clear();
+  if (!op) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
+  if (!out) return adapt__fail(-EINVAL, "%s: out is NULL", fn);
+  int rc = adapt__seq_bytes(fn, "count", "in_size", count, in_size, &ib);
   if (rc) return rc;
-  if (out->elem_size == 0 || out->count > out->capacity || (!out->data && out->capacity))
-    return -EINVAL;
-  rc = adapt__seq_bytes(max_out, out->elem_size, &ob);
+  if (out->elem_size == 0) return adapt__fail(-EINVAL, "%s: out->elem_size is 0", fn);
+  if (out->count > out->capacity)
+    return adapt__fail(-EINVAL, "%s: out->count %zu > out->capacity %zu", fn, out->count,
+                       out->capacity);
+  if (!out->data && out->capacity)
+    return adapt__fail(-EINVAL, "%s: out->data is NULL with out->capacity > 0", fn);
+  rc = adapt__seq_bytes(fn, "max_out", "out->elem_size", max_out, out->elem_size, &ob);
   if (rc) return rc;
-  if (count && !in) return -EINVAL;
-  if (out->capacity > SIZE_MAX / out->elem_size) return -EOVERFLOW;
-  if (adapt__seq_overlap(in, ib, out->data, out->capacity * out->elem_size)) return -EINVAL;
+  if (count && !in) return adapt__fail(-EINVAL, "%s: in is NULL with count > 0", fn);
+  if (out->capacity > SIZE_MAX / out->elem_size)
+    return adapt__fail(-EOVERFLOW, "%s: out->capacity * out->elem_size overflows size_t", fn);
+  if (adapt__seq_overlap(in, ib, out->data, out->capacity * out->elem_size))
+    return adapt__fail(-EINVAL, "%s: output (out->data's capacity) overlaps input", fn);
   var_ctx x = {.in = in,
                .in_size = in_size,
                .out_size = out->elem_size,
@@ -162,7 +169,7 @@ int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec 
                .op = op};
   var_acc a = {.buf = out->data, .n = out->count, .cap = out->capacity};
   size_t fp = in_size > SIZE_MAX - ob ? SIZE_MAX : in_size + ob;
-  rc = run_out(&k_var, &x, count, fp, &a, attr);
+  rc = run_out(fn, &k_var, &x, count, fp, &a, attr);
   out->data = a.buf; /* may have moved (realloc keeps the old elements) */
   out->capacity = a.cap;
   if (rc == 0) out->count = a.n;
@@ -171,12 +178,17 @@ int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec 
 
 int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
+  static const char fn[] = "adapt_copy_if";
   size_t bytes;
-  if (!pred || !out_count) return -EINVAL;
-  int rc = adapt__seq_bytes(count, size, &bytes);
+  adapt__error_clear();
+  if (!pred) return adapt__fail(-EINVAL, "%s: pred is NULL", fn);
+  if (!out_count) return adapt__fail(-EINVAL, "%s: out_count is NULL", fn);
+  int rc = adapt__seq_bytes(fn, "count", "size", count, size, &bytes);
   if (rc) return rc;
-  if (count && (!in || !out)) return -EINVAL;
-  if (adapt__seq_overlap(in, bytes, out, bytes)) return -EINVAL;
+  if (count && !in) return adapt__fail(-EINVAL, "%s: in is NULL with count > 0", fn);
+  if (count && !out) return adapt__fail(-EINVAL, "%s: out is NULL with count > 0", fn);
+  if (adapt__seq_overlap(in, bytes, out, bytes))
+    return adapt__fail(-EINVAL, "%s: output overlaps input", fn);
   var_ctx x = {.in = in,
                .in_size = size,
                .out_size = size,
@@ -185,7 +197,7 @@ int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *
                .user = ctx,
                .pred = pred};
   var_acc a = {.buf = out, .n = 0, .cap = count};
-  rc = run_out(&k_copy_if, &x, count, 2 * size, &a, attr);
+  rc = run_out(fn, &k_copy_if, &x, count, 2 * size, &a, attr);
   if (rc == 0) *out_count = a.n;
   return rc;
 }

@@ -1,6 +1,15 @@
-/* Helpers shared by the cmocka tests. */
+/* Helpers shared by the cmocka tests (tests/test_*.c): the shared setup and
+ * teardown, the registration macros and the runner every file uses, bodies
+ * of known duration, the size scale of the sanitizer variants, the count
+ * of live worker threads, and the N queens board of the nqueens tests. */
 #ifndef TESTS_ADAPT_TEST_H
 #define TESTS_ADAPT_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
 
 #include <adapt/adapt.h>
 #include <dirent.h>
@@ -35,7 +44,7 @@ static inline int adapt_test_workers(int n) {
 }
 
 /* Worker threads of this process (Linux): threads named "adapt-worker"
- * (teardowns check that none is left behind). */
+ * (the shared teardown checks that none is left behind). */
 static inline int adapt_test_worker_threads(void) {
   DIR *d = opendir("/proc/self/task");
   struct dirent *e;
@@ -53,5 +62,51 @@ static inline int adapt_test_worker_threads(void) {
   if (d) closedir(d);
   return n;
 }
+
+/* N queens, a board being the column of the queen of each row: 1 if a
+ * queen fits at column c of row `row` under the queens of cols[0..row),
+ * and then next[0..row] is the board with it; 0 if it does not. */
+static inline int adapt_test_queen_next(const signed char *cols, int row, int c,
+                                        signed char *next) {
+  for (int r = 0; r < row; r++) {
+    int d = cols[r] - c;
+    if (d == 0 || d == row - r || d == r - row) return 0;
+  }
+  memcpy(next, cols, (size_t)row);
+  next[row] = (signed char)c;
+  return 1;
+}
+
+/* The teardown of every test: stop the runtime, then check that no worker
+ * thread is left behind. */
+static inline int adapt_test_teardown(void **state) {
+  adapt_finalize();
+  assert_int_equal(adapt_test_worker_threads(), 0);
+  return 0;
+}
+
+/* The setup of a test that starts on a fixed number of workers: the
+ * runtime (re)started with the count the test's initial state holds (see
+ * ADAPT_TEST_WORKERS). */
+static inline int adapt_test_setup_workers(void **state) {
+  return adapt_test_workers((int)(intptr_t)*state) == 0 ? 0 : -1;
+}
+
+/* Registration: a test with the shared teardown; the same started on n
+ * workers by the shared setup. */
+#define ADAPT_TEST(f) cmocka_unit_test_teardown(f, adapt_test_teardown)
+#define ADAPT_TEST_WORKERS(f, n)                                                                   \
+  cmocka_unit_test_prestate_setup_teardown(f, adapt_test_setup_workers, adapt_test_teardown,       \
+                                           (void *)(intptr_t)(n))
+
+/* Runs a file's n tests as the group `name`. ADAPT_TEST_FILTER="*pattern*"
+ * runs the matching tests only (while debugging, e.g. one scheduler's
+ * cases; make test sets no filter and runs them all). */
+static inline int adapt_test_run_n(const char *name, const struct CMUnitTest *tests, size_t n) {
+  const char *filter = getenv("ADAPT_TEST_FILTER");
+  if (filter && *filter) cmocka_set_test_filter(filter);
+  return _cmocka_run_group_tests(name, tests, n, NULL, NULL);
+}
+#define adapt_test_run(name, tests) adapt_test_run_n(name, tests, sizeof tests / sizeof *tests)
 
 #endif /* TESTS_ADAPT_TEST_H */

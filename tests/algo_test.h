@@ -1,9 +1,11 @@
 /* Helpers shared by the tests of the sequence algorithms (test_algo_*.c):
- * the matrix of window modes x splitters x workers x grains x sizes. */
+ * the matrix of window modes x splitters x workers x grains x sizes and its
+ * test, the attributes of one case, and the hash that makes their data. */
 #ifndef TESTS_ALGO_TEST_H
 #define TESTS_ALGO_TEST_H
 
 #include <adapt/algorithms.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "adapt_test.h"
@@ -34,6 +36,27 @@ static const size_t algo_grains[] = {0, 1, 7, 64, 4096};
 static const size_t algo_windows[] = {97, 1, 4096, 0 /* default formula */};
 #define ALGO_NWINDOWS (sizeof algo_windows / sizeof *algo_windows)
 
+/* A 64-bit mixing function (MurmurHash3's finalizer): the test data. */
+static inline uint64_t algo_mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+/* The attributes of a mode with window size m (elements) and grain (0:
+ * the defaults). */
+static inline adapt_attr algo_attr(const algo_mode *mode, size_t m, size_t grain) {
+  adapt_attr a = {0};
+  a.window = mode->window;
+  a.splitter = mode->splitter;
+  a.window_size = m;
+  a.grain = grain;
+  return a;
+}
+
 /* One case of the matrix. */
 typedef struct algo_case {
   adapt_attr attr;
@@ -62,11 +85,9 @@ static inline size_t algo_matrix(size_t big, int (*fn)(const algo_case *c, void 
           if (sizes[si] == big && algo_grains[gi] != 0 && algo_grains[gi] != 1 &&
               algo_grains[gi] != 4096)
             continue;
-          algo_case c = {{0}, sizes[si], algo_workers[wi], &algo_modes[mi]};
-          c.attr.window = algo_modes[mi].window;
-          c.attr.splitter = algo_modes[mi].splitter;
-          c.attr.grain = algo_grains[gi];
-          c.attr.window_size = algo_windows[k++ % ALGO_NWINDOWS];
+          const size_t m = algo_windows[k++ % ALGO_NWINDOWS];
+          algo_case c = {algo_attr(&algo_modes[mi], m, algo_grains[gi]), sizes[si],
+                         algo_workers[wi], &algo_modes[mi]};
           if (fn(&c, arg)) fails++;
         }
   }
@@ -75,5 +96,17 @@ static inline size_t algo_matrix(size_t big, int (*fn)(const algo_case *c, void 
 
 /* The large size of the matrix: smaller under the sanitizers. */
 static inline size_t algo_big(void) { return adapt_test_scale(1000003, 100003); }
+
+/* The test of one algorithm over the whole matrix, registered by
+ * ALGO_MATRIX_TEST(name, fn) with the shared teardown: its initial state
+ * points to the case function fn. */
+typedef int (*algo_case_fn)(const algo_case *c, void *arg);
+static inline void algo_matrix_test(void **state) {
+  assert_int_equal(algo_matrix(algo_big(), *(const algo_case_fn *)*state, NULL), 0);
+}
+#define ALGO_MATRIX_TEST(name, fn)                                                                 \
+  {                                                                                                \
+#name, algo_matrix_test, NULL, adapt_test_teardown, (void *)&(const algo_case_fn) { fn }       \
+  }
 
 #endif /* TESTS_ALGO_TEST_H */

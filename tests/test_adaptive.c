@@ -1,12 +1,7 @@
 /* The low-level adaptive API: a user splitter and reducer whose result
  * proves the reduction order (concatenated labels equal the sequential
- * string), with preemption forced and with many thieves; errors. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
+ * string), with preemption forced, with many thieves and with nested tasks;
+ * errors; the statistics and topology queries. */
 #include <adapt/adaptive.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -27,6 +22,7 @@ typedef struct label_ctx {
   int preempt;      /* 1: owner preempts thieves; 0: waits in adapt_end */
   unsigned slow_ns; /* per element, on workers other than 0 */
   atomic_int oom;
+  void (*nested)(size_t i, struct label_ctx *c); /* NULL, or run after element i */
 } label_ctx;
 
 static char label_of(size_t i) { return (char)('a' + (i * 7 + i / 26) % 26); }
@@ -89,6 +85,7 @@ static void label_entry(adapt_frame *f, void *wv, void *cv) {
       char ch = label_of(i);
       if (append(w, &ch, 1)) atomic_store(&c->oom, 1);
       if (slow && c->slow_ns) adapt_test_spin_ns(c->slow_ns);
+      if (c->nested) c->nested(i, c);
       if (adapt_preempt_point(f)) return;
     }
     if (!c->preempt || !adapt_preempt_next_thief(f)) return;
@@ -102,7 +99,7 @@ static const adapt_task *label_task(label_ctx *c) {
 }
 
 static void run_labels(size_t n, int preempt, unsigned slow_ns, char *expect) {
-  label_ctx c = {n, preempt, slow_ns, 0};
+  label_ctx c = {n, preempt, slow_ns, 0, NULL};
   label_work w = {0, n, NULL, 0, 0};
   const adapt_task *task = label_task(&c);
   adapt_frame f;
@@ -169,46 +166,33 @@ static void test_order_join_many_thieves(void **state) {
   free(expect);
 }
 
-/* Nested user tasks inside label elements: frames at two levels. */
-static void nested_entry(adapt_frame *f, void *wv, void *cv) {
-  label_work *w = wv;
-  label_ctx *c = cv;
-  for (;;) {
-    while (w->begin < w->end) {
-      adapt_steal_point(f);
-      size_t i = w->begin++;
-      char ch = label_of(i);
-      if (append(w, &ch, 1)) atomic_store(&c->oom, 1);
-      if (i % 97 == 0) { /* a nested task, whose result must be 50 labels */
-        label_ctx ic = {50, 1, 0, 0};
-        label_work iw = {0, 50, NULL, 0, 0};
-        adapt_task it = {label_entry, label_splitter, label_reducer, sizeof(label_work), &ic};
-        adapt_frame inner;
-        if (adapt_begin(&inner, &it, &iw) == 0) {
-          label_entry(&inner, &iw, &ic);
-          adapt_end(&inner);
-        }
-        if (iw.len != 50) atomic_store(&c->oom, 2);
-        for (size_t k = 0; k < 50 && iw.out; k++)
-          if (iw.out[k] != label_of(k)) atomic_store(&c->oom, 3);
-        free(iw.out);
-      }
-      if (adapt_preempt_point(f)) return;
-    }
-    if (!adapt_preempt_next_thief(f)) return;
+/* Nested user tasks inside label elements (frames at two levels): every
+ * 97th element runs a nested task, whose result must be 50 labels. */
+static void nested_task(size_t i, label_ctx *c) {
+  if (i % 97 != 0) return;
+  label_ctx ic = {50, 1, 0, 0, NULL};
+  label_work iw = {0, 50, NULL, 0, 0};
+  adapt_task it = {label_entry, label_splitter, label_reducer, sizeof(label_work), &ic};
+  adapt_frame inner;
+  if (adapt_begin(&inner, &it, &iw) == 0) {
+    label_entry(&inner, &iw, &ic);
+    adapt_end(&inner);
   }
+  if (iw.len != 50) atomic_store(&c->oom, 2);
+  for (size_t k = 0; k < 50 && iw.out; k++)
+    if (iw.out[k] != label_of(k)) atomic_store(&c->oom, 3);
+  free(iw.out);
 }
 
 static void test_nested_tasks(void **state) {
   size_t n = adapt_test_scale(30000, 5000);
   for (int wk = 2; wk <= 3; wk++) {
     assert_int_equal(adapt_test_workers(wk), 0);
-    label_ctx c = {n, 1, 0, 0};
+    label_ctx c = {n, 1, 0, 0, nested_task};
     label_work w = {0, n, NULL, 0, 0};
-    adapt_task t = {nested_entry, label_splitter, label_reducer, sizeof(label_work), &c};
     adapt_frame f;
-    assert_int_equal(adapt_begin(&f, &t, &w), 0);
-    nested_entry(&f, &w, &c);
+    assert_int_equal(adapt_begin(&f, label_task(&c), &w), 0);
+    label_entry(&f, &w, &c);
     assert_int_equal(adapt_end(&f), 0);
     assert_int_equal(atomic_load(&c.oom), 0);
     assert_int_equal(w.len, n);
@@ -252,7 +236,6 @@ static void test_begin_errors(void **state) {
 }
 
 static void test_stats_and_topology(void **state) {
-  assert_int_equal(adapt_test_workers(2), 0);
   adapt_worker_stats s;
   assert_int_equal(adapt_stats_get(-1, &s), -EINVAL);
   assert_int_equal(adapt_stats_get(2, &s), -EINVAL);
@@ -273,18 +256,13 @@ static void test_stats_and_topology(void **state) {
   assert_int_equal(adapt_stats_get(0, &s), -ESRCH);
 }
 
-static int teardown(void **state) {
-  adapt_finalize();
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_teardown(test_begin_errors, teardown),
-      cmocka_unit_test_teardown(test_order_with_preemption, teardown),
-      cmocka_unit_test_teardown(test_order_join_many_thieves, teardown),
-      cmocka_unit_test_teardown(test_nested_tasks, teardown),
-      cmocka_unit_test_teardown(test_stats_and_topology, teardown),
+      ADAPT_TEST(test_begin_errors),
+      ADAPT_TEST(test_order_with_preemption),
+      ADAPT_TEST(test_order_join_many_thieves),
+      ADAPT_TEST(test_nested_tasks),
+      ADAPT_TEST_WORKERS(test_stats_and_topology, 2),
   };
-  return cmocka_run_group_tests_name("adaptive", tests, NULL, NULL);
+  return adapt_test_run("adaptive", tests);
 }

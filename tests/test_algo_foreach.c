@@ -1,12 +1,6 @@
 /* adapt_for_each, adapt_transform and their range forms: every element
  * exactly once and equal to the sequential loop, for every window mode,
  * splitter, worker count, grain and size; error paths. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <pthread.h>
@@ -17,19 +11,9 @@
 
 #include "algo_test.h"
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return x;
-}
-
 /* --- for_each: each element counts its visits ---------------------------- */
 
-static void inc_op(void *elem, void *ctx) {
-  (void)ctx;
-  (*(uint32_t *)elem)++;
-}
+static void inc_op(void *elem, void *ctx) { (*(uint32_t *)elem)++; }
 
 typedef struct range_ctx {
   atomic_size_t calls, empty;
@@ -44,7 +28,6 @@ static void inc_range(void *first, size_t n, void *ctx) {
 }
 
 static int case_for_each(const algo_case *c, void *arg) {
-  (void)arg;
   uint32_t *a = calloc(c->n + 1, sizeof *a);
   assert_non_null(a);
   int rc = adapt_for_each(a, c->n, sizeof *a, inc_op, NULL, &c->attr);
@@ -65,49 +48,40 @@ static int case_for_each(const algo_case *c, void *arg) {
   return 0;
 }
 
-static void test_for_each_matrix(void **state) {
-  (void)state;
-  assert_int_equal(algo_matrix(algo_big(), case_for_each, NULL), 0);
-}
-
 /* --- transform: different in and out sizes, and in place ---------------- */
 
 static void sq_op(const void *in, void *out, void *ctx) {
-  (void)ctx;
   uint32_t x = *(const uint32_t *)in;
-  *(uint64_t *)out = mix(x) + 1;
+  *(uint64_t *)out = algo_mix(x) + 1;
 }
 
 static void sq_range(const void *in, void *out, size_t n, void *ctx) {
-  (void)ctx;
   const uint32_t *p = in;
   uint64_t *q = out;
-  for (size_t i = 0; i < n; i++) q[i] = mix(p[i]) + 1;
+  for (size_t i = 0; i < n; i++) q[i] = algo_mix(p[i]) + 1;
 }
 
 static void neg_op(const void *in, void *out, void *ctx) {
-  (void)ctx;
   *(int64_t *)out = -*(const int64_t *)in * 3;
 }
 
 static int case_transform(const algo_case *c, void *arg) {
-  (void)arg;
   size_t n = c->n;
   uint32_t *in = malloc((n + 1) * sizeof *in);
   uint64_t *out = calloc(n + 1, sizeof *out);
   int64_t *io = malloc((n + 1) * sizeof *io);
   assert_true(in && out && io);
   for (size_t i = 0; i < n; i++) {
-    in[i] = (uint32_t)mix(i);
+    in[i] = (uint32_t)algo_mix(i);
     io[i] = (int64_t)i - 5;
   }
   out[n] = 77;
   int rc = adapt_transform(in, n, sizeof *in, out, sizeof *out, sq_op, NULL, &c->attr);
   size_t bad = 0;
-  for (size_t i = 0; i < n; i++) bad += out[i] != mix(in[i]) + 1;
+  for (size_t i = 0; i < n; i++) bad += out[i] != algo_mix(in[i]) + 1;
   for (size_t i = 0; i < n; i++) out[i] = 0;
   int rc2 = adapt_transform_range(in, n, sizeof *in, out, sizeof *out, sq_range, NULL, &c->attr);
-  for (size_t i = 0; i < n; i++) bad += out[i] != mix(in[i]) + 1;
+  for (size_t i = 0; i < n; i++) bad += out[i] != algo_mix(in[i]) + 1;
   bad += out[n] != 77;
   int rc3 = adapt_transform(io, n, sizeof *io, io, sizeof *io, neg_op, NULL, &c->attr);
   for (size_t i = 0; i < n; i++) bad += io[i] != -((int64_t)i - 5) * 3;
@@ -120,11 +94,6 @@ static int case_transform(const algo_case *c, void *arg) {
     return 1;
   }
   return 0;
-}
-
-static void test_transform_matrix(void **state) {
-  (void)state;
-  assert_int_equal(algo_matrix(algo_big(), case_transform, NULL), 0);
 }
 
 /* --- nested: a for_each inside a for_each op ----------------------------- */
@@ -140,17 +109,12 @@ static void row_op(void *elem, void *ctx) {
 }
 
 static void test_nested(void **state) {
-  (void)state;
   for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
     assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
     for (size_t mi = 0; mi < ALGO_NMODES; mi++) {
       row *rows = calloc(200, sizeof *rows);
       assert_non_null(rows);
-      adapt_attr a = {0};
-      a.window = algo_modes[mi].window;
-      a.splitter = algo_modes[mi].splitter;
-      a.window_size = 50;
-      a.grain = 3;
+      adapt_attr a = algo_attr(&algo_modes[mi], 50, 3);
       assert_int_equal(adapt_for_each(rows, 200, sizeof *rows, row_op, &a, &a), 0);
       for (size_t i = 0; i < 200; i++)
         for (size_t j = 0; j < 300; j++) assert_int_equal(rows[i].cells[j], 1);
@@ -176,10 +140,7 @@ static void *foreign_main(void *v) {
     f->rc = -ENOMEM;
     return NULL;
   }
-  adapt_attr at = {0};
-  at.window = algo_modes[f->mode].window;
-  at.splitter = algo_modes[f->mode].splitter;
-  at.window_size = 1000;
+  adapt_attr at = algo_attr(&algo_modes[f->mode], 1000, 0);
   for (int r = 0; r < 20 && !f->rc; r++)
     f->rc = adapt_for_each(a, f->n, sizeof *a, inc_op, NULL, &at);
   for (size_t i = 0; i < f->n; i++) f->bad += a[i] != 20;
@@ -188,8 +149,6 @@ static void *foreign_main(void *v) {
 }
 
 static void test_foreign_threads(void **state) {
-  (void)state;
-  assert_int_equal(adapt_test_workers(3), 0);
   enum { T = 4 };
   pthread_t th[T];
   foreign f[T];
@@ -207,27 +166,11 @@ static void test_foreign_threads(void **state) {
 /* --- errors: no callback runs, outputs untouched -------------------------- */
 
 static atomic_int calls;
-static void count_op(void *elem, void *ctx) {
-  (void)elem;
-  (void)ctx;
-  atomic_fetch_add(&calls, 1);
-}
-static void count_range(void *first, size_t n, void *ctx) {
-  (void)first;
-  (void)n;
-  (void)ctx;
-  atomic_fetch_add(&calls, 1);
-}
-static void count_tr(const void *in, void *out, void *ctx) {
-  (void)in;
-  (void)out;
-  (void)ctx;
-  atomic_fetch_add(&calls, 1);
-}
+static void count_op(void *elem, void *ctx) { atomic_fetch_add(&calls, 1); }
+static void count_range(void *first, size_t n, void *ctx) { atomic_fetch_add(&calls, 1); }
+static void count_tr(const void *in, void *out, void *ctx) { atomic_fetch_add(&calls, 1); }
 
 static void test_errors(void **state) {
-  (void)state;
-  assert_int_equal(adapt_test_workers(2), 0);
   uint32_t a[16] = {0};
   uint64_t b[16] = {0};
   atomic_store(&calls, 0);
@@ -256,7 +199,9 @@ static void test_errors(void **state) {
   at.splitter = ADAPT_SPLITTER_DEFAULT;
   at.sched = (adapt_sched)42;
   assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, &at), -EINVAL);
-  /* bad environment: rejected when the attribute leaves the field unset */
+  /* bad environment: adapt_init reads it (the lazy start of the call
+   * fails), also when the attribute sets the field */
+  adapt_finalize();
   setenv("ADAPT_WINDOW", "diagonal", 1);
   assert_int_equal(adapt_for_each(a, 16, 4, count_op, NULL, NULL), -EINVAL);
   unsetenv("ADAPT_WINDOW");
@@ -279,7 +224,8 @@ static void test_errors(void **state) {
   assert_int_equal(adapt_for_each(NULL, 0, 4, count_op, NULL, NULL), 0);
   assert_int_equal(adapt_transform(NULL, 0, 4, NULL, 8, count_tr, NULL, NULL), 0);
   assert_int_equal(atomic_load(&calls), 0);
-  /* valid environment values are used */
+  /* valid environment values are used (read by the lazy start) */
+  adapt_finalize();
   setenv("ADAPT_WINDOW", "sliding", 1);
   setenv("ADAPT_WINDOW_SIZE", "5", 1);
   setenv("ADAPT_SPLITTER", "distant", 1);
@@ -295,13 +241,9 @@ static void test_errors(void **state) {
 /* --- Schedulers: the maps run under every scheduler of adapt_for; the
  * algorithms that merge in order need the adaptive protocol. ------------- */
 
-static int sum_op(const void *elem, void *ctx) {
-  (void)ctx;
-  return *(const uint32_t *)elem != 0;
-}
+static int sum_op(const void *elem, void *ctx) { return *(const uint32_t *)elem != 0; }
 
 static void test_schedulers(void **state) {
-  (void)state;
   const size_t n = adapt_test_scale(200003, 20011);
   uint32_t *a = calloc(n, sizeof *a);
   uint64_t *o = calloc(n, sizeof *o);
@@ -329,7 +271,7 @@ static void test_schedulers(void **state) {
         for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
         memset(o, 0, n * sizeof *o);
         assert_int_equal(adapt_transform(a, n, sizeof *a, o, sizeof *o, sq_op, NULL, &at), 0);
-        for (size_t i = 0; i < n; i++) bad += o[i] != mix((uint32_t)i) + 1;
+        for (size_t i = 0; i < n; i++) bad += o[i] != algo_mix((uint32_t)i) + 1;
         assert_int_equal(bad, 0);
       }
     }
@@ -358,17 +300,14 @@ static void test_schedulers(void **state) {
   free(o);
 }
 
-static int teardown(void **state) {
-  (void)state;
-  adapt_finalize();
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_for_each_matrix), cmocka_unit_test(test_transform_matrix),
-      cmocka_unit_test(test_nested),          cmocka_unit_test(test_foreign_threads),
-      cmocka_unit_test(test_errors),          cmocka_unit_test(test_schedulers),
+      ALGO_MATRIX_TEST(test_for_each_matrix, case_for_each),
+      ALGO_MATRIX_TEST(test_transform_matrix, case_transform),
+      ADAPT_TEST(test_nested),
+      ADAPT_TEST_WORKERS(test_foreign_threads, 3),
+      ADAPT_TEST_WORKERS(test_errors, 2),
+      ADAPT_TEST(test_schedulers),
   };
-  return cmocka_run_group_tests(tests, NULL, teardown);
+  return adapt_test_run("algo_foreach", tests);
 }

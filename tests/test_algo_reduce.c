@@ -2,12 +2,6 @@
  * floating-point sum), equal to the plain left fold for an associative,
  * non-commutative combine (affine maps), results larger than a word; error
  * paths. Every window mode, splitter, worker count, grain and size. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <math.h>
@@ -19,19 +13,9 @@
 #include "../algorithms/algo_config.h" /* white-box */
 #include "algo_test.h"
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
-
 /* --- floating-point sum -------------------------------------------------- */
 
 static void dsum_acc(void *acc, const void *first, size_t n, void *ctx) {
-  (void)ctx;
   double s = *(double *)acc;
   const double *x = first;
   for (size_t i = 0; i < n; i++) s += x[i];
@@ -39,7 +23,6 @@ static void dsum_acc(void *acc, const void *first, size_t n, void *ctx) {
 }
 
 static void dsum_comb(void *acc, const void *other, void *ctx) {
-  (void)ctx;
   *(double *)acc += *(const double *)other;
 }
 
@@ -90,15 +73,11 @@ static void aff_then(affine *f, const affine *g) { /* f <- g o f */
 }
 
 static void aff_acc(void *acc, const void *first, size_t n, void *ctx) {
-  (void)ctx;
   const affine *x = first;
   for (size_t i = 0; i < n; i++) aff_then(acc, &x[i]);
 }
 
-static void aff_comb(void *acc, const void *other, void *ctx) {
-  (void)ctx;
-  aff_then(acc, other);
-}
+static void aff_comb(void *acc, const void *other, void *ctx) { aff_then(acc, other); }
 
 /* --- a 36-byte result: histogram of 9 bins ------------------------------- */
 
@@ -107,14 +86,12 @@ typedef struct hist {
 } hist;
 
 static void hist_acc(void *acc, const void *first, size_t n, void *ctx) {
-  (void)ctx;
   hist *h = acc;
   const affine *x = first;
   for (size_t i = 0; i < n; i++) h->bin[x[i].b % 9]++;
 }
 
 static void hist_comb(void *acc, const void *other, void *ctx) {
-  (void)ctx;
   hist *h = acc;
   const hist *o = other;
   for (int i = 0; i < 9; i++) h->bin[i] += o->bin[i];
@@ -141,10 +118,10 @@ static data *data_get(size_t n) {
   memset(&d.href, 0, sizeof d.href);
   d.aref = (affine){1, 0};
   for (size_t i = 0; i < n; i++) {
-    uint64_t h = mix(i + 1);
+    uint64_t h = algo_mix(i + 1);
     /* magnitudes from 1e-8 to 1e8, both signs: grouping changes the bits */
     d.x[i] = ((double)(h % 1000003) - 500000.0) * pow(10.0, (double)(int)(h % 17) - 8.0);
-    d.f[i] = (affine){mix(h) | 1, h};
+    d.f[i] = (affine){algo_mix(h) | 1, h};
     aff_then(&d.aref, &d.f[i]);
     d.href.bin[d.f[i].b % 9]++;
   }
@@ -153,7 +130,6 @@ static data *data_get(size_t n) {
 }
 
 static int case_reduce(const algo_case *c, void *arg) {
-  (void)arg;
   data *d = data_get(c->n);
   int bad = 0;
   double zero = 0.0, r = -1.0;
@@ -182,15 +158,9 @@ static int case_reduce(const algo_case *c, void *arg) {
   return bad;
 }
 
-static void test_reduce_matrix(void **state) {
-  (void)state;
-  assert_int_equal(algo_matrix(algo_big(), case_reduce, NULL), 0);
-}
-
 /* The tree really groups: for these values the plain left fold differs, so
  * the equality above is not an accident of the data. */
 static void test_grouping_matters(void **state) {
-  (void)state;
   data *d = data_get(algo_big());
   double s = 0.0;
   dsum_acc(&s, d->x, d->n, NULL);
@@ -200,16 +170,10 @@ static void test_grouping_matters(void **state) {
 
 static atomic_int calls;
 static void count_acc(void *acc, const void *first, size_t n, void *ctx) {
-  (void)acc;
-  (void)first;
-  (void)n;
-  (void)ctx;
   atomic_fetch_add(&calls, 1);
 }
 
 static void test_reduce_errors(void **state) {
-  (void)state;
-  assert_int_equal(adapt_test_workers(2), 0);
   double x[4] = {1, 2, 3, 4}, zero = 0.0, r = 42.0;
   atomic_store(&calls, 0);
   assert_int_equal(adapt_reduce(x, 4, 8, NULL, 8, &zero, dsum_acc, dsum_comb, NULL, NULL), -EINVAL);
@@ -236,22 +200,22 @@ static void test_reduce_errors(void **state) {
   assert_true(r == 10.0);
 }
 
+/* The shared teardown, and the data cache freed. */
 static int teardown(void **state) {
-  (void)state;
-  adapt_finalize();
   data *d = data_get(1);
   free(d->x);
   free(d->f);
   d->x = NULL;
   d->f = NULL;
-  return 0;
+  return adapt_test_teardown(state);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_reduce_matrix),
-      cmocka_unit_test(test_grouping_matters),
-      cmocka_unit_test(test_reduce_errors),
+      ALGO_MATRIX_TEST(test_reduce_matrix, case_reduce),
+      cmocka_unit_test_teardown(test_grouping_matters, teardown),
+      cmocka_unit_test_prestate_setup_teardown(test_reduce_errors, adapt_test_setup_workers,
+                                               teardown, (void *)2),
   };
-  return cmocka_run_group_tests(tests, NULL, teardown);
+  return adapt_test_run("algo_reduce", tests);
 }

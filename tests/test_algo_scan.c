@@ -2,12 +2,6 @@
  * mode, splitter, worker count, grain and size, with a commutative op
  * (64-bit sums), a non-commutative associative op (affine maps), in place;
  * error paths. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -17,15 +11,7 @@
 
 #include "algo_test.h"
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return x;
-}
-
 static void add_op(const void *prev, const void *elem, void *res, void *ctx) {
-  (void)ctx;
   int64_t s = *(const int64_t *)prev + *(const int64_t *)elem;
   *(int64_t *)res = s;
 }
@@ -36,14 +22,12 @@ typedef struct affine {
 
 /* res = elem o prev (apply prev, then elem) */
 static void aff_op(const void *prev, const void *elem, void *res, void *ctx) {
-  (void)ctx;
   const affine *f = prev, *g = elem;
   affine r = {g->a * f->a, g->a * f->b + g->b};
   *(affine *)res = r;
 }
 
 static int case_scan(const algo_case *c, void *arg) {
-  (void)arg;
   size_t n = c->n;
   int64_t *x = malloc((n + 1) * sizeof *x), *y = malloc((n + 1) * sizeof *y);
   int64_t *ref = malloc((n + 1) * sizeof *ref);
@@ -51,8 +35,8 @@ static int case_scan(const algo_case *c, void *arg) {
   affine *fref = malloc((n + 1) * sizeof *fref);
   assert_true(x && y && ref && f && g && fref);
   for (size_t i = 0; i < n; i++) {
-    x[i] = (int64_t)(mix(i) % 2001) - 1000;
-    f[i] = (affine){mix(i + 7) | 1, mix(i + 9)};
+    x[i] = (int64_t)(algo_mix(i) % 2001) - 1000;
+    f[i] = (affine){algo_mix(i + 7) | 1, algo_mix(i + 9)};
     ref[i] = i ? ref[i - 1] + x[i] : x[i];
     if (i)
       aff_op(&fref[i - 1], &f[i], &fref[i], NULL);
@@ -85,23 +69,12 @@ static int case_scan(const algo_case *c, void *arg) {
   return bad;
 }
 
-static void test_scan_matrix(void **state) {
-  (void)state;
-  assert_int_equal(algo_matrix(algo_big(), case_scan, NULL), 0);
-}
-
 static atomic_int calls;
 static void count_op(const void *prev, const void *elem, void *res, void *ctx) {
-  (void)prev;
-  (void)elem;
-  (void)res;
-  (void)ctx;
   atomic_fetch_add(&calls, 1);
 }
 
 static void test_scan_errors(void **state) {
-  (void)state;
-  assert_int_equal(adapt_test_workers(2), 0);
   int64_t a[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b[8] = {0};
   atomic_store(&calls, 0);
   assert_int_equal(adapt_inclusive_scan(a, 8, 8, b, NULL, NULL, NULL), -EINVAL);
@@ -120,16 +93,10 @@ static void test_scan_errors(void **state) {
   assert_int_equal(atomic_load(&calls), 0);
 }
 
-static int teardown(void **state) {
-  (void)state;
-  adapt_finalize();
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_scan_matrix),
-      cmocka_unit_test(test_scan_errors),
+      ALGO_MATRIX_TEST(test_scan_matrix, case_scan),
+      ADAPT_TEST_WORKERS(test_scan_errors, 2),
   };
-  return cmocka_run_group_tests(tests, NULL, teardown);
+  return adapt_test_run("algo_scan", tests);
 }

@@ -2,12 +2,6 @@
  * window mode, splitter, worker count, grain and size; find_if returns the
  * first match and evaluates far fewer elements than a full scan when the
  * match is early; error paths. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -16,13 +10,6 @@
 #include <string.h>
 
 #include "algo_test.h"
-
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return x;
-}
 
 typedef struct pctx {
   uint32_t key;        /* elements equal to key match */
@@ -55,12 +42,11 @@ static int find_key(const void *elem, void *ctx) {
 }
 
 static int case_search(const algo_case *c, void *arg) {
-  (void)arg;
   size_t n = c->n;
   uint32_t *a = malloc((n + 1) * sizeof *a);
   atomic_uchar *seen = malloc((n + 1) * sizeof *seen);
   assert_true(a && seen);
-  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)(mix(i) % 1000) + 10;
+  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)(algo_mix(i) % 1000) + 10;
   int bad = 0;
   /* count_if */
   pctx p = {.key = 17, .seen = NULL};
@@ -109,15 +95,9 @@ static int case_search(const algo_case *c, void *arg) {
   return bad;
 }
 
-static void test_search_matrix(void **state) {
-  (void)state;
-  assert_int_equal(algo_matrix(algo_big(), case_search, NULL), 0);
-}
-
 /* An early match: far fewer evaluations than a full scan, with every worker
  * count and mode. */
 static void test_find_stops_early(void **state) {
-  (void)state;
   size_t n = adapt_test_scale(4000000, 1000000);
   uint32_t *a = calloc(n, sizeof *a);
   atomic_uchar *seen = calloc(n, sizeof *seen);
@@ -130,10 +110,7 @@ static void test_find_stops_early(void **state) {
       fctx f = {.base = a, .key = 5, .seen = seen};
       atomic_init(&f.evals, 0);
       atomic_init(&f.twice, 0);
-      adapt_attr at = {0};
-      at.window = algo_modes[mi].window;
-      at.splitter = algo_modes[mi].splitter;
-      at.window_size = 100000;
+      adapt_attr at = algo_attr(&algo_modes[mi], 100000, 0);
       size_t idx = 0;
       assert_int_equal(adapt_find_if(a, n, sizeof *a, &idx, find_key, &f, &at), 0);
       assert_int_equal(idx, 1000);
@@ -152,7 +129,6 @@ static void test_find_stops_early(void **state) {
  * lowest match, each element at most once, early stop. count_if merges:
  * adaptive only. */
 static void test_find_schedulers(void **state) {
-  (void)state;
   size_t n = adapt_test_scale(4000000, 1000000);
   uint32_t *a = calloc(n, sizeof *a);
   atomic_uchar *seen = calloc(n, sizeof *seen);
@@ -194,8 +170,6 @@ static void test_find_schedulers(void **state) {
 }
 
 static void test_search_errors(void **state) {
-  (void)state;
-  assert_int_equal(adapt_test_workers(2), 0);
   uint32_t a[8] = {0};
   pctx p = {.key = 0};
   atomic_init(&p.evals, 0);
@@ -222,18 +196,12 @@ static void test_search_errors(void **state) {
   assert_int_equal(atomic_load(&p.evals), 0);
 }
 
-static int teardown(void **state) {
-  (void)state;
-  adapt_finalize();
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_search_matrix),
-      cmocka_unit_test(test_find_stops_early),
-      cmocka_unit_test(test_find_schedulers),
-      cmocka_unit_test(test_search_errors),
+      ALGO_MATRIX_TEST(test_search_matrix, case_search),
+      ADAPT_TEST(test_find_stops_early),
+      ADAPT_TEST(test_find_schedulers),
+      ADAPT_TEST_WORKERS(test_search_errors, 2),
   };
-  return cmocka_run_group_tests(tests, NULL, teardown);
+  return adapt_test_run("algo_search", tests);
 }

@@ -1,12 +1,6 @@
 /* adapt_transform_var and adapt_copy_if: outputs byte-identical to the
  * sequential run for every window mode, splitter, worker count, grain and
  * size; errors leave the output as it was. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -16,15 +10,6 @@
 
 #include "algo_test.h"
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
-
 /* 12-byte outputs (not a power of two): element i writes 0..4 of them. */
 typedef struct tri {
   uint32_t cell, k, h;
@@ -33,11 +18,10 @@ typedef struct tri {
 enum { MAX_OUT = 4 };
 
 static size_t gen(const void *in_elem, void *out_elems, void *ctx) {
-  (void)ctx;
   uint64_t v = *(const uint64_t *)in_elem;
-  size_t k = (size_t)(mix(v) % 5); /* 0..4 */
+  size_t k = (size_t)(algo_mix(v) % 5); /* 0..4 */
   tri *t = out_elems;
-  for (size_t j = 0; j < k; j++) t[j] = (tri){(uint32_t)v, (uint32_t)j, (uint32_t)mix(v + j)};
+  for (size_t j = 0; j < k; j++) t[j] = (tri){(uint32_t)v, (uint32_t)j, (uint32_t)algo_mix(v + j)};
   return k;
 }
 
@@ -49,12 +33,10 @@ static size_t gen_seq(const uint64_t *in, size_t n, tri *out) {
 }
 
 static int keep_pred(const void *elem, void *ctx) {
-  (void)ctx;
-  return mix(*(const uint64_t *)elem) % 3 == 0;
+  return algo_mix(*(const uint64_t *)elem) % 3 == 0;
 }
 
 static int case_var(const algo_case *c, void *arg) {
-  (void)arg;
   size_t n = c->n;
   uint64_t *in = malloc((n + 1) * sizeof *in);
   tri *ref = malloc((n * MAX_OUT + 4) * sizeof *ref);
@@ -100,11 +82,6 @@ static int case_var(const algo_case *c, void *arg) {
   return bad;
 }
 
-static void test_var_matrix(void **state) {
-  (void)state;
-  assert_int_equal(algo_matrix(algo_big(), case_var, NULL), 0);
-}
-
 /* --- errors -------------------------------------------------------------- */
 
 typedef struct bad_ctx {
@@ -122,8 +99,6 @@ static size_t gen_bad(const void *in_elem, void *out_elems, void *ctx) {
 }
 
 static void test_var_errors(void **state) {
-  (void)state;
-  assert_int_equal(adapt_test_workers(3), 0);
   size_t n = adapt_test_scale(200000, 20000);
   uint64_t *in = malloc(n * sizeof *in);
   assert_non_null(in);
@@ -134,10 +109,7 @@ static void test_var_errors(void **state) {
   ((tri *)v.data)[0] = (tri){7, 8, 9};
   v.count = v.capacity = 1;
   for (size_t mi = 0; mi < ALGO_NMODES; mi++) {
-    adapt_attr a = {0};
-    a.window = algo_modes[mi].window;
-    a.splitter = algo_modes[mi].splitter;
-    a.window_size = 1000;
+    adapt_attr a = algo_attr(&algo_modes[mi], 1000, 0);
     bad_ctx b;
     b.bad_at = n / 2;
     atomic_init(&b.calls, 0);
@@ -188,16 +160,10 @@ static void test_var_errors(void **state) {
   free(in);
 }
 
-static int teardown(void **state) {
-  (void)state;
-  adapt_finalize();
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_var_matrix),
-      cmocka_unit_test(test_var_errors),
+      ALGO_MATRIX_TEST(test_var_matrix, case_var),
+      ADAPT_TEST_WORKERS(test_var_errors, 3),
   };
-  return cmocka_run_group_tests(tests, NULL, teardown);
+  return adapt_test_run("algo_var", tests);
 }

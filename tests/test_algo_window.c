@@ -2,13 +2,7 @@
  * sliding modes no element is processed while an element m or more places
  * before it is unfinished, so no two workers are ever more than m elements
  * apart. Also: the default window size formula and the parameter
- * resolution from attributes and environment. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
+ * resolution from attributes and the environment read by adapt_init. */
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -71,14 +65,12 @@ typedef struct elem {
 } elem;
 
 static void visit_op(void *e, void *ctx) {
-  (void)ctx;
   elem *x = e;
   checker_visit(x->k, x->i);
 }
 
 /* The checker itself: a sequential out-of-order visit is reported. */
 static void test_checker_detects(void **state) {
-  (void)state;
   checker k;
   checker_init(&k, 100, 10);
   checker_visit(&k, 0);
@@ -101,11 +93,7 @@ static size_t run_checked(size_t n, size_t m, size_t grain, const algo_mode *mod
   elem *a = malloc(n * sizeof *a);
   assert_non_null(a);
   for (size_t i = 0; i < n; i++) a[i] = (elem){&k, i};
-  adapt_attr at = {0};
-  at.window = mode->window;
-  at.splitter = mode->splitter;
-  at.window_size = m;
-  at.grain = grain;
+  adapt_attr at = algo_attr(mode, m, grain);
   assert_int_equal(adapt_for_each(a, n, sizeof *a, visit_op, NULL, &at), 0);
   for (size_t i = 0; i < n; i++) assert_int_equal(atomic_load(&k.done[i]), 1);
   *maxd = atomic_load(&k.max_dist);
@@ -118,7 +106,6 @@ static size_t run_checked(size_t n, size_t m, size_t grain, const algo_mode *mod
 }
 
 static void test_window_constraint(void **state) {
-  (void)state;
   size_t n = adapt_test_scale(200000, 40000);
   static const size_t ms[] = {1, 64, 1000, 4096};
   static const size_t grains[] = {0, 1, 16, 4096};
@@ -147,8 +134,6 @@ static void test_window_constraint(void **state) {
 /* Informational: in no-window mode the workers do drift apart, which is
  * what the windows prevent (printed, not asserted: it depends on steals). */
 static void test_report_drift(void **state) {
-  (void)state;
-  assert_int_equal(adapt_test_workers(2), 0);
   size_t n = adapt_test_scale(200000, 40000);
   for (size_t mi = 0; mi < ALGO_NMODES; mi++) {
     size_t maxd;
@@ -168,8 +153,6 @@ static void test_report_drift(void **state) {
 
 /* Default window: shared cache / (ADAPT_ALGO_WINDOW_DIVISOR * footprint). */
 static void test_default_window(void **state) {
-  (void)state;
-  assert_int_equal(adapt_test_workers(2), 0);
   size_t cache = adapt_shared_cache_size();
   if (cache == 0) cache = ADAPT_ALGO_FALLBACK_CACHE;
   assert_int_equal(adapt__seq_default_window(8), cache / ADAPT_ALGO_WINDOW_DIVISOR / 8);
@@ -180,67 +163,81 @@ static void test_default_window(void **state) {
 
   adapt__seq_params p;
   adapt_attr a = {0};
+  const char *fn = "test";
   a.window = ADAPT_WINDOW_STATIC;
-  assert_int_equal(adapt__seq_params_resolve(&a, 100000000, 1, 8, &p), 0);
+  assert_int_equal(adapt__seq_params_resolve(fn, &a, 100000000, 1, 8, &p), 0);
   assert_int_equal(p.window, adapt__seq_default_window(8));
   a.footprint = 64; /* the caller's footprint wins over the element size */
-  assert_int_equal(adapt__seq_params_resolve(&a, 100000000, 1, 8, &p), 0);
+  assert_int_equal(adapt__seq_params_resolve(fn, &a, 100000000, 1, 8, &p), 0);
   assert_int_equal(p.window, adapt__seq_default_window(64));
+  /* the environment is read by adapt_init: set before the restart */
   setenv("ADAPT_WINDOW_SIZE", "777", 1);
-  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1, 8, &p), 0);
+  assert_int_equal(adapt_test_workers(2), 0);
+  unsetenv("ADAPT_WINDOW_SIZE");
+  assert_int_equal(adapt__seq_params_resolve(fn, &a, 100000, 1, 8, &p), 0);
   assert_int_equal(p.window, 777);
   a.window_size = 555; /* the attribute wins over the environment */
-  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1, 8, &p), 0);
+  assert_int_equal(adapt__seq_params_resolve(fn, &a, 100000, 1, 8, &p), 0);
   assert_int_equal(p.window, 555);
-  unsetenv("ADAPT_WINDOW_SIZE");
+  assert_int_equal(adapt_test_workers(2), 0);
   /* units (reduce blocks): window and grain are converted, at least 1 */
   a.window_size = 5000;
   a.grain = 3000;
-  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1000, 8, &p), 0);
+  assert_int_equal(adapt__seq_params_resolve(fn, &a, 100000, 1000, 8, &p), 0);
   assert_int_equal(p.n, 100);
   assert_int_equal(p.window, 5);
   assert_int_equal(p.grain, 3);
   a.grain = 10;
-  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1000, 8, &p), 0);
+  assert_int_equal(adapt__seq_params_resolve(fn, &a, 100000, 1000, 8, &p), 0);
   assert_int_equal(p.grain, 1);
   /* the grain never exceeds the window */
   a.window_size = 10;
   a.grain = 100;
-  assert_int_equal(adapt__seq_params_resolve(&a, 100000, 1, 8, &p), 0);
+  assert_int_equal(adapt__seq_params_resolve(fn, &a, 100000, 1, 8, &p), 0);
   assert_int_equal(p.grain, 10);
-  /* mode and splitter from the environment */
+  /* mode, splitter, grain and scheduler defaults from the environment */
   adapt_attr d = {0};
   setenv("ADAPT_WINDOW", "sliding", 1);
   setenv("ADAPT_SPLITTER", "local", 1);
-  assert_int_equal(adapt__seq_params_resolve(&d, 10, 1, 8, &p), 0);
+  setenv("ADAPT_GRAIN", "4", 1);
+  setenv("ADAPT_SCHED", "dac", 1);
+  assert_int_equal(adapt_test_workers(2), 0);
+  assert_int_equal(adapt__seq_params_resolve(fn, &d, 10, 1, 8, &p), 0);
   assert_int_equal(p.mode, ADAPT_WINDOW_SLIDING);
   assert_int_equal(p.splitter, ADAPT_SPLITTER_LOCAL);
+  assert_int_equal(p.grain, 4);
+  assert_int_equal(p.auto_grain, 0);
+  assert_int_equal(p.sched, ADAPT_SCHED_DEFAULT);
+  assert_int_equal(p.sched_default, ADAPT_SCHED_DAC);
   setenv("ADAPT_WINDOW", "static", 1);
   setenv("ADAPT_SPLITTER", "distant", 1);
-  assert_int_equal(adapt__seq_params_resolve(&d, 10, 1, 8, &p), 0);
+  /* read once: the running runtime keeps the values it started with */
+  assert_int_equal(adapt__seq_params_resolve(fn, &d, 10, 1, 8, &p), 0);
+  assert_int_equal(p.mode, ADAPT_WINDOW_SLIDING);
+  assert_int_equal(p.splitter, ADAPT_SPLITTER_LOCAL);
+  assert_int_equal(adapt_test_workers(2), 0);
+  unsetenv("ADAPT_GRAIN");
+  unsetenv("ADAPT_SCHED");
+  assert_int_equal(adapt__seq_params_resolve(fn, &d, 10, 1, 8, &p), 0);
   assert_int_equal(p.mode, ADAPT_WINDOW_STATIC);
   assert_int_equal(p.splitter, ADAPT_SPLITTER_DISTANT);
   unsetenv("ADAPT_WINDOW");
   unsetenv("ADAPT_SPLITTER");
-  assert_int_equal(adapt__seq_params_resolve(&d, 10, 1, 8, &p), 0);
+  assert_int_equal(adapt_test_workers(2), 0);
+  assert_int_equal(adapt__seq_params_resolve(fn, &d, 10, 1, 8, &p), 0);
   assert_int_equal(p.mode, ADAPT_WINDOW_NONE);
   assert_int_equal(p.splitter, ADAPT_SPLITTER_BALANCED);
+  assert_int_equal(p.sched_default, ADAPT_SCHED_ADAPTIVE);
   assert_int_equal(p.window, 10);
   assert_int_equal(p.auto_grain, 1);
 }
 
-static int teardown(void **state) {
-  (void)state;
-  adapt_finalize();
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_checker_detects),
-      cmocka_unit_test(test_window_constraint),
-      cmocka_unit_test(test_report_drift),
-      cmocka_unit_test(test_default_window),
+      ADAPT_TEST(test_checker_detects),
+      ADAPT_TEST(test_window_constraint),
+      ADAPT_TEST_WORKERS(test_report_drift, 2),
+      ADAPT_TEST_WORKERS(test_default_window, 2),
   };
-  return cmocka_run_group_tests(tests, NULL, teardown);
+  return adapt_test_run("algo_window", tests);
 }

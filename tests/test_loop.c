@@ -1,11 +1,5 @@
 /* adapt_for: every index exactly once, nesting, back-to-back regions,
  * foreign threads, error paths. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <pthread.h>
@@ -127,7 +121,6 @@ static void rnd_body(size_t b, size_t e, void *ctx) {
 }
 
 static void test_back_to_back_regions(void **state) {
-  assert_int_equal(adapt_test_workers(2), 0);
   unsigned seed = 12345;
   size_t regions = adapt_test_scale(10000, 10000);
   for (size_t r = 0; r < regions; r++) {
@@ -162,7 +155,6 @@ static void *foreign_main(void *arg) {
 }
 
 static void test_foreign_threads(void **state) {
-  assert_int_equal(adapt_test_workers(3), 0);
   assert_int_equal(adapt_test_worker_threads(), 2); /* the teardown check can see them */
   pthread_t t[4];
   for (int i = 0; i < 4; i++) assert_int_equal(pthread_create(&t[i], NULL, foreign_main, NULL), 0);
@@ -192,7 +184,6 @@ static void *finalizer_main(void *arg) {
 }
 
 static void test_finalize_while_busy(void **state) {
-  assert_int_equal(adapt_test_workers(2), 0);
   atomic_store(&region_running, 0);
   pthread_t t;
   assert_int_equal(pthread_create(&t, NULL, finalizer_main, NULL), 0);
@@ -271,7 +262,6 @@ static void long_body(size_t b, size_t e, void *ctx) {
 }
 
 static void test_thief_timeout(void **state) {
-  assert_int_equal(adapt_test_workers(2), 0);
   adapt_stats_reset();
   adapt_attr a = {0};
   a.grain = 1000000; /* one chunk: the owner never polls during it */
@@ -284,22 +274,15 @@ static void test_thief_timeout(void **state) {
   assert_true(s.requests_timeout > 0);
 }
 
-static int teardown(void **state) {
-  adapt_finalize();
-  /* no worker thread left behind */
-  assert_int_equal(adapt_test_worker_threads(), 0);
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_teardown(test_errors, teardown),
-      cmocka_unit_test_teardown(test_exactly_once, teardown),
-      cmocka_unit_test_teardown(test_nested_three_levels, teardown),
-      cmocka_unit_test_teardown(test_back_to_back_regions, teardown),
-      cmocka_unit_test_teardown(test_foreign_threads, teardown),
-      cmocka_unit_test_teardown(test_finalize_while_busy, teardown),
-      cmocka_unit_test_teardown(test_thief_timeout, teardown),
+      ADAPT_TEST(test_errors),
+      ADAPT_TEST(test_exactly_once),
+      ADAPT_TEST(test_nested_three_levels),
+      ADAPT_TEST_WORKERS(test_back_to_back_regions, 2),
+      ADAPT_TEST_WORKERS(test_foreign_threads, 3),
+      ADAPT_TEST_WORKERS(test_finalize_while_busy, 2),
+      ADAPT_TEST_WORKERS(test_thief_timeout, 2),
   };
-  return cmocka_run_group_tests_name("loop", tests, NULL, NULL);
+  return adapt_test_run("loop", tests);
 }

@@ -6,27 +6,22 @@
  * SIZE_MAX; then the races of thesis Fig. 3-2 with real threads (owner
  * claiming while one or two thieves split, one iteration left with owner and
  * thief together), every index exactly once. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 
 #include "adapt_test.h"
-#include "../libadapt/src/deque.h" /* white-box */
+#include "../libadapt/src/deque.h"     /* white-box */
 #include "../libadapt/src/loopframe.h" /* white-box */
 
 static adapt__deque dq;
 
+/* Each test gets a fresh deque; then the shared teardown. */
 static int setup(void **state) { return adapt__deque_init(&dq) == 0 ? 0 : -1; }
 static int teardown(void **state) {
   adapt__deque_fini(&dq);
-  return 0;
+  return adapt_test_teardown(state);
 }
 
 /* Thief's split of f, under the deque lock as the protocol requires. */
@@ -425,9 +420,5 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_race_one_thief, setup, teardown),
       cmocka_unit_test_setup_teardown(test_race_two_thieves, setup, teardown),
   };
-  /* ADAPT_TEST_FILTER="*loopframe*" runs the matching tests only (while
-   * debugging one scheduler; make test sets no filter and runs them all) */
-  const char *filter = getenv("ADAPT_TEST_FILTER");
-  if (filter && *filter) cmocka_set_test_filter(filter);
-  return cmocka_run_group_tests_name("loopframe", tests, NULL, NULL);
+  return adapt_test_run("loopframe", tests);
 }

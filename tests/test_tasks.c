@@ -1,12 +1,6 @@
 /* spawn/sync: fib and nqueens through spawn/sync and nested loops, every
  * task exactly once under the THE races (one task left, thief and owner
  * together), loops inside tasks and tasks inside loops, errors. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <adapt/algorithms.h>
 #include <adapt/tasks.h>
 #include <errno.h>
@@ -54,13 +48,6 @@ typedef struct nq {
   signed char cols[16];
   long count;
 } nq;
-static int ok_at(const signed char *cols, int row, int c) {
-  for (int r = 0; r < row; r++) {
-    int d = cols[r] - c;
-    if (d == 0 || d == row - r || d == r - row) return 0;
-  }
-  return 1;
-}
 static void nq_task(void *p);
 static long nq_spawn(int n, int row, const signed char *cols) {
   if (row == n) return 1;
@@ -69,11 +56,9 @@ static long nq_spawn(int n, int row, const signed char *cols) {
   assert_int_equal(adapt_scope_begin(&s), 0);
   for (int c = 0; c < n; c++) {
     sub[c].count = 0;
-    if (!ok_at(cols, row, c)) continue;
+    if (!adapt_test_queen_next(cols, row, c, sub[c].cols)) continue;
     sub[c].n = n;
     sub[c].row = row + 1;
-    memcpy(sub[c].cols, cols, (size_t)row);
-    sub[c].cols[row] = (signed char)c;
     assert_int_equal(adapt_spawn(&s, nq_task, &sub[c]), 0);
   }
   assert_int_equal(adapt_sync(&s), 0);
@@ -106,11 +91,9 @@ static void nq_loops(int n, int row, const signed char *cols, atomic_long *count
 static void nq_row(size_t b, size_t e, void *ctx) {
   nq_loop *l = ctx;
   for (size_t c = b; c < e; c++) {
-    if (!ok_at(l->cols, l->row, (int)c)) continue;
     signed char cols[16];
-    memcpy(cols, l->cols, (size_t)l->row);
-    cols[l->row] = (signed char)c;
-    nq_loops(l->n, l->row + 1, cols, l->count);
+    if (adapt_test_queen_next(l->cols, l->row, (int)c, cols))
+      nq_loops(l->n, l->row + 1, cols, l->count);
   }
 }
 
@@ -223,19 +206,11 @@ static void test_errors(void **state) {
   assert_int_equal(adapt_sync(&s), -EINVAL); /* closed */
 }
 
-static int teardown(void **state) {
-  adapt_finalize();
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_teardown(test_errors, teardown),
-      cmocka_unit_test_teardown(test_fib, teardown),
-      cmocka_unit_test_teardown(test_nqueens, teardown),
-      cmocka_unit_test_teardown(test_exactly_once_races, teardown),
-      cmocka_unit_test_teardown(test_many_tasks, teardown),
-      cmocka_unit_test_teardown(test_mixed_nesting, teardown),
+      ADAPT_TEST(test_errors),     ADAPT_TEST(test_fib),
+      ADAPT_TEST(test_nqueens),    ADAPT_TEST(test_exactly_once_races),
+      ADAPT_TEST(test_many_tasks), ADAPT_TEST(test_mixed_nesting),
   };
-  return cmocka_run_group_tests_name("tasks", tests, NULL, NULL);
+  return adapt_test_run("tasks", tests);
 }

@@ -37,11 +37,13 @@ def main():
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
     bars = ax1.bar(range(len(rows)), times, color=colors)
     for b, t in zip(bars, times):
-        ax1.text(b.get_x() + b.get_width() / 2, b.get_height(), "%.0f" % t, ha="center", va="bottom", fontsize=8)
+        ax1.text(b.get_x() + b.get_width() / 2, b.get_height(), "%.0f" % t,
+                 ha="center", va="bottom", fontsize=8)
     ax1.set_xticks(range(len(rows)))
     ax1.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
     ax1.set_ylabel("extraction time, ms (median)")
-    ax1.set_title("%d tetrahedra, %s workers/threads (blue: libadapt, red: VTK)" % (tets, workers), fontsize=9)
+    ax1.set_title("%d tetrahedra, %s workers/threads (blue: libadapt, red: VTK)"
+                  % (tets, workers), fontsize=9)
 
     # Cache misses relative to seq: PAPI columns ending in _rel, else the simulation.
     rel_cols = [c for c in rows[0].keys() if c.endswith("_rel") and c != "PAPI_TOT_CYC_rel"]
@@ -53,10 +55,12 @@ def main():
         ax2.set_title("PAPI counters relative to seq", fontsize=9)
     elif sim:
         snames = [r["name"] for r in sim]
-        for c, label in (("LL_rel", "LL misses (simulated LL size/ways/line %s)" % sim[0].get("LL", "")), ("D1_rel", "D1 misses (simulated)")):
+        ll_label = "LL misses (simulated LL size/ways/line %s)" % sim[0].get("LL", "")
+        for c, label in (("LL_rel", ll_label), ("D1_rel", "D1 misses (simulated)")):
             if c in sim[0]:
                 series.append((label, snames, [float(r[c]) for r in sim]))
-        ax2.set_title("cachegrind-simulated misses relative to seq (callgrind --cache-sim)", fontsize=9)
+        ax2.set_title("cachegrind-simulated misses relative to seq (callgrind --cache-sim)",
+                      fontsize=9)
     if series:
         width = 0.8 / len(series)
         for i, (label, xs, vals) in enumerate(series):
@@ -72,7 +76,9 @@ def main():
         ax2.legend(fontsize=8)
     else:
         ax2.axis("off")
-        ax2.text(0.5, 0.5, "no cache counters on this machine\n(PAPI found no PMU; see the run's message)\n"
+        ax2.text(0.5, 0.5,
+                 "no cache counters on this machine\n"
+                 "(PAPI found no PMU; see the run's message)\n"
                  "run apps/isosurface/cachesim.sh for simulated misses",
                  ha="center", va="center", fontsize=10)
     fig.tight_layout()

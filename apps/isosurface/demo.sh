@@ -22,7 +22,8 @@ args=${ISO_DEMO_ARGS:---generate 320x320x16 --field sphere}
 workers=${ISO_DEMO_WORKERS:-2}
 reps=${ISO_DEMO_REPS:-7}
 
-echo "== adapt-isosurface $args --mode all --peers --verify --smp-check --workers $workers --reps $reps"
+echo "== adapt-isosurface $args --mode all --peers --verify --smp-check" \
+  "--workers $workers --reps $reps"
 # shellcheck disable=SC2086
 "$bin" $args --mode all --peers --verify --smp-check --workers "$workers" --reps "$reps" \
   --csv "$out/table.csv" --output "$out/surface.vtp"
@@ -37,7 +38,8 @@ fi
 
 echo "== rendering under xvfb-run (VTK renders through GLX)"
 if command -v xvfb-run >/dev/null; then
-  xvfb-run -a -s "-screen 0 1280x1024x24" "$bin" --render "$out/surface.vtp" --png "$out/isosurface.png"
+  xvfb-run -a -s "-screen 0 1280x1024x24" \
+    "$bin" --render "$out/surface.vtp" --png "$out/isosurface.png"
 else
   echo "demo: xvfb-run missing (Debian package xvfb): no rendering" >&2
 fi

@@ -1,9 +1,14 @@
 /* adapt-isosurface: isosurfaces of tetrahedral meshes, sequential and
  * adaptive (libadapt window algorithms), against VTK's filters, with PAPI
- * cache counters. See docs/isosurface.md. */
+ * cache counters. See docs/isosurface.md. main() is the list of phases:
+ * parse the options, load or generate the mesh, start the counters and the
+ * runtime, set up the rows (our modes, VTK's peers), run them, print the
+ * table (and the CSV), verify, the SMP diagnostic, write the surface and
+ * render it. */
 #include "iso_config.h"
 #include "mesh.h"
 #include "mt.h"
+#include "names.h"
 #include "vtk_bridge.h"
 
 extern "C" {
@@ -33,7 +38,7 @@ extern "C" {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -130,130 +135,91 @@ bool parse_double(const char *s, double *out) {
   return true;
 }
 
-Options parse(int argc, char **argv) {
-  Options o;
-  auto need = [&](int &i) -> const char * {
-    if (i + 1 >= argc) die(EXIT_USAGE, std::string(argv[i]) + " needs a value (see --help)");
-    return argv[++i];
-  };
-  for (int i = 1; i < argc; i++) {
-    const std::string a = argv[i];
-    uint64_t u;
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage, stdout);
-      std::exit(EXIT_OK);
-    } else if (a == "--input")
-      o.input = need(i);
-    else if (a == "--array")
-      o.array = need(i);
-    else if (a == "--output")
-      o.output = need(i);
-    else if (a == "--csv")
-      o.csv = need(i);
-    else if (a == "--save-mesh")
-      o.save_mesh = need(i);
-    else if (a == "--png")
-      o.png = need(i);
-    else if (a == "--render")
-      o.render = need(i);
-    else if (a == "--events")
-      o.events = need(i);
-    else if (a == "--tetrahedralize")
-      o.tetrahedralize = true;
-    else if (a == "--peers")
-      o.peers = true;
-    else if (a == "--verify")
-      o.verify = true;
-    else if (a == "--smp-check")
-      o.smp_check = true;
-    else if (a == "--quiet")
-      o.quiet = true;
-    else if (a == "--generate") {
-      const char *v = need(i);
-      uint64_t d[3];
-      int n = 0;
-      std::stringstream ss(v);
-      std::string part;
-      while (std::getline(ss, part, 'x') && n < 4) {
-        if (n == 3 || !parse_u64(part.c_str(), &d[n]) || d[n] < 1 || d[n] > (1u << 20))
-          die(EXIT_USAGE,
-              std::string("--generate: expected N or NXxNYxNZ with 1 <= N <= 2^20, got '") + v +
-                  "'");
-        n++;
-      }
-      if (n == 1)
-        d[1] = d[2] = d[0];
-      else if (n != 3)
-        die(EXIT_USAGE, std::string("--generate: expected N or NXxNYxNZ, got '") + v + "'");
-      o.generate = true;
-      for (int k = 0; k < 3; k++) o.dims[k] = (int64_t)d[k];
-    } else if (a == "--field") {
-      const char *v = need(i);
-      if (parse_field(v, &o.field))
-        die(EXIT_USAGE, std::string("--field: unknown field '") + v + "'");
-    } else if (a == "--split") {
-      const char *v = need(i);
-      if (parse_split(v, &o.split))
-        die(EXIT_USAGE, std::string("--split: expected 5 or 6, got '") + v + "'");
-    } else if (a == "--order") {
-      const char *v = need(i);
-      if (parse_order(v, &o.order))
-        die(EXIT_USAGE, std::string("--order: unknown order '") + v + "'");
-    } else if (a == "--seed") {
-      if (!parse_u64(need(i), &o.seed)) die(EXIT_USAGE, "--seed: expected a non-negative integer");
-    } else if (a == "--iso") {
-      if (!parse_double(need(i), &o.iso)) die(EXIT_USAGE, "--iso: expected a number");
-      o.iso_set = true;
-    } else if (a == "--mode") {
-      std::stringstream ss(need(i));
-      std::string m;
-      while (std::getline(ss, m, ',')) {
-        Mode md;
-        if (m == "all") {
-          for (Mode x : {Mode::Seq, Mode::NoWin, Mode::Static, Mode::Sliding}) o.modes.push_back(x);
-        } else if (parse_mode(m, &md) == 0)
-          o.modes.push_back(md);
-        else
-          die(EXIT_USAGE, "--mode: unknown mode '" + m + "' (seq, nowin, static, sliding, all)");
-      }
-    } else if (a == "--workers") {
-      if (!parse_u64(need(i), &u) || u < 1 || u > 4096)
-        die(EXIT_USAGE, "--workers: expected 1..4096");
-      o.workers = (int)u;
-    } else if (a == "--window") {
-      if (!parse_u64(need(i), &u) || u < 1)
-        die(EXIT_USAGE, "--window: expected a positive integer");
-      o.window = (size_t)u;
-    } else if (a == "--grain") {
-      if (!parse_u64(need(i), &u) || u < 1) die(EXIT_USAGE, "--grain: expected a positive integer");
-      o.grain = (size_t)u;
-    } else if (a == "--splitter") {
-      const std::string v = need(i);
-      if (v == "local")
-        o.splitter = 1;
-      else if (v == "distant")
-        o.splitter = 2;
-      else if (v == "balanced")
-        o.splitter = 3;
-      else
-        die(EXIT_USAGE, "--splitter: expected local, distant or balanced");
-    } else if (a == "--sched") {
-      const std::string v = need(i);
-      if (v == "adaptive")
-        o.sched = 1; /* ADAPT_SCHED_ADAPTIVE */
-      else
-        die(EXIT_USAGE,
-            "--sched: expected adaptive (the extraction is adapt_transform_var, whose "
-            "output is merged in sequence order: only the adaptive scheduler does that)");
-    } else if (a == "--reps") {
-      if (!parse_u64(need(i), &u) || u < 1 || u > 1000) die(EXIT_USAGE, "--reps: expected 1..1000");
-      o.reps = (int)u;
-    } else
-      die(EXIT_USAGE, "unknown option '" + a + "' (see --help)");
+/* ---- Phase: parse the options ----------------------------------------- */
+
+/* The options whose value is stored as given, and those without a value. */
+const struct {
+  const char *flag;
+  std::string Options::*value;
+} string_options[] = {{"--input", &Options::input},         {"--array", &Options::array},
+                      {"--output", &Options::output},       {"--csv", &Options::csv},
+                      {"--save-mesh", &Options::save_mesh}, {"--png", &Options::png},
+                      {"--render", &Options::render},       {"--events", &Options::events}};
+const struct {
+  const char *flag;
+  bool Options::*value;
+} bool_options[] = {{"--tetrahedralize", &Options::tetrahedralize},
+                    {"--peers", &Options::peers},
+                    {"--verify", &Options::verify},
+                    {"--smp-check", &Options::smp_check},
+                    {"--quiet", &Options::quiet}};
+
+const Named<int> splitter_names[] = {{"local", ADAPT_SPLITTER_LOCAL},
+                                     {"distant", ADAPT_SPLITTER_DISTANT},
+                                     {"balanced", ADAPT_SPLITTER_BALANCED}};
+
+/* The entry of table for flag, or nullptr. */
+template <class Entry, size_t N>
+const Entry *find_option(const Entry (&table)[N], const std::string &flag) {
+  for (const Entry &e : table)
+    if (flag == e.flag) return &e;
+  return nullptr;
+}
+
+/* An integer option's value v in [lo, hi], else exit: "FLAG: expected WHAT". */
+uint64_t need_integer(const std::string &flag, const char *v, uint64_t lo, uint64_t hi,
+                      const char *what) {
+  uint64_t u;
+  if (!parse_u64(v, &u) || u < lo || u > hi) die(EXIT_USAGE, flag + ": expected " + what);
+  return u;
+}
+
+/* An enumerated option's value v through parse, else exit: message, v, "'". */
+template <class E>
+void need_named(int (*parse)(const std::string &, E *), const char *v, E *out,
+                const std::string &message) {
+  if (parse(v, out)) die(EXIT_USAGE, message + v + "'");
+}
+
+/* --generate N or NXxNYxNZ. */
+void parse_dims(const char *v, int64_t dims[3]) {
+  uint64_t d[3];
+  int n = 0;
+  std::stringstream ss(v);
+  std::string part;
+  while (std::getline(ss, part, 'x') && n < 4) {
+    if (n == 3 || !parse_u64(part.c_str(), &d[n]) || d[n] < 1 || d[n] > (1u << 20))
+      die(EXIT_USAGE,
+          std::string("--generate: expected N or NXxNYxNZ with 1 <= N <= 2^20, got '") + v + "'");
+    n++;
   }
+  if (n == 1)
+    d[1] = d[2] = d[0];
+  else if (n != 3)
+    die(EXIT_USAGE, std::string("--generate: expected N or NXxNYxNZ, got '") + v + "'");
+  for (int k = 0; k < 3; k++) dims[k] = (int64_t)d[k];
+}
+
+/* --mode M[,M...], appended to modes. */
+void parse_modes(const char *v, std::vector<Mode> *modes) {
+  std::stringstream ss(v);
+  std::string m;
+  while (std::getline(ss, m, ',')) {
+    Mode md;
+    if (m == "all") {
+      for (Mode x : {Mode::Seq, Mode::NoWin, Mode::Static, Mode::Sliding}) modes->push_back(x);
+    } else if (parse_mode(m, &md) == 0)
+      modes->push_back(md);
+    else
+      die(EXIT_USAGE, "--mode: unknown mode '" + m + "' (seq, nowin, static, sliding, all)");
+  }
+}
+
+/* The checks and defaults that depend on several options. */
+void complete(Options &o) {
   if (!o.render.empty()) {
     if (o.png.empty()) die(EXIT_USAGE, "--render needs --png FILE.png");
-    return o;
+    return;
   }
   if (o.generate == !o.input.empty())
     die(EXIT_USAGE, "give exactly one of --input FILE or --generate N (see --help)");
@@ -270,8 +236,65 @@ Options parse(int argc, char **argv) {
     else
       die(EXIT_USAGE, "--iso VALUE is required for this input");
   }
+}
+
+Options parse_options(int argc, char **argv) {
+  Options o;
+  auto need = [&](int &i) -> const char * {
+    if (i + 1 >= argc) die(EXIT_USAGE, std::string(argv[i]) + " needs a value (see --help)");
+    return argv[++i];
+  };
+  const uint64_t any = UINT64_MAX;
+  for (int i = 1; i < argc; i++) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(usage, stdout);
+      std::exit(EXIT_OK);
+    } else if (const auto *s = find_option(string_options, a))
+      o.*(s->value) = need(i);
+    else if (const auto *b = find_option(bool_options, a))
+      o.*(b->value) = true;
+    else if (a == "--generate") {
+      parse_dims(need(i), o.dims);
+      o.generate = true;
+    } else if (a == "--field")
+      need_named(parse_field, need(i), &o.field, "--field: unknown field '");
+    else if (a == "--split")
+      need_named(parse_split, need(i), &o.split, "--split: expected 5 or 6, got '");
+    else if (a == "--order")
+      need_named(parse_order, need(i), &o.order, "--order: unknown order '");
+    else if (a == "--seed")
+      o.seed = need_integer(a, need(i), 0, any, "a non-negative integer");
+    else if (a == "--iso") {
+      if (!parse_double(need(i), &o.iso)) die(EXIT_USAGE, "--iso: expected a number");
+      o.iso_set = true;
+    } else if (a == "--mode")
+      parse_modes(need(i), &o.modes);
+    else if (a == "--workers")
+      o.workers = (int)need_integer(a, need(i), 1, 4096, "1..4096");
+    else if (a == "--window")
+      o.window = (size_t)need_integer(a, need(i), 1, any, "a positive integer");
+    else if (a == "--grain")
+      o.grain = (size_t)need_integer(a, need(i), 1, any, "a positive integer");
+    else if (a == "--splitter") {
+      if (parse_named(splitter_names, need(i), &o.splitter))
+        die(EXIT_USAGE, "--splitter: expected local, distant or balanced");
+    } else if (a == "--sched") {
+      if (std::string(need(i)) != "adaptive")
+        die(EXIT_USAGE,
+            "--sched: expected adaptive (the extraction is adapt_transform_var, whose "
+            "output is merged in sequence order: only the adaptive scheduler does that)");
+      o.sched = ADAPT_SCHED_ADAPTIVE;
+    } else if (a == "--reps")
+      o.reps = (int)need_integer(a, need(i), 1, 1000, "1..1000");
+    else
+      die(EXIT_USAGE, "unknown option '" + a + "' (see --help)");
+  }
+  complete(o);
   return o;
 }
+
+/* ---- What the phases share -------------------------------------------- */
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -298,6 +321,28 @@ struct Row {
   double area = 0;
   size_t window = 0;
 };
+
+/* The state the phases build and read, in the order of main(). */
+struct Run {
+  Options o;
+  Mesh mesh;
+  perfctr pc{};
+  int perf_rc = 0; /* perfctr_init's code */
+  int nev = 0;     /* events counted */
+  int workers = 1;
+  AdaptOptions aopt;
+  std::vector<Row> rows;
+  std::vector<Surface> surfaces;  /* per row: our surface of the first repetition */
+  std::unique_ptr<VtkGrid> vgrid; /* for the peers, the verification, --smp-check */
+  int exit_code = EXIT_OK;
+};
+
+/* The surface the others are checked against: the first of our rows run. */
+const Surface *reference(const Run &r) {
+  for (size_t i = 0; i < r.rows.size(); i++)
+    if (r.rows[i].ours && !r.rows[i].skipped) return &r.surfaces[i];
+  return nullptr;
+}
 
 std::string short_event(const std::string &e) {
   if (e == "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL" || e == "PAPI_L3_TCM" ||
@@ -341,310 +386,371 @@ private:
   bool ok_ = false;
 };
 
-void reset_steals() {
+/* Render surface s to o.png, titled. */
+void render(const Options &o, const Surface &s, const char *title) {
+  std::string err;
+  if (render_png(s, o.png, ISO_PNG_WIDTH, ISO_PNG_HEIGHT, title, &err)) die(EXIT_RUN, err);
+}
+
+/* ---- Phase (alone): --render FILE.vtp --png FILE.png ------------------- */
+
+int render_file(const Options &o) {
+  Surface s;
+  std::string err;
+  if (read_vtp(o.render, &s, &err)) die(EXIT_INPUT, err);
+  char title[160];
+  std::snprintf(title, sizeof title, "%s: %zu triangles, %zu vertices", o.render.c_str(), s.ntris(),
+                s.nverts());
+  render(o, s, title);
+  if (!o.quiet) std::printf("rendered %s -> %s\n", o.render.c_str(), o.png.c_str());
+  return EXIT_OK;
+}
+
+/* ---- Phase: load or generate the mesh --------------------------------- */
+
+/* The mesh of --generate; returns what it is. */
+std::string generate_mesh(const Options &o, Mesh *mesh) {
+  Grid g;
+  for (int k = 0; k < 3; k++) g.np[k] = o.dims[k] + 1;
+  g.field = o.field;
+  std::string err;
+  if (int rc = tetrahedralize_grid(g, o.split, o.order, o.seed, mesh, &err))
+    die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
+  mesh->array_name = field_name(o.field);
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "generated %lldx%lldx%lld hexahedra, %s field, split %s, %s order",
+                (long long)o.dims[0], (long long)o.dims[1], (long long)o.dims[2],
+                mesh->array_name.c_str(), split_name(o.split), order_name(o.order));
+  return buf;
+}
+
+/* The mesh of --input; returns what it is. */
+std::string read_input(const Options &o, Mesh *mesh) {
+  ReadOptions ro;
+  ro.array = o.array;
+  ro.tetrahedralize = o.tetrahedralize;
+  ro.split = o.split;
+  ro.order = o.order;
+  std::string err;
+  if (int rc = read_mesh(o.input, ro, mesh, &err)) die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
+  return o.input + " (array " + mesh->array_name + ")";
+}
+
+void load_mesh(Run &r) {
+  const double t0 = now();
+  const std::string source = r.o.generate ? generate_mesh(r.o, &r.mesh) : read_input(r.o, &r.mesh);
+  std::string err;
+  if (validate(r.mesh, &err)) die(EXIT_INPUT, "invalid mesh: " + err);
+  const double secs = now() - t0;
+  const Mesh &m = r.mesh;
+  const double mib =
+      (double)(m.pts.size() * sizeof(Point) + m.tets.size() * sizeof(Tet)) / (1 << 20);
+  if (!r.o.quiet)
+    std::printf("mesh: %s: %zu points, %zu tetrahedra, %.0f MiB (%.2f s)\n", source.c_str(),
+                m.pts.size(), m.tets.size(), mib, secs);
+  if (!r.o.save_mesh.empty()) {
+    if (write_vtu(m, r.o.save_mesh, &err)) die(EXIT_RUN, err);
+    if (!r.o.quiet) std::printf("mesh written to %s\n", r.o.save_mesh.c_str());
+  }
+}
+
+/* ---- Phase: counters, then the runtime -------------------------------- */
+
+/* Counters before the runtime, so the worker and SMP threads created later
+ * inherit them (the mesh is read first: input errors come before PAPI's). */
+void init_counters(Run &r) {
+  r.perf_rc = perfctr_init(&r.pc, r.o.events.empty() ? nullptr : r.o.events.c_str());
+  if (r.perf_rc && r.perf_rc != -ECANCELED)
+    std::fprintf(stderr, "adapt-isosurface: %s\n", r.pc.message);
+  r.nev = r.pc.available ? r.pc.nevents : 0;
+}
+
+/* The runtime, and the options of the adaptive modes: the window size is
+ * given, else 1/ISO_WINDOW_CACHE_DIVISOR of the shared cache. */
+void init_runtime(Run &r) {
+  adapt_config cfg;
+  std::memset(&cfg, 0, sizeof cfg);
+  cfg.workers = r.o.workers;
+  int rc = adapt_init(&cfg);
+  if (rc) die(EXIT_RUN, std::string("adapt_init: ") + adapt_strerror(rc));
+  r.workers = adapt_num_workers();
+  const Mesh &m = r.mesh;
+  size_t footprint =
+      sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size());
+  size_t shared = ISO_FALLBACK_SHARED_CACHE;
+  if (size_t c = adapt_shared_cache_size()) shared = c;
+  r.aopt.grain = r.o.grain;
+  r.aopt.splitter = r.o.splitter;
+  r.aopt.sched = r.o.sched;
+  r.aopt.window_size = r.o.window
+                           ? r.o.window
+                           : std::max<size_t>(1, shared / (footprint * ISO_WINDOW_CACHE_DIVISOR));
+}
+
+/* ---- Phase: set up the rows ------------------------------------------- */
+
+void set_up_rows(Run &r) {
+  for (Mode m : r.o.modes) {
+    Row row;
+    row.name = mode_name(m);
+    row.mode = m;
+    if (m == Mode::Static || m == Mode::Sliding) row.window = r.aopt.window_size;
+    r.rows.push_back(row);
+  }
+  if (r.o.peers || r.o.verify) {
+    r.vgrid.reset(new VtkGrid(r.mesh));
+    for (Peer p : {Peer::ContourGrid, Peer::Linear3DTBB, Peer::Linear3DSTDThread}) {
+      if (!r.o.peers && p != Peer::ContourGrid) continue;
+      Row row;
+      row.ours = false;
+      row.peer = p;
+      row.name = peer_name(p);
+      r.rows.push_back(row);
+    }
+  }
+  for (Row &row : r.rows) row.counts.assign((size_t)r.nev, {});
+  r.surfaces.resize(r.rows.size());
+}
+
+/* ---- Phase: run the rows ---------------------------------------------- */
+
+/* One extraction of ours (row i, repetition rep), counted into vals; false
+ * if it failed (the row is skipped from then on). */
+bool run_ours(Run &r, size_t i, int rep, long long *vals) {
+  Row &row = r.rows[i];
+  Surface s;
+  Timing tm;
+  std::string err;
   adapt_stats_reset();
+  perfctr_start(&r.pc);
+  ISO_SIM_START();
+  const double t0 = now();
+  int rc = extract(r.mesh, r.o.iso, row.mode, r.aopt, &s, &tm, &err);
+  const double t1 = now();
+  ISO_SIM_STOP();
+  perfctr_stop(&r.pc, vals);
+  if (rc) {
+    std::fprintf(stderr, "adapt-isosurface: mode %s: %s\n", row.name.c_str(), err.c_str());
+    row.skipped = true;
+    row.note = "failed: " + err;
+    r.exit_code = EXIT_RUN;
+    return false;
+  }
+  row.secs.push_back(t1 - t0);
+  row.cells.push_back(tm.cells);
+  row.merges.push_back(tm.merge);
+  row.steals.push_back((double)total_steals());
+  row.ntris = s.ntris();
+  row.nverts = s.nverts();
+  if (rep == 0) {
+    row.area = s.area();
+    r.surfaces[i] = std::move(s);
+  }
+  return true;
+}
+
+/* One run of a VTK peer, counted into vals; false if it failed. */
+bool run_peer(Run &r, Row &row, long long *vals) {
+  PeerResult pr;
+  std::string err;
+  AllCpus unbind;
+  perfctr_start(&r.pc);
+  int rc = r.vgrid->run(row.peer, r.o.iso, r.workers, &pr, &err);
+  perfctr_stop(&r.pc, vals);
+  if (rc) {
+    std::fprintf(stderr, "adapt-isosurface: %s: %s\n", row.name.c_str(), err.c_str());
+    row.skipped = true;
+    row.note = err;
+    return false;
+  }
+  row.secs.push_back(pr.seconds);
+  row.ntris = pr.ntris;
+  row.nverts = pr.npoints_used;
+  row.area = pr.area;
+  if (pr.npoints != pr.npoints_used)
+    row.note = std::to_string(pr.npoints - pr.npoints_used) + " unreferenced points";
+  return true;
+}
+
+/* Repetitions outermost, so that the modes alternate (A/B). */
+void run_rows(Run &r) {
+  for (int rep = 0; rep < r.o.reps; rep++)
+    for (size_t i = 0; i < r.rows.size(); i++) {
+      Row &row = r.rows[i];
+      if (row.skipped) continue;
+      long long vals[PERFCTR_MAX_EVENTS] = {0};
+      if (!(row.ours ? run_ours(r, i, rep, vals) : run_peer(r, row, vals))) continue;
+      for (int e = 0; e < r.nev; e++) row.counts[(size_t)e].push_back((double)vals[e]);
+    }
+}
+
+/* ---- Phase: the table and the CSV ------------------------------------- */
+
+void print_row(const Run &r, const Row &row, const Row *seq, double tseq) {
+  const double t = median(row.secs);
+  std::printf("%-27s %9.1f", row.name.c_str(), 1e3 * t);
+  if (row.ours)
+    std::printf(" %9.1f %9.1f", 1e3 * median(row.cells), 1e3 * median(row.merges));
+  else
+    std::printf(" %9s %9s", "-", "-");
+  std::printf(" %8.2f", tseq / t);
+  for (int e = 0; e < r.nev; e++) {
+    const double base = seq ? median(seq->counts[(size_t)e]) : NAN;
+    std::printf(" %9.2f", median(row.counts[(size_t)e]) / base);
+  }
+  if (row.ours && row.mode != Mode::Seq)
+    std::printf(" %8.0f", median(row.steals));
+  else
+    std::printf(" %8s", "-");
+  if (row.window)
+    std::printf(" %9zu", row.window);
+  else
+    std::printf(" %9s", "-");
+  std::printf(" %9zu %9zu%s%s\n", row.ntris, row.nverts, row.note.empty() ? "" : "  ",
+              row.note.c_str());
+}
+
+FILE *open_csv(const Run &r) {
+  FILE *csv = std::fopen(r.o.csv.c_str(), "w");
+  if (!csv) die(EXIT_RUN, "cannot write '" + r.o.csv + "': " + std::strerror(errno));
+  std::fprintf(
+      csv,
+      "name,kind,workers,tets,time_s,cells_s,merge_s,speedup,steals,window,triangles,vertices");
+  for (int e = 0; e < r.nev; e++) std::fprintf(csv, ",%s,%s_rel", r.pc.names[e], r.pc.names[e]);
+  std::fprintf(csv, "\n");
+  return csv;
+}
+
+void csv_row(FILE *csv, const Run &r, const Row &row, const Row *seq, double tseq) {
+  const double t = median(row.secs);
+  std::fprintf(csv, "%s,%s,%d,%zu,%.9g,%.9g,%.9g,%.6g,%.0f,%zu,%zu,%zu", row.name.c_str(),
+               row.ours ? "libadapt" : "vtk", r.workers, r.mesh.tets.size(), t,
+               row.ours ? median(row.cells) : NAN, row.ours ? median(row.merges) : NAN, tseq / t,
+               row.ours && row.mode != Mode::Seq ? median(row.steals) : 0.0, row.window, row.ntris,
+               row.nverts);
+  for (int e = 0; e < r.nev; e++) {
+    const double v = median(row.counts[(size_t)e]);
+    std::fprintf(csv, ",%.0f,%.6g", v, seq ? v / median(seq->counts[(size_t)e]) : NAN);
+  }
+  std::fprintf(csv, "\n");
+}
+
+void print_table(const Run &r) {
+  const Row *seq = nullptr;
+  for (const Row &row : r.rows)
+    if (row.ours && row.mode == Mode::Seq && !row.skipped) seq = &row;
+  const double tseq = seq ? median(seq->secs) : NAN;
+  std::printf("\nisosurface at iso=%g, %d worker(s), %zu tetrahedra, median of %d run(s)\n",
+              r.o.iso, r.workers, r.mesh.tets.size(), r.o.reps);
+  std::printf("%-27s %9s %9s %9s %8s", "mode", "time ms", "cells ms", "merge ms", "speedup");
+  for (int e = 0; e < r.nev; e++)
+    std::printf(" %9s", (short_event(r.pc.names[e]) + "/seq").c_str());
+  std::printf(" %8s %9s %9s %9s\n", "steals", "window", "triangles", "vertices");
+  FILE *csv = r.o.csv.empty() ? nullptr : open_csv(r);
+  for (const Row &row : r.rows) {
+    if (row.skipped) {
+      std::printf("%-27s skipped: %s\n", row.name.c_str(), row.note.c_str());
+      continue;
+    }
+    print_row(r, row, seq, tseq);
+    if (csv) csv_row(csv, r, row, seq, tseq);
+  }
+  if (csv) std::fclose(csv);
+  if (!r.pc.available)
+    std::printf("(no cache counters: %s)\n",
+                r.perf_rc == -ECANCELED ? "disabled" : "PAPI unavailable, see above");
+}
+
+/* ---- Phase: verify ---------------------------------------------------- */
+
+/* Every mode of ours against the reference byte for byte, the peers by
+ * their triangle and vertex counts and area (vtkContourGrid's decides). */
+void verify(Run &r) {
+  const Surface *ref = reference(r);
+  if (!r.o.verify || !ref) return;
+  bool ok = true;
+  for (size_t i = 0; i < r.rows.size(); i++) {
+    const Row &row = r.rows[i];
+    if (!row.ours || row.skipped || &r.surfaces[i] == ref) continue;
+    const bool same = r.surfaces[i] == *ref;
+    std::printf("verify: %-8s == %s byte for byte: %s\n", row.name.c_str(), r.rows[0].name.c_str(),
+                same ? "ok" : "FAILED");
+    ok &= same;
+  }
+  for (const Row &row : r.rows) {
+    if (row.ours || row.skipped) continue;
+    const double rel = std::fabs(row.area - ref->area()) / std::max(1e-300, std::fabs(row.area));
+    const bool match = row.ntris == ref->ntris() && row.nverts == ref->nverts() &&
+                       (rel <= ISO_AREA_RTOL || (row.area == 0 && ref->area() == 0));
+    std::printf(
+        "verify: %-27s triangles %zu vs %zu, vertices %zu vs %zu, area rel. diff %.2e: %s\n",
+        row.name.c_str(), ref->ntris(), row.ntris, ref->nverts(), row.nverts, rel,
+        match ? "ok" : (row.peer == Peer::ContourGrid ? "FAILED" : "differs (not the reference)"));
+    if (row.peer == Peer::ContourGrid) ok &= match;
+  }
+  if (!ok && r.exit_code == EXIT_OK) r.exit_code = EXIT_VERIFY;
+}
+
+/* ---- Phase: --smp-check ----------------------------------------------- */
+
+void smp_check(Run &r) {
+  if (!r.o.smp_check) return;
+  if (!r.vgrid) r.vgrid.reset(new VtkGrid(r.mesh));
+  size_t nt = 0, bad = 0;
+  std::string err;
+  AllCpus unbind;
+  if (r.vgrid->smp_contour_check(r.o.iso, r.workers, &nt, &bad, &err)) die(EXIT_RUN, err);
+  std::printf("smp-check: vtkSMPContourGrid (TBB, %d threads): %zu triangles, %zu (%.2f%%) not in "
+              "vtkContourGrid's output\n",
+              r.workers, nt, bad, nt ? 100.0 * (double)bad / (double)nt : 0.0);
+}
+
+/* ---- Phase: the surface: empty, or written and rendered ---------------- */
+
+void write_outputs(Run &r) {
+  const Surface *ref = reference(r);
+  if (!ref) return;
+  if (ref->ntris() == 0) {
+    const auto range =
+        std::minmax_element(r.mesh.pts.begin(), r.mesh.pts.end(),
+                            [](const Point &a, const Point &b) { return a.s < b.s; });
+    std::fprintf(
+        stderr,
+        "adapt-isosurface: empty surface: no cell crosses iso=%g (scalars of '%s' in [%g, %g])\n",
+        r.o.iso, r.mesh.array_name.c_str(), range.first->s, range.second->s);
+    if (r.exit_code == EXIT_OK) r.exit_code = EXIT_EMPTY;
+    return;
+  }
+  std::string err;
+  if (!r.o.output.empty()) {
+    if (write_vtp(*ref, r.o.output, &err)) die(EXIT_RUN, err);
+    if (!r.o.quiet) std::printf("surface written to %s\n", r.o.output.c_str());
+  }
+  if (!r.o.png.empty()) {
+    char title[160];
+    std::snprintf(title, sizeof title, "iso=%g: %zu triangles, %zu vertices", r.o.iso, ref->ntris(),
+                  ref->nverts());
+    render(r.o, *ref, title);
+    if (!r.o.quiet) std::printf("rendering written to %s\n", r.o.png.c_str());
+  }
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  Options o = parse(argc, argv);
-  std::string err;
-
-  if (!o.render.empty()) {
-    Surface s;
-    if (read_vtp(o.render, &s, &err)) die(EXIT_INPUT, err);
-    char title[160];
-    std::snprintf(title, sizeof title, "%s: %zu triangles, %zu vertices", o.render.c_str(),
-                  s.ntris(), s.nverts());
-    if (render_png(s, o.png, ISO_PNG_WIDTH, ISO_PNG_HEIGHT, title, &err)) die(EXIT_RUN, err);
-    if (!o.quiet) std::printf("rendered %s -> %s\n", o.render.c_str(), o.png.c_str());
-    return EXIT_OK;
-  }
-
-  /* The mesh. */
-  Mesh mesh;
-  const double tm0 = now();
-  std::string source;
-  if (o.generate) {
-    Grid g;
-    for (int k = 0; k < 3; k++) g.np[k] = o.dims[k] + 1;
-    g.field = o.field;
-    if (int rc = tetrahedralize_grid(g, o.split, o.order, o.seed, &mesh, &err))
-      die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
-    mesh.array_name = o.field == Field::Sphere  ? "sphere"
-                      : o.field == Field::Waves ? "waves"
-                                                : "flat";
-    char buf[160];
-    std::snprintf(buf, sizeof buf,
-                  "generated %lldx%lldx%lld hexahedra, %s field, split %d, %s order",
-                  (long long)o.dims[0], (long long)o.dims[1], (long long)o.dims[2],
-                  mesh.array_name.c_str(), o.split == Split::Five ? 5 : 6, order_name(o.order));
-    source = buf;
-  } else {
-    ReadOptions ro;
-    ro.array = o.array;
-    ro.tetrahedralize = o.tetrahedralize;
-    ro.split = o.split;
-    ro.order = o.order;
-    if (int rc = read_mesh(o.input, ro, &mesh, &err))
-      die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
-    source = o.input + " (array " + mesh.array_name + ")";
-  }
-  if (validate(mesh, &err)) die(EXIT_INPUT, "invalid mesh: " + err);
-  const double mesh_s = now() - tm0;
-  const double mib =
-      (double)(mesh.pts.size() * sizeof(Point) + mesh.tets.size() * sizeof(Tet)) / (1 << 20);
-  if (!o.quiet)
-    std::printf("mesh: %s: %zu points, %zu tetrahedra, %.0f MiB (%.2f s)\n", source.c_str(),
-                mesh.pts.size(), mesh.tets.size(), mib, mesh_s);
-  if (!o.save_mesh.empty()) {
-    if (write_vtu(mesh, o.save_mesh, &err)) die(EXIT_RUN, err);
-    if (!o.quiet) std::printf("mesh written to %s\n", o.save_mesh.c_str());
-  }
-
-  /* Counters before the runtime, so the worker and SMP threads created later
-   * inherit them (the mesh is read first: input errors come before PAPI's). */
-  perfctr pc;
-  int prc = perfctr_init(&pc, o.events.empty() ? nullptr : o.events.c_str());
-  if (prc && prc != -ECANCELED) std::fprintf(stderr, "adapt-isosurface: %s\n", pc.message);
-
-  int workers = 1;
-  {
-    adapt_config cfg;
-    std::memset(&cfg, 0, sizeof cfg);
-    cfg.workers = o.workers;
-    int rc = adapt_init(&cfg);
-    if (rc) die(EXIT_RUN, std::string("adapt_init: ") + adapt_strerror(rc));
-    workers = adapt_num_workers();
-  }
-
-  /* Window size: given, else 1/ISO_WINDOW_CACHE_DIVISOR of the shared cache. */
-  size_t footprint =
-      sizeof(Tet) + (mesh.tets.empty() ? 0 : sizeof(Point) * mesh.pts.size() / mesh.tets.size());
-  size_t shared = ISO_FALLBACK_SHARED_CACHE;
-  if (size_t c = adapt_shared_cache_size()) shared = c;
-  AdaptOptions aopt;
-  aopt.grain = o.grain;
-  aopt.splitter = o.splitter;
-  aopt.sched = o.sched;
-  aopt.window_size =
-      o.window ? o.window : std::max<size_t>(1, shared / (footprint * ISO_WINDOW_CACHE_DIVISOR));
-
-  /* The rows. */
-  std::vector<Row> rows;
-  for (Mode m : o.modes) {
-    Row r;
-    r.name = mode_name(m);
-    r.mode = m;
-    if (m == Mode::Static || m == Mode::Sliding) r.window = aopt.window_size;
-    rows.push_back(r);
-  }
-  std::unique_ptr<VtkGrid> vgrid;
-  if (o.peers || o.verify) {
-    vgrid.reset(new VtkGrid(mesh));
-    for (Peer p : {Peer::ContourGrid, Peer::Linear3DTBB, Peer::Linear3DSTDThread}) {
-      if (!o.peers && p != Peer::ContourGrid) continue;
-      Row r;
-      r.ours = false;
-      r.peer = p;
-      r.name = peer_name(p);
-      rows.push_back(r);
-    }
-  }
-  const int nev = pc.available ? pc.nevents : 0;
-  for (Row &r : rows) r.counts.assign((size_t)nev, {});
-
-  /* Runs: repetitions outermost so that the modes alternate (A/B). */
-  std::vector<Surface> surfaces(rows.size());
-  int exit_code = EXIT_OK;
-  for (int rep = 0; rep < o.reps; rep++) {
-    for (size_t i = 0; i < rows.size(); i++) {
-      Row &r = rows[i];
-      if (r.skipped) continue;
-      long long vals[PERFCTR_MAX_EVENTS] = {0};
-      if (r.ours) {
-        Surface s;
-        Timing tm;
-        reset_steals();
-        perfctr_start(&pc);
-        ISO_SIM_START();
-        const double t0 = now();
-        int rc = extract(mesh, o.iso, r.mode, aopt, &s, &tm, &err);
-        const double t1 = now();
-        ISO_SIM_STOP();
-        perfctr_stop(&pc, vals);
-        if (rc) {
-          std::fprintf(stderr, "adapt-isosurface: mode %s: %s\n", r.name.c_str(), err.c_str());
-          r.skipped = true;
-          r.note = "failed: " + err;
-          exit_code = EXIT_RUN;
-          continue;
-        }
-        r.secs.push_back(t1 - t0);
-        r.cells.push_back(tm.cells);
-        r.merges.push_back(tm.merge);
-        r.steals.push_back((double)total_steals());
-        r.ntris = s.ntris();
-        r.nverts = s.nverts();
-        if (rep == 0) {
-          r.area = s.area();
-          surfaces[i] = std::move(s);
-        }
-      } else {
-        PeerResult pr;
-        AllCpus unbind;
-        perfctr_start(&pc);
-        int rc = vgrid->run(r.peer, o.iso, workers, &pr, &err);
-        perfctr_stop(&pc, vals);
-        if (rc) {
-          std::fprintf(stderr, "adapt-isosurface: %s: %s\n", r.name.c_str(), err.c_str());
-          r.skipped = true;
-          r.note = err;
-          continue;
-        }
-        r.secs.push_back(pr.seconds);
-        r.ntris = pr.ntris;
-        r.nverts = pr.npoints_used;
-        r.area = pr.area;
-        if (pr.npoints != pr.npoints_used)
-          r.note = std::to_string(pr.npoints - pr.npoints_used) + " unreferenced points";
-      }
-      for (int e = 0; e < nev; e++) r.counts[(size_t)e].push_back((double)vals[e]);
-    }
-  }
-
-  /* Table. */
-  const Row *seq = nullptr;
-  for (const Row &r : rows)
-    if (r.ours && r.mode == Mode::Seq && !r.skipped) seq = &r;
-  const double tseq = seq ? median(seq->secs) : NAN;
-  std::printf("\nisosurface at iso=%g, %d worker(s), %zu tetrahedra, median of %d run(s)\n", o.iso,
-              workers, mesh.tets.size(), o.reps);
-  std::printf("%-27s %9s %9s %9s %8s", "mode", "time ms", "cells ms", "merge ms", "speedup");
-  for (int e = 0; e < nev; e++) std::printf(" %9s", (short_event(pc.names[e]) + "/seq").c_str());
-  std::printf(" %8s %9s %9s %9s\n", "steals", "window", "triangles", "vertices");
-  FILE *csv = nullptr;
-  if (!o.csv.empty()) {
-    csv = std::fopen(o.csv.c_str(), "w");
-    if (!csv) die(EXIT_RUN, "cannot write '" + o.csv + "': " + std::strerror(errno));
-    std::fprintf(
-        csv,
-        "name,kind,workers,tets,time_s,cells_s,merge_s,speedup,steals,window,triangles,vertices");
-    for (int e = 0; e < nev; e++) std::fprintf(csv, ",%s,%s_rel", pc.names[e], pc.names[e]);
-    std::fprintf(csv, "\n");
-  }
-  for (const Row &r : rows) {
-    if (r.skipped) {
-      std::printf("%-27s skipped: %s\n", r.name.c_str(), r.note.c_str());
-      continue;
-    }
-    const double t = median(r.secs);
-    std::printf("%-27s %9.1f", r.name.c_str(), 1e3 * t);
-    if (r.ours)
-      std::printf(" %9.1f %9.1f", 1e3 * median(r.cells), 1e3 * median(r.merges));
-    else
-      std::printf(" %9s %9s", "-", "-");
-    std::printf(" %8.2f", tseq / t);
-    for (int e = 0; e < nev; e++) {
-      const double base = seq ? median(seq->counts[(size_t)e]) : NAN;
-      std::printf(" %9.2f", median(r.counts[(size_t)e]) / base);
-    }
-    if (r.ours && r.mode != Mode::Seq)
-      std::printf(" %8.0f", median(r.steals));
-    else
-      std::printf(" %8s", "-");
-    if (r.window)
-      std::printf(" %9zu", r.window);
-    else
-      std::printf(" %9s", "-");
-    std::printf(" %9zu %9zu%s%s\n", r.ntris, r.nverts, r.note.empty() ? "" : "  ", r.note.c_str());
-    if (csv) {
-      std::fprintf(csv, "%s,%s,%d,%zu,%.9g,%.9g,%.9g,%.6g,%.0f,%zu,%zu,%zu", r.name.c_str(),
-                   r.ours ? "libadapt" : "vtk", workers, mesh.tets.size(), t,
-                   r.ours ? median(r.cells) : NAN, r.ours ? median(r.merges) : NAN, tseq / t,
-                   r.ours && r.mode != Mode::Seq ? median(r.steals) : 0.0, r.window, r.ntris,
-                   r.nverts);
-      for (int e = 0; e < nev; e++) {
-        const double v = median(r.counts[(size_t)e]);
-        std::fprintf(csv, ",%.0f,%.6g", v, seq ? v / median(seq->counts[(size_t)e]) : NAN);
-      }
-      std::fprintf(csv, "\n");
-    }
-  }
-  if (csv) std::fclose(csv);
-  if (!pc.available)
-    std::printf("(no cache counters: %s)\n",
-                prc == -ECANCELED ? "disabled" : "PAPI unavailable, see above");
-
-  /* Verification. */
-  const Surface *ref = nullptr;
-  for (size_t i = 0; i < rows.size(); i++)
-    if (rows[i].ours && !rows[i].skipped) {
-      ref = &surfaces[i];
-      break;
-    }
-  if (o.verify && ref) {
-    bool ok = true;
-    for (size_t i = 0; i < rows.size(); i++) {
-      const Row &r = rows[i];
-      if (!r.ours || r.skipped || &surfaces[i] == ref) continue;
-      const bool same = surfaces[i] == *ref;
-      std::printf("verify: %-8s == %s byte for byte: %s\n", r.name.c_str(), rows[0].name.c_str(),
-                  same ? "ok" : "FAILED");
-      ok &= same;
-    }
-    for (const Row &r : rows) {
-      if (r.ours || r.skipped) continue;
-      const double rel = std::fabs(r.area - ref->area()) / std::max(1e-300, std::fabs(r.area));
-      const bool match = r.ntris == ref->ntris() && r.nverts == ref->nverts() &&
-                         (rel <= ISO_AREA_RTOL || (r.area == 0 && ref->area() == 0));
-      std::printf(
-          "verify: %-27s triangles %zu vs %zu, vertices %zu vs %zu, area rel. diff %.2e: %s\n",
-          r.name.c_str(), ref->ntris(), r.ntris, ref->nverts(), r.nverts, rel,
-          match ? "ok" : (r.peer == Peer::ContourGrid ? "FAILED" : "differs (not the reference)"));
-      if (r.peer == Peer::ContourGrid) ok &= match;
-    }
-    if (!ok && exit_code == EXIT_OK) exit_code = EXIT_VERIFY;
-  }
-
-  if (o.smp_check) {
-    if (!vgrid) vgrid.reset(new VtkGrid(mesh));
-    size_t nt = 0, bad = 0;
-    AllCpus unbind;
-    if (vgrid->smp_contour_check(o.iso, workers, &nt, &bad, &err)) die(EXIT_RUN, err);
-    std::printf(
-        "smp-check: vtkSMPContourGrid (TBB, %d threads): %zu triangles, %zu (%.2f%%) not in "
-        "vtkContourGrid's output\n",
-        workers, nt, bad, nt ? 100.0 * (double)bad / (double)nt : 0.0);
-  }
-
-  if (ref && ref->ntris() == 0) {
-    std::fprintf(
-        stderr,
-        "adapt-isosurface: empty surface: no cell crosses iso=%g (scalars of '%s' in [%g, %g])\n",
-        o.iso, mesh.array_name.c_str(),
-        std::min_element(mesh.pts.begin(), mesh.pts.end(),
-                         [](const Point &a, const Point &b) { return a.s < b.s; })
-            ->s,
-        std::max_element(mesh.pts.begin(), mesh.pts.end(), [](const Point &a, const Point &b) {
-          return a.s < b.s;
-        })->s);
-    if (exit_code == EXIT_OK) exit_code = EXIT_EMPTY;
-  } else if (ref) {
-    if (!o.output.empty()) {
-      if (write_vtp(*ref, o.output, &err)) die(EXIT_RUN, err);
-      if (!o.quiet) std::printf("surface written to %s\n", o.output.c_str());
-    }
-    if (!o.png.empty()) {
-      char title[160];
-      std::snprintf(title, sizeof title, "iso=%g: %zu triangles, %zu vertices", o.iso, ref->ntris(),
-                    ref->nverts());
-      if (render_png(*ref, o.png, ISO_PNG_WIDTH, ISO_PNG_HEIGHT, title, &err)) die(EXIT_RUN, err);
-      if (!o.quiet) std::printf("rendering written to %s\n", o.png.c_str());
-    }
-  }
-  perfctr_destroy(&pc);
+  Run r;
+  r.o = parse_options(argc, argv);
+  if (!r.o.render.empty()) return render_file(r.o);
+  load_mesh(r);
+  init_counters(r);
+  init_runtime(r);
+  set_up_rows(r);
+  run_rows(r);
+  print_table(r);
+  verify(r);
+  smp_check(r);
+  write_outputs(r);
+  perfctr_destroy(&r.pc);
   adapt_finalize();
-  return exit_code;
+  return r.exit_code;
 }

@@ -1,5 +1,6 @@
 /* apps/isosurface: mesh generation and checks (see mesh.h). */
 #include "mesh.h"
+#include "names.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,51 +13,25 @@
 
 namespace iso {
 
-int parse_order(const std::string &n, Order *out) {
-  if (n == "lex" || n == "lexicographic")
-    *out = Order::Lex;
-  else if (n == "morton")
-    *out = Order::Morton;
-  else if (n == "hilbert")
-    *out = Order::Hilbert;
-  else if (n == "random")
-    *out = Order::Random;
-  else
-    return -EINVAL;
-  return 0;
-}
+namespace {
 
-int parse_split(const std::string &n, Split *out) {
-  if (n == "5")
-    *out = Split::Five;
-  else if (n == "6")
-    *out = Split::Six;
-  else
-    return -EINVAL;
-  return 0;
-}
+const Named<Order> order_names[] = {{"lex", Order::Lex},
+                                    {"lexicographic", Order::Lex},
+                                    {"morton", Order::Morton},
+                                    {"hilbert", Order::Hilbert},
+                                    {"random", Order::Random}};
+const Named<Split> split_names[] = {{"5", Split::Five}, {"6", Split::Six}};
+const Named<Field> field_names[] = {
+    {"sphere", Field::Sphere}, {"waves", Field::Waves}, {"flat", Field::Flat}};
 
-int parse_field(const std::string &n, Field *out) {
-  if (n == "sphere")
-    *out = Field::Sphere;
-  else if (n == "waves")
-    *out = Field::Waves;
-  else if (n == "flat")
-    *out = Field::Flat;
-  else
-    return -EINVAL;
-  return 0;
-}
+} // namespace
 
-const char *order_name(Order o) {
-  switch (o) {
-  case Order::Lex: return "lex";
-  case Order::Morton: return "morton";
-  case Order::Hilbert: return "hilbert";
-  case Order::Random: return "random";
-  }
-  return "?";
-}
+int parse_order(const std::string &n, Order *out) { return parse_named(order_names, n, out); }
+int parse_split(const std::string &n, Split *out) { return parse_named(split_names, n, out); }
+int parse_field(const std::string &n, Field *out) { return parse_named(field_names, n, out); }
+const char *order_name(Order o) { return name_of(order_names, o); }
+const char *split_name(Split s) { return name_of(split_names, s); }
+const char *field_name(Field f) { return name_of(field_names, f); }
 
 double field_value(Field f, double x, double y, double z, double lx, double ly, double lz) {
   switch (f) {

@@ -49,7 +49,10 @@ enum class Field { Sphere, Waves, Flat };
 int parse_order(const std::string &name, Order *out);
 int parse_split(const std::string &name, Split *out);
 int parse_field(const std::string &name, Field *out);
+/* Names: "lex", "5", "sphere", ... */
 const char *order_name(Order o);
+const char *split_name(Split s);
+const char *field_name(Field f);
 
 /* Value of a built-in field at (x, y, z) of the box [0,lx]x[0,ly]x[0,lz]. */
 double field_value(Field f, double x, double y, double z, double lx, double ly, double lz);

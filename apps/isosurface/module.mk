@@ -12,10 +12,11 @@ ISO_OUT  := $(B)/isosurface-demo
 
 VTK_INC  ?= /usr/include/vtk-9.1
 VTK_VER  ?= 9.1
-ISO_VTK_IO_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersSMP FiltersGeneral FiltersCore IOXML IOLegacy IOImage IOCore \
-                   CommonExecutionModel CommonDataModel CommonCore CommonSystem CommonMisc CommonMath CommonTransforms)
-ISO_VTK_RENDER_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),RenderingOpenGL2 RenderingFreeType RenderingUI RenderingCore \
-                   ImagingCore CommonColor)
+ISO_VTK_IO_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersSMP FiltersGeneral FiltersCore \
+                   IOXML IOLegacy IOImage IOCore CommonExecutionModel CommonDataModel \
+                   CommonCore CommonSystem CommonMisc CommonMath CommonTransforms)
+ISO_VTK_RENDER_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),RenderingOpenGL2 RenderingFreeType \
+                   RenderingUI RenderingCore ImagingCore CommonColor)
 
 # The app is built when VTK 9.1's headers are there (scripts/deps.sh installs
 # them for `make test` and `make demo`); `make install` then installs it, and
@@ -51,7 +52,8 @@ $(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(P
 $(ISO_TEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"'
 $(ISO_TEST): $(ISO_TEST_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(LIB_A) $(ISO_BIN)
 	@mkdir -p $(dir $@)
-	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -Wl,--as-needed $(ISO_VTK_IO_LIBS) -lm
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -Wl,--as-needed \
+	  $(ISO_VTK_IO_LIBS) -lm
 
 ifneq ($(ISO_HAVE_VTK),)
 INSTALL_BINS += $(ISO_BIN)

@@ -2,6 +2,7 @@
 #include "mt.h"
 
 #include "iso_config.h"
+#include "names.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -448,31 +449,17 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
   return 0;
 }
 
+namespace {
 
-int parse_mode(const std::string &n, Mode *out) {
-  if (n == "seq")
-    *out = Mode::Seq;
-  else if (n == "nowin")
-    *out = Mode::NoWin;
-  else if (n == "static")
-    *out = Mode::Static;
-  else if (n == "sliding")
-    *out = Mode::Sliding;
-  else
-    return -EINVAL;
-  return 0;
-}
+const Named<Mode> mode_names[] = {{"seq", Mode::Seq},
+                                  {"nowin", Mode::NoWin},
+                                  {"static", Mode::Static},
+                                  {"sliding", Mode::Sliding}};
 
-const char *mode_name(Mode m) {
-  switch (m) {
-  case Mode::Seq: return "seq";
-  case Mode::NoWin: return "nowin";
-  case Mode::Static: return "static";
-  case Mode::Sliding: return "sliding";
-  }
-  return "?";
-}
+} // namespace
 
+int parse_mode(const std::string &n, Mode *out) { return parse_named(mode_names, n, out); }
+const char *mode_name(Mode m) { return name_of(mode_names, m); }
 
 namespace {
 

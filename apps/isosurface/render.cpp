@@ -1,6 +1,7 @@
 /* apps/isosurface: isosurface rendering to PNG through VTK's OpenGL2
  * backend (GLX: run under xvfb-run on a machine without a display). */
 #include "vtk_bridge.h"
+#include "vtk_convert.h"
 
 #include <vtkAutoInit.h>
 VTK_MODULE_INIT(vtkRenderingOpenGL2);
@@ -8,14 +9,8 @@ VTK_MODULE_INIT(vtkRenderingFreeType);
 
 #include <vtkActor.h>
 #include <vtkCamera.h>
-#include <vtkCellArray.h>
-#include <vtkCommand.h>
-#include <vtkDoubleArray.h>
-#include <vtkIdTypeArray.h>
 #include <vtkNew.h>
 #include <vtkPNGWriter.h>
-#include <vtkPoints.h>
-#include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkPolyDataNormals.h>
 #include <vtkProperty.h>
@@ -27,7 +22,6 @@ VTK_MODULE_INIT(vtkRenderingFreeType);
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 
 namespace iso {
 
@@ -37,24 +31,7 @@ int render_png(const Surface &s, const std::string &png, int width, int height,
     *err = "no X display for VTK's OpenGL rendering (DISPLAY unset): run under xvfb-run -a";
     return -EIO;
   }
-  vtkNew<vtkPolyData> pd;
-  vtkNew<vtkDoubleArray> xyz;
-  xyz->SetNumberOfComponents(3);
-  xyz->SetNumberOfTuples((vtkIdType)s.nverts());
-  if (!s.xyz.empty()) std::memcpy(xyz->GetPointer(0), s.xyz.data(), s.xyz.size() * sizeof(double));
-  vtkNew<vtkPoints> pts;
-  pts->SetData(xyz);
-  pd->SetPoints(pts);
-  vtkNew<vtkIdTypeArray> offsets, conn;
-  offsets->SetNumberOfTuples((vtkIdType)s.ntris() + 1);
-  conn->SetNumberOfTuples((vtkIdType)s.tri.size());
-  for (size_t f = 0; f <= s.ntris(); f++) offsets->SetValue((vtkIdType)f, (vtkIdType)(3 * f));
-  if (!s.tri.empty())
-    std::memcpy(conn->GetPointer(0), s.tri.data(), s.tri.size() * sizeof(int64_t));
-  vtkNew<vtkCellArray> polys;
-  polys->SetData(offsets, conn);
-  pd->SetPolys(polys);
-
+  const vtkSmartPointer<vtkPolyData> pd = to_vtk(s);
   vtkNew<vtkPolyDataNormals> normals; /* smooth shading; our winding is consistent */
   normals->SetInputData(pd);
   normals->SplittingOff();

@@ -60,6 +60,16 @@ Surface run(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt = Adap
   return s;
 }
 
+/* (Re)start the runtime with w unbound workers. */
+void start_workers(int w) {
+  adapt_finalize();
+  adapt_config cfg;
+  std::memset(&cfg, 0, sizeof cfg);
+  cfg.workers = w;
+  cfg.bind = -1;
+  assert_int_equal(adapt_init(&cfg), 0);
+}
+
 /* Our sequential surface equals vtkContourGrid's (triangles, referenced
  * vertices, area within 1e-6). */
 void check_against_vtk(const Mesh &m, double iso, const Surface &s) {
@@ -212,12 +222,7 @@ void test_adaptive_equals_seq(void **) {
   for (size_t i = 0; i < at_vertex.pts.size(); i++) at_vertex.pts[i].s = (double)(i % 3);
   Surface ref2 = run(at_vertex, 1.0, Mode::Seq);
   for (int w : {1, 2, 3, 8}) {
-    adapt_finalize();
-    adapt_config cfg;
-    std::memset(&cfg, 0, sizeof cfg);
-    cfg.workers = w;
-    cfg.bind = -1;
-    assert_int_equal(adapt_init(&cfg), 0);
+    start_workers(w);
     assert_int_equal(adapt_num_workers(), w);
     for (Mode mode : {Mode::NoWin, Mode::Static, Mode::Sliding})
       for (size_t window : {(size_t)64, (size_t)1000, (size_t)0}) {
@@ -253,12 +258,7 @@ void test_merge_chunked(void **) {
     Surface ref;
     assert_int_equal(merge(m.pts.data(), 0.1, recs.data(), recs.size(), &ref), 0);
     for (int w : {1, 2, 3}) {
-      adapt_finalize();
-      adapt_config cfg;
-      std::memset(&cfg, 0, sizeof cfg);
-      cfg.workers = w;
-      cfg.bind = -1;
-      assert_int_equal(adapt_init(&cfg), 0);
+      start_workers(w);
       for (size_t chunks : {(size_t)1, (size_t)2, (size_t)3, (size_t)8, recs.size() + 5}) {
         Surface s;
         assert_int_equal(merge_chunked(m.pts.data(), 0.1, recs.data(), recs.size(), chunks, &s), 0);

@@ -1,5 +1,7 @@
 /* apps/isosurface: VTK readers, writers and peers (see vtk_bridge.h). */
 #include "vtk_bridge.h"
+#include "names.h"
+#include "vtk_convert.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellType.h>
@@ -214,8 +216,64 @@ vtkSmartPointer<Reader> make_reader(const std::string &path, ErrorCatcher *catch
   return r;
 }
 
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+/* Run reader r: its output (r kept alive in *keep). */
+template <class Reader>
+vtkSmartPointer<vtkDataSet> run_reader(const vtkSmartPointer<Reader> &r,
+                                       vtkSmartPointer<vtkAlgorithm> *keep) {
+  r->Update();
+  *keep = r;
+  return r->GetOutput();
+}
+
+/* Calls fn(ids) with the three point ids of each triangle of pd, in cell
+ * order (other polygons are skipped). */
+template <class Fn>
+void for_each_triangle(vtkPolyData *pd, Fn fn) {
+  vtkCellArray *polys = pd->GetPolys();
+  for (vtkIdType c = 0; c < polys->GetNumberOfCells(); c++) {
+    vtkIdType n;
+    const vtkIdType *ids;
+    polys->GetCellAtId(c, n, ids);
+    if (n == 3) fn(ids);
+  }
+}
+
+/* ": " and the first line of the message caught, or "" if none. */
+std::string reason(const ErrorCatcher &c) {
+  return c.message.empty() ? std::string() : ": " + first_line(c.message);
+}
+
+/* Write data to path through an XML writer (appended data). 0 or -EIO. */
+template <class Writer>
+int write_xml(vtkDataObject *data, const std::string &path, std::string *err) {
+  vtkNew<Writer> w;
+  vtkNew<ErrorCatcher> catcher;
+  w->AddObserver(vtkCommand::ErrorEvent, catcher);
+  w->SetFileName(path.c_str());
+  w->SetInputData(data);
+  w->SetDataModeToAppended();
+  if (!w->Write() || catcher->failed) {
+    *err = "cannot write '" + path + "'" + reason(*catcher);
+    return -EIO;
+  }
+  return 0;
+}
+
+/* VTK's SMP tools on `backend` with `threads` threads: 0, or -ENOTSUP. */
+int use_smp_backend(const char *backend, int threads, std::string *err) {
+  if (!vtkSMPTools::SetBackend(backend)) {
+    *err = std::string("VTK SMP backend ") + backend + " is not available in this VTK";
+    return -ENOTSUP;
+  }
+  vtkSMPTools::Initialize(threads);
+  return 0;
+}
+
+/* Seconds taken by f->Update(). */
+double timed_update(vtkAlgorithm *f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f->Update();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 } // namespace
@@ -232,31 +290,17 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
   vtkSmartPointer<vtkDataSet> ds;
   vtkSmartPointer<vtkAlgorithm> reader;
   if (ends_with(l, ".vtu")) {
-    auto r = make_reader<vtkXMLUnstructuredGridReader>(path, catcher);
-    r->Update();
-    ds = r->GetOutput();
-    reader = r;
+    ds = run_reader(make_reader<vtkXMLUnstructuredGridReader>(path, catcher), &reader);
   } else if (ends_with(l, ".vti")) {
-    auto r = make_reader<vtkXMLImageDataReader>(path, catcher);
-    r->Update();
-    ds = r->GetOutput();
-    reader = r;
+    ds = run_reader(make_reader<vtkXMLImageDataReader>(path, catcher), &reader);
   } else if (ends_with(l, ".mha") || ends_with(l, ".mhd")) {
-    auto r = make_reader<vtkMetaImageReader>(path, catcher);
-    r->Update();
-    ds = r->GetOutput();
-    reader = r;
+    ds = run_reader(make_reader<vtkMetaImageReader>(path, catcher), &reader);
   } else if (ends_with(l, ".nii") || ends_with(l, ".nii.gz")) {
-    auto r = make_reader<vtkNIFTIImageReader>(path, catcher);
-    r->Update();
-    ds = r->GetOutput();
-    reader = r;
+    ds = run_reader(make_reader<vtkNIFTIImageReader>(path, catcher), &reader);
   } else if (ends_with(l, ".vtk")) {
     auto r = make_reader<vtkDataSetReader>(path, catcher);
     r->ReadAllScalarsOn();
-    r->Update();
-    ds = r->GetOutput();
-    reader = r;
+    ds = run_reader(r, &reader);
   } else {
     *err = "'" + path +
            "': unknown file type (expected .vtu, .vtk, .vti, .mha, .mhd, .nii or .nii.gz)";
@@ -284,8 +328,6 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
   }
   return validate(*mesh, err);
 }
-
-namespace {
 
 vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m) {
   auto ug = vtkSmartPointer<vtkUnstructuredGrid>::New();
@@ -319,26 +361,8 @@ vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m) {
   return ug;
 }
 
-} // namespace
-
-int write_vtu(const Mesh &m, const std::string &path, std::string *err) {
-  auto ug = to_vtk(m);
-  vtkNew<vtkXMLUnstructuredGridWriter> w;
-  vtkNew<ErrorCatcher> catcher;
-  w->AddObserver(vtkCommand::ErrorEvent, catcher);
-  w->SetFileName(path.c_str());
-  w->SetInputData(ug);
-  w->SetDataModeToAppended();
-  if (!w->Write() || catcher->failed) {
-    *err = "cannot write '" + path + "'" +
-           (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
-    return -EIO;
-  }
-  return 0;
-}
-
-int write_vtp(const Surface &s, const std::string &path, std::string *err) {
-  vtkNew<vtkPolyData> pd;
+vtkSmartPointer<vtkPolyData> to_vtk(const Surface &s) {
+  auto pd = vtkSmartPointer<vtkPolyData>::New();
   vtkNew<vtkDoubleArray> xyz;
   xyz->SetNumberOfComponents(3);
   xyz->SetNumberOfTuples((vtkIdType)s.nverts());
@@ -355,18 +379,15 @@ int write_vtp(const Surface &s, const std::string &path, std::string *err) {
   vtkNew<vtkCellArray> polys;
   polys->SetData(offsets, conn);
   pd->SetPolys(polys);
-  vtkNew<vtkXMLPolyDataWriter> w;
-  vtkNew<ErrorCatcher> catcher;
-  w->AddObserver(vtkCommand::ErrorEvent, catcher);
-  w->SetFileName(path.c_str());
-  w->SetInputData(pd);
-  w->SetDataModeToAppended();
-  if (!w->Write() || catcher->failed) {
-    *err = "cannot write '" + path + "'" +
-           (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
-    return -EIO;
-  }
-  return 0;
+  return pd;
+}
+
+int write_vtu(const Mesh &m, const std::string &path, std::string *err) {
+  return write_xml<vtkXMLUnstructuredGridWriter>(to_vtk(m), path, err);
+}
+
+int write_vtp(const Surface &s, const std::string &path, std::string *err) {
+  return write_xml<vtkXMLPolyDataWriter>(to_vtk(s), path, err);
 }
 
 int read_vtp(const std::string &path, Surface *s, std::string *err) {
@@ -380,37 +401,43 @@ int read_vtp(const std::string &path, Surface *s, std::string *err) {
   r->Update();
   vtkPolyData *pd = r->GetOutput();
   if (catcher->failed || !pd) {
-    *err = "VTK could not read '" + path + "'" +
-           (catcher->message.empty() ? "" : ": " + first_line(catcher->message));
+    *err = "VTK could not read '" + path + "'" + reason(*catcher);
     return -EIO;
   }
   Surface out;
   out.xyz.resize(3 * (size_t)pd->GetNumberOfPoints());
   for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) pd->GetPoint(p, &out.xyz[3 * (size_t)p]);
-  vtkCellArray *polys = pd->GetPolys();
-  for (vtkIdType c = 0; c < polys->GetNumberOfCells(); c++) {
-    vtkIdType n;
-    const vtkIdType *ids;
-    polys->GetCellAtId(c, n, ids);
-    if (n != 3) continue;
+  for_each_triangle(pd, [&](const vtkIdType *ids) {
     for (int k = 0; k < 3; k++) out.tri.push_back((int64_t)ids[k]);
-  }
+  });
   *s = std::move(out);
   return 0;
 }
 
-const char *peer_name(Peer p) {
-  switch (p) {
-  case Peer::ContourGrid: return "vtkContourGrid";
-  case Peer::Linear3DTBB: return "vtkC3DLinearGrid/TBB";
-  case Peer::Linear3DSTDThread: return "vtkC3DLinearGrid/STDThread";
-  }
-  return "?";
-}
+namespace {
+
+const Named<Peer> peer_names[] = {{"vtkContourGrid", Peer::ContourGrid},
+                                  {"vtkC3DLinearGrid/TBB", Peer::Linear3DTBB},
+                                  {"vtkC3DLinearGrid/STDThread", Peer::Linear3DSTDThread}};
+
+} // namespace
+
+const char *peer_name(Peer p) { return name_of(peer_names, p); }
 
 struct VtkGrid::Impl {
   vtkSmartPointer<vtkUnstructuredGrid> ug;
   std::string array;
+  /* What every contour filter here shares: errors to catcher, the grid's
+   * point scalars, the one isovalue, neither normals nor scalars output. */
+  template <class Filter>
+  void contour(Filter *f, double iso, ErrorCatcher *catcher) const {
+    f->AddObserver(vtkCommand::ErrorEvent, catcher);
+    f->SetInputData(ug);
+    f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, array.c_str());
+    f->SetValue(0, iso);
+    f->ComputeNormalsOff();
+    f->ComputeScalarsOff();
+  }
 };
 
 VtkGrid::VtkGrid(const Mesh &m) : impl_(new Impl) {
@@ -424,15 +451,10 @@ namespace {
 
 void summarize(vtkPolyData *pd, PeerResult *out) {
   out->npoints = (size_t)pd->GetNumberOfPoints();
-  vtkCellArray *polys = pd->GetPolys();
   std::vector<char> used(out->npoints, 0);
   size_t ntris = 0;
   double area = 0;
-  for (vtkIdType c = 0; c < polys->GetNumberOfCells(); c++) {
-    vtkIdType n;
-    const vtkIdType *ids;
-    polys->GetCellAtId(c, n, ids);
-    if (n != 3) continue;
+  for_each_triangle(pd, [&](const vtkIdType *ids) {
     ntris++;
     double a[3], b[3], d[3];
     pd->GetPoint(ids[0], a);
@@ -444,7 +466,7 @@ void summarize(vtkPolyData *pd, PeerResult *out) {
     double nx = u[1] * v[2] - u[2] * v[1], ny = u[2] * v[0] - u[0] * v[2],
            nz = u[0] * v[1] - u[1] * v[0];
     area += 0.5 * std::sqrt(nx * nx + ny * ny + nz * nz);
-  }
+  });
   out->ntris = ntris;
   out->area = area;
   out->npoints_used = (size_t)std::count(used.begin(), used.end(), 1);
@@ -454,55 +476,33 @@ void summarize(vtkPolyData *pd, PeerResult *out) {
 
 int VtkGrid::run(Peer p, double iso, int threads, PeerResult *out, std::string *err) {
   vtkNew<ErrorCatcher> catcher;
-  vtkPolyData *pd = nullptr;
-  double t0, t1;
+  vtkSmartPointer<vtkPolyData> pd;
+  double seconds;
   if (p == Peer::ContourGrid) {
     vtkNew<vtkContourGrid> f;
-    f->AddObserver(vtkCommand::ErrorEvent, catcher);
-    f->SetInputData(impl_->ug);
-    f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
-                              impl_->array.c_str());
-    f->SetValue(0, iso);
-    f->ComputeNormalsOff();
-    f->ComputeScalarsOff();
+    impl_->contour(f.Get(), iso, catcher);
     f->GenerateTrianglesOn();
     f->UseScalarTreeOff();
-    t0 = now();
-    f->Update();
-    t1 = now();
+    seconds = timed_update(f);
     pd = f->GetOutput();
-    if (!catcher->failed) summarize(pd, out);
   } else {
-    const char *backend = p == Peer::Linear3DTBB ? "TBB" : "STDThread";
-    if (!vtkSMPTools::SetBackend(backend)) {
-      *err = std::string("VTK SMP backend ") + backend + " is not available in this VTK";
-      return -ENOTSUP;
-    }
-    vtkSMPTools::Initialize(threads);
+    int rc = use_smp_backend(p == Peer::Linear3DTBB ? "TBB" : "STDThread", threads, err);
+    if (rc) return rc;
     vtkNew<vtkContour3DLinearGrid> f;
-    f->AddObserver(vtkCommand::ErrorEvent, catcher);
-    f->SetInputData(impl_->ug);
-    f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
-                              impl_->array.c_str());
-    f->SetValue(0, iso);
+    impl_->contour(f.Get(), iso, catcher);
     f->MergePointsOn();
     f->InterpolateAttributesOff();
-    f->ComputeNormalsOff();
-    f->ComputeScalarsOff();
     f->UseScalarTreeOff();
     f->SequentialProcessingOff();
-    t0 = now();
-    f->Update();
-    t1 = now();
+    seconds = timed_update(f);
     pd = vtkPolyData::SafeDownCast(f->GetOutputDataObject(0));
-    if (!pd) catcher->failed = true;
-    if (!catcher->failed) summarize(pd, out);
   }
-  if (catcher->failed) {
+  if (catcher->failed || !pd) {
     *err = std::string(peer_name(p)) + " failed: " + first_line(catcher->message);
     return -EIO;
   }
-  out->seconds = t1 - t0;
+  summarize(pd, out);
+  out->seconds = seconds;
   return 0;
 }
 
@@ -513,19 +513,14 @@ using TriKey = std::array<double, 9>;
 /* The triangles of pd as sorted triples of vertex positions. */
 std::multiset<TriKey> triangle_keys(vtkPolyData *pd) {
   std::multiset<TriKey> keys;
-  vtkCellArray *polys = pd->GetPolys();
-  for (vtkIdType c = 0; c < polys->GetNumberOfCells(); c++) {
-    vtkIdType n;
-    const vtkIdType *ids;
-    polys->GetCellAtId(c, n, ids);
-    if (n != 3) continue;
+  for_each_triangle(pd, [&](const vtkIdType *ids) {
     std::array<std::array<double, 3>, 3> v;
     for (int k = 0; k < 3; k++) pd->GetPoint(ids[k], v[(size_t)k].data());
     std::sort(v.begin(), v.end());
     TriKey key;
     for (int k = 0; k < 9; k++) key[(size_t)k] = v[(size_t)k / 3][(size_t)k % 3];
     keys.insert(key);
-  }
+  });
   return keys;
 }
 
@@ -535,34 +530,17 @@ int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *u
                                std::string *err) {
   vtkNew<ErrorCatcher> catcher;
   vtkNew<vtkContourGrid> ref;
-  ref->AddObserver(vtkCommand::ErrorEvent, catcher);
-  ref->SetInputData(impl_->ug);
-  ref->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
-                              impl_->array.c_str());
-  ref->SetValue(0, iso);
-  ref->ComputeNormalsOff();
-  ref->ComputeScalarsOff();
+  impl_->contour(ref.Get(), iso, catcher);
   ref->Update();
   std::multiset<TriKey> want = triangle_keys(ref->GetOutput());
-  if (!vtkSMPTools::SetBackend("TBB")) {
-    *err = "VTK SMP backend TBB is not available in this VTK";
-    return -ENOTSUP;
-  }
-  vtkSMPTools::Initialize(threads);
+  if (int rc = use_smp_backend("TBB", threads, err)) return rc;
   vtkNew<vtkSMPContourGrid> smp;
-  smp->AddObserver(vtkCommand::ErrorEvent, catcher);
-  smp->SetInputData(impl_->ug);
-  smp->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
-                              impl_->array.c_str());
-  smp->SetValue(0, iso);
-  smp->ComputeNormalsOff();
-  smp->ComputeScalarsOff();
+  impl_->contour(smp.Get(), iso, catcher);
   smp->MergePiecesOn();
   smp->Update();
   vtkPolyData *pd = vtkPolyData::SafeDownCast(smp->GetOutputDataObject(0));
   if (catcher->failed || !pd) {
-    *err = "vtkSMPContourGrid failed" +
-           (catcher->message.empty() ? std::string() : ": " + first_line(catcher->message));
+    *err = "vtkSMPContourGrid failed" + reason(*catcher);
     return -EIO;
   }
   std::multiset<TriKey> got = triangle_keys(pd);

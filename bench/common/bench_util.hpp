@@ -1,7 +1,7 @@
-/* Helpers shared by the C++ benchmarks (bench_core, bench_sched): clock,
+/* The low-level helpers of the benchmark harness (bench/common): clock,
  * quantiles, machine description, machine-noise marks, output paths and CSV
- * quoting. Header-only (every function static inline): bench/module.mk
- * compiles the C files of bench/common as C, so C++ helpers live here.
+ * quoting. Header-only (every function static inline) so that the kernels
+ * (bench/kernels) may use the clock without linking anything.
  *
  * Thread-safety: every function may be called from any thread; none keeps
  * state. Not for use inside timed regions except now_s().

@@ -4,11 +4,12 @@
 #   make bench-sched    three tables (micro, hybrid, lazy) on 1 and 2
 #                       workers, text + CSV + PNG, about 1.5 minutes
 # Results: $(B)/bench-results/sched_{micro,hybrid,lazy}.{txt,csv,png},
-#          sched_samples.csv
+#          sched_samples.csv, sched_report.md
 # SCHED_ARGS passes options to bench_sched (e.g. --tables hybrid --reps 9,
-# --nqueens 12); the plots need /usr/bin/python3 with python3-matplotlib.
-# A variant giving a wrong result or an error is marked FAILED in the tables
-# and the target fails (after the plots are drawn).
+# --nqueens 12); its --report draws the plots and writes the Markdown
+# tables with bench/scripts/sched_plot.py (/usr/bin/python3 with
+# python3-matplotlib). A variant giving a wrong result or an error is marked
+# FAILED in the tables and the target fails (after the plots are drawn).
 
 BENCH_RUNS += bench-sched
 
@@ -17,10 +18,7 @@ SCHED_ARGS ?=
 
 bench-sched: $(B)/bench/bench_sched
 	@mkdir -p $(B)/bench-results
-	@rc=0; \
-	commit="$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"; \
-	git diff --quiet HEAD -- libadapt algorithms bench 2>/dev/null || commit="$$commit+local-changes"; \
-	echo "$(B)/bench/bench_sched --out $(B)/bench-results --commit $$commit $(SCHED_ARGS)"; \
-	$(B)/bench/bench_sched --out $(B)/bench-results --commit "$$commit" $(SCHED_ARGS) || rc=$$?; \
-	/usr/bin/python3 bench/scripts/sched_plot.py $(B)/bench-results || { [ $$rc -ne 0 ] || rc=1; }; \
-	exit $$rc
+	@commit="$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"; \
+	git diff --quiet HEAD -- libadapt algorithms bench 2>/dev/null || \
+	  commit="$$commit+local-changes"; \
+	set -x; $(B)/bench/bench_sched --out $(B)/bench-results --commit "$$commit" --report $(SCHED_ARGS)

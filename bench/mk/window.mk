@@ -1,4 +1,4 @@
-# bench/mk/window.mk: the window algorithms (bench/bench_window.c) against
+# bench/mk/window.mk: the window algorithms (bench/bench_window.cpp) against
 # the sequential loop and the PThread baselines of the paper's §2.4, on 2
 # workers, plus the per-element overhead of adapt_for_each/adapt_transform;
 # docs/benchmarks-window.md.
@@ -19,4 +19,4 @@ bench-window: $(B)/bench/bench_window
 
 bench-window-callgrind: $(B)/bench/bench_window
 	@mkdir -p $(B)/bench-results
-	bash bench/scripts/window_callgrind.sh $(B)/bench/bench_window $(B)/bench-results
+	bash bench/scripts/callgrind.sh $(B)/bench/bench_window $(B)/bench-results

@@ -22,6 +22,17 @@ def fig(rows, section, metric, impl):
     return None
 
 
+def ordered(values):
+    """values without repeats, in first-seen order."""
+    return list(dict.fromkeys(values))
+
+
+def suffixes(run, section, prefix):
+    """The metrics of `section` that start with `prefix`, without it, in run order."""
+    return ordered(r["metric"][len(prefix):] for r in run
+                   if r["section"] == section and r["metric"].startswith(prefix))
+
+
 def fmt(r, digits=3):
     if r is None:
         return "n/a"
@@ -64,11 +75,8 @@ def overhead(run):
     print("Median [p25, p75] over 151 rounds of per-round differences with the plain loop.\n")
     print("| implementation | ns/iter | extra ns/iter | ratio to plain loop | target |")
     print("|---|---|---|---|---|")
-    impls = []
-    for r in run:
-        if r["section"] == "overhead" and r["metric"] == "time per iteration":
-            impls.append(r["implementation"])
-    for m in impls:
+    for m in ordered(r["implementation"] for r in run
+                     if r["section"] == "overhead" and r["metric"] == "time per iteration"):
         per = fig(run, "overhead", "time per iteration", m)
         ex = fig(run, "overhead", "extra time per iteration", m)
         ra = fig(run, "overhead", "time ratio to plain loop", m)
@@ -86,13 +94,7 @@ def daxpy(run):
     print("### 2. daxpy, one worker: T1/Ts\n")
     print("| case | adapt default grain | omp static | tbb auto | sequential ms/sample |")
     print("|---|---|---|---|---|")
-    cases = []
-    for r in run:
-        if r["section"] == "daxpy" and r["metric"].startswith("T1/Ts, "):
-            c = r["metric"][len("T1/Ts, "):]
-            if c not in cases:
-                cases.append(c)
-    for c in cases:
+    for c in suffixes(run, "daxpy", "T1/Ts, "):
         cells = [fmt(fig(run, "daxpy", "T1/Ts, " + c, m), 4)
                  for m in ("adapt default grain", "omp static", "tbb auto")]
         seq = fig(run, "daxpy", "ms per sample, " + c, "sequential loop")
@@ -105,11 +107,7 @@ def steal(run):
     print("### 3. Steal round trip, two workers\n")
     print("| run | median ns | p90 ns | requests | steals | timeouts |")
     print("|---|---|---|---|---|---|")
-    labels = []
-    for r in run:
-        if r["section"] == "steal" and r["metric"].startswith("requests posted, "):
-            labels.append(r["metric"][len("requests posted, "):])
-    for l in labels:
+    for l in suffixes(run, "steal", "requests posted, "):
         med = fig(run, "steal", "round trip median, " + l, "adapt")
         p90 = fig(run, "steal", "round trip p90, " + l, "adapt")
         req = fig(run, "steal", "requests posted, " + l, "adapt")
@@ -129,12 +127,8 @@ def speedup(run):
     print("|---|---|---|")
     seq = [fig(run, "speedup", "ms, " + l, "sequential loop") for l in loops]
     print("| sequential loop (ms) | " + " | ".join(f"{float(s['median']):.2f} ms" for s in seq) + " |")
-    names = []
-    for r in run:
-        if r["section"] == "speedup" and r["metric"].startswith("speedup"):
-            if r["implementation"] not in names:
-                names.append(r["implementation"])
-    for m in names:
+    for m in ordered(r["implementation"] for r in run
+                     if r["section"] == "speedup" and r["metric"].startswith("speedup")):
         cells = []
         for l in loops:
             r = fig(run, "speedup", "speedup Ts/Tp, 2 workers, " + l, m)

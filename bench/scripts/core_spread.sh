@@ -44,18 +44,10 @@ keys = [
     ("overhead", "time ratio to plain loop", "tbb auto, 2^14/call"),
     ("daxpy", "T1/Ts, n=2^15 (512 KiB, L2), 32 calls/sample", "adapt default grain"),
     ("daxpy", "T1/Ts, n=2^23 (128 MiB, DRAM), 1 call/sample", "adapt default grain"),
-    ("speedup", "speedup Ts/Tp, 2 workers, balanced", "adapt default grain"),
-    ("speedup", "speedup Ts/Tp, 2 workers, balanced", "omp static"),
-    ("speedup", "speedup Ts/Tp, 2 workers, balanced", "omp dynamic"),
-    ("speedup", "speedup Ts/Tp, 2 workers, balanced", "omp guided"),
-    ("speedup", "speedup Ts/Tp, 2 workers, balanced", "tbb auto"),
-    ("speedup", "speedup Ts/Tp, 2 workers, balanced", "tbb simple grain 1"),
-    ("speedup", "speedup Ts/Tp, 2 workers, triangular", "adapt default grain"),
-    ("speedup", "speedup Ts/Tp, 2 workers, triangular", "omp static"),
-    ("speedup", "speedup Ts/Tp, 2 workers, triangular", "omp dynamic"),
-    ("speedup", "speedup Ts/Tp, 2 workers, triangular", "omp guided"),
-    ("speedup", "speedup Ts/Tp, 2 workers, triangular", "tbb auto"),
-    ("speedup", "speedup Ts/Tp, 2 workers, triangular", "tbb simple grain 1"),
+] + [("speedup", f"speedup Ts/Tp, 2 workers, {loop}", impl)
+      for loop in ("balanced", "triangular")
+      for impl in ("adapt default grain", "omp static", "omp dynamic", "omp guided", "tbb auto",
+                   "tbb simple grain 1")] + [
     ("steal", "round trip median, 2000 regions x 4096 iterations (~20 ns), grain 1", "adapt"),
     ("idle", "CPU time during 1 s sleep between regions, 2 workers", "adapt"),
     ("idle", "CPU time during 1 s sleep between regions, 2 workers", "omp static"),

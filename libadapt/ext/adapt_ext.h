@@ -6,11 +6,57 @@
 #ifndef LIBADAPT_EXT_ADAPT_EXT_H
 #define LIBADAPT_EXT_ADAPT_EXT_H
 
+#include <stddef.h>
 #include <adapt/loop.h>
 
-/* The scheduler a call with attribute value s uses: s, or for
- * ADAPT_SCHED_DEFAULT the ADAPT_SCHED value read by adapt_init (starts the
- * runtime if needed). 0, or adapt_init's error. Any thread. */
-int adapt__sched_resolve(adapt_sched s, adapt_sched *out);
+/* --- Init-time defaults (libadapt/src/settings.c, read by adapt_init) --- */
+
+/* The environment's defaults of the per-call attributes, read and checked
+ * once by adapt_init (ADAPT_GRAIN, ADAPT_SCHED, ADAPT_WINDOW,
+ * ADAPT_WINDOW_SIZE, ADAPT_SPLITTER). */
+typedef struct adapt__seq_defaults {
+  size_t grain;                   /* ADAPT_GRAIN, 0 if unset */
+  adapt_sched sched;              /* ADAPT_SCHED, else ADAPTIVE (never DEFAULT) */
+  adapt_window_mode window;       /* ADAPT_WINDOW, else NONE (never DEFAULT) */
+  size_t window_size;             /* ADAPT_WINDOW_SIZE in elements, 0 if unset */
+  adapt_window_splitter splitter; /* ADAPT_SPLITTER, else BALANCED (never DEFAULT) */
+} adapt__seq_defaults;
+
+/* Copy the running runtime's defaults into *out, starting the runtime first
+ * if it is not running. Cost when it runs: one acquire load and plain reads
+ * (the values are written before adapt_init publishes the runtime).
+ * Errors: adapt_init's (its detail is set). Any thread. */
+int adapt__seq_defaults_get(adapt__seq_defaults *out);
+
+/* --- Last-error detail (libadapt/src/error.c): adapt_last_error() -------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ADAPT__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define ADAPT__TLS_FAST __attribute__((tls_model("initial-exec"), visibility("hidden")))
+#define ADAPT__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define ADAPT__PRINTF(f, a)
+#define ADAPT__TLS_FAST
+#define ADAPT__UNLIKELY(x) (x)
+#endif
+
+/* Set the calling thread's detail to the printf-style message (it names the
+ * public function and the argument: "adapt_transform: output overlaps
+ * input") and return err. Longer messages are truncated. Any thread. */
+int adapt__fail(int err, const char *fmt, ...) ADAPT__PRINTF(2, 3);
+
+/* 1 while the calling thread's detail is not empty. One byte of static TLS:
+ * reading it is one load. */
+extern _Thread_local unsigned char adapt__error_pending ADAPT__TLS_FAST;
+
+/* Empty the calling thread's detail (the slow half of adapt__error_clear). */
+void adapt__error_reset(void);
+
+/* At the entry of a public function that returns an error code: a call that
+ * succeeds leaves the detail empty. One thread-local load when it is
+ * already empty. */
+static inline void adapt__error_clear(void) {
+  if (ADAPT__UNLIKELY(adapt__error_pending)) adapt__error_reset();
+}
 
 #endif /* LIBADAPT_EXT_ADAPT_EXT_H */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "error.h"
 #include "worker.h"
 
 /* Constant "not preempted" flag for frames that do not run a stolen piece. */
@@ -114,10 +115,24 @@ static void frame_init(adapt__frame *f, adapt__worker *w, const adapt_task *task
   f->magic = ADAPT__FRAME_MAGIC;
 }
 
+/* adapt_begin's argument errors (the slow path): -EINVAL or -E2BIG with
+ * the detail. */
+static int begin_error(const adapt_frame *frame, const adapt_task *task, const void *work) {
+  if (!frame) return adapt__fail(-EINVAL, "adapt_begin: frame is NULL");
+  if (!task) return adapt__fail(-EINVAL, "adapt_begin: task is NULL");
+  if (!work) return adapt__fail(-EINVAL, "adapt_begin: work is NULL");
+  if (!task->entry) return adapt__fail(-EINVAL, "adapt_begin: task->entry is NULL");
+  if (!task->splitter) return adapt__fail(-EINVAL, "adapt_begin: task->splitter is NULL");
+  if (task->work_size == 0) return adapt__fail(-EINVAL, "adapt_begin: task->work_size is 0");
+  return adapt__fail(-E2BIG, "adapt_begin: task->work_size %zu > ADAPT_WORK_MAX (%d)",
+                     task->work_size, (int)ADAPT_WORK_MAX);
+}
+
 int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work) {
-  if (!frame || !task || !work || !task->entry || !task->splitter || task->work_size == 0)
-    return -EINVAL;
-  if (task->work_size > ADAPT_WORK_MAX) return -E2BIG;
+  adapt__error_clear();
+  if (!frame || !task || !work || !task->entry || !task->splitter || task->work_size == 0 ||
+      task->work_size > ADAPT_WORK_MAX)
+    return begin_error(frame, task, work);
   int rc = adapt__ensure();
   if (rc) return rc;
   adapt__frame *f = adapt__frame_of(frame);
@@ -187,9 +202,12 @@ int adapt_preempt_next_thief(adapt_frame *frame) {
 }
 
 int adapt_end(adapt_frame *frame) {
+  adapt__error_clear();
   adapt__frame *f = frame ? adapt__frame_of(frame) : NULL;
-  if (!f || f->magic != ADAPT__FRAME_MAGIC || !(f->flags & ADAPT__FRAME_BEGUN) || f->rec)
-    return -EINVAL;
+  if (!f) return adapt__fail(-EINVAL, "adapt_end: frame is NULL");
+  if (f->magic != ADAPT__FRAME_MAGIC || !(f->flags & ADAPT__FRAME_BEGUN))
+    return adapt__fail(-EINVAL, "adapt_end: frame was not begun (or is already ended)");
+  if (f->rec) return adapt__fail(-EINVAL, "adapt_end: frame is a thief's (the runtime ends it)");
   adapt__worker *w = f->w;
   f->flags |= ADAPT__FRAME_ENDING;
   join_thieves(f);

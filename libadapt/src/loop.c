@@ -11,6 +11,7 @@
 #include <adapt/loop.h>
 
 #include "debug.h"
+#include "error.h"
 #include "schedulers.h"
 #include "worker.h"
 
@@ -147,16 +148,40 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
                  w->begin);
 }
 
+/* The checks of adapt_for's attribute (the slow path of a call with one):
+ * 0, or -EINVAL with the detail. */
+static int check_attr(const adapt_attr *a) {
+  if ((int)a->sched < ADAPT_SCHED_DEFAULT || (int)a->sched >= ADAPT_SCHED_COUNT)
+    return adapt__fail(-EINVAL, "adapt_for: attr.sched %d is not an adapt_sched", (int)a->sched);
+  const char *field = a->window        ? "window"
+                      : a->window_size ? "window_size"
+                      : a->splitter    ? "splitter"
+                      : a->footprint   ? "footprint"
+                                       : NULL;
+  if (field)
+    return adapt__fail(
+        -EINVAL, "adapt_for: attr.%s does not apply to loops (sequence algorithms only)", field);
+  return 0;
+}
+
 int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
               const adapt_attr *attr) {
-  if (!body || first > last) return -EINVAL;
-  adapt_sched sched = attr ? attr->sched : ADAPT_SCHED_DEFAULT;
-  if ((int)sched < ADAPT_SCHED_DEFAULT || (int)sched >= ADAPT_SCHED_COUNT) return -EINVAL;
+  adapt__error_clear();
+  if (!body) return adapt__fail(-EINVAL, "adapt_for: body is NULL");
+  if (first > last) return adapt__fail(-EINVAL, "adapt_for: first > last");
+  adapt_sched sched = ADAPT_SCHED_DEFAULT;
+  if (attr) {
+    if (attr->sched || attr->window || attr->window_size || attr->splitter || attr->footprint) {
+      int rc = check_attr(attr);
+      if (rc) return rc;
+    }
+    sched = attr->sched;
+  }
   if (first == last) return 0;
   int rc = adapt__ensure(); /* ADAPT_GRAIN and ADAPT_SCHED are read by adapt_init */
   if (rc) return rc;
-  size_t g = attr && attr->grain ? attr->grain : adapt__rt.grain;
-  if (sched == ADAPT_SCHED_DEFAULT) sched = (adapt_sched)adapt__rt.sched;
+  size_t g = attr && attr->grain ? attr->grain : adapt__rt.seq.grain;
+  if (sched == ADAPT_SCHED_DEFAULT) sched = adapt__rt.seq.sched;
   if (sched != ADAPT_SCHED_ADAPTIVE) {
     adapt__loop l = {body, ctx, first, last,
                      g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};

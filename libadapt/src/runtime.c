@@ -1,153 +1,93 @@
-/* Runtime life cycle: configuration, init, finalize, identity, errors. */
+/* Runtime life cycle: init (with the settings of settings.c), finalize,
+ * identity, version. */
 #include <adapt/adapt.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <adapt/loop.h>
-
+#include "error.h"
+#include "settings.h"
 #include "worker.h"
 
-static int parse_uint(const char *name, const char *s, unsigned long max, unsigned long *out) {
-  char *end;
-  errno = 0;
-  unsigned long v = strtoul(s, &end, 10);
-  if (errno || end == s || *end != '\0' || v > max || s[0] == '-') {
-    fprintf(stderr, "libadapt: bad value %s=\"%s\" (expected an integer 0..%lu)\n", name, s, max);
-    return -EINVAL;
-  }
-  *out = v;
-  return 0;
-}
-
-/* An environment value among two names: *out = v1 or v2; -EINVAL with a
- * message otherwise. */
-static int parse_choice(const char *name, const char *s, const char *n1, int v1, const char *n2,
-                        int v2, int *out) {
-  if (!strcmp(s, n1))
-    *out = v1;
-  else if (!strcmp(s, n2))
-    *out = v2;
-  else {
-    fprintf(stderr, "libadapt: bad value %s=\"%s\" (%s|%s)\n", name, s, n1, n2);
-    return -EINVAL;
-  }
-  return 0;
-}
-
-/* Configuration: cfg fields, else the environment, else the defaults. */
-static int configure(const adapt_config *cfg, int npus) {
-  const adapt_config zero = {0};
-  if (!cfg) cfg = &zero;
-  const char *s;
-  unsigned long v;
-
-  int n = cfg->workers;
-  if (n < 0 || n > ADAPT_MAX_WORKERS) return -EINVAL;
-  if (n == 0 && (s = getenv("ADAPT_WORKERS")) && *s) {
-    if (parse_uint("ADAPT_WORKERS", s, ADAPT_MAX_WORKERS, &v) || v == 0) {
-      if (v == 0) fprintf(stderr, "libadapt: ADAPT_WORKERS must be at least 1\n");
-      return -EINVAL;
-    }
-    n = (int)v;
-  }
-  if (n == 0) n = npus < ADAPT_MAX_WORKERS ? npus : ADAPT_MAX_WORKERS;
+/* Apply the settings resolved from cfg, the environment and the defaults
+ * (settings.c) to the runtime. Under the init lock, before up is published. */
+static int configure(const adapt_config *cfg, int npus, int lazy) {
+  adapt__settings st;
+  int rc = adapt__settings_resolve(cfg, npus, lazy, &st);
+  if (rc) return rc;
+  char *tf = NULL;
+  if (st.trace_file && !(tf = strdup(st.trace_file)))
+    return adapt__fail(-ENOMEM, "adapt_init: out of memory copying the trace file name");
+  int n = st.workers;
   adapt__rt.nworkers = n;
   adapt__rt.npus = npus;
   adapt__rt.oversubscribed = n > npus;
   adapt__rt.yield_spins = adapt__rt.oversubscribed ? ADAPT_YIELD_SPINS : 16u * ADAPT_YIELD_SPINS;
-
-  if (cfg->bind < -1 || cfg->bind > 1) return -EINVAL;
-  int bind = cfg->bind;
-  if (bind == 0 && (s = getenv("ADAPT_BIND")) && *s) {
-    if (parse_uint("ADAPT_BIND", s, 1, &v)) return -EINVAL;
-    bind = v ? 1 : -1;
-  }
-  adapt__rt.bind = bind != -1;
-
-  adapt_victim_policy vp = cfg->victim;
-  if (vp < ADAPT_VICTIM_DEFAULT || vp > ADAPT_VICTIM_CACHE) return -EINVAL;
-  if (vp == ADAPT_VICTIM_DEFAULT && (s = getenv("ADAPT_VICTIM")) && *s) {
-    int c;
-    if (parse_choice("ADAPT_VICTIM", s, "random", ADAPT_VICTIM_RANDOM, "cache", ADAPT_VICTIM_CACHE,
-                     &c))
-      return -EINVAL;
-    vp = (adapt_victim_policy)c;
-  }
-  adapt__rt.victim_cache = vp != ADAPT_VICTIM_RANDOM;
-
-  adapt_steal_order so = cfg->steal_order;
-  if (so < ADAPT_STEAL_DEFAULT || so > ADAPT_STEAL_INNER) return -EINVAL;
-  if (so == ADAPT_STEAL_DEFAULT && (s = getenv("ADAPT_STEAL_ORDER")) && *s) {
-    int c;
-    if (parse_choice("ADAPT_STEAL_ORDER", s, "outer", ADAPT_STEAL_OUTER, "inner", ADAPT_STEAL_INNER,
-                     &c))
-      return -EINVAL;
-    so = (adapt_steal_order)c;
-  }
-  adapt__rt.steal_outer = so != ADAPT_STEAL_INNER;
-
-  adapt__rt.grain = 0;
-  if ((s = getenv("ADAPT_GRAIN")) && *s) {
-    if (parse_uint("ADAPT_GRAIN", s, ULONG_MAX, &v)) return -EINVAL;
-    if (v == 0) {
-      fprintf(stderr, "libadapt: ADAPT_GRAIN must be at least 1\n");
-      return -EINVAL;
-    }
-    adapt__rt.grain = (size_t)v;
-  }
-
-  adapt__rt.sched = ADAPT_SCHED_ADAPTIVE;
-  if ((s = getenv("ADAPT_SCHED")) && *s) {
-    adapt_sched sc;
-    if (adapt_sched_parse(s, &sc)) {
-      fprintf(stderr,
-              "libadapt: bad value ADAPT_SCHED=\"%s\" (adaptive|loopframe|dac|hybrid|lazy-df|"
-              "lazy-df2|lazy-bf|static)\n",
-              s);
-      return -EINVAL;
-    }
-    if (sc != ADAPT_SCHED_DEFAULT) adapt__rt.sched = sc;
-  }
-
-  unsigned spin = cfg->spin_us;
-  if (!spin && (s = getenv("ADAPT_SPIN_US")) && *s) {
-    if (parse_uint("ADAPT_SPIN_US", s, 10000000ul, &v)) return -EINVAL;
-    spin = (unsigned)v;
-  } else if (!spin) {
-    spin = ADAPT_SPIN_US_DEFAULT;
-  }
-  adapt__rt.spin_us = spin;
-
-  unsigned to = cfg->steal_timeout_us;
-  if (!to && (s = getenv("ADAPT_STEAL_TIMEOUT_US")) && *s) {
-    if (parse_uint("ADAPT_STEAL_TIMEOUT_US", s, 10000000ul, &v) || v == 0) return -EINVAL;
-    to = (unsigned)v;
-  } else if (!to) {
-    to = ADAPT_STEAL_TIMEOUT_US_DEFAULT;
-  }
-  adapt__rt.steal_timeout_us = to;
-
-  int stats = cfg->stats;
-  if (!stats && (s = getenv("ADAPT_STATS")) && *s) {
-    if (parse_uint("ADAPT_STATS", s, 1, &v)) return -EINVAL;
-    stats = (int)v;
-  }
-  adapt__rt.stats_at_exit = stats == 1;
-
-  const char *tf = cfg->trace_file;
-  if (!tf) tf = getenv("ADAPT_TRACE");
+  adapt__rt.bind = st.bind;
+  adapt__rt.victim_cache = st.victim_cache;
+  adapt__rt.steal_outer = st.steal_outer;
+  adapt__rt.spin_us = st.spin_us;
+  adapt__rt.steal_timeout_us = st.steal_timeout_us;
+  adapt__rt.stats_at_exit = st.stats;
+  adapt__rt.seq = st.seq;
   free(adapt__rt.trace_file);
-  adapt__rt.trace_file = NULL;
-  adapt__trace_mask = 0;
-  if (tf && *tf) {
-    adapt__rt.trace_file = strdup(tf);
-    if (!adapt__rt.trace_file) return -ENOMEM;
-    adapt__trace_mask = adapt__trace_parse(getenv("ADAPT_TRACE_EVENTS"));
-  }
+  adapt__rt.trace_file = tf;
+  adapt__trace_mask = st.trace_mask;
   adapt__rt.tracing = adapt__trace_mask != 0;
+  return 0;
+}
+
+/* -EBUSY with the detail of a field of cfg that differs from the running
+ * runtime's value. */
+static int busy(const char *field, const char *want, const char *have) {
+  return adapt__fail(-EBUSY,
+                     "adapt_init: %s %s differs from the running runtime's %s "
+                     "(adapt_finalize first)",
+                     field, want, have);
+}
+
+static int busy_int(const char *field, long long want, long long have) {
+  char a[24], b[24];
+  snprintf(a, sizeof a, "%lld", want);
+  snprintf(b, sizeof b, "%lld", have);
+  return busy(field, a, b);
+}
+
+/* adapt_init while the runtime runs: 0 when cfg is NULL or each of its
+ * non-zero fields equals the running configuration, else -EINVAL (a bad
+ * field) or -EBUSY. The caller guarantees that the configuration is stable:
+ * it holds the init lock, or runs inside the runtime (a worker thread, or a
+ * region, which adapt_try_finalize waits for before changing anything). */
+static int check_running(const adapt_config *cfg) {
+  if (!cfg) return 0;
+  int rc = adapt__settings_check_config(cfg);
+  if (rc) return rc;
+  const adapt__runtime *r = &adapt__rt;
+  if (cfg->workers && cfg->workers != r->nworkers)
+    return busy_int("workers", cfg->workers, r->nworkers);
+  if (cfg->bind && (cfg->bind == 1) != (r->bind != 0))
+    return busy_int("bind", cfg->bind, r->bind ? 1 : -1);
+  if (cfg->victim && (cfg->victim == ADAPT_VICTIM_CACHE) != (r->victim_cache != 0))
+    return busy("victim", cfg->victim == ADAPT_VICTIM_CACHE ? "cache" : "random",
+                r->victim_cache ? "cache" : "random");
+  if (cfg->steal_order && (cfg->steal_order == ADAPT_STEAL_OUTER) != (r->steal_outer != 0))
+    return busy("steal_order", cfg->steal_order == ADAPT_STEAL_OUTER ? "outer" : "inner",
+                r->steal_outer ? "outer" : "inner");
+  if (cfg->spin_us && cfg->spin_us != r->spin_us)
+    return busy_int("spin_us", cfg->spin_us, r->spin_us);
+  if (cfg->steal_timeout_us && cfg->steal_timeout_us != r->steal_timeout_us)
+    return busy_int("steal_timeout_us", cfg->steal_timeout_us, r->steal_timeout_us);
+  if (cfg->stats && !r->stats_at_exit) return busy_int("stats", cfg->stats, 0);
+  if (cfg->trace_file) {
+    const char *have = r->trace_file ? r->trace_file : "";
+    if (strcmp(cfg->trace_file, have) != 0) {
+      char a[96], b[96];
+      snprintf(a, sizeof a, "\"%s\"", cfg->trace_file);
+      snprintf(b, sizeof b, "\"%s\"", have);
+      return busy("trace_file", a, b);
+    }
+  }
   return 0;
 }
 
@@ -171,37 +111,50 @@ static void stop_threads(int upto) {
 }
 
 static void at_exit(void) {
+  /* acquire: pairs with the release store of up in init. */
   if (atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) adapt_try_finalize();
 }
 
-int adapt_init(const adapt_config *cfg) {
+/* adapt_init; lazy: a start by another entry point (adapt__ensure), whose
+ * repeated failures print the same bad values only once. */
+static int init(const adapt_config *cfg, int lazy) {
+  adapt__error_clear();
   adapt__worker *self = adapt__self();
-  if (self && self->has_thread) return 0; /* a worker: the runtime is running */
+  /* On a worker thread or inside a region the runtime runs and stays up
+   * (see check_running); the init lock must not be taken there: a finalize
+   * holding it waits for this region, or joins this worker. */
+  if ((self && self->has_thread) || adapt__in_region()) return check_running(cfg);
   pthread_mutex_lock(&adapt__rt.init_lock);
-  /* acquire: pairs with the release store of up below (another thread's init). */
+  /* acquire: pairs with the release store of up below (another thread's
+   * init): the running configuration compared by check_running is visible. */
   if (atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
+    int rc = check_running(cfg);
     pthread_mutex_unlock(&adapt__rt.init_lock);
-    return 0;
+    return rc;
   }
   int npus = 1, rc = adapt__topology_init(&npus);
-  if (rc) goto fail_unlock;
-  rc = configure(cfg, npus);
+  if (rc) {
+    adapt__fail(rc, "adapt_init: hwloc cannot load the topology");
+    goto fail_unlock;
+  }
+  rc = configure(cfg, npus, lazy);
   if (rc) goto fail_topo;
   int n = adapt__rt.nworkers;
   adapt__rt.workers = calloc((size_t)n, sizeof(adapt__worker *));
   if (!adapt__rt.workers) {
-    rc = -ENOMEM;
+    rc = adapt__fail(-ENOMEM, "adapt_init: out of memory for %d workers", n);
     goto fail_topo;
   }
   for (int i = 0; i < n; i++)
     if (!(adapt__rt.workers[i] = adapt__worker_new(i, n))) {
-      rc = -ENOMEM;
+      rc = adapt__fail(-ENOMEM, "adapt_init: out of memory for worker %d", i);
       goto fail_workers;
     }
   for (int i = 0; i < n; i++) {
     int k = adapt__topology_near(i, &adapt__rt.workers[i]->near);
     if (k < 0) {
-      rc = k;
+      rc = adapt__fail(k, "adapt_init: cannot list the workers near worker %d: %s", i,
+                       adapt_strerror(k));
       goto fail_workers;
     }
     adapt__rt.workers[i]->nnear = k;
@@ -210,8 +163,9 @@ int adapt_init(const adapt_config *cfg) {
   adapt__rt.init_thread = pthread_self();
   atomic_store_explicit(&adapt__rt.shutdown, 0, memory_order_relaxed);
   atomic_store_explicit(&adapt__rt.sleepers, 0, memory_order_relaxed);
-  /* release: pairs with the acquire loads of up in adapt__ensure and the
-   * public entry points: the configuration and workers are then visible. */
+  /* release: pairs with the acquire loads of up in adapt__ensure,
+   * adapt__seq_defaults_get and the public entry points: the configuration
+   * (configure, adapt__rt.seq included) and the workers are then visible. */
   atomic_store_explicit(&adapt__rt.up, 1, memory_order_release);
   adapt__set_self(adapt__rt.workers[0]);
   if (adapt__rt.bind) adapt__topology_bind(0);
@@ -219,9 +173,12 @@ int adapt_init(const adapt_config *cfg) {
     rc = adapt__worker_start(adapt__rt.workers[i]);
     if (rc) {
       stop_threads(i);
+      /* release: as in finalize (no reader can have started: the init lock
+       * is held and no region was entered). */
       atomic_store_explicit(&adapt__rt.up, 0, memory_order_release);
       adapt__set_self(NULL);
-      rc = -EAGAIN;
+      rc = adapt__fail(-EAGAIN, "adapt_init: cannot create the thread of worker %d: %s", i,
+                       adapt__errno_text(-rc));
       goto fail_workers;
     }
   }
@@ -237,20 +194,40 @@ fail_workers:
   free_workers();
 fail_topo:
   adapt__topology_fini();
+  free(adapt__rt.trace_file); /* configure's copy, if it succeeded */
+  adapt__rt.trace_file = NULL;
+  adapt__trace_mask = 0;
+  adapt__rt.tracing = 0;
 fail_unlock:
   pthread_mutex_unlock(&adapt__rt.init_lock);
   return rc;
 }
 
+int adapt_init(const adapt_config *cfg) { return init(cfg, 0); }
+
 int adapt__ensure(void) {
   /* acquire: pairs with the release store of up in adapt_init. */
   if (atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) return 0;
-  return adapt_init(NULL);
+  return init(NULL, 1);
 }
 
-int adapt_try_finalize(void) {
+int adapt__seq_defaults_get(adapt__seq_defaults *out) {
+  /* acquire: pairs with the release store of up in adapt_init, which
+   * follows the writes of the settings (configure). */
+  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
+    int rc = init(NULL, 1); /* its acquire load or its own store orders the reads below */
+    if (rc) return rc;
+  }
+  *out = adapt__rt.seq;
+  return 0;
+}
+
+static int finalize(const char *fn) {
+  adapt__error_clear();
   adapt__worker *self = adapt__self();
-  if ((self && self->has_thread) || adapt__in_region()) return -EBUSY;
+  if ((self && self->has_thread) || adapt__in_region())
+    return adapt__fail(-EBUSY,
+                       "%s: called inside a parallel region (a body, a task or an open scope)", fn);
   pthread_mutex_lock(&adapt__rt.init_lock);
   /* acquire: pairs with the release store of up in adapt_init. */
   if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
@@ -280,8 +257,10 @@ int adapt_try_finalize(void) {
   return 0;
 }
 
+int adapt_try_finalize(void) { return finalize("adapt_try_finalize"); }
+
 void adapt_finalize(void) {
-  if (adapt_try_finalize() == -EBUSY)
+  if (finalize("adapt_finalize") == -EBUSY)
     fprintf(stderr, "libadapt: adapt_finalize called inside a parallel region: ignored\n");
 }
 
@@ -302,24 +281,4 @@ unsigned adapt_version(void) { return ADAPT_VERSION_HEX; }
 const char *adapt_version_string(void) {
   return ADAPT_STR(ADAPT_VERSION_MAJOR) "." ADAPT_STR(ADAPT_VERSION_MINOR) "." ADAPT_STR(
       ADAPT_VERSION_PATCH);
-}
-
-const char *adapt_strerror(int err) {
-  switch (err) {
-  case 0: return "success";
-  case -EINVAL:
-    return "invalid argument (NULL callback, bad range, bad attribute or configuration)";
-  case -ENOMEM: return "out of memory";
-  case -EOVERFLOW: return "count * size overflows size_t";
-  case -E2BIG: return "work descriptor larger than ADAPT_WORK_MAX";
-  case -EBUSY: return "not allowed inside a parallel region";
-  case -EAGAIN: return "cannot create worker threads";
-  case -ESRCH: return "runtime not running";
-  case -ENODATA: return "no data";
-  case -ERANGE: return "value out of range (e.g. more outputs than declared)";
-  case -ENODEV: return "hwloc cannot read the topology";
-  case -ENOTSUP: return "not supported";
-  case -ENOSPC: return "output buffer too small";
-  default: return err < 0 ? "unknown libadapt error" : "not an error code (expected 0 or negative)";
-  }
 }

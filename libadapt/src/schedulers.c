@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "error.h"
 #include "worker.h"
 
 static const char *const names[ADAPT_SCHED_COUNT] = {
@@ -21,31 +22,22 @@ const char *adapt_sched_name(adapt_sched s) {
 }
 
 int adapt_sched_parse(const char *name, adapt_sched *out) {
-  if (!name || !out) return -EINVAL;
+  adapt__error_clear();
+  if (!name) return adapt__fail(-EINVAL, "adapt_sched_parse: name is NULL");
+  if (!out) return adapt__fail(-EINVAL, "adapt_sched_parse: out is NULL");
   for (int i = 0; i < ADAPT_SCHED_COUNT; i++) {
     if (!strcmp(name, names[i])) {
       *out = (adapt_sched)i;
       return 0;
     }
   }
-  return -EINVAL;
+  return adapt__fail(-EINVAL, "adapt_sched_parse: unknown scheduler name \"%.64s\"", name);
 }
 
 size_t adapt__default_grain(size_t n, int nworkers) {
   size_t g = n / (8u * (size_t)(nworkers > 0 ? nworkers : 1));
   if (g > ADAPT_SCHED_GRAIN_MAX) g = ADAPT_SCHED_GRAIN_MAX;
   return g ? g : 1;
-}
-
-int adapt__sched_resolve(adapt_sched s, adapt_sched *out) {
-  if (s != ADAPT_SCHED_DEFAULT) {
-    *out = s;
-    return 0;
-  }
-  int rc = adapt__ensure(); /* ADAPT_SCHED is read by adapt_init */
-  if (rc) return rc;
-  *out = (adapt_sched)adapt__rt.sched;
-  return 0;
 }
 
 void adapt__for_sched(adapt_sched s, adapt__worker *w, const adapt__loop *l) {

@@ -27,7 +27,6 @@ typedef struct adapt__loop {
  * n / (8 P)), at least 1. */
 size_t adapt__default_grain(size_t n, int nworkers);
 
-
 /* Run l with scheduler s (not DEFAULT nor ADAPTIVE) on w, inside a region. */
 void adapt__for_sched(adapt_sched s, struct adapt__worker *w, const adapt__loop *l);
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 
 #include "debug.h"
+#include "error.h"
 #include "scope.h"
 #include "worker.h"
 
@@ -17,7 +18,8 @@ void adapt__scope_open(adapt__scope *s, adapt__worker *w) {
 }
 
 int adapt_scope_begin(adapt_scope *scope) {
-  if (!scope) return -EINVAL;
+  adapt__error_clear();
+  if (!scope) return adapt__fail(-EINVAL, "adapt_scope_begin: scope is NULL");
   int rc = adapt__ensure();
   if (rc) return rc;
   adapt__scope *s = (adapt__scope *)(void *)scope;
@@ -55,9 +57,21 @@ void adapt__scope_push(adapt__scope *s, adapt__spawned *e) {
   if (adapt__push_entry(w, e) != 0) adapt__run_spawned(w, e); /* deque full: run it now */
 }
 
+/* Why scope s cannot be used by the calling thread in function fn: -EINVAL
+ * with the detail (the slow path of adapt_spawn and adapt_sync). */
+static int scope_error(const char *fn, const adapt__scope *s) {
+  if (!s) return adapt__fail(-EINVAL, "%s: scope is NULL", fn);
+  if (s->magic != ADAPT__SCOPE_MAGIC)
+    return adapt__fail(-EINVAL, "%s: scope was not begun (or is already synced)", fn);
+  return adapt__fail(-EINVAL, "%s: scope was begun by another thread", fn);
+}
+
 int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
+  adapt__error_clear();
   adapt__scope *s = (adapt__scope *)(void *)scope;
-  if (!s || !fn || s->magic != ADAPT__SCOPE_MAGIC || s->w != adapt__self()) return -EINVAL;
+  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->w != adapt__self())
+    return scope_error("adapt_spawn", s);
+  if (!fn) return adapt__fail(-EINVAL, "adapt_spawn: fn is NULL");
   adapt__spawned t = {.run = run_user, .fn = fn, .arg = arg};
   adapt__scope_push(s, &t);
   return 0;
@@ -91,8 +105,10 @@ void adapt__scope_wait(adapt__scope *s) {
 }
 
 int adapt_sync(adapt_scope *scope) {
+  adapt__error_clear();
   adapt__scope *s = (adapt__scope *)(void *)scope;
-  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->w != adapt__self()) return -EINVAL;
+  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->w != adapt__self())
+    return scope_error("adapt_sync", s);
   unsigned region = s->region;
   adapt__scope_wait(s);
   adapt__region_leave((int)region);

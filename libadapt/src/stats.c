@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "error.h"
 #include "worker.h"
 
 #define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
@@ -33,9 +34,14 @@ void adapt__stats_clear(adapt__stats *s) {
 }
 
 int adapt_stats_get(int w, adapt_worker_stats *out) {
-  if (!out) return -EINVAL;
-  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) return -ESRCH;
-  if (w < 0 || w >= adapt__rt.nworkers) return -EINVAL;
+  adapt__error_clear();
+  if (!out) return adapt__fail(-EINVAL, "adapt_stats_get: out is NULL");
+  /* acquire: pairs with the release store of up in adapt_init. */
+  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire))
+    return adapt__fail(-ESRCH, "adapt_stats_get: the runtime is not running");
+  if (w < 0 || w >= adapt__rt.nworkers)
+    return adapt__fail(-EINVAL, "adapt_stats_get: worker %d out of 0..%d", w,
+                       adapt__rt.nworkers - 1);
   adapt__stats *s = &adapt__rt.workers[w]->stats;
   out->requests_posted = LOAD(s->requests_posted);
   out->requests_served = LOAD(s->requests_served);
@@ -62,12 +68,15 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 int adapt_stats_steal_latency(double *median_ns, double *p90_ns) {
-  if (!median_ns || !p90_ns) return -EINVAL;
+  adapt__error_clear();
+  if (!median_ns) return adapt__fail(-EINVAL, "adapt_stats_steal_latency: median_ns is NULL");
+  if (!p90_ns) return adapt__fail(-EINVAL, "adapt_stats_steal_latency: p90_ns is NULL");
   /* acquire: pairs with the release store of up in adapt_init. */
-  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) return -ENODATA;
+  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire))
+    return adapt__fail(-ENODATA, "adapt_stats_steal_latency: the runtime is not running");
   size_t cap = (size_t)adapt__rt.nworkers * ADAPT_RTT_SAMPLES, n = 0;
   unsigned *v = malloc(cap * sizeof *v);
-  if (!v) return -ENOMEM;
+  if (!v) return adapt__fail(-ENOMEM, "adapt_stats_steal_latency: out of memory for the samples");
   for (int i = 0; i < adapt__rt.nworkers; i++)
     for (unsigned k = 0; k < ADAPT_RTT_SAMPLES; k++) {
       unsigned x = LOAD(adapt__rt.workers[i]->stats.rtt_ns[k]);
@@ -75,7 +84,7 @@ int adapt_stats_steal_latency(double *median_ns, double *p90_ns) {
     }
   if (n == 0) {
     free(v);
-    return -ENODATA;
+    return adapt__fail(-ENODATA, "adapt_stats_steal_latency: no sample (no steal since the reset)");
   }
   qsort(v, n, sizeof *v, cmp_u32);
   *median_ns = n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + (double)v[n / 2]);

@@ -4,23 +4,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "worker.h"
 
 unsigned adapt__trace_mask;
-
-unsigned adapt__trace_parse(const char *s) {
-  if (!s || !*s)
-    return ADAPT__TRACE_RANGE | ADAPT__TRACE_STEAL | ADAPT__TRACE_PREEMPT | ADAPT__TRACE_SLEEP;
-  unsigned m = 0;
-  if (strstr(s, "range")) m |= ADAPT__TRACE_RANGE;
-  if (strstr(s, "steal")) m |= ADAPT__TRACE_STEAL;
-  if (strstr(s, "preempt")) m |= ADAPT__TRACE_PREEMPT;
-  if (strstr(s, "sleep")) m |= ADAPT__TRACE_SLEEP;
-  if (strstr(s, "all")) m |= ~0u;
-  return m;
-}
 
 void adapt__trace(adapt__worker *w, unsigned cat, uint64_t t0, uint64_t t1, uint64_t a,
                   uint64_t b) {

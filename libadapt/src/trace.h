@@ -1,7 +1,7 @@
 /* Event trace (ADAPT_TRACE=file): which worker ran which range when, and the
- * steals. Categories (ADAPT_TRACE_EVENTS=range,steal,preempt,sleep; default
- * all). Each worker appends to its own buffer; the file (CSV) is written at
- * finalize. */
+ * steals. Categories (ADAPT_TRACE_EVENTS=range,steal,preempt,sleep,all,
+ * checked by settings.c; default all). Each worker appends to its own
+ * buffer; the file (CSV) is written at finalize. */
 #ifndef LIBADAPT_SRC_TRACE_H
 #define LIBADAPT_SRC_TRACE_H
 
@@ -33,6 +33,5 @@ void adapt__trace(struct adapt__worker *w, unsigned cat, uint64_t t0, uint64_t t
                   uint64_t b);
 int adapt__trace_write(const char *path);
 void adapt__trace_free(struct adapt__worker *w);
-unsigned adapt__trace_parse(const char *s);
 
 #endif /* LIBADAPT_SRC_TRACE_H */

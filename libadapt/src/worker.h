@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include "../ext/adapt_ext.h"
 #include "config.h"
 #include "deque.h"
 #include "frame.h"
@@ -48,7 +49,9 @@ typedef struct adapt__worker {
 } adapt__worker;
 
 typedef struct adapt__runtime {
-  /* --- Read-mostly configuration, set by init before the threads start --- */
+  /* --- Read-mostly configuration, set by init (settings.c) before its
+   * release store of up; read after an acquire load of up, or by the
+   * workers, which init starts afterwards --- */
   int nworkers;
   int npus;
   int oversubscribed;
@@ -57,8 +60,7 @@ typedef struct adapt__runtime {
   int steal_outer;
   unsigned spin_us;
   unsigned steal_timeout_us;
-  int sched;    /* adapt_sched from ADAPT_SCHED, else ADAPTIVE */
-  size_t grain; /* ADAPT_GRAIN, 0 if unset (adapt_for) */
+  adapt__seq_defaults seq; /* ADAPT_GRAIN, ADAPT_SCHED, ADAPT_WINDOW*, ADAPT_SPLITTER */
   int stats_at_exit;
   int tracing;
   char *trace_file;

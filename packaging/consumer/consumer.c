@@ -32,8 +32,8 @@ int main(void) {
   if (!y) return 1;
   int rc = adapt_for(0, N, body, y, NULL);
   double sum = 0, zero = 0;
-  if (!rc) rc = adapt_reduce(y, N, sizeof *y, &sum, sizeof sum, &zero, accumulate, combine, NULL,
-                             NULL);
+  if (!rc)
+    rc = adapt_reduce(y, N, sizeof *y, &sum, sizeof sum, &zero, accumulate, combine, NULL, NULL);
   free(y);
   if (rc) {
     fprintf(stderr, "consumer: %s\n", adapt_strerror(rc));

@@ -8,7 +8,7 @@
  *
  * Error convention: functions that can fail return 0 on success or a
  * negative errno value (-EINVAL, -ENOMEM, ...); adapt_strerror() turns it
- * into a message.
+ * into a message, adapt_last_error() says which function and argument.
  */
 #ifndef LIBADAPT_INCLUDE_ADAPT_ADAPT_H
 #define LIBADAPT_INCLUDE_ADAPT_ADAPT_H
@@ -28,7 +28,7 @@ extern "C" {
 #define ADAPT_VERSION_MAJOR 0
 #define ADAPT_VERSION_MINOR 2
 #define ADAPT_VERSION_PATCH 0
-#define ADAPT_VERSION_HEX                                                                         \
+#define ADAPT_VERSION_HEX                                                                          \
   ((ADAPT_VERSION_MAJOR << 16) | (ADAPT_VERSION_MINOR << 8) | ADAPT_VERSION_PATCH)
 
 /* Marks the declarations the shared library exports; everything else in it
@@ -54,16 +54,19 @@ typedef enum adapt_steal_order {
 } adapt_steal_order;
 
 /* Runtime configuration. Zero-initialise, then set what you need; every
- * field left at 0 takes the environment's value, then the built-in default. */
+ * field left at 0 takes the environment's value, then the built-in default
+ * (docs/guide.md, "Configuration", has the table of every variable). */
 typedef struct adapt_config {
   int workers;                   /* number of workers; env ADAPT_WORKERS; default: hwloc PUs */
   int bind;                      /* 1 bind, -1 do not bind; env ADAPT_BIND=0|1; default 1 */
   adapt_victim_policy victim;    /* env ADAPT_VICTIM=random|cache */
   adapt_steal_order steal_order; /* env ADAPT_STEAL_ORDER=outer|inner */
-  unsigned spin_us;              /* idle spin before sleeping, µs; env ADAPT_SPIN_US */
-  unsigned steal_timeout_us;     /* a thief's wait for one reply, µs; env ADAPT_STEAL_TIMEOUT_US */
-  int stats;                     /* 1: print the stats table at exit; env ADAPT_STATS=1 */
-  const char *trace_file;        /* event trace CSV written at finalize; env ADAPT_TRACE */
+  unsigned spin_us;              /* idle spin before sleeping, µs (<= 10^7); env ADAPT_SPIN_US */
+  unsigned steal_timeout_us;     /* a thief's wait for one reply, µs (<= 10^7);
+                                    env ADAPT_STEAL_TIMEOUT_US */
+  int stats;                     /* 1: print the stats table at exit (0 or 1); env ADAPT_STATS=1 */
+  const char *trace_file;        /* event trace CSV written at finalize ("": none);
+                                    env ADAPT_TRACE, ADAPT_TRACE_EVENTS */
 } adapt_config;
 
 /* Start the runtime: one worker per processing unit found by hwloc (or
@@ -71,12 +74,27 @@ typedef struct adapt_config {
  * calling thread being worker 0, each worker bound to its PU unless disabled.
  * cfg NULL: defaults and environment.
  * Optional: every entry point initialises lazily with cfg NULL.
- * Idempotent: a second call while running returns 0 and ignores cfg (use
- * adapt_finalize first to change the configuration).
- * Errors: -EINVAL bad cfg field or environment value, -ENOMEM, -EAGAIN a
- * thread could not be created (nothing is left running), -EBUSY called from
- * a worker thread other than the running region's.
- * Context: any thread not inside a parallel region. Thread-safe. */
+ * Configuration: every ADAPT_* environment variable (the loop and algorithm
+ * defaults ADAPT_GRAIN, ADAPT_SCHED, ADAPT_WINDOW, ADAPT_WINDOW_SIZE,
+ * ADAPT_SPLITTER included) is read and checked here, once per call that
+ * starts the runtime, also when a cfg field overrides it; changing the
+ * environment later has no effect on the running runtime. Each bad value
+ * is printed on stderr, one line each: libadapt: bad value NAME="value"
+ * (expected ...), at each adapt_init call; a lazy start by another entry
+ * point that fails again on the same values does not print them again.
+ * While the runtime runs (from any thread, a worker inside a region
+ * included): returns 0 without changing anything when cfg is NULL or every
+ * non-zero field of cfg equals the running configuration (the environment
+ * is not read again), else -EBUSY (nothing is changed; adapt_finalize
+ * first to change the configuration).
+ * Errors: -EINVAL bad cfg field or environment value, -EBUSY (above),
+ * -ENOMEM, -ENODEV hwloc cannot load the topology, -EAGAIN a thread could
+ * not be created (nothing is left running); adapt_last_error() names the
+ * field or variable.
+ * Context: any thread. Thread-safe (concurrent first calls start one
+ * runtime).
+ * Not guaranteed: that the environment is read at all when the runtime
+ * already runs; the order in which bad values are printed. */
 ADAPT_API int adapt_init(const adapt_config *cfg);
 
 /* Stop the workers, join their threads, free the runtime, write the trace
@@ -88,7 +106,8 @@ ADAPT_API int adapt_init(const adapt_config *cfg);
 ADAPT_API void adapt_finalize(void);
 
 /* adapt_finalize that reports: 0 done (or nothing to do), -EBUSY called from
- * inside a parallel region (nothing is changed). */
+ * inside a parallel region (nothing is changed; adapt_last_error() says
+ * so). */
 ADAPT_API int adapt_try_finalize(void);
 
 /* Number of workers of the running runtime (initialises it lazily); at
@@ -107,9 +126,31 @@ ADAPT_API unsigned adapt_version(void);
 /* The same as a static string "MAJOR.MINOR.PATCH". Never NULL. */
 ADAPT_API const char *adapt_version_string(void);
 
-/* Message for a return code of this library (0 or negative errno). Never NULL;
- * the string is static. */
+/* Message for a return code of this library (0 or negative errno): a
+ * specific text for every code the library returns; another negative errno
+ * value gets the system's text (e.g. a trace file that cannot be written).
+ * Never NULL. The string is static, or for codes the library does not
+ * return kept in a thread-local buffer valid until the next adapt_strerror
+ * call on this thread. Thread-safe, no initialisation needed; does not
+ * change adapt_last_error(). */
 ADAPT_API const char *adapt_strerror(int err);
+
+/* Detail of the last failed call of the calling thread: which function and
+ * which argument, field or variable, e.g. "adapt_transform: output overlaps
+ * input", "adapt_init: ADAPT_GRAIN=\"0\": expected an integer
+ * 1..18446744073709551615". Every function of the library that returns an
+ * error code sets it when it fails with -EINVAL, -ENOTSUP, -EBUSY, -E2BIG,
+ * -EOVERFLOW, -ERANGE or -EPROTO (and with most other codes), and empties it
+ * when it succeeds; the other functions (adapt_strerror, adapt_last_error,
+ * adapt_worker_id, ...) leave it unchanged. A failure of a lazy start has
+ * the detail of adapt_init. Errors found by other workers while an
+ * algorithm runs are reported to the calling thread.
+ * Returns "" when the last such call succeeded, or before any. Never NULL;
+ * the string is thread-local and valid until the next libadapt call on this
+ * thread. Thread-safe, no initialisation needed.
+ * Not guaranteed: the exact wording (it is meant for people, not for
+ * parsing); details are truncated to 255 bytes. */
+ADAPT_API const char *adapt_last_error(void);
 
 /* --- Topology ----------------------------------------------------------- */
 

@@ -12,8 +12,10 @@
  * (see adapt_begin). Initialises the runtime lazily.
  * Errors common to all: -EINVAL NULL callback or base with count > 0, bad
  * attribute value; -EOVERFLOW count * size does not fit in size_t; the
- * runtime's errors (adapt_init). On error no callback was called and the
- * outputs are untouched.
+ * runtime's errors (adapt_init, which reads and checks the environment
+ * variables named below once). On error no callback was called, the outputs
+ * are untouched and adapt_last_error() names the function and the argument
+ * ("adapt_transform: output overlaps input").
  */
 #ifndef LIBADAPT_INCLUDE_ADAPT_ALGORITHMS_H
 #define LIBADAPT_INCLUDE_ADAPT_ALGORITHMS_H
@@ -41,13 +43,20 @@ extern "C" {
  *   the transforms). Sliding-window splitter: attr->splitter, else env
  *   ADAPT_SPLITTER=local|distant|balanced, default balanced. Grain:
  *   attr->grain, else env ADAPT_GRAIN, else calibrated (chunks of ~2 µs).
+ *   The environment is read by adapt_init, once: a call reads the values of
+ *   the running runtime (setenv afterwards has no effect until the next
+ *   start).
  *   Results never depend on the mode, the splitter, the grain or the number
  *   of workers.
  * - Errors (returned before any callback runs, outputs untouched): -EINVAL
  *   NULL callback or output pointer, size 0, NULL array with count > 0,
- *   overlapping input and output where not allowed, bad attribute or
- *   environment value; -EOVERFLOW count * size does not fit in size_t; the
- *   runtime's errors (adapt_init). count 0: nothing is called, returns 0.
+ *   overlapping input and output where not allowed, attribute value out of
+ *   its enum; -EOVERFLOW count * size does not fit in size_t; the runtime's
+ *   errors (adapt_init: -EINVAL for a bad environment value). count 0:
+ *   nothing is called, returns 0 after checking the arguments, without
+ *   starting the runtime. Found while running: -ENOMEM, -ERANGE (see each
+ *   function), -EPROTO an internal protocol error (a libadapt bug, never
+ *   expected). Every error sets adapt_last_error().
  * - Schedulers: for_each, transform, their range forms and find_if run under
  *   attr->sched (else ADAPT_SCHED) in the no-window mode; the others merge
  *   partial results in sequence order (the adaptive protocol) and return
@@ -59,28 +68,30 @@ extern "C" {
  */
 
 /* for i in [0, count): op(base + i*size, ctx). */
-ADAPT_API int adapt_for_each(void *base, size_t count, size_t size, void (*op)(void *elem, void *ctx),
-                   void *ctx, const adapt_attr *attr);
+ADAPT_API int adapt_for_each(void *base, size_t count, size_t size,
+                             void (*op)(void *elem, void *ctx), void *ctx, const adapt_attr *attr);
 
 /* Range form of adapt_for_each: op(first, n, ctx) on n >= 1 consecutive
  * elements starting at first; the union of the calls is the whole array,
  * each element once. Lets the caller's loop be vectorised. */
 ADAPT_API int adapt_for_each_range(void *base, size_t count, size_t size,
-                         void (*op)(void *first, size_t n, void *ctx), void *ctx,
-                         const adapt_attr *attr);
+                                   void (*op)(void *first, size_t n, void *ctx), void *ctx,
+                                   const adapt_attr *attr);
 
 /* for i in [0, count): op(in + i*in_size, out + i*out_size, ctx). in and out
  * must not overlap unless they are the same array with in_size == out_size
  * (in-place; -EINVAL otherwise). */
-ADAPT_API int adapt_transform(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
-                    void (*op)(const void *in_elem, void *out_elem, void *ctx), void *ctx,
-                    const adapt_attr *attr);
+ADAPT_API int adapt_transform(const void *in, size_t count, size_t in_size, void *out,
+                              size_t out_size,
+                              void (*op)(const void *in_elem, void *out_elem, void *ctx), void *ctx,
+                              const adapt_attr *attr);
 
 /* Range form of adapt_transform: op(in_first, out_first, n, ctx) on n >= 1
  * consecutive elements. Same overlap rule. */
-ADAPT_API int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
-                          void (*op)(const void *in_first, void *out_first, size_t n, void *ctx),
-                          void *ctx, const adapt_attr *attr);
+ADAPT_API int
+adapt_transform_range(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
+                      void (*op)(const void *in_first, void *out_first, size_t n, void *ctx),
+                      void *ctx, const adapt_attr *attr);
 
 /* A growable output array. Set elem_size (and optionally give data with its
  * capacity, malloc'd: the library may realloc it); count elements are kept
@@ -105,9 +116,9 @@ typedef struct adapt_vec {
  * elements (count unchanged; data and capacity may have changed by realloc,
  * the caller still owns data). */
 ADAPT_API int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec *out,
-                        size_t max_out,
-                        size_t (*op)(const void *in_elem, void *out_elems, void *ctx), void *ctx,
-                        const adapt_attr *attr);
+                                  size_t max_out,
+                                  size_t (*op)(const void *in_elem, void *out_elems, void *ctx),
+                                  void *ctx, const adapt_attr *attr);
 
 /* Stable copy_if: copies, in order, the elements of in for which pred is
  * non-zero to out (room for count elements, must not overlap in) and sets
@@ -115,11 +126,13 @@ ADAPT_API int adapt_transform_var(const void *in, size_t count, size_t in_size, 
  * Errors: the common ones, -ENOMEM (thieves' buffers); on error *out_count
  * is unchanged and out[0..count) holds unspecified bytes. */
 ADAPT_API int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
-                  int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr);
+                            int (*pred)(const void *elem, void *ctx), void *ctx,
+                            const adapt_attr *attr);
 
 /* *result = the number of elements for which pred is non-zero. */
 ADAPT_API int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
-                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr);
+                             int (*pred)(const void *elem, void *ctx), void *ctx,
+                             const adapt_attr *attr);
 
 /* *index = the smallest i with pred(base + i*size) non-zero, count if none.
  * Stops all workers early: once a match at i is known, no worker starts a
@@ -127,12 +140,13 @@ ADAPT_API int adapt_count_if(const void *base, size_t count, size_t size, size_t
  * match); every element before the returned index is evaluated once,
  * elements after it at most once. */
 ADAPT_API int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
-                  int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr);
+                            int (*pred)(const void *elem, void *ctx), void *ctx,
+                            const adapt_attr *attr);
 
 /* Reduction with a fixed grouping, bitwise reproducible (also for floating
  * point) whatever the workers, window mode and grain:
  *   block k = elements [k*B, min((k+1)*B, count)), B = ADAPT_REDUCE_BLOCK
- *   (algorithms/algo_config.h, default 1024);
+ *   (a build-time constant of the library, 1024 by default);
  *   v_k = identity, then accumulate(v_k, first element of block k, block
  *   length, ctx): exactly one call per block;
  *   aligned groups of 2s blocks: v[a, a+2s) = v[a, a+s) (+) v[a+s, a+2s),
@@ -145,11 +159,11 @@ ADAPT_API int adapt_find_if(const void *base, size_t count, size_t size, size_t 
  * *result = identity. Errors: the common ones (NULL result, identity,
  * accumulate or combine, result_size 0), -ENOMEM; on error *result is
  * untouched. */
-ADAPT_API int adapt_reduce(const void *base, size_t count, size_t size, void *result, size_t result_size,
-                 const void *identity,
-                 void (*accumulate)(void *acc, const void *first, size_t n, void *ctx),
-                 void (*combine)(void *acc, const void *other, void *ctx), void *ctx,
-                 const adapt_attr *attr);
+ADAPT_API int adapt_reduce(const void *base, size_t count, size_t size, void *result,
+                           size_t result_size, const void *identity,
+                           void (*accumulate)(void *acc, const void *first, size_t n, void *ctx),
+                           void (*combine)(void *acc, const void *other, void *ctx), void *ctx,
+                           const adapt_attr *attr);
 
 /* Inclusive scan: out[0] = in[0]; out[i] = op(out[i-1], in[i]) for i >= 1,
  * where op(prev, elem, res, ctx) stores prev (+) elem at res (elements and
@@ -160,8 +174,9 @@ ADAPT_API int adapt_reduce(const void *base, size_t count, size_t size, void *re
  * operands before writing); in == out (in place) is allowed, other overlaps
  * are -EINVAL. */
 ADAPT_API int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
-                         void (*op)(const void *prev, const void *elem, void *res, void *ctx),
-                         void *ctx, const adapt_attr *attr);
+                                   void (*op)(const void *prev, const void *elem, void *res,
+                                              void *ctx),
+                                   void *ctx, const adapt_attr *attr);
 
 #ifdef __cplusplus
 }

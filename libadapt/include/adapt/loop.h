@@ -70,12 +70,13 @@ ADAPT_API int adapt_sched_parse(const char *name, adapt_sched *out);
 /* Attributes of one call. NULL or zero-initialised: defaults. */
 typedef struct adapt_attr {
   size_t grain; /* iterations per steal point and smallest stolen piece;
-                          0: ADAPT_GRAIN env, else chosen automatically from
-                          the measured time per chunk */
+                          0: ADAPT_GRAIN (read by adapt_init), else chosen
+                          automatically from the measured time per chunk */
   adapt_sched sched;
   adapt_window_mode window;
-  size_t window_size; /* m, in elements; 0: ADAPT_WINDOW_SIZE env, else from
-                          the shared cache size and the footprint */
+  size_t window_size; /* m, in elements; 0: ADAPT_WINDOW_SIZE (read by
+                          adapt_init), else from the shared cache size and
+                          the footprint */
   adapt_window_splitter splitter;
   size_t footprint; /* bytes one element touches (for the default window
                           size); 0: the element size(s) of the call */
@@ -89,13 +90,19 @@ typedef struct adapt_attr {
  * ADAPT_GRAIN) no call covers more than G indices, except with static, which
  * calls body once per block.
  * ADAPT_SCHED and ADAPT_GRAIN are read by adapt_init (lazily by this call).
- * Errors: -EINVAL NULL body, first > last, bad attr or bad ADAPT_SCHED /
- * ADAPT_GRAIN value (adapt_init fails; a message names it). first == last:
- * 0, no call.
+ * attr->window, window_size, splitter and footprint are for the sequence
+ * algorithms only: set (non-zero) here they are -EINVAL.
+ * Errors: -EINVAL NULL body, first > last, attr->sched out of range, an
+ * attribute field that does not apply (above), or a bad environment value
+ * (the lazy adapt_init fails; a message names it); adapt_last_error() says
+ * which, e.g. "adapt_for: attr.window does not apply to loops (sequence
+ * algorithms only)". The arguments are checked before first == last, which
+ * returns 0 without calling body.
  * Not guaranteed: the order of the calls, which worker runs which
  * sub-range, the sizes of the sub-ranges. */
-ADAPT_API int adapt_for(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
-              void *ctx, const adapt_attr *attr);
+ADAPT_API int adapt_for(size_t first, size_t last,
+                        void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
+                        const adapt_attr *attr);
 
 #ifdef __cplusplus
 }
