@@ -11,7 +11,9 @@ exported=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | sor
 internal=$(grep -E '^adapt__' <<<"$exported" || true)
 n_internal=$(grep -c . <<<"$internal" || true)
 foreign=$(grep -vE '^(adapt_|_init$|_fini$)' <<<"$exported" || true)
-declared=$(grep -hoE '^ADAPT_API[^(]*\(' "$hdrs"/*.h | sed -E 's/.*[ *](adapt_[a-z0-9_]+)\($/\1/' | sort -u)
+# Declarations may be wrapped after the return type: read the headers as one line.
+declared=$(grep -hv '^#' "$hdrs"/*.h | tr '\n' ' ' | grep -oE 'ADAPT_API[^(;]*\(' |
+  sed -E 's/.*[ *](adapt_[a-z0-9_]+)[[:space:]]*\($/\1/' | sort -u)
 missing=$(comm -23 <(echo "$declared") <(echo "$exported"))
 undeclared=$(comm -13 <(echo "$declared") <(grep -E '^adapt_' <<<"$exported" | sort -u))
 
