@@ -141,6 +141,9 @@ tests: $(TEST_BINS)
 -include apps/stl/module.mk
 -include packaging/module.mk
 -include docs/module.mk
+-include model/module.mk
+-include tests/fault/module.mk
+-include tests/soak/module.mk
 
 # Layer and symbol checks (scripts/check_layers.sh, scripts/check_symbols.sh).
 check-layers:

@@ -26,6 +26,7 @@ static void ctx_init(adapt__seq_ctx *c, const adapt__seq_kernel *k, void *kctx,
   c->p = *p;
   atomic_init(&c->limit, p->n);
   atomic_init(&c->err, 0);
+  atomic_init(&c->cancelled, 0);
 }
 
 static void master_init(const adapt__seq_ctx *c, adapt__seq_work *w) {
@@ -146,7 +147,21 @@ static void reducer(void *victim, void *thief, void *ctx) {
   }
 }
 
+/* adapt_cancel's hook: stop everything, the call returns -ECANCELED. */
+static void seq_cancel(void *cv) { adapt__seq_stop(cv, 0, -ECANCELED); }
+
+static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c);
+
+/* A piece (the master's or a thief's) runs with the call as the target of
+ * adapt_cancel. */
 static void dowork(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
+  adapt__cancel_scope scope = {&c->cancelled, seq_cancel, c, NULL};
+  adapt__cancel_push(&scope);
+  dowork_piece(f, w, c);
+  adapt__cancel_pop(&scope);
+}
+
+static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
   const adapt__seq_kernel *k = c->kernel;
   const size_t n = c->p.n, m = c->p.window;
   const int sliding = c->p.mode != ADAPT_WINDOW_STATIC; /* NONE: sliding with m = n */
@@ -200,7 +215,11 @@ static void map_body(size_t b, size_t e, void *arg) {
   map_loop *m = arg;
   size_t lim = adapt__seq_limit(m->c); /* early stop (find_if): once per chunk */
   if (e > lim) e = lim;
-  if (b < e) m->c->kernel->run(m->c, m->w, b, e);
+  if (b >= e) return;
+  adapt__cancel_scope scope = {&m->c->cancelled, seq_cancel, m->c, NULL};
+  adapt__cancel_push(&scope);
+  m->c->kernel->run(m->c, m->w, b, e);
+  adapt__cancel_pop(&scope);
 }
 
 /* The detail, for the calling thread, of an error that a worker recorded
@@ -210,6 +229,7 @@ static int run_error(const adapt__seq_ctx *c, int err) {
   case 0: return 0;
   case -ENOMEM: return adapt__fail(err, "%s: out of memory for a partial result", c->p.fn);
   case -ERANGE: return adapt__fail(err, "%s: op returned more than max_out outputs", c->p.fn);
+  case -ECANCELED: return adapt__fail(err, "%s: cancelled by a body", c->p.fn);
   case -EPROTO:
     return adapt__fail(err, "%s: internal protocol error in the sequence engine (a libadapt bug)",
                        c->p.fn);
@@ -236,7 +256,9 @@ static int exec(adapt__seq_ctx *c, adapt__seq_work *w) {
       a.sched = s;
       a.grain = c->p.auto_grain ? 0 : c->p.grain;
       map_loop m = {c, w};
-      return adapt_for(0, c->p.n, map_body, &m, &a);
+      int rc = adapt_for(0, c->p.n, map_body, &m, &a);
+      /* relaxed: adapt_for has joined every chunk. */
+      return rc ? rc : run_error(c, atomic_load_explicit(&c->err, memory_order_relaxed));
     }
   } else if (s != ADAPT_SCHED_DEFAULT && s != ADAPT_SCHED_ADAPTIVE) {
     return adapt__fail(-ENOTSUP,

@@ -27,7 +27,8 @@
  * [oldest unfinished, oldest unfinished + m).
  *
  * Early stop: adapt__seq_stop lowers a shared limit; every worker checks it
- * before each chunk and abandons the units at or after it. */
+ * before each chunk and abandons the units at or after it. adapt_cancel from
+ * a kernel's callback stops the call at 0 with -ECANCELED. */
 #ifndef ALGORITHMS_SEQ_ENGINE_H
 #define ALGORITHMS_SEQ_ENGINE_H
 
@@ -77,7 +78,8 @@ struct adapt__seq_ctx {
   /* Units >= limit need not be processed (n: none). Lowered by
    * adapt__seq_stop; read before each chunk. */
   alignas(64) atomic_size_t limit;
-  atomic_int err; /* first error reported by adapt__seq_stop, 0 */
+  atomic_int err;       /* first error reported by adapt__seq_stop, 0 */
+  atomic_int cancelled; /* adapt_cancel from a kernel's callback */
 };
 
 /* Run kernel k (call context kctx, parameters p) over the whole sequence on

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Install the Debian packages libadapt needs, only those that are missing.
-# Usage: scripts/deps.sh [core|all]   (core: build + tests; all: + apps and peers)
+# Usage: scripts/deps.sh [core|all|fuzz]   (core: build + tests; all: + apps and
+# peers; fuzz: core + the fuzzing toolchain, for `make fuzz`)
 # Called by `make test`, `make demo` and `make bench`; safe to run again.
 set -eu
 set -o pipefail
 
 want="${1:-all}"
-core_pkgs="gcc g++ make pkg-config libhwloc-dev libcmocka-dev libpapi-dev libtbb-dev libomp-dev"
+core_pkgs="gcc g++ make pkg-config libhwloc-dev libcmocka-dev libpapi-dev libtbb-dev libomp-dev clang-format spin"
 app_pkgs="libvtk9-dev xvfb xauth python3-vtk9 python3-matplotlib papi-tools hwloc valgrind"
 pkgs="$core_pkgs"
+fuzz_pkgs="clang libclang-rt-14-dev"
 [ "$want" = all ] && pkgs="$pkgs $app_pkgs"
+[ "$want" = fuzz ] && pkgs="$pkgs $app_pkgs $fuzz_pkgs"
 
 missing=""
 for p in $pkgs; do

@@ -6,6 +6,7 @@
 #ifndef LIBADAPT_EXT_ADAPT_EXT_H
 #define LIBADAPT_EXT_ADAPT_EXT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <adapt/loop.h>
 
@@ -57,6 +58,39 @@ void adapt__error_reset(void);
  * already empty. */
 static inline void adapt__error_clear(void) {
   if (ADAPT__UNLIKELY(adapt__error_pending)) adapt__error_reset();
+}
+
+/* --- Cancellation (libadapt/src/cancel.c): adapt_cancel ---------------- */
+
+/* One parallel call a thread is running a part of. The innermost one is
+ * the target of adapt_cancel; scopes form a stack per thread (push before
+ * running a piece or chunk of the call, pop after), and running stolen
+ * work (another call's piece, a spawned task) pushes a barrier (NULL flag)
+ * so that a cancel never reaches an unrelated call. */
+typedef struct adapt__cancel_scope {
+  atomic_int *flag;             /* set to 1 by adapt_cancel; NULL: barrier */
+  void (*hook)(void *hook_arg); /* called once per adapt_cancel after the
+                                   flag is set (the engine's stop), or NULL */
+  void *hook_arg;
+  struct adapt__cancel_scope *prev;
+} adapt__cancel_scope;
+
+/* The calling thread's innermost scope, NULL outside any call. Static TLS:
+ * one load to read it. */
+extern _Thread_local adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_FAST;
+
+static inline void adapt__cancel_push(adapt__cancel_scope *s) {
+  s->prev = adapt__cancel_top;
+  adapt__cancel_top = s;
+}
+
+static inline void adapt__cancel_pop(adapt__cancel_scope *s) { adapt__cancel_top = s->prev; }
+
+/* 1 when *flag was set by adapt_cancel. relaxed: a hint read before each
+ * chunk; the call's result (-ECANCELED) is read after the region's join,
+ * which orders every worker's writes before it. */
+static inline int adapt__cancel_seen(atomic_int *flag) {
+  return atomic_load_explicit(flag, memory_order_relaxed) != 0;
 }
 
 #endif /* LIBADAPT_EXT_ADAPT_EXT_H */

@@ -223,9 +223,14 @@ void adapt__run_theft(adapt__worker *w, adapt__theft *rec) {
   const adapt_task *task = rec->task;
   frame_init(&f, w, task, rec->work, rec);
   adapt__publish(w, &f);
+  /* A stolen piece runs in its own call's context (its entry pushes that
+   * call's cancel scope, if it has one), never in the thief's current one. */
+  adapt__cancel_scope barrier = {0};
+  adapt__cancel_push(&barrier);
   w->nest++;
   task->entry((adapt_frame *)&f, rec->work, task->ctx);
   w->nest--;
+  adapt__cancel_pop(&barrier);
   f.flags |= ADAPT__FRAME_ENDING;
   /* relaxed: only our owner writes PREEMPT; seeing it late just means we
    * join instead of handing over, which is also correct. */

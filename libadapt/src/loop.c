@@ -26,10 +26,13 @@ typedef struct for_work {
 typedef struct for_ctx {
   void (*body)(size_t, size_t, void *);
   void *ctx;
+  atomic_int cancelled; /* adapt_cancel from a body (adapt__cancel_seen) */
 } for_ctx;
 
 static void for_splitter(adapt_frame *frame, void *wv, int count, adapt_reply_set *rs, void *cv) {
   for_work *w = wv;
+  for_ctx *c = cv;
+  if (adapt__cancel_seen(&c->cancelled)) return; /* nothing more to hand out */
   size_t g = w->grain ? w->grain : 1;
   size_t r = w->end - w->begin;
   if (r < 2 * g) return; /* the owner keeps at least one grain, thieves get one */
@@ -104,7 +107,9 @@ static size_t grain_slot(void (*body)(size_t, size_t, void *)) {
 
 static void for_run(adapt_frame *frame, void *wv, void *cv) {
   for_work *w = wv;
-  const for_ctx *c = cv;
+  for_ctx *c = cv;
+  adapt__cancel_scope scope = {&c->cancelled, NULL, NULL, NULL};
+  adapt__cancel_push(&scope);
   /* The worker's request counter, kept in a register: one load per chunk. */
   const atomic_uint *poll = (const atomic_uint *)frame->adapt_priv_poll;
   const int tracing = (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0;
@@ -115,6 +120,10 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
     adapt_steal_point(frame);
     size_t b = w->begin, r = w->end - b;
     if (r == 0) break;
+    if (ADAPT_UNLIKELY(adapt__cancel_seen(&c->cancelled))) {
+      w->begin = w->end; /* abandon the rest */
+      break;
+    }
     size_t e = b + (r < w->grain ? r : w->grain);
     w->begin = e;
     uint64_t t0 = adapt__now_ns();
@@ -131,6 +140,10 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
       adapt__steal_slow(frame);
     size_t b = w->begin, r = w->end - b;
     if (r == 0) break;
+    if (ADAPT_UNLIKELY(adapt__cancel_seen(&c->cancelled))) {
+      w->begin = w->end; /* abandon the rest */
+      break;
+    }
     size_t e = b + (r < g ? r : g);
     w->begin = e;
     if (ADAPT_UNLIKELY(probe != 0 && --probe == 0)) {
@@ -146,6 +159,28 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
   if (tracing)
     adapt__trace(adapt__frame_of(frame)->w, ADAPT__TRACE_RANGE, t_first, adapt__now_ns(), first,
                  w->begin);
+  adapt__cancel_pop(&scope);
+}
+
+/* The non-adaptive schedulers call this around every chunk: it skips the
+ * chunks of a cancelled loop and makes the loop the target of adapt_cancel
+ * while the user's body runs. */
+static void sched_body(size_t b, size_t e, void *cv) {
+  for_ctx *c = cv;
+  if (ADAPT_UNLIKELY(adapt__cancel_seen(&c->cancelled))) return;
+  adapt__cancel_scope scope = {&c->cancelled, NULL, NULL, NULL};
+  adapt__cancel_push(&scope);
+  c->body(b, e, c->ctx);
+  adapt__cancel_pop(&scope);
+}
+
+/* adapt_for's result once every chunk has returned: -ECANCELED when a body
+ * cancelled the loop. relaxed: the region's join (adapt_end, or the
+ * scheduler's sync) ordered every worker's store before this read. */
+static int for_result(for_ctx *c) {
+  if (adapt__cancel_seen(&c->cancelled))
+    return adapt__fail(-ECANCELED, "adapt_for: cancelled by a body");
+  return 0;
 }
 
 /* The checks of adapt_for's attribute (the slow path of a call with one):
@@ -182,16 +217,16 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   if (rc) return rc;
   size_t g = attr && attr->grain ? attr->grain : adapt__rt.seq.grain;
   if (sched == ADAPT_SCHED_DEFAULT) sched = adapt__rt.seq.sched;
+  for_ctx c = {body, ctx, 0};
   if (sched != ADAPT_SCHED_ADAPTIVE) {
-    adapt__loop l = {body, ctx, first, last,
+    adapt__loop l = {sched_body, &c, first, last,
                      g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
     adapt__worker *w;
     int region = adapt__region_enter(&w);
     adapt__for_sched(sched, w, &l);
     adapt__region_leave(region);
-    return 0;
+    return for_result(&c);
   }
-  for_ctx c = {body, ctx};
   for_work w = {first, last, 1, 0, 0, 0};
   size_t slot = grain_slot(body);
   if (g) {
@@ -211,5 +246,5 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
     grain_cache[slot].body = body;
     grain_cache[slot].grain = w.grain;
   }
-  return rc;
+  return rc ? rc : for_result(&c);
 }

@@ -32,9 +32,14 @@ int adapt_scope_begin(adapt_scope *scope) {
 
 void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
   adapt__scope *s = t->scope;
+  /* A spawned entry is its own context: adapt_cancel inside it never
+   * reaches the call this worker happened to be running (a barrier). */
+  adapt__cancel_scope barrier = {0};
+  adapt__cancel_push(&barrier);
   w->nest++;
   t->run(w, t);
   w->nest--;
+  adapt__cancel_pop(&barrier);
   if (!s) return;
   if (s->w == w) {
     s->local++; /* the owner's own thread */

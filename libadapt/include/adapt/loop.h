@@ -97,12 +97,43 @@ typedef struct adapt_attr {
  * (the lazy adapt_init fails; a message names it); adapt_last_error() says
  * which, e.g. "adapt_for: attr.window does not apply to loops (sequence
  * algorithms only)". The arguments are checked before first == last, which
- * returns 0 without calling body.
+ * returns 0 without calling body. -ECANCELED: a body called adapt_cancel
+ * (below); the other indices ran at most once.
  * Not guaranteed: the order of the calls, which worker runs which
  * sub-range, the sizes of the sub-ranges. */
 ADAPT_API int adapt_for(size_t first, size_t last,
                         void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
                         const adapt_attr *attr);
+
+/* --- Cancellation ------------------------------------------------------ */
+/*
+ * adapt_cancel: from inside a body, stop the innermost parallel call the
+ * calling thread is running a part of: an adapt_for loop (any scheduler), a
+ * sequence algorithm of <adapt/algorithms.h> or an adapt_seq_run call
+ * (<adapt/seq.h>); nested calls inside it are not cancelled by this (each
+ * returns normally or is cancelled by its own bodies).
+ * Guarantee: after the cancel, no worker starts a new chunk of that call once
+ * it has seen the cancel; a worker sees it before its next chunk, so at most
+ * one chunk (one grain) per worker starts after adapt_cancel returns, plus
+ * chunks already running, which complete. Stolen pieces not yet started are
+ * dropped. The call then returns -ECANCELED after every running body has
+ * returned (never earlier), with adapt_last_error() "<function>: cancelled
+ * by a body". Cancelling twice is harmless.
+ * What ran: each index at most once; which indices ran is not reported, and
+ * outputs of a cancelled algorithm hold unspecified values where it did not
+ * run (adapt_reduce and the outputs merged at the end, e.g. *out_count, are
+ * untouched). A cancelled call leaves the runtime usable from every thread.
+ * Returns: 0 done; -EPERM the calling thread is not running a body of a
+ * parallel call (the main thread between calls, a thread of its own).
+ * Cost: one store and a flag each worker reads once per chunk.
+ * Calling context: a body (any worker, any nesting level). Thread-safe. */
+ADAPT_API int adapt_cancel(void);
+
+/* 1 when the innermost parallel call the calling thread is running a body of
+ * has been cancelled (by adapt_cancel on any worker), else 0 (also outside
+ * any call). Lets a long body stop early. Any thread; a relaxed read: a
+ * cancel on another worker may be seen a little later. */
+ADAPT_API int adapt_cancelled(void);
 
 #ifdef __cplusplus
 }
