@@ -6,7 +6,8 @@
 #     an anchor into a .md page (or #anchor alone) names one of its headings;
 #   - every repository path written in backticks (`docs/guide.md`, `apps/isosurface/demo.sh`,
 #     `tests/test_algo_*.c`, `perfcounters/perfcounters.{h,c}`, `-Ilibadapt/include`): it exists,
-#     relative to the repository root; `<adapt/NAME.h>` is a public header of libadapt/include.
+#     relative to the repository root; `<adapt/NAME.h>` is a public header of libadapt/include (the C++ front end's:
+#     apps/stl/include).
 # What counts as a repository path (the docs also show commands, units and ratios such as
 # `n/8P` or `LLC/seq` in backticks): a word of a code span that contains a slash and either
 # starts with a top-level directory of the repository or ends with a source extension
@@ -180,8 +181,8 @@ for doc in "${docs[@]}"; do
     case $w in *://* | *'$'*) continue ;; esac
     if [[ $w =~ ^\<(adapt/[^>]*)\>$ ]]; then
       npaths=$((npaths + 1))
-      [ -e "libadapt/include/${BASH_REMATCH[1]}" ] ||
-        report "$where: <${BASH_REMATCH[1]}> is not a public header (libadapt/include)"
+      [ -e "libadapt/include/${BASH_REMATCH[1]}" ] || [ -e "apps/stl/include/${BASH_REMATCH[1]}" ] ||
+        report "$where: <${BASH_REMATCH[1]}> is not a public header (libadapt/include, apps/stl/include)"
       continue
     fi
     [[ $w == \<* ]] && continue # a system header, <sys/mman.h>
