@@ -1,0 +1,206 @@
+/* Model (c): the THE deque with a splittable entry and the transient head
+ * (deque.c, deque.h, scope.c). One owner, NTH thieves.
+ *
+ * Owner (worker 0), as adapt__for_loopframe + adapt_spawn would run it:
+ *   scope_open (floor 0); scope_push A (pushed + 1); push_entry L (a
+ *   splittable loop entry, not counted); the loop; pop_locked(floor 1)
+ *   (removes L if no thief did: after it no split of L may run, the loop
+ *   frame L points to is gone); scope_push B; scope_push C (C reuses A's
+ *   slot: CAP = 3, one slot kept free, so it may find the deque full and run
+ *   at once); scope_wait: pop and run entries above the floor, else compare
+ *   local + remote with pushed + splits.
+ * Thieves: adapt__deque_steal, NATT attempts each: lock; head + 1; load
+ *   tail; copy the slot (or call split, whose answer KEEP/LAST/DROP/FAIL is
+ *   left free here: model (d) refines it); count a piece in splits under the
+ *   lock; unlock; run; remote + 1.
+ * Every statement touching head, tail, lock, a slot or a counter is one
+ * atomic access of the C code; owner-local steps are grouped.
+ *
+ * Checked: every entry is taken once (by the owner's pop or one thief);
+ * a thief copies the slot of the index it committed (no overwrite by a
+ * push: the free slot); no split after the owner's pop_locked of L; the
+ * scope's wait returns only when every entry and piece has run; no
+ * deadlock (the owner's pop under its own lock, the lock itself); at the
+ * end the deque is empty and head == tail.
+ *
+ * SEEDED_BUG: the owner's pop loads head before its store of tail (the
+ * Dekker pair broken): owner and a thief both take A. */
+
+#ifndef NTH
+#define NTH 2
+#endif
+#ifndef NATT
+#define NATT 2
+#endif
+#define CAP 3
+#define NONE 0
+#define A 1
+#define L 2
+#define B 3
+#define C 4
+#define NENT 4
+#define MAXPIECES 4
+
+byte head, tail;           /* adapt__deque.head, .tail (indices only grow) */
+bool lock;                 /* adapt__deque.lock */
+byte slot[CAP];            /* entry in each slot */
+byte slot_idx[CAP];        /* ghost: the index the slot was written for */
+byte pushed, nlocal;        /* scope: owner-only plain fields */
+byte remote, splits;       /* scope: atomics */
+byte thieves_done;
+
+/* ghosts */
+byte taken[NENT + 1];      /* times each entry left the deque */
+byte ran[NENT + 1];        /* times each entry ran */
+byte pieces_made, pieces_done;
+bool lf_alive;             /* L's loop frame is on the owner's stack */
+
+inline dq_lock() { atomic { lock == 0 -> lock = 1 } }
+inline dq_unlock() { lock = 0 }
+
+/* adapt__deque_push; ok = 0 on ENOSPC */
+inline push(ent, ok) {
+  tl = tail;                                   /* relaxed */
+  h = head;                                    /* acquire */
+  if
+  :: tl > h && tl - h >= CAP - 1 -> ok = 0
+  :: else ->
+     d_step { slot[tl % CAP] = ent; slot_idx[tl % CAP] = tl };
+     tail = tl + 1;                            /* seq_cst */
+     ok = 1
+  fi
+}
+
+/* adapt__deque_pop (called with or without the lock held) */
+inline pop(floor, got, haslock) {
+  got = NONE;
+  tl = tail;                                   /* relaxed */
+  if
+  :: tl <= floor -> skip
+  :: else ->
+     if
+     :: tl <= head -> skip                     /* relaxed pre-check: looks empty */
+     :: else ->
+        t = tl - 1;
+#if SEEDED_BUG == 1
+        h = head;                              /* BUG: load before the store */
+        tail = t;
+#else
+        tail = t;                              /* seq_cst store */
+        h = head;                              /* seq_cst load */
+#endif
+        if
+        :: h > t ->                            /* conflict: decide under the lock */
+           tail = t + 1;
+           assert(!haslock);                   /* would deadlock on our own lock */
+           dq_lock();
+           tail = t;
+           if
+           :: head > t -> tail = t + 1; dq_unlock(); goto popdone
+           :: else -> dq_unlock()
+           fi
+        :: else -> skip
+        fi;
+        d_step {
+          assert(slot_idx[t % CAP] == t);
+          got = slot[t % CAP];
+          taken[got]++;
+          assert(taken[got] == 1)
+        }
+     fi
+  fi;
+popdone: skip
+}
+
+inline run_local(ent) {
+  d_step { ran[ent]++; assert(ran[ent] == 1); nlocal++ }
+}
+
+active proctype owner() {
+  byte tl, h, t, got, ok;
+  /* scope_open: floor 0 */
+  pushed++; push(A, ok); if :: !ok -> run_local(A) :: else -> skip fi;
+  lf_alive = 1;
+  push(L, ok);                                 /* push_entry: not counted */
+  /* ... the loop's own chunks ... then pop_locked(floor 1) */
+  dq_lock();
+  pop(1, got, 1);
+  assert(got == NONE || got == L);
+  dq_unlock();
+  lf_alive = 0;                                /* lf_run_range returns */
+  pushed++; push(B, ok); if :: !ok -> run_local(B) :: else -> skip fi;
+  pushed++; push(C, ok); if :: !ok -> run_local(C) :: else -> skip fi;
+  /* scope_wait(floor 0) */
+  do
+  :: pop(0, got, 0);
+     if
+     :: got != NONE -> assert(got != L); run_local(got)
+     :: else ->
+        if
+        :: nlocal + remote == pushed + splits -> break
+        :: else ->
+           /* spins (steals elsewhere) until something changes */
+           (nlocal + remote == pushed + splits || tail > head)
+        fi
+     fi
+  od;
+  /* the wait returned: everything counted in the scope has run */
+  assert(ran[A] == 1 && ran[B] == 1 && ran[C] == 1);
+  assert(pieces_done == pieces_made);
+  (thieves_done == NTH);
+  assert(head == tail && lock == 0)
+}
+
+active [NTH] proctype thief() {
+  byte att, h, ent, piece;
+  do
+  :: att < NATT ->
+     att++;
+     if
+     :: tail > head ->                          /* relaxed pre-check */
+        dq_lock();
+        h = head;                               /* relaxed */
+        head = h + 1;                           /* seq_cst store */
+        if
+        :: h + 1 > tail ->                      /* seq_cst load */
+           head = h;                            /* transient head restored */
+           dq_unlock()
+        :: else ->
+           d_step {
+             assert(slot_idx[h % CAP] == h);    /* the slot of our index */
+             ent = slot[h % CAP]
+           }
+           piece = 0;
+           if
+           :: ent == L ->
+              assert(lf_alive);                 /* the frame outlives every split */
+              if
+              :: pieces_made < MAXPIECES -> head = h; piece = 1     /* KEEP */
+              :: pieces_made < MAXPIECES -> taken[L]++; piece = 1   /* LAST */
+                 assert(taken[L] == 1)
+              :: taken[L]++; assert(taken[L] == 1)                  /* DROP */
+              :: head = h                                           /* FAIL */
+              fi;
+              if
+              :: piece -> d_step { pieces_made++; splits++ }        /* under the lock */
+              :: else -> skip
+              fi;
+              ent = NONE
+           :: else ->
+              d_step { taken[ent]++; assert(taken[ent] == 1) }
+           fi;
+           dq_unlock();
+           if
+           :: piece -> pieces_done++; remote++  /* run the piece; remote + 1 (release) */
+           :: ent != NONE ->
+              d_step { ran[ent]++; assert(ran[ent] == 1) };
+              remote++
+           :: else -> skip
+           fi
+        fi
+     :: else -> skip
+     fi
+  :: else -> break
+  od;
+  thieves_done++
+}

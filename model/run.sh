@@ -1,0 +1,92 @@
+#!/bin/bash
+# Model checking (docs/design.md, "Model checking"): runs spin on every
+# Promela model of model/*.pml, the correct model and its seeded bug, in a
+# scratch directory under build/model/.
+#
+#   model/run.sh            every check
+#   model/run.sh deque idle only these models
+#
+# Each line of CHECKS: model, pan mode, seeded bugs, extra spin -D flags
+# (bounds; the defaults are in each model).
+#   safety: gcc -DSAFETY, ./pan (assertions + invalid end states)
+#   np:     gcc -DNP, ./pan -l -f (non-progress cycles under weak fairness)
+# The correct model must verify (errors: 0, no truncation); each seeded bug
+# n (spin -DSEEDED_BUG=n, same mode and bounds) must give a counterexample.
+# Exit status 1 if either fails.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+out=${MODEL_OUT:-$root/build/model}
+memlim=${MODEL_MEMLIM:-2048}   # MB, per pan run
+depth=${MODEL_DEPTH:-1000000}
+command -v spin >/dev/null || { echo "model-check: spin not found (scripts/deps.sh installs it)" >&2; exit 1; }
+CC=${CC:-cc}
+
+CHECKS="
+request   safety 1
+theft     safety 1
+deque     safety 1
+loopframe safety 1,2
+loopframe safety 1    -DG=2 -DNATT=2
+idle      safety 1
+idle      np     2
+"
+
+want=" $* "
+fail=0
+mkdir -p "$out"
+
+# run_pan NAME MODE VARIANT(ok|bugN) DEFS -> sets dir res_errors res_states res_time res_msg
+run_pan() {
+  local name=$1 mode=$2 variant=$3 defs=$4
+  dir="$out/$name-$mode-$variant$(echo "$defs" | tr -d ' =-')"
+  rm -rf "$dir" && mkdir -p "$dir" && cp "$here/$name.pml" "$dir/" || return 2
+  local sdef="$defs" cdef panargs
+  [ "$variant" = ok ] || sdef="$defs -DSEEDED_BUG=${variant#bug}"
+  case $mode in
+    safety) cdef="-DSAFETY"; panargs="" ;;
+    np) cdef="-DNP"; panargs="-l -f" ;;
+  esac
+  (cd "$dir" && spin $sdef -a "$name.pml" >spin.log 2>&1) || { res_msg="spin -a failed (see $dir/spin.log)"; return 2; }
+  (cd "$dir" && $CC -O1 -w $cdef -DMEMLIM=$memlim -o pan pan.c >cc.log 2>&1) ||
+    { res_msg="cc pan.c failed (see $dir/cc.log)"; return 2; }
+  (cd "$dir" && ./pan -m$depth $panargs >pan.log 2>&1)
+  local log="$dir/pan.log"
+  res_errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$log" | tail -1)
+  res_states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$log" | tail -1)
+  res_time=$(sed -n 's/^pan: elapsed time \([0-9.e+-]*\) seconds.*/\1/p' "$log" | tail -1)
+  res_msg=$(grep -m1 '^pan:1:' "$log" | sed 's/^pan:1: //')
+  [ -n "$res_errors" ] || { res_msg="pan gave no result (see $log)"; return 2; }
+  if grep -q 'max search depth too small\|out of memory\|memory limit' "$log"; then
+    res_msg="search truncated (see $log)"; return 2
+  fi
+  return 0
+}
+
+while read -r name mode bugs defs; do
+  [ -n "$name" ] || continue
+  [ "$want" = "  " ] || [[ "$want" == *" $name "* ]] || continue
+  label="model $name"
+  [ "$mode" = np ] && label="$label (non-progress)"
+  [ -n "$defs" ] && label="$label [$(echo $defs | sed 's/-D//g')]"
+  res_errors= res_states= res_time= res_msg=
+  if run_pan "$name" "$mode" ok "$defs" && [ "$res_errors" = 0 ]; then
+    echo "$label: verified (${res_states} states, ${res_time:-0} s)"
+  else
+    echo "$label: FAILED: ${res_msg:-errors: $res_errors (see $dir/pan.log)}"
+    fail=1
+  fi
+  for n in ${bugs//,/ }; do
+    [ "$n" = - ] && continue
+    tag="seeded bug"
+    [ "$bugs" = 1 ] || tag="seeded bug $n"
+    res_errors= res_states= res_time= res_msg=
+    if run_pan "$name" "$mode" "bug$n" "$defs" && [ "${res_errors:-0}" != 0 ]; then
+      echo "$label ($tag): counterexample (${res_msg:-error found})"
+    else
+      echo "$label ($tag): NOT CAUGHT: ${res_msg:-no error found (see $dir/pan.log)}"
+      fail=1
+    fi
+  done
+done <<<"$CHECKS"
+exit $fail
