@@ -14,6 +14,9 @@ PKG_GEN := $(PKG_B)/adapt.pc $(PKG_B)/adapt-static.pc $(PKG_B)/adaptConfig.cmake
 CMAKEDIR ?= $(LIBDIR)/cmake/adapt
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 PUBLIC_HEADERS := $(wildcard libadapt/include/adapt/*.h) $(wildcard libadapt/include/adapt/*.hpp)
+# The C++ front end (apps/stl): <adapt/stl.hpp> and its <adapt/stl/*.hpp>.
+STL_PUBLIC_HEADERS := $(wildcard apps/stl/include/adapt/*.hpp)
+STL_PUBLIC_DETAIL  := $(wildcard apps/stl/include/adapt/stl/*.hpp)
 
 , := ,
 # Directories the loader searches without an rpath (ld.so.conf on Debian).
@@ -42,6 +45,9 @@ install: lib $(PKG_GEN) $(INSTALL_BINS)
 	install -d $(DESTDIR)$(INCLUDEDIR)/adapt $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	  $(DESTDIR)$(CMAKEDIR)
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/adapt/
+	install -d $(DESTDIR)$(INCLUDEDIR)/adapt/stl
+	install -m 644 $(STL_PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/adapt/
+	install -m 644 $(STL_PUBLIC_DETAIL) $(DESTDIR)$(INCLUDEDIR)/adapt/stl/
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(LIB_SO_REAL) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME)
@@ -62,6 +68,9 @@ endif
 # Removes what install wrote (also the app, whether or not it is built now).
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/,$(notdir $(PUBLIC_HEADERS)))
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/,$(notdir $(STL_PUBLIC_HEADERS)))
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/stl/,$(notdir $(STL_PUBLIC_DETAIL)))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/adapt/stl 2>/dev/null
 	rm -f $(DESTDIR)$(LIBDIR)/libadapt.a $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_SO_REAL)) \
 	  $(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/libadapt.so
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/adapt.pc $(DESTDIR)$(PKGCONFIGDIR)/adapt-static.pc

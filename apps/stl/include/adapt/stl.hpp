@@ -1,0 +1,827 @@
+/* libadapt's C++17 front end: the algorithms of <algorithm> and <numeric>
+ * on the adaptive runtime, with std's signatures, without a policy or with
+ * an adapt::policy first (docs/stl.md is the guide):
+ *
+ *   std::vector<double> v(1 << 24, 1.0);
+ *   adapt::transform(v.begin(), v.end(), v.begin(), [](double x) { return 2 * x; });
+ *   double s = adapt::reduce(adapt::par.window(adapt::window::sliding), v.begin(), v.end());
+ *
+ * Common contract of every algorithm below:
+ * - Effect: std's, each element function called once per element
+ *   (find/find_if/any_of/all_of/none_of: at most once) and possibly
+ *   concurrently on several workers, in no guaranteed order, on the element
+ *   function object you passed (shared by reference: make it thread-safe).
+ *   The calling thread takes part; calls made from inside a body of another
+ *   parallel call are nested.
+ * - Iterators: random-access iterators (all of them: inputs and outputs)
+ *   run in parallel; other iterators call the sequential std algorithm.
+ * - Elements: no copies beyond std's (no memcpy of objects); move-only
+ *   types where std accepts them.
+ * - Exceptions: the first exception thrown by an element function, on any
+ *   worker, is rethrown on the calling thread after every worker has left
+ *   the call; the rest of the call is cancelled (at most about one grain per
+ *   worker still runs after the throw; sort: the leaves and merges already
+ *   running finish). Outputs then hold unspecified (valid) values. The
+ *   runtime stays usable from every thread. Runtime failures throw
+ *   adapt::error (std::system_error: EINVAL bad policy or environment value,
+ *   ENOTSUP a non-adaptive scheduler with a window mode, ENOMEM, ...).
+ * - Determinism: reduce and transform_reduce always give the same result
+ *   for a given n whatever the workers, mode, grain and schedule (fixed
+ *   blocks of ADAPT_STL_BLOCK elements combined along a fixed tree); the
+ *   scans do under a deterministic policy (the default, adapt::par).
+ * - Calling context: any thread; the runtime starts lazily (adapt_init).
+ * - Not guaranteed: which worker runs which element, the chunk sizes, the
+ *   grouping of reduce's operations (any grouping std::reduce allows). */
+#ifndef ADAPT_STL_HPP
+#define ADAPT_STL_HPP
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <iterator>
+#include <numeric>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <adapt/seq.h>
+#include <adapt/stl/config.hpp>
+#include <adapt/stl/detail.hpp>
+#include <adapt/stl/policy.hpp>
+#include <adapt/stl/sort.hpp>
+
+namespace adapt {
+namespace detail {
+
+template <class It>
+It adv(It it, std::size_t i) {
+  return it + static_cast<typename std::iterator_traits<It>::difference_type>(i);
+}
+
+template <class It>
+std::size_t dist(It first, It last) {
+  return static_cast<std::size_t>(last - first);
+}
+
+/* --- Deterministic reduction: fixed blocks, fixed tree ------------------ */
+/* Block k's value comes from blockv(lo, hi) (one sequential pass, std's);
+ * block values merge along aligned power-of-two groups (as adapt_reduce):
+ * a piece keeps a stack of complete groups, pushing a block merges the two
+ * top groups while they are siblings, a victim pushes its thief's groups in
+ * order. The tree depends on n only. */
+template <class T, class Op, class BlockFn>
+struct reduce_ops {
+  struct node {
+    std::size_t lo, hi;
+    T v;
+    node(std::size_t l, std::size_t h, T &&x) : lo(l), hi(h), v(std::move(x)) {}
+  };
+  using master_type = std::vector<node>;
+  using piece_type = std::vector<node>;
+  Op &op;
+  BlockFn &blockv;
+  const blocks &bl;
+
+  void push(std::vector<node> &s, std::size_t lo, std::size_t hi, T &&v) {
+    s.emplace_back(lo, hi, std::move(v));
+    while (s.size() >= 2) {
+      node &l = s[s.size() - 2], &r = s.back();
+      std::size_t w = l.hi - l.lo;
+      if (r.hi - r.lo != w || r.lo != l.hi || l.lo % (2 * w) != 0) break;
+      l.v = op(std::move(l.v), std::move(r.v));
+      l.hi = r.hi;
+      s.pop_back();
+    }
+  }
+  void run_master(std::vector<node> &s, adapt_seq *, std::size_t b, std::size_t e) {
+    for (std::size_t k = b; k < e; k++) push(s, k, k + 1, blockv(bl.lo(k), bl.hi(k)));
+  }
+  void run_piece(std::vector<node> &s, adapt_seq *q, std::size_t b, std::size_t e) {
+    run_master(s, q, b, e);
+  }
+  void merge_master(std::vector<node> &v, std::vector<node> &t, std::size_t, std::size_t) {
+    for (node &x : t) push(v, x.lo, x.hi, std::move(x.v));
+  }
+  void merge_piece(std::vector<node> &v, std::vector<node> &t, std::size_t tb, std::size_t te) {
+    merge_master(v, t, tb, te);
+  }
+};
+
+/* op(init, fold of the blocks of n >= 2 elements). */
+template <class T, class Op, class BlockFn>
+T reduce_blocks(const policy &pol, const char *name, std::size_t n, std::size_t elem_bytes, T init,
+                Op &op, BlockFn &&blockv) {
+  using B = std::remove_reference_t<BlockFn>;
+  blocks bl(n);
+  reduce_ops<T, Op, B> ops{op, blockv, bl};
+  typename reduce_ops<T, Op, B>::master_type m;
+  if (bl.count == 1) {
+    ops.run_master(m, nullptr, 0, 1);
+  } else {
+    adapt_attr a = pol.attr(ADAPT_STL_BLOCK, false);
+    par_ordered(a, name, bl.count, ADAPT_STL_BLOCK * elem_bytes, ops, m);
+  }
+  if (m.empty()) return init;
+  T acc = std::move(m[0].v);
+  for (std::size_t i = 1; i < m.size(); i++) acc = op(std::move(acc), std::move(m[i].v));
+  return op(std::move(init), std::move(acc));
+}
+
+/* --- count_if ----------------------------------------------------------- */
+template <class It, class Pred>
+struct count_ops {
+  using master_type = std::size_t;
+  using piece_type = std::size_t;
+  It first;
+  Pred &pred;
+  void run_master(std::size_t &c, adapt_seq *, std::size_t b, std::size_t e) {
+    std::size_t k = 0;
+    for (It it = adv(first, b), end = adv(first, e); it != end; ++it)
+      if (pred(*it)) k++;
+    c += k;
+  }
+  void run_piece(std::size_t &c, adapt_seq *s, std::size_t b, std::size_t e) {
+    run_master(c, s, b, e);
+  }
+  void merge_master(std::size_t &v, std::size_t &t, std::size_t, std::size_t) { v += t; }
+  void merge_piece(std::size_t &v, std::size_t &t, std::size_t, std::size_t) { v += t; }
+};
+
+/* --- find_if ------------------------------------------------------------ */
+template <class It, class Pred>
+It find_if(const policy &pol, It first, It last, Pred &pred) {
+  if constexpr (!random_access_v<It>) {
+    return std::find_if(first, last, pred);
+  } else {
+    std::size_t n = dist(first, last);
+    /* Smallest match found so far (n: none). relaxed: chunks use it only to
+     * skip work; the caller reads it after the call, ordered by the
+     * runtime's join. */
+    std::atomic<std::size_t> found{n};
+    par_map(pol, "adapt::find_if", n, sizeof(value_t<It>),
+            [&](adapt_seq *s, std::size_t b, std::size_t e) {
+              std::size_t lim = found.load(std::memory_order_relaxed);
+              if (b >= lim) return;
+              if (e > lim) e = lim;
+              It it = adv(first, b);
+              for (std::size_t i = b; i < e; ++i, ++it) {
+                if (pred(*it)) {
+                  std::size_t cur = found.load(std::memory_order_relaxed);
+                  while (i < cur &&
+                         !found.compare_exchange_weak(cur, i, std::memory_order_relaxed)) {}
+                  adapt_seq_stop(s, i, 0);
+                  return;
+                }
+              }
+            });
+    return adv(first, found.load(std::memory_order_relaxed));
+  }
+}
+
+/* --- copy_if ------------------------------------------------------------ */
+/* The master copies selected elements to their final place at once; a
+ * stolen piece records the indices of its selected elements, and they are
+ * copied (one assignment each, as std) when the piece reaches the master. */
+template <class It, class Out, class Pred>
+struct copy_if_ops {
+  struct master {
+    std::size_t pos = 0;
+  };
+  using master_type = master;
+  using piece_type = std::vector<std::size_t>;
+  It first;
+  Out d;
+  Pred &pred;
+  const policy &pol;
+
+  void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
+    Out o = adv(d, m.pos);
+    std::size_t k = 0; /* a local: stores to the output cannot alias it */
+    It it = adv(first, b);
+    for (std::size_t i = b; i < e; ++i, ++it)
+      if (pred(*it)) {
+        *o = *it;
+        ++o;
+        k++;
+      }
+    m.pos += k;
+  }
+  void run_piece(piece_type &p, adapt_seq *, std::size_t b, std::size_t e) {
+    It it = adv(first, b);
+    for (std::size_t i = b; i < e; ++i, ++it)
+      if (pred(*it)) p.push_back(i);
+  }
+  void merge_master(master &m, piece_type &t, std::size_t, std::size_t) {
+    std::size_t pos = m.pos;
+    auto copy = [&](adapt_seq *, std::size_t b, std::size_t e) {
+      Out o = adv(d, pos + b);
+      for (std::size_t j = b; j < e; ++j, ++o) *o = *adv(first, t[j]);
+    };
+    if (t.size() >= ADAPT_STL_NESTED_MIN)
+      par_map(pol.sched(adapt::sched::default_), "adapt::copy_if", t.size(),
+              2 * sizeof(value_t<It>), copy);
+    else
+      copy(nullptr, 0, t.size());
+    m.pos += t.size();
+  }
+  void merge_piece(piece_type &v, piece_type &t, std::size_t, std::size_t) {
+    v.insert(v.end(), t.begin(), t.end());
+  }
+};
+
+/* --- Scans: fixed blocks ------------------------------------------------ */
+/* Deterministic definition (blocks k of blocks(n)): P_0 = init (none for an
+ * inclusive scan without init), P_{k+1} = P_k (+) s_k where s_k is block
+ * k's left fold; out[i] = P_k (+) L_k(i) (inclusive; L_k(i) the left fold
+ * of block k up to i) or P_k, P_k (+) L_k(i-1) (exclusive), and L alone
+ * where P_k is none. The master knows P_k and writes final values; a
+ * stolen piece writes the local values L and keeps its block sums; when it
+ * reaches the master the prefixes are computed (a chain over the blocks)
+ * and its outputs finalised out[i] = P_k (+) out[i] (nested parallel map
+ * when large). Non-deterministic policy: the master folds sequentially
+ * instead (std's order) and stolen pieces are finalised as above. */
+template <bool Incl, class In, class Out, class T, class Op>
+struct scan_ops {
+  struct master {
+    std::optional<T> p; /* prefix before the master's next block */
+  };
+  using master_type = master;
+  using piece_type = std::vector<T>; /* sums of the piece's blocks, in order */
+  In in;
+  Out out;
+  Op &op;
+  const blocks &bl;
+  const policy &pol;
+
+  /* Local values of block [lo, hi) (>= 2 elements); returns its sum. Reads
+   * every input before writing the output at the same index (in place). */
+  T local(std::size_t lo, std::size_t hi) {
+    In x = adv(in, lo);
+    Out o = adv(out, lo);
+    std::size_t len = hi - lo;
+    T l = op(x[0], x[1]);
+    if constexpr (Incl) {
+      o[0] = x[0];
+      o[1] = l;
+      for (std::size_t j = 2; j < len; j++) {
+        l = op(std::move(l), *adv(x, j));
+        *adv(o, j) = l;
+      }
+    } else {
+      o[1] = x[0];
+      for (std::size_t j = 2; j < len; j++) {
+        T nl = op(l, *adv(x, j));
+        *adv(o, j) = std::move(l);
+        l = std::move(nl);
+      }
+    }
+    return l;
+  }
+  /* Final values of block [lo, hi) from the known prefix p (fused: the
+   * same expressions as local() then finalise()); p becomes P_{k+1}. */
+  void known(T &p, std::size_t lo, std::size_t hi) {
+    In x = adv(in, lo);
+    Out o = adv(out, lo);
+    std::size_t len = hi - lo;
+    T pk = std::move(p); /* a local: stores to the output cannot alias it */
+    if constexpr (Incl) {
+      T l = op(x[0], x[1]);
+      o[0] = op(pk, x[0]);
+      o[1] = op(pk, l);
+      for (std::size_t j = 2; j < len; j++) {
+        l = op(std::move(l), *adv(x, j));
+        *adv(o, j) = op(pk, l);
+      }
+      p = op(pk, l);
+    } else {
+      T v = op(pk, x[0]);
+      T l = op(x[0], x[1]);
+      o[1] = std::move(v);
+      for (std::size_t j = 2; j < len; j++) {
+        T w = op(pk, l);
+        l = op(std::move(l), *adv(x, j));
+        *adv(o, j) = std::move(w);
+      }
+      p = op(pk, l);
+      o[0] = std::move(pk);
+    }
+  }
+  /* std's sequential fold from p (non-deterministic policy). */
+  void fold(T &p, std::size_t lo, std::size_t hi) {
+    In x = adv(in, lo);
+    Out o = adv(out, lo);
+    T acc = std::move(p); /* a local, as in known() */
+    for (std::size_t j = 0; j < hi - lo; j++, ++x, ++o) {
+      if constexpr (Incl) {
+        acc = op(acc, *x);
+        *o = acc;
+      } else {
+        T nv = op(acc, *x);
+        *o = std::move(acc);
+        acc = std::move(nv);
+      }
+    }
+    p = std::move(acc);
+  }
+  /* Local values of block [lo, hi) -> final values with prefix pk. */
+  void finalise(const T &pk, std::size_t lo, std::size_t hi) {
+    Out o = adv(out, lo);
+    for (std::size_t j = Incl ? 0 : 1; j < hi - lo; j++) *adv(o, j) = op(pk, *adv(o, j));
+    if constexpr (!Incl) *o = pk;
+  }
+
+  void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
+    for (std::size_t k = b; k < e; k++) {
+      if (!m.p)
+        m.p.emplace(local(bl.lo(k), bl.hi(k)));
+      else if (pol.is_deterministic())
+        known(*m.p, bl.lo(k), bl.hi(k));
+      else
+        fold(*m.p, bl.lo(k), bl.hi(k));
+    }
+  }
+  void run_piece(piece_type &sums, adapt_seq *, std::size_t b, std::size_t e) {
+    for (std::size_t k = b; k < e; k++) sums.push_back(local(bl.lo(k), bl.hi(k)));
+  }
+  void merge_master(master &m, piece_type &t, std::size_t tb, std::size_t te) {
+    if (t.size() != te - tb || !m.p) throw error(-EPROTO, "adapt::scan: merge out of order");
+    std::vector<T> pre;
+    pre.reserve(t.size());
+    for (T &s : t) {
+      T nx = op(*m.p, s);
+      pre.push_back(std::move(*m.p));
+      *m.p = std::move(nx);
+    }
+    auto fin = [&](adapt_seq *, std::size_t b, std::size_t e) {
+      for (std::size_t k = b; k < e; k++) finalise(pre[k], bl.lo(tb + k), bl.hi(tb + k));
+    };
+    if (bl.hi(te - 1) - bl.lo(tb) >= ADAPT_STL_NESTED_MIN && t.size() >= 2)
+      par_map(pol.sched(adapt::sched::default_).grain(0), "adapt::scan", t.size(),
+              ADAPT_STL_BLOCK * sizeof(T), fin);
+    else
+      fin(nullptr, 0, t.size());
+  }
+  void merge_piece(piece_type &v, piece_type &t, std::size_t, std::size_t) {
+    for (T &s : t) v.push_back(std::move(s));
+  }
+};
+
+template <bool Incl, class T, class In, class Out, class Op>
+Out scan(const policy &pol, const char *name, In first, In last, Out d, Op &op,
+         std::optional<T> init) {
+  std::size_t n = dist(first, last);
+  if (n == 0) return d;
+  if (n == 1) {
+    if constexpr (Incl) {
+      if (init)
+        *d = op(*init, *first);
+      else
+        *d = *first;
+    } else {
+      *d = std::move(*init);
+    }
+    return adv(d, 1);
+  }
+  blocks bl(n);
+  scan_ops<Incl, In, Out, T, Op> ops{first, d, op, bl, pol};
+  typename scan_ops<Incl, In, Out, T, Op>::master m{std::move(init)};
+  if (bl.count == 1) {
+    ops.run_master(m, nullptr, 0, 1);
+  } else {
+    adapt_attr a = pol.attr(ADAPT_STL_BLOCK, false);
+    par_ordered(a, name, bl.count, ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)), ops, m);
+  }
+  return adv(d, n);
+}
+
+} // namespace detail
+
+/* ===== Maps ============================================================== */
+
+/* std::for_each (returns nothing, as std's policy form). */
+template <class It, class F>
+void for_each(const policy &pol, It first, It last, F f) {
+  if constexpr (!detail::random_access_v<It>) {
+    std::for_each(first, last, f);
+  } else {
+    detail::par_map(pol, "adapt::for_each", detail::dist(first, last), sizeof(detail::value_t<It>),
+                    [&](adapt_seq *, std::size_t b, std::size_t e) {
+                      for (It it = detail::adv(first, b), end = detail::adv(first, e); it != end;
+                           ++it)
+                        f(*it);
+                    });
+  }
+}
+/* std::for_each: returns f (the object every worker called). */
+template <class It, class F, detail::not_policy<It> = 0>
+F for_each(It first, It last, F f) {
+  adapt::for_each(par, first, last, std::ref(f));
+  return f;
+}
+
+/* std::for_each_n: f on [first, first + n); returns first + n (first when
+ * n <= 0). */
+template <class It, class Size, class F>
+It for_each_n(const policy &pol, It first, Size n, F f) {
+  if constexpr (!detail::random_access_v<It>) {
+    return std::for_each_n(first, n, f);
+  } else {
+    if (n <= 0) return first;
+    It last = detail::adv(first, static_cast<std::size_t>(n));
+    adapt::for_each(pol, first, last, std::ref(f));
+    return last;
+  }
+}
+template <class It, class Size, class F, detail::not_policy<It> = 0>
+It for_each_n(It first, Size n, F f) {
+  return adapt::for_each_n(par, first, n, std::ref(f));
+}
+
+/* std::transform, unary: d_first[i] = op(first[i]); returns d_first + n.
+ * The output may be the input (in place). */
+template <class It, class Out, class Op>
+Out transform(const policy &pol, It first, It last, Out d_first, Op op) {
+  if constexpr (!detail::random_access_v<It, Out>) {
+    return std::transform(first, last, d_first, op);
+  } else {
+    std::size_t n = detail::dist(first, last);
+    detail::par_map(pol, "adapt::transform", n,
+                    sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
+                    [&](adapt_seq *, std::size_t b, std::size_t e) {
+                      It it = detail::adv(first, b), end = detail::adv(first, e);
+                      for (Out o = detail::adv(d_first, b); it != end; ++it, ++o) *o = op(*it);
+                    });
+    return detail::adv(d_first, n);
+  }
+}
+template <class It, class Out, class Op, detail::not_policy<It> = 0>
+Out transform(It first, It last, Out d_first, Op op) {
+  return adapt::transform(par, first, last, d_first, std::ref(op));
+}
+
+/* std::transform, binary: d_first[i] = op(first1[i], first2[i]). */
+template <class It1, class It2, class Out, class Op>
+Out transform(const policy &pol, It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
+  if constexpr (!detail::random_access_v<It1, It2, Out>) {
+    return std::transform(first1, last1, first2, d_first, op);
+  } else {
+    std::size_t n = detail::dist(first1, last1);
+    detail::par_map(pol, "adapt::transform", n,
+                    sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>) +
+                        sizeof(detail::value_t<Out>),
+                    [&](adapt_seq *, std::size_t b, std::size_t e) {
+                      It1 a = detail::adv(first1, b), end = detail::adv(first1, e);
+                      It2 c = detail::adv(first2, b);
+                      for (Out o = detail::adv(d_first, b); a != end; ++a, ++c, ++o)
+                        *o = op(*a, *c);
+                    });
+    return detail::adv(d_first, n);
+  }
+}
+template <class It1, class It2, class Out, class Op, detail::not_policy<It1> = 0>
+Out transform(It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
+  return adapt::transform(par, first1, last1, first2, d_first, std::ref(op));
+}
+
+/* std::fill: every element = value (copy assignment). */
+template <class It, class T>
+void fill(const policy &pol, It first, It last, const T &value) {
+  adapt::for_each(pol, first, last, [&value](auto &x) { x = value; });
+}
+template <class It, class T, detail::not_policy<It> = 0>
+void fill(It first, It last, const T &value) {
+  adapt::fill(par, first, last, value);
+}
+
+/* std::generate: every element = g(); g is called concurrently. */
+template <class It, class G>
+void generate(const policy &pol, It first, It last, G g) {
+  if constexpr (!detail::random_access_v<It>)
+    std::generate(first, last, g);
+  else
+    adapt::for_each(pol, first, last, [&g](auto &x) { x = g(); });
+}
+template <class It, class G, detail::not_policy<It> = 0>
+void generate(It first, It last, G g) {
+  adapt::generate(par, first, last, std::ref(g));
+}
+
+/* ===== Reductions ======================================================== */
+
+/* std::reduce(first, last, init, op): op must be associative and
+ * commutative as for std::reduce; the grouping is fixed by n (docs/stl.md),
+ * so the result is reproducible. */
+template <class It, class T, class Op>
+T reduce(const policy &pol, It first, It last, T init, Op op) {
+  if constexpr (!detail::random_access_v<It>) {
+    return std::reduce(first, last, std::move(init), op);
+  } else {
+    std::size_t n = detail::dist(first, last);
+    if (n == 0) return init;
+    if (n == 1) return op(std::move(init), *first);
+    return detail::reduce_blocks(pol, "adapt::reduce", n, sizeof(detail::value_t<It>),
+                                 std::move(init), op, [&](std::size_t lo, std::size_t hi) -> T {
+                                   It a = detail::adv(first, lo);
+                                   T v = op(a[0], a[1]);
+                                   return std::reduce(a + 2, detail::adv(first, hi), std::move(v),
+                                                      op);
+                                 });
+  }
+}
+template <class It, class T>
+T reduce(const policy &pol, It first, It last, T init) {
+  return adapt::reduce(pol, first, last, std::move(init), std::plus<>());
+}
+template <class It>
+detail::value_t<It> reduce(const policy &pol, It first, It last) {
+  return adapt::reduce(pol, first, last, detail::value_t<It>{}, std::plus<>());
+}
+template <class It, class T, class Op, detail::not_policy<It> = 0>
+T reduce(It first, It last, T init, Op op) {
+  return adapt::reduce(par, first, last, std::move(init), std::ref(op));
+}
+template <class It, class T, detail::not_policy<It> = 0>
+T reduce(It first, It last, T init) {
+  return adapt::reduce(par, first, last, std::move(init), std::plus<>());
+}
+template <class It, detail::not_policy<It> = 0>
+detail::value_t<It> reduce(It first, It last) {
+  return adapt::reduce(par, first, last, detail::value_t<It>{}, std::plus<>());
+}
+
+/* std::transform_reduce, unary: reduce_op over transform_op(x). */
+template <class It, class T, class ROp, class TOp>
+T transform_reduce(const policy &pol, It first, It last, T init, ROp rop, TOp top) {
+  if constexpr (!detail::random_access_v<It>) {
+    return std::transform_reduce(first, last, std::move(init), rop, top);
+  } else {
+    std::size_t n = detail::dist(first, last);
+    if (n == 0) return init;
+    if (n == 1) return rop(std::move(init), top(*first));
+    return detail::reduce_blocks(pol, "adapt::transform_reduce", n, sizeof(detail::value_t<It>),
+                                 std::move(init), rop, [&](std::size_t lo, std::size_t hi) -> T {
+                                   It a = detail::adv(first, lo);
+                                   T v = rop(top(a[0]), top(a[1]));
+                                   return std::transform_reduce(a + 2, detail::adv(first, hi),
+                                                                std::move(v), rop, top);
+                                 });
+  }
+}
+template <class It, class T, class ROp, class TOp, detail::not_policy<It> = 0>
+T transform_reduce(It first, It last, T init, ROp rop, TOp top) {
+  return adapt::transform_reduce(par, first, last, std::move(init), std::ref(rop), std::ref(top));
+}
+
+/* std::transform_reduce, binary: reduce_op over transform_op(x1, x2);
+ * without the operations: init + sum of x1 * x2. */
+template <class It1, class It2, class T, class ROp, class TOp>
+T transform_reduce(const policy &pol, It1 first1, It1 last1, It2 first2, T init, ROp rop, TOp top) {
+  if constexpr (!detail::random_access_v<It1, It2>) {
+    return std::transform_reduce(first1, last1, first2, std::move(init), rop, top);
+  } else {
+    std::size_t n = detail::dist(first1, last1);
+    if (n == 0) return init;
+    if (n == 1) return rop(std::move(init), top(*first1, *first2));
+    return detail::reduce_blocks(pol, "adapt::transform_reduce", n,
+                                 sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>),
+                                 std::move(init), rop, [&](std::size_t lo, std::size_t hi) -> T {
+                                   It1 a = detail::adv(first1, lo);
+                                   It2 c = detail::adv(first2, lo);
+                                   T v = rop(top(a[0], c[0]), top(a[1], c[1]));
+                                   return std::transform_reduce(a + 2, detail::adv(first1, hi),
+                                                                c + 2, std::move(v), rop, top);
+                                 });
+  }
+}
+template <class It1, class It2, class T>
+T transform_reduce(const policy &pol, It1 first1, It1 last1, It2 first2, T init) {
+  return adapt::transform_reduce(pol, first1, last1, first2, std::move(init), std::plus<>(),
+                                 std::multiplies<>());
+}
+template <class It1, class It2, class T, class ROp, class TOp, detail::not_policy<It1> = 0>
+T transform_reduce(It1 first1, It1 last1, It2 first2, T init, ROp rop, TOp top) {
+  return adapt::transform_reduce(par, first1, last1, first2, std::move(init), std::ref(rop),
+                                 std::ref(top));
+}
+template <class It1, class It2, class T, detail::not_policy<It1> = 0>
+T transform_reduce(It1 first1, It1 last1, It2 first2, T init) {
+  return adapt::transform_reduce(par, first1, last1, first2, std::move(init), std::plus<>(),
+                                 std::multiplies<>());
+}
+
+/* ===== Searches and counts =============================================== */
+
+/* std::find_if: the first element satisfying pred (last if none). Elements
+ * before the result are tested once, after it at most once; once a match
+ * is known, at most about one grain per worker is tested past it. */
+template <class It, class Pred>
+It find_if(const policy &pol, It first, It last, Pred pred) {
+  return detail::find_if(pol, first, last, pred);
+}
+template <class It, class Pred, detail::not_policy<It> = 0>
+It find_if(It first, It last, Pred pred) {
+  return detail::find_if(par, first, last, pred);
+}
+
+/* std::find: the first element == value. */
+template <class It, class T>
+It find(const policy &pol, It first, It last, const T &value) {
+  auto eq = [&value](const auto &x) { return x == value; };
+  return detail::find_if(pol, first, last, eq);
+}
+template <class It, class T, detail::not_policy<It> = 0>
+It find(It first, It last, const T &value) {
+  return adapt::find(par, first, last, value);
+}
+
+/* std::any_of, all_of, none_of (early exit as find_if). */
+template <class It, class Pred>
+bool any_of(const policy &pol, It first, It last, Pred pred) {
+  return detail::find_if(pol, first, last, pred) != last;
+}
+template <class It, class Pred, detail::not_policy<It> = 0>
+bool any_of(It first, It last, Pred pred) {
+  return adapt::any_of(par, first, last, std::ref(pred));
+}
+template <class It, class Pred>
+bool all_of(const policy &pol, It first, It last, Pred pred) {
+  auto neg = [&pred](auto &&x) { return !pred(x); };
+  return detail::find_if(pol, first, last, neg) == last;
+}
+template <class It, class Pred, detail::not_policy<It> = 0>
+bool all_of(It first, It last, Pred pred) {
+  return adapt::all_of(par, first, last, std::ref(pred));
+}
+template <class It, class Pred>
+bool none_of(const policy &pol, It first, It last, Pred pred) {
+  return detail::find_if(pol, first, last, pred) == last;
+}
+template <class It, class Pred, detail::not_policy<It> = 0>
+bool none_of(It first, It last, Pred pred) {
+  return adapt::none_of(par, first, last, std::ref(pred));
+}
+
+/* std::count_if: the number of elements satisfying pred. */
+template <class It, class Pred>
+typename std::iterator_traits<It>::difference_type count_if(const policy &pol, It first, It last,
+                                                            Pred pred) {
+  using D = typename std::iterator_traits<It>::difference_type;
+  if constexpr (!detail::random_access_v<It>) {
+    return std::count_if(first, last, pred);
+  } else {
+    detail::count_ops<It, Pred> ops{first, pred};
+    std::size_t c = 0;
+    detail::par_ordered(pol.attr(1, false), "adapt::count_if", detail::dist(first, last),
+                        sizeof(detail::value_t<It>), ops, c);
+    return static_cast<D>(c);
+  }
+}
+template <class It, class Pred, detail::not_policy<It> = 0>
+typename std::iterator_traits<It>::difference_type count_if(It first, It last, Pred pred) {
+  return adapt::count_if(par, first, last, std::ref(pred));
+}
+
+/* std::count: the number of elements == value. */
+template <class It, class T>
+typename std::iterator_traits<It>::difference_type count(const policy &pol, It first, It last,
+                                                         const T &value) {
+  return adapt::count_if(pol, first, last, [&value](const auto &x) { return x == value; });
+}
+template <class It, class T, detail::not_policy<It> = 0>
+typename std::iterator_traits<It>::difference_type count(It first, It last, const T &value) {
+  return adapt::count(par, first, last, value);
+}
+
+/* std::copy_if: copies the elements satisfying pred, in order, to d_first
+ * (one copy assignment each); returns the end of the output. The ranges
+ * must not overlap. */
+template <class It, class Out, class Pred>
+Out copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
+  if constexpr (!detail::random_access_v<It, Out>) {
+    return std::copy_if(first, last, d_first, pred);
+  } else {
+    detail::copy_if_ops<It, Out, Pred> ops{first, d_first, pred, pol};
+    typename detail::copy_if_ops<It, Out, Pred>::master m;
+    detail::par_ordered(pol.attr(1, false), "adapt::copy_if", detail::dist(first, last),
+                        sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>), ops, m);
+    return detail::adv(d_first, m.pos);
+  }
+}
+template <class It, class Out, class Pred, detail::not_policy<It> = 0>
+Out copy_if(It first, It last, Out d_first, Pred pred) {
+  return adapt::copy_if(par, first, last, d_first, std::ref(pred));
+}
+
+/* ===== Scans ============================================================= */
+/* op must be associative (as std's scans require). Under a deterministic
+ * policy (the default) the result depends on n only, floating point
+ * included (docs/stl.md gives the expression); d_first may equal first. */
+
+template <class It, class Out, class Op, class T>
+Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op, T init) {
+  if constexpr (!detail::random_access_v<It, Out>)
+    return std::inclusive_scan(first, last, d_first, op, std::move(init));
+  else
+    return detail::scan<true, T>(pol, "adapt::inclusive_scan", first, last, d_first, op,
+                                 std::optional<T>(std::move(init)));
+}
+template <class It, class Out, class Op>
+Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op) {
+  using T = detail::value_t<It>;
+  if constexpr (!detail::random_access_v<It, Out>)
+    return std::inclusive_scan(first, last, d_first, op);
+  else
+    return detail::scan<true, T>(pol, "adapt::inclusive_scan", first, last, d_first, op,
+                                 std::optional<T>());
+}
+template <class It, class Out>
+Out inclusive_scan(const policy &pol, It first, It last, Out d_first) {
+  return adapt::inclusive_scan(pol, first, last, d_first, std::plus<>());
+}
+template <class It, class Out, class Op, class T, detail::not_policy<It> = 0>
+Out inclusive_scan(It first, It last, Out d_first, Op op, T init) {
+  return adapt::inclusive_scan(par, first, last, d_first, std::ref(op), std::move(init));
+}
+template <class It, class Out, class Op, detail::not_policy<It> = 0>
+Out inclusive_scan(It first, It last, Out d_first, Op op) {
+  return adapt::inclusive_scan(par, first, last, d_first, std::ref(op));
+}
+template <class It, class Out, detail::not_policy<It> = 0>
+Out inclusive_scan(It first, It last, Out d_first) {
+  return adapt::inclusive_scan(par, first, last, d_first, std::plus<>());
+}
+
+template <class It, class Out, class T, class Op>
+Out exclusive_scan(const policy &pol, It first, It last, Out d_first, T init, Op op) {
+  if constexpr (!detail::random_access_v<It, Out>)
+    return std::exclusive_scan(first, last, d_first, std::move(init), op);
+  else
+    return detail::scan<false, T>(pol, "adapt::exclusive_scan", first, last, d_first, op,
+                                  std::optional<T>(std::move(init)));
+}
+template <class It, class Out, class T>
+Out exclusive_scan(const policy &pol, It first, It last, Out d_first, T init) {
+  return adapt::exclusive_scan(pol, first, last, d_first, std::move(init), std::plus<>());
+}
+template <class It, class Out, class T, class Op, detail::not_policy<It> = 0>
+Out exclusive_scan(It first, It last, Out d_first, T init, Op op) {
+  return adapt::exclusive_scan(par, first, last, d_first, std::move(init), std::ref(op));
+}
+template <class It, class Out, class T, detail::not_policy<It> = 0>
+Out exclusive_scan(It first, It last, Out d_first, T init) {
+  return adapt::exclusive_scan(par, first, last, d_first, std::move(init), std::plus<>());
+}
+
+/* ===== Sorting =========================================================== */
+/* Parallel merge sort (adapt/stl/sort.hpp): std::sort (std::stable_sort)
+ * on leaves, parallel merges; one buffer of n elements (raw storage,
+ * move-constructed). One worker, short ranges, non-random-access iterators
+ * or element types whose move constructor may throw: std's sequential
+ * sort. The policy's attributes do not apply (spawn/sync tasks). On an
+ * exception the range holds valid but unspecified values. */
+
+template <class It, class Cmp>
+void sort(const policy &, It first, It last, Cmp cmp) {
+  if constexpr (!detail::random_access_v<It>)
+    std::sort(first, last, cmp);
+  else
+    detail::sort<false>(first, last, cmp);
+}
+template <class It>
+void sort(const policy &pol, It first, It last) {
+  adapt::sort(pol, first, last, std::less<>());
+}
+template <class It, class Cmp, detail::not_policy<It> = 0>
+void sort(It first, It last, Cmp cmp) {
+  adapt::sort(par, first, last, std::ref(cmp));
+}
+template <class It, detail::not_policy<It> = 0>
+void sort(It first, It last) {
+  adapt::sort(par, first, last, std::less<>());
+}
+
+template <class It, class Cmp>
+void stable_sort(const policy &, It first, It last, Cmp cmp) {
+  if constexpr (!detail::random_access_v<It>)
+    std::stable_sort(first, last, cmp);
+  else
+    detail::sort<true>(first, last, cmp);
+}
+template <class It>
+void stable_sort(const policy &pol, It first, It last) {
+  adapt::stable_sort(pol, first, last, std::less<>());
+}
+template <class It, class Cmp, detail::not_policy<It> = 0>
+void stable_sort(It first, It last, Cmp cmp) {
+  adapt::stable_sort(par, first, last, std::ref(cmp));
+}
+template <class It, detail::not_policy<It> = 0>
+void stable_sort(It first, It last) {
+  adapt::stable_sort(par, first, last, std::less<>());
+}
+
+} // namespace adapt
+
+#endif /* ADAPT_STL_HPP */

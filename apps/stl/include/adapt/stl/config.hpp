@@ -1,0 +1,50 @@
+/* Tunables of the C++ front end <adapt/stl.hpp>: every one here, each
+ * overridable with -D before including the header (all translation units of
+ * a program must agree). docs/stl.md describes them. */
+#ifndef ADAPT_STL_CONFIG_HPP
+#define ADAPT_STL_CONFIG_HPP
+
+/* Elements per block of reduce, transform_reduce and the scans (the last
+ * block also takes the remainder, n % block). Each block's value is computed
+ * by one sequential pass; block values are combined along a fixed tree
+ * (reduce) or a fixed chain (scans), so the results are the same whatever
+ * the number of workers, the mode and the grain. Changing it changes
+ * floating-point results. At least 2. Default 1024. */
+#ifndef ADAPT_STL_BLOCK
+#define ADAPT_STL_BLOCK 1024
+#endif
+
+/* Scans and copy_if: a victim finalises at least this many elements it got
+ * from a thief (prefix added, or selected elements copied to their place)
+ * with a nested parallel map; fewer sequentially. Elements. Default 16384. */
+#ifndef ADAPT_STL_NESTED_MIN
+#define ADAPT_STL_NESTED_MIN 16384
+#endif
+
+/* sort/stable_sort: ranges shorter than 2 * this (elements) or a runtime of
+ * one worker sort with std::sort / std::stable_sort; otherwise the leaves of
+ * the merge sort hold at least this many elements. Default 8192. */
+#ifndef ADAPT_STL_SORT_LEAF_MIN
+#define ADAPT_STL_SORT_LEAF_MIN 8192
+#endif
+
+/* sort/stable_sort: at most this many leaves per worker (more leaves balance
+ * better and cost one more merge level each doubling). Default 8. */
+#ifndef ADAPT_STL_SORT_LEAVES_PER_WORKER
+#define ADAPT_STL_SORT_LEAVES_PER_WORKER 8
+#endif
+
+/* sort/stable_sort: merges of fewer elements than this run sequentially
+ * (std::merge); longer ones split in two at a binary-search point and run
+ * both halves as spawned tasks. Elements. Default 16384. */
+#ifndef ADAPT_STL_MERGE_MIN
+#define ADAPT_STL_MERGE_MIN 16384
+#endif
+
+static_assert(ADAPT_STL_BLOCK >= 2, "ADAPT_STL_BLOCK must be at least 2");
+static_assert(ADAPT_STL_NESTED_MIN >= 1, "ADAPT_STL_NESTED_MIN must be at least 1");
+static_assert(ADAPT_STL_SORT_LEAF_MIN >= 2, "ADAPT_STL_SORT_LEAF_MIN must be at least 2");
+static_assert(ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1, "ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1");
+static_assert(ADAPT_STL_MERGE_MIN >= 4, "ADAPT_STL_MERGE_MIN must be at least 4");
+
+#endif /* ADAPT_STL_CONFIG_HPP */

@@ -1,0 +1,198 @@
+/* Internals of <adapt/stl.hpp>: the trampolines between the sequence engine
+ * (<adapt/seq.h>) and C++ element functions, and the first-exception slot.
+ * Not part of the API (namespace adapt::detail may change at any time).
+ *
+ * One engine callback per chunk: each algorithm passes a lambda that loops
+ * over the chunk [b, e) calling the element function; the trampoline is a
+ * template instantiated for that lambda, so the element function is inlined
+ * into the chunk loop. Exceptions never cross the C engine: the trampoline
+ * catches them, keeps the first one and cancels the call (adapt_cancel);
+ * the caller rethrows it once adapt_seq_run has returned. */
+#ifndef ADAPT_STL_DETAIL_HPP
+#define ADAPT_STL_DETAIL_HPP
+
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <iterator>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include <adapt/seq.h>
+#include <adapt/stl/config.hpp>
+#include <adapt/stl/policy.hpp>
+
+namespace adapt {
+namespace detail {
+
+template <class It>
+using category_t = typename std::iterator_traits<It>::iterator_category;
+
+/* Random-access iterators run in parallel; the others use std. */
+template <class... It>
+inline constexpr bool
+    random_access_v = (std::is_base_of_v<std::random_access_iterator_tag, category_t<It>> && ...);
+
+template <class T>
+inline constexpr bool is_policy_v = std::is_same_v<std::decay_t<T>, policy>;
+
+/* Enables the overloads without a policy only when the first argument is
+ * not a policy (no ambiguity with the policy-first overloads). */
+template <class T>
+using not_policy = std::enable_if_t<!is_policy_v<T>, int>;
+
+template <class It>
+using value_t = typename std::iterator_traits<It>::value_type;
+
+/* The first exception of a call. failed: set once by the first body that
+ * throws; exc: written only by that body. */
+struct failure {
+  std::atomic<bool> failed{false};
+  std::exception_ptr exc;
+
+  /* In a catch handler: keep the current exception if it is the first one;
+   * cancel the running call (cancel false: a spawned task, which adapt_cancel
+   * does not stop; the other tasks poll stopped()). Never throws. */
+  void capture(bool cancel = true) noexcept {
+    /* acq_rel: the exchange only elects the writer of exc; exc is read by
+     * the caller after adapt_seq_run / adapt_sync returned, which is ordered
+     * after every body by the runtime's join (the end of the region). */
+    if (!failed.exchange(true, std::memory_order_acq_rel)) exc = std::current_exception();
+    /* -EPERM outside a parallel body is harmless: the chunks poll stopped(). */
+    if (cancel) (void)adapt_cancel();
+  }
+  /* relaxed: a hint to skip work; a stale false runs one more chunk. */
+  bool stopped() const noexcept { return failed.load(std::memory_order_relaxed); }
+};
+
+/* After a call: rethrow the first exception of a body, else turn a negative
+ * return code into adapt::error. */
+inline void finish(int rc, failure &f) {
+  if (f.exc) std::rethrow_exception(f.exc);
+  if (rc < 0) throw error(rc, adapt_last_error());
+}
+
+/* --- Maps: a kernel without merge nor discard --------------------------- */
+
+template <class Body>
+struct map_call {
+  Body &body; /* body(adapt_seq *s, size_t b, size_t e) */
+  failure fail;
+
+  static void run(adapt_seq *s, void *, std::size_t b, std::size_t e, void *ctx) noexcept {
+    auto *c = static_cast<map_call *>(ctx);
+    if (c->fail.stopped()) return;
+    try {
+      c->body(s, b, e);
+    } catch (...) {
+      c->fail.capture();
+    }
+  }
+  static constexpr adapt_seq_kernel kernel = {&map_call::run, nullptr, nullptr, 0};
+};
+
+/* body(s, b, e) on disjoint chunks covering [0, n), in parallel under the
+ * policy's scheduler; rethrows the first exception of a body. */
+template <class Body>
+void par_map(const policy &pol, const char *name, std::size_t n, std::size_t unit_bytes,
+             Body &&body) {
+  if (n == 0) return;
+  using B = std::remove_reference_t<Body>;
+  map_call<B> c{body, {}};
+  adapt_attr a = pol.attr();
+  int rc = adapt_seq_run(name, n, unit_bytes, &map_call<B>::kernel, &c, nullptr, &a);
+  finish(rc, c.fail);
+}
+
+/* --- Ordered kernels: partial results merged in sequence order ---------- */
+/*
+ * The engine's per-piece state is a slot: the master's points to the
+ * caller's Ops::master_type (p != NULL, master = 1); a stolen piece's is all
+ * zero at first (no partial result) and gets a heap Ops::piece_type at its
+ * first chunk. merge moves a thief's piece into its victim (the master, or
+ * another piece) and deletes it; discard deletes it.
+ * Ops provides: run_master(M &, s, b, e), run_piece(P &, s, b, e),
+ * merge_master(M &, P &, tb, te), merge_piece(P &victim, P &thief, tb, te).
+ */
+struct slot {
+  void *p;
+  int master;
+};
+static_assert(sizeof(slot) <= ADAPT_SEQ_STATE_MAX, "slot must fit in the piece state");
+
+template <class Ops>
+struct ordered_call {
+  using M = typename Ops::master_type;
+  using P = typename Ops::piece_type;
+  Ops &ops;
+  failure fail;
+
+  static void run(adapt_seq *s, void *st, std::size_t b, std::size_t e, void *ctx) noexcept {
+    auto *c = static_cast<ordered_call *>(ctx);
+    auto *sl = static_cast<slot *>(st);
+    if (c->fail.stopped()) return;
+    try {
+      if (sl->master) {
+        c->ops.run_master(*static_cast<M *>(sl->p), s, b, e);
+      } else {
+        if (!sl->p) sl->p = new P();
+        c->ops.run_piece(*static_cast<P *>(sl->p), s, b, e);
+      }
+    } catch (...) {
+      c->fail.capture();
+    }
+  }
+  static void merge(adapt_seq *, void *st, void *tst, std::size_t tb, std::size_t te,
+                    void *ctx) noexcept {
+    auto *c = static_cast<ordered_call *>(ctx);
+    auto *v = static_cast<slot *>(st), *t = static_cast<slot *>(tst);
+    std::unique_ptr<P> tp(static_cast<P *>(t->p));
+    t->p = nullptr;
+    if (!tp || c->fail.stopped()) return;
+    try {
+      if (v->master)
+        c->ops.merge_master(*static_cast<M *>(v->p), *tp, tb, te);
+      else if (!v->p)
+        v->p = tp.release();
+      else
+        c->ops.merge_piece(*static_cast<P *>(v->p), *tp, tb, te);
+    } catch (...) {
+      c->fail.capture();
+    }
+  }
+  static void discard(adapt_seq *, void *tst, void *) noexcept {
+    auto *t = static_cast<slot *>(tst);
+    delete static_cast<P *>(t->p);
+    t->p = nullptr;
+  }
+  static constexpr adapt_seq_kernel kernel = {&ordered_call::run, &ordered_call::merge,
+                                              &ordered_call::discard, sizeof(slot)};
+};
+
+/* Run ops over the units [0, n) with the master's state m; rethrows the
+ * first exception. attr: from the policy, without its scheduler. */
+template <class Ops>
+void par_ordered(const adapt_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
+                 Ops &ops, typename Ops::master_type &m) {
+  if (n == 0) return;
+  ordered_call<Ops> c{ops, {}};
+  slot sl{&m, 1};
+  int rc = adapt_seq_run(name, n, unit_bytes, &ordered_call<Ops>::kernel, &c, &sl, &a);
+  finish(rc, c.fail);
+}
+
+/* Blocks of reduce and the scans: n / ADAPT_STL_BLOCK of them (at least
+ * one), the last one taking the remainder, so every block of a sequence of
+ * n >= 2 elements has at least 2 elements. */
+struct blocks {
+  std::size_t n, count;
+  explicit blocks(std::size_t n_) : n(n_), count(n_ / ADAPT_STL_BLOCK ? n_ / ADAPT_STL_BLOCK : 1) {}
+  std::size_t lo(std::size_t k) const { return k * ADAPT_STL_BLOCK; }
+  std::size_t hi(std::size_t k) const { return k + 1 == count ? n : (k + 1) * ADAPT_STL_BLOCK; }
+};
+
+} // namespace detail
+} // namespace adapt
+
+#endif /* ADAPT_STL_DETAIL_HPP */

@@ -1,0 +1,159 @@
+/* Execution policy and error type of the C++ front end (<adapt/stl.hpp>
+ * includes this header; docs/stl.md is the guide). */
+#ifndef ADAPT_STL_POLICY_HPP
+#define ADAPT_STL_POLICY_HPP
+
+#include <cerrno>
+#include <cstddef>
+#include <string>
+#include <system_error>
+
+#include <adapt/adapt.h>
+#include <adapt/loop.h>
+
+namespace adapt {
+
+/* Window modes (<adapt/loop.h>, adapt_window_mode): default_ takes
+ * ADAPT_WINDOW from the environment (else none). */
+enum class window {
+  default_ = ADAPT_WINDOW_DEFAULT,
+  none = ADAPT_WINDOW_NONE,
+  static_ = ADAPT_WINDOW_STATIC,
+  sliding = ADAPT_WINDOW_SLIDING
+};
+
+/* Sliding-window splitters (adapt_window_splitter). */
+enum class splitter {
+  default_ = ADAPT_SPLITTER_DEFAULT,
+  local = ADAPT_SPLITTER_LOCAL,
+  distant = ADAPT_SPLITTER_DISTANT,
+  balanced = ADAPT_SPLITTER_BALANCED
+};
+
+/* Loop schedulers (adapt_sched); they apply to the maps and the searches
+ * (for_each, for_each_n, transform, fill, generate, find, find_if, any_of,
+ * all_of, none_of); the other algorithms merge partial results in sequence
+ * order and always use the adaptive protocol. */
+enum class sched {
+  default_ = ADAPT_SCHED_DEFAULT,
+  adaptive = ADAPT_SCHED_ADAPTIVE,
+  loopframe = ADAPT_SCHED_LOOPFRAME,
+  dac = ADAPT_SCHED_DAC,
+  hybrid = ADAPT_SCHED_HYBRID,
+  lazy_df = ADAPT_SCHED_LAZY_DF,
+  lazy_df2 = ADAPT_SCHED_LAZY_DF2,
+  lazy_bf = ADAPT_SCHED_LAZY_BF,
+  static_ = ADAPT_SCHED_STATIC
+};
+
+/* An execution policy: the attributes of one call. A literal value type;
+ * every modifier returns a modified copy, so policies compose:
+ *   adapt::par.window(adapt::window::sliding, 1 << 16).grain(256)
+ * Sizes are in elements. Thread-safe (a value). */
+class policy {
+public:
+  constexpr policy() = default;
+
+  /* Window mode and window size m in elements (0: ADAPT_WINDOW_SIZE, else
+   * shared cache / (2 * footprint)). */
+  constexpr policy window(adapt::window mode, std::size_t m = 0) const {
+    policy p = *this;
+    p.mode_ = mode;
+    p.window_size_ = m;
+    return p;
+  }
+  /* Sliding-window splitter. */
+  constexpr policy splitter(adapt::splitter s) const {
+    policy p = *this;
+    p.splitter_ = s;
+    return p;
+  }
+  /* Scheduler of the maps and searches (see adapt::sched). A scheduler other
+   * than adaptive with a window mode other than none makes those calls
+   * throw adapt::error (ENOTSUP). */
+  constexpr policy sched(adapt::sched s) const {
+    policy p = *this;
+    p.sched_ = s;
+    return p;
+  }
+  /* Elements per chunk (between two steal points; the smallest stolen
+   * piece); 0: ADAPT_GRAIN, else calibrated (chunks of about 2 us). Also the
+   * bound of cancellation: at most about one grain per worker runs after a
+   * body throws. */
+  constexpr policy grain(std::size_t g) const {
+    policy p = *this;
+    p.grain_ = g;
+    return p;
+  }
+  /* Bytes one element touches, for the default window size (0: the element
+   * sizes of the call). */
+  constexpr policy footprint(std::size_t bytes) const {
+    policy p = *this;
+    p.footprint_ = bytes;
+    return p;
+  }
+  /* Scans only (inclusive_scan, exclusive_scan): true (the default) gives
+   * the same result for any number of workers and any schedule, floating
+   * point included, at the price of one more application of the operation
+   * per element on the calling thread; false lets the calling thread fold
+   * sequentially (std's cost on one worker) and makes floating-point results
+   * depend on where pieces were stolen. reduce and transform_reduce are
+   * always deterministic. */
+  constexpr policy deterministic(bool on) const {
+    policy p = *this;
+    p.deterministic_ = on;
+    return p;
+  }
+
+  constexpr adapt::window window_mode() const { return mode_; }
+  constexpr std::size_t window_size() const { return window_size_; }
+  constexpr adapt::splitter splitter_kind() const { return splitter_; }
+  constexpr adapt::sched scheduler() const { return sched_; }
+  constexpr std::size_t grain_size() const { return grain_; }
+  constexpr std::size_t footprint_bytes() const { return footprint_; }
+  constexpr bool is_deterministic() const { return deterministic_; }
+
+  /* The C attributes of a call whose units hold `per_unit` elements each
+   * (grain and window converted to units, rounded up, footprint scaled);
+   * `with_sched` false leaves the scheduler at the default (calls that
+   * merge in sequence order). */
+  adapt_attr attr(std::size_t per_unit = 1, bool with_sched = true) const {
+    adapt_attr a{};
+    a.grain = grain_ ? (grain_ + per_unit - 1) / per_unit : 0;
+    a.sched = with_sched ? static_cast<adapt_sched>(sched_) : ADAPT_SCHED_DEFAULT;
+    a.window = static_cast<adapt_window_mode>(mode_);
+    a.window_size = window_size_ ? (window_size_ + per_unit - 1) / per_unit : 0;
+    a.splitter = static_cast<adapt_window_splitter>(splitter_);
+    a.footprint = footprint_ * per_unit;
+    return a;
+  }
+
+private:
+  adapt::window mode_ = adapt::window::default_;
+  std::size_t window_size_ = 0;
+  adapt::splitter splitter_ = adapt::splitter::default_;
+  adapt::sched sched_ = adapt::sched::default_;
+  std::size_t grain_ = 0;
+  std::size_t footprint_ = 0;
+  bool deterministic_ = true;
+};
+
+/* The default policy: defaults and environment (ADAPT_WINDOW, ADAPT_GRAIN,
+ * ADAPT_SCHED, ...), deterministic scans. */
+inline constexpr policy par{};
+
+/* Thrown by an algorithm when the runtime fails (not for exceptions of your
+ * element functions, which are rethrown as they are): code() is the errno
+ * value (e.g. EINVAL for a bad attribute or environment value, ENOTSUP for
+ * a scheduler with a window mode, ENOMEM, ECANCELED when a body called
+ * adapt_cancel itself) in std::generic_category(); what() has the runtime's
+ * detail (adapt_last_error()). */
+class error : public std::system_error {
+public:
+  error(int rc, const std::string &detail)
+      : std::system_error(rc < 0 ? -rc : rc, std::generic_category(), detail) {}
+};
+
+} // namespace adapt
+
+#endif /* ADAPT_STL_POLICY_HPP */

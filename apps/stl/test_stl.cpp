@@ -1,0 +1,652 @@
+/* Tests of <adapt/stl.hpp>: every algorithm against std on several sizes,
+ * element types, function kinds, worker counts, window modes, splitters and
+ * schedulers; determinism; element copies; exceptions (first, middle, last
+ * element; caller and workers; later calls from other threads);
+ * cancellation promptness. The closing line says passed or FAILED; the exit
+ * status is non-zero on failure. ADAPT_TEST_VARIANT (set by make test-run)
+ * scales the largest size down under the sanitizers. */
+#include <adapt/stl.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <list>
+#include <map>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+int checks = 0, failures = 0;
+std::string where; /* the case being run, for failure messages */
+
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    checks++;                                                                                      \
+    if (!(cond)) {                                                                                 \
+      failures++;                                                                                  \
+      std::fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", __FILE__, __LINE__, #cond,            \
+                   where.c_str());                                                                 \
+    }                                                                                              \
+  } while (0)
+
+/* In a loop over elements: report the first mismatch only. */
+#define CHECK_ONCE(cond)                                                                           \
+  if (!(cond)) {                                                                                   \
+    CHECK(cond);                                                                                   \
+    break;                                                                                         \
+  }
+
+bool sanitized() {
+  const char *v = std::getenv("ADAPT_TEST_VARIANT");
+  return v && (std::strcmp(v, "tsan") == 0 || std::strcmp(v, "asan") == 0);
+}
+
+std::vector<std::size_t> sizes() {
+  std::size_t big = sanitized() ? 30001 : 300001;
+  return {0, 1, 7, 1000, 2049, 5003, big};
+}
+
+std::vector<int> ints(std::size_t n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::vector<int> v(n);
+  for (auto &x : v) x = static_cast<int>(g() % 1000) - 500;
+  return v;
+}
+std::vector<double> doubles(std::size_t n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (auto &x : v) x = d(g) * std::pow(10.0, d(g) * 8);
+  return v;
+}
+std::vector<std::string> strings(std::size_t n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::vector<std::string> v(n);
+  for (auto &s : v) s = std::string(1 + g() % 3, static_cast<char>('a' + g() % 26));
+  return v;
+}
+
+/* The policies every algorithm runs under. */
+std::vector<std::pair<const char *, adapt::policy>> policies(std::size_t n = 1000) {
+  if (n != 1000 && n != sizes().back()) return {{"par", adapt::par}};
+  return {{"par", adapt::par},
+          {"none", adapt::par.window(adapt::window::none)},
+          {"static", adapt::par.window(adapt::window::static_, 4096)},
+          {"sliding-local",
+           adapt::par.window(adapt::window::sliding, 3000).splitter(adapt::splitter::local)},
+          {"sliding-distant",
+           adapt::par.window(adapt::window::sliding, 3000).splitter(adapt::splitter::distant)},
+          {"sliding-balanced",
+           adapt::par.window(adapt::window::sliding).splitter(adapt::splitter::balanced)},
+          {"grain7", adapt::par.grain(7)}};
+}
+const adapt::sched all_scheds[] = {
+    adapt::sched::default_, adapt::sched::adaptive, adapt::sched::loopframe,
+    adapt::sched::dac,      adapt::sched::hybrid,   adapt::sched::lazy_df,
+    adapt::sched::lazy_df2, adapt::sched::lazy_bf,  adapt::sched::static_};
+
+int twice(int x) { return 2 * x; }
+struct add3 {
+  int operator()(int x) const { return x + 3; }
+};
+
+/* Results of the deterministic algorithms on doubles, keyed by case: equal
+ * bits for every worker count and policy. */
+std::map<std::string, std::vector<double>> det_results;
+void check_det(const std::string &key, const std::vector<double> &r) {
+  auto it = det_results.find(key);
+  if (it == det_results.end()) {
+    det_results[key] = r;
+    return;
+  }
+  CHECK(it->second.size() == r.size() &&
+        (r.empty() || std::memcmp(it->second.data(), r.data(), r.size() * sizeof(double)) == 0));
+}
+bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * (1 + std::fabs(b)) * 1e3; }
+
+/* A move-only element. */
+struct mo {
+  std::unique_ptr<int> p;
+  explicit mo(int v = 0) : p(new int(v)) {}
+};
+
+/* An element that counts its copies. */
+std::atomic<long> copies{0};
+struct counted {
+  int v = 0;
+  counted() = default;
+  explicit counted(int x) : v(x) {}
+  counted(const counted &o) : v(o.v) { copies.fetch_add(1, std::memory_order_relaxed); }
+  counted(counted &&o) noexcept : v(o.v) {}
+  counted &operator=(const counted &o) {
+    v = o.v;
+    copies.fetch_add(1, std::memory_order_relaxed);
+    return *this;
+  }
+  counted &operator=(counted &&o) noexcept {
+    v = o.v;
+    return *this;
+  }
+};
+
+void test_maps() {
+  for (std::size_t n : sizes()) {
+    auto a = ints(n, 1), b = ints(n, 2);
+    for (auto &[pname, pol] : policies(n)) {
+      where = std::string("maps n=") + std::to_string(n) + " " + pname;
+      auto x = a, y = a;
+      adapt::for_each(pol, x.begin(), x.end(), [](int &v) { v += 5; });
+      std::for_each(y.begin(), y.end(), [](int &v) { v += 5; });
+      CHECK(x == y);
+      std::vector<int> o(n), r(n);
+      CHECK(adapt::transform(pol, a.begin(), a.end(), o.begin(), twice) == o.end());
+      std::transform(a.begin(), a.end(), r.begin(), twice);
+      CHECK(o == r);
+      adapt::transform(pol, a.begin(), a.end(), b.begin(), o.begin(), std::minus<>());
+      std::transform(a.begin(), a.end(), b.begin(), r.begin(), std::minus<>());
+      CHECK(o == r);
+      adapt::fill(pol, o.begin(), o.end(), 42);
+      CHECK(std::count(o.begin(), o.end(), 42) == static_cast<long>(n));
+      std::atomic<int> next{0};
+      adapt::generate(pol, o.begin(), o.end(), [&next] { return next.fetch_add(1); });
+      std::sort(o.begin(), o.end());
+      for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == static_cast<int>(i));
+    }
+    where = "maps-nopolicy n=" + std::to_string(n);
+    auto x = a;
+    long sum = 0;
+    auto f = adapt::for_each(x.begin(), x.end(), [&sum](int &v) { v = add3()(v); });
+    (void)f;
+    (void)sum;
+    for (std::size_t i = 0; i < n; i++) CHECK_ONCE(x[i] == a[i] + 3);
+    x = a;
+    CHECK(adapt::for_each_n(x.begin(), n / 2, [](int &v) { v = 0; }) == x.begin() + n / 2);
+    CHECK(std::count(x.begin(), x.begin() + n / 2, 0) == static_cast<long>(n / 2));
+    CHECK(std::equal(x.begin() + n / 2, x.end(), a.begin() + n / 2));
+    std::vector<int> o(n);
+    adapt::transform(a.begin(), a.end(), o.begin(), add3());
+    for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == a[i] + 3);
+    adapt::transform(a.begin(), a.end(), a.begin(), o.begin(), std::plus<int>());
+    for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == 2 * a[i]);
+    auto s = strings(n, 3);
+    std::vector<std::string> so(n), sr(n);
+    adapt::transform(s.begin(), s.end(), so.begin(), [](const std::string &t) { return t + "!"; });
+    std::transform(s.begin(), s.end(), sr.begin(), [](const std::string &t) { return t + "!"; });
+    CHECK(so == sr);
+    std::vector<mo> m(n);
+    adapt::for_each(m.begin(), m.end(), [](mo &e) { *e.p = 7; });
+    CHECK(std::all_of(m.begin(), m.end(), [](const mo &e) { return *e.p == 7; }));
+    std::vector<mo> m2(n);
+    adapt::transform(m.begin(), m.end(), m2.begin(), [](mo &e) { return mo(*e.p + 1); });
+    CHECK(std::all_of(m2.begin(), m2.end(), [](const mo &e) { return *e.p == 8; }));
+    std::list<int> l(a.begin(), a.end());
+    adapt::for_each(l.begin(), l.end(), [](int &v) { v *= 2; });
+    CHECK(std::equal(l.begin(), l.end(), o.begin()));
+  }
+  for (adapt::sched sc : all_scheds) {
+    std::size_t n = sizes().back();
+    where = std::string("maps sched=") + adapt_sched_name(static_cast<adapt_sched>(sc));
+    auto a = ints(n, 4);
+    std::vector<int> o(n);
+    adapt::transform(adapt::par.sched(sc), a.begin(), a.end(), o.begin(), twice);
+    for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == 2 * a[i]);
+    CHECK(adapt::find(adapt::par.sched(sc), a.begin(), a.end(), 1000) == a.end());
+    a[n / 3] = 1000;
+    CHECK(adapt::find(adapt::par.sched(sc).grain(16), a.begin(), a.end(), 1000) ==
+          a.begin() + n / 3);
+  }
+  where = "maps sched+window";
+  std::vector<int> v(100);
+  bool threw = false;
+  try {
+    adapt::for_each(adapt::par.sched(adapt::sched::dac).window(adapt::window::sliding), v.begin(),
+                    v.end(), [](int &) {});
+  } catch (const adapt::error &e) {
+    threw = e.code().value() == ENOTSUP;
+  }
+  CHECK(threw);
+}
+
+void test_reduce() {
+  for (std::size_t n : sizes()) {
+    auto a = ints(n, 5), b = ints(n, 6);
+    auto d = doubles(n, 7);
+    auto s = strings(std::min<std::size_t>(n, 2049), 8); /* accumulate copies: n^2 */
+    for (auto &[pname, pol] : policies(n)) {
+      where = std::string("reduce n=") + std::to_string(n) + " " + pname;
+      CHECK(adapt::reduce(pol, a.begin(), a.end()) == std::reduce(a.begin(), a.end()));
+      CHECK(adapt::reduce(pol, a.begin(), a.end(), 10L) == std::reduce(a.begin(), a.end(), 10L));
+      auto mx = [](int x, int y) { return std::max(x, y); };
+      CHECK(adapt::reduce(pol, a.begin(), a.end(), -1000, mx) ==
+            std::reduce(a.begin(), a.end(), -1000, mx));
+      double rd = adapt::reduce(pol, d.begin(), d.end(), 0.5);
+      CHECK(close(rd, std::accumulate(d.begin(), d.end(), 0.5)));
+      double td = adapt::transform_reduce(pol, d.begin(), d.end(), 0.0, std::plus<>(),
+                                          [](double x) { return x * x; });
+      double tb = adapt::transform_reduce(pol, d.begin(), d.end(), d.begin(), 1.0);
+      CHECK(close(td + 1.0, tb));
+      check_det("reduce" + std::to_string(n), {rd, td, tb});
+      CHECK(adapt::transform_reduce(pol, a.begin(), a.end(), b.begin(), 3L) ==
+            std::transform_reduce(a.begin(), a.end(), b.begin(), 3L));
+      /* Sequence order kept: a non-commutative (associative) operation. */
+      CHECK(adapt::reduce(pol, s.begin(), s.end(), std::string("<")) ==
+            std::accumulate(s.begin(), s.end(), std::string("<")));
+      CHECK(adapt::transform_reduce(pol, s.begin(), s.end(), std::size_t{0}, std::plus<>(),
+                                    [](const std::string &t) { return t.size(); }) ==
+            std::transform_reduce(s.begin(), s.end(), std::size_t{0}, std::plus<>(),
+                                  [](const std::string &t) { return t.size(); }));
+    }
+    where = "reduce-nopolicy n=" + std::to_string(n);
+    CHECK(adapt::reduce(a.begin(), a.end()) == std::reduce(a.begin(), a.end()));
+    CHECK(adapt::reduce(a.begin(), a.end(), 1L) == std::reduce(a.begin(), a.end(), 1L));
+    CHECK(adapt::reduce(a.begin(), a.end(), 1L, std::plus<>()) ==
+          std::reduce(a.begin(), a.end(), 1L));
+    CHECK(adapt::transform_reduce(a.begin(), a.end(), 0L, std::plus<>(), twice) ==
+          2 * std::reduce(a.begin(), a.end(), 0L));
+    CHECK(adapt::transform_reduce(a.begin(), a.end(), b.begin(), 0L, std::plus<>(),
+                                  std::multiplies<>()) ==
+          std::transform_reduce(a.begin(), a.end(), b.begin(), 0L));
+    CHECK(adapt::transform_reduce(a.begin(), a.end(), b.begin(), 0L) ==
+          std::transform_reduce(a.begin(), a.end(), b.begin(), 0L));
+    std::list<int> l(a.begin(), a.end());
+    CHECK(adapt::reduce(l.begin(), l.end(), 0L) == std::reduce(a.begin(), a.end(), 0L));
+  }
+}
+
+void test_search() {
+  for (std::size_t n : sizes()) {
+    auto a = ints(n, 9);
+    auto s = strings(n, 10);
+    std::vector<std::size_t> pos = {0, n / 2, n ? n - 1 : 0};
+    for (auto &[pname, pol] : policies(n)) {
+      where = std::string("search n=") + std::to_string(n) + " " + pname;
+      for (std::size_t p : pos) {
+        auto x = a;
+        if (n) x[p] = 777;
+        if (n) x[n - 1 - (n - 1 - p) / 2] = 777;
+        CHECK(adapt::find(pol, x.begin(), x.end(), 777) == std::find(x.begin(), x.end(), 777));
+        auto big = [](int v) { return v > 600; };
+        CHECK(adapt::find_if(pol, x.begin(), x.end(), big) ==
+              std::find_if(x.begin(), x.end(), big));
+        CHECK(adapt::any_of(pol, x.begin(), x.end(), big) == std::any_of(x.begin(), x.end(), big));
+        CHECK(adapt::none_of(pol, x.begin(), x.end(), big) ==
+              std::none_of(x.begin(), x.end(), big));
+        CHECK(adapt::all_of(pol, x.begin(), x.end(), [](int v) { return v < 700; }) ==
+              std::all_of(x.begin(), x.end(), [](int v) { return v < 700; }));
+      }
+      CHECK(adapt::count(pol, a.begin(), a.end(), 3) == std::count(a.begin(), a.end(), 3));
+      auto odd = [](int v) { return v % 2 != 0; };
+      CHECK(adapt::count_if(pol, a.begin(), a.end(), odd) ==
+            std::count_if(a.begin(), a.end(), odd));
+      CHECK(adapt::count(pol, s.begin(), s.end(), std::string("aa")) ==
+            std::count(s.begin(), s.end(), std::string("aa")));
+    }
+    where = "search-nopolicy n=" + std::to_string(n);
+    CHECK(adapt::find(a.begin(), a.end(), 499) == std::find(a.begin(), a.end(), 499));
+    CHECK(adapt::find_if(s.begin(), s.end(), [](const std::string &t) { return t == "zzz"; }) ==
+          std::find(s.begin(), s.end(), "zzz"));
+    CHECK(adapt::count_if(a.begin(), a.end(), [](int v) { return v < 0; }) ==
+          std::count_if(a.begin(), a.end(), [](int v) { return v < 0; }));
+    CHECK(adapt::count(a.begin(), a.end(), 0) == std::count(a.begin(), a.end(), 0));
+    CHECK(adapt::any_of(a.begin(), a.end(), [](int v) { return v == 1; }) ==
+          std::any_of(a.begin(), a.end(), [](int v) { return v == 1; }));
+    CHECK(adapt::all_of(a.begin(), a.end(), [](int v) { return v >= -500; }));
+    CHECK(adapt::none_of(a.begin(), a.end(), [](int v) { return v > 500; }));
+    std::vector<mo> m(n);
+    if (n) *m[n / 2].p = 5;
+    CHECK(adapt::find_if(m.begin(), m.end(), [](const mo &e) { return *e.p == 5; }) ==
+          (n ? m.begin() + n / 2 : m.end()));
+    CHECK(adapt::count_if(m.begin(), m.end(), [](const mo &e) { return *e.p == 0; }) ==
+          static_cast<long>(n ? n - 1 : 0));
+  }
+}
+
+void test_copy_if() {
+  for (std::size_t n : sizes()) {
+    auto a = ints(n, 11);
+    auto s = strings(n, 12);
+    for (auto &[pname, pol] : policies(n)) {
+      where = std::string("copy_if n=") + std::to_string(n) + " " + pname;
+      auto pos = [](int v) { return v > 0; };
+      std::vector<int> o(n, -1), r(n, -1);
+      auto e = adapt::copy_if(pol, a.begin(), a.end(), o.begin(), pos);
+      auto f = std::copy_if(a.begin(), a.end(), r.begin(), pos);
+      CHECK(e - o.begin() == f - r.begin());
+      CHECK(o == r);
+      std::vector<std::string> so(n), sr(n);
+      auto la = [](const std::string &t) { return t[0] < 'm'; };
+      auto se = adapt::copy_if(pol, s.begin(), s.end(), so.begin(), la);
+      auto sf = std::copy_if(s.begin(), s.end(), sr.begin(), la);
+      CHECK(se - so.begin() == sf - sr.begin());
+      CHECK(so == sr);
+    }
+  }
+}
+
+template <class T, class Op>
+void scan_case(const std::string &name, const adapt::policy &pol, const std::vector<T> &a, Op op,
+               T init, bool exact) {
+  std::size_t n = a.size();
+  std::vector<T> o(n), r(n);
+  auto same = [&](const std::vector<T> &x, const std::vector<T> &y) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!exact) {
+        for (std::size_t i = 0; i < x.size(); i++)
+          if (!close(x[i], y[i])) return false;
+        return true;
+      }
+    }
+    return x == y;
+  };
+  CHECK(adapt::inclusive_scan(pol, a.begin(), a.end(), o.begin(), op) == o.end());
+  std::inclusive_scan(a.begin(), a.end(), r.begin(), op);
+  CHECK(same(o, r));
+  std::vector<T> keep = o;
+  adapt::inclusive_scan(pol, a.begin(), a.end(), o.begin(), op, init);
+  std::inclusive_scan(a.begin(), a.end(), r.begin(), op, init);
+  CHECK(same(o, r));
+  adapt::exclusive_scan(pol, a.begin(), a.end(), o.begin(), init, op);
+  std::exclusive_scan(a.begin(), a.end(), r.begin(), init, op);
+  CHECK(same(o, r));
+  std::vector<T> in = a; /* in place */
+  adapt::exclusive_scan(pol, in.begin(), in.end(), in.begin(), init, op);
+  CHECK(same(in, r));
+  in = a;
+  adapt::inclusive_scan(pol, in.begin(), in.end(), in.begin(), op);
+  CHECK(same(in, keep));
+  if constexpr (std::is_same_v<T, double>) {
+    if (pol.is_deterministic()) {
+      check_det(name + "-incl", keep);
+      check_det(name + "-excl", o);
+    }
+  }
+}
+
+void test_scans() {
+  for (std::size_t n : sizes()) {
+    auto a = ints(n, 13);
+    std::vector<long> al(a.begin(), a.end());
+    auto d = doubles(n, 14);
+    /* Prefixes of strings grow as n^2: keep them short. */
+    auto s = strings(std::min<std::size_t>(n, sanitized() ? 300 : 1000), 15);
+    for (auto &[pname, pol] : policies(n)) {
+      where = std::string("scan n=") + std::to_string(n) + " " + pname;
+      scan_case("scan-l" + std::to_string(n), pol, al, std::plus<>(), 7L, true);
+      scan_case("scan-d" + std::to_string(n), pol, d, std::plus<>(), 0.25, false);
+      scan_case("scan-s" + std::to_string(n), pol, s, std::plus<>(), std::string("#"), true);
+      scan_case("scan-l" + std::to_string(n), pol.deterministic(false), al, std::plus<>(), 7L,
+                true);
+      scan_case("scan-d" + std::to_string(n), pol.deterministic(false), d, std::plus<>(), 0.25,
+                false);
+    }
+    where = "scan-nopolicy n=" + std::to_string(n);
+    std::vector<long> o(n), r(n);
+    adapt::inclusive_scan(al.begin(), al.end(), o.begin());
+    std::inclusive_scan(al.begin(), al.end(), r.begin());
+    CHECK(o == r);
+    adapt::inclusive_scan(al.begin(), al.end(), o.begin(), std::plus<>(), 1L);
+    std::inclusive_scan(al.begin(), al.end(), r.begin(), std::plus<>(), 1L);
+    CHECK(o == r);
+    adapt::exclusive_scan(al.begin(), al.end(), o.begin(), 2L);
+    std::exclusive_scan(al.begin(), al.end(), r.begin(), 2L);
+    CHECK(o == r);
+    adapt::exclusive_scan(al.begin(), al.end(), o.begin(), 2L, std::plus<>());
+    CHECK(o == r);
+  }
+}
+
+void test_sort() {
+  std::vector<std::size_t> ns = sizes();
+  ns.push_back(sanitized() ? 40000 : 200000);
+  for (std::size_t n : ns) {
+    where = "sort n=" + std::to_string(n);
+    auto a = ints(n, 16);
+    auto x = a, y = a;
+    adapt::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    CHECK(x == y);
+    x = a;
+    adapt::sort(adapt::par, x.begin(), x.end(), std::greater<>());
+    std::sort(y.begin(), y.end(), std::greater<>());
+    CHECK(x == y);
+    auto d = doubles(n, 17), e = d;
+    adapt::sort(adapt::par, d.begin(), d.end());
+    std::sort(e.begin(), e.end());
+    CHECK(d == e);
+    auto s = strings(n, 18), t = s;
+    adapt::sort(s.begin(), s.end());
+    std::sort(t.begin(), t.end());
+    CHECK(s == t);
+    /* stable: pairs compared on the key only */
+    std::vector<std::pair<int, std::size_t>> p(n);
+    for (std::size_t i = 0; i < n; i++) p[i] = {a[i] % 10, i};
+    auto q = p;
+    auto key = [](const std::pair<int, std::size_t> &u, const std::pair<int, std::size_t> &v) {
+      return u.first < v.first;
+    };
+    adapt::stable_sort(p.begin(), p.end(), key);
+    std::stable_sort(q.begin(), q.end(), key);
+    CHECK(p == q);
+    auto z = a;
+    adapt::stable_sort(adapt::par, z.begin(), z.end());
+    CHECK(z == std::vector<int>(y.rbegin(), y.rend()));
+    std::vector<mo> m;
+    for (int v : a) m.emplace_back(v);
+    adapt::sort(m.begin(), m.end(), [](const mo &u, const mo &v) { return *u.p < *v.p; });
+    bool ok = true;
+    for (std::size_t i = 0; i < n; i++) ok = ok && *m[i].p == y[n - 1 - i];
+    CHECK(ok);
+  }
+}
+
+/* Element copies: never more than std's for the same call. */
+void test_copies() {
+  std::size_t n = sizes().back();
+  std::vector<counted> a(n), o(n);
+  for (std::size_t i = 0; i < n; i++) a[i].v = static_cast<int>((i * 7919) % 1000);
+  auto measure = [](auto &&f) {
+    copies.store(0);
+    f();
+    return copies.load();
+  };
+  where = "copies";
+  auto inc = [](counted &c) { c.v++; };
+  CHECK(measure([&] { adapt::for_each(a.begin(), a.end(), inc); }) ==
+        measure([&] { std::for_each(a.begin(), a.end(), inc); }));
+  auto tr = [](const counted &c) { return counted(c.v + 1); };
+  CHECK(measure([&] { adapt::transform(a.begin(), a.end(), o.begin(), tr); }) ==
+        measure([&] { std::transform(a.begin(), a.end(), o.begin(), tr); }));
+  auto big = [](const counted &c) { return c.v > 500; };
+  CHECK(measure([&] { adapt::copy_if(a.begin(), a.end(), o.begin(), big); }) ==
+        measure([&] { std::copy_if(a.begin(), a.end(), o.begin(), big); }));
+  auto sum = [](long acc, const counted &c) { return acc + c.v; };
+  auto add = [](auto x, auto y) -> long {
+    auto val = [](const auto &u) -> long {
+      if constexpr (std::is_same_v<std::decay_t<decltype(u)>, counted>)
+        return u.v;
+      else
+        return u;
+    };
+    return val(x) + val(y);
+  };
+  (void)sum;
+  long r1 = 0, r2 = 0;
+  long c1 = measure([&] { r1 = adapt::reduce(a.begin(), a.end(), 0L, add); });
+  long c2 = measure([&] { r2 = std::reduce(a.begin(), a.end(), 0L, add); });
+  CHECK(r1 == r2);
+  CHECK(c1 <= c2);
+  CHECK(measure([&] { adapt::count_if(a.begin(), a.end(), big); }) == 0);
+  CHECK(measure([&] {
+          adapt::find_if(a.begin(), a.end(), [](const counted &c) { return c.v == 999; });
+        }) == 0);
+  auto lt = [](const counted &x, const counted &y) { return x.v < y.v; };
+  auto b = a;
+  CHECK(measure([&] { adapt::sort(a.begin(), a.end(), lt); }) ==
+        measure([&] { std::sort(b.begin(), b.end(), lt); }));
+  CHECK(measure([&] { adapt::stable_sort(a.begin(), a.end(), lt); }) ==
+        measure([&] { std::stable_sort(b.begin(), b.end(), lt); }));
+}
+
+struct boom : std::runtime_error {
+  std::size_t at;
+  explicit boom(std::size_t i) : std::runtime_error("boom"), at(i) {}
+};
+
+/* One algorithm whose element function throws at element `at` (or, with
+ * at == SIZE_MAX, at the first element a worker other than the caller
+ * runs; it may not happen). Returns 1 when boom was caught, 0 when nothing
+ * was thrown; -1 for a wrong exception. */
+template <class F>
+int throws(F &&call) {
+  try {
+    call();
+  } catch (const boom &) {
+    return 1;
+  } catch (...) {
+    return -1;
+  }
+  return 0;
+}
+
+void test_exceptions() {
+  std::size_t n = sizes().back();
+  std::vector<int> a(n, 1), o(n);
+  std::vector<std::size_t> ats = {0, n / 2, n - 1};
+  for (std::size_t at : ats) {
+    where = "exceptions at=" + std::to_string(at);
+    std::vector<int> idx(n);
+    std::iota(idx.begin(), idx.end(), 0);
+    auto thr = [at](int i) {
+      if (static_cast<std::size_t>(i) == at) throw boom(at);
+      return i;
+    };
+    CHECK(throws([&] { adapt::for_each(idx.begin(), idx.end(), thr); }) == 1);
+    for (adapt::sched sc : all_scheds)
+      CHECK(throws([&] { adapt::for_each(adapt::par.sched(sc), idx.begin(), idx.end(), thr); }) ==
+            1);
+    for (auto &[pname, pol] : policies(n))
+      CHECK(throws([&] { adapt::for_each(pol, idx.begin(), idx.end(), thr); }) == 1);
+    CHECK(throws([&] { adapt::transform(idx.begin(), idx.end(), o.begin(), thr); }) == 1);
+    CHECK(throws([&] {
+            adapt::transform_reduce(idx.begin(), idx.end(), 0L, std::plus<>(), thr);
+          }) == 1);
+    auto thp = [at](int i) {
+      if (static_cast<std::size_t>(i) == at) throw boom(at);
+      return false;
+    };
+    CHECK(throws([&] { adapt::find_if(idx.begin(), idx.end(), thp); }) == 1);
+    CHECK(throws([&] { adapt::count_if(idx.begin(), idx.end(), thp); }) == 1);
+    CHECK(throws([&] { adapt::copy_if(idx.begin(), idx.end(), o.begin(), thp); }) == 1);
+    auto op = [at](int x, int y) {
+      if (static_cast<std::size_t>(y) == at) throw boom(at);
+      return x + y;
+    };
+    CHECK(throws([&] { adapt::inclusive_scan(idx.begin(), idx.end(), o.begin(), op); }) ==
+          (at == 0 ? 0 : 1));
+    auto cmp = [at, n](int x, int y) {
+      if (static_cast<std::size_t>(x) == at && at != n - 1) throw boom(at);
+      return x < y;
+    };
+    if (at != n - 1) CHECK(throws([&] { adapt::sort(idx.begin(), idx.end(), cmp); }) == 1);
+    /* The runtime is usable afterwards, here and from other threads. */
+    CHECK(adapt::reduce(a.begin(), a.end()) == static_cast<int>(n));
+    std::vector<std::thread> th;
+    std::atomic<int> ok{0};
+    for (int t = 0; t < 3; t++)
+      th.emplace_back([&] {
+        std::vector<int> v(n, 2);
+        if (adapt::reduce(v.begin(), v.end(), 0L) == 2L * static_cast<long>(n)) ok++;
+        if (throws([&] { adapt::for_each(v.begin(), v.end(), [](int) { throw boom(0); }); }) == 1)
+          ok++;
+      });
+    for (auto &t : th) t.join();
+    CHECK(ok.load() == 6);
+  }
+  /* From a worker: the first element run by a thread other than the caller
+   * throws (slow elements so that workers steal). */
+  where = "exceptions on a worker";
+  int on_worker = 0;
+  for (int round = 0; round < 5; round++) {
+    int caller = adapt_worker_id();
+    std::atomic<bool> thrown{false};
+    std::size_t m = 20000;
+    std::vector<double> v(m, 1.0);
+    int r = throws([&] {
+      adapt::for_each(adapt::par.grain(16), v.begin(), v.end(), [&](double &x) {
+        for (int k = 0; k < 200; k++) x = std::sqrt(x + k);
+        if (adapt_worker_id() != caller && !thrown.exchange(true)) throw boom(0);
+      });
+    });
+    CHECK(r == (thrown.load() ? 1 : 0));
+    on_worker += r == 1;
+    CHECK(adapt::reduce(v.begin(), v.end(), 0.0) > 0);
+  }
+  if (adapt_num_workers() > 1 && on_worker == 0)
+    std::fprintf(stderr, "test_stl: note: no worker stole in 5 rounds (busy machine?)\n");
+}
+
+/* After a throw, at most about one grain per worker still runs. */
+void test_promptness() {
+  where = "promptness";
+  std::size_t n = sanitized() ? 50000 : 400000, g = 64;
+  std::vector<double> v(n, 1.0);
+  std::atomic<bool> thrown{false};
+  std::atomic<std::size_t> after{0};
+  int r = throws([&] {
+    adapt::for_each(adapt::par.grain(g), v.begin(), v.end(), [&](double &x) {
+      if (thrown.load(std::memory_order_relaxed)) after.fetch_add(1, std::memory_order_relaxed);
+      for (int k = 0; k < 50; k++) x = std::sqrt(x + k);
+      std::size_t i = static_cast<std::size_t>(&x - v.data());
+      if (i == n / 4) {
+        thrown.store(true);
+        throw boom(i);
+      }
+    });
+  });
+  CHECK(r == 1);
+  std::size_t w = static_cast<std::size_t>(adapt_num_workers());
+  CHECK(after.load() <= 2 * g * w + g);
+}
+
+void run_all(int workers) {
+  adapt_config cfg{};
+  cfg.workers = workers;
+  int rc = adapt_init(&cfg);
+  where = "adapt_init workers=" + std::to_string(workers);
+  CHECK(rc == 0);
+  CHECK(adapt_num_workers() == workers);
+  const std::pair<const char *, void (*)()> parts[] = {
+      {"maps", test_maps},       {"reduce", test_reduce},         {"search", test_search},
+      {"copy_if", test_copy_if}, {"scans", test_scans},           {"sort", test_sort},
+      {"copies", test_copies},   {"exceptions", test_exceptions}, {"promptness", test_promptness}};
+  for (auto &[name, fn] : parts) {
+    auto t0 = std::chrono::steady_clock::now();
+    fn();
+    if (std::getenv("TEST_STL_TIMES"))
+      std::fprintf(stderr, "  %-10s %.2f s\n", name,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  adapt_finalize();
+}
+
+} // namespace
+
+int main() {
+  for (int w : {1, 2, 3, 8}) {
+    int before = failures;
+    run_all(w);
+    std::printf("test_stl: %d workers: %s\n", w, failures == before ? "ok" : "FAILED");
+    std::fflush(stdout);
+  }
+  std::printf("test_stl: %d checks, %d failed: %s\n", checks, failures,
+              failures ? "FAILED" : "passed");
+  return failures ? 1 : 0;
+}
