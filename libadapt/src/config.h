@@ -69,6 +69,13 @@
 #define ADAPT_YIELD_SPINS 64u
 #endif
 
+/* Spin iterations on a busy deque lock between two sched_yield() calls (the
+ * holder may have been preempted when there are more workers than cores).
+ * Default 256. */
+#ifndef ADAPT_LOCK_SPINS
+#define ADAPT_LOCK_SPINS 256u
+#endif
+
 /* Spawned tasks a worker's deque holds; a spawn on a full deque runs the
  * task at once. Default 8192. */
 #ifndef ADAPT_DEQUE_CAP
@@ -106,5 +113,6 @@ _Static_assert(ADAPT_THEFT_BLOCK >= 1, "ADAPT_THEFT_BLOCK must be >= 1");
 _Static_assert(ADAPT_SCHED_GRAIN_MAX >= 1, "ADAPT_SCHED_GRAIN_MAX must be >= 1");
 _Static_assert(ADAPT_GRAIN_PROBE >= 2, "ADAPT_GRAIN_PROBE must be >= 2");
 _Static_assert(ADAPT_DEQUE_CAP >= 2 && ADAPT_MAX_NEST >= 2, "deque capacity and nesting");
+_Static_assert(ADAPT_LOCK_SPINS >= 1, "ADAPT_LOCK_SPINS must be >= 1");
 
 #endif /* LIBADAPT_SRC_CONFIG_H */

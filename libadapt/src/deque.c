@@ -2,6 +2,7 @@
 #include "deque.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "debug.h"
@@ -25,10 +26,17 @@ void adapt__deque_lock(adapt__deque *d) {
     /* acquire: pairs with the release store in unlock (the previous holder's
      * updates of head/tail and of scope split counts are visible). */
     if (!atomic_exchange_explicit(&d->lock, 1, memory_order_acquire)) return;
+    /* A bounded spin, then yield: the holder may be preempted (more
+     * workers than cores). */
+    unsigned spins = 0;
     while (atomic_load_explicit(&d->lock, memory_order_relaxed)) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
 #endif
+      if (++spins >= ADAPT_LOCK_SPINS) {
+        spins = 0;
+        sched_yield();
+      }
     }
   }
 }
@@ -66,12 +74,18 @@ int adapt__deque_pop(adapt__deque *d, size_t floor, adapt__spawned *out) {
    * (pairs with the thief's seq_cst increment of head and load of tail). */
   atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
   if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t) {
-    /* A thief may be taking the same task: decide under the lock. */
-    atomic_store_explicit(&d->tail, t + 1, memory_order_relaxed);
+    /* A thief may be taking the same task: decide under the lock. The
+     * restores of tail are release stores: a thief's acquire (seq_cst) load
+     * that reads a restored value then synchronises with it, and slot t,
+     * written before the push's store, is visible (under the C11 release-
+     * sequence rules of C17/C23 a plain store does not continue the push's
+     * release sequence). */
+    atomic_store_explicit(&d->tail, t + 1, memory_order_release);
     adapt__deque_lock(d);
     atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
     if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t) {
-      atomic_store_explicit(&d->tail, t + 1, memory_order_relaxed);
+      /* release: as above. */
+      atomic_store_explicit(&d->tail, t + 1, memory_order_release);
       adapt__deque_unlock(d);
       return 0;
     }
@@ -88,7 +102,8 @@ int adapt__deque_pop_locked(adapt__deque *d, size_t floor, adapt__spawned *out) 
   return got;
 }
 
-int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out) {
+int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *restored) {
+  *restored = 0;
   /* relaxed pre-check without the lock (hint). */
   if (!adapt__deque_nonempty(d, memory_order_relaxed)) return 0;
   adapt__deque_lock(d);
@@ -97,7 +112,9 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out) {
    * (pairs with the owner's seq_cst store of tail and load of head). */
   atomic_store_explicit(&d->head, h + 1, memory_order_seq_cst);
   if (h + 1 > atomic_load_explicit(&d->tail, memory_order_seq_cst)) {
-    atomic_store_explicit(&d->head, h, memory_order_relaxed);
+    /* release: pairs with the owner's acquire load of head in push (a
+     * restored head is read there as any other store of head). */
+    atomic_store_explicit(&d->head, h, memory_order_release);
     adapt__deque_unlock(d);
     return 0;
   }
@@ -106,12 +123,20 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out) {
   if (e->split) {
     /* Splittable entry: the owner cannot pop it while we hold head past it
      * (its pop sees head > tail and waits for the lock). */
+    /* Restores of head: seq_cst, at least release (as above); seq_cst
+     * also makes the restore the waker half of a Dekker pair with a
+     * sleeper that saw the deque empty meanwhile (*restored: the caller
+     * then loads sleepers, seq_cst, as after a push). */
     switch (e->split(e, thief, out)) {
-    case ADAPT__SPLIT_KEEP: atomic_store_explicit(&d->head, h, memory_order_relaxed); break;
+    case ADAPT__SPLIT_KEEP:
+      atomic_store_explicit(&d->head, h, memory_order_seq_cst);
+      *restored = 1;
+      break;
     case ADAPT__SPLIT_LAST: break;
     case ADAPT__SPLIT_DROP: got = 0; break;
     default: /* ADAPT__SPLIT_FAIL */
-      atomic_store_explicit(&d->head, h, memory_order_relaxed);
+      atomic_store_explicit(&d->head, h, memory_order_seq_cst);
+      *restored = 1;
       got = 0;
       break;
     }

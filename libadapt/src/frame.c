@@ -64,7 +64,7 @@ int adapt__serve(adapt__worker *w) {
   unsigned d = w->depth;
   for (unsigned k = 0; k < d && rs.given < rs.count; k++) {
     adapt__frame *f = w->frames[adapt__rt.steal_outer ? k : d - 1 - k];
-    if (f->flags & ADAPT__FRAME_ENDING) continue;
+    if (f->flags & (ADAPT__FRAME_ENDING | ADAPT__FRAME_HELD)) continue;
     rs.frame = f;
     int before = rs.given;
     f->task->splitter((adapt_frame *)f, f->work, rs.count - rs.given, &rs, f->task->ctx);
@@ -113,6 +113,9 @@ static void frame_init(adapt__frame *f, adapt__worker *w, const adapt_task *task
   f->level = 0;
   f->flags = ADAPT__FRAME_BEGUN;
   f->magic = ADAPT__FRAME_MAGIC;
+  f->region = ADAPT__REGION_NESTED;
+  f->depth = 0;
+  f->thread = NULL;
 }
 
 /* adapt_begin's argument errors (the slow path): -EINVAL or -E2BIG with
@@ -133,13 +136,15 @@ int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work) {
   if (!frame || !task || !work || !task->entry || !task->splitter || task->work_size == 0 ||
       task->work_size > ADAPT_WORK_MAX)
     return begin_error(frame, task, work);
-  int rc = adapt__ensure();
-  if (rc) return rc;
   adapt__frame *f = adapt__frame_of(frame);
   adapt__worker *w;
-  unsigned region = adapt__region_enter(&w) ? ADAPT__FRAME_REGION : 0;
+  int region;
+  int rc = adapt__region_enter(&w, &region);
+  if (rc) return rc;
   frame_init(f, w, task, work, NULL);
-  f->flags |= region;
+  f->region = region;
+  f->depth = adapt__tls_frames;
+  f->thread = adapt__thread_token();
   ADAPT_STAT_INC(w, regions);
   adapt__publish(w, f);
   return 0;
@@ -165,8 +170,14 @@ static void reduce_head(adapt__frame *f) {
   f->thieves = rec->next;
   rec->next = NULL;
   if (f->task->reducer) {
+    /* A steal point reached inside the reducer does nothing (as inside a
+     * splitter): no splitter sees a descriptor being reduced. */
+    adapt__worker *w = f->w;
+    unsigned serving = w->serving;
+    w->serving = 1;
     f->task->reducer(f->work, rec->work, f->task->ctx);
-    ADAPT_STAT_INC(f->w, reductions);
+    w->serving = serving;
+    ADAPT_STAT_INC(w, reductions);
   }
   if (rec->handover) adapt__theft_merge(&f->thieves, rec->handover);
   rec->handover = NULL;
@@ -196,7 +207,13 @@ int adapt_preempt_next_thief(adapt_frame *frame) {
       adapt__trace(f->w, ADAPT__TRACE_PREEMPT, t, t, (uint64_t)rec->thief, rec->key);
     }
   }
+  /* The frame is not split while we wait: a splitter could insert a piece
+   * of the owner's remaining work before rec (smaller key), and rec would
+   * no longer be the next record to reduce. */
+  f->flags |= ADAPT__FRAME_HELD;
   wait_final(f->w, rec, 0);
+  f->flags &= ~ADAPT__FRAME_HELD;
+  ADAPT_ASSERT_PTR_EQ(f->thieves, rec);
   reduce_head(f);
   return 1;
 }
@@ -208,13 +225,18 @@ int adapt_end(adapt_frame *frame) {
   if (f->magic != ADAPT__FRAME_MAGIC || !(f->flags & ADAPT__FRAME_BEGUN))
     return adapt__fail(-EINVAL, "adapt_end: frame was not begun (or is already ended)");
   if (f->rec) return adapt__fail(-EINVAL, "adapt_end: frame is a thief's (the runtime ends it)");
+  if (f->thread != adapt__thread_token())
+    return adapt__fail(-EINVAL, "adapt_end: frame was begun by another thread");
+  if (f->depth != adapt__tls_frames)
+    return adapt__fail(-EINVAL, "adapt_end: frames ended out of order (a frame or scope begun "
+                                "after this one is still open: end it first)");
   adapt__worker *w = f->w;
   f->flags |= ADAPT__FRAME_ENDING;
   join_thieves(f);
   adapt__unpublish(w, f);
   f->flags &= ~ADAPT__FRAME_BEGUN;
   f->magic = 0;
-  adapt__region_leave((f->flags & ADAPT__FRAME_REGION) != 0);
+  adapt__region_leave(f->region);
   return 0;
 }
 

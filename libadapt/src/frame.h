@@ -15,7 +15,7 @@ enum {
   ADAPT__FRAME_BEGUN = 1u << 0,     /* between begin and end */
   ADAPT__FRAME_PUBLISHED = 1u << 1, /* on the worker's frame stack */
   ADAPT__FRAME_ENDING = 1u << 2,    /* in adapt_end: not split any more */
-  ADAPT__FRAME_REGION = 1u << 3     /* top-level: holds the region lock */
+  ADAPT__FRAME_HELD = 1u << 3       /* adapt_preempt_next_thief waits: not split */
 };
 
 #define ADAPT__FRAME_MAGIC 0x61647046u /* "adpF" */
@@ -31,6 +31,11 @@ typedef struct adapt__frame {
   unsigned level;        /* index in w->frames when published */
   unsigned flags;
   uint32_t magic;
+  /* adapt_begin's frames: the kind of region entered (adapt__region_enter),
+   * the beginning thread and its frame count then (adapt_end's checks). */
+  int region;
+  unsigned depth;
+  const void *thread;
 } adapt__frame;
 
 _Static_assert(sizeof(adapt__frame) <= sizeof(adapt_frame), "adapt_frame too small");

@@ -35,7 +35,7 @@ static void for_splitter(adapt_frame *frame, void *wv, int count, adapt_reply_se
   if (adapt__cancel_seen(&c->cancelled)) return; /* nothing more to hand out */
   size_t g = w->grain ? w->grain : 1;
   size_t r = w->end - w->begin;
-  if (r < 2 * g) return; /* the owner keeps at least one grain, thieves get one */
+  if (r / 2 < g) return; /* the owner keeps at least one grain, thieves get one (no 2g: it wraps) */
   size_t pieces = (size_t)count + 1;
   if (pieces > r / g) pieces = r / g;
   size_t piece = r / pieces;
@@ -213,7 +213,10 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
     sched = attr->sched;
   }
   if (first == last) return 0;
-  int rc = adapt__ensure(); /* ADAPT_GRAIN and ADAPT_SCHED are read by adapt_init */
+  /* Starts the runtime if needed (ADAPT_GRAIN and ADAPT_SCHED are read by
+   * adapt_init); its configuration read below stays until the leave. */
+  adapt__worker *wk;
+  int region, rc = adapt__region_enter(&wk, &region);
   if (rc) return rc;
   size_t g = attr && attr->grain ? attr->grain : adapt__rt.seq.grain;
   if (sched == ADAPT_SCHED_DEFAULT) sched = adapt__rt.seq.sched;
@@ -221,9 +224,7 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   if (sched != ADAPT_SCHED_ADAPTIVE) {
     adapt__loop l = {sched_body, &c, first, last,
                      g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
-    adapt__worker *w;
-    int region = adapt__region_enter(&w);
-    adapt__for_sched(sched, w, &l);
+    adapt__for_sched(sched, wk, &l);
     adapt__region_leave(region);
     return for_result(&c);
   }
@@ -239,9 +240,13 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   const adapt_task task = {for_run, for_splitter, NULL, sizeof(for_work), &c};
   adapt_frame f;
   rc = adapt_begin(&f, &task, &w);
-  if (rc) return rc;
+  if (rc) {
+    adapt__region_leave(region);
+    return rc;
+  }
   for_run(&f, &w, &c);
   rc = adapt_end(&f);
+  adapt__region_leave(region);
   if (!g && !w.calibrating) { /* learned a grain: remember it */
     grain_cache[slot].body = body;
     grain_cache[slot].grain = w.grain;

@@ -119,11 +119,10 @@ static void at_exit(void) {
  * repeated failures print the same bad values only once. */
 static int init(const adapt_config *cfg, int lazy) {
   adapt__error_clear();
-  adapt__worker *self = adapt__self();
   /* On a worker thread or inside a region the runtime runs and stays up
    * (see check_running); the init lock must not be taken there: a finalize
    * holding it waits for this region, or joins this worker. */
-  if ((self && self->has_thread) || adapt__in_region()) return check_running(cfg);
+  if (adapt__pool_thread() || adapt__in_region()) return check_running(cfg);
   pthread_mutex_lock(&adapt__rt.init_lock);
   /* acquire: pairs with the release store of up below (another thread's
    * init): the running configuration compared by check_running is visible. */
@@ -159,7 +158,9 @@ static int init(const adapt_config *cfg, int lazy) {
     }
     adapt__rt.workers[i]->nnear = k;
   }
-  adapt__rt.generation++;
+  /* relaxed: up is 0 and the init lock held; adapt__self_id compares it with
+   * the value its thread recorded. */
+  atomic_fetch_add_explicit(&adapt__rt.generation, 1, memory_order_relaxed);
   adapt__rt.init_thread = pthread_self();
   atomic_store_explicit(&adapt__rt.shutdown, 0, memory_order_relaxed);
   atomic_store_explicit(&adapt__rt.sleepers, 0, memory_order_relaxed);
@@ -212,20 +213,22 @@ int adapt__ensure(void) {
 }
 
 int adapt__seq_defaults_get(adapt__seq_defaults *out) {
-  /* acquire: pairs with the release store of up in adapt_init, which
-   * follows the writes of the settings (configure). */
-  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
-    int rc = init(NULL, 1); /* its acquire load or its own store orders the reads below */
-    if (rc) return rc;
+  /* Inside a region or on a worker thread the runtime runs and is not
+   * finalized before the region ends. */
+  if (adapt__in_region() || adapt__pool_thread()) {
+    *out = adapt__rt.seq;
+    return 0;
   }
+  int rc = adapt__pin(1); /* a concurrent finalize and init rewrite seq */
+  if (rc) return rc;
   *out = adapt__rt.seq;
+  adapt__unpin();
   return 0;
 }
 
 static int finalize(const char *fn) {
   adapt__error_clear();
-  adapt__worker *self = adapt__self();
-  if ((self && self->has_thread) || adapt__in_region())
+  if (adapt__pool_thread() || adapt__in_region())
     return adapt__fail(-EBUSY,
                        "%s: called inside a parallel region (a body, a task or an open scope)", fn);
   pthread_mutex_lock(&adapt__rt.init_lock);
@@ -234,10 +237,19 @@ static int finalize(const char *fn) {
     pthread_mutex_unlock(&adapt__rt.init_lock);
     return 0;
   }
-  /* Wait for a region run by another thread to end. */
+  /* Wait for the regions of other threads to end. New ones may start
+   * meanwhile (a region never waits for another, nor for a finalize: a
+   * thread that a body joins may start one); the region lock is then held
+   * to the end, so that a region that starts afterwards sees up == 0 and
+   * starts a new runtime. */
   pthread_mutex_lock(&adapt__rt.region_lock);
+  while (adapt__rt.active > 0) {
+    adapt__rt.finalize_waiting = 1;
+    pthread_cond_wait(&adapt__rt.regions_done, &adapt__rt.region_lock);
+  }
+  adapt__rt.finalize_waiting = 0;
   stop_threads(adapt__rt.nworkers);
-  if (adapt__rt.stats_at_exit) adapt_stats_print(stderr);
+  if (adapt__rt.stats_at_exit) adapt__stats_print_pinned(stderr);
   if (adapt__rt.trace_file) {
     int rc = adapt__trace_write(adapt__rt.trace_file);
     if (rc)
@@ -265,14 +277,15 @@ void adapt_finalize(void) {
 }
 
 int adapt_num_workers(void) {
-  if (adapt__ensure() != 0) return 1;
-  return adapt__rt.nworkers;
+  if (adapt__in_region() || adapt__pool_thread())
+    return adapt__rt.nworkers; /* not finalized before the region ends */
+  if (adapt__pin(1) != 0) return 1;
+  int n = adapt__rt.nworkers;
+  adapt__unpin();
+  return n;
 }
 
-int adapt_worker_id(void) {
-  adapt__worker *w = adapt__self();
-  return w ? w->id : -1;
-}
+int adapt_worker_id(void) { return adapt__self_id(); }
 
 unsigned adapt_version(void) { return ADAPT_VERSION_HEX; }
 

@@ -13,20 +13,24 @@ void adapt__scope_open(adapt__scope *s, adapt__worker *w) {
   atomic_init(&s->splits, 0);
   s->w = w;
   s->floor = adapt__deque_tail(&w->dq);
-  s->region = 0;
+  s->thread = NULL;
+  s->region = ADAPT__REGION_NESTED;
+  s->depth = 0;
   s->magic = ADAPT__SCOPE_MAGIC;
 }
 
 int adapt_scope_begin(adapt_scope *scope) {
   adapt__error_clear();
   if (!scope) return adapt__fail(-EINVAL, "adapt_scope_begin: scope is NULL");
-  int rc = adapt__ensure();
-  if (rc) return rc;
   adapt__scope *s = (adapt__scope *)(void *)scope;
   adapt__worker *w;
-  int region = adapt__region_enter(&w);
+  int region;
+  int rc = adapt__region_enter(&w, &region);
+  if (rc) return rc;
   adapt__scope_open(s, w);
+  s->thread = adapt__thread_token();
   s->region = (unsigned)region;
+  s->depth = adapt__tls_frames;
   return 0;
 }
 
@@ -68,13 +72,18 @@ static int scope_error(const char *fn, const adapt__scope *s) {
   if (!s) return adapt__fail(-EINVAL, "%s: scope is NULL", fn);
   if (s->magic != ADAPT__SCOPE_MAGIC)
     return adapt__fail(-EINVAL, "%s: scope was not begun (or is already synced)", fn);
-  return adapt__fail(-EINVAL, "%s: scope was begun by another thread", fn);
+  if (s->thread != adapt__thread_token())
+    return adapt__fail(-EINVAL, "%s: scope was begun by another thread", fn);
+  return adapt__fail(-EINVAL,
+                     "%s: scopes synced out of order (a frame or scope begun after this one "
+                     "is still open: end it first)",
+                     fn);
 }
 
 int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   adapt__error_clear();
   adapt__scope *s = (adapt__scope *)(void *)scope;
-  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->w != adapt__self())
+  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->thread != adapt__thread_token())
     return scope_error("adapt_spawn", s);
   if (!fn) return adapt__fail(-EINVAL, "adapt_spawn: fn is NULL");
   adapt__spawned t = {.run = run_user, .fn = fn, .arg = arg};
@@ -112,7 +121,8 @@ void adapt__scope_wait(adapt__scope *s) {
 int adapt_sync(adapt_scope *scope) {
   adapt__error_clear();
   adapt__scope *s = (adapt__scope *)(void *)scope;
-  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->w != adapt__self())
+  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->thread != adapt__thread_token() ||
+      s->depth != adapt__tls_frames)
     return scope_error("adapt_sync", s);
   unsigned region = s->region;
   adapt__scope_wait(s);

@@ -27,9 +27,11 @@ typedef struct adapt__scope {
   /* --- Owner thread --- */
   struct adapt__worker *w; /* owner */
   size_t floor;            /* deque tail when the scope began */
+  const void *thread;      /* adapt_scope_begin: the beginning thread (its token) */
   unsigned pushed;
   unsigned local;
-  unsigned region; /* 1: top-level, holds the region lock */
+  unsigned region : 2; /* the kind of region entered (adapt__region_enter) */
+  unsigned depth : 30; /* adapt_scope_begin: the thread's frame count then */
   uint32_t magic;
   /* --- Other workers --- */
   atomic_uint remote;

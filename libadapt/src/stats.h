@@ -1,10 +1,13 @@
 /* Per-worker statistics. Each counter is written only by its worker (relaxed
- * load + store, no read-modify-write) and may be read by any thread. */
+ * load + store, no read-modify-write) and may be read by any thread. A
+ * reset never writes a counter (the owner's load + store would undo it): it
+ * records the current values as the base that adapt_stats_get subtracts. */
 #ifndef LIBADAPT_SRC_STATS_H
 #define LIBADAPT_SRC_STATS_H
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "config.h"
 
 typedef struct adapt__stats {
@@ -12,6 +15,8 @@ typedef struct adapt__stats {
       preemptions, reductions, regions, idle_ns, sleeps;
   atomic_uint rtt_next;                  /* next sample slot */
   atomic_uint rtt_ns[ADAPT_RTT_SAMPLES]; /* steal round trips, ns (0: empty) */
+  /* Counter values at the last adapt_stats_reset: under the region lock. */
+  adapt_worker_stats base;
 } adapt__stats;
 
 /* Owner-only increment: relaxed, no RMW (counters are single-writer). */
@@ -24,5 +29,7 @@ typedef struct adapt__stats {
 struct adapt__worker;
 void adapt__stats_rtt(struct adapt__worker *w, uint64_t ns);
 void adapt__stats_clear(adapt__stats *s);
+/* adapt_stats_print for finalize, which holds the region lock already. */
+void adapt__stats_print_pinned(FILE *f);
 
 #endif /* LIBADAPT_SRC_STATS_H */

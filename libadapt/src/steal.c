@@ -77,7 +77,13 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
     /* A waiting thief answers its own requesters at once (fail or split its
      * frames if it is waiting at a join): no chains of waiting thieves. */
     if (atomic_load_explicit(&w->nreq, memory_order_relaxed)) adapt__serve(w);
-    if ((++checks & 15u) == 0 && st == ADAPT__REQ_POSTED && adapt__now_ns() >= deadline) {
+    /* Cancel after the timeout, or at once when the runtime shuts down (a
+     * victim that stopped polling, e.g. worker 0 between regions, would
+     * otherwise delay adapt_finalize by the whole timeout). acquire: pairs
+     * with the release store of shutdown in finalize. */
+    if ((++checks & 15u) == 0 && st == ADAPT__REQ_POSTED &&
+        (adapt__now_ns() >= deadline ||
+         atomic_load_explicit(&adapt__rt.shutdown, memory_order_acquire))) {
       int expected = ADAPT__REQ_POSTED;
       /* relaxed: a cancelled request carries no data either way. */
       if (atomic_compare_exchange_strong_explicit(&slot->state, &expected, ADAPT__REQ_IDLE,
@@ -104,13 +110,19 @@ static void end_idle(adapt__worker *w, uint64_t now) {
  * THE protocol), then a request for its adaptive work (answered by the
  * victim's splitters, outermost frame first). */
 int adapt__steal_and_run(adapt__worker *w, int prefer) {
-  /* no room on this stack to run more */
-  if (w->depth >= ADAPT_MAX_DEPTH - 1 || w->nest >= ADAPT_MAX_NEST) return 0;
+  /* no room on this stack to run more; a solo worker has no request slots */
+  if (w->depth >= ADAPT_MAX_DEPTH - 1 || w->nest >= ADAPT_MAX_NEST || w->solo) return 0;
   int v = pick_victim(w, prefer);
   if (v < 0) return 0;
   adapt__worker *victim = adapt__rt.workers[v];
   adapt__spawned task;
-  if (adapt__deque_steal(&victim->dq, w->id, &task)) {
+  int restored, got = adapt__deque_steal(&victim->dq, w->id, &task, &restored);
+  /* seq_cst: after the seq_cst restore of head, the waker half of the
+   * Dekker pair with a sleeper's seq_cst increment of sleepers and loads of
+   * head and tail (idle.c): it saw the entry, or we wake it. */
+  if (restored && atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0)
+    adapt__wake_all();
+  if (got) {
     uint64_t now = adapt__now_ns();
     end_idle(w, now);
     if (adapt__trace_mask & ADAPT__TRACE_STEAL)

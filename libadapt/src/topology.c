@@ -68,13 +68,15 @@ static size_t cache_shared(int a, int b) {
 }
 
 size_t adapt_cache_shared_by(int a, int b) {
-  if (adapt__ensure() != 0 || a < 0 || b < 0 || a >= adapt__rt.nworkers || b >= adapt__rt.nworkers)
-    return 0;
-  return cache_shared(a, b);
+  if (adapt__pin(1) != 0) return 0; /* the topology is freed by finalize */
+  size_t s =
+      a < 0 || b < 0 || a >= adapt__rt.nworkers || b >= adapt__rt.nworkers ? 0 : cache_shared(a, b);
+  adapt__unpin();
+  return s;
 }
 
-size_t adapt_shared_cache_size(void) {
-  if (adapt__ensure() != 0) return 0;
+/* adapt_shared_cache_size with the runtime pinned. */
+static size_t shared_cache_size(void) {
   hwloc_obj_t o = pu_of(0);
   if (!o) return 0;
   for (int w = 1; w < adapt__rt.nworkers; w++) {
@@ -93,10 +95,19 @@ size_t adapt_shared_cache_size(void) {
   return best ? (size_t)best->attr->cache.size : 0;
 }
 
+size_t adapt_shared_cache_size(void) {
+  if (adapt__pin(1) != 0) return 0;
+  size_t s = shared_cache_size();
+  adapt__unpin();
+  return s;
+}
+
 int adapt_worker_pu(int w) {
-  if (adapt__ensure() != 0 || w < 0 || w >= adapt__rt.nworkers || !adapt__rt.bind) return -1;
-  hwloc_obj_t pu = pu_of(w);
-  return pu ? (int)pu->os_index : -1;
+  if (adapt__pin(1) != 0) return -1;
+  hwloc_obj_t pu = w < 0 || w >= adapt__rt.nworkers || !adapt__rt.bind ? NULL : pu_of(w);
+  int os = pu ? (int)pu->os_index : -1;
+  adapt__unpin();
+  return os;
 }
 
 /* Workers sharing w's smallest shared cache (the cache that w shares with

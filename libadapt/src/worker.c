@@ -9,29 +9,38 @@
 #include <time.h>
 
 #include "debug.h"
+#include "error.h"
 
 adapt__runtime adapt__rt = {
     .init_lock = PTHREAD_MUTEX_INITIALIZER,
     .region_lock = PTHREAD_MUTEX_INITIALIZER,
+    .regions_done = PTHREAD_COND_INITIALIZER,
 };
 
 static _Thread_local adapt__worker *tls_worker;
 static _Thread_local unsigned tls_generation;
-static _Thread_local int tls_frames; /* frames begun by this thread and not ended */
+static _Thread_local int tls_id = -1;     /* adapt_worker_id of tls_worker */
+static _Thread_local int tls_pool_thread; /* 1 on the threads of workers 1..n-1 */
+_Thread_local unsigned adapt__tls_frames ADAPT__TLS_FAST;
 
-int adapt__in_region(void) { return tls_frames > 0; }
-
-adapt__worker *adapt__self(void) {
-  adapt__worker *w = tls_worker;
-  if (w && tls_generation == adapt__rt.generation &&
+int adapt__self_id(void) {
+  /* relaxed: a thread-local left by an earlier runtime is recognised by its
+   * generation (the current one's was set by this thread). No dereference:
+   * worker 0 may be freed by a finalize on another thread meanwhile. */
+  if (tls_worker &&
+      tls_generation == atomic_load_explicit(&adapt__rt.generation, memory_order_relaxed) &&
       atomic_load_explicit(&adapt__rt.up, memory_order_relaxed))
-    return w;
-  return NULL;
+    return tls_id;
+  return -1;
 }
+
+int adapt__pool_thread(void) { return tls_pool_thread; }
 
 void adapt__set_self(adapt__worker *w) {
   tls_worker = w;
-  tls_generation = adapt__rt.generation;
+  tls_id = w && !w->solo ? w->id : -1;
+  /* relaxed: read by this thread only, against the same counter. */
+  tls_generation = atomic_load_explicit(&adapt__rt.generation, memory_order_relaxed);
 }
 
 uint64_t adapt__now_ns(void) {
@@ -56,30 +65,103 @@ void adapt__pause(unsigned *spins) {
   }
 }
 
-int adapt__region_enter(adapt__worker **wp) {
-  adapt__worker *w = adapt__self();
-  int region = 0;
-  if (!(w && w->has_thread) && tls_frames == 0) {
-    /* Serialised with the regions of other threads. A thread that is not a
-     * worker takes worker 0's place while its region runs. */
-    pthread_mutex_lock(&adapt__rt.region_lock);
-    w = adapt__rt.workers[0];
-    adapt__set_self(w);
-    region = 1;
+/* The calling thread's solo worker (adapt__region_enter), created at its
+ * first use and freed when the thread exits. */
+static _Thread_local adapt__worker *tls_solo;
+static pthread_key_t solo_key;
+static pthread_once_t solo_once = PTHREAD_ONCE_INIT;
+static int solo_key_ok;
+
+static void solo_free(void *w) { adapt__worker_free(w); }
+static void solo_key_init(void) { solo_key_ok = pthread_key_create(&solo_key, solo_free) == 0; }
+
+static adapt__worker *solo_worker(void) {
+  if (tls_solo) return tls_solo;
+  pthread_once(&solo_once, solo_key_init);
+  /* id 0 for the schedulers' partitions; one request slot, never posted. */
+  adapt__worker *w = solo_key_ok ? adapt__worker_new(0, 1) : NULL;
+  if (!w) return NULL;
+  if (pthread_setspecific(solo_key, w) != 0) {
+    adapt__worker_free(w);
+    return NULL;
   }
-  tls_frames++;
+  w->solo = 1;
+  tls_solo = w;
+  return w;
+}
+
+/* The slow path of adapt__region_enter: a top-level region. */
+static int region_start(adapt__worker **wp, int *region) {
+  pthread_mutex_lock(&adapt__rt.region_lock);
+  /* acquire: pairs with the release store of up in adapt_init. Under the
+   * region lock, up == 1 means that no finalize has begun its teardown
+   * (it holds the lock from its wait for active == 0 to the end). */
+  while (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
+    pthread_mutex_unlock(&adapt__rt.region_lock);
+    int rc = adapt__ensure();
+    if (rc) return rc;
+    pthread_mutex_lock(&adapt__rt.region_lock);
+  }
+  adapt__worker *w;
+  int kind;
+  if (!adapt__rt.pool_busy) {
+    adapt__rt.pool_busy = 1;
+    w = adapt__rt.workers[0];
+    kind = ADAPT__REGION_POOL;
+  } else if ((w = solo_worker())) {
+    kind = ADAPT__REGION_SOLO;
+  } else {
+    pthread_mutex_unlock(&adapt__rt.region_lock);
+    return adapt__fail(-ENOMEM, "libadapt: out of memory for the worker of a region run on "
+                                "its own thread (the workers were busy)");
+  }
+  adapt__rt.active++;
+  pthread_mutex_unlock(&adapt__rt.region_lock);
+  adapt__set_self(w);
+  adapt__tls_frames = 1;
   *wp = w;
-  return region;
+  *region = kind;
+  return 0;
+}
+
+int adapt__region_enter(adapt__worker **wp, int *region) {
+  if (adapt__tls_frames == 0 && !tls_pool_thread) return region_start(wp, region);
+  adapt__tls_frames++;
+  *wp = tls_worker;
+  *region = ADAPT__REGION_NESTED;
+  return 0;
 }
 
 void adapt__region_leave(int region) {
-  tls_frames--;
-  if (!region) return;
-  /* A foreign thread gives worker 0's place back; the thread that
-   * initialised the runtime stays worker 0. */
-  if (!pthread_equal(pthread_self(), adapt__rt.init_thread)) adapt__set_self(NULL);
+  adapt__tls_frames--;
+  if (region == ADAPT__REGION_NESTED) return;
+  /* The thread that initialised the runtime is worker 0 again between
+   * regions; any other thread is no worker. Read while the region still
+   * counts in active: the runtime is not finalized meanwhile. */
+  adapt__set_self(pthread_equal(pthread_self(), adapt__rt.init_thread) ? adapt__rt.workers[0]
+                                                                       : NULL);
+  pthread_mutex_lock(&adapt__rt.region_lock);
+  if (region == ADAPT__REGION_POOL) adapt__rt.pool_busy = 0;
+  if (--adapt__rt.active == 0 && adapt__rt.finalize_waiting)
+    pthread_cond_broadcast(&adapt__rt.regions_done);
   pthread_mutex_unlock(&adapt__rt.region_lock);
 }
+
+int adapt__pin(int start) {
+  pthread_mutex_lock(&adapt__rt.region_lock);
+  /* acquire: pairs with the release store of up in adapt_init (see
+   * region_start for why the lock keeps it running). */
+  while (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
+    pthread_mutex_unlock(&adapt__rt.region_lock);
+    if (!start) return -ESRCH;
+    int rc = adapt__ensure();
+    if (rc) return rc;
+    pthread_mutex_lock(&adapt__rt.region_lock);
+  }
+  return 0;
+}
+
+void adapt__unpin(void) { pthread_mutex_unlock(&adapt__rt.region_lock); }
 
 void adapt__publish(adapt__worker *w, adapt__frame *f) {
   if (w->depth >= ADAPT_MAX_DEPTH) return; /* too deep: runs unpublished */
@@ -90,14 +172,15 @@ void adapt__publish(adapt__worker *w, adapt__frame *f) {
    * seq_cst increment of sleepers and its loads of has_work (Dekker): either
    * it sees our frame or we see it asleep and wake it. */
   atomic_store_explicit(&w->has_work, (int)w->depth, memory_order_seq_cst);
-  if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0) adapt__wake_all();
+  if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0 && !w->solo)
+    adapt__wake_all(); /* (nobody can take a solo worker's frames) */
 }
 
 int adapt__push_entry(adapt__worker *w, const adapt__spawned *e) {
   int rc = adapt__deque_push(&w->dq, e);
   /* seq_cst: with the seq_cst store of tail in push, the waker half of the
    * Dekker pair of the idle protocol (idle.c). */
-  if (rc == 0 && atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0)
+  if (rc == 0 && atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0 && !w->solo)
     adapt__wake_all();
   return rc;
 }
@@ -118,6 +201,7 @@ void adapt__unpublish(adapt__worker *w, adapt__frame *f) {
 static void *worker_main(void *arg) {
   adapt__worker *w = arg;
   adapt__set_self(w);
+  tls_pool_thread = 1;
   if (adapt__rt.bind) adapt__topology_bind(w->id);
   unsigned spins = 0;
   w->idle_since = adapt__now_ns();

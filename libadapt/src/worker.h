@@ -25,6 +25,8 @@ typedef struct adapt__worker {
   int nnear;
   pthread_t thread;
   int has_thread;      /* 1 for workers 1..n-1 */
+  int solo;            /* 1: a thread's own worker for regions started while the
+                          pool is busy (never a victim, never a thief) */
   uint64_t idle_since; /* idle loop: start of the current idle period, 0 if none */
   struct adapt__lazy_td *postponed_oldest; /* lazy-bf: private deque of postponed */
   struct adapt__lazy_td *postponed_newest; /* ranges, on this worker's stack */
@@ -66,14 +68,24 @@ typedef struct adapt__runtime {
   char *trace_file;
   unsigned yield_spins;
   adapt__worker **workers;
-  unsigned generation;   /* bumped at each init; guards stale thread-locals */
   pthread_t init_thread; /* the thread that is worker 0 outside regions */
+  /* Bumped at each init (init lock held, up == 0); guards stale
+   * thread-locals. Atomic: adapt__self_id reads it on any thread (relaxed). */
+  atomic_uint generation;
 
   /* --- Life cycle --- */
-  atomic_int up;               /* 1 while running: release by init, acquire by users */
-  atomic_int shutdown;         /* 1: workers exit (release by finalize, acquire by workers) */
-  pthread_mutex_t init_lock;   /* init and finalize */
-  pthread_mutex_t region_lock; /* serialises top-level regions */
+  atomic_int up;             /* 1 while running: release by init, acquire by users */
+  atomic_int shutdown;       /* 1: workers exit (release by finalize, acquire by workers) */
+  pthread_mutex_t init_lock; /* init and finalize */
+
+  /* --- Top-level regions: the fields below are under region_lock. While a
+   * region runs (active > 0) or the lock is held with up == 1, the runtime
+   * is not finalized: its configuration and workers stay as they are. --- */
+  pthread_mutex_t region_lock;
+  pthread_cond_t regions_done; /* finalize waits here for active == 0 */
+  int active;                  /* top-level regions running, on the pool or solo */
+  int pool_busy;               /* a region holds worker 0's place */
+  int finalize_waiting;        /* a finalize waits on regions_done */
 
   /* --- Sleep/wake: written by everyone, own lines --- */
   _Alignas(ADAPT_CACHE_LINE) atomic_uint epoch; /* futex word */
@@ -82,10 +94,20 @@ typedef struct adapt__runtime {
 
 extern adapt__runtime adapt__rt;
 
-/* The calling thread's worker, or NULL if it is not (or no longer) one. */
-adapt__worker *adapt__self(void);
+/* adapt_worker_id: the calling thread's worker id, -1 if none (or solo).
+ * Does not dereference the worker. */
+int adapt__self_id(void);
+/* 1 on the threads of workers 1..n-1 (always inside the runtime). */
+int adapt__pool_thread(void);
+
+/* Frames and scopes begun by the calling thread and not yet ended (a stolen
+ * piece does not count). Static TLS: one load to read it. */
+extern _Thread_local unsigned adapt__tls_frames ADAPT__TLS_FAST;
 /* 1 if the calling thread has begun a frame or scope not yet ended. */
-int adapt__in_region(void);
+static inline int adapt__in_region(void) { return adapt__tls_frames > 0; }
+/* The calling thread's identity (unique among live threads), recorded by
+ * frames and scopes for the checks of adapt_end, adapt_spawn, adapt_sync. */
+static inline const void *adapt__thread_token(void) { return &adapt__tls_frames; }
 /* Make the calling thread act as w (NULL: none). */
 void adapt__set_self(adapt__worker *w);
 
@@ -98,13 +120,33 @@ uint64_t adapt__now_ns(void);
 /* Wait-loop pause: cpu_relax, and sched_yield every few spins. */
 void adapt__pause(unsigned *spins);
 
-/* Top-level regions (adapt_begin, adapt_scope_begin): if the calling thread
- * is not inside a region, take the region lock and worker 0's place and
- * return 1 (the caller then owes adapt__region_leave); else 0. Either way
- * *w is the worker to run on and the thread's frame count is incremented. */
-int adapt__region_enter(adapt__worker **w);
-/* Close what adapt__region_enter opened (region: its return value). */
+/* Kinds of region adapt__region_enter opens. */
+enum {
+  ADAPT__REGION_NESTED = 0, /* inside a region, or on a worker thread */
+  ADAPT__REGION_POOL = 1,   /* top-level, on worker 0's place (the workers help) */
+  ADAPT__REGION_SOLO = 2    /* top-level while the pool is busy: the calling
+                               thread's own worker, alone */
+};
+
+/* Enter a region (adapt_begin, adapt_scope_begin, adapt_for). Nested (the
+ * calling thread is inside a region, or is a worker thread): *w is its
+ * worker. Top-level: start the runtime if it is not running, then take
+ * worker 0's place if no other region holds it, else run on the thread's
+ * own solo worker (a region never waits for another one: a thread started
+ * and joined by a body may run loops); finalize waits until the region
+ * leaves. Either way the thread's frame count is incremented. 0 and
+ * *region, or adapt_init's errors, or -ENOMEM (no solo worker); on error
+ * nothing is entered. */
+int adapt__region_enter(adapt__worker **w, int *region);
+/* Close what adapt__region_enter opened (region: the kind it gave). */
 void adapt__region_leave(int region);
+
+/* Outside regions: hold the region lock with the runtime running (started
+ * first if start, else -ESRCH when it is not running), so that its
+ * configuration and workers can be read. 0 (then call adapt__unpin), or
+ * adapt_init's errors. Never while finalize runs on the same thread. */
+int adapt__pin(int start);
+void adapt__unpin(void);
 
 /* Push e on w's deque (owner) and wake sleepers if there are any: 0, or
  * -ENOSPC when the deque is full (nothing pushed). */

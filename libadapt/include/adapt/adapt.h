@@ -100,9 +100,12 @@ ADAPT_API int adapt_init(const adapt_config *cfg);
 /* Stop the workers, join their threads, free the runtime, write the trace
  * and (ADAPT_STATS=1) print the statistics. Idempotent; a later call of any
  * entry point starts a new runtime.
- * Called from a thread that is not inside a region while another thread runs
- * one: waits for that region to end. Called from inside a region (a body):
- * does nothing and reports it on stderr; see adapt_try_finalize. */
+ * Called from a thread that is not inside a region while other threads run
+ * regions: waits until none runs (regions that start meanwhile are waited
+ * for too: a region never waits for a finalize, so a thread that a body
+ * joins may still run loops); a region started after the teardown starts a
+ * new runtime. Called from inside a region (a body): does nothing and
+ * reports it on stderr; see adapt_try_finalize. */
 ADAPT_API void adapt_finalize(void);
 
 /* adapt_finalize that reports: 0 done (or nothing to do), -EBUSY called from
@@ -115,7 +118,9 @@ ADAPT_API int adapt_try_finalize(void);
 ADAPT_API int adapt_num_workers(void);
 
 /* 0..n-1 on a worker thread (worker 0 is the thread that initialised the
- * runtime, or a foreign thread while it runs a region), -1 elsewhere. */
+ * runtime, or a foreign thread while it runs a region on the workers), -1
+ * elsewhere, also in a region that a thread runs alone because another
+ * thread's region holds the workers (see adapt_begin). */
 ADAPT_API int adapt_worker_id(void);
 
 /* Version of the library loaded at run time, as ADAPT_VERSION_HEX spells it
@@ -188,7 +193,10 @@ typedef struct adapt_worker_stats {
  * approximate (each counter is exact, the set is not a snapshot). */
 ADAPT_API int adapt_stats_get(int w, adapt_worker_stats *out);
 
-/* Zero every counter and the steal latency samples. Call outside regions. */
+/* Zero every counter and the steal latency samples: adapt_stats_get then
+ * counts from this call (a reset is never lost to a worker's concurrent
+ * update; a latency sample stored meanwhile may remain). Any thread, any
+ * time; does nothing when the runtime is not running. */
 ADAPT_API void adapt_stats_reset(void);
 
 /* Median and 90th percentile of the steal round trip (request posted to

@@ -32,7 +32,10 @@
  *   final descriptor is handed to task->reducer(victim_work, thief_work)
  *   in sequence order: the order of the keys given to adapt_reply.
  *
- * Rules for the splitter and the code between steal points:
+ * Rules for the splitter, the reducer and the code between steal points:
+ * - A steal point reached inside a splitter or a reducer does nothing (the
+ *   worker does not answer requests until the callback returns), so neither
+ *   sees a descriptor that another callback is changing.
  * - The splitter runs on the frame owner's thread, at a steal point of that
  *   worker: the one in your loop, or one in a loop nested inside your body
  *   (requests are answered from the outermost frame first by default). So
@@ -89,28 +92,39 @@ typedef struct adapt_task {
 /* Start an adaptive task: publish `work` (descriptor of task->work_size
  * bytes, owned by the caller) as splittable by the calling worker.
  * Initialises the runtime lazily. On a thread that is not a worker, the call
- * takes worker 0's place for the region; such top-level calls from several
- * threads are serialised (the second waits for the first region's
- * adapt_end). `task` and `work` must stay valid until adapt_end returns.
+ * is a top-level region: it takes worker 0's place, and the other workers
+ * help, when no other thread's region holds it; otherwise it never waits
+ * but runs alone on the calling thread (nested loops, tasks and frames
+ * included; adapt_worker_id() is -1 there), so that a thread started and
+ * joined by a body, or any other thread, completes its loops while the
+ * workers are busy. adapt_finalize waits for both kinds. `task` and `work`
+ * must stay valid until adapt_end returns.
  * Nesting: allowed inside a body to any depth (beyond an internal limit the
  * frame is not published and runs sequentially).
  * Errors: -EINVAL NULL frame/task/work/entry/splitter or work_size 0,
- * -E2BIG work_size > ADAPT_WORK_MAX, or adapt_init's errors. On error
- * nothing is published and adapt_end must not be called. */
+ * -E2BIG work_size > ADAPT_WORK_MAX, -ENOMEM (a region run alone: its
+ * worker), or adapt_init's errors. On error nothing is published and
+ * adapt_end must not be called. */
 ADAPT_API int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work);
 
 /* Join: wait for every thief of the frame (and theirs) to finish, reduce
  * each into the owner's descriptor in sequence order, and unpublish the
  * frame. While waiting, the worker steals and runs other work.
- * Returns 0, or -EINVAL for a frame that was not begun. */
+ * Frames and scopes end in the reverse order of their beginnings, on the
+ * thread that began them.
+ * Returns 0, or -EINVAL (nothing is done) for a frame that was not begun,
+ * a thief's frame, a frame begun by another thread, or a frame ended out of
+ * order (a frame or scope begun after it is still open). */
 ADAPT_API int adapt_end(adapt_frame *frame);
 
 /* Preempt the first thief (in sequence order) of the frame: ask it to stop
  * at its next preempt point, wait for it, reduce its descriptor into the
  * owner's and take over its own thieves. Returns 1 when a thief was reduced
  * (the owner's descriptor may hold new work: look again), 0 when the frame
- * has no thief left. Call only from the frame's owner, when its own range
- * is done. */
+ * has no thief left. While it waits, the frame's splitter is not called
+ * (other frames' are), so the thief reduced is always the one waited for,
+ * in sequence order. Call from the frame's owner, normally when its own
+ * range is done; called earlier, the owner keeps its remaining work. */
 ADAPT_API int adapt_preempt_next_thief(adapt_frame *frame);
 
 /* In a splitter: the descriptor buffer (task->work_size bytes, zeroed) of

@@ -8,8 +8,9 @@
  *
  * Calling context (all functions below): any thread. On a worker inside a
  * body this is a nested parallel loop; on a thread that is not a worker the
- * call runs as a top-level region, serialised with other top-level regions
- * (see adapt_begin). Initialises the runtime lazily.
+ * call runs as a top-level region, on the workers, or alone on the calling
+ * thread while another thread's region holds them (see adapt_begin).
+ * Initialises the runtime lazily.
  * Errors common to all: -EINVAL NULL callback or base with count > 0, bad
  * attribute value; -EOVERFLOW count * size does not fit in size_t; the
  * runtime's errors (adapt_init, which reads and checks the environment

@@ -3,9 +3,9 @@
  * (<adapt/algorithms.h>, which includes this header).
  *
  * Calling context: any thread. On a worker inside a body a loop is nested;
- * on a thread that is not a worker it runs as a top-level region, serialised
- * with other top-level regions (see adapt_begin). Initialises the runtime
- * lazily.
+ * on a thread that is not a worker it runs as a top-level region, on the
+ * workers, or alone on the calling thread while another thread's region
+ * holds them (see adapt_begin). Initialises the runtime lazily.
  */
 #ifndef LIBADAPT_INCLUDE_ADAPT_LOOP_H
 #define LIBADAPT_INCLUDE_ADAPT_LOOP_H

@@ -34,11 +34,12 @@ typedef struct adapt_scope {
   void *adapt_priv[6];
 } adapt_scope;
 
-/* Open a scope on the calling thread. A thread that is not a worker takes
- * worker 0's place until the matching adapt_sync (top-level regions are
- * serialised, see adapt_begin). Scopes nest properly: sync an inner scope
- * before its outer one. Initialises the runtime lazily.
- * Errors: -EINVAL NULL scope; adapt_init's errors. */
+/* Open a scope on the calling thread. On a thread that is not a worker it
+ * is a top-level region until the matching adapt_sync: on worker 0's place,
+ * or alone on the calling thread while another thread's region holds the
+ * workers (see adapt_begin). Scopes and frames nest properly: sync an inner
+ * scope (end an inner frame) before its outer one. Initialises the runtime
+ * lazily. Errors: -EINVAL NULL scope; -ENOMEM; adapt_init's errors. */
 ADAPT_API int adapt_scope_begin(adapt_scope *scope);
 
 /* Spawn fn(arg): it runs, on this or another worker, before adapt_sync(scope)
@@ -49,8 +50,10 @@ ADAPT_API int adapt_scope_begin(adapt_scope *scope);
 ADAPT_API int adapt_spawn(adapt_scope *scope, void (*fn)(void *arg), void *arg);
 
 /* Wait for every task spawned in the scope (running some of them, and other
- * work, meanwhile) and close the scope. Errors: -EINVAL NULL scope or scope
- * not begun (nothing is waited for). */
+ * work, meanwhile) and close the scope. Errors (nothing is waited for):
+ * -EINVAL NULL scope, scope not begun, begun by another thread, or synced
+ * out of order (a frame or scope begun after it is still open).
+ * Calling context: the thread that began the scope. */
 ADAPT_API int adapt_sync(adapt_scope *scope);
 
 #ifdef __cplusplus
