@@ -29,11 +29,14 @@ extern "C" {
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -61,11 +64,13 @@ const char usage[] =
     "    --order lex|morton|hilbert|random   cell order (default lex; also for images)\n"
     "    --seed N            seed of the random order (default 1)\n"
     "  --array NAME          point scalars to contour (default: the active scalars)\n"
-    "  --tetrahedralize      split non-tetrahedral 3D cells (else they are refused)\n"
+    "  --tetrahedralize      split linear 3D cells into tetrahedra (else they are refused;\n"
+    "                        2D cells are always refused)\n"
     "Extraction:\n"
     "  --iso VALUE           isovalue (default 0 for waves, 0.6 for sphere, else required)\n"
     "  --mode M[,M...]       seq|nowin|static|sliding|all (default seq)\n"
-    "  --workers P           libadapt workers (default: env ADAPT_WORKERS, else all PUs)\n"
+    "  --workers P           libadapt workers (default: env ADAPT_WORKERS, else all PUs;\n"
+    "                        at most libadapt's limit, named if exceeded)\n"
     "  --window M            window size in cells (default: shared cache / footprint / "
     "4)\n"
     "  --grain G             cells per steal point (default: libadapt's)\n"
@@ -86,8 +91,11 @@ const char usage[] =
     "  --save-mesh FILE.vtu  write the tetrahedral mesh\n"
     "  --png FILE.png        render the surface (needs X: run under xvfb-run -a)\n"
     "  --render FILE.vtp     only render FILE.vtp to --png, nothing else\n"
-    "  --quiet               only the table\n"
+    "  --quiet               only the table (no warnings, e.g. about missing counters)\n"
+    "  --version             the app's, libadapt's and VTK's versions\n"
     "  --help\n"
+    "Options taking a value refuse one that starts with '--' (another option).\n"
+    "Output paths (--output, --csv, --save-mesh, --png) are checked before the extraction.\n"
     "Exit status: 0 ok, 1 usage, 2 bad input, 3 empty surface, 4 verification failed, 5 run "
     "error.\n";
 
@@ -215,10 +223,41 @@ void parse_modes(const char *v, std::vector<Mode> *modes) {
   }
 }
 
+/* A file the run will write: die now (before any extraction) if it cannot
+ * be: its directory missing or not writable, the path a directory, or an
+ * existing file not writable. */
+void check_writable(const char *flag, const std::string &path) {
+  struct stat st;
+  std::string why;
+  if (path.empty())
+    why = "empty path";
+  else if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      why = "is a directory";
+    else if (access(path.c_str(), W_OK) != 0)
+      why = std::strerror(errno);
+  } else if (errno != ENOENT)
+    why = std::strerror(errno);
+  else {
+    const size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "."
+                            : slash == 0               ? "/"
+                                                       : path.substr(0, slash);
+    if (stat(dir.c_str(), &st) != 0)
+      why = "directory '" + dir + "': " + std::strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+      why = "'" + dir + "' is not a directory";
+    else if (access(dir.c_str(), W_OK | X_OK) != 0)
+      why = "directory '" + dir + "': " + std::strerror(errno);
+  }
+  if (!why.empty()) die(EXIT_USAGE, std::string(flag) + ": cannot write '" + path + "': " + why);
+}
+
 /* The checks and defaults that depend on several options. */
 void complete(Options &o) {
   if (!o.render.empty()) {
     if (o.png.empty()) die(EXIT_USAGE, "--render needs --png FILE.png");
+    check_writable("--png", o.png);
     return;
   }
   if (o.generate == !o.input.empty())
@@ -236,12 +275,24 @@ void complete(Options &o) {
     else
       die(EXIT_USAGE, "--iso VALUE is required for this input");
   }
+  const struct {
+    const char *flag;
+    const std::string &path;
+  } outputs[] = {
+      {"--output", o.output}, {"--csv", o.csv}, {"--save-mesh", o.save_mesh}, {"--png", o.png}};
+  for (const auto &out : outputs)
+    if (!out.path.empty()) check_writable(out.flag, out.path);
 }
 
 Options parse_options(int argc, char **argv) {
   Options o;
+  /* The value of option argv[i]: the next argument, unless it is missing or
+   * another option ("--array --iso 150" must not name the array "--iso"). */
   auto need = [&](int &i) -> const char * {
     if (i + 1 >= argc) die(EXIT_USAGE, std::string(argv[i]) + " needs a value (see --help)");
+    if (std::strncmp(argv[i + 1], "--", 2) == 0)
+      die(EXIT_USAGE, std::string(argv[i]) + " needs a value, got the option '" + argv[i + 1] +
+                          "' (see --help)");
     return argv[++i];
   };
   const uint64_t any = UINT64_MAX;
@@ -249,6 +300,11 @@ Options parse_options(int argc, char **argv) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
       std::fputs(usage, stdout);
+      std::exit(EXIT_OK);
+    } else if (a == "--version") {
+      std::printf("adapt-isosurface %d.%d.%d (libadapt %s at run time, VTK %s)\n",
+                  ADAPT_VERSION_MAJOR, ADAPT_VERSION_MINOR, ADAPT_VERSION_PATCH,
+                  adapt_version_string(), vtk_version().c_str());
       std::exit(EXIT_OK);
     } else if (const auto *s = find_option(string_options, a))
       o.*(s->value) = need(i);
@@ -271,7 +327,7 @@ Options parse_options(int argc, char **argv) {
     } else if (a == "--mode")
       parse_modes(need(i), &o.modes);
     else if (a == "--workers")
-      o.workers = (int)need_integer(a, need(i), 1, 4096, "1..4096");
+      o.workers = (int)need_integer(a, need(i), 1, INT_MAX, "a positive integer");
     else if (a == "--window")
       o.window = (size_t)need_integer(a, need(i), 1, any, "a positive integer");
     else if (a == "--grain")
@@ -460,7 +516,7 @@ void load_mesh(Run &r) {
  * inherit them (the mesh is read first: input errors come before PAPI's). */
 void init_counters(Run &r) {
   r.perf_rc = perfctr_init(&r.pc, r.o.events.empty() ? nullptr : r.o.events.c_str());
-  if (r.perf_rc && r.perf_rc != -ECANCELED)
+  if (r.perf_rc && r.perf_rc != -ECANCELED && !r.o.quiet)
     std::fprintf(stderr, "adapt-isosurface: %s\n", r.pc.message);
   r.nev = r.pc.available ? r.pc.nevents : 0;
 }
@@ -472,7 +528,15 @@ void init_runtime(Run &r) {
   std::memset(&cfg, 0, sizeof cfg);
   cfg.workers = r.o.workers;
   int rc = adapt_init(&cfg);
-  if (rc) die(EXIT_RUN, std::string("adapt_init: ") + adapt_strerror(rc));
+  if (rc) {
+    /* adapt_last_error names the field and its limit (e.g. the most workers). */
+    const std::string detail = adapt_last_error();
+    const std::string what =
+        detail.empty() ? std::string("adapt_init: ") + adapt_strerror(rc) : detail;
+    if (rc == -EINVAL && r.o.workers)
+      die(EXIT_USAGE, "--workers " + std::to_string(r.o.workers) + ": " + what);
+    die(EXIT_RUN, what);
+  }
   r.workers = adapt_num_workers();
   const Mesh &m = r.mesh;
   size_t footprint =
@@ -593,11 +657,16 @@ void print_row(const Run &r, const Row &row, const Row *seq, double tseq) {
     std::printf(" %9.1f %9.1f", 1e3 * median(row.cells), 1e3 * median(row.merges));
   else
     std::printf(" %9s %9s", "-", "-");
-  std::printf(" %8.2f", tseq / t);
-  for (int e = 0; e < r.nev; e++) {
-    const double base = seq ? median(seq->counts[(size_t)e]) : NAN;
-    std::printf(" %9.2f", median(row.counts[(size_t)e]) / base);
-  }
+  /* Relative to the seq row: "-" without one (or without a value). */
+  auto relative = [](double v, double base, int width) {
+    if (std::isfinite(v / base))
+      std::printf(" %*.2f", width, v / base);
+    else
+      std::printf(" %*s", width, "-");
+  };
+  relative(tseq, t, 8);
+  for (int e = 0; e < r.nev; e++)
+    relative(median(row.counts[(size_t)e]), seq ? median(seq->counts[(size_t)e]) : NAN, 9);
   if (row.ours && row.mode != Mode::Seq)
     std::printf(" %8.0f", median(row.steals));
   else
@@ -621,16 +690,29 @@ FILE *open_csv(const Run &r) {
   return csv;
 }
 
+/* A CSV number, or an empty field when undefined (no seq row, a VTK row's
+ * phases). */
+std::string csv_num(double v, const char *fmt) {
+  if (!std::isfinite(v)) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
 void csv_row(FILE *csv, const Run &r, const Row &row, const Row *seq, double tseq) {
   const double t = median(row.secs);
-  std::fprintf(csv, "%s,%s,%d,%zu,%.9g,%.9g,%.9g,%.6g,%.0f,%zu,%zu,%zu", row.name.c_str(),
-               row.ours ? "libadapt" : "vtk", r.workers, r.mesh.tets.size(), t,
-               row.ours ? median(row.cells) : NAN, row.ours ? median(row.merges) : NAN, tseq / t,
+  std::fprintf(csv, "%s,%s,%d,%zu,%s,%s,%s,%s,%.0f,%zu,%zu,%zu", row.name.c_str(),
+               row.ours ? "libadapt" : "vtk", r.workers, r.mesh.tets.size(),
+               csv_num(t, "%.9g").c_str(),
+               csv_num(row.ours ? median(row.cells) : NAN, "%.9g").c_str(),
+               csv_num(row.ours ? median(row.merges) : NAN, "%.9g").c_str(),
+               csv_num(tseq / t, "%.6g").c_str(),
                row.ours && row.mode != Mode::Seq ? median(row.steals) : 0.0, row.window, row.ntris,
                row.nverts);
   for (int e = 0; e < r.nev; e++) {
     const double v = median(row.counts[(size_t)e]);
-    std::fprintf(csv, ",%.0f,%.6g", v, seq ? v / median(seq->counts[(size_t)e]) : NAN);
+    std::fprintf(csv, ",%s,%s", csv_num(v, "%.0f").c_str(),
+                 csv_num(seq ? v / median(seq->counts[(size_t)e]) : NAN, "%.6g").c_str());
   }
   std::fprintf(csv, "\n");
 }
@@ -657,8 +739,9 @@ void print_table(const Run &r) {
   }
   if (csv) std::fclose(csv);
   if (!r.pc.available)
-    std::printf("(no cache counters: %s)\n",
-                r.perf_rc == -ECANCELED ? "disabled" : "PAPI unavailable, see above");
+    std::printf("(no cache counters: %s)\n", r.perf_rc == -ECANCELED ? "disabled"
+                                             : r.o.quiet             ? "PAPI unavailable"
+                                                         : "PAPI unavailable, see the warning");
 }
 
 /* ---- Phase: verify ---------------------------------------------------- */

@@ -26,7 +26,8 @@ ifeq ($(ISO_HAVE_VTK)$(ISO_REQUIRE_VTK),1)
   $(error VTK 9.1 headers not found in $(VTK_INC), and this target needs them (make deps))
 endif
 
-ISO_CORE_OBJS := $(B)/obj/$(ISO_DIR)/mesh.o $(B)/obj/$(ISO_DIR)/mt.o
+ISO_CORE_OBJS := $(B)/obj/$(ISO_DIR)/mesh.o $(B)/obj/$(ISO_DIR)/mt.o \
+                 $(B)/obj/$(ISO_DIR)/file_checks.o
 ISO_VTK_OBJS  := $(B)/obj/$(ISO_DIR)/vtk_bridge.o
 ISO_REN_OBJS  := $(B)/obj/$(ISO_DIR)/render.o
 ISO_MAIN_OBJ  := $(B)/obj/$(ISO_DIR)/main.o
@@ -46,14 +47,15 @@ FORCE_ISO_FLAGS:
 $(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(PERF_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -Wl,--as-needed \
-	  $(ISO_VTK_RENDER_LIBS) $(ISO_VTK_IO_LIBS) $(PERF_LIBS) -lm
+	  $(ISO_VTK_RENDER_LIBS) $(ISO_VTK_IO_LIBS) $(PERF_LIBS) -lz -lm
 
 # The test also runs this variant's binary (its command line).
-$(ISO_TEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"'
+$(ISO_TEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"' \
+                                  -DISO_FUZZ_DIR='"$(abspath $(ISO_DIR)/fuzz)"'
 $(ISO_TEST): $(ISO_TEST_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(LIB_A) $(ISO_BIN)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -Wl,--as-needed \
-	  $(ISO_VTK_IO_LIBS) -lm
+	  $(ISO_VTK_IO_LIBS) -lz -lm
 
 ifneq ($(ISO_HAVE_VTK),)
 INSTALL_BINS += $(ISO_BIN)
@@ -66,3 +68,42 @@ isosurface: $(ISO_BIN)
 # The demo: see docs/isosurface.md. ISO_DEMO_ARGS may override the mesh.
 demo-run: $(ISO_BIN)
 	@bash $(ISO_DIR)/demo.sh $(ISO_BIN) $(ISO_OUT)
+
+# ---- make fuzz: libFuzzer harnesses of the mesh readers ----------------------
+# One binary per format (apps/isosurface/fuzz/fuzz_reader.cpp with the
+# format's extension), our sources compiled by clang with -fsanitize=fuzzer
+# and ASan+UBSan (VTK's libraries are not instrumented: see
+# docs/isosurface.md, "Fuzzing"), linked with this variant's library (`make
+# fuzz` uses the release one). FUZZ_SECONDS per format; FUZZ_FORMATS to pick
+# some; the corpus grows in $(ISO_FUZZ_B)/corpus/<format>, crashes land in
+# $(ISO_FUZZ_B)/artifacts/<format>/. Not part of `make test`: the crashes
+# found become files of apps/isosurface/fuzz/regress/, replayed by the test.
+FUZZ_SECONDS ?= 600
+FUZZ_FORMATS ?= vtu vtk vti mha nii
+ISO_FUZZ_CXX ?= clang++
+ISO_FUZZ_B   := $(B)/fuzz
+ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
+                  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE -isystem $(VTK_INC)
+ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh mt file_checks vtk_bridge)
+ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
+
+$(ISO_FUZZ_B)/obj/%.o: $(ISO_DIR)/%.cpp
+	@mkdir -p $(dir $@)
+	$(ISO_FUZZ_CXX) $(ISO_FUZZ_CPPFLAGS) $(ISO_FUZZ_FLAGS) -MMD -MP -c $< -o $@
+
+# A static pattern rule: it must not match anything else under $(ISO_FUZZ_B).
+$(ISO_FUZZ_BINS): $(ISO_FUZZ_B)/fuzz_%: $(ISO_DIR)/fuzz/fuzz_reader.cpp $(ISO_FUZZ_OBJS) $(LIB_A) \
+                  $(wildcard $(ISO_DIR)/*.h)
+	@mkdir -p $(dir $@)
+	$(ISO_FUZZ_CXX) $(ISO_FUZZ_CPPFLAGS) $(ISO_FUZZ_FLAGS) -DISO_FUZZ_EXT='".$*"' -o $@ $< \
+	  $(ISO_FUZZ_OBJS) $(LIB_A) $(LIBS_CORE) $(ISO_VTK_IO_LIBS) -lz -lm
+
+.SECONDARY: $(ISO_FUZZ_OBJS)
+.PHONY: fuzz fuzz-build fuzz-run
+fuzz:
+	@bash scripts/deps.sh fuzz
+	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 fuzz-run
+fuzz-build: $(ISO_FUZZ_BINS)
+fuzz-run: $(ISO_FUZZ_BINS)
+	@bash $(ISO_DIR)/fuzz/run.sh $(ISO_FUZZ_B) $(ISO_DIR)/fuzz/seeds $(FUZZ_SECONDS) $(FUZZ_FORMATS)

@@ -3,6 +3,7 @@
  * 3 and 8 workers, isovalues at vertex values, flat fields, empty results,
  * orientation, vertex numbering, and the rejection of invalid meshes. Small
  * meshes only (the suite runs under TSan and ASan too). */
+#include "file_checks.h"
 #include "iso_config.h"
 #include "mesh.h"
 #include "mt.h"
@@ -11,11 +12,14 @@
 #include <adapt/adapt.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -347,6 +351,25 @@ void test_invalid_meshes(void **) {
   ro.tetrahedralize = true;
   assert_int_equal(read_mesh(hex, ro, &m, &err), 0);
   assert_true(m.tets.size() >= 5);
+  /* A triangle: refused, also with tetrahedralize (which split 3D cells only
+   * and silently dropped it). */
+  const std::string tri = write_file(
+      "tri.vtk", std::string(legacy_head) + "CELLS 2 9\n4 0 1 2 4\n3 1 3 2\nCELL_TYPES 2\n10\n5\n" +
+                     legacy_scalars);
+  assert_int_equal(read_mesh(tri, ro, &m, &err), -EPROTO);
+  assert_true(contains(err, "cell 1") && contains(err, "2D cell"));
+  /* A hexahedron of 7 point ids, and a tetrahedron with an id out of range:
+   * refused before vtkDataSetTriangleFilter reads them. */
+  const std::string short_hex = write_file(
+      "shorthex.vtk",
+      std::string(legacy_head) + "CELLS 1 8\n7 0 1 3 2 4 5 7\nCELL_TYPES 1\n12\n" + legacy_scalars);
+  assert_int_equal(read_mesh(short_hex, ro, &m, &err), -EINVAL);
+  assert_true(contains(err, "expected 8 points"));
+  const std::string hex_oor = write_file(
+      "hexoor.vtk", std::string(legacy_head) + "CELLS 1 9\n8 0 1 3 2 4 5 7 60\nCELL_TYPES 1\n12\n" +
+                        legacy_scalars);
+  assert_int_equal(read_mesh(hex_oor, ro, &m, &err), -ERANGE);
+  assert_true(contains(err, "point 60"));
   ro.tetrahedralize = false;
   /* NaN scalars: caught by validate, also after a round trip through .vtu. */
   Mesh g = make_mesh(2, 2, 2, Field::Sphere, Split::Five, Order::Lex);
@@ -366,6 +389,185 @@ void test_invalid_meshes(void **) {
   tiny.np[2] = 1;
   assert_int_equal(tetrahedralize_grid(tiny, Split::Five, Order::Lex, 1, &m, &err), -EINVAL);
 }
+
+/* Surface bounds: lo[3], hi[3]. */
+void bounds(const Surface &s, double lo[3], double hi[3]) {
+  for (int k = 0; k < 3; k++) {
+    lo[k] = INFINITY;
+    hi[k] = -INFINITY;
+  }
+  for (size_t v = 0; v < s.nverts(); v++)
+    for (int k = 0; k < 3; k++) {
+      lo[k] = std::min(lo[k], s.xyz[3 * v + (size_t)k]);
+      hi[k] = std::max(hi[k], s.xyz[3 * v + (size_t)k]);
+    }
+}
+
+/* An ASCII .vti of (2n+1)^3 points over the extent -n..n (plus shift on x),
+ * scalars the distance to index space point c, with the given direction
+ * matrix (row-major). */
+std::string image_vti(const std::string &name, int n, int shift, const double c[3],
+                      const char *direction) {
+  char head[512];
+  std::snprintf(head, sizeof head,
+                "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"0.1\" "
+                "byte_order=\"LittleEndian\" header_type=\"UInt32\">\n<ImageData "
+                "WholeExtent=\"%d %d %d %d %d %d\" Origin=\"0 0 0\" Spacing=\"1 1 1\" "
+                "Direction=\"%s\">\n<Piece Extent=\"%d %d %d %d %d %d\">\n<PointData "
+                "Scalars=\"d\">\n<DataArray type=\"Float64\" Name=\"d\" format=\"ascii\">\n",
+                -n + shift, n + shift, -n, n, -n, n, direction, -n + shift, n + shift, -n, n, -n,
+                n);
+  std::string text = head;
+  for (int k = -n; k <= n; k++)
+    for (int j = -n; j <= n; j++)
+      for (int i = -n + shift; i <= n + shift; i++) {
+        const double dx = i - c[0], dy = j - c[1], dz = k - c[2];
+        text += std::to_string(std::sqrt(dx * dx + dy * dy + dz * dz)) + " ";
+      }
+  text += "\n</DataArray>\n</PointData>\n<CellData>\n</CellData>\n</Piece>\n</ImageData>\n"
+          "</VTKFile>\n";
+  return write_file(name, text);
+}
+
+/* An image volume whose extent does not start at 0 is where VTK puts it:
+ * VTK's own contour of the same file is the reference (bounds within 0.25
+ * of a cell; the triangulations differ: cubes against tetrahedra). */
+void test_image_extent(void **) {
+  const char *identity = "1 0 0 0 1 0 0 0 1";
+  for (int shift : {0, 7}) {
+    const double c[3] = {shift + 0.0, 0, 0};
+    const std::string vti =
+        image_vti("ext" + std::to_string(shift) + ".vti", 8, shift, c, identity);
+    ReadOptions ro;
+    Mesh m;
+    std::string err;
+    assert_int_equal(read_mesh(vti, ro, &m, &err), 0);
+    Surface ours = run(m, 5.5, Mode::Seq), ref;
+    assert_int_equal(vtk_image_contour(vti, "", 5.5, &ref, &err), 0);
+    assert_true(ours.ntris() > 100 && ref.ntris() > 100);
+    double lo[3], hi[3], rlo[3], rhi[3];
+    bounds(ours, lo, hi);
+    bounds(ref, rlo, rhi);
+    for (int k = 0; k < 3; k++) {
+      if (std::fabs(lo[k] - rlo[k]) > 0.25 || std::fabs(hi[k] - rhi[k]) > 0.25)
+        std::fprintf(stderr, "shift %d axis %d: ours %g..%g, VTK %g..%g\n", shift, k, lo[k], hi[k],
+                     rlo[k], rhi[k]);
+      assert_true(std::fabs(lo[k] - rlo[k]) <= 0.25 && std::fabs(hi[k] - rhi[k]) <= 0.25);
+    }
+    assert_true(std::fabs(0.5 * (lo[0] + hi[0]) - c[0]) < 0.1); /* the sphere's centre */
+  }
+  /* A direction matrix (a quarter turn about z) turns the sphere centred at
+   * index (3, 0, 0) to (0, 3, 0). VTK 9.1's vtkContourFilter ignores the
+   * direction (its vtkImageData::GetPoint does not): the reference is the
+   * geometry. */
+  const double c[3] = {3, 0, 0};
+  const std::string turned = image_vti("turned.vti", 8, 0, c, "0 -1 0 1 0 0 0 0 1");
+  ReadOptions ro;
+  Mesh m;
+  std::string err;
+  assert_int_equal(read_mesh(turned, ro, &m, &err), 0);
+  double lo[3], hi[3];
+  bounds(run(m, 4.5, Mode::Seq), lo, hi);
+  const double want[3] = {0, 3, 0};
+  for (int k = 0; k < 3; k++) assert_true(std::fabs(0.5 * (lo[k] + hi[k]) - want[k]) < 0.1);
+}
+
+/* The checks of file_checks.h: counts the file cannot hold, before VTK
+ * allocates them. */
+void test_file_checks(void **) {
+  std::string err;
+  ReadOptions ro;
+  Mesh m;
+  const std::string huge =
+      write_file("huge.vtk", "# vtk DataFile Version 3.0\nx\nASCII\nDATASET UNSTRUCTURED_GRID\n"
+                             "POINTS 100000000000 float\n0 0 0\n");
+  assert_int_equal(read_mesh(huge, ro, &m, &err), -EINVAL);
+  assert_true(contains(err, "POINTS") && contains(err, "more than the file can hold"));
+  const std::string neg = write_file("neg.vtk", std::string(legacy_head) + "CELLS -2 10\n");
+  assert_int_equal(read_mesh(neg, ro, &m, &err), -EINVAL);
+  assert_true(contains(err, "CELLS") && contains(err, "-2"));
+  const std::string v51 = write_file("v51.vtk", "# vtk DataFile Version 5.1\nx\nASCII\n"
+                                                "DATASET UNSTRUCTURED_GRID\nPOINTS 4 float\n"
+                                                "0 0 0 1 0 0 0 1 0 0 0 1\nCELLS 2 4\n"
+                                                "OFFSETS vtktypeint64\n0 4\nCELL_TYPES 1\n10\n");
+  assert_int_equal(read_mesh(v51, ro, &m, &err), -EINVAL);
+  assert_true(contains(err, "CONNECTIVITY expected"));
+  const std::string vti = write_file(
+      "huge.vti", "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"0.1\">\n"
+                  "<ImageData WholeExtent=\"0 100000 0 100000 0 100000\" Origin=\"0 0 0\" "
+                  "Spacing=\"1 1 1\">\n</ImageData>\n</VTKFile>\n");
+  assert_int_equal(read_mesh(vti, ro, &m, &err), -EINVAL);
+  assert_true(contains(err, "WholeExtent"));
+  const std::string mha = write_file("huge.mha", "ObjectType = Image\nNDims = 3\n"
+                                                 "DimSize = 1000 1000 1000\nElementType = "
+                                                 "MET_FLOAT\nElementDataFile = LOCAL\n0000");
+  assert_int_equal(read_mesh(mha, ro, &m, &err), -EINVAL);
+  assert_true(contains(err, "4000000000 bytes"));
+  assert_int_equal(check_file(mha, FileFormat::MetaImage, &err), -EINVAL);
+  assert_true(printable("a\nb\tc", 400) == "a?b?c");
+  assert_true(printable(std::string(500, 'x'), 10) == std::string(10, 'x') + "...");
+}
+
+#ifdef ISO_FUZZ_DIR
+/* The files of dir (sorted). */
+std::vector<std::string> list_dir(const std::string &dir) {
+  std::vector<std::string> out;
+  DIR *d = opendir(dir.c_str());
+  assert_non_null(d);
+  while (const dirent *e = readdir(d))
+    if (e->d_name[0] != '.') out.push_back(dir + "/" + e->d_name);
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/* What the fuzzer checks (fuzz/fuzz_reader.cpp), for one file: read_mesh
+ * returns 0 and a valid mesh, or an error with a one-line message; a
+ * refused cell is read again with tetrahedralize. Returns read_mesh's code
+ * (the last one). */
+int read_like_the_fuzzer(const std::string &path) {
+  ReadOptions ro;
+  int rc = -EPROTO;
+  for (bool tetra : {false, true}) {
+    if (rc != -EPROTO) break;
+    ro.tetrahedralize = tetra;
+    Mesh m;
+    std::string err;
+    rc = read_mesh(path, ro, &m, &err);
+    if (rc) {
+      if (err.empty() || err.find('\n') != std::string::npos)
+        std::fprintf(stderr, "%s: code %d, message '%s'\n", path.c_str(), rc, err.c_str());
+      assert_true(rc < 0 && !err.empty() && err.find('\n') == std::string::npos);
+    } else {
+      assert_int_equal(validate(m, &err), 0);
+      assert_true(!m.tets.empty());
+      run(m, 0.5 * (m.pts[0].s + m.pts.back().s), Mode::Seq);
+    }
+  }
+  return rc;
+}
+
+/* The crashes the fuzzers found (fuzz/regress/<format>/) are clear errors,
+ * and the seeds (fuzz/seeds/<format>/) are read (but mixed_*, which holds a
+ * triangle: refused). */
+void test_fuzz_regressions(void **) {
+  size_t n = 0;
+  for (const char *fmt : {"vtu", "vtk", "vti", "mha", "nii"}) {
+    for (const std::string &f : list_dir(std::string(ISO_FUZZ_DIR) + "/regress/" + fmt)) {
+      assert_true(read_like_the_fuzzer(f) < 0);
+      n++;
+    }
+    for (const std::string &f : list_dir(std::string(ISO_FUZZ_DIR) + "/seeds/" + fmt)) {
+      const int rc = read_like_the_fuzzer(f);
+      if (f.find("/mixed_") != std::string::npos)
+        assert_int_equal(rc, -EPROTO);
+      else
+        assert_int_equal(rc, 0);
+    }
+  }
+  assert_true(n >= 5);
+}
+#endif
 
 /* Round trips: mesh .vtu and image volumes (legacy structured points)
  * through VTK's readers; surface .vtp through the writer and reader. */
@@ -452,6 +654,53 @@ void test_cli(void **) {
   assert_int_equal(access(vtp.c_str(), R_OK), 0);
   assert_int_equal(access(csv.c_str(), R_OK), 0);
 }
+
+/* The command line of issue 11: option values, limits, output paths,
+ * undefined columns, --version, the counters' warning. */
+void test_cli_options(void **) {
+  std::string out;
+  /* A missing value is an error, not the next option. */
+  assert_int_equal(run_cli("--generate 4 --array --iso 150", &out), 1);
+  assert_true(contains(out, "--array needs a value") && contains(out, "'--iso'"));
+  assert_int_equal(run_cli("--generate 4 --output", &out), 1);
+  assert_true(contains(out, "--output needs a value"));
+  /* Too many workers: libadapt's message, naming its limit. */
+  assert_int_equal(run_cli("--generate 4 --workers 300 --events none", &out), 1);
+  assert_true(contains(out, "--workers 300: ") && contains(out, "expected"));
+  assert_false(out.find("invalid argument, attribute") != std::string::npos);
+  /* Unwritable outputs: one line, before any extraction, no VTK dump. */
+  const std::string nodir = tmpdir() + "/no-such-dir/s.vtp";
+  assert_int_equal(run_cli("--generate 4 --events none --output " + nodir, &out), 1);
+  assert_true(contains(out, "--output: cannot write '" + nodir + "'"));
+  assert_false(out.find("isosurface at") != std::string::npos);
+  assert_false(out.find('\033') != std::string::npos);
+  assert_false(out.find("vtkExecutive") != std::string::npos);
+  assert_int_equal(std::count(out.begin(), out.end(), '\n'), 1);
+  assert_int_equal(run_cli("--generate 4 --events none --csv " + tmpdir(), &out), 1);
+  assert_true(contains(out, "--csv: cannot write") && contains(out, "is a directory"));
+  /* No seq row: the speedup (table and CSV) is "-" / empty, never nan. */
+  const std::string csv = tmpdir() + "/noseq.csv";
+  assert_int_equal(
+      run_cli("--generate 4 --mode static --workers 2 --reps 1 --events none --csv " + csv, &out),
+      0);
+  assert_false(out.find("nan") != std::string::npos);
+  std::ifstream in(csv);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  assert_true(contains(text, "static,libadapt"));
+  assert_false(text.find("nan") != std::string::npos);
+  /* --version: the app's and the library's versions. */
+  assert_int_equal(run_cli("--version", &out), 0);
+  assert_true(contains(out, "adapt-isosurface ") &&
+              contains(out, std::string("libadapt ") + adapt_version_string()));
+  /* Counters that cannot start: one warning, none with --quiet. */
+  const std::string bogus = "--generate 4 --reps 2 --mode seq,static --events NOT_AN_EVENT";
+  assert_int_equal(run_cli(bogus, &out), 0);
+  size_t warnings = 0;
+  for (size_t p = 0; (p = out.find("adapt-isosurface: ", p)) != std::string::npos; p++) warnings++;
+  assert_int_equal(warnings, 1);
+  assert_int_equal(run_cli(bogus + " --quiet", &out), 0);
+  assert_false(out.find("adapt-isosurface: ") != std::string::npos);
+}
 #endif
 
 } // namespace
@@ -468,8 +717,14 @@ int main(void) {
       cmocka_unit_test(test_merge_chunked),
       cmocka_unit_test(test_invalid_meshes),
       cmocka_unit_test(test_round_trips),
+      cmocka_unit_test(test_image_extent),
+      cmocka_unit_test(test_file_checks),
+#ifdef ISO_FUZZ_DIR
+      cmocka_unit_test(test_fuzz_regressions),
+#endif
 #ifdef ISO_TEST_BIN
       cmocka_unit_test(test_cli),
+      cmocka_unit_test(test_cli_options),
 #endif
   };
   int rc = cmocka_run_group_tests(tests, nullptr, nullptr);

@@ -28,13 +28,34 @@ struct ReadOptions {
 
 /* Read an unstructured grid (.vtu, legacy .vtk) or an image volume (.vti,
  * .mha/.mhd, .nii, .nii.gz, legacy .vtk structured points) through VTK's
- * readers; image volumes are tetrahedralized by tetrahedralize_grid.
- * Errors (message in *err): -ENOENT missing or unreadable file, -ENOTSUP
- * unknown extension or dataset type, -EINVAL unknown array (the message
- * lists the available ones) or an array with more than one component,
- * -EPROTO a cell that is not a tetrahedron (named in the message; use
- * tetrahedralize), -EIO VTK failed to parse the file, plus validate()'s. */
+ * readers, after check_file (file_checks.h) has checked the counts and
+ * sizes the file declares; image volumes are tetrahedralized by
+ * tetrahedralize_grid at their physical place (origin, extent start,
+ * spacing, direction). What VTK returns is checked before use: the scalars
+ * have one value per point, one cell type per cell, the cell offsets within
+ * the connectivity, every point id in range, each cell its type's point
+ * count.
+ * Errors (message in *err, one line): -ENOENT missing or unreadable file,
+ * -ENOTSUP unknown extension, dataset type or file variant, -EINVAL a count
+ * or size the file cannot hold, an unknown array (the message lists the
+ * available ones), an array with more than one component or of the wrong
+ * length, a cell with the wrong point count; -ERANGE a point id out of
+ * range; -EPROTO a cell that is not a tetrahedron (named in the message;
+ * tetrahedralize splits the linear 3D ones, never 2D cells), -EDOM a
+ * non-finite image origin, spacing or direction; -EIO VTK failed to parse
+ * the file (or threw); plus validate()'s. */
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err);
+
+/* VTK's image volume reference: the file read by VTK's reader (after the
+ * same checks as read_mesh) and contoured by VTK's vtkContourFilter at iso,
+ * its points as VTK places them (origin, extent, spacing, direction). The
+ * tests compare read_mesh's geometry with it. Errors: read_mesh's, -ENOTSUP
+ * not an image volume, -EIO filter error. */
+int vtk_image_contour(const std::string &path, const std::string &array, double iso, Surface *s,
+                      std::string *err);
+
+/* VTK's version, e.g. "9.1.0". */
+std::string vtk_version();
 
 /* Write the mesh as a .vtu (binary, appended). 0 or -EIO. */
 int write_vtu(const Mesh &m, const std::string &path, std::string *err);
