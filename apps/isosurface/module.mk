@@ -96,7 +96,7 @@ $(ISO_FUZZ_B)/obj/%.o: $(ISO_DIR)/%.cpp
 $(ISO_FUZZ_BINS): $(ISO_FUZZ_B)/fuzz_%: $(ISO_DIR)/fuzz/fuzz_reader.cpp $(ISO_FUZZ_OBJS) $(LIB_A) \
                   $(wildcard $(ISO_DIR)/*.h)
 	@mkdir -p $(dir $@)
-	$(ISO_FUZZ_CXX) $(ISO_FUZZ_CPPFLAGS) $(ISO_FUZZ_FLAGS) -DISO_FUZZ_EXT='".$*"' -o $@ $< \
+	$(ISO_FUZZ_CXX) $(ISO_FUZZ_CPPFLAGS) -I$(ISO_DIR) $(ISO_FUZZ_FLAGS) -DISO_FUZZ_EXT='".$*"' -o $@ $< \
 	  $(ISO_FUZZ_OBJS) $(LIB_A) $(LIBS_CORE) $(ISO_VTK_IO_LIBS) -lz -lm
 
 .SECONDARY: $(ISO_FUZZ_OBJS)

@@ -9,9 +9,9 @@
  * with a one-line message; a mesh returned passes validate() and its
  * sequential extraction succeeds. Anything else aborts (a finding), as do
  * the sanitizers' reports. */
-#include "../mesh.h"
-#include "../mt.h"
-#include "../vtk_bridge.h"
+#include "mesh.h"
+#include "mt.h"
+#include "vtk_bridge.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,0 +1,41 @@
+/* Fault injection for tests/fault: the allocation functions and
+ * pthread_create, wrapped at link time (tests/fault/module.mk links with
+ * -Wl,--wrap=...), fail on demand.
+ *
+ * What is counted: the calls made by the objects linked with the wrap
+ * options, i.e. the driver and every member of libadapt.a (runtime and
+ * algorithms). Allocations made inside other libraries (hwloc, libc's own
+ * use of malloc, e.g. for thread stacks or FILE buffers) are not counted
+ * and never fail. */
+#ifndef TESTS_FAULT_FAULT_INJECT_H
+#define TESTS_FAULT_FAULT_INJECT_H
+
+/* How an armed allocation fault behaves. */
+typedef enum fault_mode {
+  FAULT_ONCE, /* only the k-th allocation fails (a transient failure) */
+  FAULT_FROM  /* the k-th and every later one fail (memory exhausted) */
+} fault_mode;
+
+/* From now on, the k-th call (k >= 1) of malloc, calloc, realloc,
+ * posix_memalign, aligned_alloc or strdup fails (and, FAULT_FROM, every
+ * later one), on any thread, until fault_disarm. Resets the counts. */
+void fault_alloc_arm(unsigned long k, fault_mode mode);
+
+/* From now on, the k-th call of pthread_create (k >= 1) fails with EAGAIN,
+ * until fault_disarm. Resets the counts. */
+void fault_thread_arm(unsigned long k);
+
+/* Stop failing (the counts are kept for the functions below). */
+void fault_disarm(void);
+
+/* Allocation calls counted since the last arm. */
+unsigned long fault_allocs_seen(void);
+
+/* Failures injected since the last arm (allocations and thread creations). */
+unsigned long fault_injected(void);
+
+/* Blocks allocated through the wrappers and not yet freed, since the start
+ * of the process: equal before and after a run when nothing leaked. */
+long fault_live_blocks(void);
+
+#endif /* TESTS_FAULT_FAULT_INJECT_H */

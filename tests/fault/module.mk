@@ -1,0 +1,24 @@
+# tests/fault: fault injection (docs/reliability.md). One driver, linked
+# with the allocation functions and pthread_create wrapped by the linker
+# (--wrap; fault_inject.c), runs every public entry point with its k-th
+# allocation failing (k = 1..50, once and from k on) and adapt_init with
+# its k-th worker thread failing to start. It is a test of every variant
+# (EXTRA_TESTS): in asan, LeakSanitizer checks at exit what the driver's
+# own count of live blocks does not see.
+
+FAULT_BIN := $(B)/tests/fault/fault_driver
+FAULT_OBJS := $(B)/obj/tests/fault/fault_driver.o $(B)/obj/tests/fault/fault_inject.o
+FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign \
+  -Wl,--wrap=aligned_alloc,--wrap=strdup,--wrap=free,--wrap=pthread_create
+
+$(B)/obj/tests/fault/%.o: LAYER_CPPFLAGS := $(INC_PUBLIC) -Itests
+
+$(FAULT_BIN): $(FAULT_OBJS) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(FAULT_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(FAULT_WRAP) -lcmocka $(LIBS_CORE)
+
+.PHONY: fault
+fault: $(FAULT_BIN)
+	ADAPT_TEST_VARIANT=$(VARIANT) $(FAULT_BIN)
+
+EXTRA_TESTS += $(FAULT_BIN)
