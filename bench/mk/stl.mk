@@ -1,0 +1,33 @@
+# bench/mk/stl.mk: the C++ front end <adapt/stl.hpp> against the sequential
+# std algorithms, GNU parallel mode, oneTBB and std::execution::par
+# (bench/bench_stl.cpp, the window paper's Table 1); docs/benchmarks-stl.md.
+#   make bench-stl           the timed tables on 1 and 2 workers (about 10
+#                            minutes), then bench-stl-cachesim
+#   make bench-stl-cachesim  simulated last-level-cache misses of a windowed
+#                            transform by window mode (valgrind, about 1 minute)
+# Results: $(B)/bench-results/stl_samples.csv, stl_summary.csv,
+#          stl_report.md, stl_cachesim.{csv,txt}
+# STL_ARGS passes options to bench_stl (e.g. --sizes 1e6 --reps 5, --quick,
+# --algos sort,stable_sort, --workers 2). A variant giving a wrong result is
+# FAILED in the tables and the target fails.
+
+BENCH_RUNS += bench-stl
+
+# The front end's header (apps/stl/include) besides the public ones; private: not
+# passed down to the prerequisites (the library and the bench kit).
+$(B)/bench/bench_stl: private LAYER_CPPFLAGS := $(INC_PUBLIC) -Iapps/stl/include
+
+.PHONY: bench-stl bench-stl-cachesim
+STL_ARGS ?=
+
+bench-stl: $(B)/bench/bench_stl
+	@mkdir -p $(B)/bench-results
+	@commit="$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"; \
+	[ -z "$$(git status --porcelain -- libadapt algorithms apps/stl bench 2>/dev/null)" ] || \
+	  commit="$$commit+local-changes"; \
+	set -x; $(B)/bench/bench_stl --out $(B)/bench-results --commit "$$commit" $(STL_ARGS)
+	bash bench/scripts/stl_cachesim.sh $(B)/bench/bench_stl $(B)/bench-results
+
+bench-stl-cachesim: $(B)/bench/bench_stl
+	@mkdir -p $(B)/bench-results
+	bash bench/scripts/stl_cachesim.sh $(B)/bench/bench_stl $(B)/bench-results
