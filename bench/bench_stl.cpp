@@ -91,16 +91,7 @@
 #include <string>
 #include <vector>
 
-#if defined(__has_include)
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#define HAVE_CALLGRIND 1
-#endif
-#endif
-#ifndef HAVE_CALLGRIND
-#define CALLGRIND_START_INSTRUMENTATION
-#define CALLGRIND_STOP_INSTRUMENTATION
-#endif
+#include "callgrind.hpp"
 
 static const std::vector<std::string> ALGOS = {
     "for_each",       "transform",      "fill",   "generate",   "reduce",   "transform_reduce",

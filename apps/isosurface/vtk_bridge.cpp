@@ -572,6 +572,17 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
   return 0;
 }
 
+/* The points and triangles of a VTK surface. */
+static Surface surface_of(vtkPolyData *pd) {
+  Surface out;
+  out.xyz.resize(3 * (size_t)pd->GetNumberOfPoints());
+  for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) pd->GetPoint(p, &out.xyz[3 * (size_t)p]);
+  for_each_triangle(pd, [&](const vtkIdType *ids) {
+    for (int k = 0; k < 3; k++) out.tri.push_back((int64_t)ids[k]);
+  });
+  return out;
+}
+
 std::string vtk_version() { return vtkVersion::GetVTKVersion(); }
 
 int vtk_image_contour(const std::string &path, const std::string &array, double iso, Surface *s,
@@ -604,13 +615,7 @@ int vtk_image_contour(const std::string &path, const std::string &array, double 
     *err = "vtkContourFilter failed" + reason(*catcher);
     return -EIO;
   }
-  Surface out;
-  out.xyz.resize(3 * (size_t)pd->GetNumberOfPoints());
-  for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) pd->GetPoint(p, &out.xyz[3 * (size_t)p]);
-  for_each_triangle(pd, [&](const vtkIdType *ids) {
-    for (int k = 0; k < 3; k++) out.tri.push_back((int64_t)ids[k]);
-  });
-  *s = std::move(out);
+  *s = surface_of(pd);
   return 0;
 }
 
@@ -689,13 +694,7 @@ int read_vtp(const std::string &path, Surface *s, std::string *err) {
     *err = "VTK could not read '" + path + "'" + reason(*catcher);
     return -EIO;
   }
-  Surface out;
-  out.xyz.resize(3 * (size_t)pd->GetNumberOfPoints());
-  for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) pd->GetPoint(p, &out.xyz[3 * (size_t)p]);
-  for_each_triangle(pd, [&](const vtkIdType *ids) {
-    for (int k = 0; k < 3; k++) out.tri.push_back((int64_t)ids[k]);
-  });
-  *s = std::move(out);
+  *s = surface_of(pd);
   return 0;
 }
 

@@ -10,17 +10,7 @@
 #include <atomic>
 #include <cmath>
 
-#if defined(__has_include)
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#define HAVE_CALLGRIND 1
-#endif
-#endif
-#ifndef HAVE_CALLGRIND
-#define CALLGRIND_ZERO_STATS
-#define CALLGRIND_DUMP_STATS_AT(s) ((void)(s))
-#define RUNNING_ON_VALGRIND 0
-#endif
+#include "callgrind.hpp"
 
 const char *bench_prog = "bench";
 std::vector<sample> bench_samples;
