@@ -182,15 +182,20 @@ It find_if(const policy &pol, It first, It last, Pred &pred) {
 
 /* --- copy_if ------------------------------------------------------------ */
 /* The master copies selected elements to their final place at once; a
- * stolen piece records the indices of its selected elements, and they are
- * copied (one assignment each, as std) when the piece reaches the master. */
+ * stolen piece records its selected elements (trivial types: their values;
+ * others: their indices, so that each element is assigned once, as std
+ * does), copied to their place when the piece reaches the master. Trivial
+ * types of at most 16 bytes take the branch-free path (staged, see
+ * ADAPT_STL_COPY_STAGE); pred is called once per element either way. */
 template <class It, class Out, class Pred>
 struct copy_if_ops {
+  using V = value_t<It>;
+  static constexpr bool staged = std::is_trivial_v<V> && sizeof(V) <= 16;
   struct master {
     std::size_t pos = 0;
   };
   using master_type = master;
-  using piece_type = std::vector<std::size_t>;
+  using piece_type = std::vector<std::conditional_t<staged, V, std::size_t>>;
   It first;
   Out d;
   Pred &pred;
@@ -200,24 +205,53 @@ struct copy_if_ops {
     Out o = adv(d, m.pos);
     std::size_t k = 0; /* a local: stores to the output cannot alias it */
     It it = adv(first, b);
-    for (std::size_t i = b; i < e; ++i, ++it)
-      if (pred(*it)) {
-        *o = *it;
-        ++o;
-        k++;
+    if constexpr (staged) {
+      V stage[ADAPT_STL_COPY_STAGE];
+      for (std::size_t i = b; i < e;) {
+        std::size_t stop = e - i < ADAPT_STL_COPY_STAGE ? e : i + ADAPT_STL_COPY_STAGE, c = 0;
+        for (; i < stop; ++i, ++it) {
+          const V &x = *it;
+          stage[c] = x;
+          c += static_cast<bool>(pred(x));
+        }
+        o = std::copy(stage, stage + c, o);
+        k += c;
       }
+    } else {
+      for (std::size_t i = b; i < e; ++i, ++it)
+        if (pred(*it)) {
+          *o = *it;
+          ++o;
+          k++;
+        }
+    }
     m.pos += k;
   }
   void run_piece(piece_type &p, adapt_seq *, std::size_t b, std::size_t e) {
     It it = adv(first, b);
-    for (std::size_t i = b; i < e; ++i, ++it)
-      if (pred(*it)) p.push_back(i);
+    if constexpr (staged) {
+      std::size_t c = p.size();
+      p.resize(c + (e - b));
+      for (std::size_t i = b; i < e; ++i, ++it) {
+        const V &x = *it;
+        p[c] = x;
+        c += static_cast<bool>(pred(x));
+      }
+      p.resize(c);
+    } else {
+      for (std::size_t i = b; i < e; ++i, ++it)
+        if (pred(*it)) p.push_back(i);
+    }
   }
   void merge_master(master &m, piece_type &t, std::size_t, std::size_t) {
     std::size_t pos = m.pos;
     auto copy = [&](adapt_seq *, std::size_t b, std::size_t e) {
       Out o = adv(d, pos + b);
-      for (std::size_t j = b; j < e; ++j, ++o) *o = *adv(first, t[j]);
+      if constexpr (staged)
+        std::copy(t.begin() + static_cast<std::ptrdiff_t>(b),
+                  t.begin() + static_cast<std::ptrdiff_t>(e), o);
+      else
+        for (std::size_t j = b; j < e; ++j, ++o) *o = *adv(first, t[j]);
     };
     if (t.size() >= ADAPT_STL_NESTED_MIN)
       par_map(pol.sched(adapt::sched::default_), "adapt::copy_if", t.size(),

@@ -41,10 +41,19 @@
 #define ADAPT_STL_MERGE_MIN 16384
 #endif
 
+/* copy_if of trivial types of at most 16 bytes: elements staged per
+ * branch-free pass (each element is stored to a stack buffer and the count
+ * advances by the predicate's result, so a half-selecting predicate costs
+ * no mispredicted branch), then copied out. Elements. Default 256. */
+#ifndef ADAPT_STL_COPY_STAGE
+#define ADAPT_STL_COPY_STAGE 256
+#endif
+
 static_assert(ADAPT_STL_BLOCK >= 2, "ADAPT_STL_BLOCK must be at least 2");
 static_assert(ADAPT_STL_NESTED_MIN >= 1, "ADAPT_STL_NESTED_MIN must be at least 1");
 static_assert(ADAPT_STL_SORT_LEAF_MIN >= 2, "ADAPT_STL_SORT_LEAF_MIN must be at least 2");
 static_assert(ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1, "ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1");
+static_assert(ADAPT_STL_COPY_STAGE >= 1, "ADAPT_STL_COPY_STAGE must be at least 1");
 static_assert(ADAPT_STL_MERGE_MIN >= 4, "ADAPT_STL_MERGE_MIN must be at least 4");
 
 #endif /* ADAPT_STL_CONFIG_HPP */
