@@ -172,7 +172,8 @@ typedef struct for_ctx {
   visits m;
   uint64_t seed;
   int depth;
-  char desc[96];
+  size_t cancel_at; /* the index whose body calls adapt_cancel; SIZE_MAX: none */
+  char desc[112];
 } for_ctx;
 
 static pthread_t main_thread;
@@ -202,22 +203,37 @@ static void probe_runtime(const char *where) {
 static void for_body(size_t b, size_t e, void *cv) {
   const for_ctx *c = cv;
   if (b == 0) probe_runtime(c->desc);
-  for (size_t i = b; i < e; i++) visit(&c->m, i);
+  for (size_t i = b; i < e; i++) {
+    visit(&c->m, i);
+    if (i == c->cancel_at) check_rc("adapt_cancel in a body", adapt_cancel());
+  }
   maybe_nest(c->seed, c->depth, b, e);
 }
 
 static void region_for(rng *r, int depth) {
-  for_ctx c = {.seed = next(r), .depth = depth};
+  for_ctx c = {.seed = next(r), .depth = depth, .cancel_at = SIZE_MAX};
   size_t n = rnd_size(r, depth);
   adapt_attr a = {0};
   a.sched = (adapt_sched)rnd(r, ADAPT_SCHED_COUNT);
   a.grain = rnd(r, 3) ? 1 + rnd(r, 2048) : 0;
-  snprintf(c.desc, sizeof c.desc, "adapt_for (n %zu, sched %s, grain %zu, depth %d%s)", n,
+  if (n && rnd(r, 4) == 0) c.cancel_at = rnd(r, n); /* one loop in 4 cancels itself */
+  snprintf(c.desc, sizeof c.desc, "adapt_for (n %zu, sched %s, grain %zu, depth %d%s%s)", n,
            adapt_sched_name(a.sched), a.grain, depth,
-           pthread_equal(pthread_self(), main_thread) ? "" : ", foreign thread");
+           pthread_equal(pthread_self(), main_thread) ? "" : ", foreign thread",
+           c.cancel_at < n ? ", cancelled" : "");
   if (visits_new(&c.m, n, r)) return;
-  check_rc(c.desc, adapt_for(0, n, for_body, &c, &a));
-  visits_check(&c.m, c.desc, n, n);
+  int rc = adapt_for(0, n, for_body, &c, &a);
+  if (c.cancel_at < n) {
+    /* Cancelled: -ECANCELED, the cancelling index once, every index at most
+     * once. */
+    if (rc != -ECANCELED) failf("%s returned %d, not -ECANCELED", c.desc, rc);
+    if (visits_of(&c.m, c.cancel_at) != 1)
+      failf("%s: the cancelling index did not run once", c.desc);
+    visits_check(&c.m, c.desc, 0, n);
+  } else {
+    check_rc(c.desc, rc);
+    visits_check(&c.m, c.desc, n, n);
+  }
   count(&c_iters, n);
 }
 
