@@ -215,11 +215,9 @@ static void map_body(size_t b, size_t e, void *arg) {
   map_loop *m = arg;
   size_t lim = adapt__seq_limit(m->c); /* early stop (find_if): once per chunk */
   if (e > lim) e = lim;
-  if (b >= e) return;
-  adapt__cancel_scope scope = {&m->c->cancelled, seq_cancel, m->c, NULL};
-  adapt__cancel_push(&scope);
-  m->c->kernel->run(m->c, m->w, b, e);
-  adapt__cancel_pop(&scope);
+  /* adapt_cancel from run() reaches the adapt_for below (its scope is
+   * pushed around this chunk); exec maps its -ECANCELED to this call. */
+  if (b < e) m->c->kernel->run(m->c, m->w, b, e);
 }
 
 /* The detail, for the calling thread, of an error that a worker recorded
@@ -257,6 +255,7 @@ static int exec(adapt__seq_ctx *c, adapt__seq_work *w) {
       a.grain = c->p.auto_grain ? 0 : c->p.grain;
       map_loop m = {c, w};
       int rc = adapt_for(0, c->p.n, map_body, &m, &a);
+      if (rc == -ECANCELED) return run_error(c, rc); /* the detail names this call */
       /* relaxed: adapt_for has joined every chunk. */
       return rc ? rc : run_error(c, atomic_load_explicit(&c->err, memory_order_relaxed));
     }

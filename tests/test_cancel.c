@@ -225,6 +225,7 @@ static void test_cancel_algorithms(void **state) {
       a.sched = (adapt_sched)s;
       assert_int_equal(adapt_transform(in, n, sizeof *in, out, sizeof *out, tr_cancel, &at, &a),
                        -ECANCELED);
+      assert_non_null(strstr(adapt_last_error(), "adapt_transform: cancelled by a body"));
     }
   }
   free(in);
