@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adapt_test.h"
@@ -429,6 +430,67 @@ static void test_steal_point_in_reducer(void **state) {
   assert_int_equal(atomic_load(&p8.split_in_reducer), 0);
 }
 
+/* --- Finalize waits without the init lock ------------------------------ */
+
+/* While finalizes wait for a region, a thread that its body creates and
+ * joins calls adapt_init (the runtime is up: 0) and runs a loop. Before the
+ * fix, finalize held the init lock while it waited: adapt_init blocked on
+ * it, the body on the join, finalize on the region. */
+static atomic_int fin_region_in, fin_started, fin_done, fin_joined_ok;
+
+static void *fin_finalizer(void *arg) {
+  (void)arg;
+  while (!atomic_load(&fin_region_in)) sched_yield();
+  atomic_fetch_add(&fin_started, 1);
+  adapt_finalize();
+  atomic_fetch_add(&fin_done, 1);
+  return NULL;
+}
+
+static void *fin_joined(void *arg) {
+  (void)arg;
+  intptr_t ok = adapt_init(NULL) == 0;
+  ok &= run_cover(3000, NULL);
+  return (void *)ok;
+}
+
+static void fin_body(size_t b, size_t e, void *ctx) {
+  pthread_t *late = ctx;
+  (void)b, (void)e;
+  atomic_store(&fin_region_in, 1);
+  while (atomic_load(&fin_started) < 2) sched_yield();
+  usleep(20000); /* both finalizes are now (most likely) waiting */
+  pthread_t j;
+  if (pthread_create(&j, NULL, fin_joined, NULL) != 0) return;
+  struct timespec limit;
+  clock_gettime(CLOCK_REALTIME, &limit);
+  limit.tv_sec += 30;
+  void *ok = NULL;
+  if (pthread_timedjoin_np(j, &ok, &limit) == 0) {
+    atomic_store(&fin_joined_ok, (intptr_t)ok == 1 && atomic_load(&fin_done) == 0);
+  } else {
+    *late = j; /* the deadlock of the old code: joined after the region */
+  }
+}
+
+static void test_finalize_while_joined_thread_inits(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  atomic_store(&fin_region_in, 0);
+  atomic_store(&fin_started, 0);
+  atomic_store(&fin_done, 0);
+  atomic_store(&fin_joined_ok, 0);
+  pthread_t f[2], late = pthread_self();
+  for (int k = 0; k < 2; k++)
+    assert_int_equal(pthread_create(&f[k], NULL, fin_finalizer, NULL), 0);
+  adapt_attr a = {0};
+  a.grain = 1;
+  assert_int_equal(adapt_for(0, 1, fin_body, &late, &a), 0);
+  for (int k = 0; k < 2; k++) pthread_join(f[k], NULL);
+  if (!pthread_equal(late, pthread_self())) pthread_join(late, NULL);
+  assert_int_equal(atomic_load(&fin_done), 2);
+  assert_int_equal(atomic_load(&fin_joined_ok), 1);
+}
+
 int main(void) {
   alarm(WATCHDOG_S);
   const struct CMUnitTest tests[] = {
@@ -441,6 +503,7 @@ int main(void) {
       ADAPT_TEST_WORKERS(test_end_out_of_order, 2),
       ADAPT_TEST(test_stats_reset_not_lost),
       ADAPT_TEST(test_steal_point_in_reducer),
+      ADAPT_TEST(test_finalize_while_joined_thread_inits),
   };
   return adapt_test_run("reliability", tests);
 }

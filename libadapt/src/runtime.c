@@ -231,23 +231,30 @@ static int finalize(const char *fn) {
   if (adapt__pool_thread() || adapt__in_region())
     return adapt__fail(-EBUSY,
                        "%s: called inside a parallel region (a body, a task or an open scope)", fn);
-  pthread_mutex_lock(&adapt__rt.init_lock);
-  /* acquire: pairs with the release store of up in adapt_init. */
-  if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
+  /* Wait for the regions of other threads to end, without the init lock:
+   * a thread that a running body creates and joins may call adapt_init
+   * (which then finds the runtime up) or start regions of its own (a region
+   * never waits for another, nor for a finalize). Both locks are then held
+   * to the end (init lock first, the lock order), so that a region that
+   * starts afterwards sees up == 0 and starts a new runtime. Two finalizes
+   * may wait together; the first to find active == 0 tears down, the other
+   * then finds up == 0. */
+  for (;;) {
+    pthread_mutex_lock(&adapt__rt.init_lock);
+    /* acquire: pairs with the release store of up in adapt_init. */
+    if (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
+      pthread_mutex_unlock(&adapt__rt.init_lock);
+      return 0;
+    }
+    pthread_mutex_lock(&adapt__rt.region_lock);
+    if (adapt__rt.active == 0) break;
     pthread_mutex_unlock(&adapt__rt.init_lock);
-    return 0;
+    adapt__rt.finalize_waiting++;
+    while (adapt__rt.active > 0)
+      pthread_cond_wait(&adapt__rt.regions_done, &adapt__rt.region_lock);
+    adapt__rt.finalize_waiting--;
+    pthread_mutex_unlock(&adapt__rt.region_lock);
   }
-  /* Wait for the regions of other threads to end. New ones may start
-   * meanwhile (a region never waits for another, nor for a finalize: a
-   * thread that a body joins may start one); the region lock is then held
-   * to the end, so that a region that starts afterwards sees up == 0 and
-   * starts a new runtime. */
-  pthread_mutex_lock(&adapt__rt.region_lock);
-  while (adapt__rt.active > 0) {
-    adapt__rt.finalize_waiting = 1;
-    pthread_cond_wait(&adapt__rt.regions_done, &adapt__rt.region_lock);
-  }
-  adapt__rt.finalize_waiting = 0;
   stop_threads(adapt__rt.nworkers);
   if (adapt__rt.stats_at_exit) adapt__stats_print_pinned(stderr);
   if (adapt__rt.trace_file) {

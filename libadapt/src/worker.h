@@ -85,7 +85,7 @@ typedef struct adapt__runtime {
   pthread_cond_t regions_done; /* finalize waits here for active == 0 */
   int active;                  /* top-level regions running, on the pool or solo */
   int pool_busy;               /* a region holds worker 0's place */
-  int finalize_waiting;        /* a finalize waits on regions_done */
+  int finalize_waiting;        /* finalizes waiting on regions_done */
 
   /* --- Sleep/wake: written by everyone, own lines --- */
   _Alignas(ADAPT_CACHE_LINE) atomic_uint epoch; /* futex word */

@@ -103,8 +103,11 @@ ADAPT_API int adapt_init(const adapt_config *cfg);
  * Called from a thread that is not inside a region while other threads run
  * regions: waits until none runs (regions that start meanwhile are waited
  * for too: a region never waits for a finalize, so a thread that a body
- * joins may still run loops); a region started after the teardown starts a
- * new runtime. Called from inside a region (a body): does nothing and
+ * joins may still run loops, and adapt_init there returns 0 on the running
+ * runtime); a region started after the teardown starts a new runtime. Two
+ * threads may finalize together: one tears down, both return once it is
+ * done. A finalize from a thread that a running body waits for never
+ * returns (that region cannot end). Called from inside a region (a body): does nothing and
  * reports it on stderr; see adapt_try_finalize. */
 ADAPT_API void adapt_finalize(void);
 
