@@ -36,14 +36,18 @@ static void k_run_map(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e)
   s->k->run(s, s->shared, b, e, s->user);
 }
 
+/* A piece that processed nothing (stolen, then cut off by a stop before
+ * its first chunk) still has its all-zero state, which is not the kernel's
+ * empty result in general (an identity that is not zero): it is neither
+ * merged nor discarded. */
 static void k_merge(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t) {
   adapt_seq *s = seq_of(c);
-  s->k->merge(s, v->acc, t->acc, t->start, t->ibeg, s->user);
+  if (t->ibeg != t->start) s->k->merge(s, v->acc, t->acc, t->start, t->ibeg, s->user);
 }
 
 static void k_discard(adapt__seq_ctx *c, adapt__seq_work *t) {
   adapt_seq *s = seq_of(c);
-  s->k->discard(s, t->acc, s->user);
+  if (t->ibeg != t->start) s->k->discard(s, t->acc, s->user);
 }
 
 /* The engine's kernel for the public one: merge and discard only where the

@@ -17,6 +17,9 @@
  * - a user task of the adaptive API (<adapt/adaptive.h>) with a
  *   non-commutative reducer, the owner preempting its thieves or joining
  *   them;
+ * - a kernel of the public engine (<adapt/seq.h>) composing affine maps in
+ *   pieces, with a random window mode, splitter and grain, one call in 4
+ *   stopping itself at a random unit (adapt_seq_stop);
  * - foreign threads: 1-3 threads of this program running regions while the
  *   main thread runs its own.
  * Bodies and callbacks start nested regions at random (two levels deep);
@@ -34,6 +37,7 @@
  * joined before adapt_finalize, grains stay small. */
 #include <adapt/adaptive.h>
 #include <adapt/algorithms.h>
+#include <adapt/seq.h>
 #include <adapt/tasks.h>
 #include <dirent.h>
 #include <errno.h>
@@ -662,14 +666,102 @@ static void region_algo(rng *r, int depth) {
   count(&c_iters, n);
 }
 
+/* --- The public engine (<adapt/seq.h>): affine maps in pieces ------------- */
+
+/* A piece's state: the composition of the units it processed, [first, pos). */
+typedef struct seq_state {
+  affine acc;
+  size_t first, pos;
+  int started;
+} seq_state;
+
+typedef struct seq_ctx {
+  visits m;
+  uint64_t seed;
+  int depth;
+  size_t stop_at; /* the unit whose run() calls adapt_seq_stop; SIZE_MAX: none */
+  atomic_ulong bad; /* contract violations seen by the callbacks */
+} seq_ctx;
+
+static void seq_bad(seq_ctx *c) { atomic_fetch_add_explicit(&c->bad, 1, memory_order_relaxed); }
+
+static void seq_run_cb(adapt_seq *s, void *sv, size_t b, size_t e, void *cv) {
+  seq_state *st = sv;
+  seq_ctx *c = cv;
+  if (!st->started) { /* a stolen piece's state starts all zero */
+    st->started = 1;
+    st->first = st->pos = b;
+    st->acc = (affine){1, 0};
+  } else if (st->pos != b) {
+    seq_bad(c); /* "the piece has already processed ... up to b" */
+  }
+  for (size_t i = b; i < e; i++) {
+    visit(&c->m, i);
+    st->acc = compose(st->acc, affine_of(i));
+    if (i == c->stop_at) adapt_seq_stop(s, i + 1, -EINTR);
+  }
+  st->pos = e;
+  maybe_nest(c->seed, c->depth, b, e);
+}
+
+static void seq_merge_cb(adapt_seq *s, void *sv, void *tv, size_t tb, size_t te, void *cv) {
+  seq_state *st = sv, *t = tv;
+  (void)s;
+  if (st->pos != tb || !t->started || t->first != tb || t->pos != te) seq_bad(cv);
+  st->acc = compose(st->acc, t->acc);
+  st->pos = te;
+}
+
+static void region_seq(rng *r, int depth) {
+  seq_ctx c = {.seed = next(r), .depth = depth, .stop_at = SIZE_MAX};
+  atomic_init(&c.bad, 0);
+  size_t n = rnd_size(r, depth);
+  adapt_attr a = {0};
+  a.window = (adapt_window_mode)rnd(r, 4);
+  a.window_size = rnd(r, 2) ? 1 + rnd(r, 4096) : 0;
+  a.splitter = (adapt_window_splitter)rnd(r, 4);
+  a.grain = rnd(r, 2) ? 1 + rnd(r, 512) : 0;
+  if (n && rnd(r, 4) == 0) c.stop_at = rnd(r, n); /* one call in 4 stops itself */
+  char desc[160];
+  snprintf(desc, sizeof desc, "adapt_seq_run (n %zu, window %d/%zu, splitter %d, grain %zu%s)",
+           n, (int)a.window, a.window_size, (int)a.splitter, a.grain,
+           c.stop_at < n ? ", stopped" : "");
+  if (visits_new(&c.m, n, r)) return;
+  const adapt_seq_kernel k = {seq_run_cb, seq_merge_cb, NULL, sizeof(seq_state)};
+  seq_state st = {{1, 0}, 0, 0, 0};
+  int rc = adapt_seq_run("soak", n, 8, &k, &c, &st, &a);
+  if (atomic_load_explicit(&c.bad, memory_order_relaxed))
+    failf("%s: a piece was run or merged out of sequence order", desc);
+  if (c.stop_at < n) {
+    /* Stopped: the error given, every unit below the limit exactly once
+     * and merged in order, none twice. */
+    if (rc != -EINTR) failf("%s returned %d, not -EINTR", desc, rc);
+    size_t end = st.started ? st.pos : 0;
+    affine want = {1, 0};
+    for (size_t i = 0; i < end; i++) want = compose(want, affine_of(i));
+    if (end <= c.stop_at || !affine_eq(st.acc, want))
+      failf("%s: the master's result does not cover [0, %zu] in order", desc, c.stop_at);
+    visits_check(&c.m, desc, c.stop_at + 1, n);
+  } else {
+    check_rc(desc, rc);
+    affine want = {1, 0};
+    for (size_t i = 0; i < n; i++) want = compose(want, affine_of(i));
+    if (n && (st.first != 0 || st.pos != n || !affine_eq(st.acc, want)))
+      failf("%s: merged out of sequence order", desc);
+    visits_check(&c.m, desc, n, n);
+  }
+  count(&c_iters, n);
+}
+
 /* --- Regions, foreign threads, cycles ------------------------------------- */
 
 static void region(rng *r, int depth) {
   count(&c_regions, 1);
-  switch (rnd(r, 4)) {
+  switch (rnd(r, 5)) {
   case 0: region_for(r, depth); break;
   case 1: region_tasks(r, depth); break;
   case 2: region_algo(r, depth); break;
+  case 3: region_seq(r, depth); break;
   default: region_adaptive(r, depth); break;
   }
 }

@@ -47,11 +47,13 @@ typedef struct adapt_seq_kernel {
    * thread: the thief processed [tb, te), which directly follows what the
    * victim has processed; afterwards `state` must stand for both and
    * thief_state must hold nothing that needs releasing (it is dropped).
-   * NULL: nothing to merge (see maps below). */
+   * Never called for a piece that processed nothing (te == tb: stolen, then
+   * cut off by a stop before its first chunk); its all-zero state is
+   * dropped, as by discard. NULL: nothing to merge (see maps below). */
   void (*merge)(adapt_seq *s, void *state, void *thief_state, size_t tb, size_t te, void *ctx);
   /* Release what a thief's state holds without merging it: called instead
-   * of merge for pieces cut off by adapt_seq_stop or a cancel. NULL:
-   * nothing to release. */
+   * of merge for pieces cut off by adapt_seq_stop or a cancel (not for a
+   * piece that processed nothing). NULL: nothing to release. */
   void (*discard)(adapt_seq *s, void *thief_state, void *ctx);
   /* Bytes of state, 0..ADAPT_SEQ_STATE_MAX. */
   size_t state_size;
