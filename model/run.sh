@@ -25,6 +25,7 @@ CC=${CC:-cc}
 CHECKS="
 request   safety 1
 theft     safety 1
+theft     safety 1,2  -DISSUE5
 deque     safety 1
 loopframe safety 1,2
 loopframe safety 1    -DG=2 -DNATT=2

@@ -30,13 +30,22 @@
  * generation); at the end the owner holds [0, N) and every record is back
  * in the pool; no deadlock (every wait for FINAL ends).
  *
- * SEEDED_BUG: adapt__run_theft stores FINAL right after the entry returns,
- * before handing over or joining its own thieves.
- * ISSUE5 (not a seeded bug: the real code, used against adaptive.h's
- * contract): the owner calls adapt_preempt_next_thief while its own range
- * is not done; its splitter, called while waiting, inserts a record before
- * the awaited one, and reduce_head then reduces that RUNNING record
- * (issue 11, item 5). */
+ * adapt_preempt_next_thief holds the frame while it waits (FRAME_HELD):
+ * requests are answered, but not by this frame's splitter, so no record can
+ * be inserted before the awaited one, which is then the head it reduces.
+ *
+ * SEEDED_BUG 1: adapt__run_theft stores FINAL right after the entry
+ * returns, before handing over or joining its own thieves.
+ * SEEDED_BUG 2: the frame is not held while adapt_preempt_next_thief waits
+ * (the code before issue 11, item 5): its splitter may insert a record
+ * before the awaited one, and reduce_head reduces that RUNNING record.
+ * Caught with ISSUE5 only (with the owner's range done the splitter has
+ * nothing to give).
+ * ISSUE5: the owner calls adapt_preempt_next_thief while its own range is
+ * not done (against adaptive.h's contract, but it must not break the
+ * runtime): the runtime's properties are checked (every element at most
+ * once, reduce only after FINAL, no touch after recycling, every record
+ * back), not the user's reducer order, which such a call breaks. */
 
 #ifndef N
 #define N 6            /* elements; keys are 1..N-1 */
@@ -124,12 +133,27 @@ inline reduce_head(w) {
     fth[w] = fth[w] & ~(1 << k);
     d = fdesc[w];
     /* reducer: the thief's result follows the owner's */
+#ifndef ISSUE5
     assert(rlo[r] == rlo[d] + rcnt[d]);
+#endif
     rcnt[d] = rcnt[d] + rcnt[r];
     if
     :: b[r] < e[r] ->                          /* preempted: its rest is ours */
+#ifndef ISSUE5
        assert(b[d] == e[d] && b[r] == rlo[d] + rcnt[d]);
        b[d] = b[r]; e[d] = e[r]
+#else
+       /* the owner's own rest is unfinished: the user's reducer may not
+        * take the thief's over (the model hands it back: processed once) */
+       if
+       :: b[d] == e[d] -> b[d] = b[r]; e[d] = e[r]
+       :: else ->
+          do
+          :: b[r] < e[r] -> assert(!(done & (1 << b[r]))); done = done | (1 << b[r]); b[r]++
+          :: else -> break
+          od
+       fi
+#endif
     :: else -> skip
     fi;
     assert((fth[w] & hov[r]) == 0);
@@ -140,13 +164,17 @@ inline reduce_head(w) {
 }
 
 /* wait_final(rec, 0) of adapt_preempt_next_thief: spins on an acquire load
- * of the state and answers requests meanwhile (the frame is not ENDING:
- * its splitter is called; with the owner's range done it gives nothing) */
-inline wait_final_serving(r, w) {
+ * of the state; the frame is HELD, so requests meanwhile are answered
+ * without its splitter (nothing is inserted in its list) */
+inline wait_final_held(rec, w) {
+#if SEEDED_BUG == 2
   do
-  :: st[r] == FINAL -> break
-  :: else -> steal_point(w)
+  :: st[rec] == FINAL -> break
+  :: else -> steal_point(w)                    /* BUG: the frame's splitter runs */
   od
+#else
+  st[rec] == FINAL
+#endif
 }
 /* the wait of join_thieves: the frame is ENDING, no splitter */
 inline wait_final(r) { st[r] == FINAL }
@@ -158,7 +186,9 @@ inline dowork(w) {
      atomic {                                  /* claim and process one element */
        d = fdesc[w];
        assert(w == 0 || rgen[myrec] == mygen);
+#ifndef ISSUE5
        assert(b[d] == rlo[d] + rcnt[d]);
+#endif
        assert(!(done & (1 << b[d])));
        done = done | (1 << b[d]);
        b[d]++; rcnt[d]++
@@ -177,9 +207,9 @@ inline dowork(w) {
   preempt:
 #endif
         lowest(fth[w], k);
-        r = rec_of_key[k];
-        atomic { if :: st[r] == RUNNING -> st[r] = PREEMPT :: else -> skip fi };
-        wait_final_serving(r, w);
+        pr = rec_of_key[k];                    /* rec = f->thieves (steal_point reuses r) */
+        atomic { if :: st[pr] == RUNNING -> st[pr] = PREEMPT :: else -> skip fi };
+        wait_final_held(pr, w);
         reduce_head(w)
      :: true -> break                          /* or return (to end/join) */
      fi
@@ -198,11 +228,15 @@ inline join_thieves(w) {
 }
 
 active proctype owner() {
-  byte t, d, r, k, myrec, mygen;
+  byte t, d, r, k, pr, myrec, mygen;
   d_step { b[0] = 0; e[0] = N; rlo[0] = 0; rcnt[0] = 0; fdesc[0] = 0 };  /* adapt_begin */
   dowork(0);
   join_thieves(0);                             /* adapt_end */
+#ifndef ISSUE5
   assert(rlo[0] == 0 && rcnt[0] == N && done == (1 << N) - 1);
+#else
+  assert(done == (1 << N) - 1);
+#endif
   finished = 1;
   (idle[1] && idle[NW - 1]);
   d_step {
@@ -216,7 +250,7 @@ active proctype owner() {
 
 active [NTH] proctype thief() {
   byte w = _pid;                               /* owner is pid 0 */
-  byte t, d, r, k, myrec, mygen;
+  byte t, d, r, k, pr, myrec, mygen;
   bool pre;
   idle[w] = 1;
   do

@@ -22,8 +22,9 @@
  *   stopping itself at a random unit (adapt_seq_stop);
  * - foreign threads: 1-3 threads of this program running regions while the
  *   main thread runs its own.
- * Bodies and callbacks start nested regions at random (two levels deep);
- * half of the regions give each element some extra work, so that thieves
+ * Bodies, callbacks and reducers start nested regions at random (two
+ * levels deep), one in 8 of them on a thread that the body creates and
+ * joins; half of the regions give each element some extra work, so that thieves
  * find something to steal.
  * Checks: every index runs exactly once (at most once past find_if's
  * answer), outputs equal the sequential definition, reductions happen in
@@ -32,9 +33,9 @@
  * what a body may ask of the runtime answers as documented (probe_runtime),
  * and no worker thread is left after adapt_finalize.
  *
- * Kept away from the runtime bugs of issue 11 (see docs/reliability.md):
- * no thread of a body calls into the library, every foreign thread is
- * joined before adapt_finalize, grains stay small. */
+ * Kept away from (see docs/reliability.md): foreign threads still running
+ * at adapt_finalize, grains above 2048, preemption before the owner's range
+ * is done, scopes used by other threads (test_reliability covers them). */
 #include <adapt/adaptive.h>
 #include <adapt/algorithms.h>
 #include <adapt/seq.h>
@@ -54,17 +55,19 @@
 
 enum {
   MAX_WORKERS = 8,
-  MAX_DEPTH = 2,     /* nesting levels below a top-level region */
-  NEST_EVERY = 1024, /* nested regions start at multiples of ... */
-  NEST_ONE_IN = 4,   /* ... one time in ... */
-  RED_BLOCK = 1024,  /* ADAPT_REDUCE_BLOCK's default (algorithms.h) */
-  MAX_MESSAGES = 20, /* failures printed in full */
-  VAR_MAX_OUT = 3,   /* transform_var: outputs per element at most */
+  MAX_DEPTH = 2,           /* nesting levels below a top-level region */
+  NEST_EVERY = 1024,       /* nested regions start at multiples of ... */
+  NEST_ONE_IN = 4,         /* ... one time in ... */
+  JOINED_ONE_IN = 8,       /* nested regions run on a thread the body joins, one in ... */
+  REDUCER_NEST_ONE_IN = 8, /* reductions that start a nested region, one in ... */
+  RED_BLOCK = 1024,        /* ADAPT_REDUCE_BLOCK's default (algorithms.h) */
+  MAX_MESSAGES = 20,       /* failures printed in full */
+  VAR_MAX_OUT = 3,         /* transform_var: outputs per element at most */
 };
 
 /* --- Counters (relaxed: totals read by the main thread after the joins) -- */
 
-static atomic_ulong c_cycles, c_top, c_regions, c_nested, c_foreign, c_iters, c_failures;
+static atomic_ulong c_cycles, c_top, c_regions, c_nested, c_joined, c_foreign, c_iters, c_failures;
 static unsigned long long c_steals, c_preempt, c_reduce; /* main thread only */
 
 static void count(atomic_ulong *c, unsigned long d) {
@@ -119,6 +122,20 @@ static void region(rng *r, int depth);
  * the indices [b, e): for each multiple m of NEST_EVERY in it, one time in
  * NEST_ONE_IN (by seed and m), run a nested region chosen by (seed, m). The
  * nested regions thus do not depend on how the work was cut. */
+typedef struct joined {
+  rng r;
+  int depth;
+} joined;
+
+static void *joined_main(void *p) {
+  joined *j = p;
+  region(&j->r, j->depth);
+  return NULL;
+}
+
+/* One nested region in JOINED_ONE_IN runs on a thread that the body
+ * creates and joins (a top-level region of that thread: it runs alone
+ * while the workers are busy; issue 11, item 3). */
 static void maybe_nest(uint64_t seed, int depth, size_t b, size_t e) {
   if (depth >= MAX_DEPTH) return;
   for (size_t m = (b + NEST_EVERY - 1) / NEST_EVERY * NEST_EVERY; m < e; m += NEST_EVERY) {
@@ -126,7 +143,14 @@ static void maybe_nest(uint64_t seed, int depth, size_t b, size_t e) {
     if (h % NEST_ONE_IN != 0) continue;
     rng sub = {h};
     count(&c_nested, 1);
-    region(&sub, depth + 1);
+    pthread_t t;
+    joined j = {sub, depth + 1};
+    if ((h >> 32) % JOINED_ONE_IN == 0 && pthread_create(&t, NULL, joined_main, &j) == 0) {
+      count(&c_joined, 1);
+      pthread_join(t, NULL);
+    } else {
+      region(&sub, depth + 1);
+    }
   }
 }
 
@@ -350,6 +374,14 @@ static void aff_reducer(void *vw, void *tw, void *cv) {
   v->acc = compose(v->acc, t->acc);
   v->begin = t->begin;
   v->end = t->end;
+  /* A reducer may start a nested region (issue 11, item 8), chosen by the
+   * thief's first index. */
+  uint64_t h = mix(c->seed ^ mix(t->start + 0x7265647563ull));
+  if (c->depth < MAX_DEPTH && h % REDUCER_NEST_ONE_IN == 0) {
+    rng sub = {h};
+    count(&c_nested, 1);
+    region(&sub, c->depth + 1);
+  }
 }
 
 static void aff_entry(adapt_frame *f, void *wv, void *cv) {
@@ -679,7 +711,7 @@ typedef struct seq_ctx {
   visits m;
   uint64_t seed;
   int depth;
-  size_t stop_at; /* the unit whose run() calls adapt_seq_stop; SIZE_MAX: none */
+  size_t stop_at;   /* the unit whose run() calls adapt_seq_stop; SIZE_MAX: none */
   atomic_ulong bad; /* contract violations seen by the callbacks */
 } seq_ctx;
 
@@ -723,8 +755,8 @@ static void region_seq(rng *r, int depth) {
   a.grain = rnd(r, 2) ? 1 + rnd(r, 512) : 0;
   if (n && rnd(r, 4) == 0) c.stop_at = rnd(r, n); /* one call in 4 stops itself */
   char desc[160];
-  snprintf(desc, sizeof desc, "adapt_seq_run (n %zu, window %d/%zu, splitter %d, grain %zu%s)",
-           n, (int)a.window, a.window_size, (int)a.splitter, a.grain,
+  snprintf(desc, sizeof desc, "adapt_seq_run (n %zu, window %d/%zu, splitter %d, grain %zu%s)", n,
+           (int)a.window, a.window_size, (int)a.splitter, a.grain,
            c.stop_at < n ? ", stopped" : "");
   if (visits_new(&c.m, n, r)) return;
   const adapt_seq_kernel k = {seq_run_cb, seq_merge_cb, NULL, sizeof(seq_state)};
@@ -872,11 +904,12 @@ static double now_s(void) {
 }
 
 static void report(const char *when, double elapsed) {
-  printf("soak: %s %.0f s: cycles %lu, regions %lu (top-level %lu, nested %lu; foreign "
-         "threads %lu), "
+  printf("soak: %s %.0f s: cycles %lu, regions %lu (top-level %lu, nested %lu of which %lu on "
+         "a joined thread; foreign threads %lu), "
          "iterations %lu, steals %llu, preemptions %llu, reductions %llu, failures %lu\n",
          when, elapsed, get(&c_cycles), get(&c_regions), get(&c_top), get(&c_nested),
-         get(&c_foreign), get(&c_iters), c_steals, c_preempt, c_reduce, get(&c_failures));
+         get(&c_joined), get(&c_foreign), get(&c_iters), c_steals, c_preempt, c_reduce,
+         get(&c_failures));
   fflush(stdout);
 }
 
