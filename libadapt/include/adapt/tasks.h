@@ -1,6 +1,11 @@
 /* libadapt spawn/sync tasks: nested and recursive fork-join parallelism
  * (fib, nqueens, divide and conquer), on per-worker THE-protocol deques.
  *
+ * A sketch (return codes left out; docs/guide.md has the whole program, the
+ * example "fib", compiled and run by make test):
+ *
+ *   struct fib { int n; long r; };
+ *   long fib(int n);
  *   static void fib_task(void *p) { struct fib *f = p; f->r = fib(f->n); }
  *   long fib(int n) {
  *     if (n < 2) return n;
