@@ -13,10 +13,13 @@ void adapt__trace(adapt__worker *w, unsigned cat, uint64_t t0, uint64_t t1, uint
                   uint64_t b) {
   adapt__trace_buf *tb = &w->trace;
   if (tb->n == tb->cap) {
-    if (tb->cap >= ADAPT_TRACE_MAX_EVENTS) return; /* full: later events are dropped */
     size_t cap = tb->cap ? tb->cap * 2 : 4096;
-    adapt__trace_event *ev = realloc(tb->ev, cap * sizeof *ev);
-    if (!ev) return;
+    adapt__trace_event *ev =
+        tb->cap >= ADAPT_TRACE_MAX_EVENTS ? NULL : realloc(tb->ev, cap * sizeof *ev);
+    if (!ev) { /* full, or out of memory: counted, said when the trace is written */
+      tb->dropped++;
+      return;
+    }
     tb->ev = ev;
     tb->cap = cap;
   }
@@ -44,11 +47,20 @@ int adapt__trace_write(const char *path) {
               (unsigned long long)e->b, (unsigned long long)e->t0, (unsigned long long)e->t1);
     }
   }
-  return fclose(f) ? -errno : 0;
+  int rc = fclose(f) ? -errno : 0;
+  for (int i = 0; i < adapt__rt.nworkers; i++) {
+    size_t d = adapt__rt.workers[i]->trace.dropped;
+    if (d)
+      fprintf(stderr,
+              "libadapt: trace %s: worker %d dropped its last %zu events (at most %u per "
+              "worker: ADAPT_TRACE_MAX_EVENTS, libadapt/src/config.h)\n",
+              path, i, d, (unsigned)ADAPT_TRACE_MAX_EVENTS);
+  }
+  return rc;
 }
 
 void adapt__trace_free(adapt__worker *w) {
   free(w->trace.ev);
   w->trace.ev = NULL;
-  w->trace.n = w->trace.cap = 0;
+  w->trace.n = w->trace.cap = w->trace.dropped = 0;
 }

@@ -24,6 +24,7 @@ typedef struct adapt__trace_event {
 typedef struct adapt__trace_buf {
   adapt__trace_event *ev;
   size_t n, cap;
+  size_t dropped; /* events lost: buffer at ADAPT_TRACE_MAX_EVENTS, or out of memory */
 } adapt__trace_buf;
 
 struct adapt__worker;
