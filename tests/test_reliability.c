@@ -480,8 +480,7 @@ static void test_finalize_while_joined_thread_inits(void **state) {
   atomic_store(&fin_done, 0);
   atomic_store(&fin_joined_ok, 0);
   pthread_t f[2], late = pthread_self();
-  for (int k = 0; k < 2; k++)
-    assert_int_equal(pthread_create(&f[k], NULL, fin_finalizer, NULL), 0);
+  for (int k = 0; k < 2; k++) assert_int_equal(pthread_create(&f[k], NULL, fin_finalizer, NULL), 0);
   adapt_attr a = {0};
   a.grain = 1;
   assert_int_equal(adapt_for(0, 1, fin_body, &late, &a), 0);

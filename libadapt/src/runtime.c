@@ -250,8 +250,7 @@ static int finalize(const char *fn) {
     if (adapt__rt.active == 0) break;
     pthread_mutex_unlock(&adapt__rt.init_lock);
     adapt__rt.finalize_waiting++;
-    while (adapt__rt.active > 0)
-      pthread_cond_wait(&adapt__rt.regions_done, &adapt__rt.region_lock);
+    while (adapt__rt.active > 0) pthread_cond_wait(&adapt__rt.regions_done, &adapt__rt.region_lock);
     adapt__rt.finalize_waiting--;
     pthread_mutex_unlock(&adapt__rt.region_lock);
   }
