@@ -9,20 +9,26 @@
  * (8 chained multiply-adds, ~13 ns: compute-bound) and an unbalanced one (the
  * cost grows along the array), on 1 and 2 workers (adapt workers, OpenMP
  * threads, TBB arena), bench/kernels/stl_kernels.hpp:
- *   for_each (x = op(x) in place), transform (y = op(x)), fill, generate,
- *   reduce (+), transform_reduce (+, op), find_if (first match at 3n/4),
- *   any_of / none_of (no match: full scan), all_of (all match), count_if
- *   and copy_if (half match), inclusive_scan / exclusive_scan (+), sort and
- *   stable_sort (random doubles, operator<; at most 5 rounds from n = 1e7).
+ *   for_each (x = op(x) in place), for_each_n (the same), transform
+ *   (y = op(x)), fill, generate, reduce (+), transform_reduce (+, op),
+ *   transform_reduce2 (binary: the dot product of x and random y; costly:
+ *   op(x) * y), find_if (first match at 3n/4), find (the same element by
+ *   value), any_of / none_of (no match: full scan), all_of (all match),
+ *   count_if and copy_if (half match), count (a value, 1/1000 of the
+ *   elements), inclusive_scan / exclusive_scan (+), sort and stable_sort
+ *   (random doubles, operator<), sort_cmp and stable_sort_cmp (the same
+ *   with a comparator lambda, descending), sort_int (random ints) and
+ *   sort_string (n / 10 random strings of 8 to 23 letters); at most 5 rounds
+ *   for the sorts from n = 1e7.
  * The expensive operation runs with the algorithms that take one per element
- * (not fill, generate, reduce, the scans, the sorts); the unbalanced one with
+ * (not fill, generate, reduce, find, count, the scans, the sorts); the unbalanced one with
  * for_each, transform, transform_reduce and count_if; the scans also run as
  * op "nondet": adapt with adapt::par.deterministic(false) (the default
  * policy's scans are deterministic, at one more operation per element on
  * the calling thread), the peers as in "cheap". Peers without the
  * algorithm are "n/a": GNU parallel mode has no fill (its generate stands
- * in), no copy_if, no exclusive_scan and no any/all/none_of (its find_if
- * stands in); TBB has no stable sort. adapt's calls are the std signatures
+ * in), no for_each_n (its for_each stands in), no copy_if, no exclusive_scan
+ * and no any/all/none_of (its find_if stands in); TBB has no stable sort. adapt's calls are the std signatures
  * without a policy (the default policy, adapt::par).
  *
  * Method (bench/common/harness.hpp): per case every implementation, the
@@ -65,6 +71,9 @@
  * (default 5/8 of --cache), on 2 workers with the window mode given and
  * --cachesim-m (default 2^16), the callgrind instrumentation on only around
  * the call.
+ * --ir (bench/scripts/stl_cachesim.sh --ir): instructions per element of
+ * std and adapt on one worker, every selected case, under callgrind (see
+ * ir_mode below).
  */
 #include <adapt/adapt.h>
 #include <adapt/stl.hpp>
@@ -94,9 +103,11 @@
 #include "callgrind.hpp"
 
 static const std::vector<std::string> ALGOS = {
-    "for_each",       "transform",      "fill",   "generate",   "reduce",   "transform_reduce",
-    "find_if",        "any_of",         "all_of", "none_of",    "count_if", "copy_if",
-    "inclusive_scan", "exclusive_scan", "sort",   "stable_sort"};
+    "for_each", "for_each_n",       "transform",         "fill",       "generate",
+    "reduce",   "transform_reduce", "transform_reduce2", "find_if",    "find",
+    "any_of",   "all_of",           "none_of",           "count_if",   "count",
+    "copy_if",  "inclusive_scan",   "exclusive_scan",    "sort",       "stable_sort",
+    "sort_cmp", "stable_sort_cmp",  "sort_int",          "sort_string"};
 static const std::vector<std::string> OPS = {"cheap", "costly", "unbalanced", "nondet"};
 
 struct options {
@@ -111,6 +122,8 @@ struct options {
   std::string commit;
   std::string cachesim;
   size_t cachesim_n = 0, cachesim_reuse = 0, cachesim_m = 1u << 16;
+  bool ir = false;       /* --ir: instruction counts under callgrind */
+  std::string ir_grains; /* --ir-grains: ALGO:OP:G,... from the native pass */
   /* The shared cache the window cases are sized for: the L3 this VM's CPU
    * has (hwloc on the VM reports one 508 MB L3 per vCPU, nothing shared,
    * so adapt_shared_cache_size() is no guide here). */
@@ -122,9 +135,10 @@ static bool failed = false;
 
 /* Does the algorithm take the operation? */
 static bool takes(const std::string &algo, const std::string &op) {
-  static const std::set<std::string> costly = {"for_each", "transform", "transform_reduce",
-                                               "find_if",  "any_of",    "all_of",
-                                               "none_of",  "count_if",  "copy_if"};
+  static const std::set<std::string> costly = {
+      "for_each",          "for_each_n", "transform", "transform_reduce",
+      "transform_reduce2", "find_if",    "any_of",    "all_of",
+      "none_of",           "count_if",   "copy_if"};
   static const std::set<std::string> unbalanced = {"for_each", "transform", "transform_reduce",
                                                    "count_if"};
   if (op == "cheap") return true;
@@ -133,7 +147,9 @@ static bool takes(const std::string &algo, const std::string &op) {
   return unbalanced.count(algo) > 0;
 }
 
-static bool is_sort(const std::string &algo) { return algo == "sort" || algo == "stable_sort"; }
+static bool is_sort(const std::string &algo) {
+  return algo.compare(0, 4, "sort") == 0 || algo.compare(0, 11, "stable_sort") == 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* Data                                                                */
@@ -148,6 +164,10 @@ struct arrays {
   double *io = nullptr, *out = nullptr, *ref = nullptr;
 };
 static arrays A;
+/* sort_int: the ints of A.in (their order); sort_string: n / 10 strings
+ * of 8 to 23 letters (some beyond the short-string buffer), random. */
+static std::vector<int> IIN, IIO, IREF;
+static std::vector<std::string> SIN, SIO, SREF;
 
 static void arrays_free(void) {
   for (double *p : {A.in, A.ramp, A.find, A.rnd, A.io, A.out, A.ref}) free(p);
@@ -172,13 +192,33 @@ static void arrays_make(size_t n) {
     A.io[i] = A.out[i] = A.ref[i] = 0.0;
   }
   A.find[n / 4 * 3] = 1000.0;
+  IIN.resize(n);
+  IIO.assign(n, 0);
+  IREF.assign(n, 0);
+  for (size_t i = 0; i < n; i++) IIN[i] = (int)(A.rnd[i] * 2e9) - 1000000000;
+  const size_t ns = n / 10;
+  SIN.resize(ns);
+  SIO.assign(ns, std::string());
+  SREF.assign(ns, std::string());
+  for (size_t i = 0; i < ns; i++) {
+    h ^= h >> 12;
+    h ^= h << 25;
+    h ^= h >> 27;
+    uint64_t r = h * 0x2545f4914f6cdd1dull;
+    std::string &t = SIN[i];
+    t.resize(8 + r % 16);
+    for (char &ch : t) {
+      ch = (char)('a' + (r >> 8) % 26);
+      r = r * 6364136223846793005ull + 1442695040888963407ull;
+    }
+  }
 }
 
 /* ------------------------------------------------------------------ */
 /* Implementations of one case                                         */
 
 /* What a case's implementations produce, compared with the reference. */
-enum out_kind { OUT_ARRAY, OUT_IO, OUT_SUM, OUT_INDEX, OUT_BOOL, OUT_COPY };
+enum out_kind { OUT_ARRAY, OUT_IO, OUT_SUM, OUT_INDEX, OUT_BOOL, OUT_COPY, OUT_CUSTOM };
 
 struct outcome {
   double sum = 0;
@@ -197,6 +237,10 @@ struct impls {
   const double *io_src = nullptr;   /* OUT_IO: copied to A.io before every run */
   std::function<void()> f[I_COUNT]; /* empty: the peer has no such algorithm */
   std::string note;
+  /* OUT_CUSTOM (int and string sorts): reset the input before every run,
+   * keep the sequential result, compare the last run's with it. */
+  std::function<void()> reset, save_ref;
+  std::function<std::string()> check;
 };
 
 /* The five implementations of algo with the element operation op, on
@@ -225,6 +269,20 @@ static impls make_impls(const std::string &algo, Op op, bool unbalanced, bool no
       });
     });
     f[I_PSTL] = arena([=] { std::for_each(par, io, io + n, body); });
+  } else if (algo == "for_each_n") {
+    auto body = [op](double &v) { v = op(v); };
+    m.kind = OUT_IO;
+    m.io_src = in;
+    f[I_SEQ] = [=] { std::for_each_n(io, n, body); };
+    f[I_ADAPT] = [=] { adapt::for_each_n(io, n, body); };
+    f[I_GNU] = [=] { __gnu_parallel::for_each(io, io + n, body); };
+    f[I_TBB] = arena([=] {
+      stl_tbb_map(n, [=](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; i++) io[i] = op(io[i]);
+      });
+    });
+    f[I_PSTL] = arena([=] { std::for_each_n(par, io, n, body); });
+    m.note = "gnu: for_each";
   } else if (algo == "transform") {
     f[I_SEQ] = [=] { std::transform(in, in + n, out, op); };
     f[I_ADAPT] = [=] { adapt::transform(in, in + n, out, op); };
@@ -277,6 +335,61 @@ static impls make_impls(const std::string &algo, Op op, bool unbalanced, bool no
     f[I_TBB] = arena([=] { got.sum = stl_tbb_sum(in, n, op); });
     f[I_PSTL] = arena([=] { got.sum = std::transform_reduce(par, in, in + n, 0.0, plus, op); });
     m.note = "gnu: inner_product";
+  } else if (algo == "transform_reduce2") {
+    /* Binary: the dot product of in and rnd (cheap: std's default + and *;
+     * costly: op(x) * y). */
+    m.kind = OUT_SUM;
+    const double *y = A.rnd;
+    const bool plain = std::is_same_v<Op, stl_cheap>;
+    std::plus<double> plus;
+    auto mul = [op](double a, double b) { return op(a) * b; };
+    if (plain) {
+      f[I_SEQ] = [=] { got.sum = std::transform_reduce(in, in + n, y, 0.0); };
+      f[I_ADAPT] = [=] { got.sum = adapt::transform_reduce(in, in + n, y, 0.0); };
+      f[I_GNU] = [=] { got.sum = __gnu_parallel::inner_product(in, in + n, y, 0.0); };
+      f[I_PSTL] = arena([=] { got.sum = std::transform_reduce(par, in, in + n, y, 0.0); });
+    } else {
+      f[I_SEQ] = [=] { got.sum = std::transform_reduce(in, in + n, y, 0.0, plus, mul); };
+      f[I_ADAPT] = [=] { got.sum = adapt::transform_reduce(in, in + n, y, 0.0, plus, mul); };
+      /* the sequential fallback drops the operations (see transform_reduce) */
+      f[I_GNU] = [=] {
+        got.sum = omp_get_max_threads() > 1
+                      ? __gnu_parallel::inner_product(in, in + n, y, 0.0, plus, mul)
+                      : std::inner_product(in, in + n, y, 0.0, plus, mul);
+      };
+      f[I_PSTL] =
+          arena([=] { got.sum = std::transform_reduce(par, in, in + n, y, 0.0, plus, mul); });
+    }
+    f[I_TBB] = arena([=] {
+      got.sum = tbb::parallel_reduce(
+          stl_range(0, n), 0.0,
+          [=](const stl_range &r, double acc) {
+            for (size_t i = r.begin(); i < r.end(); i++)
+              acc += plain ? in[i] * y[i] : mul(in[i], y[i]);
+            return acc;
+          },
+          std::plus<double>());
+    });
+    m.note = "gnu: inner_product";
+  } else if (algo == "find") {
+    m.kind = OUT_INDEX;
+    const double *x = A.find;
+    auto pos = [x](const double *it) { return (size_t)(it - x); };
+    const double v = 1000.0;
+    f[I_SEQ] = [=] { got.index = pos(std::find(x, x + n, v)); };
+    f[I_ADAPT] = [=] { got.index = pos(adapt::find(x, x + n, v)); };
+    f[I_GNU] = [=] { got.index = pos(__gnu_parallel::find(x, x + n, v)); };
+    f[I_TBB] = arena([=] { got.index = stl_tbb_find_if(x, n, [v](double e) { return e == v; }); });
+    f[I_PSTL] = arena([=] { got.index = pos(std::find(par, x, x + n, v)); });
+  } else if (algo == "count") {
+    m.kind = OUT_INDEX;
+    const double v = 7.0;
+    f[I_SEQ] = [=] { got.index = (size_t)std::count(in, in + n, v); };
+    f[I_ADAPT] = [=] { got.index = (size_t)adapt::count(in, in + n, v); };
+    f[I_GNU] = [=] { got.index = (size_t)__gnu_parallel::count(in, in + n, v); };
+    f[I_TBB] =
+        arena([=] { got.index = stl_tbb_count_if(in, n, [v](double e) { return e == v; }); });
+    f[I_PSTL] = arena([=] { got.index = (size_t)std::count(par, in, in + n, v); });
   } else if (algo == "find_if") {
     m.kind = OUT_INDEX;
     const double *x = A.find;
@@ -362,6 +475,47 @@ static impls make_impls(const std::string &algo, Op op, bool unbalanced, bool no
     f[I_ADAPT] = [=] { adapt::stable_sort(io, io + n); };
     f[I_GNU] = [=] { __gnu_parallel::stable_sort(io, io + n); };
     f[I_PSTL] = arena([=] { std::stable_sort(par, io, io + n); });
+  } else if (algo == "sort_cmp" || algo == "stable_sort_cmp") {
+    /* A comparator (descending), a capturing-free lambda as a user's. */
+    m.kind = OUT_IO;
+    m.io_src = A.rnd;
+    auto gt = [](double a, double b) { return a > b; };
+    if (algo == "sort_cmp") {
+      f[I_SEQ] = [=] { std::sort(io, io + n, gt); };
+      f[I_ADAPT] = [=] { adapt::sort(io, io + n, gt); };
+      f[I_GNU] = [=] { __gnu_parallel::sort(io, io + n, gt); };
+      f[I_TBB] = arena([=] { tbb::parallel_sort(io, io + n, gt); });
+      f[I_PSTL] = arena([=] { std::sort(par, io, io + n, gt); });
+    } else {
+      f[I_SEQ] = [=] { std::stable_sort(io, io + n, gt); };
+      f[I_ADAPT] = [=] { adapt::stable_sort(io, io + n, gt); };
+      f[I_GNU] = [=] { __gnu_parallel::stable_sort(io, io + n, gt); };
+      f[I_PSTL] = arena([=] { std::stable_sort(par, io, io + n, gt); });
+    }
+  } else if (algo == "sort_int") {
+    m.kind = OUT_CUSTOM;
+    int *x = IIO.data();
+    m.reset = [] { IIO = IIN; };
+    m.save_ref = [] { IREF = IIO; };
+    m.check = [] { return IIO == IREF ? std::string() : std::string("wrong sorted ints"); };
+    f[I_SEQ] = [=] { std::sort(x, x + n); };
+    f[I_ADAPT] = [=] { adapt::sort(x, x + n); };
+    f[I_GNU] = [=] { __gnu_parallel::sort(x, x + n); };
+    f[I_TBB] = arena([=] { tbb::parallel_sort(x, x + n); });
+    f[I_PSTL] = arena([=] { std::sort(par, x, x + n); });
+  } else if (algo == "sort_string") {
+    m.kind = OUT_CUSTOM;
+    std::string *x = SIO.data();
+    const size_t ns = SIO.size();
+    m.reset = [] { SIO = SIN; };
+    m.save_ref = [] { SREF = SIO; };
+    m.check = [] { return SIO == SREF ? std::string() : std::string("wrong sorted strings"); };
+    f[I_SEQ] = [=] { std::sort(x, x + ns); };
+    f[I_ADAPT] = [=] { adapt::sort(x, x + ns); };
+    f[I_GNU] = [=] { __gnu_parallel::sort(x, x + ns); };
+    f[I_TBB] = arena([=] { tbb::parallel_sort(x, x + ns); });
+    f[I_PSTL] = arena([=] { std::sort(par, x, x + ns); });
+    m.note = "n/10 strings";
   } else {
     fatal("unknown algorithm %s", algo.c_str());
   }
@@ -392,6 +546,7 @@ static std::string check_outcome(const impls &m) {
   case OUT_COPY:
     if (got.index != want.index) return fmt("copied %zu, not %zu", got.index, want.index);
     return check_equal(A.out, A.ref, got.index, "wrong copied elements");
+  case OUT_CUSTOM: return m.check();
   }
   return "?";
 }
@@ -418,10 +573,12 @@ static void run_one(const std::string &algo, const std::string &op, int workers)
   const size_t n = A.n;
   /* The reference: the sequential std algorithm. */
   if (m.kind == OUT_IO) std::copy(m.io_src, m.io_src + n, A.io);
+  if (m.reset) m.reset();
   std::fill(A.out, A.out + n, NAN);
   m.f[I_SEQ]();
   want = got;
   std::copy(m.kind == OUT_IO ? A.io : A.out, (m.kind == OUT_IO ? A.io : A.out) + n, A.ref);
+  if (m.save_ref) m.save_ref();
 
   std::vector<variant> v;
   std::vector<int> id_of;
@@ -456,6 +613,7 @@ static void run_one(const std::string &algo, const std::string &op, int workers)
   const size_t nv = v.size();
   cs.prepare = [&m, prepares, nv, n](size_t) {
     if (m.kind == OUT_IO) std::copy(m.io_src, m.io_src + n, A.io);
+    if (m.reset) m.reset();
     /* Warm-up runs (checked) start from an output that is wrong everywhere. */
     if ((*prepares)++ < nv && m.kind != OUT_IO) std::fill(A.out, A.out + n, NAN);
     got = outcome();
@@ -754,8 +912,12 @@ static void summary(const run_info &run, const std::vector<std::string> &noise_l
   }
   if (!window_rows.empty()) {
     md += "\n## Table 1 (window modes): " + window_title + "\n\n";
-    md += "| implementation | 1 worker: ms | T/Ts [p25 p75] | 2 workers: ms | Ts/T [p25 p75] "
-          "|\n|---|---:|---:|---:|---:|\n";
+    /* the first section's columns first (--workers 2 alone: the 2-worker ones) */
+    const bool one = window_rows.front().workers == 1;
+    md += std::string("| implementation | ") +
+          (one ? "1 worker: ms | T/Ts [p25 p75] | 2 workers: ms | Ts/T [p25 p75]"
+               : "2 workers: ms | Ts/T [p25 p75] | 1 worker: ms | T/Ts [p25 p75]") +
+          " |\n|---|---:|---:|---:|---:|\n";
     for (const window_row &x : window_rows) {
       if (x.workers != window_rows.front().workers) break;
       const window_row *y = nullptr;
@@ -852,6 +1014,104 @@ static int cachesim_mode(void) {
 }
 
 /* ------------------------------------------------------------------ */
+/* Instruction counts: the 1-worker overhead under callgrind           */
+
+/* --ir (bench/scripts/stl_cachesim.sh --ir runs it under valgrind
+ * --tool=callgrind --instr-atstart=no): every selected case on the first
+ * size, adapt started with 1 worker (the calling thread only), the
+ * sequential std algorithm and adapt's call each run once untimed (warm-up,
+ * checked as in the timed rounds), then once with the instrumentation on
+ * only around the call, the counters zeroed before it and dumped after it
+ * under the name "ir ALGO OP IMPL". Instruction counts are what callgrind
+ * measures without hardware counters: the front end's overhead per element
+ * (the trampoline, the chunk loop, steal points, merges), not the time of
+ * branch mispredictions or cache misses.
+ * The grain: the engine grows it while a chunk takes less than 2 us, which
+ * under valgrind (50-100 times slower) would stop at a few elements and
+ * count a steal point per element. So --ir first runs natively (not under
+ * valgrind): it times each case's adapt call (best of 5, adapt started
+ * with 1 worker) and prints the grain the calibration reaches there
+ * (STL_IR_GRAIN: the power of two whose chunk takes at least 2 us at that
+ * speed, at most 4096 units; units are blocks of
+ * ADAPT_STL_BLOCK elements for reduce, transform_reduce and the scans);
+ * the valgrind run gets them back (--ir-grains) and runs each case with
+ * that fixed grain (ADAPT_GRAIN, adapt restarted per case). */
+static size_t ir_units(const std::string &algo) {
+  return algo.compare(0, 6, "reduce") == 0 || algo.compare(0, 16, "transform_reduce") == 0 ||
+                 algo.find("scan") != std::string::npos
+             ? ADAPT_STL_BLOCK
+             : 1;
+}
+
+static int ir_mode(void) {
+  pools.reset(new peer_pools());
+  const size_t n = opt.sizes.front();
+  arrays_make(n);
+  int bad = 0;
+  for (const std::string &algo : ALGOS)
+    for (const std::string &op : OPS) {
+      if (!opt.algos.count(algo) || !opt.ops.count(op) || !takes(algo, op)) continue;
+      impls m = impls_for(algo, op, 1);
+      const std::string key = algo + ":" + op + ":";
+      auto prepare = [&] {
+        if (m.kind == OUT_IO) std::copy(m.io_src, m.io_src + n, A.io);
+        if (m.reset) m.reset();
+        std::fill(A.out, A.out + n, NAN);
+        got = outcome();
+      };
+      if (!RUNNING_ON_VALGRIND) { /* the native pass: the grain */
+        adapt_start(1);
+        double best = INFINITY;
+        for (int k = 0; k < 5; k++) {
+          prepare();
+          double t0 = now_s();
+          m.f[I_ADAPT]();
+          best = std::min(best, now_s() - t0);
+        }
+        double unit_ns = best * 1e9 / (double)n * (double)ir_units(algo);
+        size_t g = 1;
+        while (g < 4096 && (double)g * unit_ns < 2000.0) g *= 2;
+        printf("STL_IR_GRAIN %s%zu\n", key.c_str(), g);
+        adapt_finalize();
+        continue;
+      }
+      size_t at = ("," + opt.ir_grains + ",").find("," + key);
+      if (at == std::string::npos) fatal("--ir-grains has no grain for %s", key.c_str());
+      std::string g = opt.ir_grains.substr(at + key.size());
+      g = g.substr(0, g.find(','));
+      setenv("ADAPT_GRAIN", g.c_str(), 1);
+      adapt_start(1);
+      prepare();
+      m.f[I_SEQ]();
+      want = got;
+      std::copy(m.kind == OUT_IO ? A.io : A.out, (m.kind == OUT_IO ? A.io : A.out) + n, A.ref);
+      if (m.save_ref) m.save_ref();
+      for (int i : {I_SEQ, I_ADAPT}) {
+        prepare();
+        m.f[i]();
+        std::string why = check_outcome(m);
+        prepare();
+        std::string name = "ir " + algo + " " + op + " " + IMPL_SHORT[i];
+        CALLGRIND_ZERO_STATS;
+        CALLGRIND_START_INSTRUMENTATION;
+        m.f[i]();
+        CALLGRIND_STOP_INSTRUMENTATION;
+        CALLGRIND_DUMP_STATS_AT(name.c_str());
+        if (why.empty()) why = check_outcome(m);
+        printf("STL_IR algo=%s op=%s impl=%s n=%zu grain=%s%s%s\n", algo.c_str(), op.c_str(),
+               IMPL_SHORT[i], algo == "sort_string" ? SIN.size() : n, g.c_str(),
+               why.empty() ? "" : " FAILED=", why.c_str());
+        bad += !why.empty();
+      }
+      adapt_finalize();
+    }
+  fflush(stdout);
+  pools.reset();
+  arrays_free();
+  return bad ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
   bench_prog = "bench_stl";
@@ -879,6 +1139,8 @@ int main(int argc, char **argv) {
   c.integer("--cachesim-n", "N", 1024, 1LL << 32, &opt.cachesim_n);
   c.integer("--cachesim-reuse", "BYTES", 1024, 1LL << 36, &opt.cachesim_reuse);
   c.integer("--cachesim-m", "M", 1, 1LL << 32, &opt.cachesim_m);
+  c.flag("--ir", [] { opt.ir = true; });
+  c.text("--ir-grains", "LIST", &opt.ir_grains);
   c.parse(argc, argv);
   if (!sizes_arg.empty()) {
     opt.sizes.clear();
@@ -891,6 +1153,7 @@ int main(int argc, char **argv) {
     }
   }
   if (!opt.cachesim.empty()) return cachesim_mode();
+  if (opt.ir) return ir_mode();
 
   run_info run =
       start_run(peer_versions() + " vs std::execution::par (libstdc++ PSTL on TBB)", opt.commit);

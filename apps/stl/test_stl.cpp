@@ -49,9 +49,26 @@ bool sanitized() {
   return v && (std::strcmp(v, "tsan") == 0 || std::strcmp(v, "asan") == 0);
 }
 
+/* Two random sizes per run (below 70000), from TEST_STL_SEED if set, else
+ * a random seed; main prints it to repeat a failing run. */
+unsigned seed_value() {
+  static const unsigned seed = [] {
+    const char *e = std::getenv("TEST_STL_SEED");
+    return e && *e ? static_cast<unsigned>(std::strtoul(e, nullptr, 10)) : std::random_device{}();
+  }();
+  return seed;
+}
+
+/* The sizes every algorithm runs on; the largest one last. */
 std::vector<std::size_t> sizes() {
-  std::size_t big = sanitized() ? 30001 : 300001;
-  return {0, 1, 7, 1000, 2049, 5003, big};
+  static const std::vector<std::size_t> v = [] {
+    std::size_t big = sanitized() ? 30001 : 300001;
+    std::mt19937 g(seed_value());
+    std::size_t r1 = 2 + g() % 20000, r2 = 20000 + g() % 50000;
+    if (sanitized()) r2 = r2 % 29000;
+    return std::vector<std::size_t>{0, 1, 7, 1000, 2049, 5003, r1, r2, big};
+  }();
+  return v;
 }
 
 std::vector<int> ints(std::size_t n, unsigned seed) {
@@ -198,8 +215,28 @@ void test_maps() {
     std::vector<int> o(n);
     adapt::transform(adapt::par.sched(sc), a.begin(), a.end(), o.begin(), twice);
     for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == 2 * a[i]);
+    auto pol = adapt::par.sched(sc);
+    auto x = a;
+    adapt::for_each(pol, x.begin(), x.end(), [](int &v) { v -= 1; });
+    for (std::size_t i = 0; i < n; i++) CHECK_ONCE(x[i] == a[i] - 1);
+    CHECK(adapt::for_each_n(pol, x.begin(), n / 2, [](int &v) { v = 9; }) == x.begin() + n / 2);
+    CHECK(std::count(x.begin(), x.end(), 9) >= static_cast<long>(n / 2));
+    adapt::fill(pol, x.begin(), x.end(), 4);
+    CHECK(std::count(x.begin(), x.end(), 4) == static_cast<long>(n));
+    std::atomic<int> next{0};
+    adapt::generate(pol, x.begin(), x.end(), [&next] { return next.fetch_add(1); });
+    std::sort(x.begin(), x.end());
+    for (std::size_t i = 0; i < n; i++) CHECK_ONCE(x[i] == static_cast<int>(i));
+    adapt::transform(pol, a.begin(), a.end(), x.begin(), o.begin(), std::plus<>());
+    for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == a[i] + static_cast<int>(i));
+    CHECK(adapt::any_of(pol, a.begin(), a.end(), [](int v) { return v == 1000; }) == false);
+    CHECK(adapt::all_of(pol, a.begin(), a.end(), [](int v) { return v < 1000; }));
+    CHECK(adapt::none_of(pol, a.begin(), a.end(), [](int v) { return v >= 1000; }));
     CHECK(adapt::find(adapt::par.sched(sc), a.begin(), a.end(), 1000) == a.end());
     a[n / 3] = 1000;
+    CHECK(adapt::find_if(pol, a.begin(), a.end(), [](int v) { return v >= 1000; }) ==
+          a.begin() + n / 3);
+    CHECK(adapt::any_of(pol, a.begin(), a.end(), [](int v) { return v == 1000; }));
     CHECK(adapt::find(adapt::par.sched(sc).grain(16), a.begin(), a.end(), 1000) ==
           a.begin() + n / 3);
   }
@@ -309,10 +346,39 @@ void test_search() {
   }
 }
 
+bool positive(double x) { return x > 0; }
+struct short_string {
+  bool operator()(const std::string &t) const { return t.size() < 2; }
+};
+
 void test_copy_if() {
   for (std::size_t n : sizes()) {
     auto a = ints(n, 11);
     auto s = strings(n, 12);
+    auto d = doubles(n, 19);
+    auto pols = policies(n);
+    /* chunks longer than a segment (ADAPT_STL_COPY_SEGMENT) */
+    pols.push_back({"grain20000", adapt::par.grain(20000)});
+    for (auto &[pname, pol] : pols) {
+      where = std::string("copy_if n=") + std::to_string(n) + " " + pname;
+      std::vector<double> od(n, -1.0), rd(n, -1.0);
+      auto de = adapt::copy_if(pol, d.begin(), d.end(), od.begin(), positive);
+      auto df = std::copy_if(d.begin(), d.end(), rd.begin(), positive);
+      CHECK(de - od.begin() == df - rd.begin());
+      CHECK(od == rd);
+      std::vector<std::string> so(n), sr(n);
+      auto se = adapt::copy_if(pol, s.begin(), s.end(), so.begin(), short_string());
+      auto sf = std::copy_if(s.begin(), s.end(), sr.begin(), short_string());
+      CHECK(se - so.begin() == sf - sr.begin());
+      CHECK(so == sr);
+      /* all and none selected */
+      CHECK(adapt::copy_if(pol, a.begin(), a.end(), od.begin(), [](int) { return false; }) ==
+            od.begin());
+      std::vector<int> all(n);
+      CHECK(adapt::copy_if(pol, a.begin(), a.end(), all.begin(), [](int) { return true; }) ==
+            all.end());
+      CHECK(all == a);
+    }
     for (auto &[pname, pol] : policies(n)) {
       where = std::string("copy_if n=") + std::to_string(n) + " " + pname;
       auto pos = [](int v) { return v > 0; };
@@ -444,6 +510,22 @@ void test_sort() {
     bool ok = true;
     for (std::size_t i = 0; i < n; i++) ok = ok && *m[i].p == y[n - 1 - i];
     CHECK(ok);
+    /* move-only, stable, a functor comparator: equal keys keep their order */
+    std::vector<mo> ms;
+    for (std::size_t i = 0; i < n; i++) ms.emplace_back(static_cast<int>(i));
+    struct by_tens {
+      bool operator()(const mo &u, const mo &v) const { return *u.p / 10 > *v.p / 10; }
+    };
+    adapt::stable_sort(ms.begin(), ms.end(), by_tens());
+    std::vector<int> want(n);
+    std::iota(want.begin(), want.end(), 0);
+    std::stable_sort(want.begin(), want.end(), [](int u, int v) { return u / 10 > v / 10; });
+    ok = true;
+    for (std::size_t i = 0; i < n; i++) ok = ok && *ms[i].p == want[i];
+    CHECK(ok);
+    CHECK(adapt::transform_reduce(ms.begin(), ms.end(), 0L, std::plus<>(), [](const mo &e) {
+            return static_cast<long>(*e.p);
+          }) == static_cast<long>(n) * static_cast<long>(n ? n - 1 : 0) / 2);
   }
 }
 
@@ -487,6 +569,23 @@ void test_copies() {
   CHECK(measure([&] {
           adapt::find_if(a.begin(), a.end(), [](const counted &c) { return c.v == 999; });
         }) == 0);
+  auto addc = [](const counted &x, const counted &y) { return counted(x.v + y.v); };
+  CHECK(measure([&] { adapt::inclusive_scan(a.begin(), a.end(), o.begin(), addc); }) <=
+        measure([&] { std::inclusive_scan(a.begin(), a.end(), o.begin(), addc); }));
+  CHECK(measure([&] { adapt::exclusive_scan(a.begin(), a.end(), o.begin(), counted(1), addc); }) <=
+        measure([&] { std::exclusive_scan(a.begin(), a.end(), o.begin(), counted(1), addc); }));
+  CHECK(measure([&] {
+          adapt::inclusive_scan(adapt::par.deterministic(false), a.begin(), a.end(), o.begin(),
+                                addc);
+        }) <= measure([&] { std::inclusive_scan(a.begin(), a.end(), o.begin(), addc); }));
+  CHECK(measure([&] { adapt::fill(o.begin(), o.end(), counted(3)); }) ==
+        measure([&] { std::fill(o.begin(), o.end(), counted(3)); }));
+  CHECK(measure([&] { adapt::generate(o.begin(), o.end(), [] { return counted(4); }); }) ==
+        measure([&] { std::generate(o.begin(), o.end(), [] { return counted(4); }); }));
+  CHECK(measure([&] { adapt::transform(a.begin(), a.end(), a.begin(), o.begin(), addc); }) ==
+        measure([&] { std::transform(a.begin(), a.end(), a.begin(), o.begin(), addc); }));
+  CHECK(measure([&] { adapt::copy_if(adapt::par.grain(7), a.begin(), a.end(), o.begin(), big); }) ==
+        measure([&] { std::copy_if(a.begin(), a.end(), o.begin(), big); }));
   auto lt = [](const counted &x, const counted &y) { return x.v < y.v; };
   auto b = a;
   CHECK(measure([&] { adapt::sort(a.begin(), a.end(), lt); }) ==
@@ -556,6 +655,42 @@ void test_exceptions() {
       return x < y;
     };
     if (at != n - 1) CHECK(throws([&] { adapt::sort(idx.begin(), idx.end(), cmp); }) == 1);
+    if (at != n - 1) {
+      auto v = idx;
+      CHECK(throws([&] { adapt::stable_sort(v.begin(), v.end(), cmp); }) == 1);
+    }
+    CHECK(throws([&] { adapt::for_each_n(idx.begin(), n, thr); }) == 1);
+    std::atomic<std::size_t> calls{0};
+    CHECK(throws([&] {
+            adapt::generate(o.begin(), o.end(), [&] {
+              if (calls.fetch_add(1) == at) throw boom(at);
+              return 1;
+            });
+          }) == 1);
+    auto thr2 = [at](int i, int j) {
+      if (static_cast<std::size_t>(i) == at) throw boom(at);
+      return i + j;
+    };
+    CHECK(throws([&] { adapt::transform(idx.begin(), idx.end(), a.begin(), o.begin(), thr2); }) ==
+          1);
+    CHECK(throws([&] {
+            adapt::transform_reduce(idx.begin(), idx.end(), a.begin(), 0L, std::plus<>(), thr2);
+          }) == 1);
+    auto rop = [at](long x, long y) {
+      if (static_cast<std::size_t>(x) == at || static_cast<std::size_t>(y) == at) throw boom(at);
+      return x + y;
+    };
+    CHECK(throws([&] { adapt::reduce(idx.begin(), idx.end(), -1L, rop); }) == 1);
+    CHECK(throws([&] { adapt::any_of(idx.begin(), idx.end(), thp); }) == 1);
+    /* exclusive: std never applies op to the last element; adapt may */
+    int ex = throws([&] { adapt::exclusive_scan(idx.begin(), idx.end(), o.begin(), 0, op); });
+    CHECK(at == n - 1 ? ex >= 0 : ex == 1);
+    std::vector<std::string> ss(n, "s"), so(n);
+    auto ths = [&ss, at](const std::string &t) {
+      if (static_cast<std::size_t>(&t - ss.data()) == at) throw boom(at);
+      return true;
+    };
+    CHECK(throws([&] { adapt::copy_if(ss.begin(), ss.end(), so.begin(), ths); }) == 1);
     /* The runtime is usable afterwards, here and from other threads. */
     CHECK(adapt::reduce(a.begin(), a.end()) == static_cast<int>(n));
     std::vector<std::thread> th;
@@ -588,6 +723,39 @@ void test_exceptions() {
     CHECK(r == (thrown.load() ? 1 : 0));
     on_worker += r == 1;
     CHECK(adapt::reduce(v.begin(), v.end(), 0.0) > 0);
+    /* The kernels that merge partial results: a stolen piece throws. */
+    auto slow = [](double x) {
+      for (int k = 0; k < 200; k++) x = std::sqrt(x + k);
+      return x;
+    };
+    auto on_thief = [&](double x) {
+      x = slow(x);
+      if (adapt_worker_id() != caller && !thrown.exchange(true)) throw boom(0);
+      return x > 0;
+    };
+    std::vector<double> out(m);
+    auto pol = adapt::par.grain(16);
+    thrown = false;
+    r = throws([&] { adapt::copy_if(pol, v.begin(), v.end(), out.begin(), on_thief); });
+    CHECK(r == (thrown.load() ? 1 : 0));
+    thrown = false;
+    r = throws([&] { adapt::count_if(pol, v.begin(), v.end(), on_thief); });
+    CHECK(r == (thrown.load() ? 1 : 0));
+    thrown = false;
+    r = throws([&] {
+      adapt::transform_reduce(pol, v.begin(), v.end(), 0.0, std::plus<>(),
+                              [&](double x) { return on_thief(x) ? x : 0.0; });
+    });
+    CHECK(r == (thrown.load() ? 1 : 0));
+    thrown = false;
+    r = throws([&] {
+      adapt::inclusive_scan(pol, v.begin(), v.end(), out.begin(),
+                            [&](double x, double y) { return x + (on_thief(y) ? 1.0 : 0.0); });
+    });
+    CHECK(r == (thrown.load() ? 1 : 0));
+    /* and the runtime goes on */
+    CHECK(adapt::count_if(pol, v.begin(), v.end(), [](double x) { return x > 0; }) ==
+          static_cast<long>(m));
   }
   if (adapt_num_workers() > 1 && on_worker == 0)
     std::fprintf(stderr, "test_stl: note: no worker stole in 5 rounds (busy machine?)\n");
@@ -639,6 +807,8 @@ void run_all(int workers) {
 } // namespace
 
 int main() {
+  std::printf("test_stl: seed %u (TEST_STL_SEED), random sizes %zu and %zu\n", seed_value(),
+              sizes()[6], sizes()[7]);
   for (int w : {1, 2, 3, 8}) {
     int before = failures;
     run_all(w);

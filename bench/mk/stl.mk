@@ -5,8 +5,11 @@
 #                            minutes), then bench-stl-cachesim
 #   make bench-stl-cachesim  simulated last-level-cache misses of a windowed
 #                            transform by window mode (valgrind, about 1 minute)
+#   make bench-stl-ir        instructions per element of adapt and std on one
+#                            worker, every case (callgrind, a few minutes;
+#                            STL_IR_N, STL_IR_ARGS: bench/scripts/stl_cachesim.sh)
 # Results: $(B)/bench-results/stl_samples.csv, stl_summary.csv,
-#          stl_report.md, stl_cachesim.{csv,txt}
+#          stl_report.md, stl_cachesim.{csv,txt}, stl_ir.{csv,txt}
 # STL_ARGS passes options to bench_stl (e.g. --sizes 1e6 --reps 5, --quick,
 # --algos sort,stable_sort, --workers 2). A variant giving a wrong result is
 # FAILED in the tables and the target fails.
@@ -17,7 +20,7 @@ BENCH_RUNS += bench-stl
 # passed down to the prerequisites (the library and the bench kit).
 $(B)/bench/bench_stl: private LAYER_CPPFLAGS := $(INC_PUBLIC) -Iapps/stl/include
 
-.PHONY: bench-stl bench-stl-cachesim
+.PHONY: bench-stl bench-stl-cachesim bench-stl-ir
 STL_ARGS ?=
 
 bench-stl: $(B)/bench/bench_stl
@@ -31,3 +34,7 @@ bench-stl: $(B)/bench/bench_stl
 bench-stl-cachesim: $(B)/bench/bench_stl
 	@mkdir -p $(B)/bench-results
 	bash bench/scripts/stl_cachesim.sh $(B)/bench/bench_stl $(B)/bench-results
+
+bench-stl-ir: $(B)/bench/bench_stl
+	@mkdir -p $(B)/bench-results
+	bash bench/scripts/stl_cachesim.sh --ir $(B)/bench/bench_stl $(B)/bench-results

@@ -23,7 +23,88 @@
 #        seq none static sliding), STL_SIM_ARGS (more bench_stl options, e.g.
 #        --cachesim-m 262144 --cachesim-n 8388608)
 # Output: OUT_DIR/stl_cachesim.csv and stl_cachesim.txt (the table).
+#
+# bench/scripts/stl_cachesim.sh --ir BENCH_STL [OUT_DIR]: instruction counts
+# instead (the 1-worker overhead target of issue 10, measured without
+# hardware counters): bench_stl --ir under callgrind (no cache simulation),
+# every case of the timed tables on one worker, the sequential std
+# algorithm and adapt each once with the counters on only around the call.
+#   env: STL_IR_N (elements, default 1000000; sort_string sorts N / 10
+#        strings), STL_IR_ARGS (more bench_stl options, e.g. --algos
+#        for_each,sort --ops cheap)
+# Output: OUT_DIR/stl_ir.csv and stl_ir.txt: Ir per element of std and
+# adapt, and adapt / std.
 set -euo pipefail
+
+if [ "${1:-}" = "--ir" ]; then
+  shift
+  bin="${1:?usage: stl_cachesim.sh --ir BENCH_STL [OUT_DIR]}"
+  out="${2:-build/release/bench-results}"
+  me=stl_ir
+  if ! command -v valgrind >/dev/null 2>&1; then
+    echo "$me: valgrind is not installed (Debian package 'valgrind'); skipping" >&2
+    exit 0
+  fi
+  [ -x "$bin" ] || { echo "$me: $bin is not an executable" >&2; exit 2; }
+  mkdir -p "$out"
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  n=${STL_IR_N:-1000000}
+  # Native pass: the grain each case's calibration reaches without valgrind.
+  # shellcheck disable=SC2086
+  "$bin" --ir --sizes "$n" ${STL_IR_ARGS:-} >"$tmp/grains" 2>&1 || {
+    echo "$me: bench_stl --ir (native pass) failed; its log:" >&2
+    cat "$tmp/grains" >&2
+    exit 1
+  }
+  grains=$(sed -n 's/^STL_IR_GRAIN //p' "$tmp/grains" | paste -sd, -)
+  # shellcheck disable=SC2086
+  valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$tmp/ir.out" \
+    "$bin" --ir --sizes "$n" --ir-grains "$grains" ${STL_IR_ARGS:-} >"$tmp/log" 2>"$tmp/err" || {
+    echo "$me: bench_stl --ir failed; its log:" >&2
+    cat "$tmp/log" "$tmp/err" >&2
+    exit 1
+  }
+  # stdout alone (valgrind's and the runtime's stderr apart): whole lines
+  # One dump per call, named "ir ALGO OP IMPL" (the client request).
+  for f in "$tmp"/ir.out*; do
+    awk '/^desc: Trigger: Client Request: ir / {name = $6 " " $7 " " $8}
+         /^totals:/ {tot = $2}
+         END {if (name != "") print name, tot}' "$f"
+  done | sort >"$tmp/ir.txt"
+  csv="$out/$me.csv"
+  txt="$out/$me.txt"
+  echo "algorithm,op,n,grain,seq_Ir,adapt_Ir,seq_Ir_per_elem,adapt_Ir_per_elem,adapt_vs_seq" >"$csv"
+  {
+    echo "== instructions (valgrind --tool=callgrind), 1 worker, n = $n: Ir per element" \
+      "(grain: the native calibration's, in units)"
+    printf '   %-18s %-10s %6s %10s %10s %12s\n' algorithm op grain std adapt "adapt/std"
+  } | tee "$txt"
+  grep '^STL_IR ' "$tmp/log" |
+    sed -n 's/.* algo=\([^ ]*\) op=\([^ ]*\) impl=adapt n=\([0-9]*\) grain=\([0-9]*\).*/\1 \2 \3 \4/p' |
+    while read -r algo op cnt g; do
+      s=$(awk -v a="$algo" -v o="$op" '$1 == a && $2 == o && $3 == "seq" {print $4}' "$tmp/ir.txt")
+      d=$(awk -v a="$algo" -v o="$op" '$1 == a && $2 == o && $3 == "adapt" {print $4}' "$tmp/ir.txt")
+      [ -n "$s" ] && [ -n "$d" ] || { echo "$me: no counts for $algo $op" >&2; exit 1; }
+      read -r sp dp rel < <(awk -v s="$s" -v d="$d" -v c="$cnt" \
+        'BEGIN {printf "%.3f %.3f %.4f\n", s / c, d / c, d / s}')
+      echo "$algo,$op,$cnt,$g,$s,$d,$sp,$dp,$rel" >>"$csv"
+      printf '   %-18s %-10s %6s %10s %10s %12s\n' "$algo" "$op" "$g" "$sp" "$dp" "$rel" | tee -a "$txt"
+    done
+  cases=$(grep -c '^STL_IR .* impl=seq ' "$tmp/log" || true)
+  rows=$(($(wc -l <"$csv") - 1))
+  if [ "$rows" != "$cases" ]; then
+    echo "$me: $cases cases ran but $rows have both counts" >&2
+    exit 1
+  fi
+  if grep -q 'FAILED=' "$tmp/log"; then
+    echo "$me: a wrong result (see FAILED= below)" >&2
+    grep 'FAILED=' "$tmp/log" >&2
+    exit 1
+  fi
+  echo "   (CSV: $csv)" | tee -a "$txt"
+  exit 0
+fi
 
 bin="${1:?usage: stl_cachesim.sh BENCH_STL [OUT_DIR]}"
 out="${2:-build/release/bench-results}"

@@ -40,6 +40,7 @@
 #include <cstddef>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <type_traits>
@@ -64,6 +65,18 @@ template <class It>
 std::size_t dist(It first, It last) {
   return static_cast<std::size_t>(last - first);
 }
+
+/* The function object behind a std::reference_wrapper (generate). */
+template <class G>
+struct unref {
+  using type = G;
+  static const G &get(const G &g) { return g; }
+};
+template <class U>
+struct unref<std::reference_wrapper<U>> {
+  using type = std::remove_const_t<U>;
+  static U &get(const std::reference_wrapper<U> &g) { return g.get(); }
+};
 
 /* --- Deterministic reduction: fixed blocks, fixed tree ------------------ */
 /* Block k's value comes from blockv(lo, hi) (one sequential pass, std's);
@@ -165,41 +178,55 @@ It find_if(const policy &pol, It first, It last, Pred &pred) {
               std::size_t lim = found.load(std::memory_order_relaxed);
               if (b >= lim) return;
               if (e > lim) e = lim;
-              It it = adv(first, b);
-              for (std::size_t i = b; i < e; ++i, ++it) {
-                if (pred(*it)) {
-                  std::size_t cur = found.load(std::memory_order_relaxed);
-                  while (i < cur &&
-                         !found.compare_exchange_weak(cur, i, std::memory_order_relaxed)) {}
-                  adapt_seq_stop(s, i, 0);
-                  return;
-                }
-              }
+              /* std's own loop on the chunk (unrolled by libstdc++), pred by
+               * reference */
+              It end = adv(first, e), it = std::find_if(adv(first, b), end, std::ref(pred));
+              if (it == end) return;
+              std::size_t i = dist(first, it), cur = found.load(std::memory_order_relaxed);
+              while (i < cur && !found.compare_exchange_weak(cur, i, std::memory_order_relaxed)) {}
+              adapt_seq_stop(s, i, 0);
             });
     return adv(first, found.load(std::memory_order_relaxed));
   }
 }
 
 /* --- copy_if ------------------------------------------------------------ */
-/* The master copies selected elements to their final place at once; a
- * stolen piece records its selected elements (trivial types: their values;
+/* One pass, pred called once per element. The master (the calling thread,
+ * from the front) copies each selected element to its final place at once.
+ * A stolen piece cannot: its output offset (the count of selected elements
+ * before it) is known only when the master reaches it. It records its
+ * selected elements (trivial types of at most 16 bytes: their values;
  * others: their indices, so that each element is assigned once, as std
- * does), copied to their place when the piece reaches the master. Trivial
- * types of at most 16 bytes take the branch-free path (staged, see
- * ADAPT_STL_COPY_STAGE); pred is called once per element either way. */
+ * does) in segments of ADAPT_STL_COPY_SEGMENT input elements: raw storage
+ * (no zero fill, never reallocated nor moved), a piece merged into another
+ * piece hands over its segments (no copy), and when a piece reaches the
+ * master its segments are copied to their place, one segment per unit of a
+ * nested parallel map when they hold ADAPT_STL_NESTED_MIN elements or more.
+ * The selection is branch-free for the staged types (each element is
+ * stored, the count advances by pred's result: a half-selecting predicate
+ * costs no mispredicted branch; the master stages ADAPT_STL_COPY_STAGE
+ * elements on its stack, since it must not write past the output's end). */
 template <class It, class Out, class Pred>
 struct copy_if_ops {
   using V = value_t<It>;
   static constexpr bool staged = std::is_trivial_v<V> && sizeof(V) <= 16;
+  using E = std::conditional_t<staged, V, std::size_t>; /* what a piece records */
   struct master {
     std::size_t pos = 0;
   };
+  struct segment {
+    std::unique_ptr<E[]> p; /* default-initialised: raw for these types */
+    std::size_t n, cap;     /* recorded, room */
+  };
+  struct piece {
+    std::vector<segment> segs;
+    std::size_t total = 0;
+  };
   using master_type = master;
-  using piece_type = std::vector<std::conditional_t<staged, V, std::size_t>>;
+  using piece_type = piece;
   It first;
   Out d;
   Pred &pred;
-  const policy &pol;
 
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
     Out o = adv(d, m.pos);
@@ -227,41 +254,56 @@ struct copy_if_ops {
     }
     m.pos += k;
   }
-  void run_piece(piece_type &p, adapt_seq *, std::size_t b, std::size_t e) {
-    It it = adv(first, b);
-    if constexpr (staged) {
-      std::size_t c = p.size();
-      p.resize(c + (e - b));
-      for (std::size_t i = b; i < e; ++i, ++it) {
-        const V &x = *it;
-        p[c] = x;
-        c += static_cast<bool>(pred(x));
-      }
-      p.resize(c);
-    } else {
-      for (std::size_t i = b; i < e; ++i, ++it)
-        if (pred(*it)) p.push_back(i);
+  void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
+    std::size_t len = e - b;
+    if (p.segs.empty() || p.segs.back().cap - p.segs.back().n < len) {
+      std::size_t cap = len > ADAPT_STL_COPY_SEGMENT ? len : ADAPT_STL_COPY_SEGMENT;
+      p.segs.push_back(segment{std::unique_ptr<E[]>(new E[cap]), 0, cap});
     }
+    segment &sg = p.segs.back();
+    E *dst = sg.p.get() + sg.n;
+    std::size_t c = 0; /* a local, as in run_master */
+    It it = adv(first, b);
+    for (std::size_t i = b; i < e; ++i, ++it) {
+      if constexpr (staged) {
+        const V &x = *it;
+        dst[c] = x;
+        c += static_cast<bool>(pred(x));
+      } else if (pred(*it)) {
+        dst[c++] = i;
+      }
+    }
+    sg.n += c;
+    p.total += c;
   }
-  void merge_master(master &m, piece_type &t, std::size_t, std::size_t) {
-    std::size_t pos = m.pos;
+  void merge_master(master &m, piece &t, std::size_t, std::size_t) {
+    const std::size_t ns = t.segs.size();
+    std::vector<std::size_t> off(ns); /* output offset of each segment */
+    for (std::size_t k = 0, pos = m.pos; k < ns; k++) {
+      off[k] = pos;
+      pos += t.segs[k].n;
+    }
     auto copy = [&](adapt_seq *, std::size_t b, std::size_t e) {
-      Out o = adv(d, pos + b);
-      if constexpr (staged)
-        std::copy(t.begin() + static_cast<std::ptrdiff_t>(b),
-                  t.begin() + static_cast<std::ptrdiff_t>(e), o);
-      else
-        for (std::size_t j = b; j < e; ++j, ++o) *o = *adv(first, t[j]);
+      for (std::size_t k = b; k < e; k++) {
+        const segment &sg = t.segs[k];
+        Out o = adv(d, off[k]);
+        if constexpr (staged)
+          std::copy(sg.p.get(), sg.p.get() + sg.n, o);
+        else
+          for (std::size_t j = 0; j < sg.n; ++j, ++o) *o = *adv(first, sg.p[j]);
+      }
     };
-    if (t.size() >= ADAPT_STL_NESTED_MIN)
-      par_map(pol.sched(adapt::sched::default_), "adapt::copy_if", t.size(),
-              2 * sizeof(value_t<It>), copy);
+    if (t.total >= ADAPT_STL_NESTED_MIN && ns >= 2)
+      par_map(policy().window(adapt::window::none).grain(1), "adapt::copy_if", ns,
+              ADAPT_STL_COPY_SEGMENT * (sizeof(E) + sizeof(value_t<Out>)), copy);
     else
-      copy(nullptr, 0, t.size());
-    m.pos += t.size();
+      copy(nullptr, 0, ns);
+    m.pos += t.total;
   }
-  void merge_piece(piece_type &v, piece_type &t, std::size_t, std::size_t) {
-    v.insert(v.end(), t.begin(), t.end());
+  void merge_piece(piece &v, piece &t, std::size_t, std::size_t) {
+    for (segment &sg : t.segs) v.segs.push_back(std::move(sg));
+    v.total += t.total;
+    t.segs.clear();
   }
 };
 
@@ -522,20 +564,47 @@ Out transform(It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
 /* std::fill: every element = value (copy assignment). */
 template <class It, class T>
 void fill(const policy &pol, It first, It last, const T &value) {
-  adapt::for_each(pol, first, last, [&value](auto &x) { x = value; });
+  if constexpr (!detail::random_access_v<It>) {
+    std::fill(first, last, value);
+  } else {
+    /* std's loop per chunk (value read once per chunk, memset for bytes) */
+    detail::par_map(pol, "adapt::fill", detail::dist(first, last), sizeof(detail::value_t<It>),
+                    [&](adapt_seq *, std::size_t b, std::size_t e) {
+                      std::fill(detail::adv(first, b), detail::adv(first, e), value);
+                    });
+  }
 }
 template <class It, class T, detail::not_policy<It> = 0>
 void fill(It first, It last, const T &value) {
   adapt::fill(par, first, last, value);
 }
 
-/* std::generate: every element = g(); g is called concurrently. */
+/* std::generate: every element = g(); g is called concurrently (a
+ * trivially copyable g callable as const: on a copy made per chunk, which
+ * it cannot tell from g; others: on g itself). */
 template <class It, class G>
 void generate(const policy &pol, It first, It last, G g) {
-  if constexpr (!detail::random_access_v<It>)
+  if constexpr (!detail::random_access_v<It>) {
     std::generate(first, last, g);
-  else
-    adapt::for_each(pol, first, last, [&g](auto &x) { x = g(); });
+  } else {
+    detail::par_map(pol, "adapt::generate", detail::dist(first, last), sizeof(detail::value_t<It>),
+                    [&](adapt_seq *, std::size_t b, std::size_t e) {
+                      It it = detail::adv(first, b), end = detail::adv(first, e);
+                      using U = typename detail::unref<G>::type;
+                      if constexpr (std::is_trivially_copyable_v<U> &&
+                                    std::is_invocable_v<const U &>) {
+                        /* A local copy per chunk: the stores to the range
+                         * cannot alias its state, which the loop then keeps
+                         * in registers (through g itself every element
+                         * re-reads it: 25% more instructions than std for a
+                         * constant). Called as const, it cannot tell. */
+                        const U lg = detail::unref<G>::get(g);
+                        for (; it != end; ++it) *it = lg();
+                      } else {
+                        for (; it != end; ++it) *it = g();
+                      }
+                    });
+  }
 }
 template <class It, class G, detail::not_policy<It> = 0>
 void generate(It first, It last, G g) {
@@ -736,7 +805,7 @@ Out copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
   if constexpr (!detail::random_access_v<It, Out>) {
     return std::copy_if(first, last, d_first, pred);
   } else {
-    detail::copy_if_ops<It, Out, Pred> ops{first, d_first, pred, pol};
+    detail::copy_if_ops<It, Out, Pred> ops{first, d_first, pred};
     typename detail::copy_if_ops<It, Out, Pred>::master m;
     detail::par_ordered(pol.attr(1, false), "adapt::copy_if", detail::dist(first, last),
                         sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>), ops, m);

@@ -9,9 +9,12 @@
  * by one sequential pass; block values are combined along a fixed tree
  * (reduce) or a fixed chain (scans), so the results are the same whatever
  * the number of workers, the mode and the grain. Changing it changes
- * floating-point results. At least 2. Default 1024. */
+ * floating-point results. At least 2. Default 4096: the per-block cost
+ * (about 100 instructions: the block's call, the tree's push and merge) is
+ * then under 1% of std's loop even for a cheap + on doubles (2.75
+ * instructions per element); at 1024 it was 3.5% (docs/benchmarks-stl.md). */
 #ifndef ADAPT_STL_BLOCK
-#define ADAPT_STL_BLOCK 1024
+#define ADAPT_STL_BLOCK 4096
 #endif
 
 /* Scans and copy_if: a victim finalises at least this many elements it got
@@ -49,11 +52,21 @@
 #define ADAPT_STL_COPY_STAGE 256
 #endif
 
+/* copy_if: a stolen piece records its selected elements (or their indices)
+ * in segments of room for this many input elements (more when one chunk is
+ * longer), allocated raw and never moved; when the piece reaches the
+ * calling thread each segment is one unit of the copy to the final place.
+ * Elements. Default 8192. */
+#ifndef ADAPT_STL_COPY_SEGMENT
+#define ADAPT_STL_COPY_SEGMENT 8192
+#endif
+
 static_assert(ADAPT_STL_BLOCK >= 2, "ADAPT_STL_BLOCK must be at least 2");
 static_assert(ADAPT_STL_NESTED_MIN >= 1, "ADAPT_STL_NESTED_MIN must be at least 1");
 static_assert(ADAPT_STL_SORT_LEAF_MIN >= 2, "ADAPT_STL_SORT_LEAF_MIN must be at least 2");
 static_assert(ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1, "ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1");
 static_assert(ADAPT_STL_COPY_STAGE >= 1, "ADAPT_STL_COPY_STAGE must be at least 1");
+static_assert(ADAPT_STL_COPY_SEGMENT >= 1, "ADAPT_STL_COPY_SEGMENT must be at least 1");
 static_assert(ADAPT_STL_MERGE_MIN >= 4, "ADAPT_STL_MERGE_MIN must be at least 4");
 
 #endif /* ADAPT_STL_CONFIG_HPP */
