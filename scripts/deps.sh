@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Install the Debian packages libadapt needs, only those that are missing.
-# Usage: scripts/deps.sh [core|all|fuzz]   (core: build + tests; all: + apps and
-# peers; fuzz: core + the fuzzing toolchain, for `make fuzz`)
+# Usage: scripts/deps.sh [core|all|fuzz|data]   (core: build + tests; all: + apps and
+# peers, OpenMPI included; fuzz: core + the fuzzing toolchain, for `make fuzz`)
 # Called by `make test`, `make demo` and `make bench`; safe to run again.
+# data: what apps/isosurface/data/make_meshes.sh needs (the data of
+# libcgal-demo, tetgen, Debian's VTK for python3); `all` includes it.
 set -eu
 set -o pipefail
 
 want="${1:-all}"
 core_pkgs="gcc g++ make pkg-config libhwloc-dev libcmocka-dev libpapi-dev libtbb-dev libomp-dev clang-format spin"
-app_pkgs="libvtk9-dev xvfb xauth python3-vtk9 python3-matplotlib papi-tools hwloc valgrind"
+app_pkgs="libvtk9-dev xvfb xauth python3-vtk9 python3-matplotlib papi-tools hwloc valgrind openmpi-bin libopenmpi-dev"
 pkgs="$core_pkgs"
 fuzz_pkgs="clang libclang-rt-14-dev"
-[ "$want" = all ] && pkgs="$pkgs $app_pkgs"
+# Installed without their Recommends (libcgal-demo's: Qt 5's development files).
+data_pkgs="libcgal-demo tetgen"
+[ "$want" = all ] && pkgs="$pkgs $app_pkgs $data_pkgs"
+[ "$want" = data ] && pkgs="python3-vtk9 python3-numpy $data_pkgs"
 [ "$want" = fuzz ] && pkgs="$pkgs $app_pkgs $fuzz_pkgs"
 
 missing=""
@@ -32,6 +37,15 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
+plain="" norec=""
+for p in $missing; do
+  case " $data_pkgs " in
+    *" $p "*) norec="$norec $p" ;;
+    *) plain="$plain $p" ;;
+  esac
+done
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq $missing >/dev/null
+[ -z "$plain" ] || $SUDO apt-get install -y -qq $plain >/dev/null
+# shellcheck disable=SC2086
+[ -z "$norec" ] || $SUDO apt-get install -y -qq --no-install-recommends $norec >/dev/null
 echo "deps: done" >&2

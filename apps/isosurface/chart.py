@@ -3,7 +3,8 @@
 relative to the sequential run (PAPI counters from the same CSV, or the
 cache simulation CSV of cachesim.sh when given).
 
-usage: /usr/bin/python3 chart.py TABLE.csv OUT.png [CACHESIM.csv]
+usage: /usr/bin/python3 chart.py TABLE.csv OUT.png [CACHESIM.csv] [--title TEXT]
+(--title: a line above both panels, e.g. the dataset.)
 Debian's matplotlib belongs to /usr/bin/python3 (not the python3 first on
 PATH on the team machines)."""
 import csv
@@ -22,12 +23,20 @@ def load(path):
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
+    args = sys.argv[1:]
+    title = None
+    if "--title" in args:
+        i = args.index("--title")
+        if i + 1 >= len(args):
+            sys.exit("chart.py: --title needs a value\n" + __doc__)
+        title = args[i + 1]
+        del args[i:i + 2]
+    if len(args) not in (2, 3):
         sys.exit(__doc__)
-    rows = load(sys.argv[1])
+    rows = load(args[0])
     if not rows:
-        sys.exit("chart.py: empty table " + sys.argv[1])
-    sim = load(sys.argv[3]) if len(sys.argv) == 4 else []
+        sys.exit("chart.py: empty table " + args[0])
+    sim = load(args[2]) if len(args) == 3 else []
     names = [r["name"] for r in rows]
     times = [1e3 * float(r["time_s"]) for r in rows]
     colors = ["#4c72b0" if r["kind"] == "libadapt" else "#c44e52" for r in rows]
@@ -46,13 +55,22 @@ def main():
                   % (tets, workers), fontsize=9)
 
     # Cache misses relative to seq: PAPI columns ending in _rel, else the simulation.
-    rel_cols = [c for c in rows[0].keys() if c.endswith("_rel") and c != "PAPI_TOT_CYC_rel"]
+    # Columns with no value (no PMU; the locality model without its inputs) are left out.
+    def column(c):
+        return [float(r[c]) if r.get(c) not in (None, "", "nan") else math.nan for r in rows]
+
+    rel_cols = [c for c in rows[0].keys()
+                if c.endswith("_rel") and c != "PAPI_TOT_CYC_rel"
+                and not all(math.isnan(v) for v in column(c))]
     series = []
     if rel_cols and not sim:
         for c in rel_cols:
-            vals = [float(r[c]) if r[c] not in ("", "nan") else math.nan for r in rows]
-            series.append((c[:-4], names, vals))
-        ax2.set_title("PAPI counters relative to seq", fontsize=9)
+            label = ("predicted LL misses (locality model)" if c == "predicted_ll_rel"
+                     else c[:-4])
+            series.append((label, names, column(c)))
+        papi = any(c != "predicted_ll_rel" for c in rel_cols)
+        ax2.set_title("PAPI counters relative to seq" if papi
+                      else "predicted misses relative to seq", fontsize=9)
     elif sim:
         snames = [r["name"] for r in sim]
         ll_label = "LL misses (simulated LL size/ways/line %s)" % sim[0].get("LL", "")
@@ -81,9 +99,11 @@ def main():
                  "(PAPI found no PMU; see the run's message)\n"
                  "run apps/isosurface/cachesim.sh for simulated misses",
                  ha="center", va="center", fontsize=10)
+    if title:
+        fig.suptitle(title, fontsize=11)
     fig.tight_layout()
-    fig.savefig(sys.argv[2], dpi=110)
-    print("chart written to " + sys.argv[2])
+    fig.savefig(args[1], dpi=110)
+    print("chart written to " + args[1])
 
 
 if __name__ == "__main__":

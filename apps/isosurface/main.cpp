@@ -6,10 +6,14 @@
  * table (and the CSV), verify, the SMP diagnostic, write the surface and
  * render it. */
 #include "iso_config.h"
+#include "locality.h"
 #include "mesh.h"
 #include "mt.h"
 #include "names.h"
+#include "reorder.h"
 #include "vtk_bridge.h"
+#include "dist.h"
+#include "pieces.h"
 
 extern "C" {
 #include "perfcounters.h"
@@ -59,15 +63,22 @@ const char usage[] =
     "  --input FILE          .vtu/.vtk unstructured grid of tetrahedra, or image volume\n"
     "                        (.vti .mha .mhd .nii .nii.gz, legacy .vtk structured points)\n"
     "  --generate NX[xNYxNZ] structured box of NX*NY*NZ hexahedra split into tetrahedra\n"
-    "    --field sphere|waves|flat   built-in scalar field (default waves)\n"
+    "    --field sphere|waves|flat|gyroid   built-in scalar field (default waves; gyroid:\n"
+    "                        period 12 cells, a surface crossing about a third of the cells)\n"
     "    --split 5|6         tetrahedra per hexahedron (default 5)\n"
     "    --order lex|morton|hilbert|random   cell order (default lex; also for images)\n"
-    "    --seed N            seed of the random order (default 1)\n"
+    "    --seed N            seed of the random orders (default 1)\n"
+    "  --point-order keep|first-use|random  point numbering after loading (default keep;\n"
+    "                        random: shuffled with --seed, a poor numbering on purpose)\n"
+    "  --reorder none|morton|hilbert|auto   renumber the cells along a curve of their\n"
+    "                        centroids, the points by first use (default auto: hilbert when\n"
+    "                        the numbering is poor, see docs/isosurface.md); timed apart\n"
     "  --array NAME          point scalars to contour (default: the active scalars)\n"
     "  --tetrahedralize      split linear 3D cells into tetrahedra (else they are refused;\n"
     "                        2D cells are always refused)\n"
     "Extraction:\n"
-    "  --iso VALUE           isovalue (default 0 for waves, 0.6 for sphere, else required)\n"
+    "  --iso VALUE           isovalue (default 0 for waves and gyroid, 0.6 for sphere, else\n"
+    "                        required)\n"
     "  --mode M[,M...]       seq|nowin|static|sliding|all (default seq)\n"
     "  --workers P           libadapt workers (default: env ADAPT_WORKERS, else all PUs;\n"
     "                        at most libadapt's limit, named if exceeded)\n"
@@ -87,13 +98,32 @@ const char usage[] =
     "                        "
     "PAPI_TOT_CYC,PAPI_L2_DCM,ANY_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL)\n"
     "  --csv FILE            write the table as CSV\n"
+    "  --predict-misses      model each mode's last-level cache misses (reuse distances of\n"
+    "                        the cell phase, docs/locality.md): table column predLL, CSV\n"
+    "                        columns predicted_ll_misses, predicted_ll_rel\n"
+    "  --cache-bytes B       cache modelled by --predict-misses (default: the shared cache\n"
+    "                        hwloc reports)\n"
+    "  --predict-kernel K    classified (the extraction's reads, default) or scalars (the\n"
+    "                        paper's kernel: each cell reads its four 32-byte points)\n"
+    "  --positions FILE      record which worker ran which cells when, one untimed run per\n"
+    "                        adaptive mode, as CSV (apps/isosurface/trace_plot.py draws it)\n"
     "  --output FILE.vtp     write the surface (vtkXMLPolyDataWriter)\n"
     "  --save-mesh FILE.vtu  write the tetrahedral mesh\n"
+    "  --save-mesh FILE.pvtu --pieces N   write it in N pieces (contiguous cell ranges) and\n"
+    "                        their index, for a distributed run (docs/distributed.md)\n"
+    "  --verify-union FILE.pvtp  --verify, and check the pieces of a distributed run's surface,\n"
+    "                        coincident points merged, against vtkContourGrid and as a manifold\n"
     "  --png FILE.png        render the surface (needs X: run under xvfb-run -a)\n"
     "  --render FILE.vtp     only render FILE.vtp to --png, nothing else\n"
+    "  --color-array NAME    --png: colour the surface by the point array NAME of --color-source\n"
+    "                        (default: --input, a .vti or .vtu), probed at its vertices\n"
+    "  --color-source FILE   the .vti or .vtu holding --color-array\n"
+    "  --title TEXT          --png: the picture's title (default: iso, triangles, vertices)\n"
     "  --quiet               only the table (no warnings, e.g. about missing counters)\n"
     "  --version             the app's, libadapt's and VTK's versions\n"
     "  --help\n"
+    "Distributed (under mpirun, or with --output FILE.pvtp): --input FILE.pvtu, each rank\n"
+    "  extracting its share of the pieces with --workers P; see docs/distributed.md\n"
     "Options taking a value refuse one that starts with '--' (another option).\n"
     "Output paths (--output, --csv, --save-mesh, --png) are checked before the extraction.\n"
     "Exit status: 0 ok, 1 usage, 2 bad input, 3 empty surface, 4 verification failed, 5 run "
@@ -101,13 +131,22 @@ const char usage[] =
 
 struct Options {
   std::string input, array, output, csv, save_mesh, png, render, events;
+  std::string title, color_array, color_source; /* --png's title and colouring */
   bool generate = false, tetrahedralize = false, peers = false, verify = false, quiet = false;
   bool smp_check = false;
+  int pieces = 0;           /* --pieces N: --save-mesh FILE.pvtu in N pieces */
+  std::string verify_union; /* --verify-union FILE.pvtp */
+  bool predict_misses = false;
+  uint64_t cache_bytes = 0;           /* --cache-bytes, 0: the shared cache */
+  Kernel kernel = Kernel::Classified; /* --predict-kernel */
+  std::string positions;
   int64_t dims[3] = {0, 0, 0};
   Field field = Field::Waves;
   Split split = Split::Five;
   Order order = Order::Lex;
   uint64_t seed = 1;
+  PointOrder point_order = PointOrder::Keep;
+  Reorder reorder = Reorder::Auto;
   bool iso_set = false;
   double iso = 0;
   std::vector<Mode> modes;
@@ -149,10 +188,18 @@ bool parse_double(const char *s, double *out) {
 const struct {
   const char *flag;
   std::string Options::*value;
-} string_options[] = {{"--input", &Options::input},         {"--array", &Options::array},
-                      {"--output", &Options::output},       {"--csv", &Options::csv},
-                      {"--save-mesh", &Options::save_mesh}, {"--png", &Options::png},
-                      {"--render", &Options::render},       {"--events", &Options::events}};
+} string_options[] = {{"--input", &Options::input},
+                      {"--array", &Options::array},
+                      {"--output", &Options::output},
+                      {"--csv", &Options::csv},
+                      {"--save-mesh", &Options::save_mesh},
+                      {"--png", &Options::png},
+                      {"--render", &Options::render},
+                      {"--events", &Options::events},
+                      {"--positions", &Options::positions},
+                      {"--title", &Options::title},
+                      {"--color-array", &Options::color_array},
+                      {"--color-source", &Options::color_source}};
 const struct {
   const char *flag;
   bool Options::*value;
@@ -160,6 +207,7 @@ const struct {
                     {"--peers", &Options::peers},
                     {"--verify", &Options::verify},
                     {"--smp-check", &Options::smp_check},
+                    {"--predict-misses", &Options::predict_misses},
                     {"--quiet", &Options::quiet}};
 
 const Named<int> splitter_names[] = {{"local", ADAPT_SPLITTER_LOCAL},
@@ -255,6 +303,8 @@ void check_writable(const char *flag, const std::string &path) {
 
 /* The checks and defaults that depend on several options. */
 void complete(Options &o) {
+  if (!o.color_array.empty() && o.color_source.empty() && o.input.empty())
+    die(EXIT_USAGE, "--color-array needs --color-source FILE (.vti or .vtu) or --input FILE");
   if (!o.render.empty()) {
     if (o.png.empty()) die(EXIT_USAGE, "--render needs --png FILE.png");
     check_writable("--png", o.png);
@@ -268,7 +318,7 @@ void complete(Options &o) {
     if (std::find(uniq.begin(), uniq.end(), m) == uniq.end()) uniq.push_back(m);
   o.modes = uniq;
   if (!o.iso_set) {
-    if (o.generate && o.field == Field::Waves)
+    if (o.generate && (o.field == Field::Waves || o.field == Field::Gyroid))
       o.iso = 0.0;
     else if (o.generate && o.field == Field::Sphere)
       o.iso = 0.6;
@@ -278,8 +328,11 @@ void complete(Options &o) {
   const struct {
     const char *flag;
     const std::string &path;
-  } outputs[] = {
-      {"--output", o.output}, {"--csv", o.csv}, {"--save-mesh", o.save_mesh}, {"--png", o.png}};
+  } outputs[] = {{"--output", o.output},
+                 {"--csv", o.csv},
+                 {"--save-mesh", o.save_mesh},
+                 {"--png", o.png},
+                 {"--positions", o.positions}};
   for (const auto &out : outputs)
     if (!out.path.empty()) check_writable(out.flag, out.path);
 }
@@ -319,6 +372,11 @@ Options parse_options(int argc, char **argv) {
       need_named(parse_split, need(i), &o.split, "--split: expected 5 or 6, got '");
     else if (a == "--order")
       need_named(parse_order, need(i), &o.order, "--order: unknown order '");
+    else if (a == "--point-order")
+      need_named(parse_point_order, need(i), &o.point_order, "--point-order: unknown order '");
+    else if (a == "--reorder")
+      need_named(parse_reorder, need(i), &o.reorder,
+                 "--reorder: expected none, morton, hilbert or auto, got '");
     else if (a == "--seed")
       o.seed = need_integer(a, need(i), 0, any, "a non-negative integer");
     else if (a == "--iso") {
@@ -328,6 +386,11 @@ Options parse_options(int argc, char **argv) {
       parse_modes(need(i), &o.modes);
     else if (a == "--workers")
       o.workers = (int)need_integer(a, need(i), 1, INT_MAX, "a positive integer");
+    else if (a == "--predict-kernel")
+      need_named(parse_kernel, need(i), &o.kernel,
+                 "--predict-kernel: expected classified or scalars, got '");
+    else if (a == "--cache-bytes")
+      o.cache_bytes = need_integer(a, need(i), 64, any, "a number of bytes >= 64");
     else if (a == "--window")
       o.window = (size_t)need_integer(a, need(i), 1, any, "a positive integer");
     else if (a == "--grain")
@@ -343,10 +406,17 @@ Options parse_options(int argc, char **argv) {
       o.sched = ADAPT_SCHED_ADAPTIVE;
     } else if (a == "--reps")
       o.reps = (int)need_integer(a, need(i), 1, 1000, "1..1000");
-    else
+    else if (a == "--pieces")
+      o.pieces = (int)need_integer(a, need(i), 1, 1u << 20, "1..2^20");
+    else if (a == "--verify-union") {
+      o.verify_union = need(i);
+      o.verify = true;
+    } else
       die(EXIT_USAGE, "unknown option '" + a + "' (see --help)");
   }
   complete(o);
+  if (o.pieces && !has_extension(o.save_mesh, ".pvtu"))
+    die(EXIT_USAGE, "--pieces N needs --save-mesh FILE.pvtu");
   return o;
 }
 
@@ -374,14 +444,21 @@ struct Row {
   std::vector<double> secs, cells, merges, steals;
   std::vector<std::vector<double>> counts; /* [event][rep] */
   size_t ntris = 0, nverts = 0;
+  /* Ours, first run: peak RSS during the extraction above the RSS just
+   * before it (NAN: /proc unavailable), and the output surface, MiB. */
+  double rss_extra_mib = NAN, out_mib = NAN;
   double area = 0;
   size_t window = 0;
+  double predicted = NAN; /* --predict-misses: modelled last-level misses */
 };
 
 /* The state the phases build and read, in the order of main(). */
 struct Run {
   Options o;
   Mesh mesh;
+  Numbering loc;                     /* of the mesh as loaded (after --point-order) */
+  Reorder reordered = Reorder::None; /* the curve applied by --reorder */
+  double reorder_secs = 0;
   perfctr pc{};
   int perf_rc = 0; /* perfctr_init's code */
   int nev = 0;     /* events counted */
@@ -445,7 +522,13 @@ private:
 /* Render surface s to o.png, titled. */
 void render(const Options &o, const Surface &s, const char *title) {
   std::string err;
-  if (render_png(s, o.png, ISO_PNG_WIDTH, ISO_PNG_HEIGHT, title, &err)) die(EXIT_RUN, err);
+  const std::string t = o.title.empty() ? title : o.title;
+  const int rc = o.color_array.empty()
+                     ? render_png(s, o.png, ISO_PNG_WIDTH, ISO_PNG_HEIGHT, t, &err)
+                     : render_png_colored(s, o.png, ISO_PNG_WIDTH, ISO_PNG_HEIGHT, t,
+                                          o.color_source.empty() ? o.input : o.color_source,
+                                          o.color_array, &err);
+  if (rc) die(rc == -EIO ? EXIT_RUN : EXIT_INPUT, err);
 }
 
 /* ---- Phase (alone): --render FILE.vtp --png FILE.png ------------------- */
@@ -488,26 +571,40 @@ std::string read_input(const Options &o, Mesh *mesh) {
   ro.split = o.split;
   ro.order = o.order;
   std::string err;
-  if (int rc = read_mesh(o.input, ro, mesh, &err)) die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
+  const int rc = has_extension(o.input, ".pvtu") ? read_pvtu(o.input, o.array, mesh, &err)
+                                                 : read_mesh(o.input, ro, mesh, &err);
+  if (rc) die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
   return o.input + " (array " + mesh->array_name + ")";
 }
 
 void load_mesh(Run &r) {
+  if (!r.o.quiet) {
+    std::printf("mesh: %s%s...\n", r.o.generate ? "generating" : "reading ", r.o.input.c_str());
+    std::fflush(stdout);
+  }
   const double t0 = now();
   const std::string source = r.o.generate ? generate_mesh(r.o, &r.mesh) : read_input(r.o, &r.mesh);
   std::string err;
   if (validate(r.mesh, &err)) die(EXIT_INPUT, "invalid mesh: " + err);
+  /* --point-order: sequential, part of the load (the runtime starts later). */
+  int rc = 0;
+  if (r.o.point_order == PointOrder::FirstUse)
+    rc = renumber_points_first_use(&r.mesh, &err);
+  else if (r.o.point_order == PointOrder::Random)
+    rc = shuffle_points(&r.mesh, r.o.seed, &err);
+  if (rc) die(EXIT_RUN, err);
   const double secs = now() - t0;
   const Mesh &m = r.mesh;
+  r.loc = measure_numbering(m);
   const double mib =
       (double)(m.pts.size() * sizeof(Point) + m.tets.size() * sizeof(Tet)) / (1 << 20);
   if (!r.o.quiet)
-    std::printf("mesh: %s: %zu points, %zu tetrahedra, %.0f MiB (%.2f s)\n", source.c_str(),
-                m.pts.size(), m.tets.size(), mib, secs);
-  if (!r.o.save_mesh.empty()) {
-    if (write_vtu(m, r.o.save_mesh, &err)) die(EXIT_RUN, err);
-    if (!r.o.quiet) std::printf("mesh written to %s\n", r.o.save_mesh.c_str());
-  }
+    std::printf("mesh: %s%s%s: %zu points, %zu tetrahedra, %.0f MiB (%.2f s); numbering: cell "
+                "spread %.3g, pair spread %.3g (p90 %.3g)%s\n",
+                source.c_str(), r.o.point_order == PointOrder::Keep ? "" : ", points ",
+                r.o.point_order == PointOrder::Keep ? "" : point_order_name(r.o.point_order),
+                m.pts.size(), m.tets.size(), mib, secs, r.loc.cell_spread, r.loc.pair_spread,
+                r.loc.pair_p90, reorder_needed(r.loc, m.pts.size()) ? ": poor" : "");
 }
 
 /* ---- Phase: counters, then the runtime -------------------------------- */
@@ -551,6 +648,42 @@ void init_runtime(Run &r) {
                            : std::max<size_t>(1, shared / (footprint * ISO_WINDOW_CACHE_DIVISOR));
 }
 
+/* ---- Phase: --reorder (on the runtime, timed apart), then --save-mesh -- */
+
+void renumber(Run &r) {
+  Reorder curve = r.o.reorder;
+  if (curve == Reorder::Auto)
+    curve = reorder_needed(r.loc, r.mesh.pts.size()) ? Reorder::Hilbert : Reorder::None;
+  std::string err;
+  if (curve != Reorder::None) {
+    ReorderTiming tm;
+    const double t0 = now();
+    if (reorder_cells(&r.mesh, curve, &tm, &err)) die(EXIT_RUN, "--reorder: " + err);
+    r.reorder_secs = now() - t0;
+    r.reordered = curve;
+    if (!r.o.quiet) {
+      const Numbering after = measure_numbering(r.mesh);
+      std::printf("reorder: %s%s, %.1f ms on %d worker(s) (keys %.1f, sort %.1f, cells %.1f, "
+                  "points %.1f); numbering: cell spread %.3g, pair spread %.3g (p90 %.3g)\n",
+                  reorder_name(curve), r.o.reorder == Reorder::Auto ? " (auto)" : "",
+                  1e3 * r.reorder_secs, r.workers, 1e3 * tm.keys, 1e3 * tm.sort, 1e3 * tm.apply,
+                  1e3 * tm.points, after.cell_spread, after.pair_spread, after.pair_p90);
+    }
+  } else if (!r.o.quiet)
+    std::printf("reorder: none%s\n",
+                r.o.reorder == Reorder::Auto ? " (auto: the numbering is not poor)" : "");
+  if (!r.o.save_mesh.empty()) {
+    const bool pvtu = has_extension(r.o.save_mesh, ".pvtu");
+    if (pvtu ? write_pieces(r.mesh, r.o.save_mesh, std::max(1, r.o.pieces), &err)
+             : write_vtu(r.mesh, r.o.save_mesh, &err))
+      die(EXIT_RUN, err);
+    if (!r.o.quiet)
+      std::printf("mesh written to %s%s\n", r.o.save_mesh.c_str(),
+                  pvtu ? (" (" + std::to_string(std::max(1, r.o.pieces)) + " pieces)").c_str()
+                       : "");
+  }
+}
+
 /* ---- Phase: set up the rows ------------------------------------------- */
 
 void set_up_rows(Run &r) {
@@ -562,7 +695,12 @@ void set_up_rows(Run &r) {
     r.rows.push_back(row);
   }
   if (r.o.peers || r.o.verify) {
+    const double t0 = now();
     r.vgrid.reset(new VtkGrid(r.mesh));
+    if (!r.o.quiet) {
+      std::printf("vtk: the mesh as a vtkUnstructuredGrid for the peers (%.1f s)\n", now() - t0);
+      std::fflush(stdout);
+    }
     for (Peer p : {Peer::ContourGrid, Peer::Linear3DTBB, Peer::Linear3DSTDThread}) {
       if (!r.o.peers && p != Peer::ContourGrid) continue;
       Row row;
@@ -576,7 +714,74 @@ void set_up_rows(Run &r) {
   r.surfaces.resize(r.rows.size());
 }
 
+/* ---- Phase: --predict-misses (docs/locality.md) ----------------------- */
+
+/* The modelled last-level misses of each of our rows, on the mesh as it is
+ * extracted (after --reorder), with the run's workers and window. */
+void predict(Run &r) {
+  if (!r.o.predict_misses) return;
+  size_t cache = r.o.cache_bytes;
+  if (!cache) cache = adapt_shared_cache_size();
+  if (!cache) cache = ISO_FALLBACK_SHARED_CACHE;
+  const double t0 = now();
+  double rate = 1;
+  for (Row &row : r.rows) {
+    if (!row.ours) continue;
+    MissPrediction p;
+    ScheduleModel s = schedule_of(row.mode, r.workers, r.aopt, r.o.iso);
+    s.kernel = r.o.kernel;
+    if (int rc = predict_misses(r.mesh, s, {cache}, 0, &p))
+      die(EXIT_RUN, std::string("--predict-misses: ") + std::strerror(-rc));
+    row.predicted = p.misses[0];
+    rate = p.rate;
+  }
+  if (!r.o.quiet)
+    std::printf("model: LRU cache of %zu bytes, cell phase, sampling rate %.3g (%.2f s)\n", cache,
+                rate, now() - t0);
+}
+
+/* ---- Phase: --positions (untimed runs, after the timed ones) ---------- */
+
+void record_all_positions(Run &r) {
+  if (r.o.positions.empty()) return;
+  if (FILE *f = std::fopen(r.o.positions.c_str(), "w"))
+    std::fclose(f);
+  else
+    die(EXIT_RUN, "--positions: cannot write '" + r.o.positions + "': " + std::strerror(errno));
+  for (const Row &row : r.rows) {
+    if (!row.ours || row.mode == Mode::Seq || row.skipped) continue;
+    std::vector<PositionEvent> ev;
+    std::string err;
+    if (record_positions(r.mesh, r.o.iso, row.mode, r.aopt, &ev, &err)) die(EXIT_RUN, err);
+    if (int rc = append_positions_csv(r.o.positions, row.mode, ev))
+      die(EXIT_RUN, "--positions: cannot write '" + r.o.positions + "': " + std::strerror(-rc));
+  }
+  if (!r.o.quiet) std::printf("positions written to %s\n", r.o.positions.c_str());
+}
+
 /* ---- Phase: run the rows ---------------------------------------------- */
+
+/* A "VmRSS:"-style field of /proc/self/status, KiB, or -1. */
+long status_kib(const char *field) {
+  FILE *f = std::fopen("/proc/self/status", "r");
+  if (!f) return -1;
+  char line[256];
+  long kib = -1;
+  const size_t n = std::strlen(field);
+  while (std::fgets(line, sizeof line, f))
+    if (std::strncmp(line, field, n) == 0) kib = std::strtol(line + n, nullptr, 10);
+  std::fclose(f);
+  return kib;
+}
+
+/* Reset the process's peak RSS (VmHWM) to its current RSS (Linux >= 4.0);
+ * false if it cannot. */
+bool reset_peak_rss() {
+  FILE *f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f) return false;
+  const bool ok = std::fputs("5", f) >= 0;
+  return std::fclose(f) == 0 && ok;
+}
 
 /* One extraction of ours (row i, repetition rep), counted into vals; false
  * if it failed (the row is skipped from then on). */
@@ -586,6 +791,7 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
   Timing tm;
   std::string err;
   adapt_stats_reset();
+  const long rss0 = rep == 0 && reset_peak_rss() ? status_kib("VmRSS:") : -1;
   perfctr_start(&r.pc);
   ISO_SIM_START();
   const double t0 = now();
@@ -593,6 +799,8 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
   const double t1 = now();
   ISO_SIM_STOP();
   perfctr_stop(&r.pc, vals);
+  const long hwm = rss0 >= 0 ? status_kib("VmHWM:") : -1;
+  if (hwm >= 0) row.rss_extra_mib = (double)(hwm - rss0) / 1024;
   if (rc) {
     std::fprintf(stderr, "adapt-isosurface: mode %s: %s\n", row.name.c_str(), err.c_str());
     row.skipped = true;
@@ -607,6 +815,8 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
   row.ntris = s.ntris();
   row.nverts = s.nverts();
   if (rep == 0) {
+    const size_t out_bytes = s.tri.size() * sizeof(int64_t) + s.xyz.size() * sizeof(double);
+    row.out_mib = (double)out_bytes / (1 << 20);
     row.area = s.area();
     r.surfaces[i] = std::move(s);
   }
@@ -638,7 +848,13 @@ bool run_peer(Run &r, Row &row, long long *vals) {
 
 /* Repetitions outermost, so that the modes alternate (A/B). */
 void run_rows(Run &r) {
-  for (int rep = 0; rep < r.o.reps; rep++)
+  if (!r.o.quiet) {
+    std::printf("run: %d repetition(s) of %zu row(s), the rows alternating\n", r.o.reps,
+                r.rows.size());
+    std::fflush(stdout);
+  }
+  for (int rep = 0; rep < r.o.reps; rep++) {
+    const double t0 = now();
     for (size_t i = 0; i < r.rows.size(); i++) {
       Row &row = r.rows[i];
       if (row.skipped) continue;
@@ -646,6 +862,11 @@ void run_rows(Run &r) {
       if (!(row.ours ? run_ours(r, i, rep, vals) : run_peer(r, row, vals))) continue;
       for (int e = 0; e < r.nev; e++) row.counts[(size_t)e].push_back((double)vals[e]);
     }
+    if (!r.o.quiet) {
+      std::printf("run: repetition %d/%d done (%.1f s)\n", rep + 1, r.o.reps, now() - t0);
+      std::fflush(stdout);
+    }
+  }
 }
 
 /* ---- Phase: the table and the CSV ------------------------------------- */
@@ -667,6 +888,13 @@ void print_row(const Run &r, const Row &row, const Row *seq, double tseq) {
   relative(tseq, t, 8);
   for (int e = 0; e < r.nev; e++)
     relative(median(row.counts[(size_t)e]), seq ? median(seq->counts[(size_t)e]) : NAN, 9);
+  if (r.o.predict_misses) {
+    if (std::isfinite(row.predicted))
+      std::printf(" %11.0f", row.predicted);
+    else
+      std::printf(" %11s", "-");
+    relative(row.predicted, seq ? seq->predicted : NAN, 8);
+  }
   if (row.ours && row.mode != Mode::Seq)
     std::printf(" %8.0f", median(row.steals));
   else
@@ -683,10 +911,10 @@ FILE *open_csv(const Run &r) {
   FILE *csv = std::fopen(r.o.csv.c_str(), "w");
   if (!csv) die(EXIT_RUN, "cannot write '" + r.o.csv + "': " + std::strerror(errno));
   std::fprintf(
-      csv,
-      "name,kind,workers,tets,time_s,cells_s,merge_s,speedup,steals,window,triangles,vertices");
+      csv, "name,kind,workers,tets,time_s,cells_s,merge_s,speedup,steals,window,triangles,vertices,"
+           "cell_spread,pair_spread,reorder,reorder_s");
   for (int e = 0; e < r.nev; e++) std::fprintf(csv, ",%s,%s_rel", r.pc.names[e], r.pc.names[e]);
-  std::fprintf(csv, "\n");
+  std::fprintf(csv, ",predicted_ll_misses,predicted_ll_rel\n");
   return csv;
 }
 
@@ -709,12 +937,15 @@ void csv_row(FILE *csv, const Run &r, const Row &row, const Row *seq, double tse
                csv_num(tseq / t, "%.6g").c_str(),
                row.ours && row.mode != Mode::Seq ? median(row.steals) : 0.0, row.window, row.ntris,
                row.nverts);
+  std::fprintf(csv, ",%.6g,%.6g,%s,%.9g", r.loc.cell_spread, r.loc.pair_spread,
+               reorder_name(r.reordered), r.reorder_secs);
   for (int e = 0; e < r.nev; e++) {
     const double v = median(row.counts[(size_t)e]);
     std::fprintf(csv, ",%s,%s", csv_num(v, "%.0f").c_str(),
                  csv_num(seq ? v / median(seq->counts[(size_t)e]) : NAN, "%.6g").c_str());
   }
-  std::fprintf(csv, "\n");
+  std::fprintf(csv, ",%s,%s\n", csv_num(row.predicted, "%.0f").c_str(),
+               csv_num(seq ? row.predicted / seq->predicted : NAN, "%.6g").c_str());
 }
 
 void print_table(const Run &r) {
@@ -727,6 +958,7 @@ void print_table(const Run &r) {
   std::printf("%-27s %9s %9s %9s %8s", "mode", "time ms", "cells ms", "merge ms", "speedup");
   for (int e = 0; e < r.nev; e++)
     std::printf(" %9s", (short_event(r.pc.names[e]) + "/seq").c_str());
+  if (r.o.predict_misses) std::printf(" %11s %8s", "predLL", "pLL/seq");
   std::printf(" %8s %9s %9s %9s\n", "steals", "window", "triangles", "vertices");
   FILE *csv = r.o.csv.empty() ? nullptr : open_csv(r);
   for (const Row &row : r.rows) {
@@ -738,6 +970,15 @@ void print_table(const Run &r) {
     if (csv) csv_row(csv, r, row, seq, tseq);
   }
   if (csv) std::fclose(csv);
+  const double mesh_mib =
+      (double)(r.mesh.pts.size() * sizeof(Point) + r.mesh.tets.size() * sizeof(Tet)) / (1 << 20);
+  for (const Row &row : r.rows)
+    if (row.ours && !row.skipped && std::isfinite(row.rss_extra_mib))
+      std::printf("memory: %-8s peak RSS during its first extraction %.1f MiB above the RSS "
+                  "before it (mesh %.1f MiB, output %.1f MiB: mesh + peak = %.3f x mesh + "
+                  "output)\n",
+                  row.name.c_str(), row.rss_extra_mib, mesh_mib, row.out_mib,
+                  (mesh_mib + row.rss_extra_mib) / (mesh_mib + row.out_mib));
   if (!r.pc.available)
     std::printf("(no cache counters: %s)\n", r.perf_rc == -ECANCELED ? "disabled"
                                              : r.o.quiet             ? "PAPI unavailable"
@@ -770,6 +1011,8 @@ void verify(Run &r) {
         row.name.c_str(), ref->ntris(), row.ntris, ref->nverts(), row.nverts, rel,
         match ? "ok" : (row.peer == Peer::ContourGrid ? "FAILED" : "differs (not the reference)"));
     if (row.peer == Peer::ContourGrid) ok &= match;
+    if (row.peer == Peer::ContourGrid && !r.o.verify_union.empty())
+      ok &= verify_union(r.o.verify_union, {row.ntris, row.nverts, row.area}, ISO_AREA_RTOL);
   }
   if (!ok && r.exit_code == EXIT_OK) r.exit_code = EXIT_VERIFY;
 }
@@ -818,18 +1061,66 @@ void write_outputs(Run &r) {
   }
 }
 
+/* ---- The distributed run (dist.h): the options it takes ------------------ */
+
+DistOptions dist_options(const Options &o) {
+  const struct {
+    bool set;
+    const char *flag;
+  } serial_only[] = {{o.generate, "--generate"},
+                     {o.peers, "--peers"},
+                     {o.verify, "--verify"},
+                     {o.smp_check, "--smp-check"},
+                     {!o.png.empty(), "--png"},
+                     {!o.save_mesh.empty(), "--save-mesh"},
+                     {o.tetrahedralize, "--tetrahedralize"},
+                     {o.predict_misses, "--predict-misses"},
+                     {!o.positions.empty(), "--positions"}};
+  for (const auto &x : serial_only)
+    if (x.set)
+      die(EXIT_USAGE, std::string(x.flag) + " is not available in a distributed run (mpirun, or "
+                                            "--output FILE.pvtp); see docs/distributed.md");
+  if (!has_extension(o.input, ".pvtu"))
+    die(EXIT_USAGE, "a distributed run reads --input FILE.pvtu (write one with --save-mesh "
+                    "FILE.pvtu --pieces N), got '" +
+                        o.input + "'");
+  if (!o.output.empty() && !has_extension(o.output, ".pvtp"))
+    die(EXIT_USAGE, "a distributed run writes --output FILE.pvtp, got '" + o.output + "'");
+  if (o.modes.size() != 1) die(EXIT_USAGE, "a distributed run takes one --mode");
+  DistOptions d;
+  d.input = o.input;
+  d.array = o.array;
+  d.output = o.output;
+  d.csv = o.csv;
+  d.iso = o.iso;
+  d.mode = o.modes[0];
+  d.workers = o.workers;
+  d.aopt.grain = o.grain;
+  d.aopt.window_size = o.window;
+  d.aopt.splitter = o.splitter;
+  d.aopt.sched = o.sched;
+  d.reps = o.reps;
+  d.quiet = o.quiet;
+  return d;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   Run r;
   r.o = parse_options(argc, argv);
+  if (r.o.render.empty() && (dist_under_mpirun() || has_extension(r.o.output, ".pvtp")))
+    return dist_run(dist_options(r.o));
   if (!r.o.render.empty()) return render_file(r.o);
   load_mesh(r);
   init_counters(r);
   init_runtime(r);
+  renumber(r);
   set_up_rows(r);
+  predict(r);
   run_rows(r);
   print_table(r);
+  record_all_positions(r);
   verify(r);
   smp_check(r);
   write_outputs(r);

@@ -21,8 +21,10 @@ const Named<Order> order_names[] = {{"lex", Order::Lex},
                                     {"hilbert", Order::Hilbert},
                                     {"random", Order::Random}};
 const Named<Split> split_names[] = {{"5", Split::Five}, {"6", Split::Six}};
-const Named<Field> field_names[] = {
-    {"sphere", Field::Sphere}, {"waves", Field::Waves}, {"flat", Field::Flat}};
+const Named<Field> field_names[] = {{"sphere", Field::Sphere},
+                                    {"waves", Field::Waves},
+                                    {"flat", Field::Flat},
+                                    {"gyroid", Field::Gyroid}};
 
 } // namespace
 
@@ -47,6 +49,13 @@ double field_value(Field f, double x, double y, double z, double lx, double ly, 
            0.25 * std::cos(tau * 5.0 * (v - w) + 0.3);
   }
   case Field::Flat: return 1.0;
+  case Field::Gyroid: {
+    const double k = 6.283185307179586 / gyroid_period;
+    /* Phases off the grid: no point sits exactly on the isosurface at iso 0
+     * (where the tetrahedra's cases are degenerate). */
+    const double X = k * x + 0.25, Y = k * y + 0.5, Z = k * z + 0.75;
+    return std::sin(X) * std::cos(Y) + std::sin(Y) * std::cos(Z) + std::sin(Z) * std::cos(X);
+  }
   }
   return 0.0;
 }

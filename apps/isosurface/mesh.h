@@ -42,8 +42,16 @@ enum class Split { Five, Six };
  * the faces of a flat box).
  * Waves: a smooth multi-frequency field in [-1.75, 1.75] (iso 0 is a wavy
  * multi-sheet surface). Flat: the constant 1 (no crossing for any iso < 1,
- * every cell inside for iso <= 1). */
-enum class Field { Sphere, Waves, Flat };
+ * every cell inside for iso <= 1). Gyroid: sin X cos Y + sin Y cos Z +
+ * sin Z cos X with X = 2 pi x / gyroid_period + 0.25, Y = 2 pi y /
+ * gyroid_period + 0.5, Z = 2 pi z / gyroid_period + 0.75 (phases that keep
+ * the grid's points off the surface at iso 0), in [-1.5, 1.5];
+ * the period is in length units, i.e. cells for --generate, so the surface
+ * at iso 0 (a triply periodic minimal surface) crosses about a third of the
+ * tetrahedra whatever the grid's size: a large surface, where the vertex
+ * merge weighs. */
+enum class Field { Sphere, Waves, Flat, Gyroid };
+constexpr double gyroid_period = 12.0;
 
 /* Parse helpers: 0 and *out set, or -EINVAL for an unknown name. */
 int parse_order(const std::string &name, Order *out);

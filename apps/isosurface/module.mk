@@ -13,10 +13,10 @@ ISO_OUT  := $(B)/isosurface-demo
 VTK_INC  ?= /usr/include/vtk-9.1
 VTK_VER  ?= 9.1
 ISO_VTK_IO_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersSMP FiltersGeneral FiltersCore \
-                   IOXML IOLegacy IOImage IOCore CommonExecutionModel CommonDataModel \
-                   CommonCore CommonSystem CommonMisc CommonMath CommonTransforms)
+                   IOParallelXML IOXML IOXMLParser IOLegacy IOImage IOCore ParallelCore \
+                   CommonExecutionModel CommonDataModel CommonCore CommonSystem CommonMisc CommonMath CommonTransforms)
 ISO_VTK_RENDER_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),RenderingOpenGL2 RenderingFreeType \
-                   RenderingUI RenderingCore ImagingCore CommonColor)
+                   RenderingUI RenderingAnnotation RenderingCore ImagingCore CommonColor)
 
 # The app is built when VTK 9.1's headers are there (scripts/deps.sh installs
 # them for `make test` and `make demo`); `make install` then installs it, and
@@ -27,27 +27,67 @@ ifeq ($(ISO_HAVE_VTK)$(ISO_REQUIRE_VTK),1)
 endif
 
 ISO_CORE_OBJS := $(B)/obj/$(ISO_DIR)/mesh.o $(B)/obj/$(ISO_DIR)/mt.o \
-                 $(B)/obj/$(ISO_DIR)/file_checks.o
-ISO_VTK_OBJS  := $(B)/obj/$(ISO_DIR)/vtk_bridge.o
+                 $(B)/obj/$(ISO_DIR)/file_checks.o $(B)/obj/$(ISO_DIR)/reorder.o \
+                 $(B)/obj/$(ISO_DIR)/locality.o
+ISO_VTK_OBJS  := $(B)/obj/$(ISO_DIR)/vtk_bridge.o $(B)/obj/$(ISO_DIR)/pieces.o
 ISO_REN_OBJS  := $(B)/obj/$(ISO_DIR)/render.o
 ISO_MAIN_OBJ  := $(B)/obj/$(ISO_DIR)/main.o
 ISO_TEST_OBJ  := $(B)/obj/$(ISO_DIR)/test_isosurface.o
-ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_MAIN_OBJ) $(ISO_TEST_OBJ)
+ISO_RTEST     := $(ISO_B)/test_reorder
+ISO_RTEST_OBJ := $(B)/obj/$(ISO_DIR)/test_reorder.o
+ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_MAIN_OBJ) $(ISO_TEST_OBJ) \
+                 $(ISO_RTEST_OBJ)
+ISO_LTEST     := $(ISO_B)/test_locality
+ISO_LTEST_OBJ := $(B)/obj/$(ISO_DIR)/test_locality.o
+ISO_ALL_OBJS  += $(ISO_LTEST_OBJ)
+
+# The distributed run (issue 13, docs/distributed.md): MPI is optional, like
+# VTK. Found when mpicxx answers --showme (OpenMPI; scripts/deps.sh installs
+# it for `make test`) and VTK has vtkMPIController: dist.cpp is compiled
+# with mpicxx's flags and the binary linked with its libraries; else
+# dist_nompi.cpp (the serial app, .pvtu in and --pieces included, without
+# mpirun). ISO_NO_MPI=1 builds without MPI even when it is there.
+ISO_MPICXX ?= mpicxx
+ifeq ($(ISO_NO_MPI),)
+  ISO_MPI_COMPILE := $(shell $(ISO_MPICXX) --showme:compile 2>/dev/null)
+  ISO_MPI_LINK    := $(shell $(ISO_MPICXX) --showme:link 2>/dev/null)
+endif
+ISO_HAVE_MPI := $(if $(and $(ISO_MPI_LINK),$(wildcard $(VTK_INC)/vtkMPIController.h)),1)
+ifneq ($(ISO_HAVE_MPI),)
+  ISO_DIST_OBJ  := $(B)/obj/$(ISO_DIR)/dist.o
+  ISO_DIST_LIBS := -lvtkParallelMPI-$(VTK_VER) $(ISO_MPI_LINK)
+  $(ISO_DIST_OBJ): CPPFLAGS_ALL += $(ISO_MPI_COMPILE) -DOMPI_SKIP_MPICXX=1
+else
+  ISO_DIST_OBJ  := $(B)/obj/$(ISO_DIR)/dist_nompi.o
+  ISO_DIST_LIBS :=
+endif
+# Targets that need VTK (make test, demo, fuzz: deps.sh installed OpenMPI
+# with it) need MPI too, so that the distributed test cannot vanish.
+ifneq ($(ISO_REQUIRE_VTK),)
+  ifeq ($(ISO_HAVE_MPI)$(ISO_NO_MPI),)
+    $(error MPI not found ($(ISO_MPICXX) --showme), and this target needs it (make deps; ISO_NO_MPI=1 builds without))
+  endif
+endif
+ISO_ALL_OBJS  += $(ISO_DIST_OBJ)
+ISO_DIST_TEST := $(ISO_B)/test_dist
 
 $(ISO_ALL_OBJS): CPPFLAGS_ALL += $(PERF_INC) -isystem $(VTK_INC)
+# The renumbering sorts with the C++ front end's adapt::sort (header-only).
+$(B)/obj/$(ISO_DIR)/reorder.o $(ISO_RTEST_OBJ): CPPFLAGS_ALL += -Iapps/stl/include
 # The flags select code (the test's binary path): rebuild when they change.
 $(ISO_ALL_OBJS): $(ISO_B)/flags
-ISO_FLAGS_TEXT := $(abspath $(ISO_BIN))
+ISO_FLAGS_TEXT := $(abspath $(ISO_BIN)) mpi=$(ISO_HAVE_MPI)
 $(ISO_B)/flags: FORCE_ISO_FLAGS
 	@mkdir -p $(dir $@)
 	@echo '$(ISO_FLAGS_TEXT)' | cmp -s - $@ || echo '$(ISO_FLAGS_TEXT)' > $@
 .PHONY: FORCE_ISO_FLAGS
 FORCE_ISO_FLAGS:
 
-$(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(PERF_OBJ) $(LIB_A)
+$(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_DIST_OBJ) \
+            $(PERF_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -Wl,--as-needed \
-	  $(ISO_VTK_RENDER_LIBS) $(ISO_VTK_IO_LIBS) $(PERF_LIBS) -lz -lm
+	  $(ISO_DIST_LIBS) $(ISO_VTK_RENDER_LIBS) $(ISO_VTK_IO_LIBS) $(PERF_LIBS) -lz -lm
 
 # The test also runs this variant's binary (its command line).
 $(ISO_TEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"' \
@@ -57,10 +97,37 @@ $(ISO_TEST): $(ISO_TEST_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(LIB_A) $(ISO_BIN
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -Wl,--as-needed \
 	  $(ISO_VTK_IO_LIBS) -lz -lm
 
+# The renumbering's test (issue 15): its own binary, run like the one above.
+$(ISO_RTEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"'
+$(ISO_RTEST): $(ISO_RTEST_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(LIB_A) $(ISO_BIN)
+	@mkdir -p $(dir $@)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -Wl,--as-needed \
+	  $(ISO_VTK_IO_LIBS) -lz -lm
+
+# The reuse-distance model's test (issue 14): runs this variant's binary
+# under cachesim.sh (valgrind) on small meshes.
+$(ISO_LTEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"' \
+                                   -DISO_CACHESIM='"$(abspath $(ISO_DIR)/cachesim.sh)"'
+$(ISO_LTEST): $(ISO_LTEST_OBJ) $(ISO_CORE_OBJS) $(LIB_A) $(ISO_BIN)
+	@mkdir -p $(dir $@)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -lz -lm
+
 ifneq ($(ISO_HAVE_VTK),)
 INSTALL_BINS += $(ISO_BIN)
 EXTRA_TESTS  += $(ISO_TEST)
+EXTRA_TESTS  += $(ISO_RTEST)
+EXTRA_TESTS  += $(ISO_LTEST)
+EXTRA_TESTS  += $(ISO_DIST_TEST)
 endif
+
+# The distributed run's test (apps/isosurface/test_dist.sh): pieces, mpirun
+# -np 2 and -np 3 against vtkContourGrid, bad pieces; without MPI, the serial
+# parts and the message of a distributed run.
+$(ISO_DIST_TEST): $(ISO_DIR)/test_dist.sh $(ISO_BIN) $(ISO_B)/flags
+	@mkdir -p $(dir $@)
+	@printf '#!/bin/sh\nexec bash %s %s %s "%s"\n' '$(abspath $(ISO_DIR)/test_dist.sh)' \
+	  '$(abspath $(ISO_BIN))' '$(abspath $(ISO_B)/dist-test)' '$(ISO_HAVE_MPI)' > $@
+	@chmod +x $@
 
 .PHONY: isosurface demo-run
 isosurface: $(ISO_BIN)

@@ -59,10 +59,14 @@ struct Surface {
  * thread-safe for distinct outputs. */
 int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out);
 
-/* merge() in nchunks contiguous chunks of triangles run by adapt_for (only
- * in builds with the adaptive modes): the same result, byte for byte. The
- * adaptive modes use it when the chunks hold nearly disjoint point id
- * ranges. 0, -EINVAL nchunks == 0, -ENOMEM, the runtime's errors. */
+/* merge() in nchunks contiguous chunks of triangles run by adapt_for: the
+ * same result, byte for byte, for any nchunks >= 1 and any cell order. It is
+ * the merge extract() uses (on 64-bit packed keys, see mt.cpp): each chunk
+ * numbers its vertices in a table of its own; a vertex is looked up in an
+ * earlier chunk only if that chunk has a vertex on an edge from the same
+ * lower point (on cell-ordered meshes: the chunk boundaries); a prefix sum
+ * of the chunks' new-vertex counts gives the global ids. 0, -EINVAL nchunks
+ * == 0, -EOVERFLOW a point id >= 2^32 - 1, -ENOMEM, the runtime's errors. */
 int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks,
                   Surface *out);
 
@@ -86,12 +90,21 @@ struct Timing {
 
 /* Extract the isosurface of m at iso in the given mode into *out (replaced
  * on success, untouched on error); *timing may be NULL.
+ * The cell phase classifies the points once (one byte each: s >= iso), takes
+ * each cell's case from four of those bytes without a branch, and only for
+ * crossed cells reads the points (prefetched), interpolates each crossed
+ * edge once and emits three 64-bit vertex keys per triangle; seq writes them
+ * straight into out->tri, which the chunked merge (merge_chunked above)
+ * then rewrites in place into vertex ids (the adaptive modes collect them
+ * with adapt_transform_var, in cell order, and run the merge's phases with
+ * adapt_for).
  * Calling context: any thread; the adaptive modes run adapt_transform_var
  * and adapt_for on libadapt's runtime (initialised lazily), as top-level
  * regions or nested ones from a worker. Concurrent calls are safe (the mesh
  * is only read). Not guaranteed: the times, which worker runs what.
  * Errors (message in *err):
- * -ENOMEM, the runtime's negative errno. The mesh must have passed
+ * -ENOMEM, -EOVERFLOW 2^32 - 1 points or more (32-bit halves of the vertex
+ * keys), the runtime's negative errno. The mesh must have passed
  * validate(). */
 int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
             Timing *timing, std::string *err);

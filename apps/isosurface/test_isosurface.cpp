@@ -276,6 +276,89 @@ void test_merge_chunked(void **) {
   adapt_finalize();
 }
 
+/* The reference pipeline: mt_cell over the cells in order, then merge(). */
+Surface reference_surface(const Mesh &m, double iso) {
+  std::vector<TriRec> recs;
+  TriRec buf[2];
+  for (const Tet &t : m.tets) {
+    const size_t k = mt_cell(m.pts.data(), t, iso, buf);
+    recs.insert(recs.end(), buf, buf + k);
+  }
+  Surface ref;
+  assert_int_equal(merge(m.pts.data(), iso, recs.data(), recs.size(), &ref), 0);
+  return ref;
+}
+
+/* The fast cell phase and the chunked merge (issue 12) equal the reference
+ * pipeline byte for byte, in every mode and for 1, 2 and 3 workers, on: a
+ * local order (chunked merge), a random order (one chunk), every cell
+ * crossed, isovalues at point values (point keys, degenerate triangles), an
+ * empty surface. And merge_chunked with many small chunks (each vertex
+ * resolved across several earlier chunks) equals merge(). */
+void test_fast_path_equals_reference(void **) {
+  struct Case {
+    Mesh m;
+    double iso;
+    bool want_tris;
+  };
+  std::vector<Case> cases;
+  cases.push_back({make_mesh(16, 12, 10, Field::Waves, Split::Five, Order::Lex), 0.0, true});
+  cases.push_back({make_mesh(12, 10, 9, Field::Waves, Split::Six, Order::Random), 0.1, true});
+  {
+    /* x-index parity: every (non-flat) tetrahedron has both parities. */
+    const int nx = 9, ny = 7, nz = 6;
+    std::vector<double> sc((size_t)(nx + 1) * (ny + 1) * (nz + 1));
+    for (size_t p = 0; p < sc.size(); p++) sc[p] = (double)((p % (nx + 1)) % 2);
+    Mesh parity = make_mesh(nx, ny, nz, Field::Flat, Split::Five, Order::Hilbert, sc.data());
+    cases.push_back({parity, 0.5, true});
+  }
+  {
+    Mesh at = make_mesh(10, 9, 8, Field::Flat, Split::Six, Order::Morton);
+    for (size_t i = 0; i < at.pts.size(); i++) at.pts[i].s = (double)(i % 3);
+    cases.push_back({at, 1.0, true});
+  }
+  cases.push_back({make_mesh(6, 6, 6, Field::Sphere, Split::Five, Order::Lex), 50.0, false});
+  for (size_t c = 0; c < cases.size(); c++) {
+    const Case &k = cases[c];
+    const Surface ref = reference_surface(k.m, k.iso);
+    assert_true(k.want_tris ? ref.ntris() > 0 : ref.ntris() == 0);
+    if (c == 2) {
+      /* every cell crossed: one or two triangles per cell */
+      assert_true(ref.ntris() >= k.m.tets.size());
+    }
+    const Surface seq = run(k.m, k.iso, Mode::Seq);
+    assert_true(seq == ref);
+    for (int w : {1, 2, 3}) {
+      start_workers(w);
+      for (Mode mode : {Mode::NoWin, Mode::Static, Mode::Sliding}) {
+        AdaptOptions opt;
+        opt.window_size = 256;
+        opt.grain = 64;
+        assert_true(run(k.m, k.iso, mode, opt) == ref);
+        assert_true(run(k.m, k.iso, mode) == ref);
+      }
+    }
+  }
+  Mesh m = make_mesh(16, 14, 12, Field::Waves, Split::Five, Order::Lex);
+  std::vector<TriRec> recs;
+  TriRec buf[2];
+  for (const Tet &t : m.tets) {
+    const size_t k = mt_cell(m.pts.data(), t, 0.0, buf);
+    recs.insert(recs.end(), buf, buf + k);
+  }
+  Surface ref;
+  assert_int_equal(merge(m.pts.data(), 0.0, recs.data(), recs.size(), &ref), 0);
+  for (int w : {1, 2}) {
+    start_workers(w);
+    for (size_t chunks : {recs.size() / 512, recs.size() / 64, recs.size() / 7}) {
+      Surface s;
+      assert_int_equal(merge_chunked(m.pts.data(), 0.0, recs.data(), recs.size(), chunks, &s), 0);
+      assert_true(s == ref);
+    }
+  }
+  adapt_finalize();
+}
+
 /* ---- invalid input --------------------------------------------------- */
 
 std::string tmpdir() {
@@ -715,6 +798,7 @@ int main(void) {
       cmocka_unit_test(test_orientation),
       cmocka_unit_test(test_adaptive_equals_seq),
       cmocka_unit_test(test_merge_chunked),
+      cmocka_unit_test(test_fast_path_equals_reference),
       cmocka_unit_test(test_invalid_meshes),
       cmocka_unit_test(test_round_trips),
       cmocka_unit_test(test_image_extent),

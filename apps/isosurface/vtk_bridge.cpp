@@ -3,6 +3,7 @@
 #include "file_checks.h"
 #include "names.h"
 #include "vtk_convert.h"
+#include "vtk_quiet.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellType.h>
@@ -51,45 +52,6 @@
 namespace iso {
 
 namespace {
-
-/* Collects the error messages of a VTK object instead of printing them. */
-class ErrorCatcher : public vtkCommand {
-public:
-  static ErrorCatcher *New() { return new ErrorCatcher; }
-  void Execute(vtkObject *, unsigned long, void *data) override {
-    if (data && message.empty()) message = static_cast<const char *>(data);
-    failed = true;
-  }
-  std::string message;
-  bool failed = false;
-};
-
-/* While alive, VTK's text output (errors of internal objects such as the XML
- * parser) is captured instead of printed. */
-class QuietVtk {
-public:
-  class Window : public vtkOutputWindow {
-  public:
-    static Window *New() { return new Window; }
-    void DisplayText(const char *t) override {
-      if (t && text.empty()) text = t;
-    }
-    std::string text;
-  };
-  QuietVtk() : previous_(vtkOutputWindow::GetInstance()), window_(vtkSmartPointer<Window>::New()) {
-    vtkOutputWindow::SetInstance(window_);
-    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
-  }
-  ~QuietVtk() {
-    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_WARNING);
-    vtkOutputWindow::SetInstance(previous_);
-  }
-  const std::string &text() const { return window_->text; }
-
-private:
-  vtkSmartPointer<vtkOutputWindow> previous_;
-  vtkSmartPointer<Window> window_;
-};
 
 std::string first_line(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();

@@ -112,6 +112,17 @@ private:
 int render_png(const Surface &s, const std::string &png, int width, int height,
                const std::string &title, std::string *err);
 
+/* Same, the surface coloured by the point array `array` of the dataset in
+ * `source` (.vti image or .vtu grid, checked by check_file first) probed at
+ * its vertices (vtkProbeFilter: interpolated in the cell that holds the
+ * vertex), with a colour bar; the title may hold several lines. Errors:
+ * render_png's, check_file's, -ENOTSUP another format, -EINVAL no such
+ * array (the message lists the point arrays) or not one component, -EIO
+ * VTK failed to read the file. Defined in render.cpp. */
+int render_png_colored(const Surface &s, const std::string &png, int width, int height,
+                       const std::string &title, const std::string &source,
+                       const std::string &array, std::string *err);
+
 } // namespace iso
 
 #endif /* APPS_ISOSURFACE_VTK_BRIDGE_H */

@@ -1,0 +1,434 @@
+/* apps/isosurface: locality measure and space-filling-curve renumbering
+ * (see reorder.h). */
+#include "reorder.h"
+#include "iso_config.h"
+#include "names.h"
+
+#include <adapt/loop.h>
+#include <adapt/stl.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <new>
+#include <numeric>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace iso {
+
+namespace {
+
+const Named<Reorder> reorder_names[] = {{"none", Reorder::None},
+                                        {"morton", Reorder::Morton},
+                                        {"hilbert", Reorder::Hilbert},
+                                        {"auto", Reorder::Auto}};
+const Named<PointOrder> point_order_names[] = {{"keep", PointOrder::Keep},
+                                               {"first-use", PointOrder::FirstUse},
+                                               {"random", PointOrder::Random}};
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/* adapt_for over [0, n) with a callable f(begin, end); 0 or the runtime's
+ * negative errno with its message in *err. f must not throw. */
+template <class F>
+int par_for(size_t n, F f, const char *what, std::string *err) {
+  auto body = [](size_t b, size_t e, void *ctx) { (*static_cast<F *>(ctx))(b, e); };
+  const int rc = adapt_for(0, n, body, &f, nullptr);
+  if (rc) *err = std::string(what) + ": " + adapt_last_error();
+  return rc;
+}
+
+/* Most bits per axis of the curve keys (3 * 21 = 63 bits). */
+constexpr int kMaxBits = 21;
+
+/* Bits per axis for n cells: the curve's boxes ISO_REORDER_KEY_EXTRA_BITS
+ * halvings finer than the mean cell spacing (n^(1/3) per axis), at most
+ * kMaxBits. Cells in one box keep their previous relative order. */
+int key_bits(size_t n) {
+  int bits = 1;
+  while (bits < kMaxBits && (double)(uint64_t(1) << bits) < std::cbrt((double)n)) bits++;
+  return std::min(kMaxBits, bits + ISO_REORDER_KEY_EXTRA_BITS);
+}
+
+uint64_t spread3(uint64_t a) /* 21 bits -> every third bit */
+{
+  a &= 0x1fffff;
+  a = (a | a << 32) & 0x1f00000000ffffULL;
+  a = (a | a << 16) & 0x1f0000ff0000ffULL;
+  a = (a | a << 8) & 0x100f00f00f00f00fULL;
+  a = (a | a << 4) & 0x10c30c30c30c30c3ULL;
+  a = (a | a << 2) & 0x1249249249249249ULL;
+  return a;
+}
+
+uint64_t morton_key(const uint64_t x[3], int) {
+  return spread3(x[0]) | spread3(x[1]) << 1 | spread3(x[2]) << 2;
+}
+
+/* Hilbert index on the 2^bits cube: J. Skilling, "Programming the Hilbert
+ * curve" (AxestoTranspose, the generator's cell order in mesh.cpp), without
+ * branches (the bit tests are data-dependent: mispredicted half the time),
+ * the transposed bits then interleaved. */
+uint64_t hilbert_key(const uint64_t in[3], int bits) {
+  uint64_t x[3] = {in[0], in[1], in[2]};
+  const uint64_t m = uint64_t(1) << (bits - 1);
+  for (uint64_t q = m; q > 1; q >>= 1) {
+    const uint64_t p = q - 1;
+    for (int a = 0; a < 3; a++) {
+      const uint64_t set = uint64_t(0) - ((x[a] & q) != 0); /* all ones when bit q is set */
+      const uint64_t t = (x[0] ^ x[a]) & p & ~set;          /* 0 for a == 0 */
+      x[0] ^= (p & set) | t;
+      x[a] ^= t;
+    }
+  }
+  x[1] ^= x[0];
+  x[2] ^= x[1];
+  uint64_t t = 0;
+  for (uint64_t q = m; q > 1; q >>= 1) t ^= (q - 1) & (uint64_t(0) - ((x[2] & q) != 0));
+  for (int a = 0; a < 3; a++) x[a] ^= t;
+  return spread3(x[0]) << 2 | spread3(x[1]) << 1 | spread3(x[2]);
+}
+
+/* Bounding box of the points: lo[3], hi[3]. Blocks of fixed size, combined
+ * in block order. */
+int bounding_box(const std::vector<Point> &pts, double lo[3], double hi[3], std::string *err) {
+  const size_t n = pts.size(), bs = ISO_REORDER_BLOCK;
+  const size_t nb = (n + bs - 1) / bs;
+  std::vector<double> box(6 * nb);
+  int rc = par_for(
+      nb,
+      [&](size_t b, size_t e) {
+        for (size_t k = b; k < e; k++) {
+          double l[3] = {INFINITY, INFINITY, INFINITY}, h[3] = {-INFINITY, -INFINITY, -INFINITY};
+          for (size_t p = k * bs; p < std::min(n, (k + 1) * bs); p++) {
+            const double c[3] = {pts[p].x, pts[p].y, pts[p].z};
+            for (int a = 0; a < 3; a++) {
+              l[a] = std::min(l[a], c[a]);
+              h[a] = std::max(h[a], c[a]);
+            }
+          }
+          for (int a = 0; a < 3; a++) {
+            box[6 * k + a] = l[a];
+            box[6 * k + 3 + a] = h[a];
+          }
+        }
+      },
+      "bounding box", err);
+  if (rc) return rc;
+  for (int a = 0; a < 3; a++) {
+    lo[a] = INFINITY;
+    hi[a] = -INFINITY;
+  }
+  for (size_t k = 0; k < nb; k++)
+    for (int a = 0; a < 3; a++) {
+      lo[a] = std::min(lo[a], box[6 * k + a]);
+      hi[a] = std::max(hi[a], box[6 * k + 3 + a]);
+    }
+  return 0;
+}
+
+/* newid[p]: the number of point p by first use in the cells cell(0), ...,
+ * cell(nc - 1) (cell by cell, each cell's points in order), unused points
+ * after, in their order. In parallel: first[p] = the smallest slot 4 c + a
+ * using p (an atomic minimum), then blocks of cells count their first uses,
+ * and a prefix over the blocks numbers them. */
+template <class Cell>
+int first_use_ids(Cell cell, size_t nc, size_t npts, std::vector<int64_t> *newid,
+                  std::string *err) {
+  const int64_t none = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> first(npts);
+  std::vector<int64_t> &ids = *newid;
+  ids.assign(npts, -1);
+  int rc = par_for(
+      npts,
+      [&](size_t b, size_t e) {
+        std::fill(first.begin() + (ptrdiff_t)b, first.begin() + (ptrdiff_t)e, none);
+      },
+      "first use", err);
+  if (rc) return rc;
+  rc = par_for(
+      nc,
+      [&](size_t b, size_t e) {
+        for (size_t c = b; c < e; c++)
+          for (int a = 0; a < 4; a++) {
+            int64_t *slot = &first[(size_t)cell(c).v[a]];
+            const int64_t s = (int64_t)(4 * c) + a;
+            int64_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
+            while (s < cur && !__atomic_compare_exchange_n(slot, &cur, s, true, __ATOMIC_RELAXED,
+                                                           __ATOMIC_RELAXED)) {}
+          }
+      },
+      "first use", err);
+  if (rc) return rc;
+  const size_t bs = ISO_REORDER_BLOCK;
+  const size_t nb = (nc + bs - 1) / bs;
+  std::vector<int64_t> base(nb + 1, 0);
+  auto count_block = [&](size_t k, bool assign) {
+    int64_t id = assign ? base[k] : 0, count = 0; /* base[k] is being written when counting */
+    for (size_t c = k * bs; c < std::min(nc, (k + 1) * bs); c++)
+      for (int a = 0; a < 4; a++) {
+        const size_t p = (size_t)cell(c).v[a];
+        if (first[p] != (int64_t)(4 * c) + a) continue;
+        if (assign) ids[p] = id++;
+        count++;
+      }
+    return count;
+  };
+  rc = par_for(
+      nb,
+      [&](size_t b, size_t e) {
+        for (size_t k = b; k < e; k++) base[k + 1] = count_block(k, false);
+      },
+      "first use", err);
+  if (rc) return rc;
+  for (size_t k = 0; k < nb; k++) base[k + 1] += base[k];
+  rc = par_for(
+      nb,
+      [&](size_t b, size_t e) {
+        for (size_t k = b; k < e; k++) count_block(k, true);
+      },
+      "first use", err);
+  if (rc) return rc;
+  int64_t next = base[nb];
+  for (size_t p = 0; p < npts; p++)
+    if (first[p] == none) ids[p] = next++;
+  return 0;
+}
+
+/* Apply the point numbering newid to m (points moved, cells relabelled),
+ * in parallel or sequentially; m is untouched on error. */
+int apply_point_ids(Mesh *m, const std::vector<int64_t> &newid, bool parallel, std::string *err) {
+  std::vector<Point> pts(m->pts.size());
+  std::vector<Tet> tets(m->tets);
+  const std::vector<Point> &old = m->pts;
+  auto move_points = [&](size_t b, size_t e) {
+    for (size_t p = b; p < e; p++) pts[(size_t)newid[p]] = old[p];
+  };
+  auto relabel = [&](size_t b, size_t e) {
+    for (size_t c = b; c < e; c++)
+      for (int a = 0; a < 4; a++) tets[c].v[a] = newid[(size_t)tets[c].v[a]];
+  };
+  if (parallel) {
+    if (int rc = par_for(pts.size(), move_points, "moving the points", err)) return rc;
+    if (int rc = par_for(tets.size(), relabel, "relabelling the cells", err)) return rc;
+  } else {
+    move_points(0, pts.size());
+    relabel(0, tets.size());
+  }
+  m->pts.swap(pts);
+  m->tets.swap(tets);
+  return 0;
+}
+
+/* The q-quantile (0 <= q <= 1) of v (reordered). */
+double quantile(std::vector<double> &v, double q) {
+  if (v.empty()) return 0;
+  const size_t k = std::min(v.size() - 1, (size_t)(q * (double)(v.size() - 1) + 0.5));
+  std::nth_element(v.begin(), v.begin() + (ptrdiff_t)k, v.end());
+  return v[k];
+}
+
+} // namespace
+
+int parse_reorder(const std::string &n, Reorder *out) { return parse_named(reorder_names, n, out); }
+const char *reorder_name(Reorder r) { return name_of(reorder_names, r); }
+int parse_point_order(const std::string &n, PointOrder *out) {
+  return parse_named(point_order_names, n, out);
+}
+const char *point_order_name(PointOrder p) { return name_of(point_order_names, p); }
+
+Numbering measure_numbering(const Mesh &m) {
+  Numbering loc;
+  const size_t nc = m.tets.size();
+  if (nc == 0 || m.pts.empty()) return loc;
+  const size_t ns = std::min<size_t>(nc, ISO_NUMBERING_SAMPLES);
+  const double np = (double)m.pts.size();
+  std::vector<double> cell(ns), pair(ns);
+  for (size_t k = 0; k < ns; k++) {
+    const size_t c = ns == nc ? k : (size_t)((unsigned __int128)k * nc / ns);
+    int64_t lo = m.tets[c].v[0], hi = lo;
+    for (int a = 1; a < 4; a++) {
+      lo = std::min(lo, m.tets[c].v[a]);
+      hi = std::max(hi, m.tets[c].v[a]);
+    }
+    cell[k] = (double)(hi - lo) / np;
+    if (c > 0)
+      for (int a = 0; a < 4; a++) {
+        lo = std::min(lo, m.tets[c - 1].v[a]);
+        hi = std::max(hi, m.tets[c - 1].v[a]);
+      }
+    pair[k] = (double)(hi - lo) / np;
+  }
+  loc.samples = ns;
+  loc.cell_spread = quantile(cell, 0.5);
+  loc.pair_spread = quantile(pair, 0.5);
+  loc.pair_p90 = quantile(pair, 0.9);
+  return loc;
+}
+
+bool reorder_needed(const Numbering &loc, size_t npoints) {
+  return npoints >= (size_t)ISO_REORDER_MIN_POINTS && loc.pair_spread > ISO_REORDER_POOR_SPREAD;
+}
+
+int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *err) {
+  if (curve != Reorder::Morton && curve != Reorder::Hilbert) {
+    *err = std::string("reorder_cells: not a curve: ") + reorder_name(curve);
+    return -EINVAL;
+  }
+  ReorderTiming tm;
+  try {
+    double t0 = now();
+    double lo[3], hi[3];
+    if (int rc = bounding_box(m->pts, lo, hi, err)) return rc;
+    const double extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.0});
+    const std::vector<Point> &pts = m->pts;
+    const std::vector<Tet> &tets = m->tets;
+    const size_t nc = tets.size();
+    /* One 64-bit word per cell: its curve key above its index (the index
+     * breaks ties, so the order is total: the same for any worker count). */
+    int idx_bits = 1;
+    while (idx_bits < 63 && (uint64_t(1) << idx_bits) < nc) idx_bits++;
+    const int bits = std::max(1, std::min(key_bits(nc), (64 - idx_bits) / 3));
+    const uint64_t max_coord = (uint64_t(1) << bits) - 1;
+    const uint64_t idx_mask = (uint64_t(1) << idx_bits) - 1;
+    /* The same scale on every axis keeps the curve's boxes cubes. */
+    const double scale = extent > 0 ? (double)max_coord / extent : 0.0;
+    std::vector<uint64_t> keys(nc);
+    const bool hilbert = curve == Reorder::Hilbert;
+    /* Each point quantized once, its three coordinates packed in one word
+     * (21 bits each): a cell then reads 8 bytes per point, not 32. */
+    std::vector<uint64_t> packed(pts.size());
+    int rc = par_for(
+        pts.size(),
+        [&](size_t b, size_t e) {
+          for (size_t p = b; p < e; p++) {
+            const double c[3] = {pts[p].x, pts[p].y, pts[p].z};
+            uint64_t w = 0;
+            for (int a = 0; a < 3; a++) {
+              const double v = (c[a] - lo[a]) * scale;
+              w = w << kMaxBits | (v <= 0 ? 0 : v >= (double)max_coord ? max_coord : (uint64_t)v);
+            }
+            packed[p] = w;
+          }
+        },
+        "curve keys", err);
+    if (rc) return rc;
+    /* By sub-blocks: first the centroids (the mean of the quantized
+     * corners: random reads, independent, many in flight), then the keys
+     * (arithmetic only). */
+    const uint64_t field = (uint64_t(1) << kMaxBits) - 1;
+    rc = par_for(
+        nc,
+        [&](size_t b, size_t e) {
+          uint64_t q[ISO_REORDER_KEY_BATCH][3];
+          for (size_t c0 = b; c0 < e; c0 += ISO_REORDER_KEY_BATCH) {
+            const size_t c1 = std::min(e, c0 + ISO_REORDER_KEY_BATCH);
+            for (size_t c = c0; c < c1; c++) {
+              uint64_t s[3] = {0, 0, 0};
+              for (int a = 0; a < 4; a++) {
+                const uint64_t w = packed[(size_t)tets[c].v[a]];
+                s[0] += w >> (2 * kMaxBits);
+                s[1] += (w >> kMaxBits) & field;
+                s[2] += w & field;
+              }
+              for (int a = 0; a < 3; a++) q[c - c0][a] = s[a] >> 2;
+            }
+            for (size_t c = c0; c < c1; c++) {
+              const uint64_t key =
+                  hilbert ? hilbert_key(q[c - c0], bits) : morton_key(q[c - c0], bits);
+              keys[c] = key << idx_bits | (uint64_t)c;
+            }
+          }
+        },
+        "curve keys", err);
+    if (rc) return rc;
+    double t1 = now();
+    tm.keys = t1 - t0;
+    adapt::sort(keys.begin(), keys.end());
+    double t2 = now();
+    tm.sort = t2 - t1;
+    /* The cells gathered in the new order (the one random pass over them),
+     * then the points by first use, then the cells relabelled in place. */
+    std::vector<Tet> new_tets(nc);
+    rc = par_for(
+        nc,
+        [&](size_t b, size_t e) {
+          for (size_t i = b; i < e; i++) new_tets[i] = tets[(size_t)(keys[i] & idx_mask)];
+        },
+        "moving the cells", err);
+    if (rc) return rc;
+    std::vector<uint64_t>().swap(keys);
+    double t3 = now();
+    tm.apply = t3 - t2;
+    std::vector<int64_t> newid;
+    auto cell = [&](size_t i) -> const Tet & { return new_tets[i]; };
+    if ((rc = first_use_ids(cell, nc, pts.size(), &newid, err))) return rc;
+    std::vector<Point> new_pts(pts.size());
+    rc = par_for(
+        pts.size(),
+        [&](size_t b, size_t e) {
+          for (size_t p = b; p < e; p++) new_pts[(size_t)newid[p]] = pts[p];
+        },
+        "moving the points", err);
+    if (rc) return rc;
+    rc = par_for(
+        nc,
+        [&](size_t b, size_t e) {
+          for (size_t i = b; i < e; i++)
+            for (int a = 0; a < 4; a++) new_tets[i].v[a] = newid[(size_t)new_tets[i].v[a]];
+        },
+        "relabelling the cells", err);
+    if (rc) return rc;
+    tm.points = now() - t3;
+    m->pts.swap(new_pts);
+    m->tets.swap(new_tets);
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory renumbering " + std::to_string(m->tets.size()) + " cells";
+    return -ENOMEM;
+  } catch (const std::system_error &e) {
+    *err = std::string("sorting the curve keys: ") + e.what();
+    return -e.code().value();
+  }
+  if (timing) *timing = tm;
+  return 0;
+}
+
+int renumber_points_first_use(Mesh *m, std::string *err) {
+  try {
+    std::vector<int64_t> newid(m->pts.size(), -1);
+    int64_t next = 0;
+    for (const Tet &t : m->tets)
+      for (int a = 0; a < 4; a++)
+        if (newid[(size_t)t.v[a]] < 0) newid[(size_t)t.v[a]] = next++;
+    for (int64_t &id : newid)
+      if (id < 0) id = next++;
+    return apply_point_ids(m, newid, false, err);
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory renumbering " + std::to_string(m->pts.size()) + " points";
+    return -ENOMEM;
+  }
+}
+
+int shuffle_points(Mesh *m, uint64_t seed, std::string *err) {
+  try {
+    std::vector<int64_t> newid(m->pts.size());
+    std::iota(newid.begin(), newid.end(), int64_t(0));
+    std::mt19937_64 rng(seed);
+    for (size_t i = newid.size(); i > 1; i--) {
+      const size_t j = (size_t)(rng() % (uint64_t)i);
+      std::swap(newid[i - 1], newid[j]);
+    }
+    return apply_point_ids(m, newid, false, err);
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory shuffling " + std::to_string(m->pts.size()) + " points";
+    return -ENOMEM;
+  }
+}
+
+} // namespace iso

@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# The distributed run's test (docs/distributed.md), run by `make test` as
+# $(B)/apps/isosurface/test_dist:
+#   test_dist.sh BIN WORKDIR HAVE_MPI
+# BIN the variant's adapt-isosurface, WORKDIR emptied and used for the
+# files, HAVE_MPI "1" when BIN was built with MPI (else only the serial
+# parts run, and the distributed run must explain that MPI is missing).
+# Checks: pieces written and read back whole; mpirun -np 2 and -np 3 on a
+# generated mesh and on an image-derived one, the union of the output
+# pieces (coincident points merged) against vtkContourGrid on the whole mesh
+# and rank 0's global figures; more ranks than pieces; bad pieces (missing,
+# corrupt, other arrays): every rank names the file, the job ends, no hang;
+# the ranks bound to distinct cores.
+set -u
+set -o pipefail
+
+bin=$1
+dir=$2
+have_mpi=${3:-}
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir" || exit 1
+
+fails=0
+fail() {
+  echo "FAIL: $*"
+  fails=$((fails + 1))
+}
+pass() { echo "ok: $*"; }
+
+# Sanitizers under mpirun. OpenMPI keeps what MPI_Init allocates until exit:
+# LeakSanitizer would report it as leaks of every rank (the serial runs keep
+# leak checking). ThreadSanitizer sees OpenMPI's own locking (uninstrumented,
+# its pthread calls intercepted): a lock-order inversion in the TCP
+# transport (not used: one machine, shared memory only) and an unlock of a
+# destroyed mutex in libmpi's MPI_Finalize. The suppressions name OpenMPI's
+# libraries only; the app's code stays checked.
+cat >tsan.supp <<'SUPP'
+deadlock:libopen-pal.so
+deadlock:libmpi.so
+mutex:libmpi.so
+SUPP
+mpi_env=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+  "TSAN_OPTIONS=${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$PWD/tsan.supp")
+root=()
+[ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+
+# mpi NP ARGS...: the binary under mpirun (one machine: shared memory and
+# self transports), output in mpi.out (stdout and stderr), its exit status
+# returned; 124 when it hangs.
+mpi() {
+  local np=$1
+  shift
+  timeout 300 "${mpi_env[@]}" mpirun "${root[@]}" --oversubscribe --mca btl self,vader \
+    -np "$np" "$bin" "$@" >mpi.out 2>&1
+}
+
+# serial ARGS...: the binary without mpirun, output in serial.out.
+serial() { timeout 300 "$bin" "$@" >serial.out 2>&1; }
+
+# The field N of the first line of FILE matching REGEX.
+field() { awk -v re="$2" -v n="$3" '$0 ~ re { print $n; exit }' "$1"; }
+
+# The column named COL of the row named ROW of the app's CSV table FILE.
+csvcol() {
+  awk -F, -v row="$2" -v col="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $1 == row { print $c[col]; exit }' "$1"
+}
+
+# An ASCII image volume of two Gaussian blobs (an "image-derived" mesh),
+# N+1 points per axis, off-origin and anisotropic spacing.
+write_image() {
+  local n=$1 out=$2
+  {
+    echo '<?xml version="1.0"?>'
+    echo '<VTKFile type="ImageData" version="0.1">'
+    echo "<ImageData WholeExtent=\"0 $n 0 $n 0 $n\" Origin=\"-3 1 0.5\" Spacing=\"0.5 0.25 0.4\">"
+    echo "<Piece Extent=\"0 $n 0 $n 0 $n\">"
+    echo '<PointData Scalars="density">'
+    echo '<DataArray type="Float64" Name="density" format="ascii">'
+    awk -v n="$n" 'BEGIN {
+      for (k = 0; k <= n; k++) for (j = 0; j <= n; j++) for (i = 0; i <= n; i++) {
+        x = i / n; y = j / n; z = k / n
+        a = (x - 0.35)^2 + (y - 0.4)^2 + (z - 0.45)^2
+        b = (x - 0.68)^2 + (y - 0.62)^2 + (z - 0.55)^2
+        printf "%.12g\n", 100 * exp(-a / 0.03) + 80 * exp(-b / 0.02)
+      } }'
+    echo '</DataArray>'
+    echo '</PointData>'
+    echo '</Piece>'
+    echo '</ImageData>'
+    echo '</VTKFile>'
+  } >"$out"
+}
+
+# ---- Pieces: written, listed, read back as the whole mesh -----------------
+
+gen=(--generate 18x14x11 --field waves --order hilbert --reorder none)
+if serial "${gen[@]}" --iso 0.1 --reps 1 --csv gen.csv --save-mesh gen.pvtu --pieces 4; then
+  npieces=$(grep -c '<Piece Source=' gen.pvtu)
+  if [ "$npieces" = 4 ] && [ -f gen_0.vtu ] && [ -f gen_3.vtu ] &&
+    grep -q 'GlobalIds="GlobalPointIds"' gen.pvtu; then
+    pass "--pieces 4: gen.pvtu lists 4 pieces with global point ids"
+  else
+    fail "--pieces 4: gen.pvtu lists $npieces pieces, or no GlobalPointIds: $(cat gen.pvtu)"
+  fi
+  gen_line=$(grep '^mesh:' serial.out)
+  gen_tris=$(csvcol gen.csv seq triangles)
+else
+  fail "--save-mesh gen.pvtu --pieces 4: exit $?: $(tail -3 serial.out)"
+fi
+if serial --input gen.pvtu --iso 0.1 --reps 1 --reorder none --csv whole.csv; then
+  whole=$(grep '^mesh:' serial.out)
+  # "N points, M tetrahedra" of the whole .pvtu equals the generated mesh's.
+  want=$(echo "$gen_line" | grep -o '[0-9]* points, [0-9]* tetrahedra')
+  got=$(echo "$whole" | grep -o '[0-9]* points, [0-9]* tetrahedra')
+  if [ -n "$want" ] && [ "$want" = "$got" ] &&
+    [ -n "$gen_tris" ] && [ "$(csvcol whole.csv seq triangles)" = "$gen_tris" ]; then
+    pass "gen.pvtu read whole: $got, $gen_tris triangles, as generated"
+  else
+    fail "gen.pvtu read whole: '$got' vs '$want', triangles $(csvcol whole.csv seq triangles) vs $gen_tris"
+  fi
+else
+  fail "--input gen.pvtu (serial): exit $?: $(tail -3 serial.out)"
+fi
+
+write_image 30 img.vti
+if ! serial --input img.vti --array density --iso 40 --order hilbert --reorder none --reps 1 \
+  --save-mesh img.pvtu --pieces 3; then
+  fail "image volume to img.pvtu: exit $?: $(tail -3 serial.out)"
+fi
+
+# Usage: --pieces without a .pvtu.
+serial "${gen[@]}" --pieces 3 --save-mesh x.vtu
+rc=$?
+if [ $rc -eq 1 ] && grep -q -- '--pieces N needs --save-mesh FILE.pvtu' serial.out; then
+  pass "--pieces with a .vtu refused"
+else
+  fail "--pieces with a .vtu: exit $rc: $(cat serial.out)"
+fi
+
+# ---- Without MPI: the distributed run says so -------------------------------
+
+if [ "$have_mpi" != 1 ]; then
+  serial --input gen.pvtu --iso 0.1 --output out.pvtp
+  rc=$?
+  if [ $rc -eq 5 ] && grep -q 'built without' serial.out; then
+    pass "no MPI: --output out.pvtp explains that MPI is missing"
+  else
+    fail "no MPI: --output out.pvtp: exit $rc: $(cat serial.out)"
+  fi
+  echo "test_dist: MPI not built in: the mpirun checks are skipped"
+  [ $fails -eq 0 ] && echo "test_dist: all passed" && exit 0
+  echo "test_dist: $fails check(s) failed"
+  exit 1
+fi
+
+# ---- Distributed runs against vtkContourGrid --------------------------------
+
+# check_run NAME NP INPUT ARRAY ISO MODE PIECES: mpirun, then the union.
+check_run() {
+  local name=$1 np=$2 input=$3 array=$4 iso=$5 mode=$6 pieces=$7
+  local out="$name-np$np.pvtp"
+  if ! mpi "$np" --input "$input" --array "$array" --iso "$iso" --mode "$mode" --workers 2 \
+    --reps 1 --output "$out" --csv "$name-np$np.csv"; then
+    fail "$name -np $np: exit $?: $(tail -5 mpi.out)"
+    return
+  fi
+  cp mpi.out "$name-np$np.out"
+  local gt gv ranks listed nonempty
+  gt=$(field mpi.out '^global:' 2)
+  gv=$(field mpi.out '^global:' 4)
+  ranks=$(awk '$1 ~ /^[0-9]+$/ && NF >= 16' mpi.out | wc -l)
+  # VTK's parallel writer leaves out the pieces of ranks with no triangle.
+  nonempty=$(awk '$1 ~ /^[0-9]+$/ && NF >= 16 && $4 > 0' mpi.out | wc -l)
+  listed=$(grep -c '<Piece Source=' "$out")
+  if [ "$ranks" = "$np" ] && [ "$listed" = "$nonempty" ] && [ "$nonempty" -ge 1 ] &&
+    [ "$(($(wc -l <"$name-np$np.csv") - 1))" = "$np" ]; then
+    pass "$name -np $np: $ranks rank rows, $listed non-empty pieces in $out, CSV rows"
+  else
+    fail "$name -np $np: $ranks rank rows, $listed pieces listed (want $nonempty of $np)"
+  fi
+  if [ "$pieces" -lt "$np" ]; then
+    local empty
+    empty=$(awk '$1 ~ /^[0-9]+$/ && $2 == "none" && $4 == 0' mpi.out | wc -l)
+    if [ "$empty" = $((np - pieces)) ]; then
+      pass "$name -np $np: $empty rank(s) with no piece, empty"
+    else
+      fail "$name -np $np: $empty empty rank(s), want $((np - pieces))"
+    fi
+  fi
+  if serial --input "$input" --array "$array" --iso "$iso" --reps 1 --reorder none \
+    --verify-union "$out"; then
+    local vt vv
+    vt=$(field serial.out '^verify-union: triangles' 3)
+    vv=$(field serial.out '^verify-union: vertices' 3)
+    # Each rank holds only its pieces: the ranks' cells add up to the mesh's,
+    # none holds them all (with more than one non-empty rank).
+    local total sum most
+    total=$(grep -o '[0-9]* tetrahedra' serial.out | head -1 | cut -d' ' -f1)
+    sum=$(awk -F, 'NR > 1 { s += $4 } END { print s }' "$name-np$np.csv")
+    most=$(awk -F, 'NR > 1 && $4 > m { m = $4 } END { print m }' "$name-np$np.csv")
+    if [ -n "$total" ] && [ "$sum" = "$total" ] && { [ "$nonempty" -lt 2 ] || [ "$most" -lt "$total" ]; }; then
+      pass "$name -np $np: the ranks hold $sum cells in all, at most $most each, of $total"
+    else
+      fail "$name -np $np: the ranks hold $sum cells (at most $most each), the mesh $total"
+    fi
+    if [ "$(grep -c '^verify-union: .*: ok$' serial.out)" = 4 ]; then
+      pass "$name -np $np: union == vtkContourGrid (triangles, vertices, area), manifold"
+    else
+      fail "$name -np $np: union: $(grep verify-union serial.out)"
+    fi
+    if [ -n "$gt" ] && [ "$gt" = "$vt" ] && [ "$gv" = "$vv" ]; then
+      pass "$name -np $np: rank 0's global figures $gt triangles, $gv vertices"
+    else
+      fail "$name -np $np: rank 0 says $gt triangles, $gv vertices; the union $vt, $vv"
+    fi
+  else
+    fail "$name -np $np: --verify-union: exit $?: $(grep -E 'verify|adapt-iso' serial.out)"
+  fi
+}
+
+check_run gen 2 gen.pvtu waves 0.1 sliding 4
+check_run gen 3 gen.pvtu waves 0.1 static 4
+check_run img 2 img.pvtu density 40 nowin 3
+check_run img 3 img.pvtu density 40 sliding 3
+
+# More ranks than pieces: empty pieces, not an error.
+if serial "${gen[@]}" --iso 0.1 --reps 1 --save-mesh two.pvtu --pieces 2; then
+  check_run two 3 two.pvtu waves 0.1 sliding 2
+else
+  fail "two.pvtu: exit $?"
+fi
+
+# Two ranks on a machine with at least two cores: distinct cores.
+if [ "$(nproc)" -ge 2 ] && [ -f gen-np2.out ]; then
+  c0=$(awk '$1 == "0" && NF >= 16 { print $6 }' gen-np2.out)
+  c1=$(awk '$1 == "1" && NF >= 16 { print $6 }' gen-np2.out)
+  if [ -n "$c0" ] && [ -n "$c1" ] && [ "$c0" != "$c1" ]; then
+    pass "-np 2: rank 0 on cpus $c0, rank 1 on cpus $c1"
+  else
+    fail "-np 2: ranks on cpus '$c0' and '$c1'"
+  fi
+fi
+
+# ---- Bad input: every rank names the file, the job ends ---------------------
+
+# bad_case NAME NP REGEX: mpirun on bad/gen.pvtu must exit 2 within the
+# timeout, each of the NP ranks printing a line matching REGEX.
+bad_case() {
+  local name=$1 np=$2 re=$3
+  mpi "$np" --input bad/gen.pvtu --iso 0.1 --mode sliding --workers 1 --reps 1 --output bad/o.pvtp
+  local rc=$?
+  local lines
+  lines=$(grep -cE "^adapt-isosurface: rank [0-9]+ of $np: stopping: .*$re" mpi.out)
+  if [ $rc -eq 2 ] && [ "$lines" = "$np" ]; then
+    pass "$name: exit 2, all $np ranks: $(grep -m1 -o "stopping: .*" mpi.out)"
+  else
+    fail "$name: exit $rc (124: hung), $lines of $np ranks named it: $(head -5 mpi.out)"
+  fi
+}
+
+mkdir -p bad
+cp gen.pvtu gen_*.vtu bad/
+rm bad/gen_2.vtu
+bad_case "missing piece" 3 "'bad/gen_2.vtu'.*No such file"
+cp gen_2.vtu bad/
+head -c 2000 gen_2.vtu >bad/gen_2.vtu
+bad_case "truncated piece" 2 "'bad/gen_2.vtu'"
+cp gen_2.vtu bad/
+# A piece whose data is damaged past its header (the reader fails).
+python3 - <<'EOF'
+d = open('gen_2.vtu', 'rb').read()
+i = d.find(b'_', d.find(b'<AppendedData')) + 1
+open('bad/gen_2.vtu', 'wb').write(d[:i + 64] + bytes(256) + d[i + 320:])
+EOF
+bad_case "corrupt piece" 2 "'bad/gen_2.vtu'"
+# Arrays that differ: the piece of a mesh whose scalars are another array.
+if serial --generate 18x14x11 --field sphere --order hilbert --reorder none --reps 1 \
+  --save-mesh other.pvtu --pieces 4; then
+  cp gen_2.vtu bad/
+  cp other_1.vtu bad/gen_1.vtu
+  bad_case "piece with other arrays" 3 "'bad/gen_1.vtu': point arrays differ"
+else
+  fail "other.pvtu: exit $?"
+fi
+cp gen_1.vtu bad/
+sed 's/gen_3.vtu/missing_3.vtu/' gen.pvtu >bad/gen.pvtu
+bad_case "index naming a missing piece" 2 "'bad/missing_3.vtu'"
+
+# Under mpirun, a serial-only option is refused.
+mpi 2 "${gen[@]}" --iso 0.1
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'not available in a distributed run' mpi.out; then
+  pass "mpirun with --generate: refused, exit 1"
+else
+  fail "mpirun with --generate: exit $rc"
+fi
+
+[ $fails -eq 0 ] && echo "test_dist: all passed" && exit 0
+echo "test_dist: $fails check(s) failed"
+exit 1
