@@ -94,6 +94,14 @@ fi
 phase "chart"
 /usr/bin/python3 "$here/chart.py" "$out/table.csv" "$out/chart.png" "${sim[@]}" \
   --title "${title%%$'\n'*}"
+
+# The workers in the sequence (docs/locality.md): a mesh of its own, so that
+# the picture does not depend on ISO_DEMO_ARGS; untimed runs of the cell
+# phase recording which worker ran which cells when.
+phase "workers in the sequence: nowin, static, sliding on 192x192x8 (workers.png)"
+"$bin" --generate 192x192x8 --field sphere --mode nowin,static,sliding --workers "$workers" \
+  --reps 1 --events none --quiet --positions "$out/positions.csv" >/dev/null
+/usr/bin/python3 "$here/trace_plot.py" "$out/positions.csv" "$out/workers.png"
 echo
 phase "done: outputs in $out/"
 ls -l "$out"
