@@ -160,7 +160,8 @@ int main(int argc, char **argv) {
     for (uint64_t cache : caches) {
       double seq_misses = 0;
       std::vector<uint64_t> ws = windows;
-      if (ws.empty()) ws.push_back(std::max<uint64_t>(1, cache / (footprint * ISO_WINDOW_CACHE_DIVISOR)));
+      if (ws.empty())
+        ws.push_back(std::max<uint64_t>(1, cache / (footprint * ISO_WINDOW_CACHE_DIVISOR)));
       /* seq first (the reference), once per kernel and cache. */
       std::vector<std::pair<std::string, uint64_t>> runs; /* mode, workers */
       runs.push_back({"seq", 1});
@@ -189,9 +190,9 @@ int main(int argc, char **argv) {
           if (mode == Mode::Seq) seq_misses = p.misses[0];
           std::printf("%zu,%zu,%s,%s,%s,%d,%llu,%s,%zu,%.0f,%.0f,%.4f,%.4g,%.3f\n",
                       mesh.tets.size(), mesh.pts.size(), order_name(order),
-                      point_order_name(porder), kname.c_str(), s.workers,
-                      (unsigned long long)cache, run.first.c_str(), s.window, p.accesses,
-                      p.misses[0], seq_misses > 0 ? p.misses[0] / seq_misses : 0.0, p.rate, dt);
+                      point_order_name(porder), kname.c_str(), s.workers, (unsigned long long)cache,
+                      run.first.c_str(), s.window, p.accesses, p.misses[0],
+                      seq_misses > 0 ? p.misses[0] / seq_misses : 0.0, p.rate, dt);
           std::fflush(stdout);
         }
       }
