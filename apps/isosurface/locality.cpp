@@ -346,18 +346,7 @@ int record_positions(const Mesh &m, double iso, Mode mode, const AdaptOptions &o
     *err = "record_positions: out of memory";
     return -ENOMEM;
   }
-  adapt_attr attr;
-  std::memset(&attr, 0, sizeof attr);
-  attr.grain = (opt.grain + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
-  attr.window = mode == Mode::NoWin    ? ADAPT_WINDOW_NONE
-                : mode == Mode::Static ? ADAPT_WINDOW_STATIC
-                                       : ADAPT_WINDOW_SLIDING;
-  attr.window_size = (opt.window_size + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
-  attr.splitter = (adapt_window_splitter)opt.splitter;
-  attr.sched = (adapt_sched)opt.sched;
-  attr.footprint =
-      ISO_CELL_BLOCK *
-      (sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size()));
+  const adapt_attr attr = cell_phase_attr(m, mode, opt); /* the extraction's schedule */
   adapt_vec vec;
   std::memset(&vec, 0, sizeof vec);
   vec.elem_size = sizeof(TriRec);

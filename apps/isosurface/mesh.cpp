@@ -62,17 +62,6 @@ double field_value(Field f, double x, double y, double z, double lx, double ly, 
 
 namespace {
 
-uint64_t spread3(uint64_t a) /* 21 bits -> every third bit */
-{
-  a &= 0x1fffff;
-  a = (a | a << 32) & 0x1f00000000ffffULL;
-  a = (a | a << 16) & 0x1f0000ff0000ffULL;
-  a = (a | a << 8) & 0x100f00f00f00f00fULL;
-  a = (a | a << 4) & 0x10c30c30c30c30c3ULL;
-  a = (a | a << 2) & 0x1249249249249249ULL;
-  return a;
-}
-
 uint64_t morton_key(uint64_t i, uint64_t j, uint64_t k) {
   return spread3(i) | spread3(j) << 1 | spread3(k) << 2;
 }

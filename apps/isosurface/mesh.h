@@ -53,6 +53,18 @@ enum class Split { Five, Six };
 enum class Field { Sphere, Waves, Flat, Gyroid };
 constexpr double gyroid_period = 12.0;
 
+/* The low 21 bits of a, each moved to every third bit (bit i to bit 3i):
+ * the interleaving of Morton keys (cell orders here, --reorder). */
+inline uint64_t spread3(uint64_t a) {
+  a &= 0x1fffff;
+  a = (a | a << 32) & 0x1f00000000ffffULL;
+  a = (a | a << 16) & 0x1f0000ff0000ffULL;
+  a = (a | a << 8) & 0x100f00f00f00f00fULL;
+  a = (a | a << 4) & 0x10c30c30c30c30c3ULL;
+  a = (a | a << 2) & 0x1249249249249249ULL;
+  return a;
+}
+
 /* Parse helpers: 0 and *out set, or -EINVAL for an unknown name. */
 int parse_order(const std::string &name, Order *out);
 int parse_split(const std::string &name, Split *out);

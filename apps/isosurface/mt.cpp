@@ -628,6 +628,25 @@ size_t merge_chunks(const uint64_t *keys, size_t n, size_t nw) {
 
 } // namespace
 
+adapt_attr cell_phase_attr(const Mesh &m, Mode mode, const AdaptOptions &opt) {
+  adapt_attr attr;
+  std::memset(&attr, 0, sizeof attr);
+  /* Options are in cells; the elements of the call are blocks. */
+  attr.grain = (opt.grain + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
+  attr.window = mode == Mode::NoWin    ? ADAPT_WINDOW_NONE
+                : mode == Mode::Static ? ADAPT_WINDOW_STATIC
+                                       : ADAPT_WINDOW_SLIDING;
+  attr.window_size = (opt.window_size + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
+  attr.splitter = (adapt_window_splitter)opt.splitter;
+  attr.sched = (adapt_sched)opt.sched;
+  /* Bytes one cell brings into the cache: its four ids and its share of
+   * the points (paper §4: m cells should fit in the shared cache). */
+  attr.footprint =
+      ISO_CELL_BLOCK *
+      (sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size()));
+  return attr;
+}
+
 int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks,
                   Surface *out) {
   if (nchunks == 0) return -EINVAL;
@@ -830,19 +849,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
       *err = std::string("adapt_for: ") + adapt_strerror(rc);
       return rc;
     }
-    /* Options are in cells; the elements of the call are blocks. */
-    attr.grain = (opt.grain + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
-    attr.window = mode == Mode::NoWin    ? ADAPT_WINDOW_NONE
-                  : mode == Mode::Static ? ADAPT_WINDOW_STATIC
-                                         : ADAPT_WINDOW_SLIDING;
-    attr.window_size = (opt.window_size + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
-    attr.splitter = (adapt_window_splitter)opt.splitter;
-    attr.sched = (adapt_sched)opt.sched;
-    /* Bytes one cell brings into the cache: its four ids and its share of
-     * the points (paper §4: m cells should fit in the shared cache). */
-    attr.footprint =
-        ISO_CELL_BLOCK *
-        (sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size()));
+    attr = cell_phase_attr(m, mode, opt);
     CellCtx ctx{pts, m.tets.data(), m.tets.size(), iso, inside.get()};
     adapt_vec vec;
     std::memset(&vec, 0, sizeof vec);

@@ -21,6 +21,8 @@
 
 #include "mesh.h"
 
+#include <adapt/loop.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -81,6 +83,13 @@ struct AdaptOptions {
   int splitter = 0;       /* adapt_window_splitter value */
   int sched = 0;          /* adapt_sched value */
 };
+
+/* The attributes of the adaptive cell phase of mode (not Mode::Seq) with
+ * opt: its elements are blocks of ISO_CELL_BLOCK cells (grain and window
+ * converted from cells), and the footprint of a block is its cells and
+ * their share of the points. Used by extract() and by the locality model's
+ * recorded runs, so both run the same schedule. */
+adapt_attr cell_phase_attr(const Mesh &m, Mode mode, const AdaptOptions &opt);
 
 /* Per-phase times of one extraction, seconds. */
 struct Timing {

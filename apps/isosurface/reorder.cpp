@@ -56,17 +56,6 @@ int key_bits(size_t n) {
   return std::min(kMaxBits, bits + ISO_REORDER_KEY_EXTRA_BITS);
 }
 
-uint64_t spread3(uint64_t a) /* 21 bits -> every third bit */
-{
-  a &= 0x1fffff;
-  a = (a | a << 32) & 0x1f00000000ffffULL;
-  a = (a | a << 16) & 0x1f0000ff0000ffULL;
-  a = (a | a << 8) & 0x100f00f00f00f00fULL;
-  a = (a | a << 4) & 0x10c30c30c30c30c3ULL;
-  a = (a | a << 2) & 0x1249249249249249ULL;
-  return a;
-}
-
 uint64_t morton_key(const uint64_t x[3], int) {
   return spread3(x[0]) | spread3(x[1]) << 1 | spread3(x[2]) << 2;
 }
@@ -159,6 +148,8 @@ int first_use_ids(Cell cell, size_t nc, size_t npts, std::vector<int64_t> *newid
           for (int a = 0; a < 4; a++) {
             int64_t *slot = &first[(size_t)cell(c).v[a]];
             const int64_t s = (int64_t)(4 * c) + a;
+            /* Atomic minimum, relaxed: first[] is read only after this
+             * loop's join (adapt_for's return), which orders these writes. */
             int64_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
             while (s < cur && !__atomic_compare_exchange_n(slot, &cur, s, true, __ATOMIC_RELAXED,
                                                            __ATOMIC_RELAXED)) {}

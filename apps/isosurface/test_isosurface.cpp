@@ -33,6 +33,8 @@ extern "C" {
 #include <stddef.h>
 
 #include <cmocka.h>
+
+#include "test_util.h"
 }
 
 using namespace iso;
@@ -62,16 +64,6 @@ Surface run(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt = Adap
   if (rc) std::fprintf(stderr, "extract(%s): %s\n", mode_name(mode), err.c_str());
   assert_int_equal(rc, 0);
   return s;
-}
-
-/* (Re)start the runtime with w unbound workers. */
-void start_workers(int w) {
-  adapt_finalize();
-  adapt_config cfg;
-  std::memset(&cfg, 0, sizeof cfg);
-  cfg.workers = w;
-  cfg.bind = -1;
-  assert_int_equal(adapt_init(&cfg), 0);
 }
 
 /* Our sequential surface equals vtkContourGrid's (triangles, referenced

@@ -34,6 +34,8 @@ extern "C" {
 #include <stddef.h>
 
 #include <cmocka.h>
+
+#include "test_util.h"
 }
 
 using namespace iso;
@@ -59,16 +61,6 @@ Mesh shuffled_mesh(int nx, int ny, int nz, Field f) {
   std::string err;
   assert_int_equal(shuffle_points(&m, 11, &err), 0);
   return m;
-}
-
-/* (Re)start the runtime with w unbound workers. */
-void start_workers(int w) {
-  adapt_finalize();
-  adapt_config cfg;
-  std::memset(&cfg, 0, sizeof cfg);
-  cfg.workers = w;
-  cfg.bind = -1;
-  assert_int_equal(adapt_init(&cfg), 0);
 }
 
 Mesh reordered(const Mesh &m, Reorder curve) {
