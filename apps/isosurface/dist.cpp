@@ -15,6 +15,7 @@
 #include <vtkNew.h>
 #include <vtkXMLPPolyDataWriter.h>
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -59,6 +60,17 @@ double rss_now() {
 double rss_peak() {
   struct rusage ru;
   return getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
+}
+
+/* Give the memory freed by the last phase (the global-id table of the
+ * read, the extraction's buffers) back to the system: glibc keeps freed
+ * blocks in the arena of the thread that allocated them (the extraction's
+ * are the workers'), where the next phase's allocations, from other
+ * threads, would not reuse them, and RSS would add them up. */
+void release_free_memory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }
 
 struct World {
@@ -146,6 +158,11 @@ struct RankFigures {
    * write), the process's per run (extract: all workers). Robust to a
    * loaded machine, where the wall-clock times stretch. */
   double c_read = 0, c_extract = 0, c_gmerge = 0, c_write = 0;
+  /* Memory, bytes: RSS before reading (MPI and the libraries started), the
+   * peak RSS (of the whole run), the data the rank holds: its mesh share
+   * and its surface in the app's layout (Point, Tet: 32 bytes each; a
+   * surface vertex and triangle: 24). The target: (rss_peak - rss_base) /
+   * data_bytes <= 1.3. */
   double rss_base = 0, rss_peak = 0, data_bytes = 0;
   double peak_read = 0, peak_extract = 0;   /* peak RSS at the end of these phases */
   double smin = INFINITY, smax = -INFINITY; /* scalar range */
@@ -178,13 +195,13 @@ static_assert(sizeof(Xyz) == 3 * sizeof(double), "three coordinates");
  * distinct ones it receives. Collective. */
 int global_vertices(const World &w, const Surface &s, uint64_t *total, std::string *err) {
   const size_t nv = s.nverts();
-  std::vector<int> owner(nv), scount((size_t)w.size, 0), rcount((size_t)w.size);
-  for (size_t v = 0; v < nv; v++) {
+  auto owner = [&s, &w](size_t v) {
     Xyz k;
     std::memcpy(k.b, &s.xyz[3 * v], sizeof k.b);
-    owner[v] = (int)(k.hash() % (uint64_t)w.size);
-    scount[(size_t)owner[v]]++;
-  }
+    return (size_t)(k.hash() % (uint64_t)w.size);
+  };
+  std::vector<int> scount((size_t)w.size, 0), rcount((size_t)w.size);
+  for (size_t v = 0; v < nv; v++) scount[owner(v)]++;
   int too_many = 0;
   for (int c : scount) too_many |= c > INT_MAX / 3;
   MPI_Allreduce(MPI_IN_PLACE, &too_many, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -199,10 +216,12 @@ int global_vertices(const World &w, const Surface &s, uint64_t *total, std::stri
     rdispl[(size_t)r] = rdispl[(size_t)r - 1] + rcount[(size_t)r - 1];
   }
   const size_t nrecv = (size_t)rdispl.back() + (size_t)rcount.back();
+  /* 48 bytes a vertex at the peak (what is sent and what is received): the
+   * owner of each vertex is computed twice rather than stored. */
   std::vector<Xyz> send(nv), recv(nrecv);
   std::vector<int> at = sdispl;
   for (size_t v = 0; v < nv; v++)
-    std::memcpy(send[(size_t)at[(size_t)owner[v]]++].b, &s.xyz[3 * v], sizeof(Xyz));
+    std::memcpy(send[(size_t)at[owner(v)]++].b, &s.xyz[3 * v], sizeof(Xyz));
   for (int r = 0; r < w.size; r++) {
     scount[(size_t)r] *= 3;
     sdispl[(size_t)r] *= 3;
@@ -324,19 +343,25 @@ void report(const World &w, const DistOptions &o, size_t npieces,
               "main thread's, the process's for extract)\n");
   long long tris = 0, verts = 0;
   double area = 0, worst = 0, peak = 0;
-  for (const RankFigures &f : all) {
+  size_t worst_rank = 0;
+  for (size_t r = 0; r < all.size(); r++) {
+    const RankFigures &f = all[r];
     tris += f.tris;
     verts += f.verts;
     area += f.area;
     peak = std::max(peak, f.rss_peak);
-    if (f.data_bytes > 0) worst = std::max(worst, (f.rss_peak - f.rss_base) / f.data_bytes);
+    if (f.data_bytes > 0 && (f.rss_peak - f.rss_base) / f.data_bytes > worst) {
+      worst = (f.rss_peak - f.rss_base) / f.data_bytes;
+      worst_rank = r;
+    }
   }
   std::printf("\nglobal: %lld triangles, %llu vertices (%lld over the ranks, %lld shared by pieces "
               "counted once), area %.10g\n",
               tris, (unsigned long long)gverts, verts, verts - (long long)gverts, area);
-  std::printf("memory: max RSS per rank %.1f MiB; RSS growth / (mesh share + output) at most %.2f "
-              "(target 1.3; growth = peak RSS - RSS after MPI and VTK start)\n",
-              peak / (1 << 20), worst);
+  std::printf("memory: max RSS per rank %.1f MiB; peak RSS growth / (mesh share + output) at most "
+              "%.2f (rank %zu; target 1.3; growth: peak RSS - RSS before reading; mesh share + "
+              "output: 32 B a point and a tetrahedron, 24 B a vertex and a triangle)\n",
+              peak / (1 << 20), worst, worst_rank);
 }
 
 void write_csv(const DistOptions &o, const std::vector<RankFigures> &all) {
@@ -392,8 +417,8 @@ int dist_run(const DistOptions &o) {
   agree(w, provided < MPI_THREAD_FUNNELED ? EXIT_RUN : 0,
         "the MPI library does not provide MPI_THREAD_FUNNELED");
   RankFigures fig;
-  fig.rss_base = rss_now();
   MPI_Barrier(MPI_COMM_WORLD);
+  fig.rss_base = rss_now();
   const double t_start = now();
 
   /* Phase: the index and this rank's pieces. */
@@ -411,6 +436,7 @@ int dist_run(const DistOptions &o) {
   fig.c_read = cpu_now(CLOCK_THREAD_CPUTIME_ID) - c0;
   fig.peak_read = rss_peak();
   agree(w, rc == -ENOMEM ? EXIT_RUN : rc ? EXIT_INPUT : 0, err);
+  release_free_memory();
   fig.first_piece = (int64_t)first;
   fig.last_piece = (int64_t)last;
   fig.cells = (int64_t)mesh.tets.size();
@@ -454,6 +480,8 @@ int dist_run(const DistOptions &o) {
   if (!mesh.tets.empty()) {
     std::vector<double> secs, cs, ms, cpus;
     for (int rep = 0; rep < o.reps && rc == 0; rep++) {
+      surf = Surface(); /* one surface at a time: the last run's is kept */
+      release_free_memory();
       Surface s;
       Timing tm;
       t0 = now();
@@ -463,7 +491,7 @@ int dist_run(const DistOptions &o) {
       cpus.push_back(cpu_now(CLOCK_PROCESS_CPUTIME_ID) - p0);
       cs.push_back(tm.cells);
       ms.push_back(tm.merge);
-      if (rep == 0) surf = std::move(s);
+      surf = std::move(s);
     }
     fig.t_extract = median(secs);
     fig.t_cells = median(cs);
@@ -471,12 +499,14 @@ int dist_run(const DistOptions &o) {
     fig.c_extract = median(cpus);
   }
   agree(w, rc ? EXIT_RUN : 0, "extraction: " + err);
+  release_free_memory();
   fig.peak_extract = rss_peak();
   fig.tris = (int64_t)surf.ntris();
   fig.verts = (int64_t)surf.nverts();
   fig.area = surf.area();
   fig.data_bytes = (double)(mesh.pts.size() * sizeof(Point) + mesh.tets.size() * sizeof(Tet) +
                             surf.xyz.size() * sizeof(double) + surf.tri.size() * sizeof(int64_t));
+  mesh = Mesh(); /* the phases below need the surface only */
 
   /* Phase: the global vertex count. */
   t0 = now();
@@ -498,7 +528,6 @@ int dist_run(const DistOptions &o) {
   }
 
   /* Phase: this rank's piece of the .pvtp, rank 0 the index. */
-  mesh = Mesh();
   if (!o.output.empty()) {
     vtkNew<vtkMPIController> ctrl;
     ctrl->Initialize(nullptr, nullptr, 1);

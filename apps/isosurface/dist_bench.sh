@@ -6,7 +6,9 @@
 #   dist_bench.sh BIN OUTDIR
 # BENCH_MPI_MESH (default 80x80x64 hexahedra, waves field, Hilbert order, 5
 # tetrahedra each), BENCH_MPI_PIECES (default 12), BENCH_MPI_RANKS (default
-# "1 2 3"), BENCH_MPI_REPS (our extraction's repetitions, default 3).
+# "1 2 3"), BENCH_MPI_REPS (our extraction's repetitions, default 3),
+# BENCH_MPI_PVBATCH (default 1; 0: ours only, ParaView neither installed nor
+# run).
 # Results: OUTDIR/mpi_summary.csv, OUTDIR/mpi_report.md, the raw outputs in
 # OUTDIR/mpi/.
 #
@@ -25,6 +27,7 @@ mesh=${BENCH_MPI_MESH:-80x80x64}
 pieces=${BENCH_MPI_PIECES:-12}
 ranks=${BENCH_MPI_RANKS:-"1 2 3"}
 reps=${BENCH_MPI_REPS:-3}
+pvbatch=${BENCH_MPI_PVBATCH:-1}
 work=$out/mpi
 mkdir -p "$work"
 cd "$work"
@@ -33,18 +36,21 @@ sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo
 root=()
 [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-if ! command -v pvbatch >/dev/null; then
+if [ "$pvbatch" = 1 ] && ! command -v pvbatch >/dev/null; then
   echo "bench-mpi: installing paraview (without python3-paraview, see this script)" >&2
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     paraview >/dev/null
 fi
 pvpy=$work/pvpython/usr/lib/python3/dist-packages
-if [ ! -d "$pvpy/paraview" ]; then
-  rm -f python3-paraview_*.deb
-  apt-get download python3-paraview 2>/dev/null
-  dpkg -x python3-paraview_*.deb "$work/pvpython"
+pvver=""
+if [ "$pvbatch" = 1 ]; then
+  if [ ! -d "$pvpy/paraview" ]; then
+    rm -f python3-paraview_*.deb
+    apt-get download python3-paraview 2>/dev/null
+    dpkg -x python3-paraview_*.deb "$work/pvpython"
+  fi
+  pvver=$(dpkg-query -W -f='${Version}' paraview)
 fi
-pvver=$(dpkg-query -W -f='${Version}' paraview)
 
 echo "bench-mpi: mesh $mesh in $pieces pieces" >&2
 "$bin" --generate "$mesh" --field waves --order hilbert --reorder none --reps 1 --events none \
@@ -54,7 +60,7 @@ cores=$(nproc)
 summary=$out/mpi_summary.csv
 echo "tool,ranks,workers_per_rank,read_max_s,extract_max_s,global_merge_max_s,write_max_s,job_s,\
 extract_imbalance,rss_max_mib,rss_growth_max_mib,triangles,read_cpu_max_s,extract_cpu_max_s,\
-write_cpu_max_s,paraview_opened_cells" >"$summary"
+write_cpu_max_s,rss_growth_over_data_max,paraview_opened_cells" >"$summary"
 
 for r in $ranks; do
   w=$((cores / r))
@@ -69,10 +75,15 @@ for r in $ranks; do
       rd = $11 > rd ? $11 : rd; ex = $12 > ex ? $12 : ex; exs += $12
       gm = $15 > gm ? $15 : gm; wr = $16 > wr ? $16 : wr
       rss = $19 > rss ? $19 : rss; g = $19 - $18; gr = g > gr ? g : gr; t += $6; n++
-      cr = $23 > cr ? $23 : cr; ce = $24 > ce ? $24 : ce; cw = $26 > cw ? $26 : cw }
-    END { printf "libadapt,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.1f,%.1f,%d,%.3f,%.3f,%.3f,", r, w,
-          rd, ex, gm, wr, job, (exs > 0 ? ex / (exs / n) : 0), rss / 1048576, gr / 1048576, t,
-          cr, ce, cw }' "ours_$r.csv" >>"$summary"
+      cr = $23 > cr ? $23 : cr; ce = $24 > ce ? $24 : ce; cw = $26 > cw ? $26 : cw
+      ra = $20 > 0 && g / $20 > ra ? g / $20 : ra }
+    END { printf "libadapt,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.1f,%.1f,%d,%.3f,%.3f,%.3f,%.3f,",
+          r, w, rd, ex, gm, wr, job, (exs > 0 ? ex / (exs / n) : 0), rss / 1048576, gr / 1048576,
+          t, cr, ce, cw, ra }' "ours_$r.csv" >>"$summary"
+  if [ "$pvbatch" != 1 ]; then
+    echo >>"$summary"
+    continue
+  fi
   # ParaView opens our surface: its cell count ends the row.
   PYTHONPATH=$pvpy pvbatch "$here/dist_bench_pv.py" --open "ours_$r.pvtp" >"open_$r.txt" 2>&1
   awk '/^pvbatch opened/ { print $4 }' "open_$r.txt" >>"$summary"
@@ -87,7 +98,7 @@ for r in $ranks; do
       rss = $15 > rss ? $15 : rss; g = $15 - $13; gr = g > gr ? g : gr; t += $17; n++
       cr = $19 > cr ? $19 : cr; ce = $20 > ce ? $20 : ce; cw = $21 > cw ? $21 : cw }
     END { if (n != r) { print "pvbatch: " n " rank lines, want " r > "/dev/stderr"; exit 1 }
-          printf "pvbatch,%d,1,%.3f,%.3f,,%.3f,%.3f,%.2f,%.1f,%.1f,%d,%.3f,%.3f,%.3f,\n", r, rd,
+          printf "pvbatch,%d,1,%.3f,%.3f,,%.3f,%.3f,%.2f,%.1f,%.1f,%d,%.3f,%.3f,%.3f,,\n", r, rd,
           ex, wr, job, (exs > 0 ? ex / (exs / n) : 0), rss / 1024, gr / 1024, t, cr, ce,
           cw }' "pv_$r.txt" >>"$summary"
 done
@@ -97,15 +108,20 @@ done
   echo
   echo "Mesh: --generate $mesh (waves, Hilbert order, $(grep -o '[0-9]* tetrahedra' gen.txt | head -1)),"
   echo "$pieces pieces; iso 0; $cores cores; ours: mode sliding, median of $reps extractions;"
-  echo "pvbatch: ParaView $pvver, Contour (one run). Times in seconds, the maximum over the ranks"
+  if [ "$pvbatch" = 1 ]; then
+    echo "pvbatch: ParaView $pvver, Contour (one run). Times in seconds, the maximum over the ranks"
+  else
+    echo "pvbatch: not run (BENCH_MPI_PVBATCH=0). Times in seconds, the maximum over the ranks"
+  fi
   echo "(wall; cpu: the process's CPU time, robust to a loaded machine); job: mpirun's wall time"
-  echo "(start-up included). RSS: peak per rank; growth: peak minus the RSS before reading."
+  echo "(start-up included). RSS: peak per rank; growth: peak minus the RSS before reading;"
+  echo "growth / data: over the rank's mesh share and surface in the app's layout (target 1.3)."
   echo "ParaView opened: the cells pvbatch reads back from our .pvtp."
   echo
-  echo "| tool | ranks | workers/rank | read | read cpu | extract/contour | its cpu | global merge | write | write cpu | job | extract imbalance | RSS MiB | growth MiB | triangles | ParaView opened |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  tail -n +2 "$summary" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-    $1, $2, $3, $4, $13, $5, $14, ($6 == "" ? "-" : $6), $7, $15, $8, $9, $10, $11, $12,
-    ($16 == "" ? "-" : $16) }'
+  echo "| tool | ranks | workers/rank | read | read cpu | extract/contour | its cpu | global merge | write | write cpu | job | extract imbalance | RSS MiB | growth MiB | growth / data | triangles | ParaView opened |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  tail -n +2 "$summary" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+    $1, $2, $3, $4, $13, $5, $14, ($6 == "" ? "-" : $6), $7, $15, $8, $9, $10, $11,
+    ($16 == "" ? "-" : $16), $12, ($17 == "" ? "-" : $17) }'
 } >"$out/mpi_report.md"
 cat "$out/mpi_report.md"

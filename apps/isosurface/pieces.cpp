@@ -26,6 +26,7 @@
 #include <vtkUnstructuredGridAlgorithm.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
+#include <vtkAbstractArray.h>
 #include <vtkXMLPPolyDataReader.h>
 #include <vtkXMLPUnstructuredGridWriter.h>
 #include <vtkXMLUnstructuredGridReader.h>
@@ -37,6 +38,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <limits>
+#include <locale>
 #include <map>
 #include <unordered_map>
 
@@ -162,10 +166,11 @@ std::string strip(const std::string &path, const char *ext) {
   return path.substr(0, path.size() - std::strlen(ext));
 }
 
-/* The XML type name of an array's values, as VTK's XML writers spell it. */
-std::string xml_type(vtkAbstractArray *a) {
-  const std::string bits = std::to_string(8 * a->GetDataTypeSize());
-  switch (a->GetDataType()) {
+/* The XML type name of values of VTK type t, as VTK's XML writers spell
+ * it. */
+std::string xml_type(int t) {
+  const std::string bits = std::to_string(8 * vtkAbstractArray::GetDataTypeSize(t));
+  switch (t) {
   case VTK_FLOAT:
   case VTK_DOUBLE: return "Float" + bits;
   case VTK_UNSIGNED_CHAR:
@@ -199,29 +204,117 @@ std::string dir_of(const std::string &path) {
   return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
+/* A data array of a piece file, as its XML element declares it. */
+struct XmlArray {
+  vtkXMLDataElement *e = nullptr;
+  std::string name;
+  std::string type; /* as xml_type() spells it, or the attribute VTK does not know */
+  int vtk_type = 0; /* 0: not a type VTK knows */
+  int components = 1;
+  bool ascii = false; /* inline ASCII: VTK's parser parses it whole (again when another array
+                       * was read in between): read in one chunk */
+};
+
+/* Array element e as VTK's readers take it: its name, its type (the
+ * attribute "type"), its components (1 if not said), inline ASCII (no
+ * "offset" attribute and a format other than "binary"). */
+XmlArray xml_array(vtkXMLDataElement *e) {
+  XmlArray a;
+  a.e = e;
+  const char *n = e->GetAttribute("Name"), *t = e->GetAttribute("type");
+  a.name = n ? n : "";
+  if (!e->GetWordTypeAttribute("type", a.vtk_type)) a.vtk_type = 0;
+  a.type = a.vtk_type ? xml_type(a.vtk_type) : t ? t : "";
+  if (!e->GetScalarAttribute("NumberOfComponents", a.components)) a.components = 1;
+  const char *format = e->GetAttribute("format");
+  a.ascii = !e->GetAttribute("offset") && !(format && std::strcmp(format, "binary") == 0);
+  return a;
+}
+
+/* The arrays nested in element e (PointData, Points, Cells; null: none):
+ * VTK's XML readers read DataArray and Array (strings) elements. */
+std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e) {
+  std::vector<XmlArray> v;
+  for (int i = 0; e && i < e->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *a = e->GetNestedElement(i);
+    if (std::strcmp(a->GetName(), "DataArray") == 0 || std::strcmp(a->GetName(), "Array") == 0)
+      v.push_back(xml_array(a));
+  }
+  return v;
+}
+
+/* The array of v named name, or null. */
+const XmlArray *find_array(const std::vector<XmlArray> &v, const std::string &name) {
+  for (const XmlArray &a : v)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
 /* The point arrays of a piece against those its index declares: "" if the
  * same (names, types, components), else what differs. */
-std::string compare_arrays(vtkPointData *pd, const std::vector<ArrayDecl> &decl) {
+std::string compare_arrays(const std::vector<XmlArray> &pd, const std::vector<ArrayDecl> &decl) {
   std::string diff;
   auto add = [&diff](const std::string &s) { diff += (diff.empty() ? "" : "; ") + s; };
   for (const ArrayDecl &d : decl) {
-    vtkAbstractArray *a = pd->GetAbstractArray(d.name.c_str());
+    const XmlArray *a = find_array(pd, d.name);
     if (!a) {
       add("array '" + d.name + "' missing");
       continue;
     }
-    if (xml_type(a) != d.type) add("array '" + d.name + "' is " + xml_type(a) + ", not " + d.type);
-    if (a->GetNumberOfComponents() != d.components)
-      add("array '" + d.name + "' has " + std::to_string(a->GetNumberOfComponents()) +
-          " components, not " + std::to_string(d.components));
+    if (a->type != d.type) add("array '" + d.name + "' is " + a->type + ", not " + d.type);
+    if (a->components != d.components)
+      add("array '" + d.name + "' has " + std::to_string(a->components) + " components, not " +
+          std::to_string(d.components));
   }
-  for (int i = 0; i < pd->GetNumberOfArrays(); i++) {
-    const char *n = pd->GetArrayName(i);
-    const std::string name = n ? n : "";
-    if (std::none_of(decl.begin(), decl.end(), [&](const ArrayDecl &d) { return d.name == name; }))
-      add("array '" + name + "' not in the index");
-  }
+  for (const XmlArray &a : pd)
+    if (std::none_of(decl.begin(), decl.end(),
+                     [&](const ArrayDecl &d) { return d.name == a.name; }))
+      add("array '" + a.name + "' not in the index");
   return diff;
+}
+
+/* Values [start, start + n) of array a (all its components flattened)
+ * through parser p (appended or inline, raw, base64 or compressed, as the
+ * file says), converted to T in out. `raw` is the reused read buffer.
+ * False if fewer values could be read (a truncated or corrupt array). */
+template <class T>
+bool read_values(vtkXMLDataParser *p, const XmlArray &a, uint64_t start, size_t n,
+                 std::vector<unsigned char> &raw, T *out) {
+  if (n == 0) return true;
+  raw.resize(n * p->GetWordTypeSize(a.vtk_type));
+  size_t got;
+  if (a.e->GetAttribute("offset")) {
+    long long offset = 0;
+    if (!a.e->GetScalarAttribute("offset", offset)) return false;
+    got = p->ReadAppendedData(offset, raw.data(), start, n, a.vtk_type);
+  } else {
+    got = p->ReadInlineData(a.e, a.ascii, raw.data(), start, n, a.vtk_type);
+  }
+  if (got != n) return false;
+  switch (a.vtk_type) {
+    vtkTemplateMacro({
+      const VTK_TT *v = reinterpret_cast<const VTK_TT *>(raw.data());
+      for (size_t i = 0; i < n; i++) out[i] = static_cast<T>(v[i]);
+    });
+  default: return false;
+  }
+  return true;
+}
+
+/* True if VTK type t holds integers. */
+bool integer_type(int t) {
+  switch (t) {
+    vtkTemplateMacro(return std::numeric_limits<VTK_TT>::is_integer);
+  default: return false;
+  }
+}
+
+/* True if VTK type t is a number (not a string, a bit or a variant). */
+bool numeric_type(int t) {
+  switch (t) {
+    vtkTemplateMacro(return true);
+  default: return false;
+  }
 }
 
 /* Exact coordinates as a hashable key. */
@@ -241,17 +334,20 @@ struct XyzHash {
   }
 };
 
-/* Points of the pieces read so far, merged: by global id, else by exact
- * coordinates. */
-/* Global point id -> mesh point, by open addressing (linear probing):
- * twice as many 8-byte slots as points, and the id of each point (8
- * bytes), about 24 bytes a point while the pieces are read. */
+/* Global point id -> mesh point, by open addressing (linear probing) at a
+ * load of 3/4 at most: 4-byte slots (8-byte ones from 2^32 - 1 points on)
+ * holding a mesh point, and the global id of each mesh point (8 bytes):
+ * 13 to 19 bytes a point while the pieces are read. */
 class GidTable {
 public:
   void init(size_t npoints) {
     size_t cap = 16;
-    while (cap < 2 * npoints + 2) cap <<= 1;
-    slots_.assign(cap, -1);
+    while (cap < npoints + npoints / 3 + 2) cap <<= 1;
+    wide_ = npoints >= UINT32_MAX;
+    if (wide_)
+      slots64_.assign(cap, UINT64_MAX);
+    else
+      slots32_.assign(cap, UINT32_MAX);
     mask_ = cap - 1;
     gids_.clear();
     gids_.reserve(npoints);
@@ -260,21 +356,32 @@ public:
    * added so far) after adding it. */
   int64_t find_or_add(int64_t g, int64_t fresh) {
     uint64_t h = (uint64_t)g * 0x9e3779b97f4a7c15ull;
-    size_t at = (size_t)(h ^ (h >> 29)) & mask_;
-    while (slots_[at] >= 0) {
-      if (gids_[(size_t)slots_[at]] == g) return slots_[at];
-      at = (at + 1) & mask_;
+    for (size_t at = (size_t)(h ^ (h >> 29)) & mask_;; at = (at + 1) & mask_) {
+      const uint64_t s = wide_                        ? slots64_[at]
+                         : slots32_[at] == UINT32_MAX ? UINT64_MAX
+                                                      : slots32_[at];
+      if (s == UINT64_MAX) {
+        if (wide_)
+          slots64_[at] = (uint64_t)fresh;
+        else
+          slots32_[at] = (uint32_t)fresh;
+        gids_.push_back(g);
+        return fresh;
+      }
+      if (gids_[s] == g) return (int64_t)s;
     }
-    slots_[at] = fresh;
-    gids_.push_back(g);
-    return fresh;
   }
 
 private:
-  std::vector<int64_t> slots_, gids_;
+  std::vector<uint32_t> slots32_;
+  std::vector<uint64_t> slots64_;
+  std::vector<int64_t> gids_;
   size_t mask_ = 0;
+  bool wide_ = false;
 };
 
+/* Points of the pieces read so far, merged: by global id, else by exact
+ * coordinates. */
 struct PointMerger {
   bool by_gid = true;
   GidTable gid;
@@ -309,45 +416,71 @@ int piece_counts(const PvtuIndex &idx, const std::string &path, size_t *npts, si
   return 0;
 }
 
-/* Read one piece file (checked by piece_counts) into *mesh (appended,
- * points merged through pm; the first piece decides whether global ids are
- * used). The piece's VTK arrays are released as soon as they are copied. */
-int read_one_piece(const PvtuIndex &idx, const std::string &path, const std::string &scalars,
-                   bool merge, PointMerger *pm, Mesh *mesh, std::string *err) {
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLUnstructuredGridReader> r;
-  r->AddObserver(vtkCommand::ErrorEvent, catcher);
-  r->SetFileName(path.c_str());
-  try {
-    r->Update();
-  } catch (const std::exception &e) {
-    *err = "VTK could not read piece '" + path + "': exception: " + printable(e.what());
+/* A piece file open for reading its arrays, a chunk at a time, through the
+ * parser of VTK's reader (which parsed its XML and set up its byte order,
+ * header type and compressor). */
+struct PieceFile {
+  const std::string &path;
+  vtkXMLDataParser *parser;
+  const ErrorCatcher &catcher;
+  const QuietVtk &quiet;
+  std::vector<unsigned char> raw; /* read buffer, one chunk */
+
+  /* Values [start, start + n) of a, converted to T; -EIO (message in
+   * *err) if they cannot be read. */
+  template <class T>
+  int read(const XmlArray &a, uint64_t start, size_t n, std::vector<T> *out, std::string *err) {
+    out->resize(n);
+    if (read_values(parser, a, start, n, raw, out->data())) return 0;
+    const std::string why = vtk_reason(catcher, quiet);
+    *err = "VTK could not read piece '" + path + "': array '" + a.name + "'" +
+           (why.empty() ? ": values " + std::to_string(start) + " to " + std::to_string(start + n) +
+                              " missing or corrupt"
+                        : why);
     return -EIO;
   }
-  vtkUnstructuredGrid *ug = r->GetOutput();
-  if (catcher->failed || !ug || r->GetErrorCode() != 0 || !quiet.text().empty()) {
-    *err = "VTK could not read piece '" + path + "'" + vtk_reason(*catcher, quiet);
-    return -EIO;
+};
+
+/* The mesh points of a piece's points (to_mesh[p], or base + p when the
+ * pieces are not merged). */
+struct PointMap {
+  bool merge;
+  int64_t base;
+  std::vector<int64_t> to_mesh;
+  int64_t operator()(int64_t p) const { return merge ? to_mesh[(size_t)p] : base + p; }
+};
+
+/* One <Piece> of a piece file into *mesh (appended, points merged through
+ * pm), a chunk of ISO_PIECE_CHUNK points or cells at a time. */
+int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *piece,
+                       const std::string &scalars, bool merge, PointMerger *pm, Mesh *mesh,
+                       std::string *err) {
+  const std::string &path = f.path;
+  long long np = 0, nc = 0;
+  if (!piece->GetScalarAttribute("NumberOfPoints", np)) np = 0;
+  if (!piece->GetScalarAttribute("NumberOfCells", nc)) nc = 0;
+  if (np < 0 || nc < 0) {
+    *err = "piece '" + path + "': negative NumberOfPoints or NumberOfCells";
+    return -EINVAL;
   }
-  vtkPointData *pd = ug->GetPointData();
+  vtkXMLDataElement *epd = piece->FindNestedElementWithName("PointData");
+  const std::vector<XmlArray> pd = xml_arrays(epd);
   const std::string diff = compare_arrays(pd, idx.arrays);
   if (!diff.empty()) {
     *err = "piece '" + path + "': point arrays differ from the index '" + idx.path + "': " + diff;
     return -EPROTO;
   }
-  vtkDataArray *s = pd->GetArray(scalars.c_str());
-  if (!s || s->GetNumberOfComponents() != 1) {
+  const XmlArray *s = find_array(pd, scalars);
+  if (!s || s->components != 1 || !numeric_type(s->vtk_type)) {
     *err = "piece '" + path + "': array '" + scalars + "' is " +
            (s ? "not one scalar per point" : "missing");
     return -EINVAL;
   }
-  vtkDataArray *g = pd->GetArray(kGlobalPointIds);
-  if (!g) g = pd->GetGlobalIds();
-  if (g && (g->GetNumberOfComponents() != 1 ||
-            (g->GetDataType() == VTK_FLOAT || g->GetDataType() == VTK_DOUBLE))) {
-    *err = "piece '" + path + "': global point ids '" + (g->GetName() ? g->GetName() : "") +
-           "' are not one integer per point";
+  const XmlArray *g = find_array(pd, kGlobalPointIds);
+  if (!g && epd)
+    if (const char *name = epd->GetAttribute("GlobalIds")) g = find_array(pd, name);
+  if (g && (g->components != 1 || !integer_type(g->vtk_type))) {
+    *err = "piece '" + path + "': global point ids '" + g->name + "' are not one integer per point";
     return -EPROTO;
   }
   if (mesh->pts.empty() && mesh->tets.empty()) pm->by_gid = g != nullptr;
@@ -356,58 +489,144 @@ int read_one_piece(const PvtuIndex &idx, const std::string &path, const std::str
            "') while the previous pieces have";
     return -EPROTO;
   }
-  const vtkIdType npts = ug->GetNumberOfPoints();
-  std::vector<int64_t> to_mesh((size_t)npts);
-  for (vtkIdType p = 0; p < npts; p++) {
-    Point q;
-    ug->GetPoint(p, &q.x);
-    q.s = s->GetTuple1(p);
-    int64_t id = (int64_t)mesh->pts.size();
-    bool fresh = true;
-    if (merge) {
-      if (pm->by_gid) {
-        const int64_t found = pm->gid.find_or_add((int64_t)g->GetTuple1(p), id);
-        fresh = found == id;
-        id = found;
-      } else {
-        auto xi = pm->xyz.emplace(XyzKey{{q.x, q.y, q.z}}, id);
-        fresh = xi.second;
-        id = xi.first->second;
-      }
-    }
-    if (fresh) mesh->pts.push_back(q);
-    to_mesh[(size_t)p] = id;
+  const std::vector<XmlArray> xyz = xml_arrays(piece->FindNestedElementWithName("Points"));
+  if (np > 0 && (xyz.size() != 1 || xyz[0].components != 3 || !numeric_type(xyz[0].vtk_type))) {
+    *err = "VTK could not read piece '" + path + "': its Points are not one array of 3 numbers";
+    return -EIO;
   }
-  ug->GetPointData()->Initialize(); /* the points' arrays are copied: free them */
-  ug->SetPoints(nullptr);
-  vtkCellArray *cells = ug->GetCells();
-  const vtkIdType ncells = ug->GetNumberOfCells();
-  for (vtkIdType c = 0; c < ncells; c++) {
-    if (ug->GetCellType(c) != VTK_TETRA) {
-      *err = "piece '" + path + "': cell " + std::to_string(c) + " (VTK cell type " +
-             std::to_string(ug->GetCellType(c)) + ") is not a tetrahedron";
-      return -EPROTO;
+
+  /* The points. Inline ASCII arrays are parsed whole by VTK at each read
+   * (and cached while the same array is read): one chunk. */
+  const size_t npts = (size_t)np;
+  const bool gids = merge && pm->by_gid;
+  size_t chunk = ISO_PIECE_CHUNK;
+  if (npts > 0 && (xyz[0].ascii || s->ascii || (gids && g->ascii))) chunk = npts;
+  PointMap map{merge, (int64_t)mesh->pts.size(), {}};
+  if (merge) map.to_mesh.resize(npts);
+  std::vector<double> x, v;
+  std::vector<int64_t> gv;
+  for (size_t p0 = 0; p0 < npts; p0 += chunk) {
+    const size_t n = std::min(chunk, npts - p0);
+    if (int rc = f.read(xyz[0], 3 * p0, 3 * n, &x, err)) return rc;
+    if (int rc = f.read(*s, p0, n, &v, err)) return rc;
+    if (gids)
+      if (int rc = f.read(*g, p0, n, &gv, err)) return rc;
+    for (size_t i = 0; i < n; i++) {
+      const Point q = {x[3 * i], x[3 * i + 1], x[3 * i + 2], v[i]};
+      int64_t id = (int64_t)mesh->pts.size();
+      bool fresh = true;
+      if (merge) {
+        if (gids) {
+          const int64_t found = pm->gid.find_or_add(gv[i], id);
+          fresh = found == id;
+          id = found;
+        } else {
+          auto xi = pm->xyz.emplace(XyzKey{{q.x, q.y, q.z}}, id);
+          fresh = xi.second;
+          id = xi.first->second;
+        }
+        map.to_mesh[p0 + i] = id;
+      }
+      if (fresh) mesh->pts.push_back(q);
     }
-    vtkIdType n;
-    const vtkIdType *ids;
-    cells->GetCellAtId(c, n, ids);
-    if (n != 4) {
-      *err = "piece '" + path + "': cell " + std::to_string(c) + " has " + std::to_string(n) +
+  }
+
+  /* The cells: in each chunk, the cells up to the first that is not a
+   * tetrahedron (its type, or its point count from the offsets) have their
+   * points read and checked, then that cell is refused: the errors come in
+   * the cells' order. */
+  if (nc == 0) return 0;
+  const std::vector<XmlArray> cells = xml_arrays(piece->FindNestedElementWithName("Cells"));
+  const XmlArray *conn = find_array(cells, "connectivity"), *offs = find_array(cells, "offsets"),
+                 *types = find_array(cells, "types");
+  for (const XmlArray *a : {conn, offs, types})
+    if (!a || a->components != 1 || !integer_type(a->vtk_type)) {
+      *err = "VTK could not read piece '" + path +
+             "': its Cells need integer arrays connectivity, offsets and types";
+      return -EIO;
+    }
+  const size_t ncells = (size_t)nc;
+  chunk = conn->ascii || offs->ascii || types->ascii ? ncells : (size_t)ISO_PIECE_CHUNK;
+  std::vector<int64_t> off, ids;
+  std::vector<int> ty;
+  int64_t end = 0; /* connectivity offset where the next cell starts */
+  for (size_t c0 = 0; c0 < ncells; c0 += chunk) {
+    const size_t n = std::min(chunk, ncells - c0);
+    if (int rc = f.read(*offs, c0, n, &off, err)) return rc;
+    if (int rc = f.read(*types, c0, n, &ty, err)) return rc;
+    size_t good = 0;
+    for (int64_t at = end; good < n && ty[good] == VTK_TETRA && off[good] - at == 4; good++)
+      at = off[good];
+    if (int rc = f.read(*conn, (uint64_t)end, 4 * good, &ids, err)) return rc;
+    for (size_t i = 0; i < good; i++) {
+      Tet t;
+      for (int k = 0; k < 4; k++) {
+        const int64_t id = ids[4 * i + (size_t)k];
+        if (id < 0 || id >= np) {
+          *err = "piece '" + path + "': cell " + std::to_string(c0 + i) + " uses point " +
+                 std::to_string(id) + ", out of range [0, " + std::to_string(np) + ")";
+          return -ERANGE;
+        }
+        t.v[k] = map(id);
+      }
+      mesh->tets.push_back(t);
+    }
+    if (good < n) {
+      const size_t c = c0 + good;
+      if (ty[good] != VTK_TETRA) {
+        *err = "piece '" + path + "': cell " + std::to_string(c) + " (VTK cell type " +
+               std::to_string(ty[good]) + ") is not a tetrahedron";
+        return -EPROTO;
+      }
+      *err = "piece '" + path + "': cell " + std::to_string(c) + " has " +
+             std::to_string(off[good] - (good ? off[good - 1] : end)) +
              " points, a tetrahedron has 4";
       return -EINVAL;
     }
-    Tet t;
-    for (int k = 0; k < 4; k++) {
-      if (ids[k] < 0 || ids[k] >= npts) {
-        *err = "piece '" + path + "': cell " + std::to_string(c) + " uses point " +
-               std::to_string(ids[k]) + ", out of range [0, " + std::to_string(npts) + ")";
-        return -ERANGE;
-      }
-      t.v[k] = to_mesh[(size_t)ids[k]];
-    }
-    mesh->tets.push_back(t);
+    end = off[n - 1];
   }
   return 0;
+}
+
+/* Read one piece file (checked by piece_counts) into *mesh (appended,
+ * points merged through pm; the first piece decides whether global ids are
+ * used). VTK's reader parses the file's XML; the arrays are then read a
+ * chunk at a time through its parser and converted at once, so that what
+ * is held beside the mesh is a chunk, not the piece (docs/distributed.md,
+ * Memory). Only the scalars, the global ids, the points and the cells are
+ * read. */
+int read_one_piece(const PvtuIndex &idx, const std::string &path, const std::string &scalars,
+                   bool merge, PointMerger *pm, Mesh *mesh, std::string *err) {
+  QuietVtk quiet;
+  vtkNew<ErrorCatcher> catcher;
+  vtkNew<vtkXMLUnstructuredGridReader> r;
+  r->AddObserver(vtkCommand::ErrorEvent, catcher);
+  r->SetFileName(path.c_str());
+  r->UpdateInformation();
+  vtkXMLDataParser *parser = r->GetXMLParser();
+  vtkXMLDataElement *root = parser ? parser->GetRootElement() : nullptr;
+  vtkXMLDataElement *grid = root ? root->FindNestedElementWithName("UnstructuredGrid") : nullptr;
+  if (catcher->failed || r->GetErrorCode() != 0 || !grid || !quiet.text().empty()) {
+    *err = "VTK could not read piece '" + path + "'" + vtk_reason(*catcher, quiet);
+    return -EIO;
+  }
+  std::ifstream in(path, std::ios::in | std::ios::binary);
+  if (!in) {
+    *err = "cannot read piece '" + path + "': " + std::strerror(errno);
+    return -ENOENT;
+  }
+  in.imbue(std::locale::classic());
+  parser->AddObserver(vtkCommand::ErrorEvent, catcher);
+  parser->SetStream(&in);
+  PieceFile f{path, parser, *catcher, quiet, {}};
+  int rc = 0;
+  for (int i = 0; rc == 0 && i < grid->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *e = grid->GetNestedElement(i);
+    if (std::strcmp(e->GetName(), "Piece") == 0)
+      rc = read_piece_element(idx, f, e, scalars, merge, pm, mesh, err);
+  }
+  parser->SetStream(nullptr);
+  return rc;
 }
 
 std::string list_arrays(const std::vector<ArrayDecl> &arrays) {

@@ -25,6 +25,14 @@
 #include <string>
 #include <vector>
 
+/* Points or cells of a piece file read and converted at a time by
+ * read_pieces: its buffers (about 40 bytes a point, 45 a cell: under 1 MiB
+ * at the default) are all of a piece held beside the mesh. Count, >= 1;
+ * default 16384. */
+#ifndef ISO_PIECE_CHUNK
+#define ISO_PIECE_CHUNK 16384
+#endif
+
 namespace iso {
 
 /* Name of the point array holding the input point ids in the pieces. */
@@ -62,7 +70,11 @@ int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err);
  * ("" the index's active scalars). Each piece file is checked (check_file)
  * before VTK reads it, then its point arrays against the index (names,
  * types, components: pieces whose arrays differ are refused), its cells
- * (tetrahedra only), its point ids. first == last gives an empty mesh.
+ * (tetrahedra only), its point ids. VTK's reader parses each piece's XML;
+ * its arrays (only the points, the scalars, the global ids and the cells)
+ * are then read through VTK's parser ISO_PIECE_CHUNK values at a time and
+ * converted at once: the peak memory is the mesh, the global-id table and
+ * one chunk. first == last gives an empty mesh.
  * Errors: check_file's and VTK's on a piece (-ENOENT, -EINVAL, -EIO, named),
  * -EPROTO arrays that differ from the index or a cell that is not a
  * tetrahedron, -EINVAL an unknown array (the index's are listed), -ERANGE a

@@ -10,7 +10,10 @@
 # pieces (coincident points merged) against vtkContourGrid on the whole mesh
 # and rank 0's global figures; more ranks than pieces; bad pieces (missing,
 # corrupt, other arrays): every rank names the file, the job ends, no hang;
-# the ranks bound to distinct cores.
+# the ranks bound to distinct cores; pieces in other encodings (ASCII,
+# inline binary, appended raw zlib, appended base64) against the same mesh
+# read by VTK's own reader; the memory bound (release builds: peak RSS
+# growth per rank at most 1.3x its mesh share and surface).
 set -u
 set -o pipefail
 
@@ -139,6 +142,150 @@ else
   fail "--pieces with a .vtu: exit $rc: $(cat serial.out)"
 fi
 
+# ---- Pieces in other encodings, against VTK's own reader -------------------
+
+# Written by Python (no VTK), a 40^3 grid of cubes in 6 tetrahedra, scalars
+# and coordinates exact in float32: the mesh whole as one ASCII .vtu
+# (ref.vtu, which the app reads with VTK's reader) and in 4 pieces
+# (enc.pvtu) that the piece reader reads a chunk at a time through VTK's
+# parser: ASCII with two <Piece> elements in the file; inline binary with
+# Float32 points and Int32 cells; appended raw, zlib in 4 KiB blocks, UInt64
+# headers; appended base64, uncompressed, Int32 cells. About 17,000 points
+# and 96,000 cells a piece: several chunks (ISO_PIECE_CHUNK, 16384).
+python3 - 40 <<'EOF'
+import array, base64, math, struct, sys, zlib
+
+n = int(sys.argv[1])
+# Points of an n^3 grid, coordinates and scalars exact in float32.
+xyz, f = [], []
+for c in range(n + 1):
+    for b in range(n + 1):
+        for a in range(n + 1):
+            x, y, z = a * 0.5, b * 0.25, c * 0.75
+            xyz.append((x, y, z))
+            v = math.sin(0.41 * x) * math.cos(0.53 * y) + 0.4 * math.sin(0.29 * z)
+            f.append(struct.unpack('<f', struct.pack('<f', v))[0])
+# Six tetrahedra a cube along its diagonal (Kuhn), positively oriented.
+cells = []
+perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+for c in range(n):
+    for b in range(n):
+        for a in range(n):
+            for perm in perms:
+                p = [a, b, c]
+                t = [(c * (n + 1) + b) * (n + 1) + a]
+                for ax in perm:
+                    p[ax] += 1
+                    t.append((p[2] * (n + 1) + p[1]) * (n + 1) + p[0])
+                P = [xyz[v] for v in t]
+                e = [[P[q][d] - P[0][d] for d in range(3)] for q in (1, 2, 3)]
+                det = (e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+                       e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                       e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]))
+                if det < 0:
+                    t[1], t[2] = t[2], t[1]
+                cells.append(t)
+T = len(cells)
+
+CODES = {'Float32': 'f', 'Float64': 'd', 'Int32': 'i', 'Int64': 'q', 'UInt8': 'B'}
+
+class Writer:
+    """One .vtu: enc ascii, binary (inline base64), rawz (appended raw,
+    zlib blocks of 4096 bytes), b64 (appended base64, uncompressed)."""
+    def __init__(self, enc, header):
+        self.enc, self.header, self.app = enc, header, b''
+    def array(self, name, typ, v, comps=1):
+        att = f'type="{typ}" Name="{name}"' + (f' NumberOfComponents="{comps}"' if comps > 1 else '')
+        if self.enc == 'ascii':
+            return f'<DataArray {att} format="ascii">\n{" ".join(map(repr, v))}\n</DataArray>\n'
+        data = array.array(CODES[typ], v).tobytes()
+        h = '<Q' if self.header == 'UInt64' else '<I'
+        if self.enc == 'binary':
+            text = base64.b64encode(struct.pack(h, len(data)) + data).decode()
+            return f'<DataArray {att} format="binary">\n{text}\n</DataArray>\n'
+        off = len(self.app)
+        if self.enc == 'rawz':
+            B = 4096
+            z = [zlib.compress(data[s:s + B]) for s in range(0, len(data), B)]
+            head = [len(z), B, len(data) % B] + [len(x) for x in z]
+            self.app += b''.join(struct.pack(h, x) for x in head) + b''.join(z)
+        else:
+            self.app += base64.b64encode(struct.pack(h, len(data)) + data)
+        return f'<DataArray {att} format="appended" offset="{off}"/>\n'
+    def file(self, body):
+        root = (f'<VTKFile type="UnstructuredGrid" version="1.0" byte_order="LittleEndian" '
+                f'header_type="{self.header}"')
+        if self.enc == 'rawz':
+            root += ' compressor="vtkZLibDataCompressor"'
+        s = f'<?xml version="1.0"?>\n{root}>\n<UnstructuredGrid>\n{body}</UnstructuredGrid>\n'
+        if not self.app:
+            return (s + '</VTKFile>\n').encode()
+        enc = 'raw' if self.enc == 'rawz' else 'base64'
+        return (s.encode() + f'<AppendedData encoding="{enc}">\n_'.encode() + self.app +
+                b'\n</AppendedData>\n</VTKFile>\n')
+
+def piece_xml(w, cs, ptype, itype, gids=True):
+    """The cells cs, their points numbered in the order of first use."""
+    used, local, conn = [], {}, []
+    for t in cs:
+        for v in t:
+            if v not in local:
+                local[v] = len(used)
+                used.append(v)
+            conn.append(local[v])
+    s = f'<Piece NumberOfPoints="{len(used)}" NumberOfCells="{len(cs)}">\n'
+    s += '<PointData Scalars="f"' + (' GlobalIds="GlobalPointIds"' if gids else '') + '>\n'
+    s += w.array('f', 'Float32', [f[v] for v in used])
+    if gids:
+        s += w.array('GlobalPointIds', 'Int32', used)
+    s += '</PointData>\n<Points>\n'
+    s += w.array('Points', ptype, [x for v in used for x in xyz[v]], 3)
+    s += '</Points>\n<Cells>\n' + w.array('connectivity', itype, conn)
+    s += w.array('offsets', itype, range(4, 4 * len(cs) + 1, 4))
+    s += w.array('types', 'UInt8', [10] * len(cs))
+    return s + '</Cells>\n</Piece>\n'
+
+# The whole mesh, ASCII, no global ids: what VTK's own reader reads.
+w = Writer('ascii', 'UInt32')
+open('ref.vtu', 'wb').write(w.file(piece_xml(w, cells, 'Float64', 'Int64', gids=False)))
+# Four pieces in four encodings; the first file holds two <Piece> elements.
+kinds = [('ascii', 'UInt32', 'Float64', 'Int64'), ('binary', 'UInt32', 'Float32', 'Int32'),
+         ('rawz', 'UInt64', 'Float64', 'Int64'), ('b64', 'UInt32', 'Float64', 'Int32')]
+for p, (enc, header, ptype, itype) in enumerate(kinds):
+    cs = cells[p * T // 4:(p + 1) * T // 4]
+    w = Writer(enc, header)
+    if p == 0:
+        body = piece_xml(w, cs[:len(cs) // 2], ptype, itype) + piece_xml(w, cs[len(cs) // 2:], ptype, itype)
+    else:
+        body = piece_xml(w, cs, ptype, itype)
+    open(f'enc_{p}.vtu', 'wb').write(w.file(body))
+with open('enc.pvtu', 'w') as out:
+    out.write('<?xml version="1.0"?>\n<VTKFile type="PUnstructuredGrid" version="1.0" '
+              'byte_order="LittleEndian" header_type="UInt32">\n<PUnstructuredGrid GhostLevel="0">\n'
+              '<PPointData Scalars="f" GlobalIds="GlobalPointIds">\n'
+              '<PDataArray type="Float32" Name="f"/>\n<PDataArray type="Int32" Name="GlobalPointIds"/>\n'
+              '</PPointData>\n<PPoints>\n<PDataArray type="Float64" NumberOfComponents="3"/>\n'
+              '</PPoints>\n' + ''.join(f'<Piece Source="enc_{p}.vtu"/>\n' for p in range(4)) +
+              '</PUnstructuredGrid>\n</VTKFile>\n')
+EOF
+if serial --input ref.vtu --array f --iso 0.1 --reps 1 --reorder none --csv ref.csv; then
+  ref_mesh=$(grep -o '[0-9]* points, [0-9]* tetrahedra' serial.out | head -1)
+  ref_tv="$(csvcol ref.csv seq triangles) $(csvcol ref.csv seq vertices)"
+  if serial --input enc.pvtu --array f --iso 0.1 --reps 1 --reorder none --csv enc.csv; then
+    got=$(grep -o '[0-9]* points, [0-9]* tetrahedra' serial.out | head -1)
+    got_tv="$(csvcol enc.csv seq triangles) $(csvcol enc.csv seq vertices)"
+    if [ -n "$ref_mesh" ] && [ "$got" = "$ref_mesh" ] && [ "$got_tv" = "$ref_tv" ]; then
+      pass "enc.pvtu (4 encodings) read whole: $got, $got_tv triangles and vertices, as ref.vtu"
+    else
+      fail "enc.pvtu read whole: '$got', $got_tv; ref.vtu '$ref_mesh', $ref_tv"
+    fi
+  else
+    fail "--input enc.pvtu: exit $?: $(tail -3 serial.out)"
+  fi
+else
+  fail "--input ref.vtu: exit $?: $(tail -3 serial.out)"
+fi
+
 # ---- Without MPI: the distributed run says so -------------------------------
 
 if [ "$have_mpi" != 1 ]; then
@@ -241,6 +388,49 @@ if [ "$(nproc)" -ge 2 ] && [ -f gen-np2.out ]; then
   else
     fail "-np 2: ranks on cpus '$c0' and '$c1'"
   fi
+fi
+
+# The encodings under mpirun -np 3 (rank 0 reads pieces 0 and 1, merged by
+# global id), the union against vtkContourGrid on ref.vtu as VTK reads it.
+if mpi 3 --input enc.pvtu --array f --iso 0.1 --mode sliding --workers 1 --reps 1 \
+  --output enc-np3.pvtp; then
+  gt=$(field mpi.out '^global:' 2)
+  if serial --input ref.vtu --array f --iso 0.1 --reps 1 --reorder none \
+    --verify-union enc-np3.pvtp && [ "$(grep -c '^verify-union: .*: ok$' serial.out)" = 4 ] &&
+    [ "$gt" = "$(field serial.out '^verify-union: triangles' 3)" ]; then
+    pass "enc -np 3: union == vtkContourGrid on ref.vtu, $gt triangles"
+  else
+    fail "enc -np 3: $gt triangles; union: $(grep -E 'verify|adapt-iso' serial.out)"
+  fi
+else
+  fail "enc -np 3: exit $?: $(tail -5 mpi.out)"
+fi
+
+# ---- Memory: each rank holds its pieces, at most 1.3x -----------------------
+
+# Peak RSS minus the RSS before reading, over the rank's mesh share and
+# surface in the app's layout (the CSV's rss_peak_b, rss_base_b, data_b):
+# at most 1.3 on every rank, 4 pieces each, with a mesh large enough
+# (about 29 MiB a rank) that the libraries' few MiB do not dominate.
+# Release builds only: the sanitizers' shadow memory is not the app's.
+if grep -qaE '__(asan|tsan)_init' "$bin"; then
+  echo "skip: memory bound (a sanitizer build)"
+elif serial --generate 80x80x64 --field waves --order hilbert --reorder none --reps 1 \
+  --save-mesh big.pvtu --pieces 12 &&
+  mpi 3 --input big.pvtu --iso 0 --mode sliding --workers 1 --reps 1 --output big.pvtp \
+    --csv big.csv; then
+  ratios=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { printf "%s%.3f", (NR > 2 ? " " : ""), ($c["rss_peak_b"] - $c["rss_base_b"]) / $c["data_b"] }' big.csv)
+  worst=$(echo "$ratios" | tr ' ' '\n' | sort -g | tail -1)
+  said=$(sed -n 's/^memory: .* at most \([0-9.]*\) .*/\1/p' mpi.out)
+  if [ "$(echo "$ratios" | wc -w)" = 3 ] && [ -n "$said" ] &&
+    awk -v w="$worst" -v s="$said" 'BEGIN { exit !(w <= 1.3 && w - s < 0.006 && s - w < 0.006) }'; then
+    pass "memory: peak RSS growth / (mesh share + surface) per rank $ratios <= 1.3, reported"
+  else
+    fail "memory: ratios per rank '$ratios' (target <= 1.3): $(grep '^memory:' mpi.out)"
+  fi
+else
+  fail "memory: big.pvtu: exit $?: $(tail -3 serial.out mpi.out)"
 fi
 
 # ---- Bad input: every rank names the file, the job ends ---------------------

@@ -4,7 +4,8 @@
 #   make bench-mpi       deps, release build, then the runs (a few minutes)
 # Results: $(B)/bench-results/mpi_summary.csv, mpi_report.md, raw outputs in
 # $(B)/bench-results/mpi/. BENCH_MPI_MESH, BENCH_MPI_PIECES, BENCH_MPI_RANKS,
-# BENCH_MPI_REPS: see the script. Not part of `make bench` (BENCH_RUNS): it
+# BENCH_MPI_REPS, BENCH_MPI_PVBATCH (0: ours only, without ParaView): see the
+# script. Not part of `make bench` (BENCH_RUNS): it
 # installs ParaView's paraview package and needs mpirun.
 
 .PHONY: bench-mpi bench-mpi-run
