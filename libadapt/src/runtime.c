@@ -174,8 +174,8 @@ static int init(const adapt_config *cfg, int lazy) {
     rc = adapt__worker_start(adapt__rt.workers[i]);
     if (rc) {
       stop_threads(i);
-      /* release: as in finalize (no reader can have started: the init lock
-       * is held and no region was entered). */
+      /* release: as in finalize (no region has started: regions is not
+       * open yet). */
       atomic_store_explicit(&adapt__rt.up, 0, memory_order_release);
       adapt__set_self(NULL);
       rc = adapt__fail(-EAGAIN, "adapt_init: cannot create the thread of worker %d: %s", i,
@@ -183,6 +183,11 @@ static int init(const adapt_config *cfg, int lazy) {
       goto fail_workers;
     }
   }
+  /* release: pairs with the acquire load and compare-and-swap of regions
+   * in region_start: regions start once every worker runs (an init that
+   * fails above never admitted one, so its teardown frees nothing in use).
+   * No region runs: they wait for the init lock, held here. */
+  atomic_store_explicit(&adapt__rt.regions, ADAPT__REGIONS_OPEN, memory_order_release);
   static int registered;
   if (!registered) {
     registered = 1;
@@ -212,6 +217,8 @@ int adapt__ensure(void) {
   return init(NULL, 1);
 }
 
+int adapt__ensure_wait(void) { return init(NULL, 1); }
+
 int adapt__seq_defaults_get(adapt__seq_defaults *out) {
   /* Inside a region or on a worker thread the runtime runs and is not
    * finalized before the region ends. */
@@ -226,6 +233,21 @@ int adapt__seq_defaults_get(adapt__seq_defaults *out) {
   return 0;
 }
 
+/* Wait until no region runs. seq_cst increment and load: the other half of
+ * the Dekker pair with the subtraction from regions and the load of
+ * finalize_waiting in adapt__region_leave (worker.c): either the leaving
+ * region sees this finalize waiting and broadcasts under region_lock (which
+ * this thread holds from its check to its wait), or this load sees the
+ * region gone. */
+static void wait_regions(void) {
+  pthread_mutex_lock(&adapt__rt.region_lock);
+  atomic_fetch_add_explicit(&adapt__rt.finalize_waiting, 1, memory_order_seq_cst);
+  while (atomic_load_explicit(&adapt__rt.regions, memory_order_seq_cst) >= ADAPT__REGIONS_ONE)
+    pthread_cond_wait(&adapt__rt.regions_done, &adapt__rt.region_lock);
+  atomic_fetch_sub_explicit(&adapt__rt.finalize_waiting, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&adapt__rt.region_lock);
+}
+
 static int finalize(const char *fn) {
   adapt__error_clear();
   if (adapt__pool_thread() || adapt__in_region())
@@ -234,10 +256,11 @@ static int finalize(const char *fn) {
   /* Wait for the regions of other threads to end, without the init lock:
    * a thread that a running body creates and joins may call adapt_init
    * (which then finds the runtime up) or start regions of its own (a region
-   * never waits for another, nor for a finalize). Both locks are then held
-   * to the end (init lock first, the lock order), so that a region that
-   * starts afterwards sees up == 0 and starts a new runtime. Two finalizes
-   * may wait together; the first to find active == 0 tears down, the other
+   * never waits for another, nor for a finalize). Once no region runs, one
+   * compare-and-swap closes the runtime to new regions (they then wait for
+   * the init lock, and start a new runtime after the teardown); the init
+   * lock, then region_lock (the lock order) are held to the end. Two
+   * finalizes may wait together; the first to close tears down, the other
    * then finds up == 0. */
   for (;;) {
     pthread_mutex_lock(&adapt__rt.init_lock);
@@ -246,14 +269,16 @@ static int finalize(const char *fn) {
       pthread_mutex_unlock(&adapt__rt.init_lock);
       return 0;
     }
-    pthread_mutex_lock(&adapt__rt.region_lock);
-    if (adapt__rt.active == 0) break;
+    unsigned open = ADAPT__REGIONS_OPEN;
+    /* acquire: pairs with the seq_cst (release) subtraction of the last
+     * region's leave: its writes come before the teardown. */
+    if (atomic_compare_exchange_strong_explicit(&adapt__rt.regions, &open, 0, memory_order_acquire,
+                                                memory_order_relaxed))
+      break;
     pthread_mutex_unlock(&adapt__rt.init_lock);
-    adapt__rt.finalize_waiting++;
-    while (adapt__rt.active > 0) pthread_cond_wait(&adapt__rt.regions_done, &adapt__rt.region_lock);
-    adapt__rt.finalize_waiting--;
-    pthread_mutex_unlock(&adapt__rt.region_lock);
+    wait_regions();
   }
+  pthread_mutex_lock(&adapt__rt.region_lock);
   stop_threads(adapt__rt.nworkers);
   if (adapt__rt.stats_at_exit) adapt__stats_print_pinned(stderr);
   if (adapt__rt.trace_file) {

@@ -90,33 +90,49 @@ static adapt__worker *solo_worker(void) {
   return w;
 }
 
-/* The slow path of adapt__region_enter: a top-level region. */
+/* The slow path of adapt__region_enter: a top-level region. One
+ * compare-and-swap on adapt__rt.regions counts it and, if worker 0's place
+ * is free, takes it (a pool region); otherwise the region runs solo on the
+ * thread's own worker. While the runtime is not open (not started, being
+ * started or torn down), adapt__ensure_wait waits for the init or finalize
+ * under way and starts the runtime if it is down. */
 static int region_start(adapt__worker **wp, int *region) {
-  pthread_mutex_lock(&adapt__rt.region_lock);
-  /* acquire: pairs with the release store of up in adapt_init. Under the
-   * region lock, up == 1 means that no finalize has begun its teardown
-   * (it holds the lock from its wait for active == 0 to the end). */
-  while (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
-    pthread_mutex_unlock(&adapt__rt.region_lock);
-    int rc = adapt__ensure();
-    if (rc) return rc;
-    pthread_mutex_lock(&adapt__rt.region_lock);
-  }
-  adapt__worker *w;
+  /* acquire: pairs with the release store of OPEN in adapt_init (the
+   * configuration and the workers) and with the release subtraction of the
+   * previous region's leave (its writes to worker 0). */
+  unsigned s = atomic_load_explicit(&adapt__rt.regions, memory_order_acquire);
+  adapt__worker *w, *solo = NULL;
   int kind;
-  if (!adapt__rt.pool_busy) {
-    adapt__rt.pool_busy = 1;
-    w = adapt__rt.workers[0];
-    kind = ADAPT__REGION_POOL;
-  } else if ((w = solo_worker())) {
-    kind = ADAPT__REGION_SOLO;
-  } else {
-    pthread_mutex_unlock(&adapt__rt.region_lock);
-    return adapt__fail(-ENOMEM, "libadapt: out of memory for the worker of a region run on "
-                                "its own thread (the workers were busy)");
+  for (;;) {
+    if (!(s & ADAPT__REGIONS_OPEN)) {
+      int rc = adapt__ensure_wait();
+      if (rc) return rc;
+      /* acquire: as above. */
+      s = atomic_load_explicit(&adapt__rt.regions, memory_order_acquire);
+      continue;
+    }
+    if (!(s & ADAPT__REGIONS_POOL)) {
+      /* acquire: as the load above (on failure s is reloaded the same way). */
+      if (atomic_compare_exchange_weak_explicit(&adapt__rt.regions, &s,
+                                                s + ADAPT__REGIONS_ONE + ADAPT__REGIONS_POOL,
+                                                memory_order_acquire, memory_order_acquire)) {
+        w = adapt__rt.workers[0];
+        kind = ADAPT__REGION_POOL;
+        break;
+      }
+      continue;
+    }
+    if (!solo && !(solo = solo_worker()))
+      return adapt__fail(-ENOMEM, "libadapt: out of memory for the worker of a region run on "
+                                  "its own thread (the workers were busy)");
+    /* acquire: as above. */
+    if (atomic_compare_exchange_weak_explicit(&adapt__rt.regions, &s, s + ADAPT__REGIONS_ONE,
+                                              memory_order_acquire, memory_order_acquire)) {
+      w = solo;
+      kind = ADAPT__REGION_SOLO;
+      break;
+    }
   }
-  adapt__rt.active++;
-  pthread_mutex_unlock(&adapt__rt.region_lock);
   adapt__set_self(w);
   adapt__tls_frames = 1;
   *wp = w;
@@ -137,20 +153,31 @@ void adapt__region_leave(int region) {
   if (region == ADAPT__REGION_NESTED) return;
   /* The thread that initialised the runtime is worker 0 again between
    * regions; any other thread is no worker. Read while the region still
-   * counts in active: the runtime is not finalized meanwhile. */
+   * counts in regions: the runtime is not finalized meanwhile. */
   adapt__set_self(pthread_equal(pthread_self(), adapt__rt.init_thread) ? adapt__rt.workers[0]
                                                                        : NULL);
-  pthread_mutex_lock(&adapt__rt.region_lock);
-  if (region == ADAPT__REGION_POOL) adapt__rt.pool_busy = 0;
-  if (--adapt__rt.active == 0 && adapt__rt.finalize_waiting)
+  const unsigned dec =
+      ADAPT__REGIONS_ONE + (region == ADAPT__REGION_POOL ? ADAPT__REGIONS_POOL : 0);
+  /* seq_cst: releases this region's writes to the next region start's
+   * acquire and to finalize's compare-and-swap; and with the seq_cst load
+   * of finalize_waiting below, one half of a Dekker pair with finalize's
+   * seq_cst increment of finalize_waiting and load of regions (wait_regions
+   * in runtime.c): either this thread sees the finalize waiting and wakes
+   * it, or the finalize sees this region gone. */
+  const unsigned s = atomic_fetch_sub_explicit(&adapt__rt.regions, dec, memory_order_seq_cst) - dec;
+  if (s < ADAPT__REGIONS_ONE &&
+      atomic_load_explicit(&adapt__rt.finalize_waiting, memory_order_seq_cst) > 0) {
+    pthread_mutex_lock(&adapt__rt.region_lock);
     pthread_cond_broadcast(&adapt__rt.regions_done);
-  pthread_mutex_unlock(&adapt__rt.region_lock);
+    pthread_mutex_unlock(&adapt__rt.region_lock);
+  }
 }
 
 int adapt__pin(int start) {
   pthread_mutex_lock(&adapt__rt.region_lock);
-  /* acquire: pairs with the release store of up in adapt_init (see
-   * region_start for why the lock keeps it running). */
+  /* acquire: pairs with the release store of up in adapt_init. Under
+   * region_lock, up == 1 means that no finalize has begun its teardown (it
+   * holds the lock from before it stops the workers to after it clears up). */
   while (!atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
     pthread_mutex_unlock(&adapt__rt.region_lock);
     if (!start) return -ESRCH;

@@ -78,21 +78,32 @@ typedef struct adapt__runtime {
   atomic_int shutdown;       /* 1: workers exit (release by finalize, acquire by workers) */
   pthread_mutex_t init_lock; /* init and finalize */
 
-  /* --- Top-level regions: the fields below are under region_lock. While a
-   * region runs (active > 0) or the lock is held with up == 1, the runtime
-   * is not finalized: its configuration and workers stay as they are. --- */
-  pthread_mutex_t region_lock;
-  pthread_cond_t regions_done; /* finalize waits here for active == 0 */
-  int active;                  /* top-level regions running, on the pool or solo */
-  int pool_busy;               /* a region holds worker 0's place */
-  int finalize_waiting;        /* finalizes waiting on regions_done */
+  /* --- Top-level regions. While a region runs (counted in regions) or
+   * region_lock is held with up == 1, the runtime is not finalized: its
+   * configuration and workers stay as they are. --- */
+  pthread_mutex_t region_lock; /* adapt__pin; finalize's teardown; regions_done */
+  pthread_cond_t regions_done; /* finalize waits here for no running region */
+  atomic_int finalize_waiting; /* finalizes waiting on regions_done */
 
-  /* --- Sleep/wake: written by everyone, own lines --- */
+  /* --- Sleep/wake and regions: written by everyone, own lines --- */
+  /* ADAPT__REGIONS_OPEN | ADAPT__REGIONS_POOL | running regions *
+   * ADAPT__REGIONS_ONE: a region starts by one compare-and-swap and ends by
+   * one subtraction (no lock on the path of a short loop). */
+  _Alignas(ADAPT_CACHE_LINE) atomic_uint regions;
   _Alignas(ADAPT_CACHE_LINE) atomic_uint epoch; /* futex word */
   _Alignas(ADAPT_CACHE_LINE) atomic_int sleepers;
 } adapt__runtime;
 
 extern adapt__runtime adapt__rt;
+
+/* The bits of adapt__rt.regions. OPEN: the runtime runs and admits regions
+ * (set by init once every worker runs, cleared by finalize when no region
+ * runs, before its teardown). POOL: a region holds worker 0's place. */
+enum {
+  ADAPT__REGIONS_OPEN = 1u,
+  ADAPT__REGIONS_POOL = 2u,
+  ADAPT__REGIONS_ONE = 4u /* one running region */
+};
 
 /* adapt_worker_id: the calling thread's worker id, -1 if none (or solo).
  * Does not dereference the worker. */
@@ -113,6 +124,10 @@ void adapt__set_self(adapt__worker *w);
 
 /* Start the runtime if it is not running (lazy init). 0 or negative errno. */
 int adapt__ensure(void);
+/* adapt__ensure for a region that found the runtime closed: waits for an
+ * init or a finalize under way to end (takes the init lock), then starts
+ * the runtime if it is down. 0 or negative errno. Not inside a region. */
+int adapt__ensure_wait(void);
 
 /* Monotonic time in ns. */
 uint64_t adapt__now_ns(void);
