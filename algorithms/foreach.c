@@ -52,10 +52,11 @@ static const adapt__seq_kernel k_tr = {run_tr, NULL, NULL};
 static const adapt__seq_kernel k_tr_range = {run_tr_range, NULL, NULL};
 
 static int run_map(const char *fn, const adapt__seq_kernel *k, map_ctx *x, size_t count,
-                   size_t footprint, const adapt_attr *attr) {
+                   size_t footprint, void (*key)(void), const adapt_attr *attr) {
   adapt__seq_params p;
   int rc = adapt__seq_params_resolve(fn, attr, count, 1, footprint, &p);
   if (rc || count == 0) return rc;
+  p.grain_key = key;
   adapt__seq_ctx c;
   adapt__seq_work w;
   return adapt__seq_run(&c, &w, k, x, &p, NULL, 0);
@@ -77,7 +78,7 @@ int adapt_for_each(void *base, size_t count, size_t size, void (*op)(void *elem,
   int rc = check_each(fn, base, count, size, (const void *)(uintptr_t)op);
   if (rc) return rc;
   map_ctx x = {.out = base, .out_size = size, .user = ctx, .each = op};
-  return run_map(fn, &k_each, &x, count, size, attr);
+  return run_map(fn, &k_each, &x, count, size, (void (*)(void))op, attr);
 }
 
 int adapt_for_each_range(void *base, size_t count, size_t size,
@@ -87,7 +88,7 @@ int adapt_for_each_range(void *base, size_t count, size_t size,
   int rc = check_each(fn, base, count, size, (const void *)(uintptr_t)op);
   if (rc) return rc;
   map_ctx x = {.out = base, .out_size = size, .user = ctx, .each_range = op};
-  return run_map(fn, &k_each_range, &x, count, size, attr);
+  return run_map(fn, &k_each_range, &x, count, size, (void (*)(void))op, attr);
 }
 
 static int check_transform(const char *fn, const void *in, size_t count, size_t in_size, void *out,
@@ -113,7 +114,7 @@ int adapt_transform(const void *in, size_t count, size_t in_size, void *out, siz
   if (rc) return rc;
   map_ctx x = {
       .in = in, .out = out, .in_size = in_size, .out_size = out_size, .user = ctx, .tr = op};
-  return run_map(fn, &k_tr, &x, count, in_size + out_size, attr);
+  return run_map(fn, &k_tr, &x, count, in_size + out_size, (void (*)(void))op, attr);
 }
 
 int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
@@ -124,5 +125,5 @@ int adapt_transform_range(const void *in, size_t count, size_t in_size, void *ou
   if (rc) return rc;
   map_ctx x = {
       .in = in, .out = out, .in_size = in_size, .out_size = out_size, .user = ctx, .tr_range = op};
-  return run_map(fn, &k_tr_range, &x, count, in_size + out_size, attr);
+  return run_map(fn, &k_tr_range, &x, count, in_size + out_size, (void (*)(void))op, attr);
 }

@@ -162,6 +162,7 @@ int adapt_reduce(const void *base, size_t count, size_t size, void *result, size
                .user = ctx,
                .accumulate = accumulate,
                .combine = combine};
+  p.grain_key = (void (*)(void))accumulate;
   adapt__seq_ctx c;
   adapt__seq_work w;
   rc = adapt__seq_run(&c, &w, &k_reduce, &x, &p, NULL, 0);

@@ -88,6 +88,7 @@ int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
   adapt__seq_params p;
   rc = adapt__seq_params_resolve(fn, attr, count, 1, 2 * size, &p);
   if (rc) return rc;
+  p.grain_key = (void (*)(void))op;
   scan_ctx x = {.in = in, .out = out, .size = size, .user = ctx, .op = op};
   adapt__seq_ctx c;
   adapt__seq_work w;

@@ -70,6 +70,7 @@ static int run_pred(const char *fn, const char *out_name, const adapt__seq_kerne
   adapt__seq_params p;
   rc = adapt__seq_params_resolve(fn, attr, count, 1, size, &p);
   if (rc) return rc;
+  p.grain_key = (void (*)(void))pred;
   *x = (pred_ctx){.base = base, .size = size, .user = ctx, .pred = pred};
   return adapt__seq_run(c, w, k, x, &p, NULL, 0);
 }

@@ -73,6 +73,7 @@ int adapt_seq_run(const char *name, size_t n, size_t unit_bytes, const adapt_seq
   adapt__seq_params p;
   int rc = adapt__seq_params_resolve(fn, attr, n, 1, unit_bytes, &p);
   if (rc || n == 0) return rc;
+  p.grain_key = (void (*)(void))k->run;
   adapt_seq s;
   adapt__seq_work w;
   s.k = k;

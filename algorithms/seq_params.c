@@ -71,6 +71,7 @@ int adapt__seq_params_resolve(const char *fn, const adapt_attr *attr, size_t cou
   if (g == 0) g = 1;
   if (g > p->window) g = p->window;
   p->grain = g;
+  p->grain_key = NULL;
   return 0;
 }
 

@@ -18,8 +18,12 @@ typedef struct adapt__seq_params {
   adapt_window_splitter splitter; /* LOCAL, DISTANT or BALANCED (never DEFAULT) */
   size_t grain;                   /* units per chunk, >= 1, <= window */
   int auto_grain;                 /* 1: the owner calibrates the grain */
-  adapt_sched sched;              /* attr->sched, checked (DEFAULT: see adapt__seq_run) */
-  adapt_sched sched_default;      /* what DEFAULT means: ADAPT_SCHED, else ADAPTIVE */
+  /* With the kernel, the key under which the calibrated grain is
+   * remembered for the next call (the user's callback); NULL: none. Set by
+   * the caller after adapt__seq_params_resolve (which sets NULL). */
+  void (*grain_key)(void);
+  adapt_sched sched;         /* attr->sched, checked (DEFAULT: see adapt__seq_run) */
+  adapt_sched sched_default; /* what DEFAULT means: ADAPT_SCHED, else ADAPTIVE */
 } adapt__seq_params;
 
 /* Fill *p for a call of the public function fn over `count` elements

@@ -126,10 +126,11 @@ static const adapt__seq_kernel k_copy_if = {run_copy_if, merge_var, discard_var}
 
 /* Run kernel k with the master's output a; a is updated (buffer, count). */
 static int run_out(const char *fn, const adapt__seq_kernel *k, var_ctx *x, size_t count,
-                   size_t footprint, var_acc *a, const adapt_attr *attr) {
+                   size_t footprint, void (*key)(void), var_acc *a, const adapt_attr *attr) {
   adapt__seq_params p;
   int rc = adapt__seq_params_resolve(fn, attr, count, 1, footprint, &p);
   if (rc || count == 0) return rc;
+  p.grain_key = key;
   adapt__seq_ctx c;
   adapt__seq_work w;
   rc = adapt__seq_run(&c, &w, k, x, &p, a, sizeof *a);
@@ -169,7 +170,7 @@ int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec 
                .op = op};
   var_acc a = {.buf = out->data, .n = out->count, .cap = out->capacity};
   size_t fp = in_size > SIZE_MAX - ob ? SIZE_MAX : in_size + ob;
-  rc = run_out(fn, &k_var, &x, count, fp, &a, attr);
+  rc = run_out(fn, &k_var, &x, count, fp, (void (*)(void))op, &a, attr);
   out->data = a.buf; /* may have moved (realloc keeps the old elements) */
   out->capacity = a.cap;
   if (rc == 0) out->count = a.n;
@@ -197,7 +198,7 @@ int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *
                .user = ctx,
                .pred = pred};
   var_acc a = {.buf = out, .n = 0, .cap = count};
-  rc = run_out(fn, &k_copy_if, &x, count, 2 * size, &a, attr);
+  rc = run_out(fn, &k_copy_if, &x, count, 2 * size, (void (*)(void))pred, &a, attr);
   if (rc == 0) *out_count = a.n;
   return rc;
 }

@@ -232,12 +232,54 @@ static void test_default_window(void **state) {
   assert_int_equal(p.auto_grain, 1);
 }
 
+/* A grain remembered from an earlier call of the same op (the engine's
+ * grain cache) never makes a chunk larger than a later call's window: the
+ * first call, without a window, calibrates on a cheap op over many
+ * elements; the second, with a static window of m elements, must run no
+ * range longer than m. */
+typedef struct range_log {
+  atomic_size_t longest, calls;
+} range_log;
+
+static void cheap_range(void *first, size_t n, void *ctx) {
+  range_log *r = ctx;
+  double *x = first;
+  for (size_t i = 0; i < n; i++) x[i] = x[i] * 0.5 + 1.0;
+  size_t cur = atomic_load_explicit(&r->longest, memory_order_relaxed);
+  /* relaxed: read after the call returns (its join orders the chunks). */
+  while (n > cur && !atomic_compare_exchange_weak_explicit(
+                        &r->longest, &cur, n, memory_order_relaxed, memory_order_relaxed)) {}
+  atomic_fetch_add_explicit(&r->calls, 1, memory_order_relaxed);
+}
+
+static void test_remembered_grain_within_window(void **state) {
+  (void)state;
+  const size_t n = (size_t)1 << 20, m = 64;
+  double *x = calloc(n, sizeof *x);
+  assert_non_null(x);
+  range_log r;
+  atomic_init(&r.longest, 0);
+  atomic_init(&r.calls, 0);
+  for (int k = 0; k < 3; k++) /* calibrated, then remembered */
+    assert_int_equal(adapt_for_each_range(x, n, sizeof *x, cheap_range, &r, NULL), 0);
+  adapt_attr a = {0};
+  a.window = ADAPT_WINDOW_STATIC;
+  a.window_size = m;
+  atomic_store_explicit(&r.longest, 0, memory_order_relaxed);
+  assert_int_equal(adapt_for_each_range(x, n, sizeof *x, cheap_range, &r, &a), 0);
+  assert_true(atomic_load_explicit(&r.longest, memory_order_relaxed) <= m);
+  assert_true(atomic_load_explicit(&r.longest, memory_order_relaxed) >= 1);
+  free(x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ADAPT_TEST(test_checker_detects),
       ADAPT_TEST(test_window_constraint),
       ADAPT_TEST_WORKERS(test_report_drift, 2),
       ADAPT_TEST_WORKERS(test_default_window, 2),
+      ADAPT_TEST(test_remembered_grain_within_window),
+      ADAPT_TEST_WORKERS(test_remembered_grain_within_window, 2),
   };
   return adapt_test_run("algo_window", tests);
 }
