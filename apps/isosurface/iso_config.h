@@ -14,7 +14,7 @@
 #define ISO_FALLBACK_SHARED_CACHE (32u << 20)
 #endif
 
-/* Cells per element of adapt_transform_var in the adaptive modes (one
+/* Cells per unit of the cell phase's adapt_seq_run in the adaptive modes (one
  * indirect call per block instead of per cell), and per case pass of the
  * cell loop (whose crossed-cell list holds byte indices: at most 256).
  * Window sizes and grains are given in cells and rounded up to whole
@@ -23,33 +23,47 @@
 #define ISO_CELL_BLOCK 32
 #endif
 
-/* The vertex merge (mt.cpp, merge_keys) cuts the triangle sequence into
- * chunks, each deduplicating its vertices in a table of its own, then
- * resolves the vertices shared with earlier chunks (same numbering as one
- * sequential pass). With fewer than ISO_PAR_MERGE_MIN_TRIS triangles, or a
- * cell order that is not local (below), there is one chunk.
- * ISO_MERGE_CHUNK_TRIS: most triangles per chunk (a chunk's table, about 4
- * bytes per triangle, and its key list stay in L2), default 16384. The seq mode uses such
- * chunks too (in a plain loop); the adaptive modes use at least
- * ISO_PAR_MERGE_CHUNKS_PER_WORKER chunks per worker (more than one: a thief
- * needs a piece left to steal), run by adapt_for. */
-#ifndef ISO_PAR_MERGE_MIN_TRIS
-#define ISO_PAR_MERGE_MIN_TRIS 1024
-#endif
+/* The vertex merge (mt.cpp) works on chunks of the triangle sequence, each
+ * deduplicating its vertices in a table of its own, then resolves the
+ * vertices shared with earlier chunks (same numbering as one sequential
+ * pass). ISO_MERGE_CHUNK_TRIS: the cell phase writes its triangles into
+ * chunks and seals a chunk once it holds this many (at most
+ * 2 * ISO_CELL_BLOCK more; a thief's chunk ends where its piece does), then
+ * runs the chunk's local merge while its keys are in cache (the keys, 24
+ * bytes per triangle, its table, about 4, and its key list, about 4: about
+ * 0.5 MiB, the L2 of the machine measured); triangles, default 16384. On a cell order that is not local (below) the
+ * chunks are gathered into one after the cell phase. */
 #ifndef ISO_MERGE_CHUNK_TRIS
 #define ISO_MERGE_CHUNK_TRIS 16384
 #endif
-/* Chunks are used only if their point id ranges summed are at most
- * ISO_PAR_MERGE_OVERLAP * chunks times the whole range (see chunks_local in
- * mt.cpp; lexicographic, Morton and Hilbert orders pass, random orders do
- * not: there every shared vertex would be looked up in most earlier chunks).
- * Dimensionless ratio, default 0.5. */
+/* A cell order is local when, sampled in ISO_LOCAL_SAMPLE_PARTS parts of
+ * the cell array (ISO_LOCAL_SAMPLE_CELLS cells each, at most), the parts'
+ * ranges of smallest point ids summed are at most ISO_PAR_MERGE_OVERLAP *
+ * parts times the whole range (see cells_local in mt.cpp; lexicographic,
+ * Morton and Hilbert orders pass, random orders do not: there every shared
+ * vertex would be looked up in most earlier chunks). Ratio default 0.5;
+ * parts default 64; cells default 16 (1024 cold cache lines read before
+ * the cell phase: a random order spans most of the ids with far fewer). */
 #ifndef ISO_PAR_MERGE_OVERLAP
 #define ISO_PAR_MERGE_OVERLAP 0.5
 #endif
-/* Chunks per worker in the adaptive modes, at least (count), default 4. */
-#ifndef ISO_PAR_MERGE_CHUNKS_PER_WORKER
-#define ISO_PAR_MERGE_CHUNKS_PER_WORKER 4
+#ifndef ISO_LOCAL_SAMPLE_PARTS
+#define ISO_LOCAL_SAMPLE_PARTS 64
+#endif
+#ifndef ISO_LOCAL_SAMPLE_CELLS
+#define ISO_LOCAL_SAMPLE_CELLS 16
+#endif
+/* 1: the cell phase's chunk buffers and the merge's tables (mt.cpp) are
+ * faulted in by the mmap call (MAP_POPULATE) instead of a fault per 4 KiB
+ * page as they are written; 0: lazily. Default 1. */
+#ifndef ISO_CHUNK_POPULATE
+#define ISO_CHUNK_POPULATE 1
+#endif
+/* Arrays of the surface (and the merge's per-point table) of at least this
+ * many bytes are aligned to 2 MiB and ask for transparent huge pages (a
+ * page fault costs microseconds in the VMs measured); bytes, default 4 MiB. */
+#ifndef ISO_HUGE_MIN_BYTES
+#define ISO_HUGE_MIN_BYTES (4u << 20)
 #endif
 
 /* The reuse-distance model (locality.h, docs/locality.md). Cells a modelled
@@ -132,11 +146,21 @@
 #define ISO_PNG_HEIGHT 700
 #endif
 
+/* Points or cells of a piece file read and converted at a time by
+ * read_pieces: its buffers (about 40 bytes a point, 45 a cell: under 1 MiB
+ * at the default) are all of a piece held beside the mesh. Count, >= 1;
+ * default 16384. */
+#ifndef ISO_PIECE_CHUNK
+#define ISO_PIECE_CHUNK 16384
+#endif
+
+static_assert(ISO_PIECE_CHUNK >= 1, "a chunk holds at least one value");
 static_assert(ISO_WINDOW_CACHE_DIVISOR >= 1, "the window cannot exceed the cache");
 static_assert(ISO_CELL_BLOCK >= 1 && ISO_CELL_BLOCK <= 256,
               "a block holds at least one cell, its indices fit in a byte");
-static_assert(ISO_PAR_MERGE_CHUNKS_PER_WORKER >= 1, "at least one chunk per worker");
 static_assert(ISO_MERGE_CHUNK_TRIS >= 1, "a chunk holds at least one triangle");
+static_assert(ISO_LOCAL_SAMPLE_PARTS >= 2 && ISO_LOCAL_SAMPLE_CELLS >= 1,
+              "the locality sample compares at least two parts");
 static_assert(ISO_DEFAULT_REPS >= 1, "at least one repetition");
 static_assert(ISO_LOCALITY_CHUNK >= 1, "a modelled chunk holds at least one cell");
 static_assert(ISO_LOCALITY_EXACT_LINES >= 1 && ISO_LOCALITY_MIN_SAMPLED_LINES >= 1,

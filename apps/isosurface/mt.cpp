@@ -19,6 +19,7 @@
 
 #include <adapt/adapt.h>
 #include <adapt/algorithms.h>
+#include <adapt/seq.h>
 
 namespace iso {
 
@@ -303,18 +304,9 @@ void advise_huge(const void *p, size_t bytes) {
 #endif
 }
 
-/* v sized to n elements (zero), with huge pages asked for first. */
-template <class T>
-void resize_huge(std::vector<T> &v, size_t n) {
-  v.reserve(n);
-  advise_huge(v.data(), n * sizeof(T));
-  v.resize(n);
-}
-
 /* A vertex key packed in 64 bits: (a << 32) | b, a <= b < 2^32 (the edge
  * (a, b), or the point a when a == b). extract() refuses meshes of 2^32 - 1
- * points or more, so no key is all ones (the empty slot below). */
-constexpr uint64_t kNoKey = ~(uint64_t)0;
+ * points or more. */
 constexpr uint64_t kMaxPoints = 0xFFFFFFFFull;
 
 inline uint64_t pack(const EdgeKey &k) { return (uint64_t)k.a << 32 | (uint64_t)k.b; }
@@ -330,13 +322,65 @@ inline void key_position(const Point *pts, double iso, uint64_t key, double x[3]
   }
 }
 
+/* An array of trivial T in pages of its own (mmap): release() gives them
+ * back to the system at once, which the heap would not do for blocks of
+ * tens of KiB (the merge's tables and lists, released during its global
+ * phase while that phase writes the output: the peak RSS stays at about
+ * the output's, see docs/isosurface.md). Fixed capacity. */
+template <class T>
+class PageVec {
+public:
+  PageVec() = default;
+  PageVec(const PageVec &) = delete;
+  PageVec &operator=(const PageVec &) = delete;
+  ~PageVec() { release(); }
+  /* n copies of v (pages faulted in at once); throws std::bad_alloc. */
+  void assign(size_t n, T v) {
+    map(n, ISO_CHUNK_POPULATE ? MAP_POPULATE : 0);
+    n_ = n;
+    std::fill(p_, p_ + n, v);
+  }
+  /* Empty, room for cap elements (pages faulted in as they are used);
+   * throws std::bad_alloc. */
+  void reserve(size_t cap) { map(cap, 0); }
+  /* n elements, uninitialised (as reserve). */
+  void resize_uninit(size_t n) {
+    map(n, 0);
+    n_ = n;
+  }
+  /* Append v; there must be room (reserve). */
+  void push_back(T v) { p_[n_++] = v; }
+  void release() {
+    if (p_) (void)munmap(p_, cap_ * sizeof(T));
+    p_ = nullptr;
+    n_ = cap_ = 0;
+  }
+  size_t size() const { return n_; }
+  T *data() { return p_; }
+  T &operator[](size_t i) { return p_[i]; }
+  const T &operator[](size_t i) const { return p_[i]; }
+
+private:
+  void map(size_t cap, int flags) {
+    release();
+    if (cap == 0) return;
+    void *p = mmap(nullptr, cap * sizeof(T), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    p_ = static_cast<T *>(p);
+    cap_ = cap;
+  }
+  T *p_ = nullptr;
+  size_t n_ = 0, cap_ = 0;
+};
+
 /* Open-addressing table from packed key to a chunk-local id, sized for one
  * chunk. A slot holds only the id (4 bytes; the key is keys[id], in the
  * chunk's own key list): ISO_MERGE_CHUNK_TRIS triangles take 64 KiB, in L2.
  * Fibonacci hashing, linear probing, load at most 1/2. */
 class LocalMap {
 public:
-  LocalMap(size_t expect, const std::vector<uint64_t> *keys) : keys_(keys) {
+  LocalMap(size_t expect, const PageVec<uint64_t> *keys) : keys_(keys) {
     size_t cap = 64;
     while (cap < 2 * expect) cap <<= 1;
     resize(cap);
@@ -366,7 +410,6 @@ public:
       if ((*keys_)[id] == key) return id;
     }
   }
-  void release() { std::vector<uint32_t>().swap(slots_); }
 
 private:
   static constexpr uint32_t kEmpty = UINT32_MAX;
@@ -387,108 +430,168 @@ private:
       slots_[h] = id;
     }
   }
-  const std::vector<uint64_t> *keys_;
-  std::vector<uint32_t> slots_;
+  const PageVec<uint64_t> *keys_;
+  PageVec<uint32_t> slots_;
   size_t mask_ = 0;
   int shift_ = 64;
 };
 
-/* The merge of packed keys with the sequential numbering, in C contiguous
- * chunks of triangles (C = 1: the plain sequential merge).
+/* The merge of packed keys with the sequential numbering, over C chunks:
+ * contiguous pieces of the triangle sequence, each with its own keys
+ * (KeyChunk::keys; the chunks of extract() are the buffers its cell phase
+ * wrote, those of merge_chunked cut one array).
  * (1) local: each chunk numbers its keys in order of first appearance in a
- *     table of its own, writes the local ids into tri, and lowers owner[a]
- *     to its index for each key's smaller point a (owner[a]: the first chunk
- *     with a key starting at a).
+ *     table of its own, rewrites its keys into these local ids, and lowers
+ *     owner[a] to its position for each key's smaller point a (owner[a]:
+ *     the first chunk with a key starting at a). extract() runs it in the
+ *     cell phase, on each chunk as soon as it is full (its keys still in
+ *     cache), by the worker that wrote it.
  * (2) rank: a key (a, b) of chunk c is new unless an earlier chunk holds it;
  *     only chunks owner[a] .. c-1 can (on cell-ordered meshes: the chunk
  *     boundary, one lookup or two), and the first one found is where it is
  *     new. New keys are ranked in order.
  * (3) global, after a prefix sum of the new counts: a new key's id is
  *     offset[c] + rank, the others take the id of the chunk that has it new;
- *     positions of the new keys, tri rewritten to global ids.
+ *     positions of the new keys into xyz, the chunk's triangles as global
+ *     ids into tri (both first touched there, by the worker of the chunk).
  * Exactly the first-appearance numbering of merge(). Each phase is one loop
  * over the chunks (adapt_for, or a plain loop for the sequential mode); a
  * phase reads only what earlier phases wrote. */
 struct KeyChunk {
-  size_t first = 0, last = 0; /* triangles [first, last) */
-  std::unique_ptr<LocalMap> map;
-  std::vector<uint64_t> keys; /* local id -> key */
-  std::vector<int64_t> ref;   /* local id -> rank if new, else -1 - (j << 32 | id in j) */
-  size_t nnew = 0;
+  uint64_t *keys = nullptr; /* 3 ntri packed keys; local ids after (1) */
+  size_t ntri = 0;          /* triangles held */
+  size_t cap = 0;           /* room, triangles (owned buffers) */
+  size_t tri_off = 0;       /* first triangle in the output */
+  uint32_t pos = 0;         /* owner's value: increasing along the sequence */
+  bool owned = false;       /* keys mmap'd for this chunk */
+  bool sealed = false;      /* takes no more triangles */
+  bool closed = false;      /* (1) done */
   bool oom = false;
+  KeyChunk *next = nullptr; /* the chunk after it (the cell phase's lists) */
+  std::unique_ptr<LocalMap> map;
+  PageVec<uint64_t> ukeys; /* local id -> key; -> global id in (3) */
+  int64_t *ref = nullptr;  /* local id -> rank if new, else -1 - (j << 32 | id in j);
+                            * a slice of KeyMerge::refs */
+  size_t nnew = 0;
+  KeyChunk() = default;
+  KeyChunk(const KeyChunk &) = delete;
+  KeyChunk &operator=(const KeyChunk &) = delete;
+  size_t mapped = 0; /* bytes mapped at keys (owned) */
+  ~KeyChunk() { drop_keys(); }
+  /* Release an owned key buffer (to the system: the global phase, which
+   * writes tri and xyz as it drops the chunks' keys, stays at about the
+   * output's peak RSS). */
+  void drop_keys() {
+    if (owned) (void)munmap(keys, mapped);
+    keys = nullptr;
+    owned = false;
+    mapped = 0;
+  }
+  /* Keep only the first `bytes` of an owned buffer (whole pages). */
+  void shrink_keys(size_t bytes) {
+    const size_t keep = page_round(bytes);
+    if (!owned || keep >= mapped) return;
+    (void)munmap(reinterpret_cast<char *>(keys) + keep, mapped - keep);
+    mapped = keep;
+  }
+  static size_t page_round(size_t bytes) {
+    const size_t page = 4096;
+    return (bytes + page - 1) / page * page;
+  }
 };
+
+/* Phase (1) on one chunk (see above); owner may be NULL (one chunk). The
+ * local ids are written as 32-bit values packed at the start of the keys'
+ * buffer (the i-th over bytes [4i, 4i + 4), within keys already read), and
+ * an owned buffer gives back its second half. Sets ch.oom when out of
+ * memory. */
+void chunk_local(KeyChunk &ch, std::atomic<uint32_t> *owner) {
+  ch.closed = true;
+  try {
+    /* About one vertex per two triangles on smooth surfaces. */
+    ch.map.reset(new LocalMap(ch.ntri / 2, &ch.ukeys));
+    ch.ukeys.reserve(3 * ch.ntri); /* virtual: the pages used are touched */
+    /* Locals: the stores to keys may alias the fields (uint64_t vs size_t),
+     * which would make the compiler reload them every iteration. */
+    const uint64_t *keys = ch.keys;
+    char *lid = reinterpret_cast<char *>(ch.keys);
+    const size_t n = 3 * ch.ntri;
+    const uint32_t pos = ch.pos;
+    LocalMap &map = *ch.map;
+    PageVec<uint64_t> &ukeys = ch.ukeys;
+    for (size_t i = 0; i < n; i++) {
+      const uint64_t key = keys[i];
+      bool fresh;
+      const uint32_t id = map.find_or_insert(key, &fresh);
+      if (fresh) {
+        ukeys.push_back(key);
+        if (owner) {
+          /* Lower owner[a] to pos. Relaxed: the values are read in the rank
+           * phase, after the parallel call running this one has returned
+           * (its join pairs with these stores). */
+          std::atomic<uint32_t> &o = owner[key >> 32];
+          uint32_t cur = o.load(std::memory_order_relaxed);
+          while (cur > pos && !o.compare_exchange_weak(cur, pos, std::memory_order_relaxed,
+                                                       std::memory_order_relaxed)) {}
+        }
+      }
+      std::memcpy(lid + 4 * i, &id, sizeof id);
+    }
+    ch.shrink_keys(n * sizeof(uint32_t));
+  } catch (const std::bad_alloc &) {
+    ch.oom = true;
+  }
+}
+
+void free_bytes(void *p) { std::free(p); }
+
+/* owner[]: out_alloc_bytes memory. */
+using OwnerPtr = std::unique_ptr<std::atomic<uint32_t>, void (*)(void *)>;
 
 struct KeyMerge {
   const Point *pts = nullptr;
   double iso = 0;
-  const uint64_t *keys = nullptr; /* 3n packed keys (may be tri itself) */
-  int64_t *tri = nullptr;         /* 3n ids out */
+  std::vector<KeyChunk *> chunks; /* in sequence order */
+  std::vector<uint32_t> pos;      /* chunks[c]->pos */
+  std::atomic<uint32_t> *owner = nullptr;
+  OwnerPtr owner_mem{nullptr, free_bytes}; /* owner's memory, freed after (2) */
+  /* Every chunk's ref, one allocation (one free: a release per chunk in
+   * the serial part would cost a system call each). */
+  std::unique_ptr<int64_t, void (*)(void *)> refs{nullptr, free_bytes};
+  std::vector<size_t> offset; /* first global vertex id of each chunk's new ones */
+  int64_t *tri = nullptr;
   double *xyz = nullptr;
-  std::vector<KeyChunk> chunks;
-  std::unique_ptr<std::atomic<uint32_t>[]> owner; /* per point, C > 1 only */
-  std::vector<size_t> offset;
 };
 
 void km_local(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
-  for (size_t c = b; c < e; c++) {
-    KeyChunk &ch = km->chunks[c];
-    try {
-      /* About one vertex per two triangles on smooth surfaces. */
-      ch.map.reset(new LocalMap((ch.last - ch.first) / 2, &ch.keys));
-      ch.keys.reserve((ch.last - ch.first) / 2 + 16);
-      /* Locals: the stores to tri (int64_t) may alias size_t fields, which
-       * would make the compiler reload these every iteration. */
-      const uint64_t *keys = km->keys;
-      int64_t *tri = km->tri;
-      LocalMap &map = *ch.map;
-      std::atomic<uint32_t> *owner = km->owner.get();
-      for (size_t i = 3 * ch.first; i < 3 * ch.last; i++) {
-        const uint64_t key = keys[i];
-        bool fresh;
-        const uint32_t id = map.find_or_insert(key, &fresh);
-        if (fresh) {
-          ch.keys.push_back(key);
-          if (owner) {
-            /* Lower owner[a] to c. Relaxed: the values are read in the
-             * rank phase, after this adapt_for has returned (its join pairs
-             * with these stores). */
-            std::atomic<uint32_t> &o = owner[key >> 32];
-            uint32_t cur = o.load(std::memory_order_relaxed);
-            while (cur > (uint32_t)c &&
-                   !o.compare_exchange_weak(cur, (uint32_t)c, std::memory_order_relaxed,
-                                            std::memory_order_relaxed)) {}
-          }
-        }
-        tri[i] = (int64_t)id;
-      }
-    } catch (const std::bad_alloc &) {
-      ch.oom = true;
-    }
-  }
+  for (size_t c = b; c < e; c++) chunk_local(*km->chunks[c], km->owner);
 }
 
 void km_rank(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
   for (size_t c = b; c < e; c++) {
-    KeyChunk &ch = km->chunks[c];
-    if (ch.oom) continue;
-    try {
-      ch.ref.resize(ch.keys.size());
-    } catch (const std::bad_alloc &) {
-      ch.oom = true;
-      continue;
+    KeyChunk &ch = *km->chunks[c];
+    if (!ch.closed) {
+      /* The last chunk (merge_finish): no later chunk reads its table or
+       * its owner[] values, so its step (1) runs here, in parallel with the
+       * others' step (2), without lowering owner[]. */
+      chunk_local(ch, nullptr);
+      if (ch.oom) continue;
     }
     int64_t r = 0;
-    for (size_t l = 0; l < ch.keys.size(); l++) {
-      const uint64_t key = ch.keys[l];
+    for (size_t l = 0; l < ch.ukeys.size(); l++) {
+      const uint64_t key = ch.ukeys[l];
       bool found = false;
       int64_t ref = 0;
-      if (km->owner) {
-        /* Relaxed: written by km_local before the previous adapt_for
-         * returned (its join orders them before this loop). */
-        for (size_t j = km->owner[key >> 32].load(std::memory_order_relaxed); j < c; j++) {
-          const int64_t lj = km->chunks[j].map->find(key);
+      /* Relaxed: written by the local phases before the parallel call
+       * running them returned (its join orders them before this loop). */
+      const uint32_t o = km->owner ? km->owner[key >> 32].load(std::memory_order_relaxed) : ch.pos;
+      if (o < ch.pos) {
+        size_t j = (size_t)(std::lower_bound(km->pos.begin(), km->pos.begin() + (ptrdiff_t)c, o) -
+                            km->pos.begin());
+        for (; j < c; j++) {
+          const int64_t lj = km->chunks[j]->map->find(key);
           if (lj >= 0) {
             ref = -1 - (int64_t)((uint64_t)j << 32 | (uint64_t)lj);
             found = true;
@@ -505,30 +608,42 @@ void km_rank(size_t b, size_t e, void *ctx) {
 void km_global(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
   for (size_t c = b; c < e; c++) {
-    KeyChunk &ch = km->chunks[c];
-    /* keys[l] becomes the global id of l once its position is made (only
-     * this chunk reads its keys in this phase; the others read its ref). */
-    for (size_t l = 0; l < ch.keys.size(); l++) {
+    KeyChunk &ch = *km->chunks[c];
+    ch.map.reset(); /* the rank phase, its only other reader, is over */
+    /* ukeys[l] becomes the global id of l once its position is made (only
+     * this chunk reads its ukeys in this phase; the others read its ref). */
+    for (size_t l = 0; l < ch.ukeys.size(); l++) {
       const int64_t ref = ch.ref[l];
       int64_t g;
       if (ref >= 0) {
         g = (int64_t)km->offset[c] + ref;
-        key_position(km->pts, km->iso, ch.keys[l], km->xyz + 3 * g);
+        key_position(km->pts, km->iso, ch.ukeys[l], km->xyz + 3 * g);
       } else {
         const uint64_t at = (uint64_t)(-1 - ref);
         const size_t j = (size_t)(at >> 32), lj = (size_t)(at & 0xFFFFFFFFu);
-        g = (int64_t)km->offset[j] + km->chunks[j].ref[lj];
+        g = (int64_t)km->offset[j] + km->chunks[j]->ref[lj];
       }
-      ch.keys[l] = (uint64_t)g;
+      ch.ukeys[l] = (uint64_t)g;
     }
-    for (size_t i = 3 * ch.first; i < 3 * ch.last; i++)
-      km->tri[i] = (int64_t)ch.keys[(size_t)km->tri[i]];
+    /* Backwards: tri may be the chunk's own buffer (merge_chunked, the
+     * gathered chunk), where tri[i] covers the local ids 2i and 2i + 1,
+     * both read by then (i >= 1; i = 0 reads its id first). */
+    const char *lid = reinterpret_cast<const char *>(ch.keys);
+    const uint64_t *ids = ch.ukeys.data();
+    int64_t *tri = km->tri + 3 * ch.tri_off;
+    for (size_t i = 3 * ch.ntri; i-- > 0;) {
+      uint32_t id;
+      std::memcpy(&id, lid + 4 * i, sizeof id);
+      tri[i] = (int64_t)ids[id];
+    }
+    ch.ukeys.release(); /* the other chunks read only ref */
+    ch.drop_keys();
   }
 }
 
 /* One phase over the chunks: adapt_for (one chunk per call) or a loop. */
 int km_phase(KeyMerge &km, bool parallel, void (*phase)(size_t, size_t, void *)) {
-  if (!parallel) {
+  if (!parallel || km.chunks.size() < 2) {
     phase(0, km.chunks.size(), &km);
     return 0;
   }
@@ -538,92 +653,88 @@ int km_phase(KeyMerge &km, bool parallel, void (*phase)(size_t, size_t, void *))
   return adapt_for(0, km.chunks.size(), phase, &km, &attr);
 }
 
-/* Merge the packed keys keys[0 .. 3n) into s->tri (3n entries, already
- * sized; may be the same memory as keys) and s->xyz, in nchunks >= 1 chunks.
- * release(keys) is called once the keys have been read (after the local
- * phase), if not NULL. 0, -ENOMEM, the runtime's errors. */
-int merge_keys(const Point *pts, size_t npts, double iso, const uint64_t *keys, size_t n,
-               size_t nchunks, bool parallel, void (*release)(const uint64_t *), Surface *s) {
-  KeyMerge km;
-  km.pts = pts;
-  km.iso = iso;
-  km.keys = keys;
-  km.tri = s->tri.data();
-  /* Local ids are 32-bit: a chunk holds fewer than 2^32 - 1 keys (3 per
-   * triangle at most). */
-  const size_t most = ((size_t)UINT32_MAX - 1) / 3;
-  nchunks = std::max<size_t>({1, std::min(nchunks, n), (n + most - 1) / most});
+/* Phases (2) and (3) on km's chunks, all through (1) but the last (which
+ * may be sealed only: km_rank runs its (1)), their tri_off set
+ * (consecutive), their pos increasing; km.owner set if there are several.
+ * s->tri is sized to the chunks' triangles (left as it is when it already
+ * has that size: the chunks may be its own memory) and s->xyz to the
+ * vertices. 0, -ENOMEM, the runtime's errors. */
+int merge_finish(KeyMerge &km, bool parallel, Surface *s) {
+  size_t ntri = 0, nkeys = 0;
   try {
-    km.chunks.resize(nchunks);
-    if (nchunks > 1) {
-      km.owner.reset(new std::atomic<uint32_t>[npts]);
-      advise_huge(km.owner.get(), npts * sizeof(std::atomic<uint32_t>));
-      for (size_t p = 0; p < npts; p++)
-        km.owner[p].store(UINT32_MAX, std::memory_order_relaxed); /* before the loops start */
+    km.pos.resize(km.chunks.size());
+    for (size_t c = 0; c < km.chunks.size(); c++) {
+      const KeyChunk &ch = *km.chunks[c];
+      if (ch.oom) return -ENOMEM;
+      km.pos[c] = ch.pos;
+      ntri += ch.ntri;
+      /* An open chunk has at most 3 keys per triangle (virtual room). */
+      nkeys += ch.closed ? ch.ukeys.size() : 3 * ch.ntri;
     }
   } catch (const std::bad_alloc &) {
-    if (release) release(keys);
     return -ENOMEM;
   }
-  for (size_t c = 0; c < nchunks; c++) {
-    km.chunks[c].first = n * c / nchunks;
-    km.chunks[c].last = n * (c + 1) / nchunks;
+  km.refs.reset(static_cast<int64_t *>(out_alloc_bytes(nkeys * sizeof(int64_t))));
+  if (!km.refs) return -ENOMEM;
+  for (size_t c = 0, at = 0; c < km.chunks.size(); c++) {
+    KeyChunk &ch = *km.chunks[c];
+    ch.ref = km.refs.get() + at;
+    at += ch.closed ? ch.ukeys.size() : 3 * ch.ntri;
   }
-  int rc = km_phase(km, parallel, km_local);
-  if (release) release(keys);
-  km.keys = nullptr;
-  if (!rc) rc = km_phase(km, parallel, km_rank);
+  int rc = km_phase(km, parallel, km_rank);
   if (rc) return rc;
+  for (const KeyChunk *ch : km.chunks)
+    if (ch->oom) return -ENOMEM;
   size_t total = 0;
-  km.offset.resize(nchunks);
-  for (size_t c = 0; c < nchunks; c++) {
-    if (km.chunks[c].oom) return -ENOMEM;
-    km.chunks[c].map->release();
-    km.offset[c] = total;
-    total += km.chunks[c].nnew;
-  }
-  km.owner.reset();
   try {
-    resize_huge(s->xyz, 3 * total);
+    km.offset.resize(km.chunks.size());
+  } catch (const std::bad_alloc &) {
+    return -ENOMEM;
+  }
+  for (size_t c = 0; c < km.chunks.size(); c++) {
+    km.offset[c] = total;
+    total += km.chunks[c]->nnew;
+  }
+  km.owner = nullptr;
+  km.owner_mem.reset();
+  try {
+    /* Uninitialised (OutAlloc): the global phase writes every element. */
+    s->xyz.resize(3 * total);
+    if (s->tri.size() != 3 * ntri) s->tri.resize(3 * ntri);
   } catch (const std::bad_alloc &) {
     return -ENOMEM;
   }
   km.xyz = s->xyz.data();
+  km.tri = s->tri.data();
   return km_phase(km, parallel, km_global);
 }
 
-/* Do the chunks hold mostly separate point id ranges (a local cell order)?
- * Estimated on a sample of the triangles' first keys: the summed ranges of
- * the chunks must not exceed ISO_PAR_MERGE_OVERLAP * nchunks times the whole
- * range (1 for disjoint ranges, nchunks when every chunk spans everything).
- * Otherwise (random orders) most keys would be looked up in most earlier
- * chunks, and one chunk (the sequential merge) is faster. */
-bool chunks_local(const uint64_t *keys, size_t n, size_t nchunks) {
+/* Do the cells hold mostly separate point id ranges (a local cell order)?
+ * Estimated on a sample of the cells: cut into ISO_LOCAL_SAMPLE_PARTS
+ * parts, the summed ranges of the parts' smallest point ids must not
+ * exceed ISO_PAR_MERGE_OVERLAP * parts times the whole range (1 for
+ * disjoint ranges, parts when every part spans everything). Otherwise
+ * (random orders) most vertices of a merge chunk would be looked up in
+ * most earlier chunks, and one chunk (the sequential merge) is faster. */
+bool cells_local(const Mesh &m) {
+  const size_t n = m.tets.size(), parts = ISO_LOCAL_SAMPLE_PARTS;
+  if (n < 2 * parts) return false;
+  const size_t step = std::max<size_t>(1, n / (parts * ISO_LOCAL_SAMPLE_CELLS));
   int64_t lo = INT64_MAX, hi = -1;
   double summed = 0;
-  for (size_t c = 0; c < nchunks; c++) {
+  for (size_t c = 0; c < parts; c++) {
     int64_t clo = INT64_MAX, chi = -1;
-    for (size_t f = n * c / nchunks; f < n * (c + 1) / nchunks; f += 16) {
-      const int64_t a = (int64_t)(keys[3 * f] >> 32);
+    for (size_t f = n * c / parts; f < n * (c + 1) / parts; f += step) {
+      const Tet &t = m.tets[f];
+      const int64_t a = std::min(std::min(t.v[0], t.v[1]), std::min(t.v[2], t.v[3]));
       clo = std::min(clo, a);
       chi = std::max(chi, a);
     }
-    if (chi < 0) continue;
     summed += (double)(chi - clo + 1);
     lo = std::min(lo, clo);
     hi = std::max(hi, chi);
   }
-  return hi >= 0 && summed <= ISO_PAR_MERGE_OVERLAP * (double)nchunks * (double)(hi - lo + 1);
-}
-
-/* Chunks for n triangles on nw workers: one if the order is not local,
- * else enough for tables of at most ISO_MERGE_CHUNK_TRIS triangles and at
- * least ISO_PAR_MERGE_CHUNKS_PER_WORKER per worker. */
-size_t merge_chunks(const uint64_t *keys, size_t n, size_t nw) {
-  if (n < ISO_PAR_MERGE_MIN_TRIS) return 1;
-  const size_t by_size = (n + ISO_MERGE_CHUNK_TRIS - 1) / ISO_MERGE_CHUNK_TRIS;
-  const size_t c = std::max(by_size, nw > 1 ? nw * ISO_PAR_MERGE_CHUNKS_PER_WORKER : 1);
-  return c > 1 && chunks_local(keys, n, std::min<size_t>(c, 64)) ? c : 1;
+  return summed <= ISO_PAR_MERGE_OVERLAP * (double)parts * (double)(hi - lo + 1);
 }
 
 } // namespace
@@ -650,8 +761,15 @@ adapt_attr cell_phase_attr(const Mesh &m, Mode mode, const AdaptOptions &opt) {
 int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks,
                   Surface *out) {
   if (nchunks == 0) return -EINVAL;
+  /* Local ids are 32-bit: a chunk holds fewer than 2^32 - 1 keys (3 per
+   * triangle at most); positions are chunk indices. */
+  const size_t most = ((size_t)UINT32_MAX - 1) / 3;
+  nchunks = std::max<size_t>({1, std::min(nchunks, n), (n + most - 1) / most});
+  if (nchunks >= UINT32_MAX) return -EOVERFLOW;
   Surface s;
   int64_t npts = 0;
+  KeyMerge km;
+  std::vector<std::unique_ptr<KeyChunk>> own;
   try {
     s.tri.resize(3 * n);
     for (size_t f = 0; f < n; f++)
@@ -661,12 +779,31 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
         s.tri[3 * f + (size_t)k] = (int64_t)pack(e);
         npts = std::max(npts, e.b + 1);
       }
+    for (size_t c = 0; c < nchunks; c++) {
+      own.emplace_back(new KeyChunk);
+      KeyChunk &ch = *own.back();
+      const size_t first = n * c / nchunks, last = n * (c + 1) / nchunks;
+      ch.keys = reinterpret_cast<uint64_t *>(s.tri.data()) + 3 * first;
+      ch.ntri = last - first;
+      ch.tri_off = first;
+      ch.pos = (uint32_t)c;
+      km.chunks.push_back(&ch);
+    }
+    if (nchunks > 1) {
+      km.owner_mem.reset(static_cast<std::atomic<uint32_t> *>(
+          out_alloc_bytes((size_t)npts * sizeof(std::atomic<uint32_t>))));
+      km.owner = km.owner_mem.get();
+      if (!km.owner) return -ENOMEM;
+      for (int64_t p = 0; p < npts; p++)
+        km.owner[p].store(UINT32_MAX, std::memory_order_relaxed); /* before the loops */
+    }
   } catch (const std::bad_alloc &) {
     return -ENOMEM;
   }
-  const int rc =
-      merge_keys(pts, (size_t)npts, iso, reinterpret_cast<const uint64_t *>(s.tri.data()), n,
-                 nchunks, true, nullptr, &s);
+  km.pts = pts;
+  km.iso = iso;
+  int rc = km_phase(km, true, km_local);
+  if (!rc) rc = merge_finish(km, true, &s);
   if (rc) return rc;
   *out = std::move(s);
   return 0;
@@ -761,40 +898,172 @@ inline size_t cells_block(const Point *pts, const uint8_t *in, const Tet *first,
   return k;
 }
 
+/* The points' inside bytes, and owner[] initialised (when not NULL). */
 struct ClassifyCtx {
   const Point *pts;
   uint8_t *in;
+  std::atomic<uint32_t> *owner;
   double iso;
 };
 
 void classify(size_t b, size_t e, void *ctx) {
   const ClassifyCtx *c = static_cast<const ClassifyCtx *>(ctx);
   for (size_t p = b; p < e; p++) c->in[p] = c->pts[p].s >= c->iso;
+  if (c->owner)
+    for (size_t p = b; p < e; p++) {
+      /* Relaxed: the cell phase reads and lowers them after this loop's
+       * region (or plain loop) has returned; its join orders them. */
+      c->owner[p].store(UINT32_MAX, std::memory_order_relaxed);
+    }
 }
 
-/* The adaptive modes hand adapt_transform_var blocks of ISO_CELL_BLOCK cells
- * (one element = one block) so that the indirect call per element is
- * amortised; the last block is shorter. An output element is one triangle,
- * three packed keys; outputs stay in cell order. */
+/* The cell phase runs adapt_seq_run over blocks of ISO_CELL_BLOCK cells
+ * (one unit = one block, so that the indirect call is amortised; the last
+ * block is shorter), or the same kernel in a plain loop (Mode::Seq). A
+ * piece's state is a list of chunks in cell order: the blocks' triangles
+ * are appended to the last one as packed keys, straight into its buffer
+ * (no copy, first touched by the worker that computes them); a chunk of
+ * chunk_tris triangles or more is sealed and, on local orders, goes
+ * through the merge's local phase at once. A thief's list is linked after
+ * its victim's (or, when the thief made one unsealed chunk that fits, its
+ * keys appended to the victim's last chunk, so that steals do not leave
+ * many small chunks). */
 struct CellCtx {
   const Point *pts;
   const Tet *tets;
   size_t ntets;
   double iso;
   const uint8_t *in;
+  std::atomic<uint32_t> *owner; /* NULL: not local, one chunk in the end */
+  size_t chunk_tris;            /* a chunk is sealed at this many triangles */
+  bool local;
 };
 
-size_t block_op(const void *in, void *out, void *ctx) {
-  const CellCtx *c = static_cast<const CellCtx *>(ctx);
-  const Tet *first = static_cast<const Tet *>(in);
-  const size_t start = (size_t)(first - c->tets);
-  const size_t n = c->ntets - start < ISO_CELL_BLOCK ? c->ntets - start : ISO_CELL_BLOCK;
-  return cells_block(c->pts, c->in, first, n, c->iso, static_cast<uint64_t *>(out));
+struct PieceState {
+  KeyChunk *head, *tail;
+  int err; /* -ENOMEM: a chunk could not be allocated */
+};
+static_assert(sizeof(PieceState) <= ADAPT_SEQ_STATE_MAX, "a piece's state fits");
+
+/* Room of a chunk beyond chunk_tris: one block's triangles at most. */
+constexpr size_t kBlockTris = 2 * ISO_CELL_BLOCK;
+/* Most triangles of a chunk: its local ids are 32-bit (3 keys each). */
+constexpr size_t kMaxChunkTris = ((size_t)UINT32_MAX - 1) / 3;
+
+void free_list(KeyChunk *ch) {
+  while (ch) {
+    KeyChunk *next = ch->next;
+    delete ch;
+    ch = next;
+  }
 }
 
-void free_keys(const uint64_t *keys) { free(const_cast<uint64_t *>(keys)); }
+/* A new chunk with room for cap triangles, or NULL. */
+KeyChunk *new_chunk(size_t cap, uint32_t pos) {
+  KeyChunk *ch = new (std::nothrow) KeyChunk;
+  if (!ch) return nullptr;
+  const size_t bytes = KeyChunk::page_round(3 * cap * sizeof(uint64_t));
+  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | (ISO_CHUNK_POPULATE ? MAP_POPULATE : 0), -1, 0);
+  if (p == MAP_FAILED) {
+    delete ch;
+    return nullptr;
+  }
+  ch->keys = static_cast<uint64_t *>(p);
+  ch->mapped = bytes;
+  ch->owned = true;
+  ch->cap = cap;
+  ch->pos = pos;
+  return ch;
+}
+
+/* Seal ch; on local orders run the merge's local phase on it. */
+void seal(KeyChunk *ch, const CellCtx *c) {
+  ch->sealed = true;
+  if (c->local && !ch->closed) chunk_local(*ch, c->owner);
+}
+
+void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
+  const CellCtx *c = static_cast<const CellCtx *>(ctx);
+  PieceState *st = static_cast<PieceState *>(state);
+  uint64_t buf[6 * ISO_CELL_BLOCK];
+  for (size_t blk = b; blk < e; blk++) {
+    const size_t first = blk * ISO_CELL_BLOCK;
+    const size_t n = std::min<size_t>(ISO_CELL_BLOCK, c->ntets - first);
+    KeyChunk *t = st->tail;
+    if (t && !t->sealed) {
+      /* Unsealed: fewer than chunk_tris triangles, room for a block. */
+      t->ntri += cells_block(c->pts, c->in, c->tets + first, n, c->iso, t->keys + 3 * t->ntri);
+    } else {
+      const size_t k = cells_block(c->pts, c->in, c->tets + first, n, c->iso, buf);
+      if (k == 0) continue;
+      KeyChunk *nc = new_chunk(c->chunk_tris + kBlockTris, (uint32_t)blk);
+      if (!nc) {
+        st->err = -ENOMEM;
+        if (s) adapt_seq_stop(s, 0, -ENOMEM);
+        return;
+      }
+      std::memcpy(nc->keys, buf, 3 * k * sizeof(uint64_t));
+      nc->ntri = k;
+      if (t)
+        t->next = nc;
+      else
+        st->head = nc;
+      st->tail = t = nc;
+    }
+    if (t->ntri >= c->chunk_tris) seal(t, c);
+  }
+}
+
+void cells_merge(adapt_seq *, void *state, void *thief_state, size_t, size_t, void *ctx) {
+  const CellCtx *c = static_cast<const CellCtx *>(ctx);
+  PieceState *v = static_cast<PieceState *>(state), *t = static_cast<PieceState *>(thief_state);
+  KeyChunk *th = t->head, *tt = t->tail;
+  t->head = t->tail = nullptr;
+  if (t->err) v->err = t->err;
+  if (!th) return;
+  KeyChunk *vt = v->tail;
+  if (!vt) {
+    v->head = th;
+    v->tail = tt;
+    return;
+  }
+  if (!vt->sealed && !th->sealed && vt->ntri + th->ntri <= vt->cap) {
+    /* An unsealed chunk is the last of its list: th is the thief's only. */
+    std::memcpy(vt->keys + 3 * vt->ntri, th->keys, 3 * th->ntri * sizeof(uint64_t));
+    vt->ntri += th->ntri;
+    delete th;
+    if (vt->ntri >= c->chunk_tris) seal(vt, c);
+    return;
+  }
+  if (!vt->sealed) seal(vt, c);
+  vt->next = th;
+  v->tail = tt;
+}
+
+void cells_discard(adapt_seq *, void *thief_state, void *) {
+  PieceState *t = static_cast<PieceState *>(thief_state);
+  free_list(t->head);
+  t->head = t->tail = nullptr;
+}
+
+/* Frees the chunk lists however extract() returns. */
+struct ExtractState {
+  PieceState st{nullptr, nullptr, 0};
+  std::vector<std::unique_ptr<KeyChunk>> own;
+  ~ExtractState() { free_list(st.head); }
+};
 
 } // namespace
+
+void *out_alloc_bytes(size_t bytes) {
+  if (bytes < ISO_HUGE_MIN_BYTES) return std::malloc(bytes ? bytes : 1);
+  const size_t huge = (size_t)2 << 20;
+  void *p = nullptr;
+  if (posix_memalign(&p, huge, bytes)) return nullptr;
+  advise_huge(p, bytes);
+  return p;
+}
 
 int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
             Timing *timing, std::string *err) {
@@ -806,41 +1075,40 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
            std::to_string(kMaxPoints - 1) + ")";
     return -EOVERFLOW;
   }
+  const size_t nblocks = (m.tets.size() + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
+  if ((uint64_t)nblocks >= UINT32_MAX) {
+    *err = "too many cells for 32-bit chunk positions (" + std::to_string(m.tets.size()) + ")";
+    return -EOVERFLOW;
+  }
   const double t0 = now();
-  int rc = 0;
-  Surface s;
+  const bool parallel = mode != Mode::Seq;
+  const bool local = cells_local(m);
   std::unique_ptr<uint8_t[]> inside(new (std::nothrow) uint8_t[npts + 1]);
-  if (!inside) {
+  OwnerPtr owner(nullptr, free_bytes);
+  if (local && npts) {
+    /* Uninitialised here: classify stores every element, in parallel. */
+    owner.reset(static_cast<std::atomic<uint32_t> *>(
+        out_alloc_bytes(npts * sizeof(std::atomic<uint32_t>))));
+  }
+  if (!inside || (local && npts && !owner)) {
     *err = "out of memory";
     return -ENOMEM;
   }
-  ClassifyCtx cc{pts, inside.get(), iso};
-  if (mode == Mode::Seq) {
+  ClassifyCtx cc{pts, inside.get(), owner.get(), iso};
+  CellCtx ctx{pts,
+              m.tets.data(),
+              m.tets.size(),
+              iso,
+              inside.get(),
+              owner.get(),
+              std::min(opt.chunk_tris ? opt.chunk_tris : (size_t)ISO_MERGE_CHUNK_TRIS,
+                       kMaxChunkTris - kBlockTris),
+              local};
+  ExtractState xs;
+  int rc = 0;
+  if (!parallel) {
     classify(0, npts, &cc);
-    try {
-      /* Room for a triangle per 4 cells (virtual: only the pages used
-       * become resident), so that the vector rarely moves. */
-      const size_t room = 3 * (m.tets.size() / 4 + 16);
-      s.tri.reserve(room);
-      advise_huge(s.tri.data(), room * sizeof(int64_t));
-      uint64_t buf[6 * ISO_CELL_BLOCK];
-      for (size_t b = 0; b < m.tets.size(); b += ISO_CELL_BLOCK) {
-        const size_t n = std::min<size_t>(ISO_CELL_BLOCK, m.tets.size() - b);
-        const size_t k = cells_block(pts, inside.get(), &m.tets[b], n, iso, buf);
-        s.tri.insert(s.tri.end(), reinterpret_cast<const int64_t *>(buf),
-                     reinterpret_cast<const int64_t *>(buf) + 3 * k);
-      }
-    } catch (const std::bad_alloc &) {
-      *err = "out of memory";
-      return -ENOMEM;
-    }
-    inside.reset();
-    const double t1 = now();
-    const size_t n = s.ntris();
-    const uint64_t *keys = reinterpret_cast<const uint64_t *>(s.tri.data());
-    rc = merge_keys(pts, npts, iso, keys, n, merge_chunks(keys, n, 1), false, nullptr, &s);
-    tm.cells = t1 - t0;
-    tm.merge = now() - t1;
+    cells_run(nullptr, &xs.st, 0, nblocks, &ctx);
   } else {
     adapt_attr attr;
     std::memset(&attr, 0, sizeof attr);
@@ -850,37 +1118,62 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
       return rc;
     }
     attr = cell_phase_attr(m, mode, opt);
-    CellCtx ctx{pts, m.tets.data(), m.tets.size(), iso, inside.get()};
-    adapt_vec vec;
-    std::memset(&vec, 0, sizeof vec);
-    vec.elem_size = 3 * sizeof(uint64_t);
-    const size_t nblocks = (m.tets.size() + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
-    rc = adapt_transform_var(m.tets.data(), nblocks, ISO_CELL_BLOCK * sizeof(Tet), &vec,
-                             2 * ISO_CELL_BLOCK, block_op, &ctx, &attr);
-    inside.reset();
+    static const adapt_seq_kernel kernel = {cells_run, cells_merge, cells_discard,
+                                            sizeof(PieceState)};
+    rc = adapt_seq_run("extract", nblocks, ISO_CELL_BLOCK * sizeof(Tet), &kernel, &ctx, &xs.st,
+                       &attr);
     if (rc) {
-      free(vec.data);
-      *err = std::string("adapt_transform_var: ") + adapt_strerror(rc);
+      *err = std::string("the cell phase: ") + adapt_strerror(rc);
       return rc;
     }
-    const double t1 = now();
-    const size_t n = vec.count;
-    const uint64_t *keys = static_cast<const uint64_t *>(vec.data);
-    try {
-      resize_huge(s.tri, 3 * n);
-    } catch (const std::bad_alloc &) {
-      free(vec.data);
-      *err = "out of memory";
-      return -ENOMEM;
-    }
-    rc = merge_keys(pts, npts, iso, keys, n, merge_chunks(keys, n, (size_t)adapt_num_workers()),
-                    true, free_keys, &s);
-    tm.cells = t1 - t0;
-    tm.merge = now() - t1;
   }
+  inside.reset();
+  Surface s;
+  KeyMerge km;
+  km.pts = pts;
+  km.iso = iso;
+  if (xs.st.err) rc = xs.st.err;
+  try {
+    /* The master's last chunk is left open: km_rank numbers it, in
+     * parallel with the other chunks' ranks. */
+    if (!rc && xs.st.tail) xs.st.tail->sealed = true;
+    size_t ntri = 0;
+    for (KeyChunk *ch = xs.st.head; ch; ch = ch->next) {
+      if (ch->oom) rc = -ENOMEM;
+      ch->tri_off = ntri;
+      ntri += ch->ntri;
+    }
+    if (!rc && local) {
+      for (KeyChunk *ch = xs.st.head; ch; ch = ch->next) km.chunks.push_back(ch);
+      km.owner = owner.get();
+      km.owner_mem = std::move(owner);
+    } else if (!rc && ntri > kMaxChunkTris) {
+      rc = -EOVERFLOW;
+    } else if (!rc && xs.st.head) {
+      /* Not local: one chunk, the keys gathered into tri (merged in place). */
+      s.tri.resize(3 * ntri);
+      for (KeyChunk *ch = xs.st.head; ch; ch = ch->next)
+        std::memcpy(s.tri.data() + 3 * ch->tri_off, ch->keys, 3 * ch->ntri * sizeof(uint64_t));
+      free_list(xs.st.head);
+      xs.st.head = xs.st.tail = nullptr;
+      xs.own.emplace_back(new KeyChunk);
+      KeyChunk &one = *xs.own.back();
+      one.keys = reinterpret_cast<uint64_t *>(s.tri.data());
+      one.ntri = ntri;
+      km.chunks.push_back(&one); /* numbered by km_rank */
+    }
+  } catch (const std::bad_alloc &) {
+    rc = -ENOMEM;
+  }
+  const double t1 = now();
+  if (!rc) rc = merge_finish(km, parallel, &s);
+  tm.cells = t1 - t0;
+  tm.merge = now() - t1;
   if (rc) {
-    *err = rc == -ENOMEM ? std::string("out of memory merging vertices")
-                         : std::string("merging vertices: ") + adapt_strerror(rc);
+    *err = rc == -ENOMEM      ? std::string("out of memory merging vertices")
+           : rc == -EOVERFLOW ? std::string("too many triangles (2^32 / 3 or more) to merge on a "
+                                            "cell order that is not local (--reorder renumbers it)")
+                              : std::string("merging vertices: ") + adapt_strerror(rc);
     return rc;
   }
   *out = std::move(s);

@@ -1,5 +1,5 @@
 /* apps/isosurface: marching tetrahedra, sequential reference and adaptive
- * (libadapt adapt_transform_var) extraction. No VTK here.
+ * (libadapt sequence engine, adapt_seq_run) extraction. No VTK here.
  *
  * Conventions (those of VTK's vtkTetra::Contour, so that the surfaces equal
  * vtkContourGrid's):
@@ -25,7 +25,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace iso {
@@ -46,10 +50,52 @@ static_assert(sizeof(TriRec) == 48, "three edge keys");
  * reads pts and t only; thread-safe. The point ids of t must be valid. */
 size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]);
 
+/* Bytes for OutAlloc: malloc'd (free() releases them), aligned to 2 MiB
+ * with transparent huge pages asked for when bytes >= ISO_HUGE_MIN_BYTES.
+ * NULL when out of memory. Thread-safe. */
+void *out_alloc_bytes(size_t bytes);
+
+/* Allocator of the surface's arrays: resize() leaves new elements of a
+ * trivial type uninitialised (extract() writes every element once, from
+ * the workers: the pages are first touched in parallel, and nothing is
+ * zero-filled serially before), and large arrays get huge pages
+ * (out_alloc_bytes). Stateless: all instances are equal. */
+template <class T>
+struct OutAlloc {
+  using value_type = T;
+  OutAlloc() noexcept = default;
+  template <class U>
+  OutAlloc(const OutAlloc<U> &) noexcept {}
+  T *allocate(size_t n) {
+    if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
+    void *p = out_alloc_bytes(n * sizeof(T));
+    if (!p) throw std::bad_alloc();
+    return static_cast<T *>(p);
+  }
+  void deallocate(T *p, size_t) noexcept { std::free(p); }
+  /* Default-initialise (no zeroing), where std::allocator value-initialises. */
+  template <class U>
+  void construct(U *p) noexcept(std::is_nothrow_default_constructible<U>::value) {
+    ::new ((void *)p) U;
+  }
+  template <class U, class... A>
+  void construct(U *p, A &&...a) {
+    ::new ((void *)p) U(std::forward<A>(a)...);
+  }
+};
+template <class T, class U>
+bool operator==(const OutAlloc<T> &, const OutAlloc<U> &) noexcept {
+  return true;
+}
+template <class T, class U>
+bool operator!=(const OutAlloc<T> &, const OutAlloc<U> &) noexcept {
+  return false;
+}
+
 /* Result surface: xyz[3 * v + c], tri[3 * f + c] (vertex ids). */
 struct Surface {
-  std::vector<double> xyz;
-  std::vector<int64_t> tri;
+  std::vector<double, OutAlloc<double>> xyz;
+  std::vector<int64_t, OutAlloc<int64_t>> tri;
   size_t nverts() const { return xyz.size() / 3; }
   size_t ntris() const { return tri.size() / 3; }
   double area() const; /* sum of the triangle areas */
@@ -62,8 +108,9 @@ struct Surface {
 int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out);
 
 /* merge() in nchunks contiguous chunks of triangles run by adapt_for: the
- * same result, byte for byte, for any nchunks >= 1 and any cell order. It is
- * the merge extract() uses (on 64-bit packed keys, see mt.cpp): each chunk
+ * same result, byte for byte, for any nchunks >= 1 and any cell order. It
+ * runs the steps of extract()'s merge (on 64-bit packed keys, see mt.cpp;
+ * extract() runs the first inside its cell phase): each chunk
  * numbers its vertices in a table of its own; a vertex is looked up in an
  * earlier chunk only if that chunk has a vertex on an edge from the same
  * lower point (on cell-ordered meshes: the chunk boundaries); a prefix sum
@@ -76,12 +123,16 @@ enum class Mode { Seq, NoWin, Static, Sliding };
 int parse_mode(const std::string &name, Mode *out);
 const char *mode_name(Mode m);
 
-/* Options of an adaptive run (ignored by Mode::Seq). 0 = library default. */
+/* Options of an adaptive run (Mode::Seq uses chunk_tris only). 0 = the
+ * default. */
 struct AdaptOptions {
   size_t grain = 0;
   size_t window_size = 0; /* elements (cells) */
   int splitter = 0;       /* adapt_window_splitter value */
   int sched = 0;          /* adapt_sched value */
+  /* Triangles per merge chunk (0: ISO_MERGE_CHUNK_TRIS); tests use small
+   * values so that small meshes get many chunks. */
+  size_t chunk_tris = 0;
 };
 
 /* The attributes of the adaptive cell phase of mode (not Mode::Seq) with
@@ -102,18 +153,25 @@ struct Timing {
  * The cell phase classifies the points once (one byte each: s >= iso), takes
  * each cell's case from four of those bytes without a branch, and only for
  * crossed cells reads the points (prefetched), interpolates each crossed
- * edge once and emits three 64-bit vertex keys per triangle; seq writes them
- * straight into out->tri, which the chunked merge (merge_chunked above)
- * then rewrites in place into vertex ids (the adaptive modes collect them
- * with adapt_transform_var, in cell order, and run the merge's phases with
- * adapt_for).
- * Calling context: any thread; the adaptive modes run adapt_transform_var
- * and adapt_for on libadapt's runtime (initialised lazily), as top-level
+ * edge once and emits three 64-bit vertex keys per triangle, into chunk
+ * buffers of the piece of the sequence being run (adapt_seq_run with the
+ * window mode of `mode`: a thief's chunks are linked after its victim's, so
+ * they stay in cell order); a chunk of opt.chunk_tris triangles or more is
+ * sealed and numbers its keys at once (the first step of the chunked merge,
+ * merge_chunked above); then the ranks and the global ids run as adapt_for
+ * loops over the chunks, which write out->xyz and out->tri (each element
+ * once, in parallel) and release their buffers. Mode::Seq runs the same
+ * code in plain loops. Cell orders that are not local (a sample decides)
+ * merge in one chunk.
+ * Calling context: any thread; the adaptive modes run adapt_seq_run and
+ * adapt_for on libadapt's runtime (initialised lazily), as top-level
  * regions or nested ones from a worker. Concurrent calls are safe (the mesh
  * is only read). Not guaranteed: the times, which worker runs what.
  * Errors (message in *err):
  * -ENOMEM, -EOVERFLOW 2^32 - 1 points or more (32-bit halves of the vertex
- * keys), the runtime's negative errno. The mesh must have passed
+ * keys), 2^32 - 1 blocks of ISO_CELL_BLOCK cells or more (32-bit chunk
+ * positions), (2^32 - 1) / 3 triangles or more on a cell order that is not
+ * local (one chunk: 32-bit local ids), the runtime's negative errno. The mesh must have passed
  * validate(). */
 int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
             Timing *timing, std::string *err);

@@ -18,20 +18,13 @@
 #ifndef APPS_ISOSURFACE_PIECES_H
 #define APPS_ISOSURFACE_PIECES_H
 
+#include "iso_config.h"
 #include "mesh.h"
 #include "mt.h"
 
 #include <cstddef>
 #include <string>
 #include <vector>
-
-/* Points or cells of a piece file read and converted at a time by
- * read_pieces: its buffers (about 40 bytes a point, 45 a cell: under 1 MiB
- * at the default) are all of a piece held beside the mesh. Count, >= 1;
- * default 16384. */
-#ifndef ISO_PIECE_CHUNK
-#define ISO_PIECE_CHUNK 16384
-#endif
 
 namespace iso {
 

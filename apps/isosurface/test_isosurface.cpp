@@ -208,10 +208,10 @@ void test_orientation(void **) {
 void test_adaptive_equals_seq(void **) {
   Mesh m = make_mesh(14, 12, 10, Field::Waves, Split::Five, Order::Hilbert);
   Surface ref = run(m, 0.05, Mode::Seq);
-  assert_true(ref.ntris() > 4 * ISO_PAR_MERGE_MIN_TRIS); /* the parallel merge runs */
+  assert_true(ref.ntris() > 4 * 100); /* several merge chunks of 100 triangles */
   Mesh rnd = make_mesh(14, 12, 10, Field::Waves, Split::Six, Order::Random);
   Surface ref_rnd = run(rnd, 0.05, Mode::Seq);
-  assert_true(ref_rnd.ntris() > 4 * ISO_PAR_MERGE_MIN_TRIS);
+  assert_true(ref_rnd.ntris() > 4 * 100);
   check_against_vtk(m, 0.05, ref);
   const double ref_area = ref.area();
   Mesh at_vertex = make_mesh(6, 6, 6, Field::Flat, Split::Six, Order::Random);
@@ -225,6 +225,9 @@ void test_adaptive_equals_seq(void **) {
         AdaptOptions opt;
         opt.window_size = window;
         opt.grain = window == 64 ? 32 : 0;
+        /* Merge chunks of 7 and 100 triangles: many chunks, cut by steals
+         * too; 0: the default (one chunk on these meshes). */
+        opt.chunk_tris = window == 64 ? 7 : window == 1000 ? 100 : 0;
         Surface s = run(m, 0.05, mode, opt);
         if (!(s == ref))
           std::fprintf(stderr, "workers %d mode %s window %zu: %zu/%zu tris differ\n", w,
@@ -285,8 +288,10 @@ Surface reference_surface(const Mesh &m, double iso) {
  * pipeline byte for byte, in every mode and for 1, 2 and 3 workers, on: a
  * local order (chunked merge), a random order (one chunk), every cell
  * crossed, isovalues at point values (point keys, degenerate triangles), an
- * empty surface. And merge_chunked with many small chunks (each vertex
- * resolved across several earlier chunks) equals merge(). */
+ * empty surface; with the default merge chunks and with chunks of 1, 5
+ * and 64 triangles (sealed within a block, cut by steals, gathered into one
+ * on the random order). And merge_chunked with many small chunks (each
+ * vertex resolved across several earlier chunks) equals merge(). */
 void test_fast_path_equals_reference(void **) {
   struct Case {
     Mesh m;
@@ -320,6 +325,13 @@ void test_fast_path_equals_reference(void **) {
     }
     const Surface seq = run(k.m, k.iso, Mode::Seq);
     assert_true(seq == ref);
+    /* Merge chunks of 1, 5 and 64 triangles: every vertex of a chunk is
+     * looked up in earlier ones, several chunks per block. */
+    for (size_t chunk : {(size_t)1, (size_t)5, (size_t)64}) {
+      AdaptOptions opt;
+      opt.chunk_tris = chunk;
+      assert_true(run(k.m, k.iso, Mode::Seq, opt) == ref);
+    }
     for (int w : {1, 2, 3}) {
       start_workers(w);
       for (Mode mode : {Mode::NoWin, Mode::Static, Mode::Sliding}) {
@@ -328,6 +340,10 @@ void test_fast_path_equals_reference(void **) {
         opt.grain = 64;
         assert_true(run(k.m, k.iso, mode, opt) == ref);
         assert_true(run(k.m, k.iso, mode) == ref);
+        for (size_t chunk : {(size_t)1, (size_t)5, (size_t)64}) {
+          opt.chunk_tris = chunk;
+          assert_true(run(k.m, k.iso, mode, opt) == ref);
+        }
       }
     }
   }

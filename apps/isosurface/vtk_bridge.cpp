@@ -446,9 +446,12 @@ namespace {
 int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
                  vtkSmartPointer<vtkAlgorithm> *keep, std::string *err) {
   struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    *err = "cannot read '" + path + "': " +
-           (S_ISREG(st.st_mode) || errno == 0 ? "not a regular file" : std::strerror(errno));
+  if (stat(path.c_str(), &st) != 0) {
+    *err = "cannot read '" + path + "': " + std::strerror(errno);
+    return -ENOENT;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *err = "cannot read '" + path + "': not a regular file";
     return -ENOENT;
   }
   const FileFormat format = file_format(path);
