@@ -397,6 +397,36 @@ void test_copy_if() {
   }
 }
 
+/* The deterministic scans' documented expression (docs/stl.md), computed
+ * sequentially: block k's sum s_k is its left fold, P_{k+1} = P_k + s_k
+ * (P_1 = s_0 without init), and block k's outputs chain from P_k. */
+std::vector<double> det_scan_ref(const std::vector<double> &a, bool incl, const double *init) {
+  std::size_t n = a.size(), nb = n / ADAPT_STL_BLOCK ? n / ADAPT_STL_BLOCK : 1;
+  std::vector<double> r(n);
+  bool have = init != nullptr;
+  double p = have ? *init : 0;
+  for (std::size_t k = 0; k < nb && n >= 2; k++) {
+    std::size_t lo = k * ADAPT_STL_BLOCK, hi = k + 1 == nb ? n : lo + ADAPT_STL_BLOCK;
+    double s = a[lo] + a[lo + 1];
+    for (std::size_t i = lo + 2; i < hi; i++) s = s + a[i];
+    double c = have ? p : a[lo];
+    for (std::size_t i = lo; i < hi; i++) {
+      if (!incl) {
+        r[i] = c;
+        c = c + a[i];
+      } else if (have || i > lo) {
+        c = c + a[i];
+        r[i] = c;
+      } else {
+        r[i] = c;
+      }
+    }
+    p = have ? p + s : s;
+    have = true;
+  }
+  return r;
+}
+
 template <class T, class Op>
 void scan_case(const std::string &name, const adapt::policy &pol, const std::vector<T> &a, Op op,
                T init, bool exact) {
@@ -429,6 +459,13 @@ void scan_case(const std::string &name, const adapt::policy &pol, const std::vec
   adapt::inclusive_scan(pol, in.begin(), in.end(), in.begin(), op);
   CHECK(same(in, keep));
   if constexpr (std::is_same_v<T, double>) {
+    if (pol.is_deterministic() && n >= 2) {
+      CHECK(keep == det_scan_ref(a, true, nullptr));
+      CHECK(o == det_scan_ref(a, false, &init));
+      std::vector<double> w(n);
+      adapt::inclusive_scan(pol, a.begin(), a.end(), w.begin(), op, init);
+      CHECK(w == det_scan_ref(a, true, &init));
+    }
     if (pol.is_deterministic()) {
       check_det(name + "-incl", keep);
       check_det(name + "-excl", o);
@@ -487,6 +524,24 @@ void test_sort() {
     adapt::sort(adapt::par, d.begin(), d.end());
     std::sort(e.begin(), e.end());
     CHECK(d == e);
+    /* inputs that stress the quicksort's pivots: all equal, sorted,
+     * reversed, two values, organ pipe, sawtooth */
+    for (int shape = 0; shape < 6; shape++) {
+      std::vector<int> u(n);
+      for (std::size_t i = 0; i < n; i++) {
+        int k = static_cast<int>(i);
+        u[i] = shape == 0   ? 7
+               : shape == 1 ? k
+               : shape == 2 ? -k
+               : shape == 3 ? k % 2
+               : shape == 4 ? std::min(k, static_cast<int>(n) - k)
+                            : k % 1000;
+      }
+      auto w = u;
+      adapt::sort(u.begin(), u.end());
+      std::sort(w.begin(), w.end());
+      CHECK(u == w);
+    }
     auto s = strings(n, 18), t = s;
     adapt::sort(s.begin(), s.end());
     std::sort(t.begin(), t.end());
@@ -644,20 +699,38 @@ void test_exceptions() {
     CHECK(throws([&] { adapt::find_if(idx.begin(), idx.end(), thp); }) == 1);
     CHECK(throws([&] { adapt::count_if(idx.begin(), idx.end(), thp); }) == 1);
     CHECK(throws([&] { adapt::copy_if(idx.begin(), idx.end(), o.begin(), thp); }) == 1);
-    auto op = [at](int x, int y) {
-      if (static_cast<std::size_t>(y) == at) throw boom(at);
-      return x + y;
+    auto op = [at](int x, int y) { /* wraps instead of overflowing at large n */
+                                   if (static_cast<std::size_t>(y) == at) throw boom(at);
+                                   return static_cast<int>(static_cast<unsigned>(x) +
+                                                           static_cast<unsigned>(y));
     };
     CHECK(throws([&] { adapt::inclusive_scan(idx.begin(), idx.end(), o.begin(), op); }) ==
           (at == 0 ? 0 : 1));
-    auto cmp = [at, n](int x, int y) {
-      if (static_cast<std::size_t>(x) == at && at != n - 1) throw boom(at);
+    /* Every element takes part in some comparison (n >= 2): the sorts throw
+     * whatever the order of the input. */
+    auto cmp = [at](int x, int y) {
+      if (static_cast<std::size_t>(x) == at || static_cast<std::size_t>(y) == at) throw boom(at);
       return x < y;
     };
-    if (at != n - 1) CHECK(throws([&] { adapt::sort(idx.begin(), idx.end(), cmp); }) == 1);
-    if (at != n - 1) {
-      auto v = idx;
+    for (bool reversed : {false, true}) {
+      std::vector<int> v(idx.size());
+      std::iota(v.begin(), v.end(), 0);
+      if (reversed) std::reverse(v.begin(), v.end());
+      CHECK(throws([&] { adapt::sort(v.begin(), v.end(), cmp); }) == 1);
       CHECK(throws([&] { adapt::stable_sort(v.begin(), v.end(), cmp); }) == 1);
+    }
+    /* sort: the k-th comparison throws, k = n / 3 (in the first partition,
+     * which all workers share) or 3 n (deeper: later partitions, leaves). */
+    for (std::size_t k : {n / 3, 3 * n}) {
+      std::vector<int> v(idx.size());
+      std::iota(v.begin(), v.end(), 0);
+      std::shuffle(v.begin(), v.end(), std::mt19937(static_cast<unsigned>(k)));
+      std::atomic<std::size_t> ncmp{0};
+      auto counting = [&ncmp, k, at](int x, int y) {
+        if (ncmp.fetch_add(1, std::memory_order_relaxed) == k) throw boom(at);
+        return x < y;
+      };
+      CHECK(throws([&] { adapt::sort(v.begin(), v.end(), counting); }) == 1);
     }
     CHECK(throws([&] { adapt::for_each_n(idx.begin(), n, thr); }) == 1);
     std::atomic<std::size_t> calls{0};

@@ -18,21 +18,25 @@
 #endif
 
 /* Scans and copy_if: a victim finalises at least this many elements it got
- * from a thief (prefix added, or selected elements copied to their place)
- * with a nested parallel map; fewer sequentially. Elements. Default 16384. */
+ * from a thief (outputs chained from their block prefixes, or selected
+ * elements copied to their place) with a nested parallel map; fewer
+ * sequentially. Elements. Default 16384. */
 #ifndef ADAPT_STL_NESTED_MIN
 #define ADAPT_STL_NESTED_MIN 16384
 #endif
 
 /* sort/stable_sort: ranges shorter than 2 * this (elements) or a runtime of
  * one worker sort with std::sort / std::stable_sort; otherwise the leaves of
- * the merge sort hold at least this many elements. Default 8192. */
+ * stable_sort's merge sort hold at least this many elements, sort's
+ * quicksort hands parts shorter than this to std::sort, and the blocks of
+ * its parallel partitions hold at least this many. Default 8192. */
 #ifndef ADAPT_STL_SORT_LEAF_MIN
 #define ADAPT_STL_SORT_LEAF_MIN 8192
 #endif
 
-/* sort/stable_sort: at most this many leaves per worker (more leaves balance
- * better and cost one more merge level each doubling). Default 8. */
+/* sort/stable_sort: at most this many leaves per worker in stable_sort
+ * (more leaves balance better and cost one more merge level each
+ * doubling), blocks per worker in a parallel partition of sort. Default 8. */
 #ifndef ADAPT_STL_SORT_LEAVES_PER_WORKER
 #define ADAPT_STL_SORT_LEAVES_PER_WORKER 8
 #endif

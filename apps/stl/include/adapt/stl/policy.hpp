@@ -94,9 +94,11 @@ public:
   }
   /* Scans only (inclusive_scan, exclusive_scan): true (the default) gives
    * the same result for any number of workers and any schedule, floating
-   * point included, at the price of one more application of the operation
-   * per element on the calling thread; false lets the calling thread fold
-   * sequentially (std's cost on one worker) and makes floating-point results
+   * point included (fixed blocks: each block's outputs chain from its
+   * prefix, the prefixes fold fixed block sums), at the price of one more
+   * application of the operation per element on the calling thread, off
+   * the dependency chain (the block sum); false lets the calling thread
+   * fold sequentially (std's expression) and makes floating-point results
    * depend on where pieces were stolen. reduce and transform_reduce are
    * always deterministic. */
   constexpr policy deterministic(bool on) const {

@@ -1,11 +1,26 @@
-/* Internals of adapt::sort and adapt::stable_sort (<adapt/stl.hpp>): a
- * parallel merge sort on spawn/sync tasks (<adapt/tasks.h>). Not part of
- * the API.
+/* Internals of adapt::sort and adapt::stable_sort (<adapt/stl.hpp>) on
+ * spawn/sync tasks (<adapt/tasks.h>). Not part of the API.
  *
- * The range [0, n) is halved down to 2^d leaves (d odd, leaves of at least
+ * sort: a parallel quicksort (quick_sorter). A range of
+ * ADAPT_STL_SORT_LEAF_MIN elements or more is partitioned in place around
+ * a pseudo-median of nine (std's unguarded Hoare partition: swaps only);
+ * the right part is spawned, the left part recursed into on this thread, so
+ * idle workers steal the largest pending parts. Shorter ranges, and ranges
+ * below a recursion depth of 2 log2(n) (bad pivots), are sorted by
+ * std::sort. A range larger than one worker's share of the call (with 2
+ * workers: the first one) is partitioned by every worker (par_partition:
+ * blocks partitioned as tasks, then the misplaced elements swapped in
+ * parallel). The total work is std::sort's (the same partitions, no
+ * buffer, no merge pass). Elements are swapped, never copied. On an
+ * exception, partitions leave a permutation, but the leaves' std::sort
+ * (its insertion sort holds one element aside) may not: valid values
+ * only, as std::sort.
+ *
+ * stable_sort: a parallel merge sort (merge_sorter). The range [0, n) is
+ * halved down to 2^d leaves (d odd, leaves of at least
  * ADAPT_STL_SORT_LEAF_MIN elements, at most ADAPT_STL_SORT_LEAVES_PER_WORKER
  * per worker); halves run as spawned tasks, so idle workers steal subtrees.
- * A leaf sorts its part of the input with std::sort (std::stable_sort) and
+ * A leaf sorts its part of the input with std::stable_sort and
  * move-constructs it into the same part of a buffer of n elements (raw
  * storage: the leaves construct every buffer element exactly once). Levels
  * then merge alternately buffer -> input and input -> buffer (d odd: the
@@ -13,10 +28,12 @@
  * more splits at the middle of its longer run and the binary-search point
  * of the other (lower_bound / upper_bound: ties keep the left run first, so
  * stable_sort is stable) and runs both halves as tasks. Elements are only
- * moved, never copied. The first exception (comparator, move assignment) is
- * kept; the other tasks stop at their next leaf or merge; the buffer's
- * constructed parts are destroyed; the input holds valid but unspecified
- * values (std's basic guarantee). */
+ * moved, never copied.
+ *
+ * Both keep the first exception (comparator, move or swap); the other tasks
+ * stop at their next partition, block, leaf or merge; the merge sort's
+ * buffer is destroyed, its input holds valid values (std's basic
+ * guarantee). */
 #ifndef ADAPT_STL_SORT_HPP
 #define ADAPT_STL_SORT_HPP
 
@@ -32,7 +49,211 @@
 namespace adapt {
 namespace detail {
 
-template <bool Stable, class It, class Cmp>
+/* Run fn(arg) as a spawned task beside `inline_part` on this thread;
+ * without a scope (runtime error) both run here. */
+template <class F>
+void fork2(void (*fn)(void *), void *arg, F &&inline_part) noexcept {
+  adapt_scope sc;
+  int rc = adapt_scope_begin(&sc);
+  if (rc != 0 || adapt_spawn(&sc, fn, arg) != 0) fn(arg);
+  inline_part();
+  if (rc == 0) (void)adapt_sync(&sc);
+}
+
+/* Run f(k) for every k in [k0, k1) (k1 > k0), halves as spawned tasks so
+ * that idle workers steal the larger pending parts. f must not throw. */
+template <class F>
+void for_range(std::size_t k0, std::size_t k1, F &f) noexcept;
+template <class F>
+struct range_job {
+  F *f;
+  std::size_t k0, k1;
+  static void run(void *p) noexcept {
+    auto *j = static_cast<range_job *>(p);
+    for_range(j->k0, j->k1, *j->f);
+  }
+};
+template <class F>
+void for_range(std::size_t k0, std::size_t k1, F &f) noexcept {
+  if (k1 - k0 == 1) return f(k0);
+  std::size_t mid = k0 + (k1 - k0) / 2;
+  range_job<F> left{&f, k0, mid};
+  fork2(&range_job<F>::run, &left, [&] { for_range(mid, k1, f); });
+}
+
+/* The parallel quicksort of sort (see the top of this file). */
+template <class It, class Cmp>
+struct quick_sorter {
+  using diff_t = typename std::iterator_traits<It>::difference_type;
+  Cmp &cmp;
+  std::size_t n;       /* elements of the whole call */
+  std::size_t workers; /* adapt_num_workers() */
+  failure fail;
+
+  static It at(It lo, std::size_t i) { return lo + static_cast<diff_t>(i); }
+
+  /* Index of the median of *(lo + i), *(lo + j), *(lo + k). */
+  std::size_t median3(It lo, std::size_t i, std::size_t j, std::size_t k) {
+    if (cmp(*at(lo, i), *at(lo, j)))
+      return cmp(*at(lo, j), *at(lo, k)) ? j : cmp(*at(lo, i), *at(lo, k)) ? k : i;
+    return cmp(*at(lo, i), *at(lo, k)) ? i : cmp(*at(lo, j), *at(lo, k)) ? k : j;
+  }
+
+  /* Swap the pseudo-median of nine samples of [lo, hi) (at least 16
+   * elements: the samples are distinct; three medians of three spread over
+   * the range) to *lo, the pivot. The other eight samples stay in
+   * [lo + 1, hi): at least one is not less and one not greater than it. */
+  void pivot_to_front(It lo, It hi) {
+    std::size_t m = static_cast<std::size_t>(hi - lo), s = m / 8;
+    std::size_t p = median3(lo, median3(lo, 0, s, 2 * s), median3(lo, 3 * s, 4 * s, 5 * s),
+                            median3(lo, 6 * s, 7 * s, m - 1));
+    if (p != 0) std::iter_swap(lo, at(lo, p));
+  }
+
+  /* std's unguarded Hoare partition of [first, last) around *pv (outside
+   * it): the scans stop at elements equal to the pivot too, so that equal
+   * keys split evenly; pivot_to_front's samples stop them at the ends.
+   * Returns cut: [first, cut) not greater than *pv, [cut, last) not less,
+   * the second part non-empty. */
+  It unguarded_partition(It first, It last, It pv) {
+    for (;;) {
+      while (cmp(*first, *pv)) ++first;
+      --last;
+      while (cmp(*pv, *last)) --last;
+      if (!(first < last)) return first;
+      std::iter_swap(first, last);
+      ++first;
+    }
+  }
+
+  /* The same with bounds checks, for a block [first, last) that may hold
+   * no sample: [first, cut) not greater than *pv, [cut, last) not less;
+   * the second part holds every element not less than *pv if there is one
+   * (an element greater than *pv never goes left). */
+  It guarded_partition(It first, It last, It pv) {
+    for (;;) {
+      while (first != last && cmp(*first, *pv)) ++first;
+      if (first == last) return first;
+      --last;
+      while (first != last && cmp(*pv, *last)) --last;
+      if (first == last) return first;
+      std::iter_swap(first, last);
+      ++first;
+    }
+  }
+
+  /* A part [pos, pos + len) of the range, relative to lo + 1. */
+  struct span {
+    std::size_t pos, len;
+  };
+
+  /* Partition [lo + 1, hi) around *lo on every worker: blocks of it are
+   * partitioned as tasks (guarded_partition), then the elements on the
+   * wrong side of the boundary (the not-less part of a block before it,
+   * the not-greater part of a block after it) are swapped pairwise, the
+   * k-th of one side with the k-th of the other, in pieces run as tasks.
+   * Returns cut as unguarded_partition does (hi when a task failed). */
+  It par_partition(It lo, It hi) {
+    It first = lo + 1;
+    std::size_t r = static_cast<std::size_t>(hi - first);
+    std::size_t blocks = std::min<std::size_t>(ADAPT_STL_SORT_LEAVES_PER_WORKER * workers,
+                                               r / ADAPT_STL_SORT_LEAF_MIN);
+    std::vector<std::size_t> split(blocks);
+    auto bound = [&](std::size_t i) { return r / blocks * i + std::min(i, r % blocks); };
+    auto part = [&](std::size_t i) noexcept {
+      if (fail.stopped()) return;
+      try {
+        split[i] = static_cast<std::size_t>(
+            guarded_partition(at(first, bound(i)), at(first, bound(i + 1)), lo) - first);
+      } catch (...) {
+        fail.capture(false);
+      }
+    };
+    for_range(0, blocks, part);
+    if (fail.stopped()) return hi;
+    std::size_t left = 0; /* elements not greater than the pivot */
+    for (std::size_t i = 0; i < blocks; i++) left += split[i] - bound(i);
+    /* Misplaced: wrong_left in [0, left), wrong_right in [left, r). */
+    std::vector<span> wrong_left, wrong_right;
+    for (std::size_t i = 0; i < blocks; i++) {
+      std::size_t b = bound(i), e = bound(i + 1), s = split[i];
+      if (s < std::min(e, left)) wrong_left.push_back({s, std::min(e, left) - s});
+      if (s > std::max(b, left)) wrong_right.push_back({std::max(b, left), s - std::max(b, left)});
+    }
+    std::size_t total = 0;
+    for (const span &w : wrong_left) total += w.len;
+    if (total == 0) return at(first, left);
+    std::size_t piece = std::max<std::size_t>(
+        ADAPT_STL_SORT_LEAF_MIN, total / (ADAPT_STL_SORT_LEAVES_PER_WORKER * workers) + 1);
+    /* Piece p: the misplaced pairs [p * piece, (p + 1) * piece) (pair k:
+     * the k-th element of wrong_left and the k-th of wrong_right). */
+    auto swap_piece = [&](std::size_t p) noexcept {
+      if (fail.stopped()) return;
+      std::size_t k = p * piece, k1 = std::min(total, k + piece);
+      std::size_t il = 0, ir = 0, ol = k, orr = k; /* span index, offset in it */
+      while (ol >= wrong_left[il].len) ol -= wrong_left[il++].len;
+      while (orr >= wrong_right[ir].len) orr -= wrong_right[ir++].len;
+      try {
+        while (k < k1) {
+          std::size_t c = std::min({k1 - k, wrong_left[il].len - ol, wrong_right[ir].len - orr});
+          std::swap_ranges(at(first, wrong_left[il].pos + ol),
+                           at(first, wrong_left[il].pos + ol + c),
+                           at(first, wrong_right[ir].pos + orr));
+          k += c;
+          ol += c;
+          orr += c;
+          if (ol == wrong_left[il].len) il++, ol = 0;
+          if (orr == wrong_right[ir].len) ir++, orr = 0;
+        }
+      } catch (...) {
+        fail.capture(false);
+      }
+    };
+    for_range(0, (total + piece - 1) / piece, swap_piece);
+    return fail.stopped() ? hi : at(first, left);
+  }
+
+  struct job {
+    quick_sorter *s;
+    It lo, hi;
+    int budget;
+  };
+  static void run(void *p) noexcept {
+    auto *j = static_cast<job *>(p);
+    j->s->rec(j->lo, j->hi, j->budget);
+  }
+
+  /* Sort [lo, hi); budget: partitions left before std::sort takes over
+   * (bad pivots). A range larger than one worker's share of the call
+   * (workers * size > n) is partitioned on every worker (par_partition),
+   * a smaller one by this thread. */
+  void rec(It lo, It hi, int budget) noexcept {
+    if (fail.stopped()) return;
+    std::size_t m = static_cast<std::size_t>(hi - lo);
+    It cut;
+    try {
+      /* 16: pivot_to_front's samples at distinct places */
+      if (m < std::max<std::size_t>(ADAPT_STL_SORT_LEAF_MIN, 16) || budget == 0) {
+        std::sort(lo, hi, cmp);
+        return;
+      }
+      pivot_to_front(lo, hi);
+      if (m * workers > n && m / ADAPT_STL_SORT_LEAF_MIN >= 4)
+        cut = par_partition(lo, hi);
+      else
+        cut = unguarded_partition(lo + 1, hi, lo);
+    } catch (...) {
+      fail.capture(false);
+      return;
+    }
+    if (fail.stopped()) return;
+    job right{this, cut, hi, budget - 1};
+    fork2(&run, &right, [&] { rec(lo, cut, budget - 1); });
+  }
+};
+
+/* The stable merge sort of stable_sort (see the top of this file). */
+template <class It, class Cmp>
 struct merge_sorter {
   using T = value_t<It>;
   using diff = typename std::iterator_traits<It>::difference_type;
@@ -56,23 +277,9 @@ struct merge_sorter {
     j->s->sort_rec(j->lo, j->hi, j->depth, j->leaf);
   }
 
-  /* Run job fn(arg) as a spawned task beside `inline_part` on this thread;
-   * without a scope (runtime error) both run here. */
-  template <class F>
-  static void fork2(void (*fn)(void *), void *arg, F &&inline_part) noexcept {
-    adapt_scope sc;
-    int rc = adapt_scope_begin(&sc);
-    if (rc != 0 || adapt_spawn(&sc, fn, arg) != 0) fn(arg);
-    inline_part();
-    if (rc == 0) (void)adapt_sync(&sc);
-  }
-
   void leaf(std::size_t lo, std::size_t hi, std::size_t k) noexcept {
     try {
-      if constexpr (Stable)
-        std::stable_sort(at(lo), at(hi), cmp);
-      else
-        std::sort(at(lo), at(hi), cmp);
+      std::stable_sort(at(lo), at(hi), cmp);
     } catch (...) {
       fail.capture(false);
       return;
@@ -146,14 +353,21 @@ void sort(It first, It last, Cmp &cmp) {
     else
       std::sort(first, last, cmp);
   };
+  std::size_t n = static_cast<std::size_t>(last - first);
+  std::size_t workers = n < 2 * std::size_t{ADAPT_STL_SORT_LEAF_MIN}
+                            ? 1
+                            : static_cast<std::size_t>(adapt_num_workers());
   if constexpr (!std::is_nothrow_move_constructible_v<T>) {
     seq();
+  } else if (workers <= 1) {
+    seq();
+  } else if constexpr (!Stable) {
+    int budget = 0;
+    for (std::size_t m = n; m > 1; m >>= 1) budget += 2;
+    quick_sorter<It, Cmp> q{cmp, n, workers, {}};
+    q.rec(first, last, budget);
+    if (q.fail.exc) std::rethrow_exception(q.fail.exc);
   } else {
-    std::size_t n = static_cast<std::size_t>(last - first);
-    std::size_t workers = n < 2 * std::size_t{ADAPT_STL_SORT_LEAF_MIN}
-                              ? 1
-                              : static_cast<std::size_t>(adapt_num_workers());
-    if (workers <= 1) return seq();
     int d = 0;
     while ((n >> (d + 1)) >= ADAPT_STL_SORT_LEAF_MIN &&
            (std::size_t{1} << (d + 1)) <= ADAPT_STL_SORT_LEAVES_PER_WORKER * workers)
@@ -162,13 +376,13 @@ void sort(It first, It last, Cmp &cmp) {
     std::allocator<T> alloc;
     T *buf = alloc.allocate(n);
     std::size_t leaves = std::size_t{1} << d;
-    merge_sorter<Stable, It, Cmp> s{first,
-                                    buf,
-                                    cmp,
-                                    d,
-                                    std::vector<unsigned char>(leaves, 0),
-                                    std::vector<std::pair<std::size_t, std::size_t>>(leaves),
-                                    {}};
+    merge_sorter<It, Cmp> s{first,
+                            buf,
+                            cmp,
+                            d,
+                            std::vector<unsigned char>(leaves, 0),
+                            std::vector<std::pair<std::size_t, std::size_t>>(leaves),
+                            {}};
     s.sort_rec(0, n, 0, 0);
     for (std::size_t k = 0; k < leaves; k++)
       if (s.built[k]) std::destroy(buf + s.leaf_range[k].first, buf + s.leaf_range[k].second);
