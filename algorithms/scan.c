@@ -8,7 +8,9 @@
  * goes on from the thief's unprocessed rest. That finalisation runs on the
  * victim, as a nested parallel map when it is large enough
  * (ADAPT_SCAN_PAR_FIXUP) so that idle workers help; it costs one op per
- * stolen processed element (docs/algorithms.md). */
+ * stolen processed element (docs/algorithms.md). The range form does the
+ * same with one call of the user's scan per chunk and one call of its add
+ * per finalised range. */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -24,6 +26,9 @@ typedef struct scan_ctx {
   size_t size;
   void *user;
   void (*op)(const void *prev, const void *elem, void *out, void *ctx);
+  /* the range form */
+  void (*scan)(const void *carry, const void *in_first, void *out_first, size_t n, void *ctx);
+  void (*add)(const void *carry, void *first, size_t n, void *ctx);
 } scan_ctx;
 
 static void run_scan(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
@@ -39,6 +44,14 @@ static void run_scan(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) 
   for (; i < e; i++, o += sz, p += sz) x->op(o - sz, p, o, x->user);
 }
 
+static void run_scan_range(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
+  const scan_ctx *x = c->kctx;
+  const size_t sz = x->size;
+  /* the piece's first chunk starts its local prefix; later ones carry on */
+  const char *carry = b == w->start ? NULL : x->out + (b - 1) * sz;
+  x->scan(carry, x->in + b * sz, x->out + b * sz, e - b, x->user);
+}
+
 /* Finalisation of a range of local prefixes with the victim's value. */
 typedef struct fix_ctx {
   const scan_ctx *x;
@@ -48,6 +61,10 @@ typedef struct fix_ctx {
 static void fix_range(void *first, size_t n, void *ctx) {
   const fix_ctx *f = ctx;
   const scan_ctx *x = f->x;
+  if (x->add) {
+    x->add(f->prev, first, n, x->user);
+    return;
+  }
   char *o = first;
   for (size_t j = 0; j < n; j++, o += x->size) x->op(f->prev, o, o, x->user);
 }
@@ -71,14 +88,18 @@ static void merge_scan(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t
 }
 
 static const adapt__seq_kernel k_scan = {run_scan, merge_scan, NULL};
+static const adapt__seq_kernel k_scan_range = {run_scan_range, merge_scan, NULL};
 
-int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
-                         void (*op)(const void *prev, const void *elem, void *out, void *ctx),
-                         void *ctx, const adapt_attr *attr) {
-  static const char fn[] = "adapt_inclusive_scan";
+/* adapt_inclusive_scan and its range form: x holds the callbacks (op, or
+ * scan and add). */
+static int scan_common(const char *fn, const void *in, size_t count, size_t size, void *out,
+                       scan_ctx *x, const adapt__seq_kernel *k, void (*key)(void),
+                       const adapt_attr *attr) {
   size_t bytes;
   adapt__error_clear();
-  if (!op) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
+  if (k == &k_scan && !x->op) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
+  if (k == &k_scan_range && !x->scan) return adapt__fail(-EINVAL, "%s: scan is NULL", fn);
+  if (k == &k_scan_range && !x->add) return adapt__fail(-EINVAL, "%s: add is NULL", fn);
   int rc = adapt__seq_bytes(fn, "count", "size", count, size, &bytes);
   if (rc) return rc;
   if (count && !in) return adapt__fail(-EINVAL, "%s: in is NULL with count > 0", fn);
@@ -86,11 +107,31 @@ int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
   if (in != out && adapt__seq_overlap(in, bytes, out, bytes))
     return adapt__fail(-EINVAL, "%s: output overlaps input (only in == out is allowed)", fn);
   adapt__seq_params p;
-  rc = adapt__seq_params_resolve(fn, attr, count, 1, 2 * size, &p);
+  rc = adapt__seq_params_resolve(fn, attr, count, 1, size > SIZE_MAX / 2 ? SIZE_MAX : 2 * size, &p);
   if (rc) return rc;
-  p.grain_key = (void (*)(void))op;
-  scan_ctx x = {.in = in, .out = out, .size = size, .user = ctx, .op = op};
+  p.grain_key = key;
+  x->in = in;
+  x->out = out;
+  x->size = size;
   adapt__seq_ctx c;
   adapt__seq_work w;
-  return adapt__seq_run(&c, &w, &k_scan, &x, &p, NULL, 0);
+  return adapt__seq_run(&c, &w, k, x, &p, NULL, 0);
+}
+
+int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
+                         void (*op)(const void *prev, const void *elem, void *out, void *ctx),
+                         void *ctx, const adapt_attr *attr) {
+  scan_ctx x = {.user = ctx, .op = op};
+  return scan_common("adapt_inclusive_scan", in, count, size, out, &x, &k_scan, (void (*)(void))op,
+                     attr);
+}
+
+int adapt_inclusive_scan_range(const void *in, size_t count, size_t size, void *out,
+                               void (*scan)(const void *carry, const void *in_first,
+                                            void *out_first, size_t n, void *ctx),
+                               void (*add)(const void *carry, void *first, size_t n, void *ctx),
+                               void *ctx, const adapt_attr *attr) {
+  scan_ctx x = {.user = ctx, .scan = scan, .add = add};
+  return scan_common("adapt_inclusive_scan_range", in, count, size, out, &x, &k_scan_range,
+                     (void (*)(void))scan, attr);
 }

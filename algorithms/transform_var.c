@@ -1,4 +1,5 @@
-/* Variable-output algorithms: adapt_transform_var and adapt_copy_if.
+/* Variable-output algorithms: adapt_transform_var, adapt_copy_if and their
+ * range forms.
  *
  * The paper's Fig. 1: the master appends its outputs to the final array; a
  * thief appends to a private buffer; when a thief is reduced (preempted or
@@ -34,6 +35,8 @@ typedef struct var_ctx {
   void *user;
   size_t (*op)(const void *in_elem, void *out_elems, void *ctx);
   int (*pred)(const void *elem, void *ctx);
+  /* the range forms (copy_if_range: max_out 1) */
+  size_t (*op_range)(const void *in_first, size_t n, void *out_first, void *ctx);
 } var_ctx;
 
 static var_acc *acc_of(adapt__seq_work *w) { return (var_acc *)(void *)w->acc; }
@@ -96,6 +99,32 @@ static void run_copy_if(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t 
   }
 }
 
+/* Range forms: one call per chunk of n inputs, with room for n * max_out
+ * outputs after the piece's last one. */
+static void run_var_range(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
+  const var_ctx *x = c->kctx;
+  var_acc *a = acc_of(w);
+  const size_t n = e - b;
+  if (x->max_out && n > (SIZE_MAX - a->n) / x->max_out) {
+    adapt__seq_stop(c, 0, -ENOMEM); /* no buffer can hold the chunk's room */
+    return;
+  }
+  const size_t room = n * x->max_out;
+  if (a->cap - a->n < room || !a->buf) {
+    int rc = reserve(x, w, a, a->n + (room ? room : 1));
+    if (rc) {
+      adapt__seq_stop(c, 0, rc);
+      return;
+    }
+  }
+  size_t k = x->op_range(x->in + b * x->in_size, n, a->buf + a->n * x->out_size, x->user);
+  if (k > room) {
+    adapt__seq_stop(c, 0, -ERANGE);
+    return;
+  }
+  a->n += k;
+}
+
 static void merge_var(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t) {
   const var_ctx *x = c->kctx;
   var_acc *va = acc_of(v), *ta = acc_of(t);
@@ -123,6 +152,7 @@ static void discard_var(adapt__seq_ctx *c, adapt__seq_work *t) {
 
 static const adapt__seq_kernel k_var = {run_var, merge_var, discard_var};
 static const adapt__seq_kernel k_copy_if = {run_copy_if, merge_var, discard_var};
+static const adapt__seq_kernel k_var_range = {run_var_range, merge_var, discard_var};
 
 /* Run kernel k with the master's output a; a is updated (buffer, count). */
 static int run_out(const char *fn, const adapt__seq_kernel *k, var_ctx *x, size_t count,
@@ -138,14 +168,13 @@ static int run_out(const char *fn, const adapt__seq_kernel *k, var_ctx *x, size_
   return rc;
 }
 
-int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec *out,
-                        size_t max_out,
-                        size_t (*op)(const void *in_elem, void *out_elems, void *ctx), void *ctx,
-                        const adapt_attr *attr) {
-  static const char fn[] = "adapt_transform_var";
+/* adapt_transform_var and its range form: x holds the callback. */
+static int var_common(const char *fn, const char *cb_name, void (*cb)(void), const void *in,
+                      size_t count, size_t in_size, adapt_vec *out, size_t max_out, var_ctx *x,
+                      const adapt__seq_kernel *k, const adapt_attr *attr) {
   size_t ib, ob;
   adapt__error_clear();
-  if (!op) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
+  if (!cb) return adapt__fail(-EINVAL, "%s: %s is NULL", fn, cb_name);
   if (!out) return adapt__fail(-EINVAL, "%s: out is NULL", fn);
   int rc = adapt__seq_bytes(fn, "count", "in_size", count, in_size, &ib);
   if (rc) return rc;
@@ -162,27 +191,45 @@ int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec 
     return adapt__fail(-EOVERFLOW, "%s: out->capacity * out->elem_size overflows size_t", fn);
   if (adapt__seq_overlap(in, ib, out->data, out->capacity * out->elem_size))
     return adapt__fail(-EINVAL, "%s: output (out->data's capacity) overlaps input", fn);
-  var_ctx x = {.in = in,
-               .in_size = in_size,
-               .out_size = out->elem_size,
-               .max_out = max_out,
-               .user = ctx,
-               .op = op};
+  x->in = in;
+  x->in_size = in_size;
+  x->out_size = out->elem_size;
+  x->max_out = max_out;
   var_acc a = {.buf = out->data, .n = out->count, .cap = out->capacity};
   size_t fp = in_size > SIZE_MAX - ob ? SIZE_MAX : in_size + ob;
-  rc = run_out(fn, &k_var, &x, count, fp, (void (*)(void))op, &a, attr);
+  rc = run_out(fn, k, x, count, fp, cb, &a, attr);
   out->data = a.buf; /* may have moved (realloc keeps the old elements) */
   out->capacity = a.cap;
   if (rc == 0) out->count = a.n;
   return rc;
 }
 
-int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
-                  int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
-  static const char fn[] = "adapt_copy_if";
+int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec *out,
+                        size_t max_out,
+                        size_t (*op)(const void *in_elem, void *out_elems, void *ctx), void *ctx,
+                        const adapt_attr *attr) {
+  var_ctx x = {.user = ctx, .op = op};
+  return var_common("adapt_transform_var", "op", (void (*)(void))op, in, count, in_size, out,
+                    max_out, &x, &k_var, attr);
+}
+
+int adapt_transform_var_range(const void *in, size_t count, size_t in_size, adapt_vec *out,
+                              size_t max_out,
+                              size_t (*op)(const void *in_first, size_t n, void *out_first,
+                                           void *ctx),
+                              void *ctx, const adapt_attr *attr) {
+  var_ctx x = {.user = ctx, .op_range = op};
+  return var_common("adapt_transform_var_range", "op", (void (*)(void))op, in, count, in_size, out,
+                    max_out, &x, &k_var_range, attr);
+}
+
+/* adapt_copy_if and its range form: x holds the callback. */
+static int copy_common(const char *fn, const char *cb_name, void (*cb)(void), const void *in,
+                       size_t count, size_t size, void *out, size_t *out_count, var_ctx *x,
+                       const adapt__seq_kernel *k, const adapt_attr *attr) {
   size_t bytes;
   adapt__error_clear();
-  if (!pred) return adapt__fail(-EINVAL, "%s: pred is NULL", fn);
+  if (!cb) return adapt__fail(-EINVAL, "%s: %s is NULL", fn, cb_name);
   if (!out_count) return adapt__fail(-EINVAL, "%s: out_count is NULL", fn);
   int rc = adapt__seq_bytes(fn, "count", "size", count, size, &bytes);
   if (rc) return rc;
@@ -190,15 +237,29 @@ int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *
   if (count && !out) return adapt__fail(-EINVAL, "%s: out is NULL with count > 0", fn);
   if (adapt__seq_overlap(in, bytes, out, bytes))
     return adapt__fail(-EINVAL, "%s: output overlaps input", fn);
-  var_ctx x = {.in = in,
-               .in_size = size,
-               .out_size = size,
-               .max_out = 1,
-               .fixed = 1,
-               .user = ctx,
-               .pred = pred};
+  x->in = in;
+  x->in_size = x->out_size = size;
+  x->max_out = 1;
+  x->fixed = 1;
   var_acc a = {.buf = out, .n = 0, .cap = count};
-  rc = run_out(fn, &k_copy_if, &x, count, 2 * size, (void (*)(void))pred, &a, attr);
+  size_t fp = size > SIZE_MAX / 2 ? SIZE_MAX : 2 * size;
+  rc = run_out(fn, k, x, count, fp, cb, &a, attr);
   if (rc == 0) *out_count = a.n;
   return rc;
+}
+
+int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
+                  int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
+  var_ctx x = {.user = ctx, .pred = pred};
+  return copy_common("adapt_copy_if", "pred", (void (*)(void))pred, in, count, size, out, out_count,
+                     &x, &k_copy_if, attr);
+}
+
+int adapt_copy_if_range(const void *in, size_t count, size_t size, void *out, size_t *out_count,
+                        size_t (*select)(const void *in_first, size_t n, void *out_first,
+                                         void *ctx),
+                        void *ctx, const adapt_attr *attr) {
+  var_ctx x = {.user = ctx, .op_range = select};
+  return copy_common("adapt_copy_if_range", "select", (void (*)(void))select, in, count, size, out,
+                     out_count, &x, &k_var_range, attr);
 }

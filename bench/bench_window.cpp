@@ -1,8 +1,9 @@
 /* bench_window: the window algorithms of the paper (no-window, static-window,
  * sliding-window with its three splitters) against the sequential loop and
  * the PThread baselines of its §2.4, on 2 workers, in one run; plus the
- * per-element overhead of adapt_for_each / adapt_transform against the plain
- * loop, and adapt_inclusive_scan against the sequential prefix.
+ * per-element overhead of every C algorithm, per-element and range forms,
+ * against the plain loop, and adapt_inclusive_scan against the sequential
+ * prefix.
  * docs/benchmarks-window.md explains the figures.
  *
  * Kernel (memory-bound, long reuse distance, bench/kernels/window.hpp):
@@ -67,27 +68,88 @@ static double ratio_of_medians(const case_result &c, int i, int base) {
 }
 
 /* ------------------------------------------------------------------ */
-/* Per-element overhead: for_each / transform (per element and range  */
-/* forms) against the plain loop, on an array that stays in the caches */
+/* Per-element overhead: every algorithm in its per-element and range */
+/* forms against the plain loop (the range body called once), on      */
+/* arrays that stay in the caches                                      */
 
 static void section_overhead(int workers) {
   const size_t n = 1u << 18; /* 2 MiB per array: in L2+L3 */
   const int passes = 20;
   double *x = alloc_array<double>(n), *y = alloc_array<double>(n);
-  for (size_t i = 0; i < n; i++) x[i] = (double)i;
+  double *in = alloc_array<double>(n), *out = alloc_array<double>(2 * n);
+  for (size_t i = 0; i < n; i++) x[i] = in[i] = (double)i;
+  /* transform_var's vector: room for every output, so the master never
+   * reallocates (its count is reset before each call) */
+  adapt_vec *vec = new adapt_vec{out, 0, 2 * n, sizeof(double)};
   const size_t sz = sizeof(double);
-  std::vector<variant> v = {
-      {"plain loop (for_each body)", FAM_SEQ, no_error([=] { ew_each_range(x, n, NULL); })},
-      {"adapt_for_each", FAM_ADAPT, [=] { return adapt_for_each(x, n, sz, ew_each, NULL, NULL); }},
-      {"adapt_for_each_range", FAM_ADAPT,
-       [=] { return adapt_for_each_range(x, n, sz, ew_each_range, NULL, NULL); }},
-      {"plain loop (transform body)", FAM_SEQ,
-       no_error([=] { ew_transform_range(x, y, n, NULL); })},
-      {"adapt_transform", FAM_ADAPT,
-       [=] { return adapt_transform(x, n, sz, y, sz, ew_transform, NULL, NULL); }},
-      {"adapt_transform_range", FAM_ADAPT,
-       [=] { return adapt_transform_range(x, n, sz, y, sz, ew_transform_range, NULL, NULL); }},
+  auto seq = [](const char *name, std::function<void()> f) {
+    return variant{name, FAM_SEQ, no_error(f)};
   };
+  auto lib = [](const char *name, std::function<int()> f) { return variant{name, FAM_ADAPT, f}; };
+  /* every group: its plain loop first, then the library's two forms */
+  std::vector<variant> v = {
+      seq("plain loop (for_each body)", [=] { ew_each_range(x, n, NULL); }),
+      lib("adapt_for_each", [=] { return adapt_for_each(x, n, sz, ew_each, NULL, NULL); }),
+      lib("adapt_for_each_range",
+          [=] { return adapt_for_each_range(x, n, sz, ew_each_range, NULL, NULL); }),
+      seq("plain loop (transform body)", [=] { ew_transform_range(x, y, n, NULL); }),
+      lib("adapt_transform",
+          [=] { return adapt_transform(x, n, sz, y, sz, ew_transform, NULL, NULL); }),
+      lib("adapt_transform_range",
+          [=] { return adapt_transform_range(x, n, sz, y, sz, ew_transform_range, NULL, NULL); }),
+      seq("plain loop (count_if body)", [=] { ew_count_range(in, n, NULL); }),
+      lib("adapt_count_if",
+          [=] {
+            size_t k;
+            return adapt_count_if(in, n, sz, &k, ew_odd, NULL, NULL);
+          }),
+      lib("adapt_count_if_range",
+          [=] {
+            size_t k;
+            return adapt_count_if_range(in, n, sz, &k, ew_count_range, NULL, NULL);
+          }),
+      seq("plain loop (find_if body)", [=] { ew_find_negative_range(in, n, NULL); }),
+      lib("adapt_find_if",
+          [=] {
+            size_t k;
+            return adapt_find_if(in, n, sz, &k, ew_negative, NULL, NULL);
+          }),
+      lib("adapt_find_if_range",
+          [=] {
+            size_t k;
+            return adapt_find_if_range(in, n, sz, &k, ew_find_negative_range, NULL, NULL);
+          }),
+      seq("plain loop (copy_if body)", [=] { ew_copy_range(in, n, out, NULL); }),
+      lib("adapt_copy_if",
+          [=] {
+            size_t k;
+            return adapt_copy_if(in, n, sz, out, &k, ew_odd, NULL, NULL);
+          }),
+      lib("adapt_copy_if_range",
+          [=] {
+            size_t k;
+            return adapt_copy_if_range(in, n, sz, out, &k, ew_copy_range, NULL, NULL);
+          }),
+      seq("plain loop (transform_var body)", [=] { ew_var_range(in, n, out, NULL); }),
+      lib("adapt_transform_var",
+          [=] {
+            vec->count = 0;
+            return adapt_transform_var(in, n, sz, vec, 2, ew_var, NULL, NULL);
+          }),
+      lib("adapt_transform_var_range",
+          [=] {
+            vec->count = 0;
+            return adapt_transform_var_range(in, n, sz, vec, 2, ew_var_range, NULL, NULL);
+          }),
+      seq("plain loop (scan body)", [=] { ew_sum_scan(NULL, in, out, n, NULL); }),
+      lib("adapt_inclusive_scan",
+          [=] { return adapt_inclusive_scan(in, n, sz, out, ew_sum, NULL, NULL); }),
+      lib("adapt_inclusive_scan_range",
+          [=] {
+            return adapt_inclusive_scan_range(in, n, sz, out, ew_sum_scan, ew_sum_add, NULL, NULL);
+          }),
+  };
+  const int group = 3;
   for (variant &var : v) var.run = repeated(passes, var.run);
   case_spec cs;
   cs.group = "overhead";
@@ -101,19 +163,22 @@ static void section_overhead(int workers) {
   printf("\n== overhead section: %d worker(s), n=%zu doubles, %d passes per timing, %d reps, "
          "automatic grain\n",
          workers, n, passes, opt.reps);
-  printf("%-30s %10s %12s\n", "variant", "ns/elem", "vs plain");
+  printf("%-34s %10s %12s\n", "variant", "ns/elem", "vs plain");
   for (int i = 0; i < (int)v.size(); i++) {
     double ns = c.ok(i) ? median(c.scaled(i, 1e9 / c.n[(size_t)i])) : NAN;
-    double ratio = ratio_of_medians(c, i, i < 3 ? 0 : 3);
-    printf("%-30s %10s %12s\n", v[(size_t)i].name.c_str(), num(ns, "%.3f").c_str(),
+    double ratio = ratio_of_medians(c, i, i - i % group);
+    printf("%-34s %10s %12s\n", v[(size_t)i].name.c_str(), num(ns, "%.3f").c_str(),
            c.ok(i) ? num(ratio, "%.2f").c_str() : "FAILED");
     csv.word(v[(size_t)i].name).integer(workers).number(ns, "%.4f").number(ratio, "%.4f");
     csv.end_row();
   }
   printf("wrote %s\n", path.c_str());
   failed = failed || c.any_failure();
+  delete vec;
   free(x);
   free(y);
+  free(in);
+  free(out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -308,6 +373,35 @@ static int callgrind_mode(size_t n) {
          [=] { return adapt_for_each(x, m, sz, ew_each, NULL, &g64); }},
         {"for_each_range grain 64", FAM_ADAPT,
          [=] { return adapt_for_each_range(x, m, sz, ew_each_range, NULL, &g64); }},
+        {"plain count_if body", FAM_SEQ, no_error([=] { ew_count_range(x, m, NULL); })},
+        {"count_if grain 4096", FAM_ADAPT,
+         [=] {
+           size_t k;
+           return adapt_count_if(x, m, sz, &k, ew_odd, NULL, &g4096);
+         }},
+        {"count_if_range grain 4096", FAM_ADAPT,
+         [=] {
+           size_t k;
+           return adapt_count_if_range(x, m, sz, &k, ew_count_range, NULL, &g4096);
+         }},
+        {"plain copy_if body", FAM_SEQ, no_error([=] { ew_copy_range(x, m, y, NULL); })},
+        {"copy_if grain 4096", FAM_ADAPT,
+         [=] {
+           size_t k;
+           return adapt_copy_if(x, m, sz, y, &k, ew_odd, NULL, &g4096);
+         }},
+        {"copy_if_range grain 4096", FAM_ADAPT,
+         [=] {
+           size_t k;
+           return adapt_copy_if_range(x, m, sz, y, &k, ew_copy_range, NULL, &g4096);
+         }},
+        {"plain scan body", FAM_SEQ, no_error([=] { ew_sum_scan(NULL, x, y, m, NULL); })},
+        {"inclusive_scan grain 4096", FAM_ADAPT,
+         [=] { return adapt_inclusive_scan(x, m, sz, y, ew_sum, NULL, &g4096); }},
+        {"inclusive_scan_range grain 4096", FAM_ADAPT,
+         [=] {
+           return adapt_inclusive_scan_range(x, m, sz, y, ew_sum_scan, ew_sum_add, NULL, &g4096);
+         }},
     };
   });
   free(x);

@@ -1,7 +1,7 @@
-/* adapt_inclusive_scan: equal to the sequential prefix for every window
- * mode, splitter, worker count, grain and size, with a commutative op
- * (64-bit sums), a non-commutative associative op (affine maps), in place;
- * error paths. */
+/* adapt_inclusive_scan and its range form: equal to the sequential prefix
+ * for every window mode, splitter, worker count, grain and size, with a
+ * commutative op (64-bit sums), a non-commutative associative op (affine
+ * maps), in place; error paths. */
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -25,6 +25,37 @@ static void aff_op(const void *prev, const void *elem, void *res, void *ctx) {
   const affine *f = prev, *g = elem;
   affine r = {g->a * f->a, g->a * f->b + g->b};
   *(affine *)res = r;
+}
+
+/* The range form of aff_op: scan and add (carry outside the range). */
+static void aff_scan(const void *carry, const void *in_first, void *out_first, size_t n,
+                     void *ctx) {
+  const affine *in = in_first;
+  affine *out = out_first;
+  affine acc = carry ? *(const affine *)carry : in[0];
+  size_t j = 0;
+  if (!carry) out[j++] = acc;
+  for (; j < n; j++) {
+    aff_op(&acc, &in[j], &acc, NULL);
+    out[j] = acc;
+  }
+}
+
+static void aff_add(const void *carry, void *first, size_t n, void *ctx) {
+  affine *o = first;
+  for (size_t j = 0; j < n; j++) aff_op(carry, &o[j], &o[j], NULL);
+}
+
+static void add_scan(const void *carry, const void *in_first, void *out_first, size_t n,
+                     void *ctx) {
+  const int64_t *in = in_first;
+  int64_t *out = out_first, acc = carry ? *(const int64_t *)carry : 0;
+  for (size_t j = 0; j < n; j++) out[j] = acc += in[j];
+}
+
+static void add_add(const void *carry, void *first, size_t n, void *ctx) {
+  int64_t *o = first, c = *(const int64_t *)carry;
+  for (size_t j = 0; j < n; j++) o[j] += c;
 }
 
 static int case_scan(const algo_case *c, void *arg) {
@@ -53,6 +84,24 @@ static int case_scan(const algo_case *c, void *arg) {
   rc = adapt_inclusive_scan(f, n, sizeof *f, g, aff_op, NULL, &c->attr);
   if (rc || memcmp(g, fref, n * sizeof *g)) {
     algo_case_print(c, "scan affine");
+    bad = 1;
+  }
+  memset(y, 0, n * sizeof *y);
+  rc = adapt_inclusive_scan_range(x, n, sizeof *x, y, add_scan, add_add, NULL, &c->attr);
+  if (rc || memcmp(y, ref, n * sizeof *y) || y[n] != 4242) {
+    algo_case_print(c, "scan_range add");
+    bad = 1;
+  }
+  memset(g, 0, n * sizeof *g);
+  rc = adapt_inclusive_scan_range(f, n, sizeof *f, g, aff_scan, aff_add, NULL, &c->attr);
+  if (rc || memcmp(g, fref, n * sizeof *g)) {
+    algo_case_print(c, "scan_range affine");
+    bad = 1;
+  }
+  memcpy(g, f, n * sizeof *g);
+  rc = adapt_inclusive_scan_range(g, n, sizeof *g, g, aff_scan, aff_add, NULL, &c->attr);
+  if (rc || memcmp(g, fref, n * sizeof *g)) {
+    algo_case_print(c, "scan_range affine in place");
     bad = 1;
   }
   rc = adapt_inclusive_scan(f, n, sizeof *f, f, aff_op, NULL, &c->attr); /* in place */
@@ -91,6 +140,14 @@ static void test_scan_errors(void **state) {
   for (int i = 0; i < 8; i++) assert_int_equal(b[i], 0);
   assert_int_equal(adapt_inclusive_scan(NULL, 0, 8, NULL, count_op, NULL, NULL), 0);
   assert_int_equal(atomic_load(&calls), 0);
+  assert_int_equal(adapt_inclusive_scan_range(a, 8, 8, b, NULL, add_add, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_inclusive_scan_range(a, 8, 8, b, add_scan, NULL, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_inclusive_scan_range(a, 8, 0, b, add_scan, add_add, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_inclusive_scan_range(a, SIZE_MAX / 4, 8, b, add_scan, add_add, NULL, NULL),
+                   -EOVERFLOW);
+  assert_int_equal(adapt_inclusive_scan_range(a, 6, 8, a + 2, add_scan, add_add, NULL, NULL),
+                   -EINVAL);
+  for (int i = 0; i < 8; i++) assert_int_equal(b[i], 0);
 }
 
 int main(void) {

@@ -1,7 +1,7 @@
-/* adapt_count_if and adapt_find_if: equal to the sequential loops for every
- * window mode, splitter, worker count, grain and size; find_if returns the
- * first match and evaluates far fewer elements than a full scan when the
- * match is early; error paths. */
+/* adapt_count_if and adapt_find_if and their range forms: equal to the
+ * sequential loops for every window mode, splitter, worker count, grain and
+ * size; find_if returns the first match and evaluates far fewer elements
+ * than a full scan when the match is early; error paths. */
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -41,6 +41,26 @@ static int find_key(const void *elem, void *ctx) {
   return *e == f->key;
 }
 
+/* The range forms of the two predicates above. */
+static size_t count_key_range(const void *first, size_t n, void *ctx) {
+  pctx *p = ctx;
+  const uint32_t *e = first;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) k += e[i] == p->key;
+  atomic_fetch_add_explicit(&p->evals, n, memory_order_relaxed);
+  return k;
+}
+
+static size_t find_key_range(const void *first, size_t n, void *ctx) {
+  const uint32_t *e = first;
+  for (size_t i = 0; i < n; i++)
+    if (find_key(&e[i], ctx)) return i;
+  return n;
+}
+
+/* Returns one more than its range (a caller's bug). */
+static size_t over_range(const void *first, size_t n, void *ctx) { return n + 1; }
+
 static int case_search(const algo_case *c, void *arg) {
   size_t n = c->n;
   uint32_t *a = malloc((n + 1) * sizeof *a);
@@ -56,6 +76,14 @@ static int case_search(const algo_case *c, void *arg) {
   int rc = adapt_count_if(a, n, sizeof *a, &got, is_key, &p, &c->attr);
   if (rc || got != ref || atomic_load(&p.evals) != n) {
     algo_case_print(c, "count_if");
+    bad = 1;
+  }
+  /* count_if_range */
+  atomic_store(&p.evals, 0);
+  got = SIZE_MAX;
+  rc = adapt_count_if_range(a, n, sizeof *a, &got, count_key_range, &p, &c->attr);
+  if (rc || got != ref || atomic_load(&p.evals) != n) {
+    algo_case_print(c, "count_if_range");
     bad = 1;
   }
   /* find_if: matches planted at several places; the first one wins */
@@ -85,6 +113,19 @@ static int case_search(const algo_case *c, void *arg) {
               "  rc=%d planted=%zu got %zu expected %zu, %zu before it not evaluated, "
               "%zu evaluated twice\n",
               rc, at, idx, first, missed, atomic_load(&f.twice));
+      bad = 1;
+    }
+    /* the range form: the same index, each element examined at most once */
+    atomic_store(&f.evals, 0);
+    for (size_t i = 0; i < n; i++) atomic_store(&seen[i], 0);
+    idx = 12345;
+    rc = adapt_find_if_range(a, n, sizeof *a, &idx, find_key_range, &f, &c->attr);
+    missed = 0;
+    for (size_t i = 0; i < first; i++) missed += !atomic_load(&seen[i]);
+    if (rc || idx != first || missed || atomic_load(&f.twice)) {
+      algo_case_print(c, "find_if_range");
+      fprintf(stderr, "  rc=%d got %zu expected %zu, %zu missed, %zu twice\n", rc, idx, first,
+              missed, atomic_load(&f.twice));
       bad = 1;
     }
     if (at != SIZE_MAX) a[at] = 10;
@@ -157,6 +198,14 @@ static void test_find_schedulers(void **state) {
          * worker runs the chunks in index order, and every chunk after
          * the match is cut at the limit (without the cut, about n). */
         if (algo_workers[wi] == 1 && pos < n) assert_int_equal(atomic_load(&f.evals), pos + 1);
+        /* the range form under the same scheduler */
+        for (size_t i = 0; i < n; i++) atomic_store_explicit(&seen[i], 0, memory_order_relaxed);
+        atomic_store(&f.evals, 0);
+        idx = 0;
+        assert_int_equal(adapt_find_if_range(a, n, sizeof *a, &idx, find_key_range, &f, &at), 0);
+        assert_int_equal(idx, pos);
+        assert_int_equal(atomic_load(&f.twice), 0);
+        if (algo_workers[wi] == 1 && pos < n) assert_int_equal(atomic_load(&f.evals), pos + 1);
         if (pos < n) a[pos] = 0;
       }
     }
@@ -165,6 +214,8 @@ static void test_find_schedulers(void **state) {
   adapt_attr at = {0};
   at.sched = ADAPT_SCHED_LOOPFRAME;
   assert_int_equal(adapt_count_if(a, n, sizeof *a, &cnt, is_key, NULL, &at), -ENOTSUP);
+  assert_int_equal(adapt_count_if_range(a, n, sizeof *a, &cnt, count_key_range, NULL, &at),
+                   -ENOTSUP);
   free(a);
   free(seen);
 }
@@ -194,6 +245,27 @@ static void test_search_errors(void **state) {
   assert_int_equal(adapt_count_if(NULL, 0, 4, &r, is_key, &p, NULL), 0);
   assert_int_equal(r, 0);
   assert_int_equal(atomic_load(&p.evals), 0);
+
+  /* the range forms: the same checks, and a result beyond the range */
+  r = 99;
+  assert_int_equal(adapt_count_if_range(a, 8, 4, &r, NULL, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_count_if_range(a, 8, 4, NULL, count_key_range, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_count_if_range(a, 8, 0, &r, count_key_range, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_count_if_range(NULL, 8, 4, &r, count_key_range, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_count_if_range(a, SIZE_MAX / 2, 4, &r, count_key_range, &p, NULL),
+                   -EOVERFLOW);
+  assert_int_equal(adapt_find_if_range(a, 8, 4, &r, NULL, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_find_if_range(a, 8, 4, NULL, find_key_range, &p, NULL), -EINVAL);
+  assert_int_equal(adapt_find_if_range(a, SIZE_MAX / 2, 4, &r, find_key_range, &p, NULL),
+                   -EOVERFLOW);
+  assert_int_equal(adapt_find_if_range(a, 8, 4, &r, find_key_range, &p, &bad), -EINVAL);
+  assert_int_equal(r, 99);
+  assert_int_equal(atomic_load(&p.evals), 0);
+  assert_int_equal(adapt_count_if_range(a, 8, 4, &r, over_range, NULL, NULL), -ERANGE);
+  assert_int_equal(adapt_find_if_range(a, 8, 4, &r, over_range, NULL, NULL), -ERANGE);
+  assert_int_equal(r, 99);
+  assert_int_equal(adapt_find_if_range(NULL, 0, 4, &r, find_key_range, &p, NULL), 0);
+  assert_int_equal(r, 0);
 }
 
 int main(void) {

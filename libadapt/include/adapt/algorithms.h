@@ -58,10 +58,15 @@ extern "C" {
  *   starting the runtime. Found while running: -ENOMEM, -ERANGE (see each
  *   function), -EPROTO an internal protocol error (a libadapt bug, never
  *   expected). Every error sets adapt_last_error().
- * - Schedulers: for_each, transform, their range forms and find_if run under
- *   attr->sched (else ADAPT_SCHED) in the no-window mode; the others merge
- *   partial results in sequence order (the adaptive protocol) and return
- *   -ENOTSUP for another explicit scheduler, as do window modes with one.
+ * - Range forms (*_range): the callback gets a chunk of n >= 1 consecutive
+ *   elements instead of one: one indirect call per chunk, a loop the
+ *   compiler can vectorise. Chunks cover the sequence exactly once, in no
+ *   guaranteed order or size.
+ * - Schedulers: for_each, transform, find_if and their range forms run
+ *   under attr->sched (else ADAPT_SCHED) in the no-window mode; the others
+ *   merge partial results in sequence order (the adaptive protocol) and
+ *   return -ENOTSUP for another explicit scheduler, as do window modes with
+ *   one.
  * - Context: any thread; inside a body it is a nested parallel call.
  *   Callbacks must not call adapt_finalize. ctx is shared by all workers.
  * - Not guaranteed: which worker runs which element, the order of the calls
@@ -121,6 +126,20 @@ ADAPT_API int adapt_transform_var(const void *in, size_t count, size_t in_size, 
                                   size_t (*op)(const void *in_elem, void *out_elems, void *ctx),
                                   void *ctx, const adapt_attr *attr);
 
+/* Range form of adapt_transform_var: op(in_first, n, out_first, ctx) gets
+ * n >= 1 consecutive inputs, writes their outputs in input order at
+ * out_first (room for n * max_out elements, scratch private to the call: do
+ * not keep the pointer) and returns how many it wrote (more than n * max_out:
+ * -ERANGE). One call per chunk: the caller's loop can be vectorised and the
+ * indirect call is paid once per chunk. Errors and ownership: as
+ * adapt_transform_var (-ENOMEM also when n * max_out elements cannot be
+ * allocated). */
+ADAPT_API int adapt_transform_var_range(const void *in, size_t count, size_t in_size,
+                                        adapt_vec *out, size_t max_out,
+                                        size_t (*op)(const void *in_first, size_t n,
+                                                     void *out_first, void *ctx),
+                                        void *ctx, const adapt_attr *attr);
+
 /* Stable copy_if: copies, in order, the elements of in for which pred is
  * non-zero to out (room for count elements, must not overlap in) and sets
  * *out_count. Byte-identical to the sequential loop.
@@ -130,10 +149,29 @@ ADAPT_API int adapt_copy_if(const void *in, size_t count, size_t size, void *out
                             int (*pred)(const void *elem, void *ctx), void *ctx,
                             const adapt_attr *attr);
 
+/* Range form of adapt_copy_if: select(in_first, n, out_first, ctx) copies,
+ * in order, the elements to keep among the n >= 1 consecutive inputs at
+ * in_first to out_first (room for n elements: the final place or a private
+ * buffer; do not keep the pointer) and returns how many it kept (more than
+ * n: -ERANGE). Result, errors and stability: as adapt_copy_if; bytes that
+ * select writes beyond the count it returns are not part of the result and
+ * may be overwritten. */
+ADAPT_API int
+adapt_copy_if_range(const void *in, size_t count, size_t size, void *out, size_t *out_count,
+                    size_t (*select)(const void *in_first, size_t n, void *out_first, void *ctx),
+                    void *ctx, const adapt_attr *attr);
+
 /* *result = the number of elements for which pred is non-zero. */
 ADAPT_API int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
                              int (*pred)(const void *elem, void *ctx), void *ctx,
                              const adapt_attr *attr);
+
+/* Range form of adapt_count_if: count_range(first, n, ctx) returns how many
+ * of the n >= 1 consecutive elements at first satisfy the predicate (more
+ * than n: -ERANGE); *result = the sum over the calls. */
+ADAPT_API int adapt_count_if_range(const void *base, size_t count, size_t size, size_t *result,
+                                   size_t (*count_range)(const void *first, size_t n, void *ctx),
+                                   void *ctx, const adapt_attr *attr);
 
 /* *index = the smallest i with pred(base + i*size) non-zero, count if none.
  * Stops all workers early: once a match at i is known, no worker starts a
@@ -143,6 +181,16 @@ ADAPT_API int adapt_count_if(const void *base, size_t count, size_t size, size_t
 ADAPT_API int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
                             int (*pred)(const void *elem, void *ctx), void *ctx,
                             const adapt_attr *attr);
+
+/* Range form of adapt_find_if: find_range(first, n, ctx) returns the
+ * offset in [0, n) of the first matching element among the n >= 1
+ * consecutive elements at first, or n when none matches (more than n:
+ * -ERANGE). *index and the early stop: as adapt_find_if, with "chunk" for
+ * the range of one call (a call may run past the returned match: it
+ * examines its whole range). */
+ADAPT_API int adapt_find_if_range(const void *base, size_t count, size_t size, size_t *index,
+                                  size_t (*find_range)(const void *first, size_t n, void *ctx),
+                                  void *ctx, const adapt_attr *attr);
 
 /* Reduction with a fixed grouping, bitwise reproducible (also for floating
  * point) whatever the workers, window mode and grain:
@@ -178,6 +226,25 @@ ADAPT_API int adapt_inclusive_scan(const void *in, size_t count, size_t size, vo
                                    void (*op)(const void *prev, const void *elem, void *res,
                                               void *ctx),
                                    void *ctx, const adapt_attr *attr);
+
+/* Range form of adapt_inclusive_scan, with two callbacks:
+ * - scan(carry, in_first, out_first, n, ctx): the prefix of n >= 1
+ *   consecutive elements: out_first[0] = carry (+) in_first[0], or
+ *   in_first[0] when carry is NULL (the start of a piece), then
+ *   out_first[j] = out_first[j-1] (+) in_first[j]. carry points to the
+ *   output just before the range (never inside it); in_first == out_first
+ *   in place.
+ * - add(carry, first, n, ctx): first[j] = carry (+) first[j] for n >= 1
+ *   consecutive outputs (the finalisation of a stolen piece's local
+ *   prefixes with the prefix before it; carry is outside the range).
+ * Same result, overlap rule and errors as adapt_inclusive_scan (-EINVAL for
+ * a NULL scan or add); the two callbacks must compute the same (+). */
+ADAPT_API int adapt_inclusive_scan_range(const void *in, size_t count, size_t size, void *out,
+                                         void (*scan)(const void *carry, const void *in_first,
+                                                      void *out_first, size_t n, void *ctx),
+                                         void (*add)(const void *carry, void *first, size_t n,
+                                                     void *ctx),
+                                         void *ctx, const adapt_attr *attr);
 
 #ifdef __cplusplus
 }
