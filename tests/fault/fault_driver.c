@@ -266,6 +266,37 @@ static void op_scan(const void *prev, const void *elem, void *res, void *ctx) {
 }
 static affine scan_in[N_MAX], scan_out[N_MAX];
 
+/* The range forms of pred3, pred_is, op_scan and var_op. */
+static size_t count3_range(const void *f, size_t n, void *ctx) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) k += (size_t)pred3((const uint64_t *)f + i, ctx);
+  return k;
+}
+static size_t find_range(const void *f, size_t n, void *ctx) {
+  for (size_t i = 0; i < n; i++)
+    if (pred_is((const uint64_t *)f + i, ctx)) return i;
+  return n;
+}
+static void scan_range(const void *carry, const void *in_f, void *out_f, size_t n, void *ctx) {
+  const affine *x = in_f;
+  affine *y = out_f, p = carry ? compose(*(const affine *)carry, x[0]) : x[0];
+  y[0] = p;
+  for (size_t i = 1; i < n; i++) y[i] = p = compose(p, x[i]);
+}
+static void scan_add(const void *carry, void *first, size_t n, void *ctx) {
+  affine *y = first;
+  for (size_t i = 0; i < n; i++) y[i] = compose(*(const affine *)carry, y[i]);
+}
+static void check_scan_out(const char *what) {
+  affine p = scan_in[0];
+  for (size_t i = 0; i < n_elems; i++) {
+    if (i) p = compose(p, scan_in[i]);
+    if (scan_out[i].a != p.a || scan_out[i].b != p.b) {
+      fail_msg("%s, k=%lu: %s: out[%zu] wrong", cur_name, cur_k, what, i);
+    }
+  }
+}
+
 static void check_out_f3(const char *what) {
   for (size_t i = 0; i < n_elems; i++)
     if (out[i] != f3(in[i])) {
@@ -302,15 +333,22 @@ static void sc_algo_map(void) {
     if (!expect_rc(
             "adapt_inclusive_scan",
             adapt_inclusive_scan(scan_in, n_elems, sizeof(affine), scan_out, op_scan, NULL, &a),
-            ok_none)) {
-      affine p = scan_in[0];
-      for (size_t i = 0; i < n_elems; i++) {
-        if (i) p = compose(p, scan_in[i]);
-        if (scan_out[i].a != p.a || scan_out[i].b != p.b) {
-          fail_msg("%s, k=%lu: adapt_inclusive_scan: out[%zu] wrong", cur_name, cur_k, i);
-        }
-      }
-    }
+            ok_none))
+      check_scan_out("adapt_inclusive_scan");
+    cnt = 0;
+    if (!expect_rc("adapt_count_if_range",
+                   adapt_count_if_range(in, n_elems, 8, &cnt, count3_range, NULL, &a), ok_none))
+      assert_int_equal(cnt, (n_elems + 2) / 3);
+    idx = 0;
+    if (!expect_rc("adapt_find_if_range",
+                   adapt_find_if_range(in, n_elems, 8, &idx, find_range, &target, &a), ok_none))
+      assert_int_equal(idx, target);
+    memset(scan_out, 0, sizeof scan_out);
+    if (!expect_rc("adapt_inclusive_scan_range",
+                   adapt_inclusive_scan_range(scan_in, n_elems, sizeof(affine), scan_out,
+                                              scan_range, scan_add, NULL, &a),
+                   ok_none))
+      check_scan_out("adapt_inclusive_scan_range");
   }
 }
 
@@ -323,9 +361,22 @@ static size_t var_op(const void *e, void *o, void *ctx) {
   return k;
 }
 
+static size_t var_range(const void *e, size_t n, void *o, void *ctx) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) k += var_op((const uint64_t *)e + i, (uint64_t *)o + k, ctx);
+  return k;
+}
+static size_t copy3_range(const void *e, size_t n, void *o, void *ctx) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (pred3((const uint64_t *)e + i, ctx)) ((uint64_t *)o)[k++] = ((const uint64_t *)e)[i];
+  return k;
+}
+
 static void sc_algo_var(void) {
-  for (size_t mi = 0; mi < 3; mi++) {
-    adapt_attr a = mode_attr(modes[mi]);
+  for (size_t fi = 0; fi < 6; fi++) {
+    const int range = fi >= 3; /* the per-element forms, then the range forms */
+    adapt_attr a = mode_attr(modes[fi % 3]);
     /* Two elements already in the vector, kept whatever happens; data is
      * the driver's own allocation (it may fail too: then the vector starts
      * empty) and the caller's to free, whatever the call returned. */
@@ -337,16 +388,18 @@ static void sc_algo_var(void) {
       ((uint64_t *)v.data)[1] = 9;
       v.count = v.capacity = pre = 2;
     }
-    int rc = adapt_transform_var(in, n_elems, 8, &v, VAR_MAX_OUT, var_op, NULL, &a);
+    int rc = range ? adapt_transform_var_range(in, n_elems, 8, &v, VAR_MAX_OUT, var_range, NULL, &a)
+                   : adapt_transform_var(in, n_elems, 8, &v, VAR_MAX_OUT, var_op, NULL, &a);
+    const char *tv = range ? "adapt_transform_var_range" : "adapt_transform_var";
     const uint64_t *d = v.data;
     if (pre && (d[0] != 7 || d[1] != 9))
-      fail_msg("%s, k=%lu: adapt_transform_var: elements before the call lost", cur_name, cur_k);
-    if (!expect_rc("adapt_transform_var", rc, ok_nomem)) {
+      fail_msg("%s, k=%lu: %s: elements before the call lost", cur_name, cur_k, tv);
+    if (!expect_rc(tv, rc, ok_nomem)) {
       size_t c = pre;
       for (size_t i = 0; i < n_elems && c <= v.count; i++)
         for (size_t j = 0; j < in[i] % VAR_MAX_OUT; j++, c++)
           if (c >= v.count || d[c] != in[i] * 8 + j)
-            fail_msg("%s, k=%lu: adapt_transform_var: output %zu wrong", cur_name, cur_k, c);
+            fail_msg("%s, k=%lu: %s: output %zu wrong", cur_name, cur_k, tv, c);
       assert_int_equal(c, v.count);
     } else {
       assert_int_equal(v.count, pre); /* unchanged */
@@ -354,8 +407,10 @@ static void sc_algo_var(void) {
     free(v.data);
 
     size_t out_count = 12345;
-    rc = adapt_copy_if(in, n_elems, 8, out, &out_count, pred3, NULL, &a);
-    if (!expect_rc("adapt_copy_if", rc, ok_nomem)) {
+    const char *ci = range ? "adapt_copy_if_range" : "adapt_copy_if";
+    rc = range ? adapt_copy_if_range(in, n_elems, 8, out, &out_count, copy3_range, NULL, &a)
+               : adapt_copy_if(in, n_elems, 8, out, &out_count, pred3, NULL, &a);
+    if (!expect_rc(ci, rc, ok_nomem)) {
       assert_int_equal(out_count, (n_elems + 2) / 3);
       for (size_t i = 0; i < out_count; i++) assert_int_equal(out[i], 3 * i);
     } else {
