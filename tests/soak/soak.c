@@ -11,9 +11,9 @@
  * regions, reads the statistics and stops it. A region is one of:
  * - adapt_for under a random scheduler and grain;
  * - a tree of spawned tasks (<adapt/tasks.h>) of random fan-out;
- * - a sequence algorithm (every one of <adapt/algorithms.h>) with a random
- *   window mode, window size, splitter, grain and, where it applies,
- *   scheduler;
+ * - a sequence algorithm (every one of <adapt/algorithms.h>, per-element and
+ *   range forms) with a random window mode, window size, splitter, grain
+ *   and, where it applies, scheduler;
  * - a user task of the adaptive API (<adapt/adaptive.h>) with a
  *   non-commutative reducer, the owner preempting its thieves or joining
  *   them;
@@ -480,6 +480,38 @@ static int pred_target(const void *e, void *cv) {
 static void op_scan(const void *prev, const void *elem, void *res, void *cv) {
   *(affine *)res = compose(*(const affine *)prev, *(const affine *)elem);
 }
+/* The range forms of op_var, pred3, pred_target and op_scan. */
+static size_t op_var_range(const void *i, size_t n, void *o, void *cv) {
+  size_t k = 0;
+  for (size_t j = 0; j < n; j++) k += op_var((const uint64_t *)i + j, (uint64_t *)o + k, cv);
+  return k;
+}
+static size_t copy3_range(const void *e, size_t n, void *o, void *cv) {
+  size_t k = 0;
+  for (size_t j = 0; j < n; j++)
+    if (pred3((const uint64_t *)e + j, cv)) ((uint64_t *)o)[k++] = ((const uint64_t *)e)[j];
+  return k;
+}
+static size_t count3_range(const void *e, size_t n, void *cv) {
+  size_t k = 0;
+  for (size_t j = 0; j < n; j++) k += (size_t)pred3((const uint64_t *)e + j, cv);
+  return k;
+}
+static size_t find_target_range(const void *e, size_t n, void *cv) {
+  for (size_t j = 0; j < n; j++)
+    if (pred_target((const uint64_t *)e + j, cv)) return j;
+  return n;
+}
+static void scan_range(const void *carry, const void *i, void *o, size_t n, void *cv) {
+  const affine *x = i;
+  affine *y = o, p = carry ? compose(*(const affine *)carry, x[0]) : x[0];
+  y[0] = p;
+  for (size_t j = 1; j < n; j++) y[j] = p = compose(p, x[j]);
+}
+static void scan_add(const void *carry, void *first, size_t n, void *cv) {
+  affine *y = first;
+  for (size_t j = 0; j < n; j++) y[j] = compose(*(const affine *)carry, y[j]);
+}
 
 /* adapt_reduce: a value covers blocks [lo, hi) and hashes its grouping;
  * combine checks adjacency and the documented grouping (siblings of an
@@ -547,11 +579,28 @@ enum algo {
   A_FIND_IF,
   A_REDUCE,
   A_SCAN,
+  A_TRANSFORM_VAR_RANGE,
+  A_COPY_IF_RANGE,
+  A_COUNT_IF_RANGE,
+  A_FIND_IF_RANGE,
+  A_SCAN_RANGE,
   A_COUNT
 };
-static const char *const algo_names[A_COUNT] = {
-    "for_each", "for_each_range", "transform", "transform_range", "transform_var",
-    "copy_if",  "count_if",       "find_if",   "reduce",          "inclusive_scan"};
+static const char *const algo_names[A_COUNT] = {"for_each",
+                                                "for_each_range",
+                                                "transform",
+                                                "transform_range",
+                                                "transform_var",
+                                                "copy_if",
+                                                "count_if",
+                                                "find_if",
+                                                "reduce",
+                                                "inclusive_scan",
+                                                "transform_var_range",
+                                                "copy_if_range",
+                                                "count_if_range",
+                                                "find_if_range",
+                                                "inclusive_scan_range"};
 
 /* Run algorithm k on c->in[0..n) with attributes a; check the result.
  * Returns the index below which every element was visited exactly once. */
@@ -577,10 +626,13 @@ static size_t run_algo(enum algo k, algo_ctx *c, size_t n, const adapt_attr *a, 
         break;
       }
     break;
-  case A_TRANSFORM_VAR: {
+  case A_TRANSFORM_VAR:
+  case A_TRANSFORM_VAR_RANGE: {
     adapt_vec v = {0};
     v.elem_size = 8;
-    rc = adapt_transform_var(in, n, 8, &v, VAR_MAX_OUT, op_var, c, a);
+    rc = k == A_TRANSFORM_VAR
+             ? adapt_transform_var(in, n, 8, &v, VAR_MAX_OUT, op_var, c, a)
+             : adapt_transform_var_range(in, n, 8, &v, VAR_MAX_OUT, op_var_range, c, a);
     size_t j = 0;
     for (size_t i = 0; rc == 0 && i < n; i++)
       for (size_t q = 0; q < mix(in[i]) % (VAR_MAX_OUT + 1); q++, j++)
@@ -594,7 +646,9 @@ static size_t run_algo(enum algo k, algo_ctx *c, size_t n, const adapt_attr *a, 
     break;
   }
   case A_COPY_IF:
-    rc = adapt_copy_if(in, n, 8, out, &got, pred3, c, a);
+  case A_COPY_IF_RANGE:
+    rc = k == A_COPY_IF ? adapt_copy_if(in, n, 8, out, &got, pred3, c, a)
+                        : adapt_copy_if_range(in, n, 8, out, &got, copy3_range, c, a);
     if (rc == 0 && got != (n + 2) / 3)
       failf("%s: %zu copied, expected %zu", desc, got, (n + 2) / 3);
     for (size_t i = 0; rc == 0 && i < got; i++)
@@ -604,12 +658,16 @@ static size_t run_algo(enum algo k, algo_ctx *c, size_t n, const adapt_attr *a, 
       }
     break;
   case A_COUNT_IF:
-    rc = adapt_count_if(in, n, 8, &got, pred3, c, a);
+  case A_COUNT_IF_RANGE:
+    rc = k == A_COUNT_IF ? adapt_count_if(in, n, 8, &got, pred3, c, a)
+                         : adapt_count_if_range(in, n, 8, &got, count3_range, c, a);
     if (rc == 0 && got != (n + 2) / 3)
       failf("%s: counted %zu, expected %zu", desc, got, (n + 2) / 3);
     break;
   case A_FIND_IF:
-    rc = adapt_find_if(in, n, 8, &got, pred_target, c, a);
+  case A_FIND_IF_RANGE:
+    rc = k == A_FIND_IF ? adapt_find_if(in, n, 8, &got, pred_target, c, a)
+                        : adapt_find_if_range(in, n, 8, &got, find_target_range, c, a);
     if (rc == 0 && got != (c->target < n ? c->target : n))
       failf("%s: found %zu, expected %zu", desc, got, c->target < n ? c->target : n);
     exact = got < n ? got + 1 : n; /* once up to the match, at most once after */
@@ -629,11 +687,14 @@ static size_t run_algo(enum algo k, algo_ctx *c, size_t n, const adapt_attr *a, 
       }
     break;
   }
-  case A_SCAN: {
+  case A_SCAN:
+  case A_SCAN_RANGE: {
     affine *ai = malloc((n ? n : 1) * sizeof *ai), *ao = malloc((n ? n : 1) * sizeof *ao);
     if (ai && ao) {
       for (size_t i = 0; i < n; i++) ai[i] = affine_of(i);
-      rc = adapt_inclusive_scan(ai, n, sizeof *ai, ao, op_scan, c, a);
+      rc = k == A_SCAN
+               ? adapt_inclusive_scan(ai, n, sizeof *ai, ao, op_scan, c, a)
+               : adapt_inclusive_scan_range(ai, n, sizeof *ai, ao, scan_range, scan_add, c, a);
       affine p = {1, 0};
       for (size_t i = 0; rc == 0 && i < n; i++) {
         p = compose(p, ai[i]);
@@ -672,7 +733,7 @@ static void region_algo(rng *r, int depth) {
   /* A scheduler other than adaptive applies to the maps in the no-window
    * mode only (-ENOTSUP otherwise: not what is soaked here). */
   int map = k == A_FOR_EACH || k == A_FOR_EACH_RANGE || k == A_TRANSFORM ||
-            k == A_TRANSFORM_RANGE || k == A_FIND_IF;
+            k == A_TRANSFORM_RANGE || k == A_FIND_IF || k == A_FIND_IF_RANGE;
   if (map && (a.window == ADAPT_WINDOW_NONE || a.window == ADAPT_WINDOW_DEFAULT) && rnd(r, 2))
     a.sched = (adapt_sched)rnd(r, ADAPT_SCHED_COUNT);
   c.target = rnd(r, n + n / 4 + 1);
