@@ -1,4 +1,5 @@
-/* adapt_inclusive_scan: the adaptive prefix.
+/* adapt_inclusive_scan, adapt_exclusive_scan and their range forms: the
+ * adaptive prefix.
  *
  * The master computes the prefix from the front. A thief of the piece
  * [s, e) computes the local prefix of its piece in place in the output
@@ -10,9 +11,18 @@
  * (ADAPT_SCAN_PAR_FIXUP) so that idle workers help; it costs one op per
  * stolen processed element (docs/algorithms.md). The range form does the
  * same with one call of the user's scan per chunk and one call of its add
- * per finalised range. */
+ * per finalised range.
+ *
+ * The exclusive scan carries the running value c in the work descriptor
+ * (out[i] = c, then c = c (+) in[i]). A thief's piece [s, e) starts with
+ * c = in[s] and leaves out[s] alone, so its outputs out[j], s < j < ibeg,
+ * are the local prefixes in[s] (+) ... (+) in[j-1]; the victim, with its
+ * own carry p at s, writes out[s] = p, finalises the others (p (+) out[j],
+ * as above) and goes on with p (+) the thief's carry. */
 #include <errno.h>
+#include <stdalign.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <adapt/algorithms.h>
@@ -29,6 +39,8 @@ typedef struct scan_ctx {
   /* the range form */
   void (*scan)(const void *carry, const void *in_first, void *out_first, size_t n, void *ctx);
   void (*add)(const void *carry, void *first, size_t n, void *ctx);
+  /* the exclusive range form (with add) */
+  void (*xscan)(void *carry, const void *in_first, void *out_first, size_t n, void *ctx);
 } scan_ctx;
 
 static void run_scan(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
@@ -69,37 +81,142 @@ static void fix_range(void *first, size_t n, void *ctx) {
   for (size_t j = 0; j < n; j++, o += x->size) x->op(f->prev, o, o, x->user);
 }
 
+/* out[j] = prev (+) out[j] for the n outputs at first, on the victim v; a
+ * nested parallel map when they are many, so that idle workers help. */
+static void finalise(const scan_ctx *x, const adapt__seq_work *v, char *first, size_t n,
+                     const char *prev) {
+  fix_ctx f = {x, prev};
+  if (n >= ADAPT_SCAN_PAR_FIXUP && adapt_num_workers() > 1) {
+    adapt_attr a = {0};
+    a.window = ADAPT_WINDOW_NONE;
+    a.grain = v->grain;
+    if (adapt_for_each_range(first, n, x->size, fix_range, &f, &a) == 0) return;
+  }
+  fix_range(first, n, &f);
+}
+
 static void merge_scan(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t) {
   const scan_ctx *x = c->kctx;
   const size_t sz = x->size;
   size_t n = t->ibeg - t->start;
   if (n == 0) return;
   /* t->start > v->start >= 0: the victim's last output is final for it */
-  fix_ctx f = {x, x->out + (t->start - 1) * sz};
-  char *first = x->out + t->start * sz;
-  if (n >= ADAPT_SCAN_PAR_FIXUP && adapt_num_workers() > 1) {
-    /* a nested parallel map: idle workers help the victim finalise */
-    adapt_attr a = {0};
-    a.window = ADAPT_WINDOW_NONE;
-    a.grain = v->grain;
-    if (adapt_for_each_range(first, n, sz, fix_range, &f, &a) == 0) return;
-  }
-  fix_range(first, n, &f);
+  finalise(x, v, x->out + t->start * sz, n, x->out + (t->start - 1) * sz);
 }
 
 static const adapt__seq_kernel k_scan = {run_scan, merge_scan, NULL};
 static const adapt__seq_kernel k_scan_range = {run_scan_range, merge_scan, NULL};
 
-/* adapt_inclusive_scan and its range form: x holds the callbacks (op, or
- * scan and add). */
+/* --- Exclusive scan ------------------------------------------------------ */
+
+/* The carry in a work descriptor's acc: two slots of size bytes (the
+ * per-element form computes the next value into the other slot, so that
+ * op's result never aliases its operands), inline when they fit, else on
+ * the heap (freed by the merge or the discard, the master's by the call). */
+typedef struct xscan_acc {
+  char *heap; /* the slots, when 2 * size > sizeof buf */
+  int has;    /* the carry is set: the piece's first element has been read */
+  int cur;    /* slot holding the carry */
+  alignas(16) unsigned char buf[ADAPT_SEQ_ACC_BYTES - 16];
+} xscan_acc;
+
+_Static_assert(sizeof(xscan_acc) <= ADAPT_SEQ_ACC_BYTES, "xscan_acc too large");
+
+static xscan_acc *xacc_of(adapt__seq_work *w) { return (xscan_acc *)(void *)w->acc; }
+
+static char *slot(xscan_acc *a, size_t size, int k) {
+  return (a->heap ? a->heap : (char *)a->buf) + (size_t)k * size;
+}
+
+/* The piece's first chunk: its first element becomes the carry (the
+ * output there is the victim's to write). Returns the next unit, or e + 1
+ * after a failed allocation (the call stops with -ENOMEM). */
+static size_t xscan_start(adapt__seq_ctx *c, xscan_acc *a, size_t b, size_t e) {
+  const scan_ctx *x = c->kctx;
+  if (2 * x->size > sizeof a->buf && !a->heap && !(a->heap = malloc(2 * x->size))) {
+    adapt__seq_stop(c, 0, -ENOMEM);
+    return e + 1;
+  }
+  memcpy(slot(a, x->size, 0), x->in + b * x->size, x->size);
+  a->has = 1;
+  a->cur = 0;
+  return b + 1;
+}
+
+static void run_xscan(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
+  const scan_ctx *x = c->kctx;
+  const size_t sz = x->size;
+  xscan_acc *a = xacc_of(w);
+  size_t i = a->has ? b : xscan_start(c, a, b, e);
+  char *cur = slot(a, sz, a->cur), *nxt = slot(a, sz, !a->cur);
+  for (; i < e; i++) {
+    x->op(cur, x->in + i * sz, nxt, x->user); /* reads in[i] before out[i] is written */
+    memcpy(x->out + i * sz, cur, sz);
+    char *t = cur;
+    cur = nxt;
+    nxt = t;
+  }
+  a->cur = cur != slot(a, sz, 0);
+}
+
+static void run_xscan_range(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
+  const scan_ctx *x = c->kctx;
+  xscan_acc *a = xacc_of(w);
+  size_t i = a->has ? b : xscan_start(c, a, b, e);
+  if (i < e)
+    x->xscan(slot(a, x->size, a->cur), x->in + i * x->size, x->out + i * x->size, e - i, x->user);
+}
+
+static void discard_xscan(adapt__seq_ctx *c, adapt__seq_work *t) {
+  (void)c;
+  xscan_acc *ta = xacc_of(t);
+  free(ta->heap);
+  ta->heap = NULL;
+}
+
+static void merge_xscan(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t) {
+  const scan_ctx *x = c->kctx;
+  const size_t sz = x->size;
+  xscan_acc *va = xacc_of(v), *ta = xacc_of(t);
+  if (ta->has) {
+    if (!va->has) { /* a victim always holds its piece's first unit */
+      adapt__seq_stop(c, 0, -EPROTO);
+    } else {
+      const char *p = slot(va, sz, va->cur);
+      memcpy(x->out + t->start * sz, p, sz);
+      size_t n = t->ibeg - t->start - 1;
+      if (n) finalise(x, v, x->out + (t->start + 1) * sz, n, p);
+      /* the victim goes on with p (+) the thief's carry */
+      if (x->op) {
+        x->op(p, slot(ta, sz, ta->cur), slot(va, sz, !va->cur), x->user);
+        va->cur = !va->cur;
+      } else {
+        char *tc = slot(ta, sz, ta->cur);
+        x->add(p, tc, 1, x->user);
+        memcpy(slot(va, sz, va->cur), tc, sz);
+      }
+    }
+  }
+  discard_xscan(c, t);
+}
+
+static const adapt__seq_kernel k_xscan = {run_xscan, merge_xscan, discard_xscan};
+static const adapt__seq_kernel k_xscan_range = {run_xscan_range, merge_xscan, discard_xscan};
+
+/* The four scans: x holds the callbacks (op, or scan or xscan and add);
+ * init: the exclusive scans' initial value (NULL for the inclusive ones). */
 static int scan_common(const char *fn, const void *in, size_t count, size_t size, void *out,
-                       scan_ctx *x, const adapt__seq_kernel *k, void (*key)(void),
+                       const void *init, scan_ctx *x, const adapt__seq_kernel *k, void (*key)(void),
                        const adapt_attr *attr) {
   size_t bytes;
   adapt__error_clear();
-  if (k == &k_scan && !x->op) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
-  if (k == &k_scan_range && !x->scan) return adapt__fail(-EINVAL, "%s: scan is NULL", fn);
-  if (k == &k_scan_range && !x->add) return adapt__fail(-EINVAL, "%s: add is NULL", fn);
+  if (key == NULL)
+    return adapt__fail(-EINVAL, "%s: %s is NULL", fn,
+                       k == &k_scan || k == &k_xscan ? "op" : "scan");
+  if ((k == &k_scan_range || k == &k_xscan_range) && !x->add)
+    return adapt__fail(-EINVAL, "%s: add is NULL", fn);
+  if ((k == &k_xscan || k == &k_xscan_range) && !init)
+    return adapt__fail(-EINVAL, "%s: init is NULL", fn);
   int rc = adapt__seq_bytes(fn, "count", "size", count, size, &bytes);
   if (rc) return rc;
   if (count && !in) return adapt__fail(-EINVAL, "%s: in is NULL with count > 0", fn);
@@ -108,22 +225,34 @@ static int scan_common(const char *fn, const void *in, size_t count, size_t size
     return adapt__fail(-EINVAL, "%s: output overlaps input (only in == out is allowed)", fn);
   adapt__seq_params p;
   rc = adapt__seq_params_resolve(fn, attr, count, 1, size > SIZE_MAX / 2 ? SIZE_MAX : 2 * size, &p);
-  if (rc) return rc;
+  if (rc || count == 0) return rc;
   p.grain_key = key;
   x->in = in;
   x->out = out;
   x->size = size;
   adapt__seq_ctx c;
   adapt__seq_work w;
-  return adapt__seq_run(&c, &w, k, x, &p, NULL, 0);
+  if (!init) return adapt__seq_run(&c, &w, k, x, &p, NULL, 0);
+  /* the master's carry starts as init (copied first: init may lie in out) */
+  xscan_acc a = {0};
+  if (size > SIZE_MAX / 2) return adapt__fail(-EOVERFLOW, "%s: 2 * size overflows size_t", fn);
+  if (2 * size > sizeof a.buf && !(a.heap = malloc(2 * size)))
+    return adapt__fail(-ENOMEM, "%s: no memory for the carry (%zu bytes)", fn, 2 * size);
+  memcpy(slot(&a, size, 0), init, size);
+  a.has = 1;
+  rc = adapt__seq_run(&c, &w, k, x, &p, &a, sizeof a);
+  /* the master's final carry (the total) is not returned: free its slots,
+   * which the run may have moved only within its own acc */
+  free(xacc_of(&w)->heap);
+  return rc;
 }
 
 int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
                          void (*op)(const void *prev, const void *elem, void *out, void *ctx),
                          void *ctx, const adapt_attr *attr) {
   scan_ctx x = {.user = ctx, .op = op};
-  return scan_common("adapt_inclusive_scan", in, count, size, out, &x, &k_scan, (void (*)(void))op,
-                     attr);
+  return scan_common("adapt_inclusive_scan", in, count, size, out, NULL, &x, &k_scan,
+                     (void (*)(void))op, attr);
 }
 
 int adapt_inclusive_scan_range(const void *in, size_t count, size_t size, void *out,
@@ -132,6 +261,25 @@ int adapt_inclusive_scan_range(const void *in, size_t count, size_t size, void *
                                void (*add)(const void *carry, void *first, size_t n, void *ctx),
                                void *ctx, const adapt_attr *attr) {
   scan_ctx x = {.user = ctx, .scan = scan, .add = add};
-  return scan_common("adapt_inclusive_scan_range", in, count, size, out, &x, &k_scan_range,
+  return scan_common("adapt_inclusive_scan_range", in, count, size, out, NULL, &x, &k_scan_range,
+                     (void (*)(void))scan, attr);
+}
+
+int adapt_exclusive_scan(const void *in, size_t count, size_t size, void *out, const void *init,
+                         void (*op)(const void *prev, const void *elem, void *res, void *ctx),
+                         void *ctx, const adapt_attr *attr) {
+  scan_ctx x = {.user = ctx, .op = op};
+  return scan_common("adapt_exclusive_scan", in, count, size, out, init, &x, &k_xscan,
+                     (void (*)(void))op, attr);
+}
+
+int adapt_exclusive_scan_range(const void *in, size_t count, size_t size, void *out,
+                               const void *init,
+                               void (*scan)(void *carry, const void *in_first, void *out_first,
+                                            size_t n, void *ctx),
+                               void (*add)(const void *carry, void *first, size_t n, void *ctx),
+                               void *ctx, const adapt_attr *attr) {
+  scan_ctx x = {.user = ctx, .xscan = scan, .add = add};
+  return scan_common("adapt_exclusive_scan_range", in, count, size, out, init, &x, &k_xscan_range,
                      (void (*)(void))scan, attr);
 }

@@ -148,6 +148,22 @@ static void section_overhead(int workers) {
           [=] {
             return adapt_inclusive_scan_range(in, n, sz, out, ew_sum_scan, ew_sum_add, NULL, NULL);
           }),
+      seq("plain loop (exclusive scan body)",
+          [=] {
+            double c = 0;
+            ew_sum_xscan(&c, in, out, n, NULL);
+          }),
+      lib("adapt_exclusive_scan",
+          [=] {
+            const double zero = 0;
+            return adapt_exclusive_scan(in, n, sz, out, &zero, ew_sum, NULL, NULL);
+          }),
+      lib("adapt_exclusive_scan_range",
+          [=] {
+            const double zero = 0;
+            return adapt_exclusive_scan_range(in, n, sz, out, &zero, ew_sum_xscan, ew_sum_add, NULL,
+                                              NULL);
+          }),
   };
   const int group = 3;
   for (variant &var : v) var.run = repeated(passes, var.run);

@@ -1,7 +1,8 @@
-/* adapt_inclusive_scan and its range form: equal to the sequential prefix
- * for every window mode, splitter, worker count, grain and size, with a
- * commutative op (64-bit sums), a non-commutative associative op (affine
- * maps), in place; error paths. */
+/* adapt_inclusive_scan, adapt_exclusive_scan and their range forms: equal
+ * to the sequential prefix for every window mode, splitter, worker count,
+ * grain and size, with a commutative op (64-bit sums), a non-commutative
+ * associative op (affine maps), elements too large for the inline carry,
+ * in place; error paths. */
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -56,6 +57,140 @@ static void add_scan(const void *carry, const void *in_first, void *out_first, s
 static void add_add(const void *carry, void *first, size_t n, void *ctx) {
   int64_t *o = first, c = *(const int64_t *)carry;
   for (size_t j = 0; j < n; j++) o[j] += c;
+}
+
+/* Exclusive range form: out[j] = carry, carry = carry (+) in[j]. */
+static void aff_xscan(void *carry, const void *in_first, void *out_first, size_t n, void *ctx) {
+  const affine *in = in_first;
+  affine *out = out_first, acc = *(affine *)carry;
+  for (size_t j = 0; j < n; j++) {
+    affine x = in[j]; /* before out[j] is written: in place they are one */
+    out[j] = acc;
+    aff_op(&acc, &x, &acc, NULL);
+  }
+  *(affine *)carry = acc;
+}
+
+static void add_xscan(void *carry, const void *in_first, void *out_first, size_t n, void *ctx) {
+  const int64_t *in = in_first;
+  int64_t *out = out_first, acc = *(int64_t *)carry;
+  for (size_t j = 0; j < n; j++) {
+    int64_t x = in[j];
+    out[j] = acc;
+    acc += x;
+  }
+  *(int64_t *)carry = acc;
+}
+
+/* 72-byte elements: the carries go to the heap. An affine map and sums. */
+typedef struct big {
+  affine f;
+  uint64_t s[7];
+} big;
+
+static void big_op(const void *prev, const void *elem, void *res, void *ctx) {
+  const big *p = prev, *e = elem;
+  big r;
+  aff_op(&p->f, &e->f, &r.f, NULL);
+  for (int k = 0; k < 7; k++) r.s[k] = p->s[k] + e->s[k];
+  *(big *)res = r;
+}
+
+static int big_eq(const big *a, const big *b) { return memcmp(a, b, sizeof *a) == 0; }
+
+/* The sequential exclusive definition. */
+static void aff_xref(const affine *f, size_t n, affine init, affine *out) {
+  affine c = init;
+  for (size_t i = 0; i < n; i++) {
+    out[i] = c;
+    aff_op(&c, &f[i], &c, NULL);
+  }
+}
+
+static int case_xscan(const algo_case *c) {
+  size_t n = c->n;
+  int bad = 0;
+  affine *f = malloc((n + 1) * sizeof *f), *g = malloc((n + 1) * sizeof *g);
+  affine *ref = malloc((n + 1) * sizeof *ref);
+  int64_t *x = malloc((n + 1) * sizeof *x), *y = malloc((n + 1) * sizeof *y);
+  const size_t nb = n <= 100003 ? n : 0; /* 72-byte elements */
+  big *bi = malloc((nb + 1) * sizeof *bi), *bo = malloc((nb + 1) * sizeof *bo);
+  assert_true(f && g && ref && x && y && bi && bo);
+  for (size_t i = 0; i < n; i++) {
+    f[i] = (affine){algo_mix(i + 3) | 1, algo_mix(i + 5)};
+    x[i] = (int64_t)(algo_mix(i) % 2001) - 1000;
+  }
+  for (size_t i = 0; i < nb; i++) {
+    bi[i].f = f[i];
+    for (int k = 0; k < 7; k++) bi[i].s[k] = algo_mix(i * 7 + (size_t)k);
+  }
+  const affine init = {3, 4};
+  aff_xref(f, n, init, ref);
+  g[n] = (affine){42, 42};
+  int rc = adapt_exclusive_scan(f, n, sizeof *f, g, &init, aff_op, NULL, &c->attr);
+  if (rc || memcmp(g, ref, n * sizeof *g) || g[n].a != 42) {
+    algo_case_print(c, "exclusive scan affine");
+    bad = 1;
+  }
+  memset(g, 0, n * sizeof *g);
+  rc = adapt_exclusive_scan_range(f, n, sizeof *f, g, &init, aff_xscan, aff_add, NULL, &c->attr);
+  if (rc || memcmp(g, ref, n * sizeof *g)) {
+    algo_case_print(c, "exclusive scan_range affine");
+    bad = 1;
+  }
+  memcpy(g, f, n * sizeof *g); /* in place, range form */
+  rc = adapt_exclusive_scan_range(g, n, sizeof *g, g, &init, aff_xscan, aff_add, NULL, &c->attr);
+  if (rc || memcmp(g, ref, n * sizeof *g)) {
+    algo_case_print(c, "exclusive scan_range affine in place");
+    bad = 1;
+  }
+  if (n) { /* in place, init inside the array (read before anything is written) */
+    memcpy(g, f, n * sizeof *g);
+    affine in_init = g[n / 2];
+    aff_xref(f, n, in_init, ref);
+    rc = adapt_exclusive_scan(g, n, sizeof *g, g, &g[n / 2], aff_op, NULL, &c->attr);
+    if (rc || memcmp(g, ref, n * sizeof *g)) {
+      algo_case_print(c, "exclusive scan affine in place, init in the array");
+      bad = 1;
+    }
+  }
+  /* int64 sums, range form */
+  int64_t zero = 0, acc = 0;
+  rc = adapt_exclusive_scan_range(x, n, sizeof *x, y, &zero, add_xscan, add_add, NULL, &c->attr);
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    if (y[i] != acc) {
+      rc = -1;
+      break;
+    }
+    acc += x[i];
+  }
+  if (rc) {
+    algo_case_print(c, "exclusive scan_range add");
+    bad = 1;
+  }
+  /* elements larger than the inline carries (up to 100003 of them: the
+   * largest size would add time, not cases) */
+  big binit = {{5, 6}, {1, 2, 3, 4, 5, 6, 7}}, bc = binit;
+  rc = adapt_exclusive_scan(bi, nb, sizeof *bi, bo, &binit, big_op, NULL, &c->attr);
+  for (size_t i = 0; rc == 0 && i < nb; i++) {
+    if (!big_eq(&bo[i], &bc)) {
+      rc = -1;
+      break;
+    }
+    big_op(&bc, &bi[i], &bc, NULL);
+  }
+  if (rc) {
+    algo_case_print(c, "exclusive scan 72-byte elements");
+    bad = 1;
+  }
+  free(f);
+  free(g);
+  free(ref);
+  free(x);
+  free(y);
+  free(bi);
+  free(bo);
+  return bad;
 }
 
 static int case_scan(const algo_case *c, void *arg) {
@@ -115,7 +250,7 @@ static int case_scan(const algo_case *c, void *arg) {
   free(f);
   free(g);
   free(fref);
-  return bad;
+  return bad | case_xscan(c);
 }
 
 static atomic_int calls;
@@ -148,6 +283,28 @@ static void test_scan_errors(void **state) {
   assert_int_equal(adapt_inclusive_scan_range(a, 6, 8, a + 2, add_scan, add_add, NULL, NULL),
                    -EINVAL);
   for (int i = 0; i < 8; i++) assert_int_equal(b[i], 0);
+
+  /* the exclusive scans */
+  int64_t zero = 0;
+  assert_int_equal(adapt_exclusive_scan(a, 8, 8, b, &zero, NULL, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_exclusive_scan(a, 8, 8, b, NULL, count_op, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_exclusive_scan(a, 8, 0, b, &zero, count_op, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_exclusive_scan(NULL, 8, 8, b, &zero, count_op, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_exclusive_scan(a, 8, 8, NULL, &zero, count_op, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_exclusive_scan(a, SIZE_MAX / 4, 8, b, &zero, count_op, NULL, NULL),
+                   -EOVERFLOW);
+  assert_int_equal(adapt_exclusive_scan(a, 6, 8, a + 2, &zero, count_op, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_exclusive_scan(a, 8, 8, b, &zero, count_op, NULL, &bad), -EINVAL);
+  assert_int_equal(adapt_exclusive_scan_range(a, 8, 8, b, &zero, NULL, add_add, NULL, NULL),
+                   -EINVAL);
+  assert_int_equal(adapt_exclusive_scan_range(a, 8, 8, b, &zero, add_xscan, NULL, NULL, NULL),
+                   -EINVAL);
+  assert_int_equal(adapt_exclusive_scan_range(a, 8, 8, b, NULL, add_xscan, add_add, NULL, NULL),
+                   -EINVAL);
+  assert_int_equal(atomic_load(&calls), 0);
+  for (int i = 0; i < 8; i++) assert_int_equal(b[i], 0);
+  assert_int_equal(adapt_exclusive_scan(NULL, 0, 8, NULL, &zero, count_op, NULL, NULL), 0);
+  assert_int_equal(atomic_load(&calls), 0);
 }
 
 int main(void) {

@@ -108,6 +108,20 @@ __attribute__((noinline)) void ew_sum_add(const void *carry, void *first, size_t
   for (size_t i = 0; i < n; i++) y[i] += c;
 }
 
+__attribute__((noinline)) void ew_sum_xscan(void *carry, const void *in, void *out, size_t n,
+                                            void *ctx) {
+  (void)ctx;
+  const double *x = (const double *)in;
+  double *y = (double *)out;
+  double s = *(double *)carry;
+  for (size_t i = 0; i < n; i++) {
+    double t = x[i];
+    y[i] = s;
+    s += t;
+  }
+  *(double *)carry = s;
+}
+
 void scan_add(const void *prev, const void *elem, void *res, void *ctx) {
   (void)ctx;
   *(int64_t *)res = *(const int64_t *)prev + *(const int64_t *)elem;

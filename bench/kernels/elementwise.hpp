@@ -37,6 +37,8 @@ size_t ew_var_range(const void *in, size_t n, void *out, void *ctx);
 void ew_sum(const void *prev, const void *elem, void *res, void *ctx);
 void ew_sum_scan(const void *carry, const void *in, void *out, size_t n, void *ctx);
 void ew_sum_add(const void *carry, void *first, size_t n, void *ctx);
+/* The exclusive scan's range callback: out[i] = *carry, *carry += in[i]. */
+void ew_sum_xscan(void *carry, const void *in, void *out, size_t n, void *ctx);
 
 /* res = prev + elem on int64_t: the op of adapt_inclusive_scan. */
 void scan_add(const void *prev, const void *elem, void *res, void *ctx);

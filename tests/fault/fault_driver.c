@@ -287,6 +287,36 @@ static void scan_add(const void *carry, void *first, size_t n, void *ctx) {
   affine *y = first;
   for (size_t i = 0; i < n; i++) y[i] = compose(*(const affine *)carry, y[i]);
 }
+static void xscan_range(void *carry, const void *in_f, void *out_f, size_t n, void *ctx) {
+  const affine *x = in_f;
+  affine *y = out_f, *c = carry;
+  for (size_t i = 0; i < n; i++) {
+    affine e = x[i];
+    y[i] = *c;
+    *c = compose(*c, e);
+  }
+}
+/* out[i] = init, then each element composed in order */
+static void check_xscan_out(const char *what, affine init) {
+  affine p = init;
+  for (size_t i = 0; i < n_elems; i++) {
+    if (scan_out[i].a != p.a || scan_out[i].b != p.b) {
+      fail_msg("%s, k=%lu: %s: out[%zu] wrong", cur_name, cur_k, what, i);
+    }
+    p = compose(p, scan_in[i]);
+  }
+}
+/* 72-byte sums: the exclusive scan's carries go to the heap (-ENOMEM may
+ * be returned, and nothing may leak). */
+typedef struct wide {
+  uint64_t s[9];
+} wide;
+static void wide_op(const void *p, const void *e, void *r, void *ctx) {
+  wide t;
+  for (int k = 0; k < 9; k++) t.s[k] = ((const wide *)p)->s[k] + ((const wide *)e)->s[k];
+  *(wide *)r = t;
+}
+static wide wide_in[N_MAX / 4], wide_out[N_MAX / 4];
 static void check_scan_out(const char *what) {
   affine p = scan_in[0];
   for (size_t i = 0; i < n_elems; i++) {
@@ -349,6 +379,32 @@ static void sc_algo_map(void) {
                                               scan_range, scan_add, NULL, &a),
                    ok_none))
       check_scan_out("adapt_inclusive_scan_range");
+    const affine init = {3, 5};
+    memset(scan_out, 0, sizeof scan_out);
+    if (!expect_rc("adapt_exclusive_scan",
+                   adapt_exclusive_scan(scan_in, n_elems, sizeof(affine), scan_out, &init, op_scan,
+                                        NULL, &a),
+                   ok_none))
+      check_xscan_out("adapt_exclusive_scan", init);
+    memset(scan_out, 0, sizeof scan_out);
+    if (!expect_rc("adapt_exclusive_scan_range",
+                   adapt_exclusive_scan_range(scan_in, n_elems, sizeof(affine), scan_out, &init,
+                                              xscan_range, scan_add, NULL, &a),
+                   ok_none))
+      check_xscan_out("adapt_exclusive_scan_range", init);
+    size_t nw = n_elems < N_MAX / 4 ? n_elems : N_MAX / 4;
+    for (size_t i = 0; i < nw; i++)
+      for (int k = 0; k < 9; k++) wide_in[i].s[k] = (uint64_t)k + 1;
+    const wide w0 = {{0}};
+    if (!expect_rc(
+            "adapt_exclusive_scan (72-byte elements)",
+            adapt_exclusive_scan(wide_in, nw, sizeof(wide), wide_out, &w0, wide_op, NULL, &a),
+            ok_nomem))
+      for (size_t i = 0; i < nw; i++)
+        if (wide_out[i].s[8] != 9 * i) {
+          fail_msg("%s, k=%lu: adapt_exclusive_scan (72-byte): out[%zu] wrong", cur_name, cur_k, i);
+          break;
+        }
   }
 }
 

@@ -508,6 +508,15 @@ static void scan_range(const void *carry, const void *i, void *o, size_t n, void
   y[0] = p;
   for (size_t j = 1; j < n; j++) y[j] = p = compose(p, x[j]);
 }
+static void xscan_range(void *carry, const void *i, void *o, size_t n, void *cv) {
+  const affine *x = i;
+  affine *y = o, *c = carry;
+  for (size_t j = 0; j < n; j++) {
+    affine e = x[j];
+    y[j] = *c;
+    *c = compose(*c, e);
+  }
+}
 static void scan_add(const void *carry, void *first, size_t n, void *cv) {
   affine *y = first;
   for (size_t j = 0; j < n; j++) y[j] = compose(*(const affine *)carry, y[j]);
@@ -584,6 +593,8 @@ enum algo {
   A_COUNT_IF_RANGE,
   A_FIND_IF_RANGE,
   A_SCAN_RANGE,
+  A_XSCAN,
+  A_XSCAN_RANGE,
   A_COUNT
 };
 static const char *const algo_names[A_COUNT] = {"for_each",
@@ -600,7 +611,9 @@ static const char *const algo_names[A_COUNT] = {"for_each",
                                                 "copy_if_range",
                                                 "count_if_range",
                                                 "find_if_range",
-                                                "inclusive_scan_range"};
+                                                "inclusive_scan_range",
+                                                "exclusive_scan",
+                                                "exclusive_scan_range"};
 
 /* Run algorithm k on c->in[0..n) with attributes a; check the result.
  * Returns the index below which every element was visited exactly once. */
@@ -688,17 +701,25 @@ static size_t run_algo(enum algo k, algo_ctx *c, size_t n, const adapt_attr *a, 
     break;
   }
   case A_SCAN:
-  case A_SCAN_RANGE: {
+  case A_SCAN_RANGE:
+  case A_XSCAN:
+  case A_XSCAN_RANGE: {
     affine *ai = malloc((n ? n : 1) * sizeof *ai), *ao = malloc((n ? n : 1) * sizeof *ao);
     if (ai && ao) {
       for (size_t i = 0; i < n; i++) ai[i] = affine_of(i);
-      rc = k == A_SCAN
-               ? adapt_inclusive_scan(ai, n, sizeof *ai, ao, op_scan, c, a)
-               : adapt_inclusive_scan_range(ai, n, sizeof *ai, ao, scan_range, scan_add, c, a);
-      affine p = {1, 0};
+      const affine init = affine_of(n + 17);
+      int incl = k == A_SCAN || k == A_SCAN_RANGE;
+      rc = k == A_SCAN ? adapt_inclusive_scan(ai, n, sizeof *ai, ao, op_scan, c, a)
+           : k == A_SCAN_RANGE
+               ? adapt_inclusive_scan_range(ai, n, sizeof *ai, ao, scan_range, scan_add, c, a)
+           : k == A_XSCAN ? adapt_exclusive_scan(ai, n, sizeof *ai, ao, &init, op_scan, c, a)
+                          : adapt_exclusive_scan_range(ai, n, sizeof *ai, ao, &init, xscan_range,
+                                                       scan_add, c, a);
+      affine p = incl ? (affine){1, 0} : init;
       for (size_t i = 0; rc == 0 && i < n; i++) {
+        affine want = incl ? compose(p, ai[i]) : p;
         p = compose(p, ai[i]);
-        if (!affine_eq(ao[i], p)) {
+        if (!affine_eq(ao[i], want)) {
           failf("%s: out[%zu] wrong", desc, i);
           break;
         }

@@ -246,6 +246,38 @@ ADAPT_API int adapt_inclusive_scan_range(const void *in, size_t count, size_t si
                                                      void *ctx),
                                          void *ctx, const adapt_attr *attr);
 
+/* Exclusive scan (std::exclusive_scan): out[0] = *init; out[i] =
+ * op(out[i-1], in[i-1]) for 1 <= i < count, where op(prev, elem, res, ctx)
+ * stores prev (+) elem at res (elements, init and results have the same
+ * size). init is copied before anything is written (it may point into out).
+ * op must be associative: as for adapt_inclusive_scan, pieces are scanned
+ * from their first element and finalised with res = op(p, local), so
+ * floating-point results may differ from the sequential run in the last
+ * bits. res never aliases prev; it equals elem in the finalisation. in ==
+ * out (in place) is allowed, other overlaps are -EINVAL. Errors: the
+ * common ones (-EINVAL also for a NULL init), -ENOMEM when the carries
+ * (2 * size bytes per piece: on the heap when size > 56 bytes) cannot be
+ * allocated; on error out holds unspecified values. */
+ADAPT_API int
+adapt_exclusive_scan(const void *in, size_t count, size_t size, void *out, const void *init,
+                     void (*op)(const void *prev, const void *elem, void *res, void *ctx),
+                     void *ctx, const adapt_attr *attr);
+
+/* Range form of adapt_exclusive_scan, with two callbacks:
+ * - scan(carry, in_first, out_first, n, ctx): for j in [0, n) in order,
+ *   out_first[j] = *carry, then *carry = *carry (+) in_first[j] (read
+ *   in_first[j] before writing out_first[j]: in place they are the same
+ *   element). carry is read and written, outside the range.
+ * - add(carry, first, n, ctx): first[j] = carry (+) first[j], as for
+ *   adapt_inclusive_scan_range (also called with n = 1 on a carry).
+ * Same result, overlap rule and errors as adapt_exclusive_scan (-EINVAL for
+ * a NULL scan or add). */
+ADAPT_API int adapt_exclusive_scan_range(
+    const void *in, size_t count, size_t size, void *out, const void *init,
+    void (*scan)(void *carry, const void *in_first, void *out_first, size_t n, void *ctx),
+    void (*add)(const void *carry, void *first, size_t n, void *ctx), void *ctx,
+    const adapt_attr *attr);
+
 #ifdef __cplusplus
 }
 #endif
