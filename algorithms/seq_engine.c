@@ -185,12 +185,21 @@ static void dowork(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
   adapt__cancel_pop(&scope);
 }
 
+/* ADAPT_TRACE: the units [b, e) a piece ran in one stretch since t0. */
+static void trace_run(adapt_frame *f, int tracing, uint64_t t0, size_t b, size_t e) {
+  if (tracing && e > b) adapt__trace_range(f, t0, now_ns(), b, e);
+}
+
 static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
   const adapt__seq_kernel *k = c->kernel;
   const size_t n = c->p.n, m = c->p.window;
   const int sliding = c->p.mode != ADAPT_WINDOW_STATIC; /* NONE: sliding with m = n */
   const size_t gmax = min_size(ADAPT_ALGO_GRAIN_MAX, m);
+  const int tracing = adapt__trace_ranges_on();
   for (;;) {
+    /* one stretch of contiguous units, traced as one range */
+    const size_t run_b = w->ibeg;
+    const uint64_t run_t = tracing ? now_ns() : 0;
     while (w->ibeg < w->iend) {
       w->base = w->ibeg;
       adapt_steal_point(f);
@@ -224,10 +233,14 @@ static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) 
       } else {
         k->run(c, w, b, e);
       }
-      if (adapt_preempt_point(f)) return;
+      if (adapt_preempt_point(f)) {
+        trace_run(f, tracing, run_t, run_b, w->ibeg);
+        return;
+      }
       if (w->master && sliding && w->iend == w->ilast) /* no thief: slide */
         w->iend = w->ilast = add_clamp(e, m, n);
     }
+    trace_run(f, tracing, run_t, run_b, w->ibeg);
     if (adapt_preempt_point(f)) return;
     if (adapt_preempt_next_thief(f)) continue; /* its rest is ours now */
     if (!w->master) return;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "algo_test.h"
 
@@ -300,6 +301,81 @@ static void test_schedulers(void **state) {
   free(o);
 }
 
+/* --- ADAPT_TRACE records the algorithms' ranges -------------------------- */
+
+typedef struct trace_range {
+  unsigned long long a, b;
+} trace_range;
+
+static int by_start(const void *x, const void *y) {
+  const trace_range *p = x, *q = y;
+  return p->a < q->a ? -1 : p->a > q->a;
+}
+
+static void spin_range(void *first, size_t n, void *ctx) {
+  double *x = first;
+  for (size_t i = 0; i < n; i++) x[i] = x[i] * 0.5 + 1.0;
+  adapt_test_spin_ns(20 * n); /* thieves find something to steal */
+}
+
+/* The "range" events of one call tile [0, n): every element in exactly one
+ * event, whatever the workers and the window mode. */
+static void test_trace_ranges(void **state) {
+  size_t n = adapt_test_scale(200000, 50000);
+  double *x = calloc(n, sizeof *x);
+  assert_non_null(x);
+  char path[] = "/tmp/adapt-trace-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  const adapt_window_mode modes[] = {ADAPT_WINDOW_NONE, ADAPT_WINDOW_STATIC, ADAPT_WINDOW_SLIDING};
+  for (int workers = 1; workers <= 3; workers++)
+    for (size_t mi = 0; mi < 3; mi++) {
+      adapt_finalize();
+      adapt_config cfg = {0};
+      cfg.workers = workers;
+      cfg.trace_file = path;
+      assert_int_equal(adapt_init(&cfg), 0);
+      adapt_attr a = {0};
+      a.window = modes[mi];
+      a.window_size = n / 7;
+      assert_int_equal(adapt_for_each_range(x, n, sizeof *x, spin_range, NULL, &a), 0);
+      adapt_finalize(); /* writes the trace */
+      FILE *f = fopen(path, "r");
+      assert_non_null(f);
+      size_t cap = 1024, k = 0;
+      trace_range *r = malloc(cap * sizeof *r);
+      assert_non_null(r);
+      char line[256], ev[32];
+      int worker;
+      unsigned long long ra, rb;
+      while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%d,%31[^,],%llu,%llu", &worker, ev, &ra, &rb) == 4 &&
+            !strcmp(ev, "range")) {
+          if (k == cap) {
+            r = realloc(r, (cap *= 2) * sizeof *r);
+            assert_non_null(r);
+          }
+          r[k++] = (trace_range){ra, rb};
+        }
+      fclose(f);
+      qsort(r, k, sizeof *r, by_start);
+      unsigned long long end = 0;
+      for (size_t i = 0; i < k; i++) {
+        if (r[i].a != end || r[i].b <= r[i].a)
+          fprintf(stderr, "workers=%d mode=%d: range [%llu, %llu) after %llu\n", workers,
+                  (int)modes[mi], r[i].a, r[i].b, end);
+        assert_int_equal(r[i].a, end);
+        assert_true(r[i].b > r[i].a);
+        end = r[i].b;
+      }
+      assert_int_equal(end, n);
+      free(r);
+    }
+  unlink(path);
+  free(x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ALGO_MATRIX_TEST(test_for_each_matrix, case_for_each),
@@ -308,6 +384,7 @@ int main(void) {
       ADAPT_TEST_WORKERS(test_foreign_threads, 3),
       ADAPT_TEST_WORKERS(test_errors, 2),
       ADAPT_TEST(test_schedulers),
+      ADAPT_TEST(test_trace_ranges),
   };
   return adapt_test_run("algo_foreach", tests);
 }

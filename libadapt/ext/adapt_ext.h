@@ -8,6 +8,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <adapt/loop.h>
 
 /* --- Init-time defaults (libadapt/src/settings.c, read by adapt_init) --- */
@@ -92,5 +93,18 @@ static inline void adapt__cancel_pop(adapt__cancel_scope *s) { adapt__cancel_top
 static inline int adapt__cancel_seen(atomic_int *flag) {
   return atomic_load_explicit(flag, memory_order_relaxed) != 0;
 }
+
+/* --- Event trace (libadapt/src/trace.c): ADAPT_TRACE -------------------- */
+
+struct adapt_frame;
+
+/* 1 when the running runtime records "range" events (ADAPT_TRACE, with the
+ * range category of ADAPT_TRACE_EVENTS): read once per piece. Any thread. */
+int adapt__trace_ranges_on(void);
+
+/* Record a "range" event: units [b, e) run from t0 to t1 (CLOCK_MONOTONIC
+ * ns) by the worker running frame (an adapt_frame of <adapt/adaptive.h>).
+ * On that worker only: it appends to the worker's own buffer. */
+void adapt__trace_range(struct adapt_frame *frame, uint64_t t0, uint64_t t1, size_t b, size_t e);
 
 #endif /* LIBADAPT_EXT_ADAPT_EXT_H */

@@ -5,6 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <adapt/adaptive.h>
+
+#include "../ext/adapt_ext.h"
+#include "frame.h"
 #include "worker.h"
 
 unsigned adapt__trace_mask;
@@ -24,6 +28,12 @@ void adapt__trace(adapt__worker *w, unsigned cat, uint64_t t0, uint64_t t1, uint
     tb->cap = cap;
   }
   tb->ev[tb->n++] = (adapt__trace_event){t0, t1, a, b, cat};
+}
+
+int adapt__trace_ranges_on(void) { return (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0; }
+
+void adapt__trace_range(adapt_frame *frame, uint64_t t0, uint64_t t1, size_t b, size_t e) {
+  adapt__trace(adapt__frame_of(frame)->w, ADAPT__TRACE_RANGE, t0, t1, b, e);
 }
 
 static const char *cat_name(unsigned c) {
