@@ -3,6 +3,7 @@
  * string), with preemption forced, with many thieves and with nested tasks;
  * errors; the statistics and topology queries. */
 #include <adapt/adaptive.h>
+#include <adapt/loop.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -256,12 +257,103 @@ static void test_stats_and_topology(void **state) {
   assert_int_equal(adapt_stats_get(0, &s), -ESRCH);
 }
 
+/* A reducer's own parallel loop is stolen from (idle workers help a long
+ * merge), while the frame being reduced is never split during the reducer.
+ * Work: [begin, end) of slow elements; each reduction runs an adapt_for of
+ * slow iterations and counts those run by another worker than the
+ * reducer's. */
+typedef struct red_work {
+  size_t begin, end;
+  int reducing; /* the owner is inside the reducer on this descriptor */
+} red_work;
+
+typedef struct red_ctx {
+  atomic_int split_while_reducing;
+  atomic_size_t helped, iters;
+  int reducer_id;
+} red_ctx;
+
+static void red_splitter(adapt_frame *f, void *wv, int count, adapt_reply_set *rs, void *cv) {
+  red_work *w = wv;
+  red_ctx *c = cv;
+  if (w->reducing) atomic_store(&c->split_while_reducing, 1);
+  size_t r = w->end - w->begin;
+  if (r < 2) return;
+  red_work *t = adapt_reply(rs, w->begin + r / 2);
+  if (!t) return;
+  t->begin = w->begin + r / 2;
+  t->end = w->end;
+  t->reducing = 0;
+  w->end = t->begin;
+}
+
+static void red_iter(size_t b, size_t e, void *cv) {
+  red_ctx *c = cv;
+  for (size_t i = b; i < e; i++) {
+    adapt_test_spin_ns(20000);
+    atomic_fetch_add(&c->iters, 1);
+    if (adapt_worker_id() != c->reducer_id) atomic_fetch_add(&c->helped, 1);
+  }
+}
+
+static void red_reducer(void *vw, void *tw, void *cv) {
+  red_work *v = vw, *t = tw;
+  red_ctx *c = cv;
+  v->reducing = 1;
+  c->reducer_id = adapt_worker_id();
+  adapt_attr a = {0};
+  a.grain = 1;
+  assert_int_equal(adapt_for(0, 200, red_iter, c, &a), 0);
+  v->reducing = 0;
+  if (v->begin == v->end) { /* preemption: go on with the thief's rest */
+    v->begin = t->begin;
+    v->end = t->end;
+  }
+}
+
+static void red_entry(adapt_frame *f, void *wv, void *cv) {
+  red_work *w = wv;
+  for (;;) {
+    while (w->begin < w->end) {
+      adapt_steal_point(f);
+      w->begin++;
+      adapt_test_spin_ns(2000);
+      if (adapt_preempt_point(f)) return;
+    }
+    if (!adapt_preempt_next_thief(f)) return;
+  }
+}
+
+static void test_reducer_loop_helped(void **state) {
+  static const int workers[] = {2, 3};
+  for (size_t wi = 0; wi < 2; wi++) {
+    assert_int_equal(adapt_test_workers(workers[wi]), 0);
+    red_ctx c = {0};
+    adapt_task task = {red_entry, red_splitter, red_reducer, sizeof(red_work), &c};
+    /* Repeat until a reduction happened and was helped (workers start
+     * lazily on a loaded machine); every reduction runs 200 iterations. */
+    int rounds = 0;
+    do {
+      size_t before = atomic_load(&c.iters);
+      red_work w = {0, 2000, 0};
+      adapt_frame f;
+      assert_int_equal(adapt_begin(&f, &task, &w), 0);
+      red_entry(&f, &w, &c);
+      assert_int_equal(adapt_end(&f), 0);
+      assert_int_equal((atomic_load(&c.iters) - before) % 200, 0);
+    } while (atomic_load(&c.helped) == 0 && ++rounds < 100);
+    assert_true(atomic_load(&c.helped) > 0);
+    assert_int_equal(atomic_load(&c.split_while_reducing), 0);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ADAPT_TEST(test_begin_errors),
       ADAPT_TEST(test_order_with_preemption),
       ADAPT_TEST(test_order_join_many_thieves),
       ADAPT_TEST(test_nested_tasks),
+      ADAPT_TEST(test_reducer_loop_helped),
       ADAPT_TEST_WORKERS(test_stats_and_topology, 2),
   };
   return adapt_test_run("adaptive", tests);

@@ -63,7 +63,9 @@ int adapt__serve(adapt__worker *w) {
 
   unsigned d = w->depth;
   for (unsigned k = 0; k < d && rs.given < rs.count; k++) {
-    adapt__frame *f = w->frames[adapt__rt.steal_outer ? k : d - 1 - k];
+    unsigned i = adapt__rt.steal_outer ? k : d - 1 - k;
+    if (i < w->floor) continue; /* inside a reducer: only frames begun there */
+    adapt__frame *f = w->frames[i];
     if (f->flags & (ADAPT__FRAME_ENDING | ADAPT__FRAME_HELD)) continue;
     rs.frame = f;
     int before = rs.given;
@@ -170,13 +172,15 @@ static void reduce_head(adapt__frame *f) {
   f->thieves = rec->next;
   rec->next = NULL;
   if (f->task->reducer) {
-    /* A steal point reached inside the reducer does nothing (as inside a
-     * splitter): no splitter sees a descriptor being reduced. */
+    /* Inside the reducer, a steal point answers requests only from frames
+     * begun in it (a parallel loop the reducer runs, so that idle workers
+     * help): the frames published before, this one and its outer ones, are
+     * not split, and no splitter sees a descriptor being reduced. */
     adapt__worker *w = f->w;
-    unsigned serving = w->serving;
-    w->serving = 1;
+    unsigned floor = w->floor;
+    w->floor = w->depth;
     f->task->reducer(f->work, rec->work, f->task->ctx);
-    w->serving = serving;
+    w->floor = floor;
     ADAPT_STAT_INC(w, reductions);
   }
   if (rec->handover) adapt__theft_merge(&f->thieves, rec->handover);

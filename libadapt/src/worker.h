@@ -18,6 +18,7 @@ typedef struct adapt__worker {
   _Alignas(ADAPT_CACHE_LINE) int id;
   unsigned depth;   /* published frames */
   unsigned serving; /* inside adapt__serve: no re-entry */
+  unsigned floor;   /* frames[0 .. floor-1] are being reduced: not split */
   unsigned nest;    /* stolen or spawned work running on this stack */
   uint64_t rng;
   adapt__theft *pool; /* free theft records */

@@ -33,9 +33,12 @@
  *   in sequence order: the order of the keys given to adapt_reply.
  *
  * Rules for the splitter, the reducer and the code between steal points:
- * - A steal point reached inside a splitter or a reducer does nothing (the
- *   worker does not answer requests until the callback returns), so neither
- *   sees a descriptor that another callback is changing.
+ * - A steal point reached inside a splitter does nothing (the worker does
+ *   not answer requests until it returns). Inside a reducer, a steal point
+ *   answers requests only from frames begun inside that reducer (a parallel
+ *   loop it runs, so that idle workers help a long merge), never from the
+ *   frame being reduced or its outer frames. So no callback sees a
+ *   descriptor that another callback is changing.
  * - The splitter runs on the frame owner's thread, at a steal point of that
  *   worker: the one in your loop, or one in a loop nested inside your body
  *   (requests are answered from the outermost frame first by default). So

@@ -319,15 +319,23 @@ struct copy_if_ops {
  * operation count plus one op per element, off the dependency chain). A
  * stolen piece only folds its blocks' sums (four blocks interleaved: four
  * independent chains), reading its input once and writing nothing; when it
- * reaches the master the prefixes P_k follow (one op per block) and its
- * outputs are the chains from them, four blocks interleaved, by a nested
- * parallel map when large. Non-deterministic policy: the master's own
+ * reaches the master the prefixes P_k follow (one op per block); its
+ * outputs, the chains from them, are written after the region (finish():
+ * four blocks interleaved, a parallel map over every pending block, so
+ * that every worker takes part; a map nested in the merge would run alone,
+ * as a reducer does). Non-deterministic policy: the master's own
  * blocks are std's fold (P_{k+1} = the chain's end, no block sum), stolen
  * pieces as above. */
 template <bool Incl, class In, class Out, class T, class Op>
 struct scan_ops {
   struct master {
     std::optional<T> p; /* prefix before the master's next block */
+    /* Stolen blocks whose prefixes are known and outputs not yet written
+     * (block index, P_k), in sequence order: written by finish() after the
+     * region, by every worker (a reducer runs alone: a parallel map inside
+     * merge_master would be one worker's). */
+    std::vector<std::size_t> kb;
+    std::vector<T> pre;
   };
   using master_type = master;
   using piece_type = std::vector<T>; /* sums of the piece's blocks, in order */
@@ -427,15 +435,18 @@ struct scan_ops {
       v.push_back(std::move(s));
     }
   }
-  /* Outputs of the blocks [b, e) from their prefixes pre[k - b0], four
-   * blocks interleaved (pre is consumed). */
-  void chains(std::vector<T> &pre, std::size_t b0, std::size_t b, std::size_t e) {
-    std::size_t k = b;
-    for (; k + 4 <= e && full(bl.lo(k + 3), bl.hi(k + 3)); k += 4) {
-      lane l0 = at(bl.lo(k), std::move(pre[k - b0])),
-           l1 = at(bl.lo(k + 1), std::move(pre[k + 1 - b0])),
-           l2 = at(bl.lo(k + 2), std::move(pre[k + 2 - b0])),
-           l3 = at(bl.lo(k + 3), std::move(pre[k + 3 - b0]));
+  /* Outputs of the pending blocks m.kb[i], i in [b, e), from their
+   * prefixes m.pre[i] (consumed), four blocks interleaved where all four are
+   * full (they need not be adjacent). */
+  void chains(master &m, std::size_t b, std::size_t e) {
+    auto full_at = [&](std::size_t i) { return full(bl.lo(m.kb[i]), bl.hi(m.kb[i])); };
+    std::size_t i = b;
+    for (; i + 4 <= e && full_at(i) && full_at(i + 1) && full_at(i + 2) && full_at(i + 3);
+         i += 4) {
+      lane l0 = at(bl.lo(m.kb[i]), std::move(m.pre[i])),
+           l1 = at(bl.lo(m.kb[i + 1]), std::move(m.pre[i + 1])),
+           l2 = at(bl.lo(m.kb[i + 2]), std::move(m.pre[i + 2])),
+           l3 = at(bl.lo(m.kb[i + 3]), std::move(m.pre[i + 3]));
       for (std::size_t j = 0; j < ADAPT_STL_BLOCK; j++) {
         l0.step(op, j);
         l1.step(op, j);
@@ -443,10 +454,26 @@ struct scan_ops {
         l3.step(op, j);
       }
     }
-    for (; k < e; k++) {
-      lane l = at(bl.lo(k), std::move(pre[k - b0]));
+    for (; i < e; i++) {
+      const std::size_t k = m.kb[i];
+      lane l = at(bl.lo(k), std::move(m.pre[i]));
       for (std::size_t j = 0; j < bl.hi(k) - bl.lo(k); j++) l.step(op, j);
     }
+  }
+  /* After the region: the pending outputs, by a parallel map when large
+   * (units of 4 blocks: the interleaved groups stay whole). */
+  void finish(master &m) {
+    const std::size_t np = m.kb.size();
+    if (np == 0) return;
+    const std::size_t units = (np + 3) / 4;
+    if (np * ADAPT_STL_BLOCK >= ADAPT_STL_NESTED_MIN && units >= 2)
+      par_map(pol.sched(adapt::sched::default_).grain(0), "adapt::scan", units,
+              4 * ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)),
+              [&](adapt_seq *, std::size_t b, std::size_t e) {
+                chains(m, 4 * b, std::min(4 * e, np));
+              });
+    else
+      chains(m, 0, np);
   }
 
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
@@ -460,26 +487,18 @@ struct scan_ops {
     }
   }
   void run_piece(piece_type &v, adapt_seq *, std::size_t b, std::size_t e) { sums(v, b, e); }
+  /* The prefixes of a stolen piece's blocks [tb, te) (one operation per
+   * block); its outputs are left to finish(). */
   void merge_master(master &m, piece_type &t, std::size_t tb, std::size_t te) {
     if (t.size() != te - tb || !m.p) throw error(-EPROTO, "adapt::scan: merge out of order");
-    std::vector<T> pre;
-    pre.reserve(t.size());
-    for (T &s : t) {
-      T nx = op(*m.p, std::move(s));
-      pre.push_back(std::move(*m.p));
+    m.kb.reserve(m.kb.size() + t.size());
+    m.pre.reserve(m.pre.size() + t.size());
+    for (std::size_t i = 0; i < t.size(); i++) {
+      T nx = op(*m.p, std::move(t[i]));
+      m.kb.push_back(tb + i);
+      m.pre.push_back(std::move(*m.p));
       *m.p = std::move(nx);
     }
-    auto fin = [&](adapt_seq *, std::size_t b, std::size_t e) { chains(pre, tb, tb + b, tb + e); };
-    /* units of 4 blocks: the interleaved groups stay whole */
-    std::size_t units = (t.size() + 3) / 4;
-    auto fin4 = [&](adapt_seq *s, std::size_t b, std::size_t e) {
-      fin(s, 4 * b, std::min(4 * e, t.size()));
-    };
-    if (bl.hi(te - 1) - bl.lo(tb) >= ADAPT_STL_NESTED_MIN && units >= 2)
-      par_map(pol.sched(adapt::sched::default_).grain(0), "adapt::scan", units,
-              4 * ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)), fin4);
-    else
-      fin(nullptr, 0, t.size());
   }
   void merge_piece(piece_type &v, piece_type &t, std::size_t, std::size_t) {
     for (T &s : t) v.push_back(std::move(s));
@@ -512,6 +531,7 @@ Out scan(const policy &pol, const char *name, In first, In last, Out d, Op &op, 
   } else {
     adapt_attr a = pol.attr(ADAPT_STL_BLOCK, false);
     par_ordered(a, name, bl.count, ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)), ops, m);
+    ops.finish(m);
   }
   return adv(d, n);
 }

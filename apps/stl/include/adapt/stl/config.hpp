@@ -17,10 +17,10 @@
 #define ADAPT_STL_BLOCK 4096
 #endif
 
-/* Scans and copy_if: a victim finalises at least this many elements it got
- * from a thief (outputs chained from their block prefixes, or selected
- * elements copied to their place) with a nested parallel map; fewer
- * sequentially. Elements. Default 16384. */
+/* Scans and copy_if: the elements got from thieves are finalised (outputs
+ * chained from their block prefixes, after the region; selected elements
+ * copied to their place, at the merge) by a parallel map from this many
+ * elements on; fewer sequentially. Elements. Default 16384. */
 #ifndef ADAPT_STL_NESTED_MIN
 #define ADAPT_STL_NESTED_MIN 16384
 #endif
