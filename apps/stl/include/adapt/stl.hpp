@@ -441,8 +441,7 @@ struct scan_ops {
   void chains(master &m, std::size_t b, std::size_t e) {
     auto full_at = [&](std::size_t i) { return full(bl.lo(m.kb[i]), bl.hi(m.kb[i])); };
     std::size_t i = b;
-    for (; i + 4 <= e && full_at(i) && full_at(i + 1) && full_at(i + 2) && full_at(i + 3);
-         i += 4) {
+    for (; i + 4 <= e && full_at(i) && full_at(i + 1) && full_at(i + 2) && full_at(i + 3); i += 4) {
       lane l0 = at(bl.lo(m.kb[i]), std::move(m.pre[i])),
            l1 = at(bl.lo(m.kb[i + 1]), std::move(m.pre[i + 1])),
            l2 = at(bl.lo(m.kb[i + 2]), std::move(m.pre[i + 2])),
