@@ -270,8 +270,13 @@ typedef struct red_work {
 typedef struct red_ctx {
   atomic_int split_while_reducing;
   atomic_size_t helped, iters;
-  int reducer_id;
 } red_ctx;
+
+/* One reduction's loop: reducers of different frames may run at once. */
+typedef struct red_loop {
+  red_ctx *c;
+  int reducer_id;
+} red_loop;
 
 static void red_splitter(adapt_frame *f, void *wv, int count, adapt_reply_set *rs, void *cv) {
   red_work *w = wv;
@@ -287,12 +292,12 @@ static void red_splitter(adapt_frame *f, void *wv, int count, adapt_reply_set *r
   w->end = t->begin;
 }
 
-static void red_iter(size_t b, size_t e, void *cv) {
-  red_ctx *c = cv;
+static void red_iter(size_t b, size_t e, void *lv) {
+  const red_loop *l = lv;
   for (size_t i = b; i < e; i++) {
     adapt_test_spin_ns(20000);
-    atomic_fetch_add(&c->iters, 1);
-    if (adapt_worker_id() != c->reducer_id) atomic_fetch_add(&c->helped, 1);
+    atomic_fetch_add(&l->c->iters, 1);
+    if (adapt_worker_id() != l->reducer_id) atomic_fetch_add(&l->c->helped, 1);
   }
 }
 
@@ -300,10 +305,10 @@ static void red_reducer(void *vw, void *tw, void *cv) {
   red_work *v = vw, *t = tw;
   red_ctx *c = cv;
   v->reducing = 1;
-  c->reducer_id = adapt_worker_id();
+  red_loop l = {c, adapt_worker_id()};
   adapt_attr a = {0};
   a.grain = 1;
-  assert_int_equal(adapt_for(0, 200, red_iter, c, &a), 0);
+  assert_int_equal(adapt_for(0, 200, red_iter, &l, &a), 0);
   v->reducing = 0;
   if (v->begin == v->end) { /* preemption: go on with the thief's rest */
     v->begin = t->begin;
