@@ -321,9 +321,9 @@ struct copy_if_ops {
  * independent chains), reading its input once and writing nothing; when it
  * reaches the master the prefixes P_k follow (one op per block); its
  * outputs, the chains from them, are written after the region (finish():
- * four blocks interleaved, a parallel map over every pending block, so
- * that every worker takes part; a map nested in the merge would run alone,
- * as a reducer does). Non-deterministic policy: the master's own
+ * four blocks interleaved, one parallel map over every pending block that
+ * every worker joins, rather than one map per merge; measured as fast or
+ * slightly faster, docs/benchmarks-stl.md). Non-deterministic policy: the master's own
  * blocks are std's fold (P_{k+1} = the chain's end, no block sum), stolen
  * pieces as above. */
 template <bool Incl, class In, class Out, class T, class Op>
@@ -332,8 +332,7 @@ struct scan_ops {
     std::optional<T> p; /* prefix before the master's next block */
     /* Stolen blocks whose prefixes are known and outputs not yet written
      * (block index, P_k), in sequence order: written by finish() after the
-     * region, by every worker (a reducer runs alone: a parallel map inside
-     * merge_master would be one worker's). */
+     * region. */
     std::vector<std::size_t> kb;
     std::vector<T> pre;
   };
