@@ -53,14 +53,18 @@
 #ifndef ISO_LOCAL_SAMPLE_CELLS
 #define ISO_LOCAL_SAMPLE_CELLS 16
 #endif
-/* 1: the cell phase's chunk buffers and the merge's tables (mt.cpp) are
- * faulted in by the mmap call (MAP_POPULATE) instead of a fault per 4 KiB
- * page as they are written; 0: lazily. Default 1. */
-#ifndef ISO_CHUNK_POPULATE
-#define ISO_CHUNK_POPULATE 1
+/* The transient memory of an extraction (arena.h: the chunk buffers, the
+ * merge's tables and key lists, its per-point arrays) comes from slabs of
+ * this many bytes, aligned to their size, each asking for transparent huge
+ * pages; a worker allocates from its own slab, and a slab is unmapped once
+ * everything in it has been freed. A power of two, at least 64 KiB; it
+ * bounds a chunk buffer (a quarter of it: 21,845 triangles at the default)
+ * and the memory freed late (about one slab per worker). Bytes, default
+ * 2 MiB (one huge page). */
+#ifndef ISO_SLAB_BYTES
+#define ISO_SLAB_BYTES (2ul << 20)
 #endif
-/* Arrays of the surface (and the merge's per-point table) of at least this
- * many bytes are aligned to 2 MiB and ask for transparent huge pages (a
+/* Arrays of the surface of at least this many bytes are aligned to 2 MiB and ask for transparent huge pages (a
  * page fault costs microseconds in the VMs measured); bytes, default 4 MiB. */
 #ifndef ISO_HUGE_MIN_BYTES
 #define ISO_HUGE_MIN_BYTES (4u << 20)
@@ -156,6 +160,8 @@
 
 static_assert(ISO_PIECE_CHUNK >= 1, "a chunk holds at least one value");
 static_assert(ISO_WINDOW_CACHE_DIVISOR >= 1, "the window cannot exceed the cache");
+static_assert((ISO_MERGE_CHUNK_TRIS + 2 * ISO_CELL_BLOCK) * 24 <= ISO_SLAB_BYTES / 4,
+              "a full chunk buffer (24 bytes per triangle) fits in a slab allocation");
 static_assert(ISO_CELL_BLOCK >= 1 && ISO_CELL_BLOCK <= 256,
               "a block holds at least one cell, its indices fit in a byte");
 static_assert(ISO_MERGE_CHUNK_TRIS >= 1, "a chunk holds at least one triangle");

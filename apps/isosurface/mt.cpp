@@ -1,6 +1,8 @@
 /* apps/isosurface: marching tetrahedra (see mt.h). */
 #include "mt.h"
 
+#include "arena.h"
+
 #include "iso_config.h"
 #include "names.h"
 
@@ -322,118 +324,37 @@ inline void key_position(const Point *pts, double iso, uint64_t key, double x[3]
   }
 }
 
-/* An array of trivial T in pages of its own (mmap): release() gives them
- * back to the system at once, which the heap would not do for blocks of
- * tens of KiB (the merge's tables and lists, released during its global
- * phase while that phase writes the output: the peak RSS stays at about
- * the output's, see docs/isosurface.md). Fixed capacity. */
-template <class T>
-class PageVec {
-public:
-  PageVec() = default;
-  PageVec(const PageVec &) = delete;
-  PageVec &operator=(const PageVec &) = delete;
-  ~PageVec() { release(); }
-  /* n copies of v (pages faulted in at once); throws std::bad_alloc. */
-  void assign(size_t n, T v) {
-    map(n, ISO_CHUNK_POPULATE ? MAP_POPULATE : 0);
-    n_ = n;
-    std::fill(p_, p_ + n, v);
+/* Open-addressing table from packed key to a chunk-local id. A slot holds
+ * only the id (4 bytes; the key is keys[id], in the chunk's own key list):
+ * ISO_MERGE_CHUNK_TRIS triangles take 64 KiB, in L2. Fibonacci hashing,
+ * linear probing, load at most 1/2. A view: the slots are the caller's. */
+struct LocalMap {
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  uint32_t *slots = nullptr;
+  const uint64_t *keys = nullptr;
+  size_t cap = 0, mask = 0;
+  int shift = 64;
+  /* View over cap slots (a power of two); clear: fill them with kEmpty. */
+  void init(uint32_t *mem, size_t n, const uint64_t *k, bool clear) {
+    slots = mem;
+    keys = k;
+    cap = n;
+    mask = n - 1;
+    shift = 64;
+    for (size_t c = n; c > 1; c >>= 1) shift--;
+    if (clear) std::fill(slots, slots + n, kEmpty);
   }
-  /* Empty, room for cap elements (pages faulted in as they are used);
-   * throws std::bad_alloc. */
-  void reserve(size_t cap) { map(cap, 0); }
-  /* n elements, uninitialised (as reserve). */
-  void resize_uninit(size_t n) {
-    map(n, 0);
-    n_ = n;
-  }
-  /* Append v; there must be room (reserve). */
-  void push_back(T v) { p_[n_++] = v; }
-  void release() {
-    if (p_) (void)munmap(p_, cap_ * sizeof(T));
-    p_ = nullptr;
-    n_ = cap_ = 0;
-  }
-  size_t size() const { return n_; }
-  T *data() { return p_; }
-  T &operator[](size_t i) { return p_[i]; }
-  const T &operator[](size_t i) const { return p_[i]; }
-
-private:
-  void map(size_t cap, int flags) {
-    release();
-    if (cap == 0) return;
-    void *p = mmap(nullptr, cap * sizeof(T), PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    p_ = static_cast<T *>(p);
-    cap_ = cap;
-  }
-  T *p_ = nullptr;
-  size_t n_ = 0, cap_ = 0;
-};
-
-/* Open-addressing table from packed key to a chunk-local id, sized for one
- * chunk. A slot holds only the id (4 bytes; the key is keys[id], in the
- * chunk's own key list): ISO_MERGE_CHUNK_TRIS triangles take 64 KiB, in L2.
- * Fibonacci hashing, linear probing, load at most 1/2. */
-class LocalMap {
-public:
-  LocalMap(size_t expect, const PageVec<uint64_t> *keys) : keys_(keys) {
-    size_t cap = 64;
-    while (cap < 2 * expect) cap <<= 1;
-    resize(cap);
-  }
-  /* Id of key, inserting keys->size() (the caller appends key) if absent;
-   * *inserted tells which. */
-  uint32_t find_or_insert(uint64_t key, bool *inserted) {
-    if (2 * (keys_->size() + 1) > slots_.size()) grow();
-    for (size_t h = slot_of(key);; h = (h + 1) & mask_) {
-      const uint32_t id = slots_[h];
-      if (id == kEmpty) {
-        slots_[h] = (uint32_t)keys_->size();
-        *inserted = true;
-        return slots_[h];
-      }
-      if ((*keys_)[id] == key) {
-        *inserted = false;
-        return id;
-      }
-    }
+  size_t slot_of(uint64_t key) const {
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift) & mask;
   }
   /* Id of key, or -1. Read-only: safe concurrently with other readers. */
   int64_t find(uint64_t key) const {
-    for (size_t h = slot_of(key);; h = (h + 1) & mask_) {
-      const uint32_t id = slots_[h];
+    for (size_t h = slot_of(key);; h = (h + 1) & mask) {
+      const uint32_t id = slots[h];
       if (id == kEmpty) return -1;
-      if ((*keys_)[id] == key) return id;
+      if (keys[id] == key) return id;
     }
   }
-
-private:
-  static constexpr uint32_t kEmpty = UINT32_MAX;
-  size_t slot_of(uint64_t key) const {
-    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift_) & mask_;
-  }
-  void resize(size_t cap) {
-    slots_.assign(cap, kEmpty);
-    mask_ = cap - 1;
-    shift_ = 64;
-    for (size_t c = cap; c > 1; c >>= 1) shift_--;
-  }
-  void grow() {
-    resize(slots_.size() * 2);
-    for (uint32_t id = 0; id < (uint32_t)keys_->size(); id++) {
-      size_t h = slot_of((*keys_)[id]);
-      while (slots_[h] != kEmpty) h = (h + 1) & mask_;
-      slots_[h] = id;
-    }
-  }
-  const PageVec<uint64_t> *keys_;
-  PageVec<uint32_t> slots_;
-  size_t mask_ = 0;
-  int shift_ = 64;
 };
 
 /* The merge of packed keys with the sequential numbering, over C chunks:
@@ -463,109 +384,168 @@ struct KeyChunk {
   size_t cap = 0;           /* room, triangles (owned buffers) */
   size_t tri_off = 0;       /* first triangle in the output */
   uint32_t pos = 0;         /* owner's value: increasing along the sequence */
-  bool owned = false;       /* keys mmap'd for this chunk */
+  bool owned = false;       /* keys: an arena allocation of `bytes` */
   bool sealed = false;      /* takes no more triangles */
   bool closed = false;      /* (1) done */
   bool oom = false;
   KeyChunk *next = nullptr; /* the chunk after it (the cell phase's lists) */
-  std::unique_ptr<LocalMap> map;
-  PageVec<uint64_t> ukeys; /* local id -> key; -> global id in (3) */
-  int64_t *ref = nullptr;  /* local id -> rank if new, else -1 - (j << 32 | id in j);
+  Arena *arena = nullptr;
+  size_t bytes = 0;          /* of the keys' allocation (owned) */
+  LocalMap map;              /* after (1); until (3) begins */
+  uint64_t *ukeys = nullptr; /* local id -> key; -> global id in (3) */
+  size_t nukeys = 0;
+  void *aux = nullptr; /* ukeys and the map's slots when not after the ids */
+  size_t aux_bytes = 0;
+  int64_t *ref = nullptr; /* local id -> rank if new, else -1 - (j << 32 | id in j);
                             * a slice of KeyMerge::refs */
   size_t nnew = 0;
   KeyChunk() = default;
   KeyChunk(const KeyChunk &) = delete;
   KeyChunk &operator=(const KeyChunk &) = delete;
-  size_t mapped = 0; /* bytes mapped at keys (owned) */
-  ~KeyChunk() { drop_keys(); }
-  /* Release an owned key buffer (to the system: the global phase, which
-   * writes tri and xyz as it drops the chunks' keys, stays at about the
-   * output's peak RSS). */
-  void drop_keys() {
-    if (owned) (void)munmap(keys, mapped);
-    keys = nullptr;
+  ~KeyChunk() { drop(); }
+  /* Give the chunk's memory back to the arena (the global phase, which
+   * writes tri and xyz as it drops the chunks, stays at about the output's
+   * peak RSS). */
+  void drop() {
+    if (owned) arena->free(keys, bytes);
+    if (aux) arena->free(aux, aux_bytes);
+    keys = ukeys = nullptr;
+    aux = nullptr;
     owned = false;
-    mapped = 0;
-  }
-  /* Keep only the first `bytes` of an owned buffer (whole pages). */
-  void shrink_keys(size_t bytes) {
-    const size_t keep = page_round(bytes);
-    if (!owned || keep >= mapped) return;
-    (void)munmap(reinterpret_cast<char *>(keys) + keep, mapped - keep);
-    mapped = keep;
-  }
-  static size_t page_round(size_t bytes) {
-    const size_t page = 4096;
-    return (bytes + page - 1) / page * page;
+    bytes = aux_bytes = 0;
   }
 };
 
+constexpr size_t kLine = 64;
+inline size_t line_round(size_t n) { return (n + kLine - 1) / kLine * kLine; }
+
 /* Phase (1) on one chunk (see above); owner may be NULL (one chunk). The
  * local ids are written as 32-bit values packed at the start of the keys'
- * buffer (the i-th over bytes [4i, 4i + 4), within keys already read), and
- * an owned buffer gives back its second half. Sets ch.oom when out of
- * memory. */
-void chunk_local(KeyChunk &ch, std::atomic<uint32_t> *owner) {
+ * buffer (the i-th over bytes [4i, 4i + 4), within keys already read). The
+ * table and the key list are built in the worker's scratch buffers (in
+ * cache, reused chunk after chunk), then copied after the ids when the
+ * keys' buffer is the last allocation of the worker's slab (one allocation
+ * for the whole chunk, shrunk to fit), else into an allocation of their
+ * own. Sets ch.oom when out of memory. */
+void chunk_local(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner) {
   ch.closed = true;
-  try {
-    /* About one vertex per two triangles on smooth surfaces. */
-    ch.map.reset(new LocalMap(ch.ntri / 2, &ch.ukeys));
-    ch.ukeys.reserve(3 * ch.ntri); /* virtual: the pages used are touched */
-    /* Locals: the stores to keys may alias the fields (uint64_t vs size_t),
-     * which would make the compiler reload them every iteration. */
-    const uint64_t *keys = ch.keys;
-    char *lid = reinterpret_cast<char *>(ch.keys);
-    const size_t n = 3 * ch.ntri;
-    const uint32_t pos = ch.pos;
-    LocalMap &map = *ch.map;
-    PageVec<uint64_t> &ukeys = ch.ukeys;
-    for (size_t i = 0; i < n; i++) {
-      const uint64_t key = keys[i];
-      bool fresh;
-      const uint32_t id = map.find_or_insert(key, &fresh);
-      if (fresh) {
-        ukeys.push_back(key);
-        if (owner) {
-          /* Lower owner[a] to pos. Relaxed: the values are read in the rank
-           * phase, after the parallel call running this one has returned
-           * (its join pairs with these stores). */
-          std::atomic<uint32_t> &o = owner[key >> 32];
-          uint32_t cur = o.load(std::memory_order_relaxed);
-          while (cur > pos && !o.compare_exchange_weak(cur, pos, std::memory_order_relaxed,
-                                                       std::memory_order_relaxed)) {}
-        }
-      }
-      std::memcpy(lid + 4 * i, &id, sizeof id);
-    }
-    ch.shrink_keys(n * sizeof(uint32_t));
-  } catch (const std::bad_alloc &) {
+  ch.arena = &arena;
+  const size_t n = 3 * ch.ntri;
+  /* About one vertex per two triangles on smooth surfaces. */
+  size_t cap = 64;
+  while (cap < ch.ntri) cap <<= 1;
+  int cur = 1;
+  uint64_t *uk = static_cast<uint64_t *>(arena.scratch(0, n * sizeof(uint64_t)));
+  uint32_t *tab = static_cast<uint32_t *>(arena.scratch(cur, cap * sizeof(uint32_t)));
+  if (!uk || !tab) {
     ch.oom = true;
+    return;
   }
+  LocalMap map;
+  map.init(tab, cap, uk, true);
+  /* Locals: the stores to keys may alias the fields (uint64_t vs size_t)
+   * and the map, which would make the compiler reload them every
+   * iteration. */
+  const uint64_t *keys = ch.keys;
+  char *lid = reinterpret_cast<char *>(ch.keys);
+  const uint32_t pos = ch.pos;
+  uint32_t *slots = map.slots;
+  size_t mask = map.mask;
+  const int shift = map.shift;
+  int grown = 0; /* map.shift is shift - grown */
+  uint32_t nk = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t key = keys[i];
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> (shift - grown)) & mask;
+    uint32_t id;
+    for (;; h = (h + 1) & mask) {
+      id = slots[h];
+      if (id == LocalMap::kEmpty || uk[id] == key) break;
+    }
+    if (id == LocalMap::kEmpty) {
+      id = nk++;
+      uk[id] = key;
+      slots[h] = id;
+      if (2 * (size_t)nk > mask + 1) {
+        /* Load above 1/2: twice the slots, in the other scratch table. */
+        cur = 3 - cur;
+        uint32_t *more =
+            static_cast<uint32_t *>(arena.scratch(cur, 2 * (mask + 1) * sizeof(uint32_t)));
+        if (!more) {
+          ch.oom = true;
+          return;
+        }
+        map.init(more, 2 * (mask + 1), uk, true);
+        for (uint32_t j = 0; j < nk; j++) {
+          size_t g = map.slot_of(uk[j]);
+          while (map.slots[g] != LocalMap::kEmpty) g = (g + 1) & map.mask;
+          map.slots[g] = j;
+        }
+        slots = map.slots;
+        mask = map.mask;
+        grown++;
+      }
+      if (owner) {
+        /* Lower owner[a] to pos. Relaxed: the values are read in the rank
+         * phase, after the parallel call running this one has returned
+         * (its join pairs with these stores). */
+        std::atomic<uint32_t> &o = owner[key >> 32];
+        uint32_t c = o.load(std::memory_order_relaxed);
+        while (c > pos && !o.compare_exchange_weak(c, pos, std::memory_order_relaxed,
+                                                   std::memory_order_relaxed)) {}
+      }
+    }
+    std::memcpy(lid + 4 * i, &id, sizeof id);
+  }
+  /* The ids, the key list and the slots, each on whole lines. */
+  const size_t ids_b = line_round(n * sizeof(uint32_t)), uk_b = line_round(nk * sizeof(uint64_t)),
+               tab_b = map.cap * sizeof(uint32_t);
+  char *dst;
+  if (ch.owned && arena.resize(ch.keys, ch.bytes, ids_b + uk_b + tab_b)) {
+    ch.bytes = ids_b + uk_b + tab_b;
+    dst = reinterpret_cast<char *>(ch.keys) + ids_b;
+  } else {
+    if (ch.owned && arena.resize(ch.keys, ch.bytes, ids_b)) ch.bytes = ids_b;
+    dst = static_cast<char *>(arena.alloc(uk_b + tab_b));
+    if (!dst) {
+      ch.oom = true;
+      return;
+    }
+    ch.aux = dst;
+    ch.aux_bytes = uk_b + tab_b;
+  }
+  std::memcpy(dst, uk, nk * sizeof(uint64_t));
+  std::memcpy(dst + uk_b, map.slots, tab_b);
+  ch.ukeys = reinterpret_cast<uint64_t *>(dst);
+  ch.nukeys = nk;
+  ch.map.init(reinterpret_cast<uint32_t *>(dst + uk_b), map.cap, ch.ukeys, false);
+  /* A chunk much larger than the default (the gathered chunk of a cell
+   * order that is not local) leaves no large scratch behind. */
+  if (n * sizeof(uint64_t) > Arena::max_slab_alloc()) arena.trim_scratch(Arena::max_slab_alloc());
 }
-
-void free_bytes(void *p) { std::free(p); }
-
-/* owner[]: out_alloc_bytes memory. */
-using OwnerPtr = std::unique_ptr<std::atomic<uint32_t>, void (*)(void *)>;
 
 struct KeyMerge {
   const Point *pts = nullptr;
   double iso = 0;
   std::vector<KeyChunk *> chunks; /* in sequence order */
   std::vector<uint32_t> pos;      /* chunks[c]->pos */
+  Arena *arena = nullptr;
   std::atomic<uint32_t> *owner = nullptr;
-  OwnerPtr owner_mem{nullptr, free_bytes}; /* owner's memory, freed after (2) */
-  /* Every chunk's ref, one allocation (one free: a release per chunk in
-   * the serial part would cost a system call each). */
-  std::unique_ptr<int64_t, void (*)(void *)> refs{nullptr, free_bytes};
+  ArenaArray<std::atomic<uint32_t>> owner_mem; /* owner's memory, freed after (2) */
+  /* Every chunk's ref, one allocation (one free in the serial part). */
+  ArenaArray<int64_t> refs;
   std::vector<size_t> offset; /* first global vertex id of each chunk's new ones */
+  /* The chunks in the order of the global step: by address, so that the
+   * chunks sharing a slab are ended one after the other and the slab goes
+   * back to the system early (the steps of the chunks are independent). */
+  std::vector<size_t> order;
   int64_t *tri = nullptr;
   double *xyz = nullptr;
 };
 
 void km_local(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
-  for (size_t c = b; c < e; c++) chunk_local(*km->chunks[c], km->owner);
+  for (size_t c = b; c < e; c++) chunk_local(*km->arena, *km->chunks[c], km->owner);
 }
 
 void km_rank(size_t b, size_t e, void *ctx) {
@@ -576,11 +556,11 @@ void km_rank(size_t b, size_t e, void *ctx) {
       /* The last chunk (merge_finish): no later chunk reads its table or
        * its owner[] values, so its step (1) runs here, in parallel with the
        * others' step (2), without lowering owner[]. */
-      chunk_local(ch, nullptr);
+      chunk_local(*km->arena, ch, nullptr);
       if (ch.oom) continue;
     }
     int64_t r = 0;
-    for (size_t l = 0; l < ch.ukeys.size(); l++) {
+    for (size_t l = 0; l < ch.nukeys; l++) {
       const uint64_t key = ch.ukeys[l];
       bool found = false;
       int64_t ref = 0;
@@ -591,7 +571,7 @@ void km_rank(size_t b, size_t e, void *ctx) {
         size_t j = (size_t)(std::lower_bound(km->pos.begin(), km->pos.begin() + (ptrdiff_t)c, o) -
                             km->pos.begin());
         for (; j < c; j++) {
-          const int64_t lj = km->chunks[j]->map->find(key);
+          const int64_t lj = km->chunks[j]->map.find(key);
           if (lj >= 0) {
             ref = -1 - (int64_t)((uint64_t)j << 32 | (uint64_t)lj);
             found = true;
@@ -607,12 +587,13 @@ void km_rank(size_t b, size_t e, void *ctx) {
 
 void km_global(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
-  for (size_t c = b; c < e; c++) {
+  for (size_t i = b; i < e; i++) {
+    const size_t c = km->order[i];
     KeyChunk &ch = *km->chunks[c];
-    ch.map.reset(); /* the rank phase, its only other reader, is over */
     /* ukeys[l] becomes the global id of l once its position is made (only
-     * this chunk reads its ukeys in this phase; the others read its ref). */
-    for (size_t l = 0; l < ch.ukeys.size(); l++) {
+     * this chunk reads its ukeys in this phase; the others read its ref;
+     * the rank phase, the only other reader of its map, is over). */
+    for (size_t l = 0; l < ch.nukeys; l++) {
       const int64_t ref = ch.ref[l];
       int64_t g;
       if (ref >= 0) {
@@ -629,15 +610,14 @@ void km_global(size_t b, size_t e, void *ctx) {
      * gathered chunk), where tri[i] covers the local ids 2i and 2i + 1,
      * both read by then (i >= 1; i = 0 reads its id first). */
     const char *lid = reinterpret_cast<const char *>(ch.keys);
-    const uint64_t *ids = ch.ukeys.data();
+    const uint64_t *ids = ch.ukeys;
     int64_t *tri = km->tri + 3 * ch.tri_off;
     for (size_t i = 3 * ch.ntri; i-- > 0;) {
       uint32_t id;
       std::memcpy(&id, lid + 4 * i, sizeof id);
       tri[i] = (int64_t)ids[id];
     }
-    ch.ukeys.release(); /* the other chunks read only ref */
-    ch.drop_keys();
+    ch.drop(); /* the other chunks read only ref */
   }
 }
 
@@ -669,28 +649,34 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s) {
       km.pos[c] = ch.pos;
       ntri += ch.ntri;
       /* An open chunk has at most 3 keys per triangle (virtual room). */
-      nkeys += ch.closed ? ch.ukeys.size() : 3 * ch.ntri;
+      nkeys += ch.closed ? ch.nukeys : 3 * ch.ntri;
     }
   } catch (const std::bad_alloc &) {
     return -ENOMEM;
   }
-  km.refs.reset(static_cast<int64_t *>(out_alloc_bytes(nkeys * sizeof(int64_t))));
-  if (!km.refs) return -ENOMEM;
+  if (!km.refs.allocate(km.arena, nkeys)) return -ENOMEM;
   for (size_t c = 0, at = 0; c < km.chunks.size(); c++) {
     KeyChunk &ch = *km.chunks[c];
     ch.ref = km.refs.get() + at;
-    at += ch.closed ? ch.ukeys.size() : 3 * ch.ntri;
+    at += ch.closed ? ch.nukeys : 3 * ch.ntri;
   }
   int rc = km_phase(km, parallel, km_rank);
   if (rc) return rc;
+  /* km_rank's allocations (the last chunk's table and list) are done. */
+  km.arena->retire_all();
   for (const KeyChunk *ch : km.chunks)
     if (ch->oom) return -ENOMEM;
   size_t total = 0;
   try {
     km.offset.resize(km.chunks.size());
+    km.order.resize(km.chunks.size());
   } catch (const std::bad_alloc &) {
     return -ENOMEM;
   }
+  for (size_t c = 0; c < km.chunks.size(); c++) km.order[c] = c;
+  std::sort(km.order.begin(), km.order.end(), [&km](size_t x, size_t y) {
+    return std::less<const void *>()(km.chunks[x]->keys, km.chunks[y]->keys);
+  });
   for (size_t c = 0; c < km.chunks.size(); c++) {
     km.offset[c] = total;
     total += km.chunks[c]->nnew;
@@ -768,7 +754,9 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
   if (nchunks >= UINT32_MAX) return -EOVERFLOW;
   Surface s;
   int64_t npts = 0;
+  Arena arena; /* outlives the chunks and km */
   KeyMerge km;
+  km.arena = &arena;
   std::vector<std::unique_ptr<KeyChunk>> own;
   try {
     s.tri.resize(3 * n);
@@ -790,10 +778,8 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
       km.chunks.push_back(&ch);
     }
     if (nchunks > 1) {
-      km.owner_mem.reset(static_cast<std::atomic<uint32_t> *>(
-          out_alloc_bytes((size_t)npts * sizeof(std::atomic<uint32_t>))));
+      if (!km.owner_mem.allocate(&arena, (size_t)npts, true)) return -ENOMEM;
       km.owner = km.owner_mem.get();
-      if (!km.owner) return -ENOMEM;
       for (int64_t p = 0; p < npts; p++)
         km.owner[p].store(UINT32_MAX, std::memory_order_relaxed); /* before the loops */
     }
@@ -935,7 +921,8 @@ struct CellCtx {
   double iso;
   const uint8_t *in;
   std::atomic<uint32_t> *owner; /* NULL: not local, one chunk in the end */
-  size_t chunk_tris;            /* a chunk is sealed at this many triangles */
+  Arena *arena;
+  size_t chunk_tris; /* a chunk is sealed at this many triangles */
   bool local;
 };
 
@@ -947,6 +934,11 @@ static_assert(sizeof(PieceState) <= ADAPT_SEQ_STATE_MAX, "a piece's state fits")
 
 /* Room of a chunk beyond chunk_tris: one block's triangles at most. */
 constexpr size_t kBlockTris = 2 * ISO_CELL_BLOCK;
+/* A chunk's buffer grows in place by this many triangles at a time. */
+constexpr size_t kGrowTris = 256;
+/* A thief's single unsealed chunk is appended to its victim's last one
+ * (instead of linked after it) when it holds at most chunk_tris / this. */
+constexpr size_t kAppendDivisor = 16;
 /* Most triangles of a chunk: its local ids are 32-bit (3 keys each). */
 constexpr size_t kMaxChunkTris = ((size_t)UINT32_MAX - 1) / 3;
 
@@ -958,29 +950,44 @@ void free_list(KeyChunk *ch) {
   }
 }
 
-/* A new chunk with room for cap triangles, or NULL. */
-KeyChunk *new_chunk(size_t cap, uint32_t pos) {
+/* A new chunk with room for cap triangles (from the calling worker's
+ * slab), or NULL. */
+KeyChunk *new_chunk(Arena &arena, size_t cap, uint32_t pos) {
   KeyChunk *ch = new (std::nothrow) KeyChunk;
   if (!ch) return nullptr;
-  const size_t bytes = KeyChunk::page_round(3 * cap * sizeof(uint64_t));
-  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | (ISO_CHUNK_POPULATE ? MAP_POPULATE : 0), -1, 0);
-  if (p == MAP_FAILED) {
+  const size_t bytes = 3 * cap * sizeof(uint64_t);
+  void *p = arena.alloc(bytes);
+  if (!p) {
     delete ch;
     return nullptr;
   }
+  ch->arena = &arena;
   ch->keys = static_cast<uint64_t *>(p);
-  ch->mapped = bytes;
+  ch->bytes = bytes;
   ch->owned = true;
   ch->cap = cap;
   ch->pos = pos;
   return ch;
 }
 
+/* Make room for need triangles in the unsealed chunk t, in place (its
+ * buffer is the last allocation of the calling worker's slab), by steps of
+ * kGrowTris up to chunk_tris + kBlockTris; false when it cannot. */
+bool grow(const CellCtx *c, KeyChunk *t, size_t need) {
+  if (need <= t->cap) return true;
+  const size_t most = c->chunk_tris + kBlockTris;
+  if (need > most) return false;
+  const size_t cap = std::min(std::max(need, t->ntri + kGrowTris), most);
+  if (!c->arena->resize(t->keys, t->bytes, 3 * cap * sizeof(uint64_t))) return false;
+  t->cap = cap;
+  t->bytes = 3 * cap * sizeof(uint64_t);
+  return true;
+}
+
 /* Seal ch; on local orders run the merge's local phase on it. */
 void seal(KeyChunk *ch, const CellCtx *c) {
   ch->sealed = true;
-  if (c->local && !ch->closed) chunk_local(*ch, c->owner);
+  if (c->local && !ch->closed) chunk_local(*c->arena, *ch, c->owner);
 }
 
 void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
@@ -991,13 +998,18 @@ void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
     const size_t first = blk * ISO_CELL_BLOCK;
     const size_t n = std::min<size_t>(ISO_CELL_BLOCK, c->ntets - first);
     KeyChunk *t = st->tail;
+    /* A chunk that cannot take a block in place (full, or its buffer no
+     * longer the last of this worker's slab: another worker's, or this one
+     * has started a chunk since) is sealed; the next triangles start a new
+     * one. */
+    if (t && !t->sealed && !grow(c, t, t->ntri + kBlockTris)) seal(t, c);
     if (t && !t->sealed) {
-      /* Unsealed: fewer than chunk_tris triangles, room for a block. */
       t->ntri += cells_block(c->pts, c->in, c->tets + first, n, c->iso, t->keys + 3 * t->ntri);
     } else {
       const size_t k = cells_block(c->pts, c->in, c->tets + first, n, c->iso, buf);
       if (k == 0) continue;
-      KeyChunk *nc = new_chunk(c->chunk_tris + kBlockTris, (uint32_t)blk);
+      KeyChunk *nc =
+          new_chunk(*c->arena, std::min(k + kGrowTris, c->chunk_tris + kBlockTris), (uint32_t)blk);
       if (!nc) {
         st->err = -ENOMEM;
         if (s) adapt_seq_stop(s, 0, -ENOMEM);
@@ -1028,8 +1040,11 @@ void cells_merge(adapt_seq *, void *state, void *thief_state, size_t, size_t, vo
     v->tail = tt;
     return;
   }
-  if (!vt->sealed && !th->sealed && vt->ntri + th->ntri <= vt->cap) {
-    /* An unsealed chunk is the last of its list: th is the thief's only. */
+  if (!vt->sealed && !th->sealed && th->ntri <= c->chunk_tris / kAppendDivisor &&
+      grow(c, vt, vt->ntri + th->ntri)) {
+    /* An unsealed chunk is the last of its list: th is the thief's only.
+     * Only a small one is copied: its buffer stays dead in its slab until
+     * the slab is unmapped. */
     std::memcpy(vt->keys + 3 * vt->ntri, th->keys, 3 * th->ntri * sizeof(uint64_t));
     vt->ntri += th->ntri;
     delete th;
@@ -1083,14 +1098,13 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
   const double t0 = now();
   const bool parallel = mode != Mode::Seq;
   const bool local = cells_local(m);
-  std::unique_ptr<uint8_t[]> inside(new (std::nothrow) uint8_t[npts + 1]);
-  OwnerPtr owner(nullptr, free_bytes);
-  if (local && npts) {
-    /* Uninitialised here: classify stores every element, in parallel. */
-    owner.reset(static_cast<std::atomic<uint32_t> *>(
-        out_alloc_bytes(npts * sizeof(std::atomic<uint32_t>))));
-  }
-  if (!inside || (local && npts && !owner)) {
+  /* Declared first: it outlives every chunk, table and list of this call. */
+  Arena arena;
+  ArenaArray<uint8_t> inside;
+  /* Uninitialised here: classify stores every element, in parallel. */
+  ArenaArray<std::atomic<uint32_t>> owner;
+  /* Both freed before the output is written (the peak): whole huge pages. */
+  if (!inside.allocate(&arena, npts + 1, true) || (local && !owner.allocate(&arena, npts, true))) {
     *err = "out of memory";
     return -ENOMEM;
   }
@@ -1101,6 +1115,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
               iso,
               inside.get(),
               owner.get(),
+              &arena,
               std::min(opt.chunk_tris ? opt.chunk_tris : (size_t)ISO_MERGE_CHUNK_TRIS,
                        kMaxChunkTris - kBlockTris),
               local};
@@ -1128,8 +1143,13 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     }
   }
   inside.reset();
+  /* The chunks are all allocated (but the last one's table and list, in
+   * km_rank): their slabs go back to the system as the global step ends
+   * them, not at the end of the call. */
+  arena.retire_all();
   Surface s;
   KeyMerge km;
+  km.arena = &arena;
   km.pts = pts;
   km.iso = iso;
   if (xs.st.err) rc = xs.st.err;

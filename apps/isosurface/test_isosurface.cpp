@@ -3,6 +3,7 @@
  * 3 and 8 workers, isovalues at vertex values, flat fields, empty results,
  * orientation, vertex numbering, and the rejection of invalid meshes. Small
  * meshes only (the suite runs under TSan and ASan too). */
+#include "arena.h"
 #include "file_checks.h"
 #include "iso_config.h"
 #include "mesh.h"
@@ -23,6 +24,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -239,6 +241,97 @@ void test_adaptive_equals_seq(void **) {
         Surface s3 = run(rnd, 0.05, mode, opt); /* chunks' id ranges overlap */
         assert_true(s3 == ref_rnd);
       }
+  }
+  adapt_finalize();
+}
+
+/* Is the page at p mapped? msync fails with ENOMEM on unmapped memory. */
+bool mapped(const void *p) {
+  const uintptr_t page = (uintptr_t)p & ~(uintptr_t)4095;
+  return msync((void *)page, 4096, MS_ASYNC) == 0;
+}
+
+/* The extraction's arena: alignment, in-place resize only at the end of
+ * the caller's current slab, allocations of their own, and a slab unmapped
+ * by the free of its last allocation once it is no longer current. */
+void test_arena_slabs(void **) {
+  adapt_finalize(); /* outside any region: worker 0's slot */
+  iso::Arena a;
+  const size_t big = iso::Arena::max_slab_alloc();
+  char *p = static_cast<char *>(a.alloc(1000));
+  assert_non_null(p);
+  assert_int_equal((uintptr_t)p % 64, 0);
+  assert_true(a.resize(p, 1000, 5000)); /* the last allocation: grows */
+  std::memset(p, 1, 5000);
+  char *q = static_cast<char *>(a.alloc(100));
+  assert_non_null(q);
+  assert_true(q >= p + 5000);             /* after the grown block */
+  assert_false(a.resize(p, 5000, 6000));  /* no longer the last */
+  assert_true(a.resize(q, 100, 40));      /* the last: shrinks */
+  assert_false(a.resize(q, 40, big + 1)); /* not from a slab */
+  for (int i = 0; i < 5000; i++) assert_int_equal(p[i], 1);
+  char *own = static_cast<char *>(a.alloc(big + 1));
+  assert_non_null(own);
+  own[0] = own[big] = 7;
+  a.free(own, big + 1);
+  assert_false(mapped(own));
+  /* The slab stays while current, goes with its last free once retired. */
+  a.free(p, 5000);
+  assert_true(mapped(q));
+  a.retire_all();
+  assert_true(mapped(q));
+  a.free(q, 40);
+  assert_false(mapped(p));
+  /* Scratch: kept while the size asked for does not grow. */
+  uint64_t *s = static_cast<uint64_t *>(a.scratch(0, 4096));
+  assert_non_null(s);
+  s[0] = 42;
+  assert_ptr_equal(a.scratch(0, 100), s);
+  assert_int_equal(s[0], 42);
+  a.trim_scratch(0);
+  assert_false(mapped(s));
+  assert_null(a.scratch(iso::Arena::kScratch, 8));
+}
+
+struct ArenaLoop {
+  iso::Arena *a;
+  std::vector<std::pair<char *, size_t>> *blocks;
+};
+
+void arena_body(size_t b, size_t e, void *ctx) {
+  const ArenaLoop *l = static_cast<const ArenaLoop *>(ctx);
+  for (size_t i = b; i < e; i++) {
+    const size_t n = 64 + (i * 7919) % 20000;
+    char *p = static_cast<char *>(l->a->alloc(n));
+    if (p) std::memset(p, (int)(i & 0x7F), n);
+    (*l->blocks)[i] = {p, n};
+  }
+}
+
+/* Every worker allocates from its own slabs in a parallel loop; the blocks
+ * do not overlap (each keeps its pattern) and all are freed by the calling
+ * thread, which unmaps every slab (TSan checks the counts' orders). */
+void test_arena_workers(void **) {
+  for (int w = 1; w <= 3; w++) {
+    start_workers(w);
+    const size_t n = 3000;
+    std::vector<std::pair<char *, size_t>> blocks(n);
+    {
+      iso::Arena a;
+      ArenaLoop l{&a, &blocks};
+      adapt_attr attr;
+      std::memset(&attr, 0, sizeof attr);
+      attr.grain = 7;
+      assert_int_equal(adapt_for(0, n, arena_body, &l, &attr), 0);
+      for (size_t i = 0; i < n; i++) {
+        assert_non_null(blocks[i].first);
+        for (size_t k = 0; k < blocks[i].second; k += 97)
+          assert_int_equal(blocks[i].first[k], (int)(i & 0x7F));
+      }
+      a.retire_all();
+      for (size_t i = 0; i < n; i++) a.free(blocks[i].first, blocks[i].second);
+      for (size_t i = 0; i < n; i++) assert_false(mapped(blocks[i].first));
+    }
   }
   adapt_finalize();
 }
@@ -806,6 +899,8 @@ int main(void) {
       cmocka_unit_test(test_orientation),
       cmocka_unit_test(test_adaptive_equals_seq),
       cmocka_unit_test(test_merge_chunked),
+      cmocka_unit_test(test_arena_slabs),
+      cmocka_unit_test(test_arena_workers),
       cmocka_unit_test(test_fast_path_equals_reference),
       cmocka_unit_test(test_invalid_meshes),
       cmocka_unit_test(test_round_trips),
