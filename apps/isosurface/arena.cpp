@@ -105,6 +105,11 @@ Arena::~Arena() {
 
 size_t Arena::max_slab_alloc() { return kSlab / 4; }
 
+const void *Arena::slab_of(const void *p, size_t bytes) {
+  if (!p || bytes > max_slab_alloc()) return nullptr;
+  return head_of(const_cast<void *>(p));
+}
+
 Arena::Slot *Arena::slot() {
   int id = adapt_worker_id();
   if (id < 0) id = 0; /* outside a region, or in one run alone */

@@ -72,6 +72,9 @@ public:
    * an unusually large use, so that they do not stay resident). */
   void trim_scratch(size_t keep);
 
+  /* The slab holding p (an allocation of `bytes`), NULL for one of its own:
+   * allocations with the same slab are unmapped together. */
+  static const void *slab_of(const void *p, size_t bytes);
   /* Largest allocation taken from a slab. */
   static size_t max_slab_alloc();
   static constexpr int kScratch = 3;

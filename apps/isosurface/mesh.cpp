@@ -1,19 +1,38 @@
 /* apps/isosurface: mesh generation and checks (see mesh.h). */
 #include "mesh.h"
+
+#include "iso_config.h"
 #include "names.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <sys/mman.h>
 #include <utility>
 
 namespace iso {
 
 namespace {
+
+/* Ask for transparent huge pages on the 2 MiB-aligned part of [p, p +
+ * bytes), before its first touch: a page fault costs microseconds in this
+ * VM, and the mesh and output arrays are tens to hundreds of MiB. A hint only: its failure (no
+ * THP, "never") changes nothing but the time, and is ignored. */
+void advise_huge(const void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  const uintptr_t b = ((uintptr_t)p + huge - 1) & ~(huge - 1),
+                  e = ((uintptr_t)p + bytes) & ~(huge - 1);
+  if (e > b) (void)madvise((void *)b, e - b, MADV_HUGEPAGE);
+#else
+  (void)p, (void)bytes;
+#endif
+}
 
 const Named<Order> order_names[] = {{"lex", Order::Lex},
                                     {"lexicographic", Order::Lex},
@@ -149,7 +168,7 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
       }
     }
     std::vector<int64_t> newid((size_t)npts, -1);
-    std::vector<Tet> tets((size_t)ntets);
+    TetVec tets((size_t)ntets);
     std::vector<int64_t> grid_of; /* new id -> grid point id */
     grid_of.reserve((size_t)npts);
     size_t tcount = 0;
@@ -173,7 +192,7 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
         }
       }
     }
-    std::vector<Point> pts((size_t)npts);
+    PointVec pts((size_t)npts);
     const double lx = g.spacing[0] * (double)hx, ly = g.spacing[1] * (double)hy,
                  lz = g.spacing[2] * (double)hz;
     for (size_t p = 0; p < grid_of.size(); p++) {
@@ -220,6 +239,15 @@ int validate(const Mesh &m, std::string *err) {
     }
   }
   return 0;
+}
+
+void *out_alloc_bytes(size_t bytes) {
+  if (bytes < ISO_HUGE_MIN_BYTES) return std::malloc(bytes ? bytes : 1);
+  const size_t huge = (size_t)2 << 20;
+  void *p = nullptr;
+  if (posix_memalign(&p, huge, bytes)) return nullptr;
+  advise_huge(p, bytes);
+  return p;
 }
 
 } // namespace iso

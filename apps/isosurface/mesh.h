@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -26,9 +28,46 @@ struct Tet {
 };
 static_assert(sizeof(Tet) == 32, "a tetrahedron is four 64-bit point ids");
 
+/* Bytes malloc'd (free() releases them), aligned to 2 MiB with transparent
+ * huge pages asked for when bytes >= ISO_HUGE_MIN_BYTES (the mesh's and
+ * the surface's arrays). NULL when out of memory. Thread-safe. */
+void *out_alloc_bytes(size_t bytes);
+
+/* Allocator of the mesh's arrays: large ones in huge pages
+ * (out_alloc_bytes). Besides the TLB, the reason is the VM measured: while
+ * a process maps huge pages (the extraction's slabs and output), its
+ * large 4 KiB-page arrays were read up to 7x slower from time to time
+ * (docs/benchmarks-isosurface.md, "Transient memory in huge-page slabs").
+ * Elements are value-initialised, as with std::allocator. Stateless. */
+template <class T>
+struct HugeAlloc {
+  using value_type = T;
+  HugeAlloc() noexcept = default;
+  template <class U>
+  HugeAlloc(const HugeAlloc<U> &) noexcept {}
+  T *allocate(size_t n) {
+    if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
+    void *p = out_alloc_bytes(n * sizeof(T));
+    if (!p) throw std::bad_alloc();
+    return static_cast<T *>(p);
+  }
+  void deallocate(T *p, size_t) noexcept { std::free(p); }
+  template <class U>
+  bool operator==(const HugeAlloc<U> &) const noexcept {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const HugeAlloc<U> &) const noexcept {
+    return false;
+  }
+};
+
+using PointVec = std::vector<Point, HugeAlloc<Point>>;
+using TetVec = std::vector<Tet, HugeAlloc<Tet>>;
+
 struct Mesh {
-  std::vector<Point> pts;
-  std::vector<Tet> tets;
+  PointVec pts;
+  TetVec tets;
   std::string array_name = "scalars"; /* name of the point scalars */
 };
 

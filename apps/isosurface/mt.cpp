@@ -291,21 +291,6 @@ int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *ou
 
 namespace {
 
-/* Ask for transparent huge pages on the 2 MiB-aligned part of [p, p +
- * bytes), before its first touch: a page fault costs microseconds in this
- * VM, and the output arrays are tens of MiB. A hint only: its failure (no
- * THP, "never") changes nothing but the time, and is ignored. */
-void advise_huge(const void *p, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-  const uintptr_t huge = (uintptr_t)2 << 20;
-  const uintptr_t b = ((uintptr_t)p + huge - 1) & ~(huge - 1),
-                  e = ((uintptr_t)p + bytes) & ~(huge - 1);
-  if (e > b) (void)madvise((void *)b, e - b, MADV_HUGEPAGE);
-#else
-  (void)p, (void)bytes;
-#endif
-}
-
 /* A vertex key packed in 64 bits: (a << 32) | b, a <= b < 2^32 (the edge
  * (a, b), or the point a when a == b). extract() refuses meshes of 2^32 - 1
  * points or more. */
@@ -394,15 +379,27 @@ struct KeyChunk {
   LocalMap map;              /* after (1); until (3) begins */
   uint64_t *ukeys = nullptr; /* local id -> key; -> global id in (3) */
   size_t nukeys = 0;
-  void *aux = nullptr; /* ukeys and the map's slots when not after the ids */
+  void *aux = nullptr; /* ukeys when not after the ids */
   size_t aux_bytes = 0;
+  bool narrow = false;     /* 16-bit local ids (else 32-bit) */
+  Arena *tables = nullptr; /* the map's slots: an allocation there, freed after (2) */
+  size_t tab_bytes = 0;
   int64_t *ref = nullptr; /* local id -> rank if new, else -1 - (j << 32 | id in j);
                             * a slice of KeyMerge::refs */
   size_t nnew = 0;
   KeyChunk() = default;
   KeyChunk(const KeyChunk &) = delete;
   KeyChunk &operator=(const KeyChunk &) = delete;
-  ~KeyChunk() { drop(); }
+  ~KeyChunk() {
+    drop_table();
+    drop();
+  }
+  /* The map's slots, once the rank phase is over. */
+  void drop_table() {
+    if (map.slots && tables) tables->free(map.slots, tab_bytes);
+    map.slots = nullptr;
+    tab_bytes = 0;
+  }
   /* Give the chunk's memory back to the arena (the global phase, which
    * writes tri and xyz as it drops the chunks, stays at about the output's
    * peak RSS). */
@@ -420,14 +417,17 @@ constexpr size_t kLine = 64;
 inline size_t line_round(size_t n) { return (n + kLine - 1) / kLine * kLine; }
 
 /* Phase (1) on one chunk (see above); owner may be NULL (one chunk). The
- * local ids are written as 32-bit values packed at the start of the keys'
- * buffer (the i-th over bytes [4i, 4i + 4), within keys already read). The
- * table and the key list are built in the worker's scratch buffers (in
- * cache, reused chunk after chunk), then copied after the ids when the
- * keys' buffer is the last allocation of the worker's slab (one allocation
- * for the whole chunk, shrunk to fit), else into an allocation of their
- * own. Sets ch.oom when out of memory. */
-void chunk_local(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner) {
+ * local ids are written packed at the start of the keys' buffer, 16-bit
+ * when the chunk has at most 65535 keys (the i-th over bytes [2i, 2i + 2)),
+ * else 32-bit ([4i, 4i + 4)), within keys already read. The table and the
+ * key list are built in the worker's scratch buffers (in cache, reused
+ * chunk after chunk). Then the list goes after the ids, in the keys'
+ * buffer (resized to fit when it is the last allocation of the worker's
+ * slab), or into an allocation of its own when it does not fit or the
+ * buffer is not the chunk's (the gathered chunk); the table into an
+ * allocation of `tables`, freed after the rank phase. Sets ch.oom when out
+ * of memory. */
+void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t> *owner) {
   ch.closed = true;
   ch.arena = &arena;
   const size_t n = 3 * ch.ntri;
@@ -449,6 +449,8 @@ void chunk_local(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner) {
   const uint64_t *keys = ch.keys;
   char *lid = reinterpret_cast<char *>(ch.keys);
   const uint32_t pos = ch.pos;
+  /* Ids below n: 16 bits suffice for chunks of up to 21,845 triangles. */
+  const bool narrow = n <= 0xFFFF;
   uint32_t *slots = map.slots;
   size_t mask = map.mask;
   const int shift = map.shift;
@@ -495,30 +497,53 @@ void chunk_local(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner) {
                                                    std::memory_order_relaxed)) {}
       }
     }
-    std::memcpy(lid + 4 * i, &id, sizeof id);
+    if (narrow) {
+      const uint16_t id16 = (uint16_t)id;
+      std::memcpy(lid + 2 * i, &id16, sizeof id16);
+    } else {
+      std::memcpy(lid + 4 * i, &id, sizeof id);
+    }
   }
-  /* The ids, the key list and the slots, each on whole lines. */
-  const size_t ids_b = line_round(n * sizeof(uint32_t)), uk_b = line_round(nk * sizeof(uint64_t)),
-               tab_b = map.cap * sizeof(uint32_t);
+  /* The ids and the key list, on whole lines, in the keys' buffer when
+   * they fit (resized to them when it can be); the slots in `tables` (all
+   * freed once the rank phase is over: the global step does not need
+   * them). */
+  const size_t ids_b = line_round(n * (narrow ? sizeof(uint16_t) : sizeof(uint32_t))),
+               uk_b = line_round(nk * sizeof(uint64_t)), tab_b = map.cap * sizeof(uint32_t);
+  uint32_t *tab_mem = static_cast<uint32_t *>(tables.alloc(tab_b));
+  if (!tab_mem) {
+    ch.oom = true;
+    return;
+  }
+  ch.tables = &tables;
+  ch.tab_bytes = tab_b;
+  std::memcpy(tab_mem, map.slots, tab_b);
+  ch.narrow = narrow;
   char *dst;
-  if (ch.owned && arena.resize(ch.keys, ch.bytes, ids_b + uk_b + tab_b)) {
-    ch.bytes = ids_b + uk_b + tab_b;
+  if (ch.owned && arena.resize(ch.keys, ch.bytes, ids_b + uk_b)) {
+    ch.bytes = ids_b + uk_b;
+    dst = reinterpret_cast<char *>(ch.keys) + ids_b;
+  } else if (ch.owned && ids_b + uk_b <= ch.bytes) {
+    /* Not the last allocation of this worker's slab (another worker's, or
+     * this one has allocated since): the list goes after the ids, in the
+     * keys already read; the rest of the buffer stays unused until its
+     * slab goes. */
     dst = reinterpret_cast<char *>(ch.keys) + ids_b;
   } else {
-    if (ch.owned && arena.resize(ch.keys, ch.bytes, ids_b)) ch.bytes = ids_b;
-    dst = static_cast<char *>(arena.alloc(uk_b + tab_b));
+    dst = static_cast<char *>(arena.alloc(uk_b));
     if (!dst) {
+      tables.free(tab_mem, tab_b);
+      ch.tab_bytes = 0;
       ch.oom = true;
       return;
     }
     ch.aux = dst;
-    ch.aux_bytes = uk_b + tab_b;
+    ch.aux_bytes = uk_b;
   }
   std::memcpy(dst, uk, nk * sizeof(uint64_t));
-  std::memcpy(dst + uk_b, map.slots, tab_b);
   ch.ukeys = reinterpret_cast<uint64_t *>(dst);
   ch.nukeys = nk;
-  ch.map.init(reinterpret_cast<uint32_t *>(dst + uk_b), map.cap, ch.ukeys, false);
+  ch.map.init(tab_mem, map.cap, ch.ukeys, false);
   /* A chunk much larger than the default (the gathered chunk of a cell
    * order that is not local) leaves no large scratch behind. */
   if (n * sizeof(uint64_t) > Arena::max_slab_alloc()) arena.trim_scratch(Arena::max_slab_alloc());
@@ -530,6 +555,7 @@ struct KeyMerge {
   std::vector<KeyChunk *> chunks; /* in sequence order */
   std::vector<uint32_t> pos;      /* chunks[c]->pos */
   Arena *arena = nullptr;
+  Arena *tables = nullptr; /* the chunks' maps */
   std::atomic<uint32_t> *owner = nullptr;
   ArenaArray<std::atomic<uint32_t>> owner_mem; /* owner's memory, freed after (2) */
   /* Every chunk's ref, one allocation (one free in the serial part). */
@@ -545,7 +571,7 @@ struct KeyMerge {
 
 void km_local(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
-  for (size_t c = b; c < e; c++) chunk_local(*km->arena, *km->chunks[c], km->owner);
+  for (size_t c = b; c < e; c++) chunk_local(*km->arena, *km->tables, *km->chunks[c], km->owner);
 }
 
 void km_rank(size_t b, size_t e, void *ctx) {
@@ -556,7 +582,7 @@ void km_rank(size_t b, size_t e, void *ctx) {
       /* The last chunk (merge_finish): no later chunk reads its table or
        * its owner[] values, so its step (1) runs here, in parallel with the
        * others' step (2), without lowering owner[]. */
-      chunk_local(*km->arena, ch, nullptr);
+      chunk_local(*km->arena, *km->tables, ch, nullptr);
       if (ch.oom) continue;
     }
     int64_t r = 0;
@@ -607,18 +633,58 @@ void km_global(size_t b, size_t e, void *ctx) {
       ch.ukeys[l] = (uint64_t)g;
     }
     /* Backwards: tri may be the chunk's own buffer (merge_chunked, the
-     * gathered chunk), where tri[i] covers the local ids 2i and 2i + 1,
-     * both read by then (i >= 1; i = 0 reads its id first). */
+     * gathered chunk), where tri[i] covers the local ids 2i and 2i + 1
+     * (4i .. 4i + 3 when narrow), all read by then (i >= 1; i = 0 reads
+     * its id first). */
     const char *lid = reinterpret_cast<const char *>(ch.keys);
     const uint64_t *ids = ch.ukeys;
     int64_t *tri = km->tri + 3 * ch.tri_off;
-    for (size_t i = 3 * ch.ntri; i-- > 0;) {
-      uint32_t id;
-      std::memcpy(&id, lid + 4 * i, sizeof id);
-      tri[i] = (int64_t)ids[id];
+    if (ch.narrow) {
+      for (size_t i = 3 * ch.ntri; i-- > 0;) {
+        uint16_t id;
+        std::memcpy(&id, lid + 2 * i, sizeof id);
+        tri[i] = (int64_t)ids[id];
+      }
+    } else {
+      for (size_t i = 3 * ch.ntri; i-- > 0;) {
+        uint32_t id;
+        std::memcpy(&id, lid + 4 * i, sizeof id);
+        tri[i] = (int64_t)ids[id];
+      }
     }
     ch.drop(); /* the other chunks read only ref */
   }
+}
+
+/* km.order (sized): the chunks grouped by slab (Arena::slab_of of their
+ * buffer; a chunk not in a slab is a group of its own), the groups by their
+ * first chunk in the sequence, each group's chunks in sequence order. The
+ * global step then ends a slab's chunks one after the other (the slab is
+ * unmapped after its last), and writes the output from front to back,
+ * ahead by at most a slab's span of the sequence: the output's huge pages
+ * are faulted in as the slabs go away, which keeps the peak RSS down. */
+void global_order(KeyMerge &km) {
+  const size_t n = km.chunks.size();
+  std::vector<uintptr_t> group(n);
+  for (size_t c = 0; c < n; c++) {
+    const KeyChunk &ch = *km.chunks[c];
+    const void *slab = ch.owned ? Arena::slab_of(ch.keys, ch.bytes) : nullptr;
+    group[c] = slab ? (uintptr_t)slab : (uintptr_t)ch.keys;
+    km.order[c] = c;
+  }
+  /* Each group's first chunk: the chunks are in sequence order. */
+  std::vector<size_t> by_group(km.order);
+  std::stable_sort(by_group.begin(), by_group.end(),
+                   [&group](size_t x, size_t y) { return group[x] < group[y]; });
+  std::vector<size_t> first(n);
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && group[by_group[j]] == group[by_group[i]]) j++;
+    for (size_t k = i; k < j; k++) first[by_group[k]] = by_group[i];
+    i = j;
+  }
+  std::stable_sort(km.order.begin(), km.order.end(),
+                   [&first](size_t x, size_t y) { return first[x] < first[y]; });
 }
 
 /* One phase over the chunks: adapt_for (one chunk per call) or a loop. */
@@ -662,8 +728,11 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s) {
   }
   int rc = km_phase(km, parallel, km_rank);
   if (rc) return rc;
-  /* km_rank's allocations (the last chunk's table and list) are done. */
+  /* km_rank's allocations (the last chunk's table and list) are done; the
+   * tables are read no more. */
   km.arena->retire_all();
+  for (KeyChunk *ch : km.chunks) ch->drop_table();
+  km.tables->retire_all();
   for (const KeyChunk *ch : km.chunks)
     if (ch->oom) return -ENOMEM;
   size_t total = 0;
@@ -673,10 +742,7 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s) {
   } catch (const std::bad_alloc &) {
     return -ENOMEM;
   }
-  for (size_t c = 0; c < km.chunks.size(); c++) km.order[c] = c;
-  std::sort(km.order.begin(), km.order.end(), [&km](size_t x, size_t y) {
-    return std::less<const void *>()(km.chunks[x]->keys, km.chunks[y]->keys);
-  });
+  global_order(km);
   for (size_t c = 0; c < km.chunks.size(); c++) {
     km.offset[c] = total;
     total += km.chunks[c]->nnew;
@@ -754,9 +820,10 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
   if (nchunks >= UINT32_MAX) return -EOVERFLOW;
   Surface s;
   int64_t npts = 0;
-  Arena arena; /* outlives the chunks and km */
+  Arena arena, tables; /* outlive the chunks and km */
   KeyMerge km;
   km.arena = &arena;
+  km.tables = &tables;
   std::vector<std::unique_ptr<KeyChunk>> own;
   try {
     s.tri.resize(3 * n);
@@ -922,6 +989,7 @@ struct CellCtx {
   const uint8_t *in;
   std::atomic<uint32_t> *owner; /* NULL: not local, one chunk in the end */
   Arena *arena;
+  Arena *tables;
   size_t chunk_tris; /* a chunk is sealed at this many triangles */
   bool local;
 };
@@ -987,7 +1055,7 @@ bool grow(const CellCtx *c, KeyChunk *t, size_t need) {
 /* Seal ch; on local orders run the merge's local phase on it. */
 void seal(KeyChunk *ch, const CellCtx *c) {
   ch->sealed = true;
-  if (c->local && !ch->closed) chunk_local(*c->arena, *ch, c->owner);
+  if (c->local && !ch->closed) chunk_local(*c->arena, *c->tables, *ch, c->owner);
 }
 
 void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
@@ -1071,15 +1139,6 @@ struct ExtractState {
 
 } // namespace
 
-void *out_alloc_bytes(size_t bytes) {
-  if (bytes < ISO_HUGE_MIN_BYTES) return std::malloc(bytes ? bytes : 1);
-  const size_t huge = (size_t)2 << 20;
-  void *p = nullptr;
-  if (posix_memalign(&p, huge, bytes)) return nullptr;
-  advise_huge(p, bytes);
-  return p;
-}
-
 int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
             Timing *timing, std::string *err) {
   Timing tm;
@@ -1099,7 +1158,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
   const bool parallel = mode != Mode::Seq;
   const bool local = cells_local(m);
   /* Declared first: it outlives every chunk, table and list of this call. */
-  Arena arena;
+  Arena arena, tables; /* the chunks' maps apart: freed after the rank step */
   ArenaArray<uint8_t> inside;
   /* Uninitialised here: classify stores every element, in parallel. */
   ArenaArray<std::atomic<uint32_t>> owner;
@@ -1116,6 +1175,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
               inside.get(),
               owner.get(),
               &arena,
+              &tables,
               std::min(opt.chunk_tris ? opt.chunk_tris : (size_t)ISO_MERGE_CHUNK_TRIS,
                        kMaxChunkTris - kBlockTris),
               local};
@@ -1150,6 +1210,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
   Surface s;
   KeyMerge km;
   km.arena = &arena;
+  km.tables = &tables;
   km.pts = pts;
   km.iso = iso;
   if (xs.st.err) rc = xs.st.err;

@@ -50,16 +50,11 @@ static_assert(sizeof(TriRec) == 48, "three edge keys");
  * reads pts and t only; thread-safe. The point ids of t must be valid. */
 size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]);
 
-/* Bytes for OutAlloc: malloc'd (free() releases them), aligned to 2 MiB
- * with transparent huge pages asked for when bytes >= ISO_HUGE_MIN_BYTES.
- * NULL when out of memory. Thread-safe. */
-void *out_alloc_bytes(size_t bytes);
-
 /* Allocator of the surface's arrays: resize() leaves new elements of a
  * trivial type uninitialised (extract() writes every element once, from
  * the workers: the pages are first touched in parallel, and nothing is
  * zero-filled serially before), and large arrays get huge pages
- * (out_alloc_bytes). Stateless: all instances are equal. */
+ * (out_alloc_bytes, mesh.h). Stateless: all instances are equal. */
 template <class T>
 struct OutAlloc {
   using value_type = T;

@@ -86,7 +86,7 @@ uint64_t hilbert_key(const uint64_t in[3], int bits) {
 
 /* Bounding box of the points: lo[3], hi[3]. Blocks of fixed size, combined
  * in block order. */
-int bounding_box(const std::vector<Point> &pts, double lo[3], double hi[3], std::string *err) {
+int bounding_box(const PointVec &pts, double lo[3], double hi[3], std::string *err) {
   const size_t n = pts.size(), bs = ISO_REORDER_BLOCK;
   const size_t nb = (n + bs - 1) / bs;
   std::vector<double> box(6 * nb);
@@ -195,9 +195,9 @@ int first_use_ids(Cell cell, size_t nc, size_t npts, std::vector<int64_t> *newid
 /* Apply the point numbering newid to m (points moved, cells relabelled),
  * in parallel or sequentially; m is untouched on error. */
 int apply_point_ids(Mesh *m, const std::vector<int64_t> &newid, bool parallel, std::string *err) {
-  std::vector<Point> pts(m->pts.size());
-  std::vector<Tet> tets(m->tets);
-  const std::vector<Point> &old = m->pts;
+  PointVec pts(m->pts.size());
+  TetVec tets(m->tets);
+  const PointVec &old = m->pts;
   auto move_points = [&](size_t b, size_t e) {
     for (size_t p = b; p < e; p++) pts[(size_t)newid[p]] = old[p];
   };
@@ -278,8 +278,8 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
     double lo[3], hi[3];
     if (int rc = bounding_box(m->pts, lo, hi, err)) return rc;
     const double extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.0});
-    const std::vector<Point> &pts = m->pts;
-    const std::vector<Tet> &tets = m->tets;
+    const PointVec &pts = m->pts;
+    const TetVec &tets = m->tets;
     const size_t nc = tets.size();
     /* One 64-bit word per cell: its curve key above its index (the index
      * breaks ties, so the order is total: the same for any worker count). */
@@ -346,7 +346,7 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
     tm.sort = t2 - t1;
     /* The cells gathered in the new order (the one random pass over them),
      * then the points by first use, then the cells relabelled in place. */
-    std::vector<Tet> new_tets(nc);
+    TetVec new_tets(nc);
     rc = par_for(
         nc,
         [&](size_t b, size_t e) {
@@ -360,7 +360,7 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
     std::vector<int64_t> newid;
     auto cell = [&](size_t i) -> const Tet & { return new_tets[i]; };
     if ((rc = first_use_ids(cell, nc, pts.size(), &newid, err))) return rc;
-    std::vector<Point> new_pts(pts.size());
+    PointVec new_pts(pts.size());
     rc = par_for(
         pts.size(),
         [&](size_t b, size_t e) {
