@@ -64,8 +64,10 @@
 #ifndef ISO_SLAB_BYTES
 #define ISO_SLAB_BYTES (2ul << 20)
 #endif
-/* Arrays of the surface of at least this many bytes are aligned to 2 MiB and ask for transparent huge pages (a
- * page fault costs microseconds in the VMs measured); bytes, default 4 MiB. */
+/* Arrays of the mesh and of the surface of at least this many bytes are
+ * aligned to 2 MiB and ask for transparent huge pages (out_alloc_bytes,
+ * mesh.h: a 4 KiB page fault costs about 12 us in the VMs measured); bytes,
+ * default 4 MiB. */
 #ifndef ISO_HUGE_MIN_BYTES
 #define ISO_HUGE_MIN_BYTES (4u << 20)
 #endif

@@ -36,7 +36,7 @@ void *out_alloc_bytes(size_t bytes);
 /* Allocator of the mesh's arrays: large ones in huge pages
  * (out_alloc_bytes). Besides the TLB, the reason is the VM measured: while
  * a process maps huge pages (the extraction's slabs and output), its
- * large 4 KiB-page arrays were read up to 7x slower from time to time
+ * large 4 KiB-page arrays were read several times slower from time to time
  * (docs/benchmarks-isosurface.md, "Transient memory in huge-page slabs").
  * Elements are value-initialised, as with std::allocator. Stateless. */
 template <class T>
