@@ -50,24 +50,16 @@ static_assert(sizeof(TriRec) == 48, "three edge keys");
  * reads pts and t only; thread-safe. The point ids of t must be valid. */
 size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]);
 
-/* Allocator of the surface's arrays: resize() leaves new elements of a
+/* Allocator of the surface's arrays: the mesh's (HugeAlloc, mesh.h: large
+ * arrays in huge pages), except that resize() leaves new elements of a
  * trivial type uninitialised (extract() writes every element once, from
  * the workers: the pages are first touched in parallel, and nothing is
- * zero-filled serially before), and large arrays get huge pages
- * (out_alloc_bytes, mesh.h). Stateless: all instances are equal. */
+ * zero-filled serially before). Stateless: all instances are equal. */
 template <class T>
-struct OutAlloc {
-  using value_type = T;
+struct OutAlloc : HugeAlloc<T> {
   OutAlloc() noexcept = default;
   template <class U>
   OutAlloc(const OutAlloc<U> &) noexcept {}
-  T *allocate(size_t n) {
-    if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
-    void *p = out_alloc_bytes(n * sizeof(T));
-    if (!p) throw std::bad_alloc();
-    return static_cast<T *>(p);
-  }
-  void deallocate(T *p, size_t) noexcept { std::free(p); }
   /* Default-initialise (no zeroing), where std::allocator value-initialises. */
   template <class U>
   void construct(U *p) noexcept(std::is_nothrow_default_constructible<U>::value) {
@@ -78,14 +70,6 @@ struct OutAlloc {
     ::new ((void *)p) U(std::forward<A>(a)...);
   }
 };
-template <class T, class U>
-bool operator==(const OutAlloc<T> &, const OutAlloc<U> &) noexcept {
-  return true;
-}
-template <class T, class U>
-bool operator!=(const OutAlloc<T> &, const OutAlloc<U> &) noexcept {
-  return false;
-}
 
 /* Result surface: xyz[3 * v + c], tri[3 * f + c] (vertex ids). */
 struct Surface {
