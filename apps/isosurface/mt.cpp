@@ -611,6 +611,9 @@ void km_rank(size_t b, size_t e, void *ctx) {
   }
 }
 
+/* Keys between a vertex's prefetch and its position (km_global). */
+constexpr size_t kPosAhead = 16;
+
 void km_global(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
   for (size_t i = b; i < e; i++) {
@@ -622,6 +625,13 @@ void km_global(size_t b, size_t e, void *ctx) {
     for (size_t l = 0; l < ch.nukeys; l++) {
       const int64_t ref = ch.ref[l];
       int64_t g;
+      if (l + kPosAhead < ch.nukeys && ch.ref[l + kPosAhead] >= 0) {
+        /* The points of a vertex made kPosAhead keys later: they were read
+         * in the cell phase, long out of cache by now. */
+        const uint64_t ahead = ch.ukeys[l + kPosAhead];
+        __builtin_prefetch(&km->pts[ahead >> 32]);
+        __builtin_prefetch(&km->pts[ahead & 0xFFFFFFFFu]);
+      }
       if (ref >= 0) {
         g = (int64_t)km->offset[c] + ref;
         key_position(km->pts, km->iso, ch.ukeys[l], km->xyz + 3 * g);
