@@ -317,20 +317,26 @@ struct LocalMap {
   static constexpr uint32_t kEmpty = UINT32_MAX;
   uint32_t *slots = nullptr;
   const uint64_t *keys = nullptr;
-  size_t cap = 0, mask = 0;
+  size_t mask = 0; /* slots - 1 */
   int shift = 64;
-  /* View over cap slots (a power of two); clear: fill them with kEmpty. */
+  /* View over n slots (a power of two); clear: fill them with kEmpty. */
   void init(uint32_t *mem, size_t n, const uint64_t *k, bool clear) {
     slots = mem;
     keys = k;
-    cap = n;
     mask = n - 1;
     shift = 64;
     for (size_t c = n; c > 1; c >>= 1) shift--;
     if (clear) std::fill(slots, slots + n, kEmpty);
   }
+  size_t size() const { return mask + 1; }
   size_t slot_of(uint64_t key) const {
     return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift) & mask;
+  }
+  /* Put id (keys[id] absent so far) in its slot. */
+  void place(uint32_t id) {
+    size_t h = slot_of(keys[id]);
+    while (slots[h] != kEmpty) h = (h + 1) & mask;
+    slots[h] = id;
   }
   /* Id of key, or -1. Read-only: safe concurrently with other readers. */
   int64_t find(uint64_t key) const {
@@ -434,6 +440,7 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
   /* About one vertex per two triangles on smooth surfaces. */
   size_t cap = 64;
   while (cap < ch.ntri) cap <<= 1;
+  /* Scratch 0: the key list; 1 and 2: the table, alternately as it grows. */
   int cur = 1;
   uint64_t *uk = static_cast<uint64_t *>(arena.scratch(0, n * sizeof(uint64_t)));
   uint32_t *tab = static_cast<uint32_t *>(arena.scratch(cur, cap * sizeof(uint32_t)));
@@ -453,12 +460,11 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
   const bool narrow = n <= 0xFFFF;
   uint32_t *slots = map.slots;
   size_t mask = map.mask;
-  const int shift = map.shift;
-  int grown = 0; /* map.shift is shift - grown */
+  int shift = map.shift;
   uint32_t nk = 0;
   for (size_t i = 0; i < n; i++) {
     const uint64_t key = keys[i];
-    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> (shift - grown)) & mask;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift) & mask;
     uint32_t id;
     for (;; h = (h + 1) & mask) {
       id = slots[h];
@@ -478,14 +484,10 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
           return;
         }
         map.init(more, 2 * (mask + 1), uk, true);
-        for (uint32_t j = 0; j < nk; j++) {
-          size_t g = map.slot_of(uk[j]);
-          while (map.slots[g] != LocalMap::kEmpty) g = (g + 1) & map.mask;
-          map.slots[g] = j;
-        }
+        for (uint32_t j = 0; j < nk; j++) map.place(j);
         slots = map.slots;
         mask = map.mask;
-        grown++;
+        shift = map.shift;
       }
       if (owner) {
         /* Lower owner[a] to pos. Relaxed: the values are read in the rank
@@ -509,7 +511,7 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
    * freed once the rank phase is over: the global step does not need
    * them). */
   const size_t ids_b = line_round(n * (narrow ? sizeof(uint16_t) : sizeof(uint32_t))),
-               uk_b = line_round(nk * sizeof(uint64_t)), tab_b = map.cap * sizeof(uint32_t);
+               uk_b = line_round(nk * sizeof(uint64_t)), tab_b = map.size() * sizeof(uint32_t);
   uint32_t *tab_mem = static_cast<uint32_t *>(tables.alloc(tab_b));
   if (!tab_mem) {
     ch.oom = true;
@@ -543,7 +545,7 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
   std::memcpy(dst, uk, nk * sizeof(uint64_t));
   ch.ukeys = reinterpret_cast<uint64_t *>(dst);
   ch.nukeys = nk;
-  ch.map.init(tab_mem, map.cap, ch.ukeys, false);
+  ch.map.init(tab_mem, map.size(), ch.ukeys, false);
   /* A chunk much larger than the default (the gathered chunk of a cell
    * order that is not local) leaves no large scratch behind. */
   if (n * sizeof(uint64_t) > Arena::max_slab_alloc()) arena.trim_scratch(Arena::max_slab_alloc());
@@ -561,9 +563,8 @@ struct KeyMerge {
   /* Every chunk's ref, one allocation (one free in the serial part). */
   ArenaArray<int64_t> refs;
   std::vector<size_t> offset; /* first global vertex id of each chunk's new ones */
-  /* The chunks in the order of the global step: by address, so that the
-   * chunks sharing a slab are ended one after the other and the slab goes
-   * back to the system early (the steps of the chunks are independent). */
+  /* The chunks in the order of the global step (global_order; the steps of
+   * the chunks are independent). */
   std::vector<size_t> order;
   int64_t *tri = nullptr;
   double *xyz = nullptr;
