@@ -27,10 +27,10 @@ namespace iso {
  * worker's current slab: its last allocation can grow and shrink in place
  * (resize), which is how a chunk's buffer follows its triangles.
  *
- * Allocations above max_slab_alloc() bytes get a mapping of their own
- * (see alloc). A worker also has
- * scratch buffers of its own (scratch), kept and reused from call to call
- * until the arena ends or trim_scratch unmaps them.
+ * Allocations above max_slab_alloc() bytes get a mapping of their own (see
+ * alloc). A worker also has scratch buffers of its own (scratch), kept and
+ * reused from call to call until the arena ends or trim_scratch unmaps
+ * them.
  *
  * One arena per extraction. Within it, a worker id is used by one thread
  * at a time (the runtime's regions guarantee it); a worker's state is
@@ -124,7 +124,6 @@ public:
     n_ = 0;
   }
   T *get() const { return p_; }
-  size_t size() const { return n_; }
 
 private:
   Arena *a_ = nullptr;
