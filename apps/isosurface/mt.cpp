@@ -698,7 +698,14 @@ void global_order(KeyMerge &km) {
                    [&first](size_t x, size_t y) { return first[x] < first[y]; });
 }
 
-/* One phase over the chunks: adapt_for (one chunk per call) or a loop. */
+/* One phase over the chunks: adapt_for (one chunk per call) or a loop.
+ * Loop frames, not the adaptive scheduler: a chunk is a call of 0.1 to
+ * 1 ms (the first one of the global step, which faults in the output's
+ * first pages, the longest), and an adaptive victim answers a request only
+ * between two calls, so the second worker started one whole chunk late
+ * (0.7-0.8 ms of a 3.5 ms step on waves100); a loop frame's thief takes
+ * the upper half of the range itself (docs/benchmarks-isosurface.md,
+ * "Merge steps on loop frames"). */
 int km_phase(KeyMerge &km, bool parallel, void (*phase)(size_t, size_t, void *)) {
   if (!parallel || km.chunks.size() < 2) {
     phase(0, km.chunks.size(), &km);
@@ -707,6 +714,7 @@ int km_phase(KeyMerge &km, bool parallel, void (*phase)(size_t, size_t, void *))
   adapt_attr attr;
   std::memset(&attr, 0, sizeof attr);
   attr.grain = 1;
+  attr.sched = ADAPT_SCHED_LOOPFRAME;
   return adapt_for(0, km.chunks.size(), phase, &km, &attr);
 }
 
@@ -1198,6 +1206,10 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
   } else {
     adapt_attr attr;
     std::memset(&attr, 0, sizeof attr);
+    /* Loop frames (as km_phase): the first chunk faults in the first huge
+     * pages of inside and owner, and an adaptive victim would answer the
+     * second worker only after it (0.3-0.4 ms late on a 1.3 ms loop). */
+    attr.sched = ADAPT_SCHED_LOOPFRAME;
     rc = adapt_for(0, npts, classify, &cc, &attr);
     if (rc) {
       *err = std::string("adapt_for: ") + adapt_strerror(rc);
