@@ -94,6 +94,9 @@ const char usage[] =
     "                        against vtkContourGrid's (Debian VTK 9.1 corrupts them with P > 1)\n"
     "Measurement and output:\n"
     "  --reps N              repetitions, median reported (default 3; runs alternate modes)\n"
+    "  --fresh-output        every repetition extracts into a new surface (default: the\n"
+    "                        first does, the others reuse the row's previous surface, whose\n"
+    "                        pages are already faulted in; the first's time is printed apart)\n"
     "  --events LIST|none    PAPI events, comma-separated (default: env ADAPT_PAPI_EVENTS, else\n"
     "                        "
     "PAPI_TOT_CYC,PAPI_L2_DCM,ANY_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL)\n"
@@ -134,8 +137,9 @@ struct Options {
   std::string title, color_array, color_source; /* --png's title and colouring */
   bool generate = false, tetrahedralize = false, peers = false, verify = false, quiet = false;
   bool smp_check = false;
-  int pieces = 0;           /* --pieces N: --save-mesh FILE.pvtu in N pieces */
-  std::string verify_union; /* --verify-union FILE.pvtp */
+  bool fresh_output = false; /* --fresh-output: no repetition reuses a surface */
+  int pieces = 0;            /* --pieces N: --save-mesh FILE.pvtu in N pieces */
+  std::string verify_union;  /* --verify-union FILE.pvtp */
   bool predict_misses = false;
   uint64_t cache_bytes = 0;           /* --cache-bytes, 0: the shared cache */
   Kernel kernel = Kernel::Classified; /* --predict-kernel */
@@ -208,6 +212,7 @@ const struct {
                     {"--verify", &Options::verify},
                     {"--smp-check", &Options::smp_check},
                     {"--predict-misses", &Options::predict_misses},
+                    {"--fresh-output", &Options::fresh_output},
                     {"--quiet", &Options::quiet}};
 
 const Named<int> splitter_names[] = {{"local", ADAPT_SPLITTER_LOCAL},
@@ -447,6 +452,9 @@ struct Row {
   /* Ours, first run: peak RSS during the extraction above the RSS just
    * before it (NAN: /proc unavailable), and the output surface, MiB. */
   double rss_extra_mib = NAN, out_mib = NAN;
+  double first_secs = NAN;   /* ours: the first run, into a fresh surface */
+  int reuse_checked = 0;     /* --verify: runs into a reused surface checked, */
+  bool reuse_failed = false; /* and whether one differed from the first run's */
   double area = 0;
   size_t window = 0;
   double predicted = NAN; /* --predict-misses: modelled last-level misses */
@@ -466,6 +474,7 @@ struct Run {
   AdaptOptions aopt;
   std::vector<Row> rows;
   std::vector<Surface> surfaces;  /* per row: our surface of the first repetition */
+  std::vector<Surface> work;      /* per row: the surface the later ones reuse */
   std::unique_ptr<VtkGrid> vgrid; /* for the peers, the verification, --smp-check */
   int exit_code = EXIT_OK;
 };
@@ -712,6 +721,7 @@ void set_up_rows(Run &r) {
   }
   for (Row &row : r.rows) row.counts.assign((size_t)r.nev, {});
   r.surfaces.resize(r.rows.size());
+  r.work.resize(r.rows.size());
 }
 
 /* ---- Phase: --predict-misses (docs/locality.md) ----------------------- */
@@ -787,7 +797,19 @@ bool reset_peak_rss() {
  * if it failed (the row is skipped from then on). */
 bool run_ours(Run &r, size_t i, int rep, long long *vals) {
   Row &row = r.rows[i];
-  Surface s;
+  /* The first repetition into a fresh surface (the one verified, and the
+   * peak RSS); the later ones into the previous one's, as a program
+   * extracting again would (extract() reuses its buffers) unless
+   * --fresh-output. */
+  Surface fresh;
+  Surface &s = rep == 0 || r.o.fresh_output ? fresh : r.work[i];
+  /* --verify: the reused memory holds garbage, so that an element the
+   * extraction does not write shows (not the previous run's equal value). */
+  const bool check_reuse = r.o.verify && &s == &r.work[i];
+  if (check_reuse) {
+    std::fill(s.xyz.begin(), s.xyz.end(), NAN);
+    std::fill(s.tri.begin(), s.tri.end(), (int64_t)-1);
+  }
   Timing tm;
   std::string err;
   adapt_stats_reset();
@@ -808,6 +830,10 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
     r.exit_code = EXIT_RUN;
     return false;
   }
+  if (check_reuse) {
+    row.reuse_checked++;
+    if (!(s == r.surfaces[i])) row.reuse_failed = true;
+  }
   row.secs.push_back(t1 - t0);
   row.cells.push_back(tm.cells);
   row.merges.push_back(tm.merge);
@@ -818,6 +844,14 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
     const size_t out_bytes = s.tri.size() * sizeof(int64_t) + s.xyz.size() * sizeof(double);
     row.out_mib = (double)out_bytes / (1 << 20);
     row.area = s.area();
+    row.first_secs = t1 - t0;
+    if (!r.o.fresh_output && r.o.reps > 1) {
+      try {
+        r.work[i] = s; /* untimed: a copy for the next repetition to reuse */
+      } catch (const std::bad_alloc &) {
+        r.work[i] = Surface(); /* that one then extracts into fresh memory */
+      }
+    }
     r.surfaces[i] = std::move(s);
   }
   return true;
@@ -979,6 +1013,20 @@ void print_table(const Run &r) {
                   "output)\n",
                   row.name.c_str(), row.rss_extra_mib, mesh_mib, row.out_mib,
                   (mesh_mib + row.rss_extra_mib) / (mesh_mib + row.out_mib));
+  if (r.o.reps > 1) {
+    std::string first;
+    for (const Row &row : r.rows)
+      if (row.ours && !row.skipped && std::isfinite(row.first_secs)) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%s%s %.1f ms", first.empty() ? "" : ", ", row.name.c_str(),
+                      1e3 * row.first_secs);
+        first += buf;
+      }
+    if (!first.empty())
+      std::printf("first run (fresh output memory): %s; %s\n", first.c_str(),
+                  r.o.fresh_output ? "every run into fresh memory (--fresh-output)"
+                                   : "the later runs reuse the previous surface's memory");
+  }
   if (!r.pc.available)
     std::printf("(no cache counters: %s)\n", r.perf_rc == -ECANCELED ? "disabled"
                                              : r.o.quiet             ? "PAPI unavailable"
@@ -1000,6 +1048,12 @@ void verify(Run &r) {
     std::printf("verify: %-8s == %s byte for byte: %s\n", row.name.c_str(), r.rows[0].name.c_str(),
                 same ? "ok" : "FAILED");
     ok &= same;
+  }
+  for (const Row &row : r.rows) {
+    if (!row.ours || row.skipped || row.reuse_checked == 0) continue;
+    std::printf("verify: %-8s %d run(s) into the previous surface's memory == its first: %s\n",
+                row.name.c_str(), row.reuse_checked, row.reuse_failed ? "FAILED" : "ok");
+    ok &= !row.reuse_failed;
   }
   for (const Row &row : r.rows) {
     if (row.ours || row.skipped) continue;

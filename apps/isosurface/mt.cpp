@@ -718,13 +718,23 @@ int km_phase(KeyMerge &km, bool parallel, void (*phase)(size_t, size_t, void *))
   return adapt_for(0, km.chunks.size(), phase, &km, &attr);
 }
 
+/* Whether a buffer of `cap` elements is reused for `need`: when it holds
+ * them and is not more than twice as large (a surface much smaller than the
+ * previous one does not keep the previous one's memory). */
+inline bool reusable(size_t cap, size_t need) { return cap >= need && cap / 2 <= need; }
+
 /* Phases (2) and (3) on km's chunks, all through (1) but the last (which
  * may be sealed only: km_rank runs its (1)), their tri_off set
  * (consecutive), their pos increasing; km.owner set if there are several.
  * s->tri is sized to the chunks' triangles (left as it is when it already
  * has that size: the chunks may be its own memory) and s->xyz to the
- * vertices. 0, -ENOMEM, the runtime's errors. */
-int merge_finish(KeyMerge &km, bool parallel, Surface *s) {
+ * vertices. reuse (may be NULL): a surface whose buffers s takes, once
+ * every step that can fail with -ENOMEM is over, when they are reusable()
+ * (xyz always, tri when s->tri is empty): their pages are already faulted
+ * in, which saves the kernel's zeroing of fresh ones (the global step's
+ * largest cost on this VM, docs/benchmarks-isosurface.md). 0, -ENOMEM, the
+ * runtime's errors. */
+int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
   size_t ntri = 0, nkeys = 0;
   try {
     km.pos.resize(km.chunks.size());
@@ -768,6 +778,10 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s) {
   }
   km.owner = nullptr;
   km.owner_mem.reset();
+  if (reuse && reuse != s) {
+    if (reusable(reuse->xyz.capacity(), 3 * total)) s->xyz.swap(reuse->xyz);
+    if (s->tri.empty() && reusable(reuse->tri.capacity(), 3 * ntri)) s->tri.swap(reuse->tri);
+  }
   try {
     /* Uninitialised (OutAlloc): the global phase writes every element. */
     s->xyz.resize(3 * total);
@@ -777,7 +791,11 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s) {
   }
   km.xyz = s->xyz.data();
   km.tri = s->tri.data();
-  return km_phase(km, parallel, km_global);
+  const int rc3 = km_phase(km, parallel, km_global);
+  /* Not expected (the runtime ran the previous steps): reuse's buffers may
+   * be partly written, so it is emptied rather than left half old. */
+  if (rc3 && reuse && reuse != s) *reuse = Surface();
+  return rc3;
 }
 
 /* Do the cells hold mostly separate point id ranges (a local cell order)?
@@ -875,7 +893,7 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
   km.pts = pts;
   km.iso = iso;
   int rc = km_phase(km, true, km_local);
-  if (!rc) rc = merge_finish(km, true, &s);
+  if (!rc) rc = merge_finish(km, true, &s, nullptr);
   if (rc) return rc;
   *out = std::move(s);
   return 0;
@@ -1270,7 +1288,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     rc = -ENOMEM;
   }
   const double t1 = now();
-  if (!rc) rc = merge_finish(km, parallel, &s);
+  if (!rc) rc = merge_finish(km, parallel, &s, out);
   tm.cells = t1 - t0;
   tm.merge = now() - t1;
   if (rc) {

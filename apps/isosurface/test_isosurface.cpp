@@ -245,6 +245,60 @@ void test_adaptive_equals_seq(void **) {
   adapt_finalize();
 }
 
+/* extract() into a surface that already has buffers: reused when they hold
+ * the new surface and are at most twice its size (same addresses), else
+ * replaced; every element is written either way (the reused buffers are
+ * filled with garbage first), for every mode, 1-3 workers, local and
+ * random cell orders (the gathered chunk), and surfaces that grow and
+ * shrink from one call to the next. */
+void test_extract_reuses_output(void **) {
+  Mesh lex = make_mesh(12, 11, 10, Field::Waves, Split::Five, Order::Lex);
+  Mesh rnd = make_mesh(12, 11, 10, Field::Waves, Split::Five, Order::Random);
+  const double isos[] = {0.05, 0.3, -0.2, 0.05, 0.9};
+  int reused = 0, replaced = 0;
+  for (int w : {1, 2, 3}) {
+    start_workers(w);
+    for (const Mesh *m : {&lex, &rnd})
+      for (Mode mode : {Mode::Seq, Mode::NoWin, Mode::Static, Mode::Sliding}) {
+        AdaptOptions opt;
+        opt.chunk_tris = 100; /* many chunks on the local order */
+        Surface r;
+        for (double iso : isos) {
+          const Surface want = run(*m, iso, Mode::Seq);
+          std::fill(r.xyz.begin(), r.xyz.end(), NAN);
+          std::fill(r.tri.begin(), r.tri.end(), (int64_t)-7);
+          const double *old_xyz = r.xyz.data();
+          const bool xyz_fits =
+              r.xyz.capacity() >= want.xyz.size() && r.xyz.capacity() / 2 <= want.xyz.size();
+          std::string err;
+          assert_int_equal(extract(*m, iso, mode, opt, &r, nullptr, &err), 0);
+          assert_true(r == want);
+          if (!want.xyz.empty() && old_xyz) {
+            if (xyz_fits) {
+              assert_ptr_equal(r.xyz.data(), old_xyz);
+              reused++;
+            } else {
+              assert_ptr_not_equal(r.xyz.data(), old_xyz);
+              replaced++;
+            }
+          }
+        }
+      }
+  }
+  adapt_finalize();
+  assert_true(reused > 0 && replaced > 0); /* both cases were run */
+  /* Buffers much larger than the surface are not kept: the result's
+   * capacity is its own. */
+  Surface big;
+  big.xyz.assign(1u << 20, 1.0);
+  big.tri.assign(1u << 20, 1);
+  const Surface want = run(lex, 0.05, Mode::Seq);
+  std::string err;
+  assert_int_equal(extract(lex, 0.05, Mode::NoWin, AdaptOptions(), &big, nullptr, &err), 0);
+  assert_true(big == want);
+  assert_true(big.xyz.capacity() < (1u << 20) && big.tri.capacity() < (1u << 20));
+}
+
 /* Is the page at p mapped? msync fails with ENOMEM on unmapped memory. */
 bool mapped(const void *p) {
   const uintptr_t page = (uintptr_t)p & ~(uintptr_t)4095;
@@ -884,6 +938,19 @@ void test_cli_options(void **) {
   assert_int_equal(warnings, 1);
   assert_int_equal(run_cli(bogus + " --quiet", &out), 0);
   assert_false(out.find("adapt-isosurface: ") != std::string::npos);
+  /* The first run's time apart (into fresh memory), and whether the later
+   * runs reuse the previous surface; one run: no such line. */
+  const std::string two = "--generate 6 --reps 2 --mode seq,nowin --workers 2 --events none";
+  assert_int_equal(run_cli(two + " --verify", &out), 0);
+  assert_true(contains(out, "first run (fresh output memory): seq ") && contains(out, ", nowin ") &&
+              contains(out, "reuse the previous surface"));
+  assert_true(contains(out, "nowin    == seq byte for byte: ok"));
+  assert_true(contains(out, "verify: nowin    1 run(s) into the previous surface's memory == its "
+                            "first: ok"));
+  assert_int_equal(run_cli(two + " --fresh-output", &out), 0);
+  assert_true(contains(out, "every run into fresh memory (--fresh-output)"));
+  assert_int_equal(run_cli("--generate 6 --reps 1 --events none", &out), 0);
+  assert_false(out.find("first run") != std::string::npos);
 }
 #endif
 
@@ -899,6 +966,7 @@ int main(void) {
       cmocka_unit_test(test_orientation),
       cmocka_unit_test(test_adaptive_equals_seq),
       cmocka_unit_test(test_merge_chunked),
+      cmocka_unit_test(test_extract_reuses_output),
       cmocka_unit_test(test_arena_slabs),
       cmocka_unit_test(test_arena_workers),
       cmocka_unit_test(test_fast_path_equals_reference),
