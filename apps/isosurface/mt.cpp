@@ -703,9 +703,9 @@ void global_order(KeyMerge &km) {
  * 1 ms (the first one of the global step, which faults in the output's
  * first pages, the longest), and an adaptive victim answers a request only
  * between two calls, so the second worker started one whole chunk late
- * (0.7-0.8 ms of a 3.5 ms step on waves100); a loop frame's thief takes
+ * (0.67-0.89 ms of a 3.5-4.5 ms step on waves100); a loop frame's thief takes
  * the upper half of the range itself (docs/benchmarks-isosurface.md,
- * "Merge steps on loop frames"). */
+ * "Loop frames for the merge, the output's memory reused"). */
 int km_phase(KeyMerge &km, bool parallel, void (*phase)(size_t, size_t, void *)) {
   if (!parallel || km.chunks.size() < 2) {
     phase(0, km.chunks.size(), &km);

@@ -132,8 +132,8 @@ struct Timing {
  * Memory: *out's buffers are reused for the new surface when they hold it
  * and are at most twice its size (pass the previous extraction's surface:
  * its pages are already faulted in, which spares the page faults and the
- * kernel's zeroing of fresh ones: docs/benchmarks-isosurface.md, "Output
- * memory reused"); else they are freed on success. The one exception to
+ * kernel's zeroing of fresh ones: docs/benchmarks-isosurface.md, "Loop
+ * frames for the merge, the output's memory reused"); else they are freed on success. The one exception to
  * "untouched on error": a failure of the runtime in the last step, after
  * *out's buffers were taken, leaves *out empty (not expected: the runtime
  * ran the earlier steps).
