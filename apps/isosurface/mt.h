@@ -133,10 +133,10 @@ struct Timing {
  * and are at most twice its size (pass the previous extraction's surface:
  * its pages are already faulted in, which spares the page faults and the
  * kernel's zeroing of fresh ones: docs/benchmarks-isosurface.md, "Loop
- * frames for the merge, the output's memory reused"); else they are freed on success. The one exception to
- * "untouched on error": a failure of the runtime in the last step, after
- * *out's buffers were taken, leaves *out empty (not expected: the runtime
- * ran the earlier steps).
+ * frames for the merge, the output's memory reused"); else they are freed
+ * on success. The one exception to "untouched on error": a failure of the
+ * runtime in the last step, after *out's buffers were taken, leaves *out
+ * empty (not expected: the runtime ran the earlier steps).
  * The cell phase classifies the points once (one byte each: s >= iso), takes
  * each cell's case from four of those bytes without a branch, and only for
  * crossed cells reads the points (prefetched), interpolates each crossed
