@@ -361,7 +361,10 @@ struct LocalMap {
  * (2) rank: a key (a, b) of chunk c is new unless an earlier chunk holds it;
  *     only chunks owner[a] .. c-1 can (on cell-ordered meshes: the chunk
  *     boundary, one lookup or two), and the first one found is where it is
- *     new. New keys are ranked in order.
+ *     new. New keys are ranked in order: one bit per key (new or not) and
+ *     the count of new keys before each 64 of them (RankWord, a quarter of
+ *     a byte per key: a key's rank is that count plus a popcount), and for
+ *     each key found earlier its (chunk, id there), in id order.
  * (3) global, after a prefix sum of the new counts: a new key's id is
  *     offset[c] + rank, the others take the id of the chunk that has it new;
  *     positions of the new keys into xyz, the chunk's triangles as global
@@ -369,6 +372,13 @@ struct LocalMap {
  * Exactly the first-appearance numbering of merge(). Each phase is one loop
  * over the chunks (adapt_for, or a plain loop for the sequential mode); a
  * phase reads only what earlier phases wrote. */
+/* 64 local ids of a chunk after (2): which are new, and how many new ones
+ * come before them in the chunk. */
+struct RankWord {
+  uint64_t bits;
+  uint64_t before;
+};
+
 struct KeyChunk {
   uint64_t *keys = nullptr; /* 3 ntri packed keys; local ids after (1) */
   size_t ntri = 0;          /* triangles held */
@@ -390,8 +400,11 @@ struct KeyChunk {
   bool narrow = false;     /* 16-bit local ids (else 32-bit) */
   Arena *tables = nullptr; /* the map's slots: an allocation there, freed after (2) */
   size_t tab_bytes = 0;
-  int64_t *ref = nullptr; /* local id -> rank if new, else -1 - (j << 32 | id in j);
-                            * a slice of KeyMerge::refs */
+  /* (2): new or not per local id, a slice of KeyMerge::ranks (read by the
+   * later chunks in (3)); the ids found in an earlier chunk j, as (j << 32 |
+   * id in j), in id order (read by this chunk only). */
+  RankWord *rank = nullptr;
+  std::vector<uint64_t> foreign;
   size_t nnew = 0;
   KeyChunk() = default;
   KeyChunk(const KeyChunk &) = delete;
@@ -560,8 +573,8 @@ struct KeyMerge {
   Arena *tables = nullptr; /* the chunks' maps */
   std::atomic<uint32_t> *owner = nullptr;
   ArenaArray<std::atomic<uint32_t>> owner_mem; /* owner's memory, freed after (2) */
-  /* Every chunk's ref, one allocation (one free in the serial part). */
-  ArenaArray<int64_t> refs;
+  /* Every chunk's rank words, one allocation (one free in the serial part). */
+  ArenaArray<RankWord> ranks;
   std::vector<size_t> offset; /* first global vertex id of each chunk's new ones */
   /* The chunks in the order of the global step (global_order; the steps of
    * the chunks are independent). */
@@ -586,11 +599,12 @@ void km_rank(size_t b, size_t e, void *ctx) {
       chunk_local(*km->arena, *km->tables, ch, nullptr);
       if (ch.oom) continue;
     }
-    int64_t r = 0;
+    uint64_t r = 0, bits = 0, before = 0;
+    ch.foreign.clear();
     for (size_t l = 0; l < ch.nukeys; l++) {
       const uint64_t key = ch.ukeys[l];
       bool found = false;
-      int64_t ref = 0;
+      uint64_t at = 0;
       /* Relaxed: written by the local phases before the parallel call
        * running them returned (its join orders them before this loop). */
       const uint32_t o = km->owner ? km->owner[key >> 32].load(std::memory_order_relaxed) : ch.pos;
@@ -600,13 +614,28 @@ void km_rank(size_t b, size_t e, void *ctx) {
         for (; j < c; j++) {
           const int64_t lj = km->chunks[j]->map.find(key);
           if (lj >= 0) {
-            ref = -1 - (int64_t)((uint64_t)j << 32 | (uint64_t)lj);
+            at = (uint64_t)j << 32 | (uint64_t)lj;
             found = true;
             break;
           }
         }
       }
-      ch.ref[l] = found ? ref : r++;
+      if (found) {
+        try {
+          ch.foreign.push_back(at);
+        } catch (const std::bad_alloc &) {
+          ch.oom = true; /* merge_finish returns -ENOMEM */
+          break;
+        }
+      } else {
+        bits |= (uint64_t)1 << (l & 63);
+        r++;
+      }
+      if ((l & 63) == 63 || l + 1 == ch.nukeys) {
+        ch.rank[l >> 6] = RankWord{bits, before};
+        bits = 0;
+        before = r;
+      }
     }
     ch.nnew = (size_t)r;
   }
@@ -615,34 +644,44 @@ void km_rank(size_t b, size_t e, void *ctx) {
 /* Keys between a vertex's prefetch and its position (km_global). */
 constexpr size_t kPosAhead = 16;
 
+/* Is local id l of a ranked chunk new there; its rank among the new ones. */
+inline bool is_new(const RankWord *rank, size_t l) { return (rank[l >> 6].bits >> (l & 63)) & 1; }
+inline uint64_t rank_of(const RankWord *rank, size_t l) {
+  const RankWord &w = rank[l >> 6];
+  return w.before + (uint64_t)__builtin_popcountll(w.bits & (((uint64_t)1 << (l & 63)) - 1));
+}
+
 void km_global(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
   for (size_t i = b; i < e; i++) {
     const size_t c = km->order[i];
     KeyChunk &ch = *km->chunks[c];
     /* ukeys[l] becomes the global id of l once its position is made (only
-     * this chunk reads its ukeys in this phase; the others read its ref;
+     * this chunk reads its ukeys in this phase; the others read its rank;
      * the rank phase, the only other reader of its map, is over). */
+    const RankWord *rank = ch.rank;
+    uint64_t r = 0;
+    size_t fi = 0;
     for (size_t l = 0; l < ch.nukeys; l++) {
-      const int64_t ref = ch.ref[l];
       int64_t g;
-      if (l + kPosAhead < ch.nukeys && ch.ref[l + kPosAhead] >= 0) {
+      if (l + kPosAhead < ch.nukeys && is_new(rank, l + kPosAhead)) {
         /* The points of a vertex made kPosAhead keys later: they were read
          * in the cell phase, long out of cache by now. */
         const uint64_t ahead = ch.ukeys[l + kPosAhead];
         __builtin_prefetch(&km->pts[ahead >> 32]);
         __builtin_prefetch(&km->pts[ahead & 0xFFFFFFFFu]);
       }
-      if (ref >= 0) {
-        g = (int64_t)km->offset[c] + ref;
+      if (is_new(rank, l)) {
+        g = (int64_t)(km->offset[c] + r++);
         key_position(km->pts, km->iso, ch.ukeys[l], km->xyz + 3 * g);
       } else {
-        const uint64_t at = (uint64_t)(-1 - ref);
+        const uint64_t at = ch.foreign[fi++];
         const size_t j = (size_t)(at >> 32), lj = (size_t)(at & 0xFFFFFFFFu);
-        g = (int64_t)km->offset[j] + km->chunks[j]->ref[lj];
+        g = (int64_t)(km->offset[j] + rank_of(km->chunks[j]->rank, lj));
       }
       ch.ukeys[l] = (uint64_t)g;
     }
+    std::vector<uint64_t>().swap(ch.foreign);
     /* Backwards: tri may be the chunk's own buffer (merge_chunked, the
      * gathered chunk), where tri[i] covers the local ids 2i and 2i + 1
      * (4i .. 4i + 3 when narrow), all read by then (i >= 1; i = 0 reads
@@ -663,7 +702,7 @@ void km_global(size_t b, size_t e, void *ctx) {
         tri[i] = (int64_t)ids[id];
       }
     }
-    ch.drop(); /* the other chunks read only ref */
+    ch.drop(); /* the other chunks read only rank */
   }
 }
 
@@ -735,7 +774,7 @@ inline bool reusable(size_t cap, size_t need) { return cap >= need && cap / 2 <=
  * largest cost on this VM, docs/benchmarks-isosurface.md). 0, -ENOMEM, the
  * runtime's errors. */
 int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
-  size_t ntri = 0, nkeys = 0;
+  size_t ntri = 0, nwords = 0;
   try {
     km.pos.resize(km.chunks.size());
     for (size_t c = 0; c < km.chunks.size(); c++) {
@@ -744,16 +783,16 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
       km.pos[c] = ch.pos;
       ntri += ch.ntri;
       /* An open chunk has at most 3 keys per triangle (virtual room). */
-      nkeys += ch.closed ? ch.nukeys : 3 * ch.ntri;
+      nwords += ((ch.closed ? ch.nukeys : 3 * ch.ntri) + 63) / 64;
     }
   } catch (const std::bad_alloc &) {
     return -ENOMEM;
   }
-  if (!km.refs.allocate(km.arena, nkeys)) return -ENOMEM;
+  if (!km.ranks.allocate(km.arena, nwords)) return -ENOMEM;
   for (size_t c = 0, at = 0; c < km.chunks.size(); c++) {
     KeyChunk &ch = *km.chunks[c];
-    ch.ref = km.refs.get() + at;
-    at += ch.closed ? ch.nukeys : 3 * ch.ntri;
+    ch.rank = km.ranks.get() + at;
+    at += ((ch.closed ? ch.nukeys : 3 * ch.ntri) + 63) / 64;
   }
   int rc = km_phase(km, parallel, km_rank);
   if (rc) return rc;
