@@ -737,24 +737,48 @@ void global_order(KeyMerge &km) {
                    [&first](size_t x, size_t y) { return first[x] < first[y]; });
 }
 
-/* One phase over the chunks: adapt_for (one chunk per call) or a loop.
- * Loop frames, not the adaptive scheduler: a chunk is a call of 0.1 to
- * 1 ms (the first one of the global step, which faults in the output's
- * first pages, the longest), and an adaptive victim answers a request only
- * between two calls, so the second worker started one whole chunk late
- * (0.67-0.89 ms of a 3.5-4.5 ms step on waves100); a loop frame's thief takes
- * the upper half of the range itself (docs/benchmarks-isosurface.md,
- * "Loop frames for the merge, the output's memory reused"). */
+/* One phase over the chunks: a loop, or the chunks claimed one at a time
+ * from a shared counter by every worker (an adapt_for of one call per
+ * worker, on loop frames: each call claims until none is left). Claims in
+ * order, not the halves of a split range: in the global step both workers
+ * then write the output at one front, so that its huge pages are faulted
+ * in, and the chunks' slabs unmapped, in one sweep (two fronts in two
+ * arrays kept up to four partly written 2 MiB pages, and the slabs of both
+ * halves, resident at the peak); and the second worker starts at once (an
+ * adaptive victim answers a request only between two calls, so with one
+ * chunk per call it waited for the first one, 0.67-0.89 ms of a 3.5-4.5 ms
+ * step on waves100: docs/benchmarks-isosurface.md, "Loop frames for the
+ * merge, the output's memory reused"). */
+struct Claims {
+  KeyMerge *km;
+  void (*phase)(size_t, size_t, void *);
+  size_t n;
+  std::atomic<size_t> next{0};
+};
+
+void claim_chunks(size_t, size_t, void *ctx) {
+  Claims *c = static_cast<Claims *>(ctx);
+  for (;;) {
+    /* Relaxed: the counter only hands out indices; what the phases read was
+     * written before the adapt_for that runs this (its start orders it). */
+    const size_t i = c->next.fetch_add(1, std::memory_order_relaxed);
+    if (i >= c->n) return;
+    c->phase(i, i + 1, c->km);
+  }
+}
+
 int km_phase(KeyMerge &km, bool parallel, void (*phase)(size_t, size_t, void *)) {
   if (!parallel || km.chunks.size() < 2) {
     phase(0, km.chunks.size(), &km);
     return 0;
   }
+  Claims claims{&km, phase, km.chunks.size()};
   adapt_attr attr;
   std::memset(&attr, 0, sizeof attr);
   attr.grain = 1;
   attr.sched = ADAPT_SCHED_LOOPFRAME;
-  return adapt_for(0, km.chunks.size(), phase, &km, &attr);
+  const size_t calls = std::min(km.chunks.size(), (size_t)adapt_num_workers());
+  return adapt_for(0, calls, claim_chunks, &claims, &attr);
 }
 
 /* Whether a buffer of `cap` elements is reused for `need`: when it holds
