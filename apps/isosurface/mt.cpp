@@ -737,17 +737,21 @@ void global_order(KeyMerge &km) {
                    [&first](size_t x, size_t y) { return first[x] < first[y]; });
 }
 
-/* One phase over the chunks: a loop, or the chunks claimed one at a time
- * from a shared counter by every worker (an adapt_for of one call per
- * worker, on loop frames: each call claims until none is left). Claims in
- * order, not the halves of a split range: in the global step both workers
- * then write the output at one front, so that its huge pages are faulted
- * in, and the chunks' slabs unmapped, in one sweep (two fronts in two
- * arrays kept up to four partly written 2 MiB pages, and the slabs of both
- * halves, resident at the peak); and the second worker starts at once (an
- * adaptive victim answers a request only between two calls, so with one
- * chunk per call it waited for the first one, 0.67-0.89 ms of a 3.5-4.5 ms
- * step on waves100: docs/benchmarks-isosurface.md, "Loop frames for the
+/* One phase over the chunks: a plain loop (sequential), else an adapt_for
+ * on loop frames: over the chunks, one per call (the rank step), or, when
+ * in_order, of one call per worker, each call claiming chunks one at a
+ * time, in order, from a shared counter (the global step).
+ * Loop frames, not the adaptive scheduler: a chunk is a call of 0.1 to
+ * 1 ms, and an adaptive victim answers a request only between two calls,
+ * so the second worker started one whole chunk late (0.67-0.89 ms of a
+ * 3.5-4.5 ms global step on waves100). Claims in order for the global
+ * step: the loop frame's halves had the two workers write the output at
+ * two fronts in two arrays, which kept up to four partly written 2 MiB
+ * pages, and the slabs of both halves, resident at the peak; in order,
+ * the output is faulted in and the slabs unmapped in one sweep, in the
+ * same time. Not for the rank step, which took 18-19.5 ms instead of
+ * 15-16 on gyroid100 at 2 workers when claimed in order (its lookups into
+ * the chunks before: docs/benchmarks-isosurface.md, "Loop frames for the
  * merge, the output's memory reused"). */
 struct Claims {
   KeyMerge *km;
@@ -767,16 +771,17 @@ void claim_chunks(size_t, size_t, void *ctx) {
   }
 }
 
-int km_phase(KeyMerge &km, bool parallel, void (*phase)(size_t, size_t, void *)) {
+int km_phase(KeyMerge &km, bool parallel, bool in_order, void (*phase)(size_t, size_t, void *)) {
   if (!parallel || km.chunks.size() < 2) {
     phase(0, km.chunks.size(), &km);
     return 0;
   }
-  Claims claims{&km, phase, km.chunks.size()};
   adapt_attr attr;
   std::memset(&attr, 0, sizeof attr);
   attr.grain = 1;
   attr.sched = ADAPT_SCHED_LOOPFRAME;
+  if (!in_order) return adapt_for(0, km.chunks.size(), phase, &km, &attr);
+  Claims claims{&km, phase, km.chunks.size()};
   const size_t calls = std::min(km.chunks.size(), (size_t)adapt_num_workers());
   return adapt_for(0, calls, claim_chunks, &claims, &attr);
 }
@@ -818,7 +823,7 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
     ch.rank = km.ranks.get() + at;
     at += ((ch.closed ? ch.nukeys : 3 * ch.ntri) + 63) / 64;
   }
-  int rc = km_phase(km, parallel, km_rank);
+  int rc = km_phase(km, parallel, false, km_rank);
   if (rc) return rc;
   /* km_rank's allocations (the last chunk's table and list) are done; the
    * tables are read no more. */
@@ -854,7 +859,7 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
   }
   km.xyz = s->xyz.data();
   km.tri = s->tri.data();
-  const int rc3 = km_phase(km, parallel, km_global);
+  const int rc3 = km_phase(km, parallel, true, km_global);
   /* Not expected (the runtime ran the previous steps): reuse's buffers may
    * be partly written, so it is emptied rather than left half old. */
   if (rc3 && reuse && reuse != s) *reuse = Surface();
@@ -955,7 +960,7 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
   }
   km.pts = pts;
   km.iso = iso;
-  int rc = km_phase(km, true, km_local);
+  int rc = km_phase(km, true, false, km_local);
   if (!rc) rc = merge_finish(km, true, &s, nullptr);
   if (rc) return rc;
   *out = std::move(s);
