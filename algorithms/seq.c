@@ -70,10 +70,14 @@ int adapt_seq_run(const char *name, size_t n, size_t unit_bytes, const adapt_seq
   if (k->state_size && !state)
     return adapt__fail(-EINVAL, "%s: state is NULL with state_size > 0", fn);
   if (unit_bytes == 0) return adapt__fail(-EINVAL, "%s: unit_bytes is 0", fn);
+  if (k->thief_parts > ADAPT_SEQ_THIEF_PARTS_MAX)
+    return adapt__fail(-EINVAL, "%s: thief_parts %u is above ADAPT_SEQ_THIEF_PARTS_MAX (%d)", fn,
+                       k->thief_parts, ADAPT_SEQ_THIEF_PARTS_MAX);
   adapt__seq_params p;
   int rc = adapt__seq_params_resolve(fn, attr, n, 1, unit_bytes, &p);
   if (rc || n == 0) return rc;
   p.grain_key = (void (*)(void))k->run;
+  p.thief_parts = k->thief_parts > 1 ? k->thief_parts : 1;
   adapt_seq s;
   adapt__seq_work w;
   s.k = k;

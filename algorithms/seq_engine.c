@@ -76,16 +76,18 @@ void adapt__seq_stop(adapt__seq_ctx *c, size_t at, int err) {
                          &c->limit, &cur, at, memory_order_relaxed, memory_order_relaxed)) {}
 }
 
-/* Pieces a range of L units can give to k requests keeping the first part:
- * each piece and the kept part at least g units. */
-static size_t local_pieces(size_t L, size_t k, size_t g) {
-  if (k == 0 || L / g < 2) return 0;
-  return min_size(k, L / g - 1);
+/* Pieces a range of L units can give to k requests keeping the first part,
+ * each thief getting tp parts for the kept one: every part at least g
+ * units. */
+static size_t local_pieces(size_t L, size_t k, size_t g, size_t tp) {
+  if (k == 0 || L / g < 1 + tp) return 0;
+  return min_size(k, (L / g - 1) / tp);
 }
 
-/* Give nl pieces of equal size from the tail of w's range [ibeg, iend). */
-static size_t give_local(adapt__seq_work *w, size_t nl, adapt_reply_set *rs) {
-  size_t L = w->iend - w->ibeg, q = L / (nl + 1), given = 0;
+/* Give nl pieces of tp parts each from the tail of w's range [ibeg, iend),
+ * which keeps one part (and the remainder of the division). */
+static size_t give_local(adapt__seq_work *w, size_t nl, size_t tp, adapt_reply_set *rs) {
+  size_t L = w->iend - w->ibeg, q = tp * (L / (nl * tp + 1)), given = 0;
   for (size_t j = 0; j < nl; j++) {
     size_t e = w->iend, b = e - q;
     adapt__seq_work *t = adapt_reply(rs, b);
@@ -135,21 +137,22 @@ static void splitter(adapt_frame *f, void *work, int count, adapt_reply_set *rs,
     dend = min_size(add_clamp(w->base, c->p.window, c->p.n), lim);
     if (dend > w->ilast) D = dend - w->ilast;
   }
-  size_t nl = 0, nd = 0;
+  size_t nl = 0, nd = 0, tp = c->p.thief_parts;
   if (D == 0 || c->p.splitter == ADAPT_SPLITTER_LOCAL) {
-    nl = local_pieces(L, k, g);
+    nl = local_pieces(L, k, g, tp);
     nd = D ? min_size(k - nl, D / g) : 0;
   } else if (c->p.splitter == ADAPT_SPLITTER_DISTANT) {
     nd = min_size(k, D / g);
-    nl = local_pieces(L, k - nd, g);
-  } else { /* BALANCED: equal pieces over both sides, the owner keeps one */
+    nl = local_pieces(L, k - nd, g, tp);
+  } else { /* BALANCED: equal pieces over both sides (a local one of tp
+            * parts), the owner keeps one */
     size_t q = (L + D) / (k + 1);
     if (q < g) q = g;
-    nl = (k && L / q >= 2) ? min_size(k, L / q - 1) : 0;
+    nl = (k && L / q >= 1 + tp) ? min_size(k, (L / q - 1) / tp) : 0;
     nd = min_size(k - nl, D / q);
     if (nd == 0 && k > nl && D >= g) nd = 1;
   }
-  if (nl) give_local(w, nl, rs);
+  if (nl) give_local(w, nl, tp, rs);
   if (nd) give_distant(w, dend, nd, rs);
 }
 

@@ -72,6 +72,7 @@ int adapt__seq_params_resolve(const char *fn, const adapt_attr *attr, size_t cou
   if (g > p->window) g = p->window;
   p->grain = g;
   p->grain_key = NULL;
+  p->thief_parts = 1;
   return 0;
 }
 

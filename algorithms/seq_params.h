@@ -24,6 +24,10 @@ typedef struct adapt__seq_params {
   void (*grain_key)(void);
   adapt_sched sched;         /* attr->sched, checked (DEFAULT: see adapt__seq_run) */
   adapt_sched sched_default; /* what DEFAULT means: ADAPT_SCHED, else ADAPTIVE */
+  /* Parts each thief gets for the victim's one at a split of the victim's
+   * own range (>= 1; 1: equal shares). Set by the caller after
+   * adapt__seq_params_resolve (which sets 1). */
+  unsigned thief_parts;
 } adapt__seq_params;
 
 /* Fill *p for a call of the public function fn over `count` elements

@@ -2,12 +2,14 @@
  * non-commutative state: the range a piece has processed), every unit runs
  * exactly once, stolen pieces start from a zero state, every piece's
  * resources are merged or discarded (no leak under ASan), maps run under
- * every scheduler, early stop and errors. */
+ * every scheduler, split ratios (thief_parts), early stop and errors. */
 #include <adapt/seq.h>
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "algo_test.h"
 
@@ -69,7 +71,7 @@ static void r_discard(adapt_seq *s, void *tv, void *ctx) {
   atomic_fetch_add_explicit(&((range_ctx *)ctx)->discards, 1, memory_order_relaxed);
 }
 
-static const adapt_seq_kernel range_kernel = {r_run, r_merge, r_discard, sizeof(range_state)};
+static const adapt_seq_kernel range_kernel = {r_run, r_merge, r_discard, sizeof(range_state), 0};
 
 static void range_ctx_init(range_ctx *x, atomic_uchar *seen, size_t n) {
   for (size_t i = 0; i < n; i++) atomic_init(&seen[i], 0);
@@ -79,12 +81,17 @@ static void range_ctx_init(range_ctx *x, atomic_uchar *seen, size_t n) {
   atomic_init(&x->pieces, 0);
 }
 
-static int case_ordered(const algo_case *c, void *arg) {
+/* The same kernel with split ratios: a thief gets 2 parts, and the most. */
+static const adapt_seq_kernel range_kernel_2 = {r_run, r_merge, r_discard, sizeof(range_state), 2};
+static const adapt_seq_kernel range_kernel_max = {r_run, r_merge, r_discard, sizeof(range_state),
+                                                  ADAPT_SEQ_THIEF_PARTS_MAX};
+
+static int ordered_with(const algo_case *c, const adapt_seq_kernel *k) {
   atomic_uchar *seen = malloc(c->n + 1);
   range_ctx x;
   range_ctx_init(&x, seen, c->n + 1);
   range_state st = {0};
-  int rc = adapt_seq_run("test_seq", c->n, 8, &range_kernel, &x, &st, &c->attr);
+  int rc = adapt_seq_run("test_seq", c->n, 8, k, &x, &st, &c->attr);
   size_t wrong = 0;
   for (size_t i = 0; i <= c->n; i++) wrong += atomic_load(&seen[i]) != (i < c->n);
   int ok = rc == 0 && wrong == 0 && atomic_load(&x.errors) == 0 && atomic_load(&x.discards) == 0 &&
@@ -92,12 +99,83 @@ static int case_ordered(const algo_case *c, void *arg) {
                       : st.has && st.first == 0 && st.last == c->n && st.cell && *st.cell == c->n);
   if (!ok) {
     algo_case_print(c, "seq ordered");
-    fprintf(stderr, "  rc=%d wrong=%zu errors=%zu first=%zu last=%zu\n", rc, wrong,
-            atomic_load(&x.errors), st.first, st.last);
+    fprintf(stderr, "  thief_parts=%u rc=%d wrong=%zu errors=%zu first=%zu last=%zu\n",
+            k->thief_parts, rc, wrong, atomic_load(&x.errors), st.first, st.last);
   }
   free(st.cell);
   free(seen);
   return !ok;
+}
+
+static int case_ordered(const algo_case *c, void *arg) { return ordered_with(c, &range_kernel); }
+
+/* Every unit once, merges in order, with unequal splits (every mode and
+ * splitter of the matrix: the local side takes the ratio, the distant side
+ * and the balanced splitter's share follow). */
+static int case_ordered_parts(const algo_case *c, void *arg) {
+  return ordered_with(c, &range_kernel_2) | ordered_with(c, &range_kernel_max);
+}
+
+/* --- split ratio: a thief's first piece ------------------------------------ */
+/* The caller runs one unit per chunk, 1 ms each, until a thief has run:
+ * the thief's request is pending at one of the caller's steal points, where
+ * it takes the caller's position p; the thief's piece is the tail of
+ * [p, n) of tp * floor((n - p) / (tp + 1)) units (tp = thief_parts; 1:
+ * half). pos: the start of the caller's chunk in progress (the thief may
+ * read the previous one). */
+typedef struct ratio_ctx {
+  atomic_size_t pos, first_b, split_pos;
+  atomic_int stolen;
+} ratio_ctx;
+
+static void ratio_run(adapt_seq *s, void *sv, size_t b, size_t e, void *ctx) {
+  ratio_ctx *x = ctx;
+  int *master = sv;
+  if (*master) {
+    atomic_store_explicit(&x->pos, b, memory_order_relaxed);
+    if (!atomic_load_explicit(&x->stolen, memory_order_relaxed)) {
+      struct timespec ts = {0, 1000000};
+      nanosleep(&ts, NULL);
+    }
+    return;
+  }
+  size_t none = SIZE_MAX;
+  /* relaxed: a test record, read after the call (joined by the runtime) */
+  if (atomic_compare_exchange_strong_explicit(&x->first_b, &none, b, memory_order_relaxed,
+                                              memory_order_relaxed)) {
+    atomic_store_explicit(&x->split_pos, atomic_load_explicit(&x->pos, memory_order_relaxed),
+                          memory_order_relaxed);
+    atomic_store_explicit(&x->stolen, 1, memory_order_relaxed);
+  }
+}
+
+static void ratio_merge(adapt_seq *s, void *sv, void *tv, size_t tb, size_t te, void *ctx) {}
+
+static void test_seq_thief_parts(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  const size_t n = 3001;
+  for (unsigned tp = 0; tp <= 3; tp++) {
+    const adapt_seq_kernel k = {ratio_run, ratio_merge, NULL, sizeof(int), tp};
+    const size_t parts = tp ? tp : 1;
+    ratio_ctx x;
+    atomic_init(&x.pos, 0);
+    atomic_init(&x.first_b, SIZE_MAX);
+    atomic_init(&x.split_pos, 0);
+    atomic_init(&x.stolen, 0);
+    int master = 1;
+    adapt_attr a = {0};
+    a.grain = 1;
+    a.window = ADAPT_WINDOW_NONE;
+    assert_int_equal(adapt_seq_run("ratio", n, 8, &k, &x, &master, &a), 0);
+    size_t b = atomic_load(&x.first_b), p = atomic_load(&x.split_pos);
+    assert_true(b < n); /* a thief ran within the caller's n ms */
+    /* the caller was at p or p + 1 when it split */
+    int ok = 0;
+    for (size_t at = p; at <= p + 1 && at < n; at++)
+      ok |= n - b == parts * ((n - at) / (parts + 1));
+    if (!ok) fprintf(stderr, "thief_parts %u: piece [%zu, %zu), caller at %zu\n", tp, b, n, p);
+    assert_true(ok);
+  }
 }
 
 /* --- early stop: units past the limit are discarded, never merged -------- */
@@ -122,7 +200,7 @@ static void s_discard(adapt_seq *s, void *tv, void *ctx) {
   r_discard(s, tv, &((stop_ctx *)ctx)->r);
 }
 
-static const adapt_seq_kernel stop_kernel = {s_run, s_merge, s_discard, sizeof(range_state)};
+static const adapt_seq_kernel stop_kernel = {s_run, s_merge, s_discard, sizeof(range_state), 0};
 
 static void test_seq_stop(void **state) {
   const size_t n = adapt_test_scale(400000, 40000);
@@ -169,7 +247,7 @@ static void m_run(adapt_seq *s, void *sv, size_t b, size_t e, void *ctx) {
   for (size_t i = b; i < e; i++) atomic_fetch_add_explicit(&x->seen[i], 1, memory_order_relaxed);
 }
 
-static const adapt_seq_kernel map_kernel = {m_run, NULL, NULL, sizeof(map_state)};
+static const adapt_seq_kernel map_kernel = {m_run, NULL, NULL, sizeof(map_state), 0};
 
 static void test_seq_map_schedulers(void **state) {
   const size_t n = adapt_test_scale(100003, 10007);
@@ -210,7 +288,7 @@ static void c_run(adapt_seq *s, void *sv, size_t b, size_t e, void *ctx) {
   }
 }
 
-static const adapt_seq_kernel cancel_kernel = {c_run, s_merge, s_discard, sizeof(range_state)};
+static const adapt_seq_kernel cancel_kernel = {c_run, s_merge, s_discard, sizeof(range_state), 0};
 
 static void test_seq_cancel(void **state) {
   const size_t n = adapt_test_scale(300000, 30000);
@@ -247,14 +325,17 @@ static void count_run(adapt_seq *s, void *sv, size_t b, size_t e, void *ctx) {
 static void test_seq_errors(void **state) {
   atomic_init(&calls, 0);
   unsigned char st[ADAPT_SEQ_STATE_MAX + 16] = {0};
-  adapt_seq_kernel k = {count_run, NULL, NULL, 8};
+  adapt_seq_kernel k = {count_run, NULL, NULL, 8, 0};
   assert_int_equal(adapt_seq_run(NULL, 10, 8, NULL, NULL, st, NULL), -EINVAL);
-  adapt_seq_kernel no_run = {NULL, NULL, NULL, 0};
+  adapt_seq_kernel no_run = {NULL, NULL, NULL, 0, 0};
   assert_int_equal(adapt_seq_run("f", 10, 8, &no_run, NULL, st, NULL), -EINVAL);
   assert_non_null(strstr(adapt_last_error(), "f: kernel"));
-  adapt_seq_kernel big = {count_run, NULL, NULL, ADAPT_SEQ_STATE_MAX + 1};
+  adapt_seq_kernel big = {count_run, NULL, NULL, ADAPT_SEQ_STATE_MAX + 1, 0};
   assert_int_equal(adapt_seq_run(NULL, 10, 8, &big, NULL, st, NULL), -EINVAL);
   assert_non_null(strstr(adapt_last_error(), "ADAPT_SEQ_STATE_MAX"));
+  adapt_seq_kernel parts = {count_run, NULL, NULL, 8, ADAPT_SEQ_THIEF_PARTS_MAX + 1};
+  assert_int_equal(adapt_seq_run(NULL, 10, 8, &parts, NULL, st, NULL), -EINVAL);
+  assert_non_null(strstr(adapt_last_error(), "ADAPT_SEQ_THIEF_PARTS_MAX"));
   assert_int_equal(adapt_seq_run(NULL, 10, 8, &k, NULL, NULL, NULL), -EINVAL);
   assert_int_equal(adapt_seq_run(NULL, 10, 0, &k, NULL, st, NULL), -EINVAL);
   adapt_attr a = {0};
@@ -271,6 +352,8 @@ static void test_seq_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       ALGO_MATRIX_TEST(test_seq_ordered_matrix, case_ordered),
+      ALGO_MATRIX_TEST(test_seq_thief_parts_matrix, case_ordered_parts),
+      ADAPT_TEST(test_seq_thief_parts),
       ADAPT_TEST(test_seq_stop),
       ADAPT_TEST(test_seq_map_schedulers),
       ADAPT_TEST(test_seq_cancel),

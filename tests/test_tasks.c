@@ -1,11 +1,15 @@
 /* spawn/sync: fib and nqueens through spawn/sync and nested loops, every
  * task exactly once under the THE races (one task left, thief and owner
- * together), loops inside tasks and tasks inside loops, errors. */
+ * together), loops inside tasks and tasks inside loops, a victim's spawned
+ * task before its adaptive work (also for a request posted before the
+ * spawn), errors. */
 #include <adapt/algorithms.h>
 #include <adapt/tasks.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "adapt_test.h"
 
@@ -191,6 +195,64 @@ static void test_mixed_nesting(void **state) {
   }
 }
 
+/* Spawned tasks first, also for a request posted before the spawn: the
+ * caller's first chunk of an adaptive loop sleeps while the idle worker
+ * runs whatever piece it got (its chunks return at once) and posts a
+ * request, then spawns a task (in a scope begun before the loop) and goes
+ * on. The pending request must fail (the oldest deque entry is a task), so
+ * that no chunk runs on the thief between the spawn and the task. */
+typedef struct first_ctx {
+  pthread_t caller;
+  adapt_scope *scope;
+  atomic_int spawned, task_ran, pieces_before;
+} first_ctx;
+
+static void first_task(void *p) {
+  first_ctx *x = p;
+  /* relaxed: test records, read after adapt_sync (which joins the task) */
+  atomic_store_explicit(&x->task_ran, 1, memory_order_relaxed);
+}
+
+static void first_body(size_t b, size_t e, void *ctx) {
+  first_ctx *x = ctx;
+  if (!pthread_equal(pthread_self(), x->caller)) {
+    if (atomic_load_explicit(&x->spawned, memory_order_relaxed) &&
+        !atomic_load_explicit(&x->task_ran, memory_order_relaxed))
+      atomic_fetch_add_explicit(&x->pieces_before, 1, memory_order_relaxed);
+    return;
+  }
+  struct timespec ts = {0, 200000}; /* 0.2 ms a chunk: the loop lasts */
+  if (!atomic_load_explicit(&x->spawned, memory_order_relaxed)) {
+    ts.tv_nsec = 50000000; /* 50 ms: the idle worker posts its request */
+    nanosleep(&ts, NULL);
+    assert_int_equal(adapt_spawn(x->scope, first_task, x), 0);
+    atomic_store_explicit(&x->spawned, 1, memory_order_relaxed);
+    return;
+  }
+  nanosleep(&ts, NULL);
+}
+
+static void test_task_before_pending_request(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  for (int round = 0; round < 3; round++) {
+    adapt_scope s;
+    first_ctx x;
+    x.caller = pthread_self();
+    x.scope = &s;
+    atomic_init(&x.spawned, 0);
+    atomic_init(&x.task_ran, 0);
+    atomic_init(&x.pieces_before, 0);
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    adapt_attr a = {0};
+    a.sched = ADAPT_SCHED_ADAPTIVE;
+    a.grain = 1;
+    assert_int_equal(adapt_for(0, 200, first_body, &x, &a), 0);
+    assert_int_equal(adapt_sync(&s), 0);
+    assert_int_equal(atomic_load(&x.task_ran), 1);
+    assert_int_equal(atomic_load(&x.pieces_before), 0);
+  }
+}
+
 static void test_errors(void **state) {
   adapt_scope s;
   memset(&s, 0, sizeof s);
@@ -208,9 +270,13 @@ static void test_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      ADAPT_TEST(test_errors),     ADAPT_TEST(test_fib),
-      ADAPT_TEST(test_nqueens),    ADAPT_TEST(test_exactly_once_races),
-      ADAPT_TEST(test_many_tasks), ADAPT_TEST(test_mixed_nesting),
+      ADAPT_TEST(test_errors),
+      ADAPT_TEST(test_fib),
+      ADAPT_TEST(test_nqueens),
+      ADAPT_TEST(test_exactly_once_races),
+      ADAPT_TEST(test_many_tasks),
+      ADAPT_TEST(test_mixed_nesting),
+      ADAPT_TEST(test_task_before_pending_request),
   };
   return adapt_test_run("tasks", tests);
 }

@@ -1303,7 +1303,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     }
     attr = cell_phase_attr(m, mode, opt);
     static const adapt_seq_kernel kernel = {cells_run, cells_merge, cells_discard,
-                                            sizeof(PieceState)};
+                                            sizeof(PieceState), 0};
     rc = adapt_seq_run("extract", nblocks, ISO_CELL_BLOCK * sizeof(Tet), &kernel, &ctx, &xs.st,
                        &attr);
     if (rc) {

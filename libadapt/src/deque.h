@@ -90,6 +90,14 @@ void adapt__deque_unlock(adapt__deque *d);
 static inline int adapt__deque_nonempty(adapt__deque *d, memory_order mo) {
   return atomic_load_explicit(&d->tail, mo) > atomic_load_explicit(&d->head, mo);
 }
+/* Owner: is the oldest entry one a thief takes whole (split NULL: a spawned
+ * task)? A hint: head is read relaxed (a thief may be taking that entry, or
+ * have taken it: its slot still holds it until a push wraps around). */
+static inline int adapt__deque_head_whole(adapt__deque *d) {
+  size_t t = atomic_load_explicit(&d->tail, memory_order_relaxed);
+  size_t h = atomic_load_explicit(&d->head, memory_order_relaxed);
+  return t > h && d->slots[h % ADAPT_DEQUE_CAP].split == NULL;
+}
 /* Owner: current tail (the scope's floor at its start). */
 static inline size_t adapt__deque_tail(adapt__deque *d) {
   return atomic_load_explicit(&d->tail, memory_order_relaxed);

@@ -61,7 +61,12 @@ int adapt__serve(adapt__worker *w) {
   /* relaxed: the counter is a hint (request.h); the slots carry the data. */
   atomic_fetch_sub_explicit(&w->nreq, (unsigned)rs.count, memory_order_relaxed);
 
-  unsigned d = w->depth;
+  /* Spawned tasks first (tasks.h): while the oldest entry of our deque is a
+   * task a thief takes whole, requests fail, and the thieves, which look at
+   * a victim's deque before posting, take the task. This covers the
+   * requests posted before the task was pushed (a thief preempted while we
+   * merged its piece and spawned its follow-up work). */
+  unsigned d = adapt__deque_head_whole(&w->dq) ? 0 : w->depth;
   for (unsigned k = 0; k < d && rs.given < rs.count; k++) {
     unsigned i = adapt__rt.steal_outer ? k : d - 1 - k;
     if (i < w->floor) continue; /* inside a reducer: only frames begun there */

@@ -841,7 +841,7 @@ static void region_seq(rng *r, int depth) {
            (int)a.window, a.window_size, (int)a.splitter, a.grain,
            c.stop_at < n ? ", stopped" : "");
   if (visits_new(&c.m, n, r)) return;
-  const adapt_seq_kernel k = {seq_run_cb, seq_merge_cb, NULL, sizeof(seq_state)};
+  const adapt_seq_kernel k = {seq_run_cb, seq_merge_cb, NULL, sizeof(seq_state), 0};
   seq_state st = {{1, 0}, 0, 0, 0};
   int rc = adapt_seq_run("soak", n, 8, &k, &c, &st, &a);
   if (atomic_load_explicit(&c.bad, memory_order_relaxed))

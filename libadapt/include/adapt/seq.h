@@ -33,6 +33,8 @@ extern "C" {
  * ADAPT_SEQ_STATE_ALIGN bytes. */
 #define ADAPT_SEQ_STATE_MAX 64
 #define ADAPT_SEQ_STATE_ALIGN 16
+/* Largest adapt_seq_kernel.thief_parts. */
+#define ADAPT_SEQ_THIEF_PARTS_MAX 8
 
 /* One running call (opaque; valid during the callbacks of that call). */
 typedef struct adapt_seq adapt_seq;
@@ -57,6 +59,20 @@ typedef struct adapt_seq_kernel {
   void (*discard)(adapt_seq *s, void *thief_state, void *ctx);
   /* Bytes of state, 0..ADAPT_SEQ_STATE_MAX. */
   size_t state_size;
+  /* Split ratio, 0..ADAPT_SEQ_THIEF_PARTS_MAX: when a piece gives work from
+   * its own range to k thieves, it keeps one part and each thief gets
+   * thief_parts parts (0 and 1: equal shares, the right choice for a kernel
+   * whose stolen units cost what the master's cost). Meant for two-pass
+   * kernels, whose stolen units cost a second pass once merged while the
+   * master finishes its own units in one (a scan: a stolen piece only sums
+   * its blocks, whose outputs wait for the prefix). With 2, the master
+   * reaches a lone thief's piece when the thief has done about half of it
+   * and takes the rest back in one pass (preemption), so that the stolen
+   * share, and the second pass, shrink from about n/2 to n/3 of n units on
+   * 2 workers. Applies to the splits of a piece's own range (in the window
+   * modes, not to the master's free units after the stolen area); maps
+   * (no merge, no discard) run as loops and ignore it. */
+  unsigned thief_parts;
 } adapt_seq_kernel;
 
 /* Run kernel k over the units [0, n) on the calling thread and the idle
@@ -73,7 +89,8 @@ typedef struct adapt_seq_kernel {
  * -ENOTSUP before anything runs).
  * Errors (nothing ran, *state untouched): -EINVAL NULL k or k->run,
  * state_size above ADAPT_SEQ_STATE_MAX, NULL state with state_size > 0,
- * unit_bytes 0, a bad attribute; -ENOTSUP as above; adapt_init's errors.
+ * unit_bytes 0, thief_parts above ADAPT_SEQ_THIEF_PARTS_MAX, a bad
+ * attribute; -ENOTSUP as above; adapt_init's errors.
  * While running: the first error given to adapt_seq_stop; -ECANCELED (a
  * callback called adapt_cancel). n == 0: returns 0, nothing called.
  * Calling context: any thread; inside a body it is a nested call.

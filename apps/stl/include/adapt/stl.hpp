@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -48,6 +49,7 @@
 #include <vector>
 
 #include <adapt/seq.h>
+#include <adapt/tasks.h>
 #include <adapt/stl/config.hpp>
 #include <adapt/stl/detail.hpp>
 #include <adapt/stl/policy.hpp>
@@ -319,22 +321,34 @@ struct copy_if_ops {
  * operation count plus one op per element, off the dependency chain). A
  * stolen piece only folds its blocks' sums (four blocks interleaved: four
  * independent chains), reading its input once and writing nothing; when it
- * reaches the master the prefixes P_k follow (one op per block); its
- * outputs, the chains from them, are written after the region (finish():
- * four blocks interleaved, one parallel map over every pending block that
- * every worker joins, rather than one map per merge; measured as fast or
- * slightly faster, docs/benchmarks-stl.md). Non-deterministic policy: the master's own
- * blocks are std's fold (P_{k+1} = the chain's end, no block sum), stolen
- * pieces as above. */
+ * reaches the master the prefixes P_k follow (one op per block) and its
+ * outputs, the chains from them, become a spawned task (four blocks
+ * interleaved, a parallel map when large), which an idle worker takes
+ * before any new piece of the sequence (a thief looks at spawned tasks
+ * first, <adapt/tasks.h>) while the master goes on with its own blocks.
+ * The split gives a thief two parts for the master's one (thief_parts,
+ * <adapt/seq.h>): the master reaches a lone thief's piece when about half
+ * of it is summed and takes the rest back (preemption), which it scans in
+ * one pass while the thief writes the summed half's outputs: on 2 workers
+ * about a third of the input is summed (the second pass), as in GNU's
+ * partial_sum, rather than half with equal shares. Non-deterministic
+ * policy: the master's own blocks are std's fold (P_{k+1} = the chain's
+ * end, no block sum), stolen pieces as above. */
 template <bool Incl, class In, class Out, class T, class Op>
 struct scan_ops {
-  struct master {
-    std::optional<T> p; /* prefix before the master's next block */
-    /* Stolen blocks whose prefixes are known and outputs not yet written
-     * (block index, P_k), in sequence order: written by finish() after the
-     * region. */
-    std::vector<std::size_t> kb;
+  static constexpr unsigned thief_parts = 2;
+  /* The outputs of a merged piece's blocks [tb, te) from their prefixes
+   * pre[k - tb] = P_k: one spawned task (or, without a scope, written by
+   * finish() after the region). */
+  struct pending {
+    scan_ops *ops;
+    std::size_t tb, te;
     std::vector<T> pre;
+    bool spawned;
+  };
+  struct master {
+    std::optional<T> p;       /* prefix before the master's next block */
+    std::deque<pending> jobs; /* in sequence order; stable addresses */
   };
   using master_type = master;
   using piece_type = std::vector<T>; /* sums of the piece's blocks, in order */
@@ -343,7 +357,12 @@ struct scan_ops {
   Op &op;
   const blocks &bl;
   const policy &pol;
-
+  adapt_scope *scope; /* the tasks' scope; nullptr: none */
+  failure tfail;      /* the first exception of a task */
+  /* Set when the call failed elsewhere: tasks not started yet return at
+   * once, running ones at their next unit. relaxed: a hint to skip work;
+   * adapt_sync orders the tasks before the caller. */
+  std::atomic<bool> abandon{false};
   /* One output chain: c is the value before element j (exclusive: out[j]
    * itself). step(j) reads x[j] before writing o[j] (in place). */
   struct lane {
@@ -434,47 +453,63 @@ struct scan_ops {
       v.push_back(std::move(s));
     }
   }
-  /* Outputs of the pending blocks m.kb[i], i in [b, e), from their
-   * prefixes m.pre[i] (consumed), four blocks interleaved where all four are
-   * full (they need not be adjacent). */
-  void chains(master &m, std::size_t b, std::size_t e) {
-    auto full_at = [&](std::size_t i) { return full(bl.lo(m.kb[i]), bl.hi(m.kb[i])); };
+  /* Outputs of the blocks tb + i, i in [b, e), of job j from their
+   * prefixes j.pre[i] (consumed), four blocks interleaved where all four are
+   * full (only the last block of the sequence is not). */
+  void chains(pending &j, std::size_t b, std::size_t e) {
     std::size_t i = b;
-    for (; i + 4 <= e && full_at(i) && full_at(i + 1) && full_at(i + 2) && full_at(i + 3); i += 4) {
-      lane l0 = at(bl.lo(m.kb[i]), std::move(m.pre[i])),
-           l1 = at(bl.lo(m.kb[i + 1]), std::move(m.pre[i + 1])),
-           l2 = at(bl.lo(m.kb[i + 2]), std::move(m.pre[i + 2])),
-           l3 = at(bl.lo(m.kb[i + 3]), std::move(m.pre[i + 3]));
-      for (std::size_t j = 0; j < ADAPT_STL_BLOCK; j++) {
-        l0.step(op, j);
-        l1.step(op, j);
-        l2.step(op, j);
-        l3.step(op, j);
+    for (; i + 4 <= e && full(bl.lo(j.tb + i + 3), bl.hi(j.tb + i + 3)); i += 4) {
+      if (abandon.load(std::memory_order_relaxed)) return;
+      lane l0 = at(bl.lo(j.tb + i), std::move(j.pre[i])),
+           l1 = at(bl.lo(j.tb + i + 1), std::move(j.pre[i + 1])),
+           l2 = at(bl.lo(j.tb + i + 2), std::move(j.pre[i + 2])),
+           l3 = at(bl.lo(j.tb + i + 3), std::move(j.pre[i + 3]));
+      for (std::size_t u = 0; u < ADAPT_STL_BLOCK; u++) {
+        l0.step(op, u);
+        l1.step(op, u);
+        l2.step(op, u);
+        l3.step(op, u);
       }
     }
     for (; i < e; i++) {
-      const std::size_t k = m.kb[i];
-      lane l = at(bl.lo(k), std::move(m.pre[i]));
-      for (std::size_t j = 0; j < bl.hi(k) - bl.lo(k); j++) l.step(op, j);
+      const std::size_t k = j.tb + i;
+      lane l = at(bl.lo(k), std::move(j.pre[i]));
+      for (std::size_t u = 0; u < bl.hi(k) - bl.lo(k); u++) l.step(op, u);
     }
   }
-  /* After the region: the pending outputs, by a parallel map when large
-   * (units of 4 blocks: the interleaved groups stay whole). */
-  void finish(master &m) {
-    const std::size_t np = m.kb.size();
-    if (np == 0) return;
+  /* Job j's outputs, by a parallel map when large (units of 4 blocks: the
+   * interleaved groups stay whole). */
+  void write(pending &j) {
+    const std::size_t np = j.te - j.tb;
     const std::size_t units = (np + 3) / 4;
     if (np * ADAPT_STL_BLOCK >= ADAPT_STL_NESTED_MIN && units >= 2)
       par_map(pol.sched(adapt::sched::default_).grain(0), "adapt::scan", units,
               4 * ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)),
               [&](adapt_seq *, std::size_t b, std::size_t e) {
-                chains(m, 4 * b, std::min(4 * e, np));
+                chains(j, 4 * b, std::min(4 * e, np));
               });
     else
-      chains(m, 0, np);
+      chains(j, 0, np);
+  }
+  /* The spawned task of a job. */
+  static void task(void *arg) noexcept {
+    auto *j = static_cast<pending *>(arg);
+    scan_ops *o = j->ops;
+    if (o->abandon.load(std::memory_order_relaxed) || o->tfail.stopped()) return;
+    try {
+      o->write(*j);
+    } catch (...) {
+      o->tfail.capture(false);
+    }
+  }
+  /* After the region and the tasks: the jobs that were not spawned. */
+  void finish(master &m) {
+    for (pending &j : m.jobs)
+      if (!j.spawned) write(j);
   }
 
-  void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
+  void run_master(master &m, adapt_seq *s, std::size_t b, std::size_t e) {
+    if (tfail.stopped()) return adapt_seq_stop(s, 0, -ECANCELED);
     for (std::size_t k = b; k < e; k++) {
       if (!m.p)
         m.p.emplace(first(bl.lo(k), bl.hi(k)));
@@ -484,19 +519,23 @@ struct scan_ops {
         fold(*m.p, bl.lo(k), bl.hi(k));
     }
   }
-  void run_piece(piece_type &v, adapt_seq *, std::size_t b, std::size_t e) { sums(v, b, e); }
+  void run_piece(piece_type &v, adapt_seq *s, std::size_t b, std::size_t e) {
+    if (tfail.stopped()) return adapt_seq_stop(s, 0, -ECANCELED);
+    sums(v, b, e);
+  }
   /* The prefixes of a stolen piece's blocks [tb, te) (one operation per
-   * block); its outputs are left to finish(). */
+   * block); its outputs become a spawned task (finish() writes them when
+   * the spawn fails). */
   void merge_master(master &m, piece_type &t, std::size_t tb, std::size_t te) {
     if (t.size() != te - tb || !m.p) throw error(-EPROTO, "adapt::scan: merge out of order");
-    m.kb.reserve(m.kb.size() + t.size());
-    m.pre.reserve(m.pre.size() + t.size());
+    pending &j = m.jobs.emplace_back(pending{this, tb, te, {}, false});
+    j.pre.reserve(t.size());
     for (std::size_t i = 0; i < t.size(); i++) {
       T nx = op(*m.p, std::move(t[i]));
-      m.kb.push_back(tb + i);
-      m.pre.push_back(std::move(*m.p));
+      j.pre.push_back(std::move(*m.p));
       *m.p = std::move(nx);
     }
+    j.spawned = scope && adapt_spawn(scope, &scan_ops::task, &j) == 0;
   }
   void merge_piece(piece_type &v, piece_type &t, std::size_t, std::size_t) {
     for (T &s : t) v.push_back(std::move(s));
@@ -521,16 +560,30 @@ Out scan(const policy &pol, const char *name, In first, In last, Out d, Op &op, 
     return adv(d, 1);
   }
   blocks bl(n);
-  scan_ops<Incl, In, Out, T, Op> ops{first, d, op, bl, pol};
+  scan_ops<Incl, In, Out, T, Op> ops{first, d, op, bl, pol, nullptr, {}, {false}};
   typename scan_ops<Incl, In, Out, T, Op>::master m;
   if (init) m.p.emplace(std::move(*init));
   if (bl.count == 1) {
     ops.run_master(m, nullptr, 0, 1);
-  } else {
+    return adv(d, n);
+  }
+  /* The tasks writing the stolen blocks' outputs: spawned in this scope by
+   * the merges, on this thread; all finished at adapt_sync. Without a scope
+   * (its error) finish() writes them after the region. */
+  adapt_scope sc;
+  if (adapt_scope_begin(&sc) == 0) ops.scope = &sc;
+  try {
     adapt_attr a = pol.attr(ADAPT_STL_BLOCK, false);
     par_ordered(a, name, bl.count, ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)), ops, m);
-    ops.finish(m);
+  } catch (...) {
+    ops.abandon.store(true, std::memory_order_relaxed);
+    if (ops.scope) (void)adapt_sync(ops.scope);
+    if (ops.tfail.exc) std::rethrow_exception(ops.tfail.exc); /* cancelled because of it */
+    throw;
   }
+  if (ops.scope) (void)adapt_sync(ops.scope);
+  if (ops.tfail.exc) std::rethrow_exception(ops.tfail.exc);
+  ops.finish(m);
   return adv(d, n);
 }
 

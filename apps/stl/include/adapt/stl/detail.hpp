@@ -89,7 +89,7 @@ struct map_call {
       c->fail.capture();
     }
   }
-  static constexpr adapt_seq_kernel kernel = {&map_call::run, nullptr, nullptr, 0};
+  static constexpr adapt_seq_kernel kernel = {&map_call::run, nullptr, nullptr, 0, 0};
 };
 
 /* body(s, b, e) on disjoint chunks covering [0, n), in parallel under the
@@ -113,13 +113,24 @@ void par_map(const policy &pol, const char *name, std::size_t n, std::size_t uni
  * first chunk. merge moves a thief's piece into its victim (the master, or
  * another piece) and deletes it; discard deletes it.
  * Ops provides: run_master(M &, s, b, e), run_piece(P &, s, b, e),
- * merge_master(M &, P &, tb, te), merge_piece(P &victim, P &thief, tb, te).
+ * merge_master(M &, P &, tb, te), merge_piece(P &victim, P &thief, tb, te),
+ * and optionally a static constexpr unsigned thief_parts (the kernel's split
+ * ratio, <adapt/seq.h>; 1 when absent).
  */
 struct slot {
   void *p;
   int master;
 };
 static_assert(sizeof(slot) <= ADAPT_SEQ_STATE_MAX, "slot must fit in the piece state");
+
+template <class Ops, class = void>
+struct thief_parts_of {
+  static constexpr unsigned value = 1;
+};
+template <class Ops>
+struct thief_parts_of<Ops, std::void_t<decltype(Ops::thief_parts)>> {
+  static constexpr unsigned value = Ops::thief_parts;
+};
 
 template <class Ops>
 struct ordered_call {
@@ -167,7 +178,8 @@ struct ordered_call {
     t->p = nullptr;
   }
   static constexpr adapt_seq_kernel kernel = {&ordered_call::run, &ordered_call::merge,
-                                              &ordered_call::discard, sizeof(slot)};
+                                              &ordered_call::discard, sizeof(slot),
+                                              thief_parts_of<Ops>::value};
 };
 
 /* Run ops over the units [0, n) with the master's state m; rethrows the
