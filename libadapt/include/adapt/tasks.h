@@ -23,8 +23,10 @@
  * scope's tasks still in the deque, newest first, then steals other work
  * until the scope's stolen tasks have finished. A thief looks at a victim's
  * spawned tasks first (no help from the victim needed), then posts a steal
- * request for its adaptive work (loops and algorithms): both kinds coexist,
- * and each may nest the other. */
+ * request for its adaptive work (loops and algorithms), which the victim
+ * refuses while a spawned task waits in its deque (the thief then takes the
+ * task, even one spawned after the request was posted): both kinds
+ * coexist, and each may nest the other. */
 #ifndef LIBADAPT_INCLUDE_ADAPT_TASKS_H
 #define LIBADAPT_INCLUDE_ADAPT_TASKS_H
 
