@@ -6,10 +6,19 @@
  * (out[s] = in[s], out[j] = op(out[j-1], in[j])). When the victim reaches s
  * (the reduction, in sequence order), it finalises the thief's processed
  * outputs with its own last value p = out[s-1]: out[j] = op(p, out[j]), and
- * goes on from the thief's unprocessed rest. That finalisation runs on the
- * victim, as a nested parallel map when it is large enough
- * (ADAPT_SCAN_PAR_FIXUP) so that idle workers help; it costs one op per
- * stolen processed element (docs/algorithms.md). The range form does the
+ * goes on from the thief's unprocessed rest; it costs one op per stolen
+ * processed element (docs/algorithms.md). The master finalises the last
+ * output at once (it goes on from it) and spawns a task for the others,
+ * which an idle worker takes before any new piece (the preempted thief,
+ * typically) while the master goes on with its own elements; the tasks end
+ * before the call returns. A split gives a thief two parts for the
+ * master's one (thief_parts): on 2 workers the master reaches a lone
+ * thief's piece when about half of it is done and takes the rest back, so
+ * that a third of the input is stolen and finalised, rather than half
+ * (GNU's partial_sum has the same three parts). A thief's own merges (a
+ * piece stolen from a thief) finalise at once, on the victim, as a nested
+ * parallel map when large (ADAPT_SCAN_PAR_FIXUP): the master's later
+ * finalisation of that piece must follow theirs. The range form does the
  * same with one call of the user's scan per chunk and one call of its add
  * per finalised range.
  *
@@ -21,14 +30,19 @@
  * as above) and goes on with p (+) the thief's carry. */
 #include <errno.h>
 #include <stdalign.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <adapt/algorithms.h>
+#include <adapt/tasks.h>
 
 #include "adapt_ext.h"
 #include "seq_engine.h"
+
+struct fix_task;
 
 typedef struct scan_ctx {
   const char *in;
@@ -41,6 +55,10 @@ typedef struct scan_ctx {
   void (*add)(const void *carry, void *first, size_t n, void *ctx);
   /* the exclusive range form (with add) */
   void (*xscan)(void *carry, const void *in_first, void *out_first, size_t n, void *ctx);
+  /* The master's deferred finalisations: spawned in scope (NULL: none,
+   * finalise at once), listed for the call to free. Master thread only. */
+  adapt_scope *scope;
+  struct fix_task *tasks;
 } scan_ctx;
 
 static void run_scan(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
@@ -81,18 +99,70 @@ static void fix_range(void *first, size_t n, void *ctx) {
   for (size_t j = 0; j < n; j++, o += x->size) x->op(f->prev, o, o, x->user);
 }
 
-/* out[j] = prev (+) out[j] for the n outputs at first, on the victim v; a
- * nested parallel map when they are many, so that idle workers help. */
-static void finalise(const scan_ctx *x, const adapt__seq_work *v, char *first, size_t n,
-                     const char *prev) {
+/* out[j] = prev (+) out[j] for the n outputs at first; a nested parallel
+ * map (chunks of `grain`) when they are many, so that idle workers help. */
+static void finalise(const scan_ctx *x, size_t grain, char *first, size_t n, const char *prev) {
   fix_ctx f = {x, prev};
   if (n >= ADAPT_SCAN_PAR_FIXUP && adapt_num_workers() > 1) {
     adapt_attr a = {0};
     a.window = ADAPT_WINDOW_NONE;
-    a.grain = v->grain;
+    a.grain = grain;
     if (adapt_for_each_range(first, n, x->size, fix_range, &f, &a) == 0) return;
   }
   fix_range(first, n, &f);
+}
+
+/* A deferred finalisation: finalise(x, grain, first, n, prev), where prev
+ * is a final output of the master or the copy of its carry kept here. */
+typedef struct fix_task {
+  struct fix_task *next;
+  const scan_ctx *x;
+  adapt__seq_ctx *c; /* the call, for adapt_cancel from op or add */
+  char *first;
+  const char *prev;
+  size_t n, grain;
+  _Alignas(max_align_t) unsigned char carry[];
+} fix_task;
+
+/* adapt_cancel from a deferred finalisation: stop the call (its result is
+ * read after the tasks, in scan_common). */
+static void fix_cancel(void *cv) { adapt__seq_stop(cv, 0, -ECANCELED); }
+
+static void fix_task_run(void *arg) {
+  fix_task *t = arg;
+  adapt__cancel_scope scope = {&t->c->cancelled, fix_cancel, t->c, NULL};
+  adapt__cancel_push(&scope);
+  if (!adapt__cancel_seen(&t->c->cancelled)) finalise(t->x, t->grain, t->first, t->n, t->prev);
+  adapt__cancel_pop(&scope);
+}
+
+/* On the master, in a merge: spawn finalise(first, n, prev) (prev copied
+ * when copy is set). Returns 0 when it must be done at once (no scope, no
+ * memory). */
+static int defer(adapt__seq_ctx *c, const adapt__seq_work *v, char *first, size_t n,
+                 const char *prev, int copy) {
+  scan_ctx *x = c->kctx;
+  if (!x->scope) return 0;
+  fix_task *t = malloc(sizeof *t + (copy ? x->size : 0));
+  if (!t) return 0;
+  t->x = x;
+  t->c = c;
+  t->first = first;
+  t->n = n;
+  t->grain = v->grain;
+  t->prev = prev;
+  if (copy) {
+    memcpy(t->carry, prev, x->size);
+    t->prev = (const char *)t->carry;
+  }
+  if (adapt_spawn(x->scope, fix_task_run, t) != 0) {
+    free(t);
+    return 0;
+  }
+  /* not read by the task: linked after the spawn */
+  t->next = x->tasks;
+  x->tasks = t;
+  return 1;
 }
 
 static void merge_scan(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t) {
@@ -101,7 +171,16 @@ static void merge_scan(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t
   size_t n = t->ibeg - t->start;
   if (n == 0) return;
   /* t->start > v->start >= 0: the victim's last output is final for it */
-  finalise(x, v, x->out + t->start * sz, n, x->out + (t->start - 1) * sz);
+  char *first = x->out + t->start * sz;
+  const char *prev = first - sz;
+  if (v->master && n >= 2 && x->scope) {
+    /* the master goes on from the last output: finalised now */
+    fix_ctx f = {x, prev};
+    fix_range(first + (n - 1) * sz, 1, &f);
+    if (defer(c, v, first, n - 1, prev, 0)) return;
+    n--;
+  }
+  finalise(x, v->grain, first, n, prev);
 }
 
 static const adapt__seq_kernel k_scan = {run_scan, merge_scan, NULL};
@@ -185,7 +264,8 @@ static void merge_xscan(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *
       const char *p = slot(va, sz, va->cur);
       memcpy(x->out + t->start * sz, p, sz);
       size_t n = t->ibeg - t->start - 1;
-      if (n) finalise(x, v, x->out + (t->start + 1) * sz, n, p);
+      char *first = x->out + (t->start + 1) * sz;
+      if (n && !(v->master && defer(c, v, first, n, p, 1))) finalise(x, v->grain, first, n, p);
       /* the victim goes on with p (+) the thief's carry */
       if (x->op) {
         x->op(p, slot(ta, sz, ta->cur), slot(va, sz, !va->cur), x->user);
@@ -227,23 +307,46 @@ static int scan_common(const char *fn, const void *in, size_t count, size_t size
   rc = adapt__seq_params_resolve(fn, attr, count, 1, size > SIZE_MAX / 2 ? SIZE_MAX : 2 * size, &p);
   if (rc || count == 0) return rc;
   p.grain_key = key;
+  p.thief_parts = 2; /* see the top of this file */
   x->in = in;
   x->out = out;
   x->size = size;
+  x->scope = NULL;
+  x->tasks = NULL;
   adapt__seq_ctx c;
   adapt__seq_work w;
-  if (!init) return adapt__seq_run(&c, &w, k, x, &p, NULL, 0);
   /* the master's carry starts as init (copied first: init may lie in out) */
   xscan_acc a = {0};
-  if (size > SIZE_MAX / 2) return adapt__fail(-EOVERFLOW, "%s: 2 * size overflows size_t", fn);
-  if (2 * size > sizeof a.buf && !(a.heap = malloc(2 * size)))
-    return adapt__fail(-ENOMEM, "%s: no memory for the carry (%zu bytes)", fn, 2 * size);
-  memcpy(slot(&a, size, 0), init, size);
-  a.has = 1;
-  rc = adapt__seq_run(&c, &w, k, x, &p, &a, sizeof a);
+  if (init) {
+    if (size > SIZE_MAX / 2) return adapt__fail(-EOVERFLOW, "%s: 2 * size overflows size_t", fn);
+    if (2 * size > sizeof a.buf && !(a.heap = malloc(2 * size)))
+      return adapt__fail(-ENOMEM, "%s: no memory for the carry (%zu bytes)", fn, 2 * size);
+    memcpy(slot(&a, size, 0), init, size);
+    a.has = 1;
+  }
+  /* The deferred finalisations' scope (none: they run at once). */
+  adapt_scope scope;
+  if (adapt_num_workers() > 1 && adapt_scope_begin(&scope) == 0) x->scope = &scope;
+  rc = init ? adapt__seq_run(&c, &w, k, x, &p, &a, sizeof a)
+            : adapt__seq_run(&c, &w, k, x, &p, NULL, 0);
+  if (x->scope) {
+    /* adapt_sync clears the thread's error detail: keep the run's */
+    char detail[256];
+    if (rc) snprintf(detail, sizeof detail, "%s", adapt_last_error());
+    (void)adapt_sync(x->scope); /* cannot fail: begun here, frames closed */
+    if (rc)
+      adapt__fail(rc, "%s", detail);
+    else if (adapt__cancel_seen(&c.cancelled)) /* a task's op or add, after the run */
+      rc = adapt__fail(-ECANCELED, "%s: cancelled by a body", fn);
+  }
+  while (x->tasks) {
+    fix_task *t = x->tasks;
+    x->tasks = t->next;
+    free(t);
+  }
   /* the master's final carry (the total) is not returned: free its slots,
    * which the run may have moved only within its own acc */
-  free(xacc_of(&w)->heap);
+  if (init) free(xacc_of(&w)->heap);
   return rc;
 }
 

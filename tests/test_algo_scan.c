@@ -2,13 +2,14 @@
  * to the sequential prefix for every window mode, splitter, worker count,
  * grain and size, with a commutative op (64-bit sums), a non-commutative
  * associative op (affine maps), elements too large for the inline carry,
- * in place; error paths. */
+ * in place; adapt_cancel from a stolen piece's finalisation; error paths. */
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "algo_test.h"
 
@@ -253,6 +254,84 @@ static int case_scan(const algo_case *c, void *arg) {
   return bad | case_xscan(c);
 }
 
+/* --- adapt_cancel from add: the call returns -ECANCELED ------------------ */
+/* The finalisation of a stolen piece (add) may run after the engine's run
+ * (the master's are spawned tasks): its cancel must still reach the call.
+ * The master's chunks sleep 1 ms until a thief has run one, so a piece is
+ * stolen, then merged and finalised; the first add of more than one output
+ * (not the master's immediate fix of a merged piece's last one) sleeps 20
+ * ms before it cancels, after the master's last chunk. */
+typedef struct cancel_ctx {
+  const int64_t *base;
+  atomic_int stolen, adds, cancel_rc;
+} cancel_ctx;
+
+static void slow_scan(const void *carry, const void *in_first, void *out_first, size_t n,
+                      void *ctx) {
+  cancel_ctx *x = ctx;
+  if (!carry && in_first != x->base)
+    atomic_store_explicit(&x->stolen, 1, memory_order_relaxed);
+  else if (!atomic_load_explicit(&x->stolen, memory_order_relaxed)) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  add_scan(carry, in_first, out_first, n, NULL);
+}
+
+static void slow_xscan(void *carry, const void *in_first, void *out_first, size_t n, void *ctx) {
+  cancel_ctx *x = ctx;
+  if (in_first != x->base && !atomic_load_explicit(&x->stolen, memory_order_relaxed))
+    atomic_store_explicit(&x->stolen, 1, memory_order_relaxed);
+  add_xscan(carry, in_first, out_first, n, NULL);
+}
+
+static void cancel_add(const void *carry, void *first, size_t n, void *ctx) {
+  cancel_ctx *x = ctx;
+  if (n == 1) { /* the master's last output of a merged piece, at once */
+    add_add(carry, first, n, NULL);
+    return;
+  }
+  /* relaxed: test records, read after the call (joined) */
+  if (atomic_fetch_add_explicit(&x->adds, 1, memory_order_relaxed) == 0) {
+    /* late: the master's own part ends first, the cancel comes after the
+     * engine's run when this is a spawned finalisation */
+    struct timespec ts = {0, 20000000};
+    nanosleep(&ts, NULL);
+  }
+  atomic_store_explicit(&x->cancel_rc, adapt_cancel(), memory_order_relaxed);
+  add_add(carry, first, n, NULL);
+}
+
+static void test_scan_cancel_in_add(void **state) {
+  enum { N = 40000 };
+  int64_t *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out), zero = 0;
+  for (size_t i = 0; i < N; i++) in[i] = (int64_t)i;
+  adapt_attr a = {0};
+  a.grain = 1024;
+  a.window = ADAPT_WINDOW_NONE;
+  for (int form = 0; form < 2; form++) {
+    cancel_ctx x = {.base = in};
+    atomic_init(&x.stolen, 0);
+    atomic_init(&x.adds, 0);
+    atomic_init(&x.cancel_rc, 1);
+    int rc = form == 0
+                 ? adapt_inclusive_scan_range(in, N, sizeof *in, out, slow_scan, cancel_add, &x, &a)
+                 : adapt_exclusive_scan_range(in, N, sizeof *in, out, &zero, slow_xscan, cancel_add,
+                                              &x, &a);
+    if (form == 1 && atomic_load(&x.adds) == 0) continue; /* no sleep there: maybe no steal */
+    assert_true(atomic_load(&x.adds) > 0);
+    assert_int_equal(atomic_load(&x.cancel_rc), 0);
+    assert_int_equal(rc, -ECANCELED);
+    assert_non_null(strstr(adapt_last_error(), "cancelled"));
+  }
+  /* the runtime is usable afterwards */
+  assert_int_equal(adapt_inclusive_scan_range(in, N, sizeof *in, out, add_scan, add_add, NULL, &a),
+                   0);
+  assert_int_equal(out[N - 1], (int64_t)N * (N - 1) / 2);
+  free(in);
+  free(out);
+}
+
 static atomic_int calls;
 static void count_op(const void *prev, const void *elem, void *res, void *ctx) {
   atomic_fetch_add(&calls, 1);
@@ -311,6 +390,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       ALGO_MATRIX_TEST(test_scan_matrix, case_scan),
       ADAPT_TEST_WORKERS(test_scan_errors, 2),
+      ADAPT_TEST_WORKERS(test_scan_cancel_in_add, 2),
   };
   return adapt_test_run("algo_scan", tests);
 }
