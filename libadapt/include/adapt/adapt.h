@@ -24,9 +24,10 @@ extern "C" {
 /* Version of these headers (semantic versioning; the shared library's real
  * name is libadapt.so.MAJOR.MINOR.PATCH, its soname libadapt.so.MAJOR).
  * ADAPT_VERSION_HEX is comparable: 0xMMmmpp. adapt_version() gives the
- * version of the library actually loaded at run time. */
+ * version of the library actually loaded at run time. Until 1.0 a minor
+ * version may break the ABI (0.3: adapt_seq_kernel grew thief_parts). */
 #define ADAPT_VERSION_MAJOR 0
-#define ADAPT_VERSION_MINOR 2
+#define ADAPT_VERSION_MINOR 3
 #define ADAPT_VERSION_PATCH 0
 #define ADAPT_VERSION_HEX                                                                          \
   ((ADAPT_VERSION_MAJOR << 16) | (ADAPT_VERSION_MINOR << 8) | ADAPT_VERSION_PATCH)
