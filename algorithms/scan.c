@@ -100,23 +100,33 @@ static void fix_range(void *first, size_t n, void *ctx) {
 }
 
 /* out[j] = prev (+) out[j] for the n outputs at first; a nested parallel
- * map (chunks of `grain`) when they are many, so that idle workers help. */
-static void finalise(const scan_ctx *x, size_t grain, char *first, size_t n, const char *prev) {
+ * map (chunks of `grain`) when they are many, so that idle workers help.
+ * An adapt_cancel from op or add inside that map cancels the map only: it
+ * stops the call c (the outputs are then unspecified); the map's other
+ * errors come before any chunk ran, and the finalisation runs here. */
+static void finalise(adapt__seq_ctx *c, size_t grain, char *first, size_t n, const char *prev) {
+  const scan_ctx *x = c->kctx;
   fix_ctx f = {x, prev};
   if (n >= ADAPT_SCAN_PAR_FIXUP && adapt_num_workers() > 1) {
     adapt_attr a = {0};
     a.window = ADAPT_WINDOW_NONE;
     a.grain = grain;
-    if (adapt_for_each_range(first, n, x->size, fix_range, &f, &a) == 0) return;
+    int rc = adapt_for_each_range(first, n, x->size, fix_range, &f, &a);
+    if (rc == -ECANCELED) { /* as adapt_cancel does for the call itself */
+      /* relaxed: read after the region's join or after adapt_sync, which
+       * order this store before the read (scan_common) */
+      atomic_store_explicit(&c->cancelled, 1, memory_order_relaxed);
+      adapt__seq_stop(c, 0, -ECANCELED);
+    }
+    if (rc == 0 || rc == -ECANCELED) return;
   }
   fix_range(first, n, &f);
 }
 
-/* A deferred finalisation: finalise(x, grain, first, n, prev), where prev
+/* A deferred finalisation: finalise(c, grain, first, n, prev), where prev
  * is a final output of the master or the copy of its carry kept here. */
 typedef struct fix_task {
   struct fix_task *next;
-  const scan_ctx *x;
   adapt__seq_ctx *c; /* the call, for adapt_cancel from op or add */
   char *first;
   const char *prev;
@@ -132,7 +142,7 @@ static void fix_task_run(void *arg) {
   fix_task *t = arg;
   adapt__cancel_scope scope = {&t->c->cancelled, fix_cancel, t->c, NULL};
   adapt__cancel_push(&scope);
-  if (!adapt__cancel_seen(&t->c->cancelled)) finalise(t->x, t->grain, t->first, t->n, t->prev);
+  if (!adapt__cancel_seen(&t->c->cancelled)) finalise(t->c, t->grain, t->first, t->n, t->prev);
   adapt__cancel_pop(&scope);
 }
 
@@ -145,7 +155,6 @@ static int defer(adapt__seq_ctx *c, const adapt__seq_work *v, char *first, size_
   if (!x->scope) return 0;
   fix_task *t = malloc(sizeof *t + (copy ? x->size : 0));
   if (!t) return 0;
-  t->x = x;
   t->c = c;
   t->first = first;
   t->n = n;
@@ -180,7 +189,7 @@ static void merge_scan(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *t
     if (defer(c, v, first, n - 1, prev, 0)) return;
     n--;
   }
-  finalise(x, v->grain, first, n, prev);
+  finalise(c, v->grain, first, n, prev);
 }
 
 static const adapt__seq_kernel k_scan = {run_scan, merge_scan, NULL};
@@ -265,7 +274,7 @@ static void merge_xscan(adapt__seq_ctx *c, adapt__seq_work *v, adapt__seq_work *
       memcpy(x->out + t->start * sz, p, sz);
       size_t n = t->ibeg - t->start - 1;
       char *first = x->out + (t->start + 1) * sz;
-      if (n && !(v->master && defer(c, v, first, n, p, 1))) finalise(x, v->grain, first, n, p);
+      if (n && !(v->master && defer(c, v, first, n, p, 1))) finalise(c, v->grain, first, n, p);
       /* the victim goes on with p (+) the thief's carry */
       if (x->op) {
         x->op(p, slot(ta, sz, ta->cur), slot(va, sz, !va->cur), x->user);
