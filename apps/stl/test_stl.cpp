@@ -504,6 +504,29 @@ void test_scans() {
     adapt::exclusive_scan(al.begin(), al.end(), o.begin(), 2L, std::plus<>());
     CHECK(o == r);
   }
+  /* Scans from four threads at once (this one and three more): one holds
+   * the workers, the others run alone, spawned output tasks included. */
+  const std::size_t n = sanitized() ? 30001 : 300001;
+  auto a = ints(n, 16);
+  std::vector<long> al(a.begin(), a.end()), ri(n), rx(n);
+  std::inclusive_scan(al.begin(), al.end(), ri.begin());
+  std::exclusive_scan(al.begin(), al.end(), rx.begin(), 3L);
+  std::atomic<int> ok{0};
+  auto scans = [&] {
+    std::vector<long> o(n);
+    for (int k = 0; k < 4; k++) {
+      adapt::inclusive_scan(al.begin(), al.end(), o.begin());
+      if (o == ri) ok++;
+      adapt::exclusive_scan(al.begin(), al.end(), o.begin(), 3L);
+      if (o == rx) ok++;
+    }
+  };
+  std::vector<std::thread> th;
+  for (int t = 0; t < 3; t++) th.emplace_back(scans);
+  scans();
+  for (auto &t : th) t.join();
+  where = "scan from 4 threads";
+  CHECK(ok.load() == 32);
 }
 
 void test_sort() {
