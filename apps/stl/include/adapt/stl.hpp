@@ -569,9 +569,10 @@ Out scan(const policy &pol, const char *name, In first, In last, Out d, Op &op, 
   }
   /* The tasks writing the stolen blocks' outputs: spawned in this scope by
    * the merges, on this thread; all finished at adapt_sync. Without a scope
-   * (its error) finish() writes them after the region. */
+   * (one worker: nothing is stolen; or its error) finish() writes them
+   * after the region. */
   adapt_scope sc;
-  if (adapt_scope_begin(&sc) == 0) ops.scope = &sc;
+  if (adapt_num_workers() > 1 && adapt_scope_begin(&sc) == 0) ops.scope = &sc;
   try {
     adapt_attr a = pol.attr(ADAPT_STL_BLOCK, false);
     par_ordered(a, name, bl.count, ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)), ops, m);
