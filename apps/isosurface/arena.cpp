@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <new>
+#include <vector>
 #include <sys/mman.h>
 
 #include <adapt/adapt.h>
@@ -55,26 +56,126 @@ size_t own_bytes(size_t bytes, bool whole_huge) {
   return whole_huge ? round_up(bytes, kHuge) : round_up(bytes, 4096);
 }
 
-/* At a 2 MiB boundary from 2 MiB on: its full huge pages can be huge. */
-void *map_own(size_t bytes, bool whole_huge) {
-  const size_t n = own_bytes(bytes, whole_huge);
-  return map_aligned(n, n >= kHuge ? kHuge : 4096);
-}
+/* The alignment of an allocation of its own of n bytes (own_bytes): at a
+ * 2 MiB boundary from 2 MiB on, so that its full huge pages can be huge. */
+size_t own_align(size_t n) { return n >= kHuge ? kHuge : 4096; }
 
 SlabHead *head_of(void *p) {
   return reinterpret_cast<SlabHead *>((uintptr_t)p & ~(uintptr_t)(kSlab - 1));
 }
 
-/* Drop one reference of the slab at h; the last one unmaps it. acq_rel:
+} // namespace
+
+/* ---- MapCache ----------------------------------------------------------- */
+
+void *MapCache::take(size_t bytes, size_t align) {
+  std::lock_guard<std::mutex> lock(mu_);
+  /* The most recently given first: the likeliest to be in cache. */
+  for (size_t i = kept_.size(); i-- > 0;) {
+    const Entry e = kept_[i];
+    if (e.bytes != bytes || e.align != align) continue;
+    kept_.erase(kept_.begin() + (std::ptrdiff_t)i);
+    bytes_ -= e.bytes;
+    hits_++;
+    return e.p;
+  }
+  return nullptr;
+}
+
+void MapCache::give(void *p, size_t bytes, size_t align) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (giving_) {
+      try {
+        kept_.push_back({p, bytes, align, gen_});
+        bytes_ += bytes;
+        return;
+      } catch (const std::bad_alloc &) {
+        /* Not kept: unmapped below. */
+      }
+    }
+  }
+  (void)munmap(p, bytes);
+}
+
+void MapCache::begin_giving() {
+  std::lock_guard<std::mutex> lock(mu_);
+  gen_++;
+  giving_ = true;
+}
+
+void MapCache::end_giving() {
+  std::vector<Entry> stale;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    giving_ = false;
+    size_t k = 0;
+    for (const Entry &e : kept_) {
+      if (e.gen == gen_) {
+        kept_[k++] = e;
+      } else {
+        bytes_ -= e.bytes;
+        try {
+          stale.push_back(e);
+        } catch (const std::bad_alloc &) {
+          (void)munmap(e.p, e.bytes);
+        }
+      }
+    }
+    kept_.resize(k);
+  }
+  for (const Entry &e : stale) (void)munmap(e.p, e.bytes);
+}
+
+void MapCache::release() {
+  std::vector<Entry> all;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    all.swap(kept_);
+    bytes_ = 0;
+  }
+  for (const Entry &e : all) (void)munmap(e.p, e.bytes);
+}
+
+size_t MapCache::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
+}
+
+size_t MapCache::hits() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return hits_;
+}
+
+/* ---- Arena -------------------------------------------------------------- */
+
+void *Arena::map(size_t bytes, size_t align) {
+  if (cache_)
+    if (void *p = cache_->take(bytes, align)) return p;
+  return map_aligned(bytes, align);
+}
+
+void Arena::unmap(void *p, size_t bytes, size_t align) {
+  if (cache_)
+    cache_->give(p, bytes, align);
+  else
+    (void)munmap(p, bytes);
+}
+
+void *Arena::map_own(size_t bytes, bool whole_huge) {
+  const size_t n = own_bytes(bytes, whole_huge);
+  return map(n, own_align(n));
+}
+
+/* Drop one reference of the slab; the last one gives it back. acq_rel:
  * the release orders this thread's accesses to its allocation before the
  * decrement; the acquire of the last decrement pairs with the release of
  * every earlier one (of other threads' frees), so that nothing touches the
- * slab after the munmap. */
-void unref(SlabHead *h) {
-  if (h->live.fetch_sub(1, std::memory_order_acq_rel) == 1) (void)munmap(h, kSlab);
+ * slab once it is unmapped or kept. */
+void Arena::unref(void *slab) {
+  SlabHead *h = static_cast<SlabHead *>(slab);
+  if (h->live.fetch_sub(1, std::memory_order_acq_rel) == 1) unmap(h, kSlab, kSlab);
 }
-
-} // namespace
 
 /* One worker's state: touched only by the thread that has this worker id
  * during the extraction (and by ~Arena after the regions have returned). */
@@ -86,7 +187,7 @@ struct alignas(64) Arena::Slot {
   size_t scr_bytes[kScratch] = {};
 };
 
-Arena::Arena() : slots_(new std::atomic<Slot *>[kMaxWorkers]) {
+Arena::Arena(MapCache *cache) : slots_(new std::atomic<Slot *>[kMaxWorkers]), cache_(cache) {
   for (int i = 0; i < kMaxWorkers; i++) slots_[i].store(nullptr, std::memory_order_relaxed);
 }
 
@@ -96,9 +197,9 @@ Arena::~Arena() {
      * returned (its join orders the store before this load). */
     Slot *s = slots_[i].load(std::memory_order_relaxed);
     if (!s) continue;
-    if (s->base) unref(reinterpret_cast<SlabHead *>(s->base));
+    if (s->base) unref(s->base);
     for (int k = 0; k < kScratch; k++)
-      if (s->scr[k]) (void)munmap(s->scr[k], s->scr_bytes[k]);
+      if (s->scr[k]) unmap(s->scr[k], s->scr_bytes[k], own_align(s->scr_bytes[k]));
     delete s;
   }
 }
@@ -131,11 +232,11 @@ void *Arena::alloc(size_t bytes, bool whole_huge) {
   if (!s) return nullptr;
   const size_t n = round_up(bytes, kAlign);
   if (!s->base || (size_t)(s->end - s->bump) < n) {
-    char *b = static_cast<char *>(map_aligned(kSlab, kSlab));
+    char *b = static_cast<char *>(map(kSlab, kSlab));
     if (!b) return nullptr;
     /* Before the slab is reachable by any other thread. */
     reinterpret_cast<SlabHead *>(b)->live.store(1, std::memory_order_relaxed);
-    if (s->base) unref(reinterpret_cast<SlabHead *>(s->base));
+    if (s->base) unref(s->base);
     s->base = b;
     s->bump = b + kAlign;
     s->end = b + kSlab;
@@ -153,7 +254,8 @@ void Arena::free(void *p, size_t bytes, bool whole_huge) {
   if (!p) return;
   if (bytes == 0) bytes = 1;
   if (bytes > max_slab_alloc()) {
-    (void)munmap(p, own_bytes(bytes, whole_huge));
+    const size_t n = own_bytes(bytes, whole_huge);
+    unmap(p, n, own_align(n));
     return;
   }
   unref(head_of(p));
@@ -181,7 +283,7 @@ void *Arena::scratch(int which, size_t bytes) {
   const size_t want = own_bytes(std::max(bytes, 2 * s->scr_bytes[which]), false);
   void *p = map_own(want, false);
   if (!p) return nullptr;
-  if (s->scr[which]) (void)munmap(s->scr[which], s->scr_bytes[which]);
+  if (s->scr[which]) unmap(s->scr[which], s->scr_bytes[which], own_align(s->scr_bytes[which]));
   s->scr[which] = p;
   s->scr_bytes[which] = want;
   return p;
@@ -192,7 +294,7 @@ void Arena::retire_all() {
     /* Relaxed: see ~Arena (the regions that stored them have returned). */
     Slot *s = slots_[i].load(std::memory_order_relaxed);
     if (s && s->base) {
-      unref(reinterpret_cast<SlabHead *>(s->base));
+      unref(s->base);
       s->base = s->bump = s->end = nullptr;
     }
   }

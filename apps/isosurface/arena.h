@@ -4,7 +4,10 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace iso {
 
@@ -20,9 +23,11 @@ namespace iso {
  * or running one alone, counts as worker 0) allocates from its own current
  * slab by moving a pointer: no atomic, no lock. Any thread frees. A slab
  * counts its live allocations (plus one while it is some worker's current
- * slab) and the free that ends the last one unmaps it: the memory goes back
- * to the system while the merge ends the chunks, so that the extraction's
- * peak RSS stays near the output's. Space freed inside a slab is not reused
+ * slab) and the free that ends the last one gives it back: the memory goes
+ * back to the system while the merge ends the chunks, so that the
+ * extraction's peak RSS stays near the output's; or, for an arena made with
+ * a MapCache that is giving, to the cache, for the next extraction (every
+ * mapping of the arena goes through the cache that way, both ways). Space freed inside a slab is not reused
  * until the whole slab is unmapped, except at the end of the calling
  * worker's current slab: its last allocation can grow and shrink in place
  * (resize), which is how a chunk's buffer follows its triangles.
@@ -39,9 +44,60 @@ namespace iso {
  * allocation must be freed before the arena is destroyed: ~Arena unmaps
  * the current slabs and the scratch buffers only, after the regions that
  * used it have returned. */
+/* Mappings that an extraction gave back, kept for the next one (held by
+ * the Surface passed back to extract(), mt.h). On the VMs of this project
+ * the hypervisor takes back the memory the guest kernel has free (free page
+ * reporting, 8 MiB blocks), so that a fresh mapping can cost a host fault
+ * per page: up to about 200 us per 2 MiB slab, 4.7 ms for the second
+ * worker's slabs of one armadillo extraction, in one process out of two
+ * (docs/benchmarks-isosurface.md, "The transient memory kept from one
+ * extraction to the next"). A mapping kept here stays resident instead.
+ *
+ * Bound: an extraction that gives (begin_giving) drops at its end
+ * (end_giving) every kept mapping it did not take, so that what stays kept
+ * is at most what that one extraction used at once. Thread-safe (a mutex:
+ * a call per slab or per scratch buffer, not per allocation); the
+ * mappings it holds are touched by nobody. */
+class MapCache {
+public:
+  MapCache() = default;
+  ~MapCache() { release(); }
+  MapCache(const MapCache &) = delete;
+  MapCache &operator=(const MapCache &) = delete;
+  /* A kept mapping of exactly bytes at an address aligned to align, which
+   * leaves the cache; NULL when there is none. */
+  void *take(size_t bytes, size_t align);
+  /* Keep p (bytes, mapped at an address aligned to align) when giving is
+   * on; else, or without memory for the record, unmap it. */
+  void give(void *p, size_t bytes, size_t align);
+  /* Giving on, for one extraction; end_giving: off, and the mappings kept
+   * before begin_giving and not taken since are unmapped. */
+  void begin_giving();
+  void end_giving();
+  /* Unmap everything kept. */
+  void release();
+  /* Bytes kept; mappings taken since the cache was made (tests, report). */
+  size_t bytes() const;
+  size_t hits() const;
+
+private:
+  struct Entry {
+    void *p;
+    size_t bytes, align;
+    uint64_t gen; /* the giving period it was given in */
+  };
+  mutable std::mutex mu_;
+  std::vector<Entry> kept_;
+  size_t bytes_ = 0, hits_ = 0;
+  uint64_t gen_ = 0;
+  bool giving_ = false;
+};
+
 class Arena {
 public:
-  Arena();
+  /* cache (may be NULL): where the mappings come from first and go back
+   * to (MapCache::give), which must outlive the arena. */
+  explicit Arena(MapCache *cache = nullptr);
   ~Arena();
   Arena(const Arena &) = delete;
   Arena &operator=(const Arena &) = delete;
@@ -69,7 +125,8 @@ public:
    * arena's end. */
   void retire_all();
   /* Unmap the calling worker's scratch buffers larger than keep bytes (after
-   * an unusually large use, so that they do not stay resident). */
+   * an unusually large use, so that they do not stay resident: never kept
+   * in the cache). */
   void trim_scratch(size_t keep);
 
   /* The slab holding p (an allocation of `bytes`), NULL for one of its own:
@@ -83,7 +140,12 @@ public:
 private:
   struct Slot;
   Slot *slot();
+  void *map(size_t bytes, size_t align);
+  void unmap(void *p, size_t bytes, size_t align);
+  void unref(void *slab);
+  void *map_own(size_t bytes, bool whole_huge);
   std::unique_ptr<std::atomic<Slot *>[]> slots_;
+  MapCache *cache_;
 };
 
 /* An arena allocation of n T's (trivial T), freed with its holder. */

@@ -452,6 +452,7 @@ struct Row {
   /* Ours, first run: peak RSS during the extraction above the RSS just
    * before it (NAN: /proc unavailable), and the output surface, MiB. */
   double rss_extra_mib = NAN, out_mib = NAN;
+  double kept_mib = NAN;     /* transient memory kept in the reused surface after its last run */
   double first_secs = NAN;   /* ours: the first run, into a fresh surface */
   int reuse_checked = 0;     /* --verify: runs into a reused surface checked, */
   bool reuse_failed = false; /* and whether one differed from the first run's */
@@ -834,6 +835,7 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
     row.reuse_checked++;
     if (!(s == r.surfaces[i])) row.reuse_failed = true;
   }
+  if (&s == &r.work[i]) row.kept_mib = (double)s.kept.bytes() / (1 << 20);
   row.secs.push_back(t1 - t0);
   row.cells.push_back(tm.cells);
   row.merges.push_back(tm.merge);
@@ -1014,18 +1016,26 @@ void print_table(const Run &r) {
                   row.name.c_str(), row.rss_extra_mib, mesh_mib, row.out_mib,
                   (mesh_mib + row.rss_extra_mib) / (mesh_mib + row.out_mib));
   if (r.o.reps > 1) {
-    std::string first;
+    std::string first, kept;
     for (const Row &row : r.rows)
       if (row.ours && !row.skipped && std::isfinite(row.first_secs)) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "%s%s %.1f ms", first.empty() ? "" : ", ", row.name.c_str(),
                       1e3 * row.first_secs);
         first += buf;
+        if (std::isfinite(row.kept_mib)) {
+          std::snprintf(buf, sizeof buf, "%s%s %.1f MiB", kept.empty() ? "" : ", ",
+                        row.name.c_str(), row.kept_mib);
+          kept += buf;
+        }
       }
+    if (!kept.empty()) kept = " (kept after the last run: " + kept + ")";
     if (!first.empty())
-      std::printf("first run (fresh output memory): %s; %s\n", first.c_str(),
+      std::printf("first run (fresh output memory): %s; %s%s\n", first.c_str(),
                   r.o.fresh_output ? "every run into fresh memory (--fresh-output)"
-                                   : "the later runs reuse the previous surface's memory");
+                                   : "the later runs reuse the previous surface's memory and the "
+                                     "transient memory it keeps",
+                  kept.c_str());
   }
   if (!r.pc.available)
     std::printf("(no cache counters: %s)\n", r.perf_rc == -ECANCELED ? "disabled"

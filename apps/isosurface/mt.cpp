@@ -862,7 +862,12 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
   const int rc3 = km_phase(km, parallel, true, km_global);
   /* Not expected (the runtime ran the previous steps): reuse's buffers may
    * be partly written, so it is emptied rather than left half old. */
-  if (rc3 && reuse && reuse != s) *reuse = Surface();
+  if (rc3 && reuse && reuse != s) {
+    /* Its buffers only: its kept memory is in use by this call's arenas. */
+    Surface empty;
+    reuse->xyz.swap(empty.xyz);
+    reuse->tri.swap(empty.tri);
+  }
   return rc3;
 }
 
@@ -1235,6 +1240,21 @@ void cells_discard(adapt_seq *, void *thief_state, void *) {
   t->head = t->tail = nullptr;
 }
 
+/* Gives to cache (may be NULL) from construction to destruction: declared
+ * before the arenas that give to it, so that it ends after their
+ * destructors have given back their slabs and scratch buffers. */
+struct Giving {
+  MapCache *cache;
+  explicit Giving(MapCache *c) : cache(c) {
+    if (cache) cache->begin_giving();
+  }
+  ~Giving() {
+    if (cache) cache->end_giving();
+  }
+  Giving(const Giving &) = delete;
+  Giving &operator=(const Giving &) = delete;
+};
+
 /* Frees the chunk lists however extract() returns. */
 struct ExtractState {
   PieceState st{nullptr, nullptr, 0};
@@ -1262,8 +1282,13 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
   const double t0 = now();
   const bool parallel = mode != Mode::Seq;
   const bool local = cells_local(m);
+  /* A previous surface passed back: this call's transient memory is kept
+   * in it for the next one (see mt.h), and the memory the previous call
+   * kept is taken first. */
+  MapCache *const cache = out->xyz.capacity() || out->tri.capacity() ? out->kept.get() : nullptr;
+  const Giving giving(cache);
   /* Declared first: it outlives every chunk, table and list of this call. */
-  Arena arena, tables; /* the chunks' maps apart: freed after the rank step */
+  Arena arena(cache), tables(cache); /* the chunks' maps apart: freed after the rank step */
   ArenaArray<uint8_t> inside;
   /* Uninitialised here: classify stores every element, in parallel. */
   ArenaArray<std::atomic<uint32_t>> owner;
@@ -1366,7 +1391,9 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
                               : std::string("merging vertices: ") + adapt_strerror(rc);
     return rc;
   }
+  KeptMemory kept = std::move(out->kept); /* the arenas still give to it */
   *out = std::move(s);
+  out->kept = std::move(kept);
   if (timing) *timing = tm;
   return 0;
 }

@@ -19,6 +19,7 @@
 #ifndef APPS_ISOSURFACE_MT_H
 #define APPS_ISOSURFACE_MT_H
 
+#include "arena.h"
 #include "mesh.h"
 
 #include <adapt/loop.h>
@@ -26,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -71,10 +73,37 @@ struct OutAlloc : HugeAlloc<T> {
   }
 };
 
-/* Result surface: xyz[3 * v + c], tri[3 * f + c] (vertex ids). */
+/* The transient memory that extractions into a surface keep for the next
+ * one (a MapCache, arena.h, made on first use). Not part of the surface's
+ * value: a copy starts without it, a copy assignment leaves the target's
+ * as it is, == ignores it; a move takes it along. */
+class KeptMemory {
+public:
+  KeptMemory() = default;
+  KeptMemory(const KeptMemory &) noexcept {}
+  KeptMemory &operator=(const KeptMemory &) noexcept { return *this; }
+  KeptMemory(KeptMemory &&) noexcept = default;
+  KeptMemory &operator=(KeptMemory &&) noexcept = default;
+  /* The cache, made when absent (NULL when that fails: out of memory). */
+  MapCache *get() {
+    if (!c_) c_.reset(new (std::nothrow) MapCache);
+    return c_.get();
+  }
+  size_t bytes() const { return c_ ? c_->bytes() : 0; }
+  size_t hits() const { return c_ ? c_->hits() : 0; }
+  /* Unmap what is kept (not during an extraction into this surface). */
+  void release() { c_.reset(); }
+
+private:
+  std::unique_ptr<MapCache> c_;
+};
+
+/* Result surface: xyz[3 * v + c], tri[3 * f + c] (vertex ids), plus the
+ * memory extract() keeps in it for the next extraction (see extract). */
 struct Surface {
   std::vector<double, OutAlloc<double>> xyz;
   std::vector<int64_t, OutAlloc<int64_t>> tri;
+  KeptMemory kept;
   size_t nverts() const { return xyz.size() / 3; }
   size_t ntris() const { return tri.size() / 3; }
   double area() const; /* sum of the triangle areas */
@@ -134,7 +163,15 @@ struct Timing {
  * its pages are already faulted in, which spares the page faults and the
  * kernel's zeroing of fresh ones: docs/benchmarks-isosurface.md, "Loop
  * frames for the merge, the output's memory reused"); else they are freed
- * on success. The one exception to "untouched on error": a failure of the
+ * on success. When *out holds a surface (its buffers have memory), the
+ * extraction's transient memory (the cell phase's chunks, the merge's
+ * tables, the per-point arrays) is kept in out->kept when the call ends,
+ * rather than unmapped, and the next extraction into *out takes it first:
+ * at most what this one call used at once, resident between calls
+ * (out->kept.bytes(); out->kept.release() or destroying *out gives it
+ * back). A first extraction into an empty surface keeps nothing, so that
+ * its peak RSS stays what it was. docs/benchmarks-isosurface.md, "The
+ * transient memory kept from one extraction to the next", has why. The one exception to "untouched on error": a failure of the
  * runtime in the last step, after *out's buffers were taken, leaves *out
  * empty (not expected: the runtime ran the earlier steps).
  * The cell phase classifies the points once (one byte each: s >= iso), takes

@@ -347,6 +347,138 @@ void test_arena_slabs(void **) {
   assert_null(a.scratch(iso::Arena::kScratch, 8));
 }
 
+/* The cache of mappings: exact size and alignment, kept only while giving,
+ * the most recent first, stale entries unmapped by the end of the next
+ * giving period, everything by release. */
+void test_map_cache(void **) {
+  const size_t mb = (size_t)1 << 20;
+  auto map = [](size_t n) {
+    void *p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(p != MAP_FAILED);
+    static_cast<char *>(p)[0] = 1;
+    return p;
+  };
+  iso::MapCache c;
+  void *a = map(mb);
+  c.give(a, mb, 4096); /* not giving: unmapped */
+  assert_false(mapped(a));
+  assert_int_equal(c.bytes(), 0);
+  c.begin_giving();
+  a = map(mb);
+  void *b = map(mb);
+  void *d = map(2 * mb);
+  c.give(a, mb, 4096);
+  c.give(b, mb, 4096);
+  c.give(d, 2 * mb, 4096);
+  assert_int_equal(c.bytes(), 4 * mb);
+  assert_true(mapped(a) && mapped(b) && mapped(d));
+  assert_null(c.take(3 * mb, 4096));              /* no such size */
+  assert_null(c.take(2 * mb, 2 * mb));            /* no such alignment */
+  assert_ptr_equal(c.take(mb, 4096), b);          /* the last given first */
+  assert_int_equal(static_cast<char *>(b)[0], 1); /* contents as left */
+  assert_int_equal(c.hits(), 1);
+  assert_int_equal(c.bytes(), 3 * mb);
+  c.end_giving(); /* a and d were given in this period: kept */
+  assert_true(mapped(a) && mapped(d));
+  c.give(b, mb, 4096); /* not giving any more: unmapped */
+  assert_false(mapped(b));
+  c.begin_giving();
+  assert_ptr_equal(c.take(mb, 4096), a);
+  c.give(a, mb, 4096);
+  c.end_giving(); /* d, from the period before and not taken, goes */
+  assert_false(mapped(d));
+  assert_true(mapped(a));
+  assert_int_equal(c.bytes(), mb);
+  c.release();
+  assert_false(mapped(a));
+  assert_int_equal(c.bytes(), 0);
+  assert_int_equal(c.hits(), 2);
+}
+
+/* An arena with a cache takes its slabs, scratch buffers and allocations of
+ * their own from it and gives them back to it. */
+void test_arena_cache(void **) {
+  adapt_finalize(); /* outside any region: worker 0's slot */
+  const size_t big = iso::Arena::max_slab_alloc();
+  iso::MapCache c;
+  void *slab, *own, *scr;
+  c.begin_giving();
+  {
+    iso::Arena a(&c);
+    slab = a.alloc(1000);
+    own = a.alloc(big + 1);
+    scr = a.scratch(0, 100000);
+    assert_true(slab && own && scr);
+    a.free(own, big + 1);
+    a.free(slab, 1000);
+    assert_true(mapped(own)); /* kept */
+  }
+  c.end_giving();
+  assert_true(mapped(slab) && mapped(scr));
+  const size_t kept = c.bytes();
+  assert_true(kept >= big + 1 + 100000 + 4 * big); /* own, scratch and the slab */
+  c.begin_giving();
+  {
+    iso::Arena a(&c);
+    void *own2 = a.alloc(big + 1);
+    void *slab2 = a.alloc(64);
+    void *scr2 = a.scratch(0, 100000);
+    assert_ptr_equal(own2, own);
+    assert_ptr_equal(scr2, scr);
+    assert_ptr_equal(iso::Arena::slab_of(slab2, 64), iso::Arena::slab_of(slab, 1000));
+    assert_int_equal(c.hits(), 3);
+    assert_int_equal(c.bytes(), 0);
+    a.free(own2, big + 1);
+    a.free(slab2, 64);
+    a.trim_scratch(0); /* a large scratch buffer is unmapped, not kept */
+    assert_false(mapped(scr));
+  }
+  c.end_giving();
+  assert_int_equal(c.bytes(), kept - 100000 - (100000 % 4096 ? 4096 - 100000 % 4096 : 0));
+}
+
+/* extract() keeps its transient memory in a surface passed back, not in a
+ * fresh one; the next extraction takes it (same output); what stays kept
+ * is what the last call used; copies do not share it. */
+void test_extract_keeps_memory(void **) {
+  Mesh m = make_mesh(30, 30, 30, Field::Waves, Split::Five, Order::Hilbert);
+  Mesh small = make_mesh(4, 4, 4, Field::Waves, Split::Five, Order::Hilbert);
+  for (int w : {1, 2}) {
+    start_workers(w);
+    for (Mode mode : {Mode::Seq, Mode::NoWin, Mode::Sliding}) {
+      const Surface want = run(m, 0.05, Mode::Seq);
+      Surface r;
+      std::string err;
+      assert_int_equal(extract(m, 0.05, mode, AdaptOptions(), &r, nullptr, &err), 0);
+      assert_int_equal(r.kept.bytes(), 0); /* into an empty surface: nothing kept */
+      assert_true(r == want);
+      assert_int_equal(extract(m, 0.05, mode, AdaptOptions(), &r, nullptr, &err), 0);
+      assert_true(r == want);
+      const size_t kept = r.kept.bytes();
+      assert_true(kept > 0);
+      const size_t hits = r.kept.hits();
+      std::fill(r.xyz.begin(), r.xyz.end(), NAN);
+      assert_int_equal(extract(m, 0.05, mode, AdaptOptions(), &r, nullptr, &err), 0);
+      assert_true(r == want);
+      assert_true(r.kept.hits() > hits);
+      assert_true(r.kept.bytes() > 0 && r.kept.bytes() <= 2 * kept);
+      Surface copy = r;
+      assert_true(copy == r);
+      assert_int_equal(copy.kept.bytes(), 0);
+      /* A much smaller surface next: the memory it does not take goes. */
+      const Surface want_small = run(small, 0.05, Mode::Seq);
+      assert_int_equal(extract(small, 0.05, mode, AdaptOptions(), &r, nullptr, &err), 0);
+      assert_true(r == want_small);
+      assert_true(r.kept.bytes() < kept);
+      r.kept.release();
+      assert_int_equal(r.kept.bytes(), 0);
+      assert_int_equal(extract(m, 0.05, mode, AdaptOptions(), &r, nullptr, &err), 0);
+      assert_true(r == want);
+    }
+  }
+  adapt_finalize();
+}
+
 struct ArenaLoop {
   iso::Arena *a;
   std::vector<std::pair<char *, size_t>> *blocks;
@@ -943,12 +1075,14 @@ void test_cli_options(void **) {
   const std::string two = "--generate 6 --reps 2 --mode seq,nowin --workers 2 --events none";
   assert_int_equal(run_cli(two + " --verify", &out), 0);
   assert_true(contains(out, "first run (fresh output memory): seq ") && contains(out, ", nowin ") &&
-              contains(out, "reuse the previous surface"));
+              contains(out, "reuse the previous surface") &&
+              contains(out, "(kept after the last run: seq "));
   assert_true(contains(out, "nowin    == seq byte for byte: ok"));
   assert_true(contains(out, "verify: nowin    1 run(s) into the previous surface's memory == its "
                             "first: ok"));
   assert_int_equal(run_cli(two + " --fresh-output", &out), 0);
-  assert_true(contains(out, "every run into fresh memory (--fresh-output)"));
+  assert_true(contains(out, "every run into fresh memory (--fresh-output)") &&
+              !contains(out, "kept after"));
   assert_int_equal(run_cli("--generate 6 --reps 1 --events none", &out), 0);
   assert_false(out.find("first run") != std::string::npos);
 }
@@ -968,6 +1102,9 @@ int main(void) {
       cmocka_unit_test(test_merge_chunked),
       cmocka_unit_test(test_extract_reuses_output),
       cmocka_unit_test(test_arena_slabs),
+      cmocka_unit_test(test_map_cache),
+      cmocka_unit_test(test_arena_cache),
+      cmocka_unit_test(test_extract_keeps_memory),
       cmocka_unit_test(test_arena_workers),
       cmocka_unit_test(test_fast_path_equals_reference),
       cmocka_unit_test(test_invalid_meshes),
