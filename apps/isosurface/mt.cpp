@@ -588,6 +588,15 @@ void km_local(size_t b, size_t e, void *ctx) {
   for (size_t c = b; c < e; c++) chunk_local(*km->arena, *km->tables, *km->chunks[c], km->owner);
 }
 
+/* Step (1) of the chunks that the cell phase's merges sealed without
+ * running it (cells_merge), all but the last (km_rank runs its). */
+void km_local_sealed(size_t b, size_t e, void *ctx) {
+  KeyMerge *km = static_cast<KeyMerge *>(ctx);
+  const size_t last = km->chunks.size() - 1;
+  for (size_t c = b; c < e && c < last; c++)
+    if (!km->chunks[c]->closed) chunk_local(*km->arena, *km->tables, *km->chunks[c], km->owner);
+}
+
 void km_rank(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
   for (size_t c = b; c < e; c++) {
@@ -791,8 +800,8 @@ int km_phase(KeyMerge &km, bool parallel, bool in_order, void (*phase)(size_t, s
  * previous one does not keep the previous one's memory). */
 inline bool reusable(size_t cap, size_t need) { return cap >= need && cap / 2 <= need; }
 
-/* Phases (2) and (3) on km's chunks, all through (1) but the last (which
- * may be sealed only: km_rank runs its (1)), their tri_off set
+/* Phase (1) of the chunks sealed without it (all but the last, whose (1)
+ * km_rank runs), then phases (2) and (3) on km's chunks, their tri_off set
  * (consecutive), their pos increasing; km.owner set if there are several.
  * s->tri is sized to the chunks' triangles (left as it is when it already
  * has that size: the chunks may be its own memory) and s->xyz to the
@@ -803,6 +812,12 @@ inline bool reusable(size_t cap, size_t need) { return cap >= need && cap / 2 <=
  * largest cost on this VM, docs/benchmarks-isosurface.md). 0, -ENOMEM, the
  * runtime's errors. */
 int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
+  bool sealed_only = false;
+  for (size_t c = 0; c + 1 < km.chunks.size(); c++) sealed_only |= !km.chunks[c]->closed;
+  if (sealed_only) {
+    const int rc = km_phase(km, parallel, false, km_local_sealed);
+    if (rc) return rc;
+  }
   size_t ntri = 0, nwords = 0;
   try {
     km.pos.resize(km.chunks.size());
@@ -1226,10 +1241,13 @@ void cells_merge(adapt_seq *, void *state, void *thief_state, size_t, size_t, vo
     std::memcpy(vt->keys + 3 * vt->ntri, th->keys, 3 * th->ntri * sizeof(uint64_t));
     vt->ntri += th->ntri;
     delete th;
-    if (vt->ntri >= c->chunk_tris) seal(vt, c);
+    if (vt->ntri >= c->chunk_tris) vt->sealed = true; /* step (1): see below */
     return;
   }
-  if (!vt->sealed) seal(vt, c);
+  /* Sealed without its step (1), which merge_finish runs in parallel with
+   * the other chunks sealed so (km_local_sealed): the thief waits for this
+   * merge to end, and the step takes 0.2-0.5 ms. */
+  vt->sealed = true;
   vt->next = th;
   v->tail = tt;
 }
