@@ -182,7 +182,10 @@ struct Timing {
  * window mode of `mode`: a thief's chunks are linked after its victim's, so
  * they stay in cell order); a chunk of opt.chunk_tris triangles or more is
  * sealed and numbers its keys at once (the first step of the chunked merge,
- * merge_chunked above); then the ranks and the global ids run as adapt_for
+ * merge_chunked above; a victim's chunk that a thief's chunks follow is
+ * sealed by the merge of their pieces and numbered after the cell phase,
+ * in parallel, so that the thief does not wait for it); then the ranks and
+ * the global ids run as adapt_for
  * loops over the chunks, which write out->xyz and out->tri (each element
  * once, in parallel) and release their buffers. Mode::Seq runs the same
  * code in plain loops. Cell orders that are not local (a sample decides)
