@@ -78,6 +78,7 @@
 #include <adapt/adapt.h>
 #include <adapt/stl.hpp>
 
+#include "bandwidth.hpp"
 #include "cli.hpp"
 #include "harness.hpp"
 #include "output.hpp"
@@ -567,6 +568,9 @@ struct row {
   double noise = NAN;
 };
 static std::vector<row> rows;
+/* The memory bandwidth line measured before the 2-worker section (empty
+ * without it). */
+static std::string bandwidth_report;
 
 static void run_one(const std::string &algo, const std::string &op, int workers) {
   impls m = impls_for(algo, op, workers);
@@ -900,6 +904,7 @@ static void summary(const run_info &run, const std::vector<std::string> &noise_l
   for (size_t n : opt.sizes) md += " " + size_label(n);
   md += ".\n\n";
   for (const std::string &l : noise_lines) md += "    " + l + "\n";
+  if (!bandwidth_report.empty()) md += "\n" + bandwidth_report + ".\n";
   md += "\n## Targets\n\n| target | PASS | MISS | misses (algorithm/op/n: figure) "
         "|\n|---|---:|---:|---|\n";
   printf("\nSummary of targets (1 worker: T1/Ts; 2 workers: speedup, adapt vs best peer):\n");
@@ -1166,7 +1171,14 @@ int main(int argc, char **argv) {
                                    {"2", 2, [] { run_workers(2); }}};
   section_hooks hooks;
   hooks.phase_begin = [](int workers) {
-    if (workers == 2) printf("\n%s", affinity_report(pools->two).c_str());
+    if (workers != 2) return;
+    printf("\n%s", affinity_report(pools->two).c_str());
+    /* Before the 2-worker cases, every pool idle: the bound of the
+     * memory-bound rows' speed-ups, in the same minutes. */
+    const size_t bytes = (size_t)128 << 20;
+    const int rounds = opt.quick ? 3 : 7;
+    bandwidth_report = bandwidth_line(measure_bandwidth(bytes, rounds), bytes, rounds);
+    printf("   %s\n", bandwidth_report.c_str());
   };
   hooks.section_end = [&](const section &s, const noise_mark &since) {
     std::string l = noise_line(since, s.name + " worker(s) section", NULL, NULL);

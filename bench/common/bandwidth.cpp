@@ -1,0 +1,155 @@
+/* The memory bandwidth with one and two threads (bandwidth.hpp). */
+#include "bandwidth.hpp"
+#include "bench_util.hpp"
+#include "harness.hpp"
+#include "output.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+namespace {
+
+/* Keeps the sums alive (not optimised away). */
+volatile double sink;
+
+/* The first n CPUs the process may use. The calling thread may be bound to
+ * one (adapt binds the thread that starts it), and a new thread inherits
+ * that: a helper asks for every CPU, and the kernel leaves those allowed. */
+std::vector<int> first_cpus(int n) {
+  std::vector<int> cpus;
+  try {
+    std::thread([&] {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (int c = 0; c < CPU_SETSIZE; c++) CPU_SET(c, &set);
+      (void)sched_setaffinity(0, sizeof set, &set);
+      if (sched_getaffinity(0, sizeof set, &set) != 0) return;
+      for (int c = 0; c < CPU_SETSIZE && (int)cpus.size() < n; c++)
+        if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    }).join();
+  } catch (const std::system_error &) {
+    fatal("bandwidth: cannot start a thread");
+  }
+  return cpus;
+}
+
+void bind_to(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  (void)pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+/* Sum of a[b, e), four independent accumulators (not the add's latency). */
+double read_part(const double *a, size_t b, size_t e) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  size_t i = b;
+  for (; i + 4 <= e; i += 4) {
+    s0 += a[i];
+    s1 += a[i + 1];
+    s2 += a[i + 2];
+    s3 += a[i + 3];
+  }
+  for (; i < e; i++) s0 += a[i];
+  return (s0 + s1) + (s2 + s3);
+}
+
+void map_part(const double *a, double *out, size_t b, size_t e) {
+  for (size_t i = b; i < e; i++) out[i] = 0.5 * a[i] + 1.0;
+}
+
+/* One pass of kind (0 read, 1 map) over n elements on the given CPUs (one
+ * thread each, the work split evenly); GB/s. */
+double pass(int kind, const double *a, double *out, size_t n, const std::vector<int> &cpus) {
+  const size_t t = cpus.size();
+  std::vector<double> sums(t, 0.0);
+  std::vector<std::thread> th;
+  /* Started before the clock, released together: thread creation is not timed. */
+  std::atomic<int> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<double> secs(t, 0.0);
+  try {
+    for (size_t k = 0; k < t; k++)
+      th.emplace_back([&, k] {
+        bind_to(cpus[k]);
+        const size_t b = n * k / t, e = n * (k + 1) / t;
+        /* Release: pairs with the acquire load of ready below. */
+        ready.fetch_add(1, std::memory_order_release);
+        /* Acquire: pairs with the release store of go below. */
+        while (!go.load(std::memory_order_acquire)) {}
+        const double t0 = now_s();
+        if (kind == 0)
+          sums[k] = read_part(a, b, e);
+        else
+          map_part(a, out, b, e);
+        secs[k] = now_s() - t0;
+      });
+  } catch (const std::system_error &) {
+    fatal("bandwidth: cannot start a thread");
+  }
+  /* Acquire: pairs with every thread's release increment of ready. */
+  while (ready.load(std::memory_order_acquire) < (int)t) {}
+  /* Release: pairs with the threads' acquire loads of go. */
+  go.store(true, std::memory_order_release);
+  for (std::thread &x : th) x.join();
+  double s = 0, longest = 0;
+  for (size_t k = 0; k < t; k++) {
+    s += sums[k];
+    longest = std::max(longest, secs[k]);
+  }
+  sink = s;
+  const double bytes = (double)n * sizeof(double) * (kind == 0 ? 1 : 2);
+  return longest > 0 ? bytes / longest / 1e9 : 0;
+}
+
+} // namespace
+
+bandwidth measure_bandwidth(size_t bytes, int rounds) {
+  bandwidth r;
+  const std::vector<int> cpus = first_cpus(2);
+  if (cpus.empty()) fatal("bandwidth: no CPU in the process's affinity mask");
+  r.threads = (int)cpus.size();
+  const size_t n = bytes / sizeof(double);
+  double *a = alloc_array<double>(n), *out = alloc_array<double>(n);
+  for (size_t i = 0; i < n; i++) a[i] = (double)(i % 1000), out[i] = 0; /* faulted in */
+  std::vector<double> r1, r2, m1, m2;
+  const std::vector<int> one(cpus.begin(), cpus.begin() + 1);
+  for (int k = 0; k < rounds; k++) {
+    /* Alternated, the order flipped every round: drift hits both alike. */
+    const bool two_first = k % 2 == 1 && r.threads == 2;
+    for (int j = 0; j < 2; j++) {
+      const bool two = (j == 0) == two_first;
+      if (two && r.threads < 2) continue;
+      (two ? r2 : r1).push_back(pass(0, a, out, n, two ? cpus : one));
+      (two ? m2 : m1).push_back(pass(1, a, out, n, two ? cpus : one));
+    }
+  }
+  free(a);
+  free(out);
+  r.read1 = median(r1);
+  r.map1 = median(m1);
+  if (r.threads == 2) {
+    r.read2 = median(r2);
+    r.map2 = median(m2);
+  }
+  return r;
+}
+
+std::string bandwidth_line(const bandwidth &b, size_t bytes, int rounds) {
+  if (b.threads < 2)
+    return fmt("memory bandwidth (arrays of %zu MiB, medians of %d): read %.1f GB/s, map %.1f GB/s "
+               "(one CPU only: no 2-thread figure)",
+               bytes >> 20, rounds, b.read1, b.map1);
+  return fmt("memory bandwidth (arrays of %zu MiB, medians of %d), 1 -> 2 threads: read %.1f -> "
+             "%.1f GB/s (x%.2f), map b = 0.5 a + 1 %.1f -> %.1f GB/s (x%.2f): the bound of a "
+             "memory-bound loop's 2-worker speed-up",
+             bytes >> 20, rounds, b.read1, b.read2, b.read2 / b.read1, b.map1, b.map2,
+             b.map2 / b.map1);
+}

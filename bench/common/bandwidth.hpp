@@ -1,0 +1,35 @@
+/* The machine's memory bandwidth with one and two threads: the bound of any
+ * library's 2-worker speed-up on memory-bound loops (docs/benchmarks-stl.md,
+ * "The memory bandwidth with one and two cores").
+ *
+ * measure_bandwidth() streams two arrays of `bytes` each (far beyond the
+ * shared cache) with plain loops on std::threads bound to the first two
+ * CPUs the process may use (the PUs adapt binds its workers to), one thread
+ * then two (each a half), alternately for `rounds` rounds, and answers the
+ * medians: a read (a sum, four accumulators) and a map (b[i] = 0.5 a[i] + 1,
+ * the cheap transform of bench_stl; 16 bytes moved per element, plus the
+ * write-allocate the hardware may add, not counted). No library is
+ * involved: adapt's workers and the peers' pools must be idle meanwhile.
+ *
+ * Not thread-safe (call it from the thread driving the benchmark). Exits
+ * through fatal() (harness.hpp) when a thread or the arrays cannot be had.
+ */
+#ifndef BENCH_COMMON_BANDWIDTH_HPP
+#define BENCH_COMMON_BANDWIDTH_HPP
+
+#include <stddef.h>
+
+#include <string>
+
+struct bandwidth {
+  double read1 = 0, read2 = 0; /* GB/s (1e9 bytes/s), one and two threads */
+  double map1 = 0, map2 = 0;
+  int threads = 0; /* 2, or 1 when the process may use one CPU only (then read2 = map2 = 0) */
+};
+
+bandwidth measure_bandwidth(size_t bytes, int rounds);
+
+/* One line for the report: the figures and the two-thread ratios. */
+std::string bandwidth_line(const bandwidth &b, size_t bytes, int rounds);
+
+#endif /* BENCH_COMMON_BANDWIDTH_HPP */
