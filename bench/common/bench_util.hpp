@@ -35,28 +35,6 @@ static inline void sleep_ns(long long ns) {
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
 }
 
-/* Wait until the process's other threads have stopped using the CPU: the
- * peers' runtimes spin after a parallel region (libgomp's workers for about
- * 14 ms on the team's VM, sharing a CPU with whatever runs next there), so
- * a fixed pause does not let them fall asleep. Polls the process's CPU time
- * every 0.5 ms while the calling thread sleeps (its own use is a few µs);
- * returns once a step saw under 25 µs used, or after max_ns. Answers the
- * time waited, ns. */
-static inline long long quiesce_ns(long long max_ns) {
-  const long long step = 500000, idle = 25000;
-  long long waited = 0;
-  for (;;) {
-    struct timespec a, b;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
-    sleep_ns(step);
-    waited += step;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
-    const long long used =
-        (long long)(b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
-    if (used < idle || waited >= max_ns) return waited;
-  }
-}
-
 /* The q-quantile (0 <= q <= 1) of v, linear interpolation between order
  * statistics; 0 for an empty v. */
 static inline double quantile(std::vector<double> v, double q) {

@@ -177,10 +177,7 @@ case_result run_case(const case_spec &spec, const std::vector<variant> &v) {
   auto one = [&](size_t i, int round) {
     if (!cr.fail[i].empty()) return;
     if (spec.prepare) spec.prepare(i);
-    if (spec.gap_ns > 0) {
-      sleep_ns(spec.gap_ns);
-      (void)quiesce_ns(kQuiesceMaxNs);
-    }
+    if (spec.gap_ns > 0) sleep_ns(spec.gap_ns);
     std::vector<long long> counts(nev);
     nested_rc.store(0, std::memory_order_relaxed);
     if (nev && round >= 0) perfctr_start(spec.counters);

@@ -102,18 +102,13 @@ std::string check_equal(const T *got, const T *want, size_t n, const char *why) 
   return memcmp(got, want, n * sizeof(T)) == 0 ? "" : why;
 }
 
-/* The longest wait for the other threads to stop using the CPU after a
- * case's gap, ns (quiesce_ns). */
-constexpr long long kQuiesceMaxNs = 100 * 1000000LL;
-
 /* How run_case runs a case. Hooks get the variant's index. */
 struct case_spec {
   std::string group, name; /* section or table; case */
   int workers = 1;
   int rounds = 1;
-  double n = 0;         /* work units of a run, for the variants with n = 0 */
-  long long gap_ns = 0; /* pause before each run, then until the other threads stop using the
-                           CPU (quiesce_ns, at most kQuiesceMaxNs): idle threads fall asleep */
+  double n = 0;                        /* work units of a run, for the variants with n = 0 */
+  long long gap_ns = 0;                /* pause before each run (idle threads fall asleep) */
   bool check_every_run = false;        /* check() after every run, else after the warm-up only */
   bool stop_on_failure = false;        /* exit(3) at the first failure */
   perfctr *counters = NULL;            /* read around each timed run, or NULL */
