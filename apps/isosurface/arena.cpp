@@ -75,7 +75,6 @@ void *MapCache::take(size_t bytes, size_t align) {
     const Entry e = kept_[i];
     if (e.bytes != bytes || e.align != align) continue;
     kept_.erase(kept_.begin() + (std::ptrdiff_t)i);
-    bytes_ -= e.bytes;
     hits_++;
     return e.p;
   }
@@ -88,7 +87,6 @@ void MapCache::give(void *p, size_t bytes, size_t align) {
     if (giving_) {
       try {
         kept_.push_back({p, bytes, align, gen_});
-        bytes_ += bytes;
         return;
       } catch (const std::bad_alloc &) {
         /* Not kept: unmapped below. */
@@ -114,7 +112,6 @@ void MapCache::end_giving() {
       if (e.gen == gen_) {
         kept_[k++] = e;
       } else {
-        bytes_ -= e.bytes;
         try {
           stale.push_back(e);
         } catch (const std::bad_alloc &) {
@@ -132,14 +129,15 @@ void MapCache::release() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     all.swap(kept_);
-    bytes_ = 0;
   }
   for (const Entry &e : all) (void)munmap(e.p, e.bytes);
 }
 
 size_t MapCache::bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return bytes_;
+  size_t n = 0;
+  for (const Entry &e : kept_) n += e.bytes;
+  return n;
 }
 
 size_t MapCache::hits() const {

@@ -86,9 +86,10 @@ private:
     size_t bytes, align;
     uint64_t gen; /* the giving period it was given in */
   };
+  /* Every field below: read and written under mu_ only. */
   mutable std::mutex mu_;
   std::vector<Entry> kept_;
-  size_t bytes_ = 0, hits_ = 0;
+  size_t hits_ = 0;
   uint64_t gen_ = 0;
   bool giving_ = false;
 };
@@ -145,7 +146,7 @@ private:
   void unref(void *slab);
   void *map_own(size_t bytes, bool whole_huge);
   std::unique_ptr<std::atomic<Slot *>[]> slots_;
-  MapCache *cache_;
+  MapCache *cache_; /* set at construction, then only read: no synchronisation */
 };
 
 /* An arena allocation of n T's (trivial T), freed with its holder. */
