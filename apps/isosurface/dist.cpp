@@ -160,7 +160,7 @@ struct RankFigures {
   double c_read = 0, c_extract = 0, c_gmerge = 0, c_write = 0;
   /* Memory, bytes: RSS before reading (MPI and the libraries started), the
    * peak RSS (of the whole run), the data the rank holds: its mesh share
-   * and its surface in the app's layout (Point, Tet: 32 bytes each; a
+   * and its surface in the app's layout (Point: 32 bytes, Tet: 16; a
    * surface vertex and triangle: 24). The target: (rss_peak - rss_base) /
    * data_bytes <= 1.3. */
   double rss_base = 0, rss_peak = 0, data_bytes = 0;
@@ -360,7 +360,7 @@ void report(const World &w, const DistOptions &o, size_t npieces,
               tris, (unsigned long long)gverts, verts, verts - (long long)gverts, area);
   std::printf("memory: max RSS per rank %.1f MiB; peak RSS growth / (mesh share + output) at most "
               "%.2f (rank %zu; target 1.3; growth: peak RSS - RSS before reading; mesh share + "
-              "output: 32 B a point and a tetrahedron, 24 B a vertex and a triangle)\n",
+              "output: 32 B a point, 16 B a tetrahedron, 24 B a vertex and a triangle)\n",
               peak / (1 << 20), worst, worst_rank);
 }
 

@@ -242,12 +242,31 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
   try {
     const LineMap tl(m.tets.data(), m.tets.size() * sizeof(Tet), 0);
     const LineMap pl(m.pts.data(), m.pts.size() * sizeof(Point), tl.count);
-    /* The inside bytes: their own line-aligned array. */
+    /* The inside bytes and owner[] (4 bytes a point, set by the same
+     * pass): their own line-aligned arrays. */
     const uint64_t in_first = tl.count + pl.count;
     const uint64_t in_lines = classified ? (m.pts.size() + 63) / 64 : 0;
-    ReuseCounter rc_lines(in_first + in_lines, lines, rate);
+    const uint64_t own_first = in_first + in_lines;
+    const uint64_t own_lines = classified ? (4 * m.pts.size() + 63) / 64 : 0;
     const Tet *tets = m.tets.data();
     const Point *pts = m.pts.data();
+    /* A crossed cell's triangles (1, or 2 with two points inside) are
+     * written as three 8-byte keys each, appended to its worker's chunks:
+     * one stream per worker, laid out one after the other. */
+    auto ntri = [&](const Tet &t) {
+      int in = 0;
+      for (int v = 0; v < 4; v++) in += pts[t.v[v]].s >= s.iso;
+      return in == 0 || in == 4 ? 0 : in == 2 ? 2 : 1;
+    };
+    std::vector<uint64_t> key_at((size_t)s.workers + 1, 0); /* bytes */
+    if (classified) {
+      for (const Piece &p : pieces)
+        for (size_t c = p.begin; c < p.end; c++)
+          key_at[(size_t)p.worker + 1] += 24 * (uint64_t)ntri(tets[c]);
+      for (size_t w = 1; w < key_at.size(); w++) key_at[w] += key_at[w - 1] + 64;
+    }
+    const uint64_t key_first = own_first + own_lines;
+    ReuseCounter rc_lines(key_first + (key_at.back() + 63) / 64, lines, rate);
     /* Both lines of a record of `bytes` at a when it straddles two. */
     auto touch = [&](const LineMap &lm, uintptr_t a, size_t bytes) {
       const uint64_t l0 = lm.line(a), l1 = lm.line(a + bytes - 1);
@@ -258,6 +277,7 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
       for (size_t i = p.begin; i < p.end; i++) {
         rc_lines.access(pl.line((uintptr_t)&pts[i].s));
         rc_lines.access(in_first + i / 64);
+        rc_lines.access(own_first + i / 16);
       }
     for (const Piece &p : pieces)
       for (size_t c = p.begin; c < p.end; c++) {
@@ -274,8 +294,14 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
           rc_lines.access(in_first + (uint64_t)t.v[v] / 64);
           in += pts[t.v[v]].s >= s.iso;
         }
-        if (in != 0 && in != 4)
+        if (in != 0 && in != 4) {
           for (int v = 0; v < 4; v++) touch(pl, (uintptr_t)&pts[t.v[v]], sizeof(Point));
+          uint64_t &at = key_at[(size_t)p.worker];
+          const uint64_t bytes = 24 * (uint64_t)ntri(t);
+          for (uint64_t l = (at + 63) / 64; l < (at + bytes + 63) / 64; l++)
+            rc_lines.access(key_first + l);
+          at += bytes;
+        }
       }
     MissPrediction r;
     r.accesses = (double)rc_lines.accesses();

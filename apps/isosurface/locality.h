@@ -3,7 +3,7 @@
  * picture of the workers in the sequence). No VTK here.
  *
  * The model: the workers of a mode touch the cells in an order given by the
- * mode's policy (model_schedule), each cell touching its 32-byte tetrahedron
+ * mode's policy (model_schedule), each cell touching its 16-byte tetrahedron
  * and its four 32-byte points (the mesh's own point ids, at their addresses
  * in the mesh's arrays, so a point numbering unrelated to the cell order
  * shows). The interleaved stream of 64-byte lines goes through LRU stack
@@ -28,9 +28,11 @@ namespace iso {
 
 /* What a cell reads.
  * Classified: the extraction of mt.cpp: a pass over the points first (each
- *   point's scalar read, one "inside" byte per point written), then per
- *   cell its tetrahedron and the inside bytes of its four points (64 points
- *   per line), and the four 32-byte points only for a crossed cell.
+ *   point's scalar read, one "inside" byte and its 4-byte owner entry
+ *   written), then per cell its tetrahedron and the inside bytes of its four
+ *   points (64 points per line), and only for a crossed cell the four
+ *   32-byte points and its triangles' keys (24 bytes each, appended to its
+ *   worker's stream).
  * Scalars: the paper's §4 kernel (and this app's before the classification
  *   pass): per cell its tetrahedron and the scalar of each of its four
  *   32-byte points. */

@@ -140,6 +140,11 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
     *err = "grid too large";
     return -EOVERFLOW;
   }
+  if ((uint64_t)npts >= kMaxMeshPoints) {
+    *err = "grid too large: " + std::to_string(npts) + " points, at most " +
+           std::to_string(kMaxMeshPoints - 1) + " (point ids are 32-bit)";
+    return -EOVERFLOW;
+  }
   const int64_t hx = nx - 1, hy = ny - 1, hz = nz - 1;
   try {
     /* The hexahedra in cell order (identity for Lex). */
@@ -188,7 +193,7 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
             id = (int64_t)grid_of.size();
             grid_of.push_back(gp);
           }
-          tt.v[a] = id;
+          tt.v[a] = (uint32_t)id; /* < npts < kMaxMeshPoints */
         }
       }
     }
@@ -217,10 +222,15 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
 
 int validate(const Mesh &m, std::string *err) {
   const int64_t n = (int64_t)m.pts.size();
+  if ((uint64_t)n >= kMaxMeshPoints) {
+    *err = "too many points (" + std::to_string(n) + ", at most " +
+           std::to_string(kMaxMeshPoints - 1) + ": point ids are 32-bit)";
+    return -EOVERFLOW;
+  }
   for (size_t c = 0; c < m.tets.size(); c++)
     for (int a = 0; a < 4; a++) {
-      int64_t v = m.tets[c].v[a];
-      if (v < 0 || v >= n) {
+      const int64_t v = m.tets[c].v[a];
+      if (v >= n) {
         *err = "cell " + std::to_string(c) + " refers to point " + std::to_string(v) +
                ", out of range [0, " + std::to_string(n) + ")";
         return -ERANGE;

@@ -2,9 +2,11 @@
  * and its checks. No VTK here (see vtk_bridge.h for files).
  *
  * Layout: an array of points, each four doubles (x, y, z, scalar), and an
- * array of tetrahedra, each four 64-bit point indices. Cells close in the
- * cell array share points, and points are numbered in the order the cells
- * first use them, so processing cells in order reuses cached points.
+ * array of tetrahedra, each four 32-bit point indices (the paper's cells
+ * hold 64-bit ones: 32 bytes a cell instead of 16, for no use, as the
+ * extraction's vertex keys are 32-bit point pairs anyway). Cells close in
+ * the cell array share points, and points are numbered in the order the
+ * cells first use them, so processing cells in order reuses cached points.
  */
 #ifndef APPS_ISOSURFACE_MESH_H
 #define APPS_ISOSURFACE_MESH_H
@@ -23,10 +25,16 @@ struct Point {
 };
 static_assert(sizeof(Point) == 32, "a point is four doubles");
 
+/* A mesh holds fewer points than this (at most 2^32 - 2), so that every
+ * point id fits in 32 bits and the extraction's vertex keys too. The
+ * generator and the readers refuse larger meshes with -EOVERFLOW;
+ * validate() and extract() check it on meshes made by hand. */
+constexpr uint64_t kMaxMeshPoints = 0xFFFFFFFFull;
+
 struct Tet {
-  int64_t v[4];
+  uint32_t v[4];
 };
-static_assert(sizeof(Tet) == 32, "a tetrahedron is four 64-bit point ids");
+static_assert(sizeof(Tet) == 16, "a tetrahedron is four 32-bit point ids");
 
 /* Bytes malloc'd (free() releases them), aligned to 2 MiB with transparent
  * huge pages asked for when bytes >= ISO_HUGE_MIN_BYTES (the mesh's and
@@ -130,14 +138,16 @@ struct Grid {
 /* Split the grid's (np-1)^3 hexahedra into tetrahedra in the given cell
  * order, numbering the points in order of first use. `seed` drives
  * Order::Random. Errors (message in *err, mesh untouched): -EINVAL fewer than
- * 2 points on an axis; -EOVERFLOW the counts do not fit; -ENOMEM. */
+ * 2 points on an axis; -EOVERFLOW the counts do not fit, or kMaxMeshPoints
+ * points or more; -ENOMEM. */
 int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, Mesh *mesh,
                         std::string *err);
 
-/* Check a mesh before extraction: every index in [0, npts), finite
- * coordinates, no NaN scalar (message names the first offending cell or
- * point). 0 or -EINVAL (malformed), -ERANGE (index out of range), -EDOM
- * (NaN or infinite value). */
+/* Check a mesh before extraction: fewer than kMaxMeshPoints points, every
+ * index in [0, npts), finite coordinates, no NaN scalar (message names the
+ * first offending cell or point). 0 or -EINVAL (malformed), -EOVERFLOW (too
+ * many points), -ERANGE (index out of range), -EDOM (NaN or infinite
+ * value). */
 int validate(const Mesh &m, std::string *err);
 
 } // namespace iso

@@ -293,8 +293,8 @@ namespace {
 
 /* A vertex key packed in 64 bits: (a << 32) | b, a <= b < 2^32 (the edge
  * (a, b), or the point a when a == b). extract() refuses meshes of 2^32 - 1
- * points or more. */
-constexpr uint64_t kMaxPoints = 0xFFFFFFFFull;
+ * points or more (kMaxMeshPoints). */
+constexpr uint64_t kMaxPoints = kMaxMeshPoints;
 
 inline uint64_t pack(const EdgeKey &k) { return (uint64_t)k.a << 32 | (uint64_t)k.b; }
 

@@ -530,6 +530,11 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
       if (fresh) mesh->pts.push_back(q);
     }
   }
+  if ((uint64_t)mesh->pts.size() >= kMaxMeshPoints) {
+    *err = "piece '" + path + "': the mesh reaches " + std::to_string(mesh->pts.size()) +
+           " points, at most " + std::to_string(kMaxMeshPoints - 1) + " (point ids are 32-bit)";
+    return -EOVERFLOW;
+  }
 
   /* The cells: in each chunk, the cells up to the first that is not a
    * tetrahedron (its type, or its point count from the offsets) have their
@@ -567,7 +572,7 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
                  std::to_string(id) + ", out of range [0, " + std::to_string(np) + ")";
           return -ERANGE;
         }
-        t.v[k] = map(id);
+        t.v[k] = (uint32_t)map(id); /* < mesh->pts.size() < kMaxMeshPoints */
       }
       mesh->tets.push_back(t);
     }

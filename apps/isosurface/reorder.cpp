@@ -245,14 +245,14 @@ Numbering measure_numbering(const Mesh &m) {
     const size_t c = ns == nc ? k : (size_t)((unsigned __int128)k * nc / ns);
     int64_t lo = m.tets[c].v[0], hi = lo;
     for (int a = 1; a < 4; a++) {
-      lo = std::min(lo, m.tets[c].v[a]);
-      hi = std::max(hi, m.tets[c].v[a]);
+      lo = std::min<int64_t>(lo, m.tets[c].v[a]);
+      hi = std::max<int64_t>(hi, m.tets[c].v[a]);
     }
     cell[k] = (double)(hi - lo) / np;
     if (c > 0)
       for (int a = 0; a < 4; a++) {
-        lo = std::min(lo, m.tets[c - 1].v[a]);
-        hi = std::max(hi, m.tets[c - 1].v[a]);
+        lo = std::min<int64_t>(lo, m.tets[c - 1].v[a]);
+        hi = std::max<int64_t>(hi, m.tets[c - 1].v[a]);
       }
     pair[k] = (double)(hi - lo) / np;
   }

@@ -410,13 +410,14 @@ fi
 
 # Peak RSS minus the RSS before reading, over the rank's mesh share and
 # surface in the app's layout (the CSV's rss_peak_b, rss_base_b, data_b):
-# at most 1.3 on every rank, 4 pieces each, with a mesh large enough
-# (about 29 MiB a rank) that the libraries' few MiB do not dominate.
+# at most 1.3 on every rank, 2 pieces each, with a mesh large enough
+# (4.0 M tetrahedra, about 35 MiB a rank) that the libraries' and buffers'
+# 6-7 MiB do not dominate (docs/distributed.md, "Memory").
 # Release builds only: the sanitizers' shadow memory is not the app's.
 if grep -qaE '__(asan|tsan)_init' "$bin"; then
   echo "skip: memory bound (a sanitizer build)"
-elif serial --generate 80x80x64 --field waves --order hilbert --reorder none --reps 1 \
-  --save-mesh big.pvtu --pieces 12 &&
+elif serial --generate 100x100x80 --field waves --order hilbert --reorder none --reps 1 \
+  --save-mesh big.pvtu --pieces 6 &&
   mpi 3 --input big.pvtu --iso 0 --mode sliding --workers 1 --reps 1 --output big.pvtp \
     --csv big.csv; then
   ratios=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -751,9 +751,21 @@ void test_invalid_meshes(void **) {
   assert_int_equal(read_mesh(nanfile, ro, &m, &err), -EDOM);
   assert_true(contains(err, "NaN"));
   g.pts[5].s = 0.5;
-  g.tets[3].v[2] = -1;
+  g.tets[3].v[2] = (uint32_t)g.pts.size();
   assert_int_equal(validate(g, &err), -ERANGE);
-  assert_true(contains(err, "cell 3"));
+  assert_true(contains(err, "cell 3") &&
+              contains(err, "refers to point " + std::to_string(g.pts.size())));
+  g.tets[3].v[2] = UINT32_MAX; /* what a 64-bit -1 would have become */
+  assert_int_equal(validate(g, &err), -ERANGE);
+  assert_true(contains(err, "refers to point 4294967295"));
+  /* Point ids are 32-bit: a grid of 2^32 points is refused before
+   * anything is allocated. */
+  Grid huge;
+  huge.np[0] = 2048;
+  huge.np[1] = 2048;
+  huge.np[2] = 1024;
+  assert_int_equal(tetrahedralize_grid(huge, Split::Five, Order::Lex, 1, &m, &err), -EOVERFLOW);
+  assert_true(contains(err, "4294967296 points") && contains(err, "32-bit"));
   /* Grids too small. */
   Grid tiny;
   tiny.np[2] = 1;

@@ -197,7 +197,8 @@ void test_prediction_orders_modes(void **) {
   const double seq = predicted(lex, Mode::Seq, 1, 0, cache);
   const double nowin = predicted(lex, Mode::NoWin, 4, 0, cache);
   const double stat = predicted(lex, Mode::Static, 4, 8192, cache);
-  const double lines = (double)(lex.tets.size() * 32 + lex.pts.size() * 32) / 64;
+  const double lines =
+      (double)(lex.tets.size() * sizeof(Tet) + lex.pts.size() * sizeof(Point)) / 64;
   std::printf("scalars, 4 workers: seq %.0f nowin %.0f static %.0f (lines %.0f)\n", seq, nowin,
               stat, lines);
   assert_true(seq >= 0.95 * lines && seq <= 1.1 * lines); /* cold misses, little else */
@@ -216,7 +217,7 @@ void test_prediction_orders_modes(void **) {
   std::shuffle(perm.begin(), perm.end(), std::mt19937_64(3));
   for (size_t i = 0; i < perm.size(); i++) shuffled.pts[(size_t)perm[i]] = lex.pts[i];
   for (Tet &t : shuffled.tets)
-    for (int64_t &v : t.v) v = perm[(size_t)v];
+    for (uint32_t &v : t.v) v = (uint32_t)perm[(size_t)v];
   const double rseq = predicted(shuffled, Mode::Seq, 1, 0, cache);
   const double rnowin = predicted(shuffled, Mode::NoWin, 4, 0, cache);
   const double rstat = predicted(shuffled, Mode::Static, 4, 8192, cache);

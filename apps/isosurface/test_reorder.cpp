@@ -284,7 +284,7 @@ void test_bad_inputs(void **) {
   m.pts.push_back({100, 100, 100, 0.5});
   m.pts.push_back({0.5, 0.5, 0.5, -0.25});
   m.pts.push_back(m.pts[0]);
-  const int64_t dup = (int64_t)m.pts.size() - 1;
+  const uint32_t dup = (uint32_t)m.pts.size() - 1;
   const Tet t0 = m.tets[0];
   m.tets.push_back({{dup, t0.v[1], t0.v[2], t0.v[3]}});
   /* A degenerate cell (a repeated point) and a flat one. */

@@ -268,6 +268,11 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
   Mesh m;
   m.array_name = arr->GetName() ? arr->GetName() : "scalars";
   const vtkIdType np = grid->GetNumberOfPoints(), ncells = grid->GetNumberOfCells();
+  if ((uint64_t)np >= kMaxMeshPoints) {
+    *err = "too many points (" + std::to_string(np) + ", at most " +
+           std::to_string(kMaxMeshPoints - 1) + ": point ids are 32-bit)";
+    return -EOVERFLOW;
+  }
   try {
     m.pts.resize((size_t)np);
     for (vtkIdType p = 0; p < np; p++) {
@@ -281,7 +286,8 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
       vtkIdType n;
       const vtkIdType *ids;
       ca->GetCellAtId(c, n, ids);
-      for (int a = 0; a < 4; a++) m.tets[(size_t)c].v[a] = (int64_t)ids[a];
+      /* In [0, np) (check_cells, or VTK's own triangle filter). */
+      for (int a = 0; a < 4; a++) m.tets[(size_t)c].v[a] = (uint32_t)ids[a];
     }
   } catch (const std::bad_alloc &) {
     *err = "out of memory reading the mesh";
@@ -607,8 +613,10 @@ vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m) {
   conn->SetNumberOfTuples((vtkIdType)(4 * m.tets.size()));
   vtkIdType *po = offsets->GetPointer(0), *pc = conn->GetPointer(0);
   for (size_t c = 0; c <= m.tets.size(); c++) po[c] = (vtkIdType)(4 * c);
-  static_assert(sizeof(vtkIdType) == sizeof(int64_t), "VTK built with 64-bit ids");
-  if (!m.tets.empty()) std::memcpy(pc, m.tets.data(), m.tets.size() * sizeof(Tet));
+  /* VTK's own 64-bit ids (vtkIdType), as its readers make them: the VTK
+   * peers read the cells they read from a file. */
+  for (size_t c = 0; c < m.tets.size(); c++)
+    for (int a = 0; a < 4; a++) pc[4 * c + (size_t)a] = (vtkIdType)m.tets[c].v[a];
   vtkNew<vtkCellArray> cells;
   cells->SetData(offsets, conn);
   ug->SetCells(VTK_TETRA, cells);
