@@ -571,6 +571,7 @@ static std::vector<row> rows;
 /* The memory bandwidth line measured before the 2-worker section (empty
  * without it). */
 static std::string bandwidth_report;
+static bandwidth bandwidth_measured; /* zeros without it */
 
 static void run_one(const std::string &algo, const std::string &op, int workers) {
   impls m = impls_for(algo, op, workers);
@@ -675,7 +676,27 @@ struct target {
   double bound; /* figure <= bound passes (speedup: >= bound) */
   bool at_least;
   double value;
+  /* ">= 10% ahead" only: the best peer's speed-up is within 10% of what
+   * the machine allows (room_bound), so that no schedule can be 10% ahead:
+   * a miss the target cannot decide here. */
+  bool no_room = false;
 };
+
+/* The highest 2-worker speed-up the machine allows a row whose best peer
+ * reaches `peer`: 2, or on a cheap row whose arrays exceed the shared
+ * cache, the measured bandwidth's two-thread ratio (the larger of the
+ * read's and the map's), unless the peer is above it (the row is then not
+ * bound by the memory: its operation weighs, as count_if's hashed
+ * predicate). */
+static double room_bound(const row &r, double peer) {
+  const bandwidth &b = bandwidth_measured;
+  if (r.op == "cheap" && r.n * sizeof(double) > opt.cache && b.read1 > 0 && b.map1 > 0 &&
+      b.read2 > 0 && b.map2 > 0) {
+    const double bw = std::max(b.read2 / b.read1, b.map2 / b.map1);
+    if (peer <= bw) return bw;
+  }
+  return 2.0;
+}
 
 static std::vector<target> targets_of(const row &r) {
   std::vector<target> t;
@@ -688,7 +709,12 @@ static std::vector<target> targets_of(const row &r) {
       t.push_back({"sort <= 1.10 x best peer", 1.10, false, r.vs_best});
     } else {
       t.push_back({"<= 1.03 x best peer", 1.03, false, r.vs_best});
-      if (r.op != "costly") t.push_back({">= 10% ahead of best peer", 1.0 / 1.1, false, r.vs_best});
+      if (r.op != "costly") {
+        target x{">= 10% ahead of best peer", 1.0 / 1.1, false, r.vs_best};
+        const double peer = 1.0 / r.ratio[r.best]; /* the best peer's speed-up */
+        x.no_room = std::isfinite(peer) && 1.1 * peer > room_bound(r, peer);
+        t.push_back(x);
+      }
     }
   }
   return t;
@@ -707,7 +733,10 @@ static std::string targets_text(const row &r) {
                       : strncmp(t.name, ">=", 2) == 0      ? "+10%"
                       : strncmp(t.name, "sort", 4) == 0    ? "10%"
                                                            : "3%";
-    s += fmt("%s%s %s", s.empty() ? "" : ", ", tag, passes(t) ? "PASS" : "MISS");
+    s += fmt("%s%s %s", s.empty() ? "" : ", ", tag,
+             passes(t)   ? "PASS"
+             : t.no_room ? "MISS (no room)"
+                         : "MISS");
   }
   return s;
 }
@@ -875,7 +904,7 @@ static void run_workers(int workers) {
 static void summary(const run_info &run, const std::vector<std::string> &noise_lines) {
   struct tally {
     const char *name;
-    int pass = 0, miss = 0;
+    int pass = 0, miss = 0, no_room = 0;
     std::string misses;
   };
   std::vector<tally> ts;
@@ -892,8 +921,10 @@ static void summary(const run_info &run, const std::vector<std::string> &noise_l
         it->pass++;
       } else {
         it->miss++;
-        it->misses += fmt("%s%s/%s/%s (%s)", it->misses.empty() ? "" : "; ", r.algo.c_str(),
-                          r.op.c_str(), size_label(r.n).c_str(), num(t.value, "%.3f").c_str());
+        it->no_room += t.no_room;
+        it->misses += fmt("%s%s/%s/%s (%s%s)", it->misses.empty() ? "" : "; ", r.algo.c_str(),
+                          r.op.c_str(), size_label(r.n).c_str(), num(t.value, "%.3f").c_str(),
+                          t.no_room ? ", no room" : "");
       }
     }
   std::string md;
@@ -909,11 +940,16 @@ static void summary(const run_info &run, const std::vector<std::string> &noise_l
         "|\n|---|---:|---:|---|\n";
   printf("\nSummary of targets (1 worker: T1/Ts; 2 workers: speedup, adapt vs best peer):\n");
   for (const tally &t : ts) {
-    printf("   %-28s PASS %3d  MISS %3d%s%s\n", t.name, t.pass, t.miss, t.miss ? "  misses: " : "",
-           t.misses.c_str());
+    const std::string room =
+        t.no_room ? fmt(" (%d with no room: the best peer's speed-up within 10%% of the "
+                        "machine's bound, 2 or the bandwidth's ratio)",
+                        t.no_room)
+                  : std::string();
+    printf("   %-28s PASS %3d  MISS %3d%s%s%s\n", t.name, t.pass, t.miss, room.c_str(),
+           t.miss ? "  misses: " : "", t.misses.c_str());
     /* not fmt(): the list of misses may exceed its 1023 characters */
     md += std::string("| ") + t.name + " | " + std::to_string(t.pass) + " | " +
-          std::to_string(t.miss) + " | " + t.misses + " |\n";
+          std::to_string(t.miss) + room + " | " + t.misses + " |\n";
   }
   if (!window_rows.empty()) {
     md += "\n## Table 1 (window modes): " + window_title + "\n\n";
@@ -1177,7 +1213,8 @@ int main(int argc, char **argv) {
      * memory-bound rows' speed-ups, in the same minutes. */
     const size_t bytes = (size_t)128 << 20;
     const int rounds = opt.quick ? 3 : 7;
-    bandwidth_report = bandwidth_line(measure_bandwidth(bytes, rounds), bytes, rounds);
+    bandwidth_measured = measure_bandwidth(bytes, rounds);
+    bandwidth_report = bandwidth_line(bandwidth_measured, bytes, rounds);
     printf("   %s\n", bandwidth_report.c_str());
   };
   hooks.section_end = [&](const section &s, const noise_mark &since) {

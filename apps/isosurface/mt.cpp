@@ -1077,6 +1077,9 @@ inline size_t cells_block(const Point *pts, const uint8_t *in, const Tet *first,
 }
 
 /* The points' inside bytes, and owner[] initialised (when not NULL). */
+static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
+                  std::atomic<uint32_t>::is_always_lock_free,
+              "owner[] is filled with memset");
 struct ClassifyCtx {
   const Point *pts;
   uint8_t *in;
@@ -1086,13 +1089,19 @@ struct ClassifyCtx {
 
 void classify(size_t b, size_t e, void *ctx) {
   const ClassifyCtx *c = static_cast<const ClassifyCtx *>(ctx);
-  for (size_t p = b; p < e; p++) c->in[p] = c->pts[p].s >= c->iso;
-  if (c->owner)
-    for (size_t p = b; p < e; p++) {
-      /* Relaxed: the cell phase reads and lowers them after this loop's
-       * region (or plain loop) has returned; its join orders them. */
-      c->owner[p].store(UINT32_MAX, std::memory_order_relaxed);
-    }
+  /* Locals: in[] is bytes, which may alias *c, so that the compiler would
+   * load c's fields again at every point. */
+  const Point *const pts = c->pts;
+  uint8_t *const in = c->in;
+  const double iso = c->iso;
+  for (size_t p = b; p < e; p++) in[p] = pts[p].s >= iso;
+  /* owner[] to UINT32_MAX in one memset (glibc's streams a large one
+   * without reading the lines first), not a store per point: nothing else
+   * touches these entries until the cell phase, after this loop's region
+   * (or plain loop) has returned, whose join orders the writes before its
+   * atomic accesses. std::atomic<uint32_t> is a lock-free 4-byte object
+   * (static_assert at ClassifyCtx). */
+  if (c->owner) std::memset(static_cast<void *>(c->owner + b), 0xFF, (e - b) * sizeof(uint32_t));
 }
 
 /* The cell phase runs adapt_seq_run over blocks of ISO_CELL_BLOCK cells
