@@ -283,6 +283,10 @@ void test_record_positions(void **) {
 
 /* ---- Against cachesim.sh (valgrind) ------------------------------------ */
 
+/* Valgrind cannot run a sanitized binary: the sanitizer variants of
+ * `make test` leave this comparison to the release variant (see main). */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define ISO_LTEST_CACHESIM 1
 std::string run_output(const std::string &cmd) {
   FILE *p = popen(cmd.c_str(), "r");
   assert_non_null(p);
@@ -314,10 +318,6 @@ std::map<std::string, double> csv_column(const std::string &path, const std::str
   return out;
 }
 
-/* Valgrind cannot run a sanitized binary: the sanitizer variants of
- * `make test` leave this comparison to the release variant (see main). */
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-#define ISO_LTEST_CACHESIM 1
 void test_against_cachesim(void **) {
   /* scripts/deps.sh installs valgrind for `make test`: its absence fails. */
   assert_int_equal(std::system("command -v valgrind >/dev/null 2>&1"), 0);
