@@ -17,6 +17,7 @@ namespace iso {
 namespace {
 
 constexpr size_t kHuge = (size_t)2 << 20;
+constexpr size_t kPage = 4096;
 constexpr size_t kAlign = 64;
 constexpr size_t kSlab = ISO_SLAB_BYTES;
 static_assert((kSlab & (kSlab - 1)) == 0 && kSlab >= ((size_t)64 << 10),
@@ -53,12 +54,12 @@ void *map_aligned(size_t bytes, size_t align) {
  * asked (a 4 KiB page costs as much to fault as a huge page), else whole
  * 4 KiB pages (those of a last, partial huge page are 4 KiB pages). */
 size_t own_bytes(size_t bytes, bool whole_huge) {
-  return whole_huge ? round_up(bytes, kHuge) : round_up(bytes, 4096);
+  return whole_huge ? round_up(bytes, kHuge) : round_up(bytes, kPage);
 }
 
 /* The alignment of an allocation of its own of n bytes (own_bytes): at a
  * 2 MiB boundary from 2 MiB on, so that its full huge pages can be huge. */
-size_t own_align(size_t n) { return n >= kHuge ? kHuge : 4096; }
+size_t own_align(size_t n) { return n >= kHuge ? kHuge : kPage; }
 
 SlabHead *head_of(void *p) {
   return reinterpret_cast<SlabHead *>((uintptr_t)p & ~(uintptr_t)(kSlab - 1));
@@ -69,16 +70,34 @@ SlabHead *head_of(void *p) {
 /* ---- MapCache ----------------------------------------------------------- */
 
 void *MapCache::take(size_t bytes, size_t align) {
-  std::lock_guard<std::mutex> lock(mu_);
-  /* The most recently given first: the likeliest to be in cache. */
-  for (size_t i = kept_.size(); i-- > 0;) {
-    const Entry e = kept_[i];
-    if (e.bytes != bytes || e.align != align) continue;
-    kept_.erase(kept_.begin() + (std::ptrdiff_t)i);
+  Entry got{nullptr, 0, 0, 0};
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    /* An exact match, the most recently given first (the likeliest to be
+     * in cache); else the smallest with the same alignment that is larger
+     * but at most twice as large (a per-call size that shrank: another
+     * isovalue). The same alignment keeps the 4 KiB-aligned small mappings
+     * from eating the slabs. */
+    size_t best = kept_.size();
+    for (size_t i = kept_.size(); i-- > 0;) {
+      const Entry &e = kept_[i];
+      if (e.bytes == bytes && e.align == align) {
+        best = i;
+        break;
+      }
+      if (bytes % kPage == 0 && e.bytes > bytes && e.bytes / 2 <= bytes && e.align == align &&
+          (best == kept_.size() || e.bytes < kept_[best].bytes))
+        best = i;
+    }
+    if (best == kept_.size()) return nullptr;
+    got = kept_[best];
+    kept_.erase(kept_.begin() + (std::ptrdiff_t)best);
     hits_++;
-    return e.p;
   }
-  return nullptr;
+  /* A larger one loses its tail: what is taken is `bytes` long, as what
+   * will be given back. Outside the lock: nobody else knows the mapping. */
+  if (got.bytes > bytes) (void)munmap(static_cast<char *>(got.p) + bytes, got.bytes - bytes);
+  return got.p;
 }
 
 void MapCache::give(void *p, size_t bytes, size_t align) {

@@ -64,8 +64,10 @@ public:
   ~MapCache() { release(); }
   MapCache(const MapCache &) = delete;
   MapCache &operator=(const MapCache &) = delete;
-  /* A kept mapping of exactly bytes at an address aligned to align, which
-   * leaves the cache; NULL when there is none. */
+  /* A kept mapping at an address aligned to align, which leaves the cache:
+   * one of exactly bytes, else (bytes a multiple of 4 KiB) the smallest
+   * of the same alignment larger than bytes but at most twice as large,
+   * its tail unmapped so that it is bytes long; NULL when there is none. */
   void *take(size_t bytes, size_t align);
   /* Keep p (bytes, mapped at an address aligned to align) when giving is
    * on; else, or without memory for the record, unmap it. */

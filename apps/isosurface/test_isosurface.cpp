@@ -393,6 +393,30 @@ void test_map_cache(void **) {
   assert_false(mapped(a));
   assert_int_equal(c.bytes(), 0);
   assert_int_equal(c.hits(), 2);
+  /* No exact size: the smallest larger one of the same alignment, at most
+   * twice as large, its tail unmapped (a per-call size that shrank). */
+  c.begin_giving();
+  void *big = map(2 * mb), *bigger = map(3 * mb), *aligned = map(2 * mb);
+  static_cast<char *>(big)[mb] = 7;
+  c.give(bigger, 3 * mb, 4096);
+  c.give(big, 2 * mb, 4096);
+  c.give(aligned, 2 * mb, 2 * mb);
+  assert_null(c.take(mb - 4096, 4096));  /* more than twice as large: no */
+  assert_null(c.take(mb + 1, 4096));     /* not whole pages: exact sizes only */
+  assert_null(c.take(3 * mb / 2, 8192)); /* no other alignment */
+  void *t = c.take(3 * mb / 2, 4096);    /* 2 MiB (smallest), not 3 */
+  assert_ptr_equal(t, big);
+  assert_int_equal(static_cast<char *>(t)[mb], 7); /* contents as left */
+  assert_true(mapped(static_cast<char *>(t) + 3 * mb / 2 - 4096));
+  assert_false(mapped(static_cast<char *>(t) + 3 * mb / 2)); /* the tail is gone */
+  assert_int_equal(c.bytes(), 5 * mb);
+  assert_int_equal(c.hits(), 3);
+  c.give(t, 3 * mb / 2, 4096); /* given back at the size taken */
+  assert_int_equal(c.bytes(), 5 * mb + 3 * mb / 2);
+  c.end_giving();
+  c.release();
+  assert_false(mapped(t) || mapped(bigger) || mapped(aligned));
+  assert_int_equal(c.bytes(), 0);
 }
 
 /* An arena with a cache takes its slabs, scratch buffers and allocations of
@@ -474,6 +498,16 @@ void test_extract_keeps_memory(void **) {
       assert_int_equal(r.kept.bytes(), 0);
       assert_int_equal(extract(m, 0.05, mode, AdaptOptions(), &r, nullptr, &err), 0);
       assert_true(r == want);
+      /* Another isovalue each call (a slider): the kept memory serves the
+       * next call even when sizes change, and the output is a fresh
+       * extraction's. */
+      assert_int_equal(extract(m, 0.05, mode, AdaptOptions(), &r, nullptr, &err), 0);
+      for (double iso : {0.3, 0.25, 0.2, 0.3}) {
+        const size_t before = r.kept.hits();
+        assert_int_equal(extract(m, iso, mode, AdaptOptions(), &r, nullptr, &err), 0);
+        assert_true(r == run(m, iso, Mode::Seq));
+        assert_true(r.kept.hits() > before);
+      }
     }
   }
   adapt_finalize();
