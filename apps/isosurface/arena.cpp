@@ -317,6 +317,20 @@ void Arena::retire_all() {
   }
 }
 
+void Arena::release_scratch_all() {
+  for (int i = 0; i < kMaxWorkers; i++) {
+    /* Relaxed: see ~Arena (the regions that stored them have returned). */
+    Slot *s = slots_[i].load(std::memory_order_relaxed);
+    if (!s) continue;
+    for (int k = 0; k < kScratch; k++)
+      if (s->scr[k]) {
+        unmap(s->scr[k], s->scr_bytes[k], own_align(s->scr_bytes[k]));
+        s->scr[k] = nullptr;
+        s->scr_bytes[k] = 0;
+      }
+  }
+}
+
 void Arena::trim_scratch(size_t keep) {
   Slot *s = slot();
   if (!s) return;

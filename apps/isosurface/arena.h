@@ -127,6 +127,11 @@ public:
    * allocations of a phase are done: their slabs no longer wait for the
    * arena's end. */
   void retire_all();
+  /* Give back every worker's scratch buffers (to the cache, or unmapped),
+   * when no phase of the call will ask for them again: they need not be
+   * resident while the output is written (the extraction's peak). Called
+   * between regions by the thread running the extraction, as retire_all. */
+  void release_scratch_all();
   /* Unmap the calling worker's scratch buffers larger than keep bytes (after
    * an unusually large use, so that they do not stay resident: never kept
    * in the cache). */

@@ -31,6 +31,9 @@ extern "C" {
 #define ISO_SIM_STOP() ((void)0)
 #endif
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <sys/stat.h>
@@ -814,6 +817,14 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
   Timing tm;
   std::string err;
   adapt_stats_reset();
+#ifdef __GLIBC__
+  /* The memory freed before (the mesh's reading, the previous rows) back
+   * to the system first: else the output may take heap memory that is
+   * resident already, and the row's peak would depend on what ran before
+   * it (the first row read 5-7 MiB less than the same extraction in a
+   * later row, docs/benchmarks-isosurface.md, "Cells of 16 bytes"). */
+  if (rep == 0) malloc_trim(0);
+#endif
   const long rss0 = rep == 0 && reset_peak_rss() ? status_kib("VmRSS:") : -1;
   perfctr_start(&r.pc);
   ISO_SIM_START();

@@ -841,8 +841,10 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
   int rc = km_phase(km, parallel, false, km_rank);
   if (rc) return rc;
   /* km_rank's allocations (the last chunk's table and list) are done; the
-   * tables are read no more. */
+   * tables are read no more, and no chunk is numbered any more (the
+   * scratch buffers' use). */
   km.arena->retire_all();
+  km.arena->release_scratch_all();
   for (KeyChunk *ch : km.chunks) ch->drop_table();
   km.tables->retire_all();
   for (const KeyChunk *ch : km.chunks)

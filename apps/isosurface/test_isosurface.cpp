@@ -459,6 +459,30 @@ void test_arena_cache(void **) {
   }
   c.end_giving();
   assert_int_equal(c.bytes(), kept - 100000 - (100000 % 4096 ? 4096 - 100000 % 4096 : 0));
+  c.release();
+  /* release_scratch_all: every worker's scratch buffers go (to the cache
+   * while it gives, else unmapped); the next scratch() maps again. */
+  {
+    iso::Arena a;
+    void *s0 = a.scratch(0, 100000), *s2 = a.scratch(2, 5000);
+    assert_true(s0 && s2 && mapped(s0) && mapped(s2));
+    a.release_scratch_all();
+    assert_false(mapped(s0) || mapped(s2));
+    void *again = a.scratch(0, 100);
+    assert_non_null(again);
+    static_cast<char *>(again)[0] = 1;
+  }
+  c.begin_giving();
+  {
+    iso::Arena a(&c);
+    void *s0 = a.scratch(1, 100000);
+    assert_non_null(s0);
+    a.release_scratch_all();
+    assert_true(mapped(s0)); /* kept */
+    assert_int_equal(c.bytes(), 100000 + (100000 % 4096 ? 4096 - 100000 % 4096 : 0));
+  }
+  c.end_giving();
+  c.release();
 }
 
 /* extract() keeps its transient memory in a surface passed back, not in a
