@@ -1065,6 +1065,9 @@ void test_cli(void **) {
   assert_true(contains(out, "missing.vtu") && contains(out, "No such file"));
   assert_int_equal(run_cli("--generate 4 --mode turbo", &out), 1);
   assert_true(contains(out, "unknown mode 'turbo'"));
+  /* 2^32 points and more: refused before anything is allocated. */
+  assert_int_equal(run_cli("--generate 2048x2048x1024 --events none", &out), 2);
+  assert_true(contains(out, "point ids are 32-bit"));
   assert_int_equal(run_cli("--generate 4", &out), 0);
   assert_int_equal(run_cli("--iso 1", &out), 1);
   assert_true(contains(out, "exactly one of --input"));
