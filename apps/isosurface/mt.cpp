@@ -573,8 +573,11 @@ struct KeyMerge {
   Arena *tables = nullptr; /* the chunks' maps */
   std::atomic<uint32_t> *owner = nullptr;
   ArenaArray<std::atomic<uint32_t>> owner_mem; /* owner's memory, freed after (2) */
-  /* Every chunk's rank words, one allocation (one free in the serial part). */
-  ArenaArray<RankWord> ranks;
+  /* Every chunk's rank words, one allocation (one free in the serial part),
+   * a quarter of a byte per key: from the heap, not from a slab, which
+   * would keep a whole 2 MiB huge page resident through the global step
+   * (the extraction's peak) for these few KiB. */
+  std::unique_ptr<RankWord[]> ranks;
   std::vector<size_t> offset; /* first global vertex id of each chunk's new ones */
   /* The chunks in the order of the global step (global_order; the steps of
    * the chunks are independent). */
@@ -832,7 +835,9 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
   } catch (const std::bad_alloc &) {
     return -ENOMEM;
   }
-  if (!km.ranks.allocate(km.arena, nwords)) return -ENOMEM;
+  /* Uninitialised: km_rank writes every word. */
+  km.ranks.reset(new (std::nothrow) RankWord[nwords ? nwords : 1]);
+  if (!km.ranks) return -ENOMEM;
   for (size_t c = 0, at = 0; c < km.chunks.size(); c++) {
     KeyChunk &ch = *km.chunks[c];
     ch.rank = km.ranks.get() + at;
