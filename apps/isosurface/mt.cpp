@@ -1102,12 +1102,12 @@ void classify(size_t b, size_t e, void *ctx) {
   uint8_t *const in = c->in;
   const double iso = c->iso;
   for (size_t p = b; p < e; p++) in[p] = pts[p].s >= iso;
-  /* owner[] to UINT32_MAX in one memset (glibc's streams a large one
-   * without reading the lines first), not a store per point: nothing else
-   * touches these entries until the cell phase, after this loop's region
-   * (or plain loop) has returned, whose join orders the writes before its
-   * atomic accesses. std::atomic<uint32_t> is a lock-free 4-byte object
-   * (static_assert at ClassifyCtx). */
+  /* owner[] to UINT32_MAX in one memset (glibc's wide stores), not an
+   * atomic store per point, which the compiler does not vectorise. Nothing
+   * else touches these entries until the cell phase, after this loop's
+   * region (or plain loop) has returned, whose join orders the writes
+   * before its atomic accesses. std::atomic<uint32_t> is a lock-free
+   * 4-byte object (static_assert at ClassifyCtx). */
   if (c->owner) std::memset(static_cast<void *>(c->owner + b), 0xFF, (e - b) * sizeof(uint32_t));
 }
 
