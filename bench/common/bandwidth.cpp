@@ -4,6 +4,7 @@
 #include "harness.hpp"
 #include "output.hpp"
 
+#include <adapt/adapt.h>
 #include <pthread.h>
 #include <sched.h>
 
@@ -19,28 +20,17 @@ namespace {
 /* Keeps the sums alive (not optimised away). */
 volatile double sink;
 
-/* The first n CPUs the process may use. The calling thread may be bound to
- * one (adapt binds the thread that starts it), and a new thread inherits
- * that: a helper asks for every CPU, and the kernel leaves those allowed. */
-std::vector<int> first_cpus(int n) {
+/* The PUs adapt binds its first two workers to (adapt_worker_pu; -1: an
+ * unbound worker, whose stand-in thread is left where the kernel puts
+ * it); one entry when adapt runs one worker. */
+std::vector<int> worker_cpus() {
   std::vector<int> cpus;
-  try {
-    std::thread([&] {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      for (int c = 0; c < CPU_SETSIZE; c++) CPU_SET(c, &set);
-      (void)sched_setaffinity(0, sizeof set, &set);
-      if (sched_getaffinity(0, sizeof set, &set) != 0) return;
-      for (int c = 0; c < CPU_SETSIZE && (int)cpus.size() < n; c++)
-        if (CPU_ISSET(c, &set)) cpus.push_back(c);
-    }).join();
-  } catch (const std::system_error &) {
-    fatal("bandwidth: cannot start a thread");
-  }
+  for (int w = 0; w < std::min(2, adapt_num_workers()); w++) cpus.push_back(adapt_worker_pu(w));
   return cpus;
 }
 
 void bind_to(int cpu) {
+  if (cpu < 0) return;
   cpu_set_t set;
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
@@ -113,8 +103,8 @@ double pass(int kind, const double *a, double *out, size_t n, const std::vector<
 
 bandwidth measure_bandwidth(size_t bytes, int rounds) {
   bandwidth r;
-  const std::vector<int> cpus = first_cpus(2);
-  if (cpus.empty()) fatal("bandwidth: no CPU in the process's affinity mask");
+  const std::vector<int> cpus = worker_cpus();
+  if (cpus.empty()) fatal("bandwidth: adapt has no worker");
   r.threads = (int)cpus.size();
   const size_t n = bytes / sizeof(double);
   double *a = alloc_array<double>(n), *out = alloc_array<double>(n);
@@ -145,7 +135,7 @@ bandwidth measure_bandwidth(size_t bytes, int rounds) {
 std::string bandwidth_line(const bandwidth &b, size_t bytes, int rounds) {
   if (b.threads < 2)
     return fmt("memory bandwidth (arrays of %zu MiB, medians of %d): read %.1f GB/s, map %.1f GB/s "
-               "(one CPU only: no 2-thread figure)",
+               "(adapt runs one worker: no 2-thread figure)",
                bytes >> 20, rounds, b.read1, b.map1);
   return fmt("memory bandwidth (arrays of %zu MiB, medians of %d), 1 -> 2 threads: read %.1f -> "
              "%.1f GB/s (x%.2f), map b = 0.5 a + 1 %.1f -> %.1f GB/s (x%.2f): the bound of a "

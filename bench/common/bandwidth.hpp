@@ -3,9 +3,10 @@
  * "The memory bandwidth with one and two cores").
  *
  * measure_bandwidth() streams two arrays of `bytes` each (far beyond the
- * shared cache) with plain loops on std::threads bound to the first two
- * CPUs the process may use (the PUs adapt binds its workers to), one thread
- * then two (each a half), alternately for `rounds` rounds, and answers the
+ * shared cache) with plain loops on std::threads bound to the PUs adapt
+ * binds its first two workers to (adapt_worker_pu; initialises adapt), one
+ * thread then two (each a half; one only when adapt runs one worker),
+ * alternately for `rounds` rounds, and answers the
  * medians: a read (a sum, four accumulators) and a map (b[i] = 0.5 a[i] + 1,
  * the cheap transform of bench_stl; 16 bytes moved per element, plus the
  * write-allocate the hardware may add, not counted). No library is
@@ -24,7 +25,7 @@
 struct bandwidth {
   double read1 = 0, read2 = 0; /* GB/s (1e9 bytes/s), one and two threads */
   double map1 = 0, map2 = 0;
-  int threads = 0; /* 2, or 1 when the process may use one CPU only (then read2 = map2 = 0) */
+  int threads = 0; /* 2, or 1 when adapt runs one worker (then read2 = map2 = 0) */
 };
 
 bandwidth measure_bandwidth(size_t bytes, int rounds);
