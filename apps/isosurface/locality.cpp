@@ -253,10 +253,11 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
     /* A crossed cell's triangles (1, or 2 with two points inside) are
      * written as three 8-byte keys each, appended to its worker's chunks:
      * one stream per worker, laid out one after the other. */
+    auto tris_of = [](int in) { return in == 0 || in == 4 ? 0 : in == 2 ? 2 : 1; };
     auto ntri = [&](const Tet &t) {
       int in = 0;
       for (int v = 0; v < 4; v++) in += pts[t.v[v]].s >= s.iso;
-      return in == 0 || in == 4 ? 0 : in == 2 ? 2 : 1;
+      return tris_of(in);
     };
     std::vector<uint64_t> key_at((size_t)s.workers + 1, 0); /* bytes */
     if (classified) {
@@ -297,7 +298,7 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
         if (in != 0 && in != 4) {
           for (int v = 0; v < 4; v++) touch(pl, (uintptr_t)&pts[t.v[v]], sizeof(Point));
           uint64_t &at = key_at[(size_t)p.worker];
-          const uint64_t bytes = 24 * (uint64_t)ntri(t);
+          const uint64_t bytes = 24 * (uint64_t)tris_of(in);
           for (uint64_t l = (at + 63) / 64; l < (at + bytes + 63) / 64; l++)
             rc_lines.access(key_first + l);
           at += bytes;
