@@ -292,9 +292,8 @@ int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *ou
 namespace {
 
 /* A vertex key packed in 64 bits: (a << 32) | b, a <= b < 2^32 (the edge
- * (a, b), or the point a when a == b). extract() refuses meshes of 2^32 - 1
- * points or more (kMaxMeshPoints). */
-constexpr uint64_t kMaxPoints = kMaxMeshPoints;
+ * (a, b), or the point a when a == b). extract() refuses meshes of
+ * kMaxMeshPoints (2^32 - 1) points or more. */
 
 inline uint64_t pack(const EdgeKey &k) { return (uint64_t)k.a << 32 | (uint64_t)k.b; }
 
@@ -962,7 +961,7 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
     for (size_t f = 0; f < n; f++)
       for (int k = 0; k < 3; k++) {
         const EdgeKey &e = rec[f].e[k];
-        if (e.a < 0 || e.b < e.a || (uint64_t)e.b >= kMaxPoints) return -EOVERFLOW;
+        if (e.a < 0 || e.b < e.a || (uint64_t)e.b >= kMaxMeshPoints) return -EOVERFLOW;
         s.tri[3 * f + (size_t)k] = (int64_t)pack(e);
         npts = std::max(npts, e.b + 1);
       }
@@ -1303,9 +1302,9 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
   Timing tm;
   const Point *pts = m.pts.data();
   const size_t npts = m.pts.size();
-  if ((uint64_t)npts >= kMaxPoints) {
+  if ((uint64_t)npts >= kMaxMeshPoints) {
     *err = "too many points for 32-bit vertex keys (" + std::to_string(npts) + ", at most " +
-           std::to_string(kMaxPoints - 1) + ")";
+           std::to_string(kMaxMeshPoints - 1) + ")";
     return -EOVERFLOW;
   }
   const size_t nblocks = (m.tets.size() + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
