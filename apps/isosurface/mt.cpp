@@ -359,11 +359,15 @@ struct LocalMap {
  *     cache), by the worker that wrote it.
  * (2) rank: a key (a, b) of chunk c is new unless an earlier chunk holds it;
  *     only chunks owner[a] .. c-1 can (on cell-ordered meshes: the chunk
- *     boundary, one lookup or two), and the first one found is where it is
- *     new. New keys are ranked in order: one bit per key (new or not) and
- *     the count of new keys before each 64 of them (RankWord, a quarter of
- *     a byte per key: a key's rank is that count plus a popcount), and for
- *     each key found earlier its (chunk, id there), in id order.
+ *     boundary, one lookup or two), and of those only the ones whose keys
+ *     end at b or beyond (KeyChunk::bmax, kept by (1): on a numbering by
+ *     first use along the cells, such as --reorder's, a point is absent
+ *     from the chunks before its first use); the first one found is where
+ *     it is new. New keys are ranked in order: one bit per key (new or
+ *     not) and the count of new keys before each 64 of them (RankWord, a
+ *     quarter of a byte per key: a key's rank is that count plus a
+ *     popcount), and for each key found earlier its (chunk, id there), in
+ *     id order.
  * (3) global, after a prefix sum of the new counts: a new key's id is
  *     offset[c] + rank, the others take the id of the chunk that has it new;
  *     positions of the new keys into xyz, the chunk's triangles as global
@@ -393,6 +397,7 @@ struct KeyChunk {
   size_t bytes = 0;          /* of the keys' allocation (owned) */
   LocalMap map;              /* after (1); until (3) begins */
   uint64_t *ukeys = nullptr; /* local id -> key; -> global id in (3) */
+  uint32_t bmax = 0;         /* after (1): the largest b of its keys (a, b) */
   size_t nukeys = 0;
   void *aux = nullptr; /* ukeys when not after the ids */
   size_t aux_bytes = 0;
@@ -473,7 +478,7 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
   uint32_t *slots = map.slots;
   size_t mask = map.mask;
   int shift = map.shift;
-  uint32_t nk = 0;
+  uint32_t nk = 0, bmax = 0;
   for (size_t i = 0; i < n; i++) {
     const uint64_t key = keys[i];
     size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift) & mask;
@@ -486,6 +491,7 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
       id = nk++;
       uk[id] = key;
       slots[h] = id;
+      bmax = std::max(bmax, (uint32_t)key);
       if (2 * (size_t)nk > mask + 1) {
         /* Load above 1/2: twice the slots, in the other scratch table. */
         cur = 3 - cur;
@@ -557,6 +563,7 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
   std::memcpy(dst, uk, nk * sizeof(uint64_t));
   ch.ukeys = reinterpret_cast<uint64_t *>(dst);
   ch.nukeys = nk;
+  ch.bmax = bmax;
   ch.map.init(tab_mem, map.size(), ch.ukeys, false);
   /* A chunk much larger than the default (the gathered chunk of a cell
    * order that is not local) leaves no large scratch behind. */
@@ -568,6 +575,9 @@ struct KeyMerge {
   double iso = 0;
   std::vector<KeyChunk *> chunks; /* in sequence order */
   std::vector<uint32_t> pos;      /* chunks[c]->pos */
+  /* The largest bmax of the chunks before c (UINT32_MAX from an open one
+   * on: no key skips the search): a key (a, b) with b above it is new. */
+  std::vector<uint32_t> bmax_before;
   Arena *arena = nullptr;
   Arena *tables = nullptr; /* the chunks' maps */
   std::atomic<uint32_t> *owner = nullptr;
@@ -619,10 +629,13 @@ void km_rank(size_t b, size_t e, void *ctx) {
       /* Relaxed: written by the local phases before the parallel call
        * running them returned (its join orders them before this loop). */
       const uint32_t o = km->owner ? km->owner[key >> 32].load(std::memory_order_relaxed) : ch.pos;
-      if (o < ch.pos) {
+      const uint32_t kb = (uint32_t)key;
+      if (o < ch.pos && kb <= km->bmax_before[c]) {
         size_t j = (size_t)(std::lower_bound(km->pos.begin(), km->pos.begin() + (ptrdiff_t)c, o) -
                             km->pos.begin());
         for (; j < c; j++) {
+          /* bmax: written by j's step (1), before the join of its call. */
+          if (kb > km->chunks[j]->bmax) continue;
           const int64_t lj = km->chunks[j]->map.find(key);
           if (lj >= 0) {
             at = (uint64_t)j << 32 | (uint64_t)lj;
@@ -823,10 +836,14 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
   size_t ntri = 0, nwords = 0;
   try {
     km.pos.resize(km.chunks.size());
+    km.bmax_before.resize(km.chunks.size());
+    uint32_t most = 0;
     for (size_t c = 0; c < km.chunks.size(); c++) {
       const KeyChunk &ch = *km.chunks[c];
       if (ch.oom) return -ENOMEM;
       km.pos[c] = ch.pos;
+      km.bmax_before[c] = most;
+      most = ch.closed ? std::max(most, ch.bmax) : UINT32_MAX;
       ntri += ch.ntri;
       /* An open chunk has at most 3 keys per triangle (virtual room). */
       nwords += ((ch.closed ? ch.nukeys : 3 * ch.ntri) + 63) / 64;
