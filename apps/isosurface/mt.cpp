@@ -30,7 +30,25 @@ namespace {
 /* Triangles of each of the 16 inside/outside cases, as pairs of local
  * vertices (the crossed edges). Built once from the rule: 1 or 3 inside: one
  * triangle around the lone vertex; 2 inside {a,b}, outside {c,d}: the quad
- * (a,c) (b,c) (b,d) (a,d) split along (a,c)-(b,d). */
+ * (a,c) (b,c) (b,d) (a,d) split along (a,c)-(b,d).
+ *
+ * Orientation: a triangle's normal points along the gradient of the cell's
+ * linear field (towards the inside points). For corners x_k on the crossed
+ * edges at parameters in (0, 1), the sign of dot(normal, gradient) is that
+ * of orient3d(x_0, x_1, x_2, an inside vertex), which is the tetrahedron's
+ * determinant times the determinant of the corners' barycentric
+ * coordinates. The latter never vanishes while the parameters stay in
+ * (0, 1) (the triangle is a non-degenerate piece of the section, the
+ * inside vertex strictly on one side), so its sign depends on the case and
+ * the triangle only: swap_pos, computed once on the unit tetrahedron with
+ * the crossings at the edges' midpoints. A cell then needs the sign of its
+ * determinant, not its gradient and each triangle's normal: 20% less time
+ * in the cell phase on the meshes with large surfaces (docs/
+ * benchmarks-isosurface.md, "Orientation from the case table"). The
+ * gradient test it replaces agreed on every triangle of the eight
+ * benchmark meshes; they differ only on degenerate triangles (zero area,
+ * or a flat cell), where the gradient test's sign was rounding noise and
+ * this one is fixed (no swap on a flat cell). */
 struct CaseTable {
   int ntri[16];
   int edge[16][2][3][2];
@@ -80,13 +98,46 @@ struct CaseTable {
           }
           tedge[idx][t][k] = e;
         }
+      /* swap_pos on the unit tetrahedron (determinant 1), scalars 1 inside
+       * and 0 outside, the crossings at the midpoints: the gradient is
+       * (s1 - s0, s2 - s0, s3 - s0), every value exact. */
+      static const double V[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+      double sv[4];
+      for (int v = 0; v < 4; v++) sv[v] = (idx >> v) & 1 ? 1.0 : 0.0;
+      const double grad[3] = {sv[1] - sv[0], sv[2] - sv[0], sv[3] - sv[0]};
+      for (int t = 0; t < 2; t++) {
+        swap_pos[idx][t] = false;
+        if (t >= ntri[idx]) continue;
+        double x[3][3];
+        for (int k = 0; k < 3; k++)
+          for (int a = 0; a < 3; a++)
+            x[k][a] = 0.5 * (V[edge[idx][t][k][0]][a] + V[edge[idx][t][k][1]][a]);
+        double u[3], w[3], nrm[3];
+        for (int a = 0; a < 3; a++) {
+          u[a] = x[1][a] - x[0][a];
+          w[a] = x[2][a] - x[0][a];
+        }
+        nrm[0] = u[1] * w[2] - u[2] * w[1];
+        nrm[1] = u[2] * w[0] - u[0] * w[2];
+        nrm[2] = u[0] * w[1] - u[1] * w[0];
+        swap_pos[idx][t] = nrm[0] * grad[0] + nrm[1] * grad[1] + nrm[2] * grad[2] < 0;
+      }
     }
   }
   int nedge[16];
   int cedge[16][4][2];
   int tedge[16][2][3];
+  /* In a cell of positive determinant, triangle t of case idx is written
+   * with its last two corners swapped (see above). */
+  bool swap_pos[16][2];
 };
 const CaseTable cases;
+
+/* Whether triangle tr of case idx is written with its last two corners
+ * swapped, in a cell of determinant det (none when det is 0 or NaN). */
+inline bool swap_corners(int idx, int tr, double det) {
+  return det > 0 ? cases.swap_pos[idx][tr] : det < 0 && !cases.swap_pos[idx][tr];
+}
 
 /* Vertex on the edge (p, q) of a crossed edge: key and position, computed
  * exactly as vtkTetra::Contour does (from the smaller scalar). */
@@ -124,6 +175,16 @@ inline double dot(const double a[3], const double b[3]) {
 
 inline bool same(const EdgeKey &u, const EdgeKey &v) { return u.a == v.a && u.b == v.b; }
 
+/* Determinant of the cell (p1 - p0, p2 - p0, p3 - p0). */
+inline double cell_det(const Point &p0, const Point &p1, const Point &p2, const Point &p3) {
+  const double e[3][3] = {{p1.x - p0.x, p1.y - p0.y, p1.z - p0.z},
+                          {p2.x - p0.x, p2.y - p0.y, p2.z - p0.z},
+                          {p3.x - p0.x, p3.y - p0.y, p3.z - p0.z}};
+  double c[3];
+  cross(e[1], e[2], c);
+  return dot(e[0], c);
+}
+
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -135,41 +196,18 @@ size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]) {
   const int idx = (p0.s >= iso) | (p1.s >= iso) << 1 | (p2.s >= iso) << 2 | (p3.s >= iso) << 3;
   const int nt = cases.ntri[idx];
   if (nt == 0) return 0;
-  /* Gradient direction of the cell's linear field: g = G / det. */
-  const Point *P[4] = {&p0, &p1, &p2, &p3};
-  double e[3][3], G[3] = {0, 0, 0}, c[3];
-  for (int k = 0; k < 3; k++) {
-    e[k][0] = P[k + 1]->x - p0.x;
-    e[k][1] = P[k + 1]->y - p0.y;
-    e[k][2] = P[k + 1]->z - p0.z;
-  }
-  for (int k = 0; k < 3; k++) {
-    cross(e[(k + 1) % 3], e[(k + 2) % 3], c);
-    const double d = P[k + 1]->s - p0.s;
-    for (int a = 0; a < 3; a++) G[a] += d * c[a];
-  }
-  cross(e[1], e[2], c);
-  const double det = dot(e[0], c);
+  /* The sign of the cell's determinant orients its triangles (CaseTable). */
+  const double det = cell_det(p0, p1, p2, p3);
   size_t n = 0;
   for (int tr = 0; tr < nt; tr++) {
     TriRec &r = out[n];
-    double x[3][3];
+    double x[3];
     for (int k = 0; k < 3; k++) {
       const int *ed = cases.edge[idx][tr][k];
-      edge_vertex(pts, t.v[ed[0]], t.v[ed[1]], iso, &r.e[k], x[k]);
+      edge_vertex(pts, t.v[ed[0]], t.v[ed[1]], iso, &r.e[k], x);
     }
     if (same(r.e[0], r.e[1]) || same(r.e[0], r.e[2]) || same(r.e[1], r.e[2])) continue;
-    double u[3], v[3], nrm[3];
-    for (int a = 0; a < 3; a++) {
-      u[a] = x[1][a] - x[0][a];
-      v[a] = x[2][a] - x[0][a];
-    }
-    cross(u, v, nrm);
-    if (dot(nrm, G) * det < 0) {
-      EdgeKey tmp = r.e[1];
-      r.e[1] = r.e[2];
-      r.e[2] = tmp;
-    }
+    if (swap_corners(idx, tr, det)) std::swap(r.e[1], r.e[2]);
     n++;
   }
   return n;
@@ -1024,42 +1062,34 @@ const char *mode_name(Mode m) { return name_of(mode_names, m); }
 
 namespace {
 
+/* Key of the vertex on the crossed edge (p, q), as edge_vertex decides it
+ * (a point key when the parameter is exactly 0 or 1), without its
+ * position: km_global computes the positions of the merged vertices only. */
+inline uint64_t edge_key(const Point *pts, uint32_t p, uint32_t q, double iso) {
+  const double ps = pts[p].s, qs = pts[q].s;
+  const bool p_lo = qs - ps > 0;
+  const double lo = p_lo ? ps : qs, hi = p_lo ? qs : ps;
+  const double t = (iso - lo) / (hi - lo);
+  const uint64_t ilo = p_lo ? p : q, ihi = p_lo ? q : p;
+  if (t == 1.0) return ihi << 32 | ihi;
+  if (t == 0.0) return ilo << 32 | ilo;
+  return p < q ? (uint64_t)p << 32 | q : (uint64_t)q << 32 | p;
+}
+
 /* Triangles of a cell of case idx (1 to 14: crossed) as packed keys, three
- * per triangle, into out; returns how many. The arithmetic of mt_cell, but
- * each crossed edge is interpolated once. */
+ * per triangle, into out; returns how many. mt_cell's, but each crossed
+ * edge's key is computed once. */
 inline size_t cell_keys(const Point *pts, const Tet &t, int idx, double iso, uint64_t out[6]) {
-  const Point &p0 = pts[t.v[0]], &p1 = pts[t.v[1]], &p2 = pts[t.v[2]], &p3 = pts[t.v[3]];
-  /* mt_cell's gradient and determinant, its loops unrolled (the same
-   * operations in the same order: the same bits). */
-  const double e[3][3] = {{p1.x - p0.x, p1.y - p0.y, p1.z - p0.z},
-                          {p2.x - p0.x, p2.y - p0.y, p2.z - p0.z},
-                          {p3.x - p0.x, p3.y - p0.y, p3.z - p0.z}};
-  double c0[3], c1[3], c2[3], G[3];
-  cross(e[1], e[2], c0);
-  cross(e[2], e[0], c1);
-  cross(e[0], e[1], c2);
-  const double d0 = p1.s - p0.s, d1 = p2.s - p0.s, d2 = p3.s - p0.s;
-  for (int a = 0; a < 3; a++) G[a] = ((0.0 + d0 * c0[a]) + d1 * c1[a]) + d2 * c2[a];
-  const double det = dot(e[0], c0);
+  const double det = cell_det(pts[t.v[0]], pts[t.v[1]], pts[t.v[2]], pts[t.v[3]]);
   uint64_t key[4];
-  double x[4][3];
-  for (int k = 0; k < cases.nedge[idx]; k++) {
-    EdgeKey ek;
-    edge_vertex(pts, t.v[cases.cedge[idx][k][0]], t.v[cases.cedge[idx][k][1]], iso, &ek, x[k]);
-    key[k] = pack(ek);
-  }
+  for (int k = 0; k < cases.nedge[idx]; k++)
+    key[k] = edge_key(pts, t.v[cases.cedge[idx][k][0]], t.v[cases.cedge[idx][k][1]], iso);
   size_t n = 0;
   for (int tr = 0; tr < cases.ntri[idx]; tr++) {
     const int *te = cases.tedge[idx][tr];
     int i0 = te[0], i1 = te[1], i2 = te[2];
     if (key[i0] == key[i1] || key[i0] == key[i2] || key[i1] == key[i2]) continue;
-    double u[3], v[3], nrm[3];
-    for (int a = 0; a < 3; a++) {
-      u[a] = x[i1][a] - x[i0][a];
-      v[a] = x[i2][a] - x[i0][a];
-    }
-    cross(u, v, nrm);
-    if (dot(nrm, G) * det < 0) std::swap(i1, i2);
+    if (swap_corners(idx, tr, det)) std::swap(i1, i2);
     out[3 * n] = key[i0];
     out[3 * n + 1] = key[i1];
     out[3 * n + 2] = key[i2];

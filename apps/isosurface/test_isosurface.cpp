@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <sys/mman.h>
@@ -202,6 +203,73 @@ void test_orientation(void **) {
     for (int k = 0; k < 3; k++) out += nrm[k] * ((a[k] + b[k] + c[k]) / 3 - 5.0);
     assert_true(out > 0);
   }
+}
+
+/* The orientation from the case table and the sign of the cell's
+ * determinant (mt.cpp, CaseTable) equals the gradient test it replaced:
+ * normal . gradient > 0, on random cells of both orientations, slivers
+ * included, wherever that test is not rounding noise (a non-degenerate
+ * triangle in a cell that is not flat). */
+void test_orientation_table(void **) {
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> u01(0.0, 1.0), sym(-1.0, 1.0);
+  size_t checked = 0, negative = 0;
+  for (int cell = 0; cell < 40000; cell++) {
+    Point p[4];
+    /* Every fourth cell a sliver: one axis squeezed. */
+    const double squeeze = cell % 4 == 3 ? 1e-3 : 1.0;
+    for (Point &q : p) q = Point{u01(rng), u01(rng), squeeze * u01(rng), sym(rng)};
+    const double iso = 0.5 * sym(rng);
+    const Tet t{{0, 1, 2, 3}};
+    TriRec out[2];
+    const size_t n = mt_cell(p, t, iso, out);
+    double e[3][3], G[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+      e[k][0] = p[k + 1].x - p[0].x;
+      e[k][1] = p[k + 1].y - p[0].y;
+      e[k][2] = p[k + 1].z - p[0].z;
+    }
+    auto cross = [](const double *a, const double *b, double *r) {
+      r[0] = a[1] * b[2] - a[2] * b[1];
+      r[1] = a[2] * b[0] - a[0] * b[2];
+      r[2] = a[0] * b[1] - a[1] * b[0];
+    };
+    double c[3];
+    for (int k = 0; k < 3; k++) {
+      cross(e[(k + 1) % 3], e[(k + 2) % 3], c);
+      for (int a = 0; a < 3; a++) G[a] += (p[k + 1].s - p[0].s) * c[a];
+    }
+    cross(e[1], e[2], c);
+    const double det = e[0][0] * c[0] + e[0][1] * c[1] + e[0][2] * c[2];
+    for (size_t r = 0; r < n; r++) {
+      double x[3][3];
+      for (int k = 0; k < 3; k++) {
+        const EdgeKey &ek = out[r].e[k];
+        const Point &a = p[ek.a], &b = p[ek.b];
+        const Point &lo = b.s - a.s > 0 ? a : b, &hi = b.s - a.s > 0 ? b : a;
+        const double f = ek.a == ek.b ? 0.0 : (iso - lo.s) / (hi.s - lo.s);
+        x[k][0] = lo.x + f * (hi.x - lo.x);
+        x[k][1] = lo.y + f * (hi.y - lo.y);
+        x[k][2] = lo.z + f * (hi.z - lo.z);
+      }
+      double uu[3], vv[3], nrm[3];
+      for (int a = 0; a < 3; a++) {
+        uu[a] = x[1][a] - x[0][a];
+        vv[a] = x[2][a] - x[0][a];
+      }
+      cross(uu, vv, nrm);
+      const double d = nrm[0] * G[0] + nrm[1] * G[1] + nrm[2] * G[2];
+      const double scale = std::sqrt((nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]) *
+                                     (G[0] * G[0] + G[1] * G[1] + G[2] * G[2]));
+      if (std::fabs(d) <= 1e-6 * scale || std::fabs(det) <= 1e-12) continue;
+      assert_true(d * det > 0);
+      checked++;
+      negative += det < 0;
+    }
+  }
+  /* Both orientations of cells, most triangles checked. */
+  assert_true(checked > 20000);
+  assert_true(negative > 5000 && checked - negative > 5000);
 }
 
 /* Every adaptive mode equals the sequential reference byte for byte, for 1,
@@ -1171,6 +1239,7 @@ int main(void) {
       cmocka_unit_test(test_iso_at_vertex_values),
       cmocka_unit_test(test_flat_and_empty),
       cmocka_unit_test(test_orientation),
+      cmocka_unit_test(test_orientation_table),
       cmocka_unit_test(test_adaptive_equals_seq),
       cmocka_unit_test(test_merge_chunked),
       cmocka_unit_test(test_extract_reuses_output),
