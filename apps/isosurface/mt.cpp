@@ -27,6 +27,16 @@ namespace iso {
 
 namespace {
 
+inline void cross(const double a[3], const double b[3], double r[3]) {
+  r[0] = a[1] * b[2] - a[2] * b[1];
+  r[1] = a[2] * b[0] - a[0] * b[2];
+  r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+inline double dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
 /* Triangles of each of the 16 inside/outside cases, as pairs of local
  * vertices (the crossed edges). Built once from the rule: 1 or 3 inside: one
  * triangle around the lone vertex; 2 inside {a,b}, outside {c,d}: the quad
@@ -117,10 +127,8 @@ struct CaseTable {
           u[a] = x[1][a] - x[0][a];
           w[a] = x[2][a] - x[0][a];
         }
-        nrm[0] = u[1] * w[2] - u[2] * w[1];
-        nrm[1] = u[2] * w[0] - u[0] * w[2];
-        nrm[2] = u[0] * w[1] - u[1] * w[0];
-        swap_pos[idx][t] = nrm[0] * grad[0] + nrm[1] * grad[1] + nrm[2] * grad[2] < 0;
+        cross(u, w, nrm);
+        swap_pos[idx][t] = dot(nrm, grad) < 0;
       }
     }
   }
@@ -139,38 +147,48 @@ inline bool swap_corners(int idx, int tr, double det) {
   return det > 0 ? cases.swap_pos[idx][tr] : det < 0 && !cases.swap_pos[idx][tr];
 }
 
-/* Vertex on the edge (p, q) of a crossed edge: key and position, computed
- * exactly as vtkTetra::Contour does (from the smaller scalar). */
+/* Where the isosurface crosses the edge (p, q), computed exactly as
+ * vtkTetra::Contour does: from the end with the smaller scalar (lo), at
+ * parameter t towards hi. The vertex is the point hi when t == 1, lo when
+ * t == 0 (a point key, shared by every edge ending there), else on the
+ * edge. */
+struct Crossing {
+  uint64_t lo, hi;
+  double t;
+};
+
+inline Crossing crossing(const Point *pts, uint64_t p, uint64_t q, double iso) {
+  const double ps = pts[p].s, qs = pts[q].s;
+  const bool p_lo = qs - ps > 0;
+  const double lo_s = p_lo ? ps : qs, hi_s = p_lo ? qs : ps;
+  return {p_lo ? p : q, p_lo ? q : p, (iso - lo_s) / (hi_s - lo_s)};
+}
+
+/* The vertex key of crossing c of the edge (p, q), packed as pack() does:
+ * (a << 32) | b, a <= b (point ids below kMaxMeshPoints). */
+inline uint64_t crossing_key(const Crossing &c, uint64_t p, uint64_t q) {
+  if (c.t == 1.0) return c.hi << 32 | c.hi;
+  if (c.t == 0.0) return c.lo << 32 | c.lo;
+  return p < q ? p << 32 | q : q << 32 | p;
+}
+
+/* Vertex on the edge (p, q) of a crossed edge: key and position. */
 inline void edge_vertex(const Point *pts, int64_t p, int64_t q, double iso, EdgeKey *key,
                         double x[3]) {
-  const Point &P = pts[p], &Q = pts[q];
-  const bool p_lo = Q.s - P.s > 0;
-  const Point &lo = p_lo ? P : Q, &hi = p_lo ? Q : P;
-  const int64_t ilo = p_lo ? p : q, ihi = p_lo ? q : p;
-  const double t = (iso - lo.s) / (hi.s - lo.s);
-  if (t == 1.0) {
-    key->a = key->b = ihi;
+  const Crossing c = crossing(pts, (uint64_t)p, (uint64_t)q, iso);
+  const uint64_t k = crossing_key(c, (uint64_t)p, (uint64_t)q);
+  key->a = (int64_t)(k >> 32);
+  key->b = (int64_t)(k & 0xFFFFFFFFu);
+  const Point &lo = pts[c.lo], &hi = pts[c.hi];
+  if (c.t == 1.0) {
     x[0] = hi.x, x[1] = hi.y, x[2] = hi.z;
-  } else if (t == 0.0) {
-    key->a = key->b = ilo;
+  } else if (c.t == 0.0) {
     x[0] = lo.x, x[1] = lo.y, x[2] = lo.z;
   } else {
-    key->a = p < q ? p : q;
-    key->b = p < q ? q : p;
-    x[0] = lo.x + t * (hi.x - lo.x);
-    x[1] = lo.y + t * (hi.y - lo.y);
-    x[2] = lo.z + t * (hi.z - lo.z);
+    x[0] = lo.x + c.t * (hi.x - lo.x);
+    x[1] = lo.y + c.t * (hi.y - lo.y);
+    x[2] = lo.z + c.t * (hi.z - lo.z);
   }
-}
-
-inline void cross(const double a[3], const double b[3], double r[3]) {
-  r[0] = a[1] * b[2] - a[2] * b[1];
-  r[1] = a[2] * b[0] - a[0] * b[2];
-  r[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-inline double dot(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
 inline bool same(const EdgeKey &u, const EdgeKey &v) { return u.a == v.a && u.b == v.b; }
@@ -1062,18 +1080,10 @@ const char *mode_name(Mode m) { return name_of(mode_names, m); }
 
 namespace {
 
-/* Key of the vertex on the crossed edge (p, q), as edge_vertex decides it
- * (a point key when the parameter is exactly 0 or 1), without its
+/* Packed key of the vertex on the crossed edge (p, q), without its
  * position: km_global computes the positions of the merged vertices only. */
 inline uint64_t edge_key(const Point *pts, uint32_t p, uint32_t q, double iso) {
-  const double ps = pts[p].s, qs = pts[q].s;
-  const bool p_lo = qs - ps > 0;
-  const double lo = p_lo ? ps : qs, hi = p_lo ? qs : ps;
-  const double t = (iso - lo) / (hi - lo);
-  const uint64_t ilo = p_lo ? p : q, ihi = p_lo ? q : p;
-  if (t == 1.0) return ihi << 32 | ihi;
-  if (t == 0.0) return ilo << 32 | ilo;
-  return p < q ? (uint64_t)p << 32 | q : (uint64_t)q << 32 | p;
+  return crossing_key(crossing(pts, p, q, iso), p, q);
 }
 
 /* Triangles of a cell of case idx (1 to 14: crossed) as packed keys, three
