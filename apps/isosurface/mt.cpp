@@ -690,7 +690,9 @@ void km_rank(size_t b, size_t e, void *ctx) {
         size_t j = (size_t)(std::lower_bound(km->pos.begin(), km->pos.begin() + (ptrdiff_t)c, o) -
                             km->pos.begin());
         for (; j < c; j++) {
-          /* bmax: written by j's step (1), before the join of its call. */
+          /* bmax: written by j's step (1), before the join of its call
+           * (j < c: never the last chunk, whose step (1) and bmax are
+           * written in this phase). */
           if (kb > km->chunks[j]->bmax) continue;
           const int64_t lj = km->chunks[j]->map.find(key);
           if (lj >= 0) {
