@@ -160,7 +160,7 @@ struct RankFigures {
   double c_read = 0, c_extract = 0, c_gmerge = 0, c_write = 0;
   /* Memory, bytes: RSS before reading (MPI and the libraries started), the
    * peak RSS (of the whole run), the data the rank holds: its mesh share
-   * and its surface in the app's layout (Point: 32 bytes, Tet: 16; a
+   * and its surface in the app's layout (a point: 24 bytes and its scalar 8, Tet: 16; a
    * surface vertex and triangle: 24). The target: (rss_peak - rss_base) /
    * data_bytes <= 1.3. */
   double rss_base = 0, rss_peak = 0, data_bytes = 0;
@@ -441,9 +441,9 @@ int dist_run(const DistOptions &o) {
   fig.last_piece = (int64_t)last;
   fig.cells = (int64_t)mesh.tets.size();
   fig.points = (int64_t)mesh.pts.size();
-  for (const Point &p : mesh.pts) {
-    fig.smin = std::min(fig.smin, p.s);
-    fig.smax = std::max(fig.smax, p.s);
+  for (const double s : mesh.scalars) {
+    fig.smin = std::min(fig.smin, s);
+    fig.smax = std::max(fig.smax, s);
   }
   long long cells = fig.cells, total_cells = 0;
   MPI_Allreduce(&cells, &total_cells, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
@@ -466,8 +466,7 @@ int dist_run(const DistOptions &o) {
   fig.workers = o.mode == Mode::Seq ? 1 : adapt_num_workers();
   AdaptOptions aopt = o.aopt;
   if (!aopt.window_size) {
-    const size_t footprint =
-        sizeof(Tet) + (mesh.tets.empty() ? 0 : sizeof(Point) * mesh.pts.size() / mesh.tets.size());
+    const size_t footprint = cell_bytes(mesh);
     size_t shared = ISO_FALLBACK_SHARED_CACHE;
     if (o.mode != Mode::Seq)
       if (size_t c = adapt_shared_cache_size()) shared = c;
@@ -504,8 +503,8 @@ int dist_run(const DistOptions &o) {
   fig.tris = (int64_t)surf.ntris();
   fig.verts = (int64_t)surf.nverts();
   fig.area = surf.area();
-  fig.data_bytes = (double)(mesh.pts.size() * sizeof(Point) + mesh.tets.size() * sizeof(Tet) +
-                            surf.xyz.size() * sizeof(double) + surf.tri.size() * sizeof(int64_t));
+  fig.data_bytes = (double)(mesh_bytes(mesh) + surf.xyz.size() * sizeof(double) +
+                            surf.tri.size() * sizeof(int64_t));
   mesh = Mesh(); /* the phases below need the surface only */
 
   /* Phase: the global vertex count. */

@@ -115,8 +115,9 @@
 #define ISO_REORDER_POOR_SPREAD 0.25
 #endif
 /* ... and only when the mesh has at least this many points (32768 points of
- * 32 bytes: 1 MiB, Zen 5's L2; a smaller point array stays cached whatever
- * its order, the renumbering would cost more than it saves; default 32768). */
+ * 32 bytes, position and scalar: 1 MiB, Zen 5's L2; a smaller point array
+ * stays cached whatever its order, the renumbering would cost more than it
+ * saves; default 32768). */
 #ifndef ISO_REORDER_MIN_POINTS
 #define ISO_REORDER_MIN_POINTS 32768
 #endif

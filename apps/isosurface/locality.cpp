@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <unordered_set>
 
 namespace iso {
 
@@ -210,8 +211,7 @@ struct LineMap {
 } // namespace
 
 double default_sample_rate(const Mesh &m, uint64_t smallest_cache_bytes) {
-  const double lines =
-      ((double)m.tets.size() * sizeof(Tet) + (double)m.pts.size() * sizeof(Point)) / 64;
+  const double lines = (double)mesh_bytes(m) / 64;
   if (lines <= (double)ISO_LOCALITY_EXACT_LINES) return 1;
   double r = (double)ISO_LOCALITY_EXACT_LINES / lines;
   const double cache_lines = std::max(1.0, (double)smallest_cache_bytes / 64);
@@ -242,21 +242,23 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
   try {
     const LineMap tl(m.tets.data(), m.tets.size() * sizeof(Tet), 0);
     const LineMap pl(m.pts.data(), m.pts.size() * sizeof(Point), tl.count);
+    const LineMap sl(m.scalars.data(), m.scalars.size() * sizeof(double), tl.count + pl.count);
     /* The inside bytes and owner[] (4 bytes a point, set by the same
      * pass): their own line-aligned arrays. */
-    const uint64_t in_first = tl.count + pl.count;
+    const uint64_t in_first = tl.count + pl.count + sl.count;
     const uint64_t in_lines = classified ? (m.pts.size() + 63) / 64 : 0;
     const uint64_t own_first = in_first + in_lines;
     const uint64_t own_lines = classified ? (4 * m.pts.size() + 63) / 64 : 0;
     const Tet *tets = m.tets.data();
     const Point *pts = m.pts.data();
+    const double *sc = m.scalars.data();
     /* A crossed cell's triangles (1, or 2 with two points inside) are
      * written as three 8-byte keys each, appended to its worker's chunks:
      * one stream per worker, laid out one after the other. */
     auto tris_of = [](int in) { return in == 0 || in == 4 ? 0 : in == 2 ? 2 : 1; };
     auto ntri = [&](const Tet &t) {
       int in = 0;
-      for (int v = 0; v < 4; v++) in += pts[t.v[v]].s >= s.iso;
+      for (int v = 0; v < 4; v++) in += sc[t.v[v]] >= s.iso;
       return tris_of(in);
     };
     std::vector<uint64_t> key_at((size_t)s.workers + 1, 0); /* bytes */
@@ -267,7 +269,21 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
       for (size_t w = 1; w < key_at.size(); w++) key_at[w] += key_at[w - 1] + 64;
     }
     const uint64_t key_first = own_first + own_lines;
-    ReuseCounter rc_lines(key_first + (key_at.back() + 63) / 64, lines, rate);
+    /* The surface the merge writes (the only part of the merge modelled):
+     * 3 ids of 8 bytes a triangle and 3 doubles a vertex, each line a first
+     * touch, after the cell phase. */
+    uint64_t ntris = 0;
+    std::unordered_set<uint64_t> verts;
+    for (const Tet &t : m.tets) {
+      TriRec rec[2];
+      const size_t k = mt_cell(pts, sc, t, s.iso, rec);
+      ntris += k;
+      for (size_t r = 0; r < k; r++)
+        for (const EdgeKey &e : rec[r].e) verts.insert((uint64_t)e.a << 32 | (uint64_t)e.b);
+    }
+    const uint64_t out_first = key_first + (key_at.back() + 63) / 64;
+    const uint64_t out_lines = (24 * ntris + 63) / 64 + (24 * (uint64_t)verts.size() + 63) / 64;
+    ReuseCounter rc_lines(out_first + out_lines, lines, rate);
     /* Both lines of a record of `bytes` at a when it straddles two. */
     auto touch = [&](const LineMap &lm, uintptr_t a, size_t bytes) {
       const uint64_t l0 = lm.line(a), l1 = lm.line(a + bytes - 1);
@@ -276,7 +292,7 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
     };
     for (const Piece &p : ppieces)
       for (size_t i = p.begin; i < p.end; i++) {
-        rc_lines.access(pl.line((uintptr_t)&pts[i].s));
+        rc_lines.access(sl.line((uintptr_t)&sc[i]));
         rc_lines.access(in_first + i / 64);
         rc_lines.access(own_first + i / 16);
       }
@@ -287,16 +303,19 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
         if (!classified) {
           /* mt_cell reads the scalars, the coordinates only of the points
            * of crossed cells (a small minority: not modelled). */
-          for (int v = 0; v < 4; v++) rc_lines.access(pl.line((uintptr_t)&pts[t.v[v]].s));
+          for (int v = 0; v < 4; v++) rc_lines.access(sl.line((uintptr_t)&sc[t.v[v]]));
           continue;
         }
         int in = 0;
         for (int v = 0; v < 4; v++) {
           rc_lines.access(in_first + (uint64_t)t.v[v] / 64);
-          in += pts[t.v[v]].s >= s.iso;
+          in += sc[t.v[v]] >= s.iso;
         }
         if (in != 0 && in != 4) {
-          for (int v = 0; v < 4; v++) touch(pl, (uintptr_t)&pts[t.v[v]], sizeof(Point));
+          for (int v = 0; v < 4; v++) {
+            touch(pl, (uintptr_t)&pts[t.v[v]], sizeof(Point));
+            rc_lines.access(sl.line((uintptr_t)&sc[t.v[v]]));
+          }
           uint64_t &at = key_at[(size_t)p.worker];
           const uint64_t bytes = 24 * (uint64_t)tris_of(in);
           for (uint64_t l = (at + 63) / 64; l < (at + bytes + 63) / 64; l++)
@@ -304,6 +323,7 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
           at += bytes;
         }
       }
+    for (uint64_t l = 0; l < out_lines; l++) rc_lines.access(out_first + l);
     MissPrediction r;
     r.accesses = (double)rc_lines.accesses();
     r.cold = rc_lines.cold();
@@ -328,6 +348,7 @@ uint64_t now_ns() {
 
 struct RecCtx {
   const Point *pts;
+  const double *sc;
   const Tet *tets;
   size_t ntets;
   double iso;
@@ -343,7 +364,7 @@ size_t rec_block(const void *in, void *out, void *ctx) {
   const uint64_t t = now_ns() - c->t0;
   TriRec *o = static_cast<TriRec *>(out);
   size_t k = 0;
-  for (size_t i = 0; i < n; i++) k += mt_cell(c->pts, first[i], c->iso, o + k);
+  for (size_t i = 0; i < n; i++) k += mt_cell(c->pts, c->sc, first[i], c->iso, o + k);
   const int w = adapt_worker_id();
   /* Capacity reserved for every block: no allocation here. */
   if (w >= 0 && (size_t)w < c->per_worker->size())
@@ -377,7 +398,8 @@ int record_positions(const Mesh &m, double iso, Mode mode, const AdaptOptions &o
   adapt_vec vec;
   std::memset(&vec, 0, sizeof vec);
   vec.elem_size = sizeof(TriRec);
-  RecCtx ctx{m.pts.data(), m.tets.data(), m.tets.size(), iso, now_ns(), &per_worker};
+  RecCtx ctx{m.pts.data(), m.scalars.data(), m.tets.data(), m.tets.size(),
+             iso,          now_ns(),         &per_worker};
   const int rc = adapt_transform_var(m.tets.data(), nblocks, ISO_CELL_BLOCK * sizeof(Tet), &vec,
                                      2 * ISO_CELL_BLOCK, rec_block, &ctx, &attr);
   free(vec.data);

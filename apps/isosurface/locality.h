@@ -4,15 +4,14 @@
  *
  * The model: the workers of a mode touch the cells in an order given by the
  * mode's policy (model_schedule), each cell touching its 16-byte tetrahedron
- * and its four 32-byte points (the mesh's own point ids, at their addresses
- * in the mesh's arrays, so a point numbering unrelated to the cell order
- * shows). The interleaved stream of 64-byte lines goes through LRU stack
+ * and its four points' scalars (positions: see Kernel) (the mesh's own point ids, at their addresses in the mesh's arrays, so a
+ * point numbering unrelated to the cell order shows). The interleaved stream of 64-byte lines goes through LRU stack
  * distances (Olken's Fenwick tree over the last-access times), and a fully
  * associative LRU cache of C lines misses every access at distance >= C plus
  * the first touches (paper §2.3). Large streams are sampled by line (SHARDS:
- * the lines whose hash falls below rate, distances divided by rate). Only
- * the cell phase is modelled: the vertex merge and the triangle outputs are
- * not. */
+ * the lines whose hash falls below rate, distances divided by rate). The
+ * cell phase is modelled, and of the vertex merge only the surface it
+ * writes (each line a first touch). */
 #ifndef APPS_ISOSURFACE_LOCALITY_H
 #define APPS_ISOSURFACE_LOCALITY_H
 
@@ -31,11 +30,12 @@ namespace iso {
  *   point's scalar read, one "inside" byte and its 4-byte owner entry
  *   written), then per cell its tetrahedron and the inside bytes of its four
  *   points (64 points per line), and only for a crossed cell the four
- *   32-byte points and its triangles' keys (24 bytes each, appended to its
- *   worker's stream).
+ *   points' 24-byte positions and 8-byte scalars and its triangles' keys
+ *   (24 bytes each, appended to its worker's stream).
  * Scalars: the paper's §4 kernel (and this app's before the classification
  *   pass): per cell its tetrahedron and the scalar of each of its four
- *   32-byte points. */
+ *   points (the positions of crossed cells, a small minority, are not
+ *   modelled). */
 enum class Kernel { Classified, Scalars };
 
 /* The schedule of one mode in the model: P workers progressing at the same

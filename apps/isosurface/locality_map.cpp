@@ -149,8 +149,7 @@ int main(int argc, char **argv) {
   if (rc) usage(err);
   std::fprintf(stderr, "locality_map: %zu cells, %zu points, mesh %.2f s\n", mesh.tets.size(),
                mesh.pts.size(), secs_since(t0));
-  const size_t footprint =
-      sizeof(Tet) + (mesh.tets.empty() ? 0 : sizeof(Point) * mesh.pts.size() / mesh.tets.size());
+  const size_t footprint = cell_bytes(mesh);
   if (header)
     std::printf("cells,points,order,point_order,kernel,workers,cache_bytes,mode,window,accesses,"
                 "misses,rel_seq,rate,seconds\n");

@@ -1,6 +1,6 @@
 /* apps/isosurface/locality_sim: the paper's kernel (`scalars` in the model:
- * each cell reads its tetrahedron and the scalars of its four 32-byte
- * points, mt_cell), run for real in the four modes, so that the model's
+ * each cell reads its tetrahedron and the scalars of its four points,
+ * mt_cell), run for real in the four modes, so that the model's
  * `scalars` predictions can be checked with the simulator and the clock:
  * the extraction itself (mt.cpp) classifies the points first and no longer
  * runs this kernel. The adaptive modes go through record_positions
@@ -59,7 +59,8 @@ size_t run_seq(const Mesh &m, double iso, std::vector<TriRec> *out) {
   for (size_t b = 0; b < m.tets.size(); b += ISO_CELL_BLOCK) {
     const size_t n = std::min<size_t>(ISO_CELL_BLOCK, m.tets.size() - b);
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) k += mt_cell(m.pts.data(), m.tets[b + i], iso, buf + k);
+    for (size_t i = 0; i < n; i++)
+      k += mt_cell(m.pts.data(), m.scalars.data(), m.tets[b + i], iso, buf + k);
     out->insert(out->end(), buf, buf + k);
   }
   return out->size();
@@ -125,8 +126,7 @@ int main(int argc, char **argv) {
   std::memset(&cfg, 0, sizeof cfg);
   cfg.workers = workers;
   if ((rc = adapt_init(&cfg))) usage(std::string("adapt_init: ") + adapt_strerror(rc));
-  const size_t footprint =
-      sizeof(Tet) + (mesh.tets.empty() ? 0 : sizeof(Point) * mesh.pts.size() / mesh.tets.size());
+  const size_t footprint = cell_bytes(mesh);
   size_t shared = ISO_FALLBACK_SHARED_CACHE;
   if (size_t c = adapt_shared_cache_size()) shared = c;
   AdaptOptions opt;

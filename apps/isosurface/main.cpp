@@ -110,7 +110,7 @@ const char usage[] =
     "  --cache-bytes B       cache modelled by --predict-misses (default: the shared cache\n"
     "                        hwloc reports)\n"
     "  --predict-kernel K    classified (the extraction's reads, default) or scalars (the\n"
-    "                        paper's kernel: each cell reads its four 32-byte points)\n"
+    "                        paper's kernel: each cell reads its four points' scalars)\n"
     "  --positions FILE      record which worker ran which cells when, one untimed run per\n"
     "                        adaptive mode, as CSV (apps/isosurface/trace_plot.py draws it)\n"
     "  --output FILE.vtp     write the surface (vtkXMLPolyDataWriter)\n"
@@ -609,8 +609,7 @@ void load_mesh(Run &r) {
   const double secs = now() - t0;
   const Mesh &m = r.mesh;
   r.loc = measure_numbering(m);
-  const double mib =
-      (double)(m.pts.size() * sizeof(Point) + m.tets.size() * sizeof(Tet)) / (1 << 20);
+  const double mib = (double)mesh_bytes(m) / (1 << 20);
   if (!r.o.quiet)
     std::printf("mesh: %s%s%s: %zu points, %zu tetrahedra, %.0f MiB (%.2f s); numbering: cell "
                 "spread %.3g, pair spread %.3g (p90 %.3g)%s\n",
@@ -649,8 +648,7 @@ void init_runtime(Run &r) {
   }
   r.workers = adapt_num_workers();
   const Mesh &m = r.mesh;
-  size_t footprint =
-      sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size());
+  size_t footprint = cell_bytes(m);
   size_t shared = ISO_FALLBACK_SHARED_CACHE;
   if (size_t c = adapt_shared_cache_size()) shared = c;
   r.aopt.grain = r.o.grain;
@@ -1017,8 +1015,7 @@ void print_table(const Run &r) {
     if (csv) csv_row(csv, r, row, seq, tseq);
   }
   if (csv) std::fclose(csv);
-  const double mesh_mib =
-      (double)(r.mesh.pts.size() * sizeof(Point) + r.mesh.tets.size() * sizeof(Tet)) / (1 << 20);
+  const double mesh_mib = (double)mesh_bytes(r.mesh) / (1 << 20);
   for (const Row &row : r.rows)
     if (row.ours && !row.skipped && std::isfinite(row.rss_extra_mib))
       std::printf("memory: %-8s peak RSS during its first extraction %.1f MiB above the RSS "
@@ -1112,13 +1109,11 @@ void write_outputs(Run &r) {
   const Surface *ref = reference(r);
   if (!ref) return;
   if (ref->ntris() == 0) {
-    const auto range =
-        std::minmax_element(r.mesh.pts.begin(), r.mesh.pts.end(),
-                            [](const Point &a, const Point &b) { return a.s < b.s; });
+    const auto range = std::minmax_element(r.mesh.scalars.begin(), r.mesh.scalars.end());
     std::fprintf(
         stderr,
         "adapt-isosurface: empty surface: no cell crosses iso=%g (scalars of '%s' in [%g, %g])\n",
-        r.o.iso, r.mesh.array_name.c_str(), range.first->s, range.second->s);
+        r.o.iso, r.mesh.array_name.c_str(), *range.first, *range.second);
     if (r.exit_code == EXIT_OK) r.exit_code = EXIT_EMPTY;
     return;
   }

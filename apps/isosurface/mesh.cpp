@@ -198,6 +198,7 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
       }
     }
     PointVec pts((size_t)npts);
+    ScalarVec sc((size_t)npts);
     const double lx = g.spacing[0] * (double)hx, ly = g.spacing[1] * (double)hy,
                  lz = g.spacing[2] * (double)hz;
     for (size_t p = 0; p < grid_of.size(); p++) {
@@ -207,11 +208,12 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
       P.x = g.origin[0] + (double)i * g.spacing[0];
       P.y = g.origin[1] + (double)j * g.spacing[1];
       P.z = g.origin[2] + (double)k * g.spacing[2];
-      P.s = g.scalars ? g.scalars[gp]
-                      : field_value(g.field, P.x - g.origin[0], P.y - g.origin[1],
-                                    P.z - g.origin[2], lx, ly, lz);
+      sc[p] = g.scalars ? g.scalars[gp]
+                        : field_value(g.field, P.x - g.origin[0], P.y - g.origin[1],
+                                      P.z - g.origin[2], lx, ly, lz);
     }
     mesh->pts.swap(pts);
+    mesh->scalars.swap(sc);
     mesh->tets.swap(tets);
   } catch (const std::bad_alloc &) {
     *err = "out of memory generating " + std::to_string(ntets) + " tetrahedra";
@@ -222,6 +224,11 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
 
 int validate(const Mesh &m, std::string *err) {
   const int64_t n = (int64_t)m.pts.size();
+  if (m.scalars.size() != m.pts.size()) {
+    *err = "the mesh has " + std::to_string(m.scalars.size()) + " scalars for " +
+           std::to_string(n) + " points";
+    return -EINVAL;
+  }
   if ((uint64_t)n >= kMaxMeshPoints) {
     *err = "too many points (" + std::to_string(n) + ", at most " +
            std::to_string(kMaxMeshPoints - 1) + ": point ids are 32-bit)";
@@ -238,8 +245,9 @@ int validate(const Mesh &m, std::string *err) {
     }
   for (size_t p = 0; p < m.pts.size(); p++) {
     const Point &P = m.pts[p];
-    if (std::isnan(P.s) || std::isinf(P.s)) {
-      *err = "point " + std::to_string(p) + " has a " + (std::isnan(P.s) ? "NaN" : "infinite") +
+    const double s = m.scalars[p];
+    if (std::isnan(s) || std::isinf(s)) {
+      *err = "point " + std::to_string(p) + " has a " + (std::isnan(s) ? "NaN" : "infinite") +
              " scalar in array '" + m.array_name + "'";
       return -EDOM;
     }

@@ -1,12 +1,17 @@
 /* apps/isosurface: the tetrahedral mesh (paper §4 layout), its generator
  * and its checks. No VTK here (see vtk_bridge.h for files).
  *
- * Layout: an array of points, each four doubles (x, y, z, scalar), and an
- * array of tetrahedra, each four 32-bit point indices (the paper's cells
- * hold 64-bit ones: 32 bytes a cell instead of 16, for no use, as the
- * extraction's vertex keys are 32-bit point pairs anyway). Cells close in
- * the cell array share points, and points are numbered in the order the
- * cells first use them, so processing cells in order reuses cached points.
+ * Layout: an array of point positions, each three doubles (x, y, z), the
+ * array of their scalars beside it (one double per point, same index, as
+ * VTK keeps points and point data), and an array of tetrahedra, each four
+ * 32-bit point indices (the paper's cells hold 64-bit ones: 32 bytes a cell
+ * instead of 16, for no use, as the extraction's vertex keys are 32-bit
+ * point pairs anyway). The scalars apart: the extraction's classification
+ * reads every point's scalar and nothing else, 8 bytes a point instead of
+ * the 32 of a point with its scalar (docs/benchmarks-isosurface.md,
+ * "Scalars apart"); only crossed cells read positions. Cells close in the
+ * cell array share points, and points are numbered in the order the cells
+ * first use them, so processing cells in order reuses cached points.
  */
 #ifndef APPS_ISOSURFACE_MESH_H
 #define APPS_ISOSURFACE_MESH_H
@@ -21,9 +26,9 @@
 namespace iso {
 
 struct Point {
-  double x, y, z, s;
+  double x, y, z;
 };
-static_assert(sizeof(Point) == 32, "a point is four doubles");
+static_assert(sizeof(Point) == 24, "a point's position is three doubles");
 
 /* A mesh holds fewer points than this (at most 2^32 - 2), so that every
  * point id fits in 32 bits and the extraction's vertex keys too. The
@@ -71,10 +76,14 @@ struct HugeAlloc {
 };
 
 using PointVec = std::vector<Point, HugeAlloc<Point>>;
+using ScalarVec = std::vector<double, HugeAlloc<double>>;
 using TetVec = std::vector<Tet, HugeAlloc<Tet>>;
 
+/* pts[p] is point p's position and scalars[p] its scalar: the two arrays
+ * have the same size (validate() checks it). */
 struct Mesh {
   PointVec pts;
+  ScalarVec scalars;
   TetVec tets;
   std::string array_name = "scalars"; /* name of the point scalars */
 };
@@ -143,7 +152,21 @@ struct Grid {
 int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, Mesh *mesh,
                         std::string *err);
 
-/* Check a mesh before extraction: fewer than kMaxMeshPoints points, every
+/* Bytes of a mesh's arrays (positions, scalars, cells). */
+inline size_t mesh_bytes(const Mesh &m) {
+  return m.pts.size() * sizeof(Point) + m.scalars.size() * sizeof(double) +
+         m.tets.size() * sizeof(Tet);
+}
+
+/* Bytes a cell brings into the cache on average: its four ids and its
+ * share of the points (positions and scalars). The footprint of the window
+ * modes (paper §4: m cells should fit in the shared cache). */
+inline size_t cell_bytes(const Mesh &m) {
+  return sizeof(Tet) +
+         (m.tets.empty() ? 0 : (sizeof(Point) + sizeof(double)) * m.pts.size() / m.tets.size());
+}
+
+/* Check a mesh before extraction: as many scalars as points, fewer than kMaxMeshPoints points, every
  * index in [0, npts), finite coordinates, no NaN scalar (message names the
  * first offending cell or point). 0 or -EINVAL (malformed), -EOVERFLOW (too
  * many points), -ERANGE (index out of range), -EDOM (NaN or infinite

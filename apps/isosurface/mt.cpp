@@ -157,8 +157,8 @@ struct Crossing {
   double t;
 };
 
-inline Crossing crossing(const Point *pts, uint64_t p, uint64_t q, double iso) {
-  const double ps = pts[p].s, qs = pts[q].s;
+inline Crossing crossing(const double *sc, uint64_t p, uint64_t q, double iso) {
+  const double ps = sc[p], qs = sc[q];
   const bool p_lo = qs - ps > 0;
   const double lo_s = p_lo ? ps : qs, hi_s = p_lo ? qs : ps;
   return {p_lo ? p : q, p_lo ? q : p, (iso - lo_s) / (hi_s - lo_s)};
@@ -173,9 +173,9 @@ inline uint64_t crossing_key(const Crossing &c, uint64_t p, uint64_t q) {
 }
 
 /* Vertex on the edge (p, q) of a crossed edge: key and position. */
-inline void edge_vertex(const Point *pts, int64_t p, int64_t q, double iso, EdgeKey *key,
-                        double x[3]) {
-  const Crossing c = crossing(pts, (uint64_t)p, (uint64_t)q, iso);
+inline void edge_vertex(const Point *pts, const double *sc, int64_t p, int64_t q, double iso,
+                        EdgeKey *key, double x[3]) {
+  const Crossing c = crossing(sc, (uint64_t)p, (uint64_t)q, iso);
   const uint64_t k = crossing_key(c, (uint64_t)p, (uint64_t)q);
   key->a = (int64_t)(k >> 32);
   key->b = (int64_t)(k & 0xFFFFFFFFu);
@@ -209,11 +209,12 @@ double now() {
 
 } // namespace
 
-size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]) {
-  const Point &p0 = pts[t.v[0]], &p1 = pts[t.v[1]], &p2 = pts[t.v[2]], &p3 = pts[t.v[3]];
-  const int idx = (p0.s >= iso) | (p1.s >= iso) << 1 | (p2.s >= iso) << 2 | (p3.s >= iso) << 3;
+size_t mt_cell(const Point *pts, const double *sc, const Tet &t, double iso, TriRec out[2]) {
+  const int idx = (sc[t.v[0]] >= iso) | (sc[t.v[1]] >= iso) << 1 | (sc[t.v[2]] >= iso) << 2 |
+                  (sc[t.v[3]] >= iso) << 3;
   const int nt = cases.ntri[idx];
   if (nt == 0) return 0;
+  const Point &p0 = pts[t.v[0]], &p1 = pts[t.v[1]], &p2 = pts[t.v[2]], &p3 = pts[t.v[3]];
   /* The sign of the cell's determinant orients its triangles (CaseTable). */
   const double det = cell_det(p0, p1, p2, p3);
   size_t n = 0;
@@ -222,7 +223,7 @@ size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]) {
     double x[3];
     for (int k = 0; k < 3; k++) {
       const int *ed = cases.edge[idx][tr][k];
-      edge_vertex(pts, t.v[ed[0]], t.v[ed[1]], iso, &r.e[k], x);
+      edge_vertex(pts, sc, t.v[ed[0]], t.v[ed[1]], iso, &r.e[k], x);
     }
     if (same(r.e[0], r.e[1]) || same(r.e[0], r.e[2]) || same(r.e[1], r.e[2])) continue;
     if (swap_corners(idx, tr, det)) std::swap(r.e[1], r.e[2]);
@@ -315,7 +316,8 @@ private:
 
 } // namespace
 
-int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out) {
+int merge(const Point *pts, const double *sc, double iso, const TriRec *rec, size_t n,
+          Surface *out) {
   try {
     Surface s;
     s.tri.resize(3 * n);
@@ -332,7 +334,7 @@ int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *ou
           if (key.a == key.b) {
             x[0] = pts[key.a].x, x[1] = pts[key.a].y, x[2] = pts[key.a].z;
           } else {
-            edge_vertex(pts, key.a, key.b, iso, &again, x);
+            edge_vertex(pts, sc, key.a, key.b, iso, &again, x);
           }
           s.xyz.insert(s.xyz.end(), x, x + 3);
         }
@@ -354,13 +356,14 @@ namespace {
 inline uint64_t pack(const EdgeKey &k) { return (uint64_t)k.a << 32 | (uint64_t)k.b; }
 
 /* Position of the vertex of a packed key (as merge() computes it). */
-inline void key_position(const Point *pts, double iso, uint64_t key, double x[3]) {
+inline void key_position(const Point *pts, const double *sc, double iso, uint64_t key,
+                         double x[3]) {
   const int64_t a = (int64_t)(key >> 32), b = (int64_t)(key & 0xFFFFFFFFu);
   if (a == b) {
     x[0] = pts[a].x, x[1] = pts[a].y, x[2] = pts[a].z;
   } else {
     EdgeKey again;
-    edge_vertex(pts, a, b, iso, &again, x);
+    edge_vertex(pts, sc, a, b, iso, &again, x);
   }
 }
 
@@ -628,6 +631,7 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
 
 struct KeyMerge {
   const Point *pts = nullptr;
+  const double *sc = nullptr; /* the points' scalars */
   double iso = 0;
   std::vector<KeyChunk *> chunks; /* in sequence order */
   std::vector<uint32_t> pos;      /* chunks[c]->pos */
@@ -752,10 +756,12 @@ void km_global(size_t b, size_t e, void *ctx) {
         const uint64_t ahead = ch.ukeys[l + kPosAhead];
         __builtin_prefetch(&km->pts[ahead >> 32]);
         __builtin_prefetch(&km->pts[ahead & 0xFFFFFFFFu]);
+        __builtin_prefetch(&km->sc[ahead >> 32]);
+        __builtin_prefetch(&km->sc[ahead & 0xFFFFFFFFu]);
       }
       if (is_new(rank, l)) {
         g = (int64_t)(km->offset[c] + r++);
-        key_position(km->pts, km->iso, ch.ukeys[l], km->xyz + 3 * g);
+        key_position(km->pts, km->sc, km->iso, ch.ukeys[l], km->xyz + 3 * g);
       } else {
         const uint64_t at = ch.foreign[fi++];
         const size_t j = (size_t)(at >> 32), lj = (size_t)(at & 0xFFFFFFFFu);
@@ -1010,14 +1016,12 @@ adapt_attr cell_phase_attr(const Mesh &m, Mode mode, const AdaptOptions &opt) {
   attr.sched = (adapt_sched)opt.sched;
   /* Bytes one cell brings into the cache: its four ids and its share of
    * the points (paper §4: m cells should fit in the shared cache). */
-  attr.footprint =
-      ISO_CELL_BLOCK *
-      (sizeof(Tet) + (m.tets.empty() ? 0 : sizeof(Point) * m.pts.size() / m.tets.size()));
+  attr.footprint = ISO_CELL_BLOCK * cell_bytes(m);
   return attr;
 }
 
-int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks,
-                  Surface *out) {
+int merge_chunked(const Point *pts, const double *sc, double iso, const TriRec *rec, size_t n,
+                  size_t nchunks, Surface *out) {
   if (nchunks == 0) return -EINVAL;
   /* Local ids are 32-bit: a chunk holds fewer than 2^32 - 1 keys (3 per
    * triangle at most); positions are chunk indices. */
@@ -1060,6 +1064,7 @@ int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, siz
     return -ENOMEM;
   }
   km.pts = pts;
+  km.sc = sc;
   km.iso = iso;
   int rc = km_phase(km, true, false, km_local);
   if (!rc) rc = merge_finish(km, true, &s, nullptr);
@@ -1084,18 +1089,19 @@ namespace {
 
 /* Packed key of the vertex on the crossed edge (p, q), without its
  * position: km_global computes the positions of the merged vertices only. */
-inline uint64_t edge_key(const Point *pts, uint32_t p, uint32_t q, double iso) {
-  return crossing_key(crossing(pts, p, q, iso), p, q);
+inline uint64_t edge_key(const double *sc, uint32_t p, uint32_t q, double iso) {
+  return crossing_key(crossing(sc, p, q, iso), p, q);
 }
 
 /* Triangles of a cell of case idx (1 to 14: crossed) as packed keys, three
  * per triangle, into out; returns how many. mt_cell's, but each crossed
  * edge's key is computed once. */
-inline size_t cell_keys(const Point *pts, const Tet &t, int idx, double iso, uint64_t out[6]) {
+inline size_t cell_keys(const Point *pts, const double *sc, const Tet &t, int idx, double iso,
+                        uint64_t out[6]) {
   const double det = cell_det(pts[t.v[0]], pts[t.v[1]], pts[t.v[2]], pts[t.v[3]]);
   uint64_t key[4];
   for (int k = 0; k < cases.nedge[idx]; k++)
-    key[k] = edge_key(pts, t.v[cases.cedge[idx][k][0]], t.v[cases.cedge[idx][k][1]], iso);
+    key[k] = edge_key(sc, t.v[cases.cedge[idx][k][0]], t.v[cases.cedge[idx][k][1]], iso);
   size_t n = 0;
   for (int tr = 0; tr < cases.ntri[idx]; tr++) {
     const int *te = cases.tedge[idx][tr];
@@ -1112,7 +1118,7 @@ inline size_t cell_keys(const Point *pts, const Tet &t, int idx, double iso, uin
 
 /* Case of a cell from the points' inside bytes (1 if s >= iso): four byte
  * loads from an array of one byte per point (in L2 on meshes of up to about
- * a million points) instead of four 32-byte points, and no branch. */
+ * a million points) instead of four 8-byte scalars, and no branch. */
 inline int cell_case(const uint8_t *in, const Tet &t) {
   return in[t.v[0]] | in[t.v[1]] << 1 | in[t.v[2]] << 2 | in[t.v[3]] << 3;
 }
@@ -1124,8 +1130,8 @@ inline bool crossed(int idx) { return (unsigned)(idx - 1) < 14u; }
  * (a branch-free list of the crossed cells, whose points are prefetched:
  * empty cells never read their points, so a crossed cell's are cold), then
  * the triangles of the listed cells. */
-inline size_t cells_block(const Point *pts, const uint8_t *in, const Tet *first, size_t n,
-                          double iso, uint64_t *out) {
+inline size_t cells_block(const Point *pts, const double *sc, const uint8_t *in, const Tet *first,
+                          size_t n, double iso, uint64_t *out) {
   uint8_t idx[ISO_CELL_BLOCK], at[ISO_CELL_BLOCK];
   size_t nc = 0;
   for (size_t i = 0; i < n; i++) {
@@ -1135,9 +1141,12 @@ inline size_t cells_block(const Point *pts, const uint8_t *in, const Tet *first,
     nc += crossed(c);
   }
   for (size_t j = 0; j < nc; j++)
-    for (int k = 0; k < 4; k++) __builtin_prefetch(&pts[first[at[j]].v[k]]);
+    for (int k = 0; k < 4; k++) {
+      __builtin_prefetch(&pts[first[at[j]].v[k]]);
+      __builtin_prefetch(&sc[first[at[j]].v[k]]);
+    }
   size_t k = 0;
-  for (size_t j = 0; j < nc; j++) k += cell_keys(pts, first[at[j]], idx[j], iso, out + 3 * k);
+  for (size_t j = 0; j < nc; j++) k += cell_keys(pts, sc, first[at[j]], idx[j], iso, out + 3 * k);
   return k;
 }
 
@@ -1146,7 +1155,7 @@ static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
                   std::atomic<uint32_t>::is_always_lock_free,
               "owner[] is filled with memset");
 struct ClassifyCtx {
-  const Point *pts;
+  const double *sc;
   uint8_t *in;
   std::atomic<uint32_t> *owner;
   double iso;
@@ -1156,10 +1165,10 @@ void classify(size_t b, size_t e, void *ctx) {
   const ClassifyCtx *c = static_cast<const ClassifyCtx *>(ctx);
   /* Locals: in[] is bytes, which may alias *c, so that the compiler would
    * load c's fields again at every point. */
-  const Point *const pts = c->pts;
+  const double *const sc = c->sc;
   uint8_t *const in = c->in;
   const double iso = c->iso;
-  for (size_t p = b; p < e; p++) in[p] = pts[p].s >= iso;
+  for (size_t p = b; p < e; p++) in[p] = sc[p] >= iso;
   /* owner[] to UINT32_MAX in one memset (glibc's wide stores), not an
    * atomic store per point, which the compiler does not vectorise. Nothing
    * else touches these entries until the cell phase, after this loop's
@@ -1182,6 +1191,7 @@ void classify(size_t b, size_t e, void *ctx) {
  * many small chunks). */
 struct CellCtx {
   const Point *pts;
+  const double *sc;
   const Tet *tets;
   size_t ntets;
   double iso;
@@ -1271,9 +1281,10 @@ void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
      * one. */
     if (t && !t->sealed && !grow(c, t, t->ntri + kBlockTris)) seal(t, c);
     if (t && !t->sealed) {
-      t->ntri += cells_block(c->pts, c->in, c->tets + first, n, c->iso, t->keys + 3 * t->ntri);
+      t->ntri +=
+          cells_block(c->pts, c->sc, c->in, c->tets + first, n, c->iso, t->keys + 3 * t->ntri);
     } else {
-      const size_t k = cells_block(c->pts, c->in, c->tets + first, n, c->iso, buf);
+      const size_t k = cells_block(c->pts, c->sc, c->in, c->tets + first, n, c->iso, buf);
       if (k == 0) continue;
       KeyChunk *nc =
           new_chunk(*c->arena, std::min(k + kGrowTris, c->chunk_tris + kBlockTris), (uint32_t)blk);
@@ -1360,7 +1371,13 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
             Timing *timing, std::string *err) {
   Timing tm;
   const Point *pts = m.pts.data();
+  const double *sc = m.scalars.data();
   const size_t npts = m.pts.size();
+  if (m.scalars.size() != npts) {
+    *err = "the mesh has " + std::to_string(m.scalars.size()) + " scalars for " +
+           std::to_string(npts) + " points";
+    return -EINVAL;
+  }
   if ((uint64_t)npts >= kMaxMeshPoints) {
     *err = "too many points for 32-bit vertex keys (" + std::to_string(npts) + ", at most " +
            std::to_string(kMaxMeshPoints - 1) + ")";
@@ -1389,8 +1406,9 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     *err = "out of memory";
     return -ENOMEM;
   }
-  ClassifyCtx cc{pts, inside.get(), owner.get(), iso};
+  ClassifyCtx cc{sc, inside.get(), owner.get(), iso};
   CellCtx ctx{pts,
+              sc,
               m.tets.data(),
               m.tets.size(),
               iso,
@@ -1438,6 +1456,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
   km.arena = &arena;
   km.tables = &tables;
   km.pts = pts;
+  km.sc = sc;
   km.iso = iso;
   if (xs.st.err) rc = xs.st.err;
   try {

@@ -49,8 +49,9 @@ struct TriRec {
 static_assert(sizeof(TriRec) == 48, "three edge keys");
 
 /* Triangles of one cell (0, 1 or 2) into out[]; returns how many. Pure:
- * reads pts and t only; thread-safe. The point ids of t must be valid. */
-size_t mt_cell(const Point *pts, const Tet &t, double iso, TriRec out[2]);
+ * reads the points' positions pts and scalars sc, and t only;
+ * thread-safe. The point ids of t must be valid. */
+size_t mt_cell(const Point *pts, const double *sc, const Tet &t, double iso, TriRec out[2]);
 
 /* Allocator of the surface's arrays: the mesh's (HugeAlloc, mesh.h: large
  * arrays in huge pages), except that resize() leaves new elements of a
@@ -113,7 +114,8 @@ struct Surface {
 /* Merge the triangle records rec[0..n) into out (vertex per key, numbered in
  * order of first appearance). 0 or -ENOMEM (out untouched). Sequential;
  * thread-safe for distinct outputs. */
-int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *out);
+int merge(const Point *pts, const double *sc, double iso, const TriRec *rec, size_t n,
+          Surface *out);
 
 /* merge() in nchunks contiguous chunks of triangles run by adapt_for: the
  * same result, byte for byte, for any nchunks >= 1 and any cell order. It
@@ -124,8 +126,8 @@ int merge(const Point *pts, double iso, const TriRec *rec, size_t n, Surface *ou
  * lower point (on cell-ordered meshes: the chunk boundaries); a prefix sum
  * of the chunks' new-vertex counts gives the global ids. 0, -EINVAL nchunks
  * == 0, -EOVERFLOW a point id >= 2^32 - 1, -ENOMEM, the runtime's errors. */
-int merge_chunked(const Point *pts, double iso, const TriRec *rec, size_t n, size_t nchunks,
-                  Surface *out);
+int merge_chunked(const Point *pts, const double *sc, double iso, const TriRec *rec, size_t n,
+                  size_t nchunks, Surface *out);
 
 enum class Mode { Seq, NoWin, Static, Sliding };
 int parse_mode(const std::string &name, Mode *out);
@@ -195,7 +197,7 @@ struct Timing {
  * regions or nested ones from a worker. Concurrent calls are safe (the mesh
  * is only read). Not guaranteed: the times, which worker runs what.
  * Errors (message in *err):
- * -ENOMEM, -EOVERFLOW 2^32 - 1 points or more (32-bit halves of the vertex
+ * -EINVAL not as many scalars as points, -ENOMEM, -EOVERFLOW 2^32 - 1 points or more (32-bit halves of the vertex
  * keys), 2^32 - 1 blocks of ISO_CELL_BLOCK cells or more (32-bit chunk
  * positions), (2^32 - 1) / 3 triangles or more on a cell order that is not
  * local (one chunk: 32-bit local ids), the runtime's negative errno. The mesh must have passed

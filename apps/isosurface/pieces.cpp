@@ -104,7 +104,7 @@ vtkSmartPointer<vtkUnstructuredGrid> piece_grid(const Mesh &m, size_t c0, size_t
   for (size_t p = 0; p < used.size(); p++) {
     const Point &q = m.pts[(size_t)used[p]];
     xyz->SetTypedTuple((vtkIdType)p, &q.x);
-    s->SetValue((vtkIdType)p, q.s);
+    s->SetValue((vtkIdType)p, m.scalars[(size_t)used[p]]);
     gids->SetValue((vtkIdType)p, (vtkIdType)used[p]);
     local[(size_t)used[p]] = -1;
   }
@@ -512,7 +512,7 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
     if (gids)
       if (int rc = f.read(*g, p0, n, &gv, err)) return rc;
     for (size_t i = 0; i < n; i++) {
-      const Point q = {x[3 * i], x[3 * i + 1], x[3 * i + 2], v[i]};
+      const Point q = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
       int64_t id = (int64_t)mesh->pts.size();
       bool fresh = true;
       if (merge) {
@@ -527,7 +527,10 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
         }
         map.to_mesh[p0 + i] = id;
       }
-      if (fresh) mesh->pts.push_back(q);
+      if (fresh) {
+        mesh->pts.push_back(q);
+        mesh->scalars.push_back(v[i]);
+      }
     }
   }
   if ((uint64_t)mesh->pts.size() >= kMaxMeshPoints) {
@@ -778,6 +781,7 @@ int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const std::stri
     ncells += c;
   }
   m.pts.reserve(npts);
+  m.scalars.reserve(npts);
   m.tets.reserve(ncells);
   PointMerger pm;
   const bool merge = last - first > 1;

@@ -192,27 +192,41 @@ int first_use_ids(Cell cell, size_t nc, size_t npts, std::vector<int64_t> *newid
   return 0;
 }
 
+/* m's points (positions and scalars) moved to the numbering newid into
+ * *pts and *sc, in parallel or sequentially. */
+int move_points(const Mesh &m, const std::vector<int64_t> &newid, bool parallel, PointVec *pts,
+                ScalarVec *sc, std::string *err) {
+  pts->resize(m.pts.size());
+  sc->resize(m.pts.size());
+  auto move = [&](size_t b, size_t e) {
+    for (size_t p = b; p < e; p++) {
+      (*pts)[(size_t)newid[p]] = m.pts[p];
+      (*sc)[(size_t)newid[p]] = m.scalars[p];
+    }
+  };
+  if (parallel) return par_for(m.pts.size(), move, "moving the points", err);
+  move(0, m.pts.size());
+  return 0;
+}
+
 /* Apply the point numbering newid to m (points moved, cells relabelled),
  * in parallel or sequentially; m is untouched on error. */
 int apply_point_ids(Mesh *m, const std::vector<int64_t> &newid, bool parallel, std::string *err) {
-  PointVec pts(m->pts.size());
+  PointVec pts;
+  ScalarVec sc;
   TetVec tets(m->tets);
-  const PointVec &old = m->pts;
-  auto move_points = [&](size_t b, size_t e) {
-    for (size_t p = b; p < e; p++) pts[(size_t)newid[p]] = old[p];
-  };
+  if (int rc = move_points(*m, newid, parallel, &pts, &sc, err)) return rc;
   auto relabel = [&](size_t b, size_t e) {
     for (size_t c = b; c < e; c++)
       for (int a = 0; a < 4; a++) tets[c].v[a] = newid[(size_t)tets[c].v[a]];
   };
   if (parallel) {
-    if (int rc = par_for(pts.size(), move_points, "moving the points", err)) return rc;
     if (int rc = par_for(tets.size(), relabel, "relabelling the cells", err)) return rc;
   } else {
-    move_points(0, pts.size());
     relabel(0, tets.size());
   }
   m->pts.swap(pts);
+  m->scalars.swap(sc);
   m->tets.swap(tets);
   return 0;
 }
@@ -360,14 +374,9 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
     std::vector<int64_t> newid;
     auto cell = [&](size_t i) -> const Tet & { return new_tets[i]; };
     if ((rc = first_use_ids(cell, nc, pts.size(), &newid, err))) return rc;
-    PointVec new_pts(pts.size());
-    rc = par_for(
-        pts.size(),
-        [&](size_t b, size_t e) {
-          for (size_t p = b; p < e; p++) new_pts[(size_t)newid[p]] = pts[p];
-        },
-        "moving the points", err);
-    if (rc) return rc;
+    PointVec new_pts;
+    ScalarVec new_sc;
+    if ((rc = move_points(*m, newid, true, &new_pts, &new_sc, err))) return rc;
     rc = par_for(
         nc,
         [&](size_t b, size_t e) {
@@ -378,6 +387,7 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
     if (rc) return rc;
     tm.points = now() - t3;
     m->pts.swap(new_pts);
+    m->scalars.swap(new_sc);
     m->tets.swap(new_tets);
   } catch (const std::bad_alloc &) {
     *err = "out of memory renumbering " + std::to_string(m->tets.size()) + " cells";

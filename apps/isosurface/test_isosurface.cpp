@@ -216,13 +216,17 @@ void test_orientation_table(void **) {
   size_t checked = 0, negative = 0;
   for (int cell = 0; cell < 40000; cell++) {
     Point p[4];
+    double s[4];
     /* Every fourth cell a sliver: one axis squeezed. */
     const double squeeze = cell % 4 == 3 ? 1e-3 : 1.0;
-    for (Point &q : p) q = Point{u01(rng), u01(rng), squeeze * u01(rng), sym(rng)};
+    for (int k = 0; k < 4; k++) {
+      p[k] = Point{u01(rng), u01(rng), squeeze * u01(rng)};
+      s[k] = sym(rng);
+    }
     const double iso = 0.5 * sym(rng);
     const Tet t{{0, 1, 2, 3}};
     TriRec out[2];
-    const size_t n = mt_cell(p, t, iso, out);
+    const size_t n = mt_cell(p, s, t, iso, out);
     double e[3][3], G[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
       e[k][0] = p[k + 1].x - p[0].x;
@@ -237,7 +241,7 @@ void test_orientation_table(void **) {
     double c[3];
     for (int k = 0; k < 3; k++) {
       cross(e[(k + 1) % 3], e[(k + 2) % 3], c);
-      for (int a = 0; a < 3; a++) G[a] += (p[k + 1].s - p[0].s) * c[a];
+      for (int a = 0; a < 3; a++) G[a] += (s[k + 1] - s[0]) * c[a];
     }
     cross(e[1], e[2], c);
     const double det = e[0][0] * c[0] + e[0][1] * c[1] + e[0][2] * c[2];
@@ -245,9 +249,10 @@ void test_orientation_table(void **) {
       double x[3][3];
       for (int k = 0; k < 3; k++) {
         const EdgeKey &ek = out[r].e[k];
-        const Point &a = p[ek.a], &b = p[ek.b];
-        const Point &lo = b.s - a.s > 0 ? a : b, &hi = b.s - a.s > 0 ? b : a;
-        const double f = ek.a == ek.b ? 0.0 : (iso - lo.s) / (hi.s - lo.s);
+        const bool a_lo = s[ek.b] - s[ek.a] > 0;
+        const int64_t l = a_lo ? ek.a : ek.b, h = a_lo ? ek.b : ek.a;
+        const Point &lo = p[l], &hi = p[h];
+        const double f = ek.a == ek.b ? 0.0 : (iso - s[l]) / (s[h] - s[l]);
         x[k][0] = lo.x + f * (hi.x - lo.x);
         x[k][1] = lo.y + f * (hi.y - lo.y);
         x[k][2] = lo.z + f * (hi.z - lo.z);
@@ -285,7 +290,7 @@ void test_adaptive_equals_seq(void **) {
   check_against_vtk(m, 0.05, ref);
   const double ref_area = ref.area();
   Mesh at_vertex = make_mesh(6, 6, 6, Field::Flat, Split::Six, Order::Random);
-  for (size_t i = 0; i < at_vertex.pts.size(); i++) at_vertex.pts[i].s = (double)(i % 3);
+  for (size_t i = 0; i < at_vertex.pts.size(); i++) at_vertex.scalars[i] = (double)(i % 3);
   Surface ref2 = run(at_vertex, 1.0, Mode::Seq);
   for (int w : {1, 2, 3, 8}) {
     start_workers(w);
@@ -656,21 +661,24 @@ void test_merge_chunked(void **) {
     std::vector<TriRec> recs;
     TriRec buf[2];
     for (const Tet &t : m.tets) {
-      const size_t k = mt_cell(m.pts.data(), t, 0.1, buf);
+      const size_t k = mt_cell(m.pts.data(), m.scalars.data(), t, 0.1, buf);
       recs.insert(recs.end(), buf, buf + k);
     }
     Surface ref;
-    assert_int_equal(merge(m.pts.data(), 0.1, recs.data(), recs.size(), &ref), 0);
+    assert_int_equal(merge(m.pts.data(), m.scalars.data(), 0.1, recs.data(), recs.size(), &ref), 0);
     for (int w : {1, 2, 3}) {
       start_workers(w);
       for (size_t chunks : {(size_t)1, (size_t)2, (size_t)3, (size_t)8, recs.size() + 5}) {
         Surface s;
-        assert_int_equal(merge_chunked(m.pts.data(), 0.1, recs.data(), recs.size(), chunks, &s), 0);
+        assert_int_equal(merge_chunked(m.pts.data(), m.scalars.data(), 0.1, recs.data(),
+                                       recs.size(), chunks, &s),
+                         0);
         assert_true(s == ref);
       }
       Surface none;
-      assert_int_equal(merge_chunked(m.pts.data(), 0.1, recs.data(), recs.size(), 0, &none),
-                       -EINVAL);
+      assert_int_equal(
+          merge_chunked(m.pts.data(), m.scalars.data(), 0.1, recs.data(), recs.size(), 0, &none),
+          -EINVAL);
     }
   }
   adapt_finalize();
@@ -681,11 +689,11 @@ Surface reference_surface(const Mesh &m, double iso) {
   std::vector<TriRec> recs;
   TriRec buf[2];
   for (const Tet &t : m.tets) {
-    const size_t k = mt_cell(m.pts.data(), t, iso, buf);
+    const size_t k = mt_cell(m.pts.data(), m.scalars.data(), t, iso, buf);
     recs.insert(recs.end(), buf, buf + k);
   }
   Surface ref;
-  assert_int_equal(merge(m.pts.data(), iso, recs.data(), recs.size(), &ref), 0);
+  assert_int_equal(merge(m.pts.data(), m.scalars.data(), iso, recs.data(), recs.size(), &ref), 0);
   return ref;
 }
 
@@ -716,7 +724,7 @@ void test_fast_path_equals_reference(void **) {
   }
   {
     Mesh at = make_mesh(10, 9, 8, Field::Flat, Split::Six, Order::Morton);
-    for (size_t i = 0; i < at.pts.size(); i++) at.pts[i].s = (double)(i % 3);
+    for (size_t i = 0; i < at.pts.size(); i++) at.scalars[i] = (double)(i % 3);
     cases.push_back({at, 1.0, true});
   }
   cases.push_back({make_mesh(6, 6, 6, Field::Sphere, Split::Five, Order::Lex), 50.0, false});
@@ -756,16 +764,18 @@ void test_fast_path_equals_reference(void **) {
   std::vector<TriRec> recs;
   TriRec buf[2];
   for (const Tet &t : m.tets) {
-    const size_t k = mt_cell(m.pts.data(), t, 0.0, buf);
+    const size_t k = mt_cell(m.pts.data(), m.scalars.data(), t, 0.0, buf);
     recs.insert(recs.end(), buf, buf + k);
   }
   Surface ref;
-  assert_int_equal(merge(m.pts.data(), 0.0, recs.data(), recs.size(), &ref), 0);
+  assert_int_equal(merge(m.pts.data(), m.scalars.data(), 0.0, recs.data(), recs.size(), &ref), 0);
   for (int w : {1, 2}) {
     start_workers(w);
     for (size_t chunks : {recs.size() / 512, recs.size() / 64, recs.size() / 7}) {
       Surface s;
-      assert_int_equal(merge_chunked(m.pts.data(), 0.0, recs.data(), recs.size(), chunks, &s), 0);
+      assert_int_equal(
+          merge_chunked(m.pts.data(), m.scalars.data(), 0.0, recs.data(), recs.size(), chunks, &s),
+          0);
       assert_true(s == ref);
     }
   }
@@ -823,7 +833,7 @@ void test_invalid_meshes(void **) {
   assert_int_equal(read_mesh(tets, ro, &m, &err), 0);
   assert_int_equal(m.tets.size(), 2);
   assert_int_equal(m.pts.size(), 8);
-  assert_true(m.pts[7].s == 7.0);
+  assert_true(m.scalars[7] == 7.0);
   /* Unknown array: the message lists the available ones. */
   ro.array = "pressure";
   assert_int_equal(read_mesh(tets, ro, &m, &err), -EINVAL);
@@ -869,14 +879,14 @@ void test_invalid_meshes(void **) {
   ro.tetrahedralize = false;
   /* NaN scalars: caught by validate, also after a round trip through .vtu. */
   Mesh g = make_mesh(2, 2, 2, Field::Sphere, Split::Five, Order::Lex);
-  g.pts[5].s = NAN;
+  g.scalars[5] = NAN;
   assert_int_equal(validate(g, &err), -EDOM);
   assert_true(contains(err, "point 5") && contains(err, "NaN"));
   const std::string nanfile = tmpdir() + "/nan.vtu";
   assert_int_equal(write_vtu(g, nanfile, &err), 0);
   assert_int_equal(read_mesh(nanfile, ro, &m, &err), -EDOM);
   assert_true(contains(err, "NaN"));
-  g.pts[5].s = 0.5;
+  g.scalars[5] = 0.5;
   g.tets[3].v[2] = (uint32_t)g.pts.size();
   assert_int_equal(validate(g, &err), -ERANGE);
   assert_true(contains(err, "cell 3") &&
@@ -1049,7 +1059,7 @@ int read_like_the_fuzzer(const std::string &path) {
     } else {
       assert_int_equal(validate(m, &err), 0);
       assert_true(!m.tets.empty());
-      run(m, 0.5 * (m.pts[0].s + m.pts.back().s), Mode::Seq);
+      run(m, 0.5 * (m.scalars[0] + m.scalars.back()), Mode::Seq);
     }
   }
   return rc;

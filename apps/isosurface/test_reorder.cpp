@@ -76,7 +76,13 @@ Mesh reordered(const Mesh &m, Reorder curve) {
 }
 
 using P4 = std::array<double, 4>;
-P4 key(const Point &p) { return {p.x, p.y, p.z, p.s}; }
+/* Point p of m: position and scalar. */
+P4 key(const Mesh &m, size_t p) { return {m.pts[p].x, m.pts[p].y, m.pts[p].z, m.scalars[p]}; }
+
+void add_point(Mesh &m, double x, double y, double z, double s) {
+  m.pts.push_back({x, y, z});
+  m.scalars.push_back(s);
+}
 
 /* Every point and every cell of a exactly once in b: the points as a
  * multiset of (x, y, z, s), the cells as a multiset of their four points
@@ -86,15 +92,15 @@ void check_permutation(const Mesh &a, const Mesh &b) {
   assert_int_equal(a.pts.size(), b.pts.size());
   assert_int_equal(a.tets.size(), b.tets.size());
   std::vector<P4> pa, pb;
-  for (const Point &p : a.pts) pa.push_back(key(p));
-  for (const Point &p : b.pts) pb.push_back(key(p));
+  for (size_t p = 0; p < a.pts.size(); p++) pa.push_back(key(a, p));
+  for (size_t p = 0; p < b.pts.size(); p++) pb.push_back(key(b, p));
   std::sort(pa.begin(), pa.end());
   std::sort(pb.begin(), pb.end());
   assert_true(pa == pb);
   auto cells = [](const Mesh &m) {
     std::vector<std::array<P4, 4>> c(m.tets.size());
     for (size_t i = 0; i < m.tets.size(); i++)
-      for (int k = 0; k < 4; k++) c[i][(size_t)k] = key(m.pts[(size_t)m.tets[i].v[k]]);
+      for (int k = 0; k < 4; k++) c[i][(size_t)k] = key(m, m.tets[i].v[k]);
     std::sort(c.begin(), c.end());
     return c;
   };
@@ -115,6 +121,7 @@ void check_first_use(const Mesh &m, size_t unused) {
 bool same_mesh(const Mesh &a, const Mesh &b) {
   return a.pts.size() == b.pts.size() && a.tets.size() == b.tets.size() &&
          std::memcmp(a.pts.data(), b.pts.data(), a.pts.size() * sizeof(Point)) == 0 &&
+         a.scalars == b.scalars &&
          std::memcmp(a.tets.data(), b.tets.data(), a.tets.size() * sizeof(Tet)) == 0;
 }
 
@@ -281,9 +288,9 @@ void test_bad_inputs(void **) {
   const size_t used = m.pts.size();
   /* Two unused points (one far away: the bounding box grows) and a
    * duplicate of point 0 used by a new cell. */
-  m.pts.push_back({100, 100, 100, 0.5});
-  m.pts.push_back({0.5, 0.5, 0.5, -0.25});
-  m.pts.push_back(m.pts[0]);
+  add_point(m, 100, 100, 100, 0.5);
+  add_point(m, 0.5, 0.5, 0.5, -0.25);
+  add_point(m, m.pts[0].x, m.pts[0].y, m.pts[0].z, m.scalars[0]);
   const uint32_t dup = (uint32_t)m.pts.size() - 1;
   const Tet t0 = m.tets[0];
   m.tets.push_back({{dup, t0.v[1], t0.v[2], t0.v[3]}});
@@ -298,8 +305,8 @@ void test_bad_inputs(void **) {
     check_permutation(m, r);
     check_first_use(r, 2);
     /* The unused points come last, in their previous order. */
-    assert_true(key(r.pts[r.pts.size() - 2]) == key(m.pts[used]));
-    assert_true(key(r.pts[r.pts.size() - 1]) == key(m.pts[used + 1]));
+    assert_true(key(r, r.pts.size() - 2) == key(m, used));
+    assert_true(key(r, r.pts.size() - 1) == key(m, used + 1));
     size_t degenerate = 0;
     for (const Tet &t : r.tets) degenerate += t.v[0] == t.v[1];
     assert_int_equal(degenerate, 2);
@@ -321,11 +328,11 @@ void test_bad_inputs(void **) {
   Mesh empty;
   assert_int_equal(reorder_cells(&empty, Reorder::Hilbert, nullptr, &err), 0);
   Mesh lone;
-  lone.pts.push_back({1, 2, 3, 4});
+  add_point(lone, 1, 2, 3, 4);
   assert_int_equal(reorder_cells(&lone, Reorder::Morton, nullptr, &err), 0);
   assert_int_equal(lone.pts.size(), 1);
   Mesh same;
-  for (int k = 0; k < 4; k++) same.pts.push_back({1, 1, 1, (double)k});
+  for (int k = 0; k < 4; k++) add_point(same, 1, 1, 1, (double)k);
   same.tets.push_back({{3, 2, 1, 0}});
   same.tets.push_back({{0, 1, 2, 3}});
   Mesh sr = reordered(same, Reorder::Hilbert);

@@ -275,10 +275,12 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
   }
   try {
     m.pts.resize((size_t)np);
+    m.scalars.resize((size_t)np);
     for (vtkIdType p = 0; p < np; p++) {
       double x[3];
       grid->GetPoint(p, x);
-      m.pts[(size_t)p] = Point{x[0], x[1], x[2], arr->GetComponent(p, 0)};
+      m.pts[(size_t)p] = Point{x[0], x[1], x[2]};
+      m.scalars[(size_t)p] = arr->GetComponent(p, 0);
     }
     m.tets.resize((size_t)ncells);
     vtkCellArray *ca = grid->GetCells();
@@ -598,12 +600,10 @@ vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m) {
   vtkNew<vtkDoubleArray> s;
   s->SetName(m.array_name.c_str());
   s->SetNumberOfTuples((vtkIdType)m.pts.size());
-  double *px = xyz->GetPointer(0), *ps = s->GetPointer(0);
-  for (size_t p = 0; p < m.pts.size(); p++) {
-    px[3 * p] = m.pts[p].x;
-    px[3 * p + 1] = m.pts[p].y;
-    px[3 * p + 2] = m.pts[p].z;
-    ps[p] = m.pts[p].s;
+  /* The same layouts: three doubles a point, one a scalar. */
+  if (!m.pts.empty()) {
+    std::memcpy(xyz->GetPointer(0), m.pts.data(), m.pts.size() * sizeof(Point));
+    std::memcpy(s->GetPointer(0), m.scalars.data(), m.scalars.size() * sizeof(double));
   }
   vtkNew<vtkPoints> points;
   points->SetData(xyz);

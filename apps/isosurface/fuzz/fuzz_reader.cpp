@@ -71,9 +71,8 @@ void check(int rc, const Mesh &m, const std::string &err) {
   std::string verr;
   if (validate(m, &verr)) finding("read_mesh returned an invalid mesh", verr);
   if (m.tets.empty() || m.tets.size() > extract_max_tets) return;
-  const auto range = std::minmax_element(m.pts.begin(), m.pts.end(),
-                                         [](const Point &a, const Point &b) { return a.s < b.s; });
-  const double iso = 0.5 * range.first->s + 0.5 * range.second->s;
+  const auto range = std::minmax_element(m.scalars.begin(), m.scalars.end());
+  const double iso = 0.5 * *range.first + 0.5 * *range.second;
   Surface s;
   std::string xerr;
   if (extract(m, iso, Mode::Seq, AdaptOptions(), &s, nullptr, &xerr))
