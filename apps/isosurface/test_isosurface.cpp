@@ -894,6 +894,20 @@ void test_invalid_meshes(void **) {
   g.tets[3].v[2] = UINT32_MAX; /* what a 64-bit -1 would have become */
   assert_int_equal(validate(g, &err), -ERANGE);
   assert_true(contains(err, "refers to point 4294967295"));
+  g.tets[3].v[2] = 0;
+  /* A mesh made by hand with one scalar short: refused by validate and by
+   * extract (which reads scalars by point id), the mesh untouched. */
+  g.scalars.pop_back();
+  assert_int_equal(validate(g, &err), -EINVAL);
+  assert_true(contains(err, std::to_string(g.scalars.size()) + " scalars for " +
+                                std::to_string(g.pts.size()) + " points"));
+  for (Mode mode : {Mode::Seq, Mode::NoWin}) {
+    Surface out;
+    err.clear();
+    assert_int_equal(extract(g, 0.5, mode, AdaptOptions(), &out, nullptr, &err), -EINVAL);
+    assert_true(contains(err, "scalars for") && out.ntris() == 0);
+  }
+  assert_int_equal(g.scalars.size() + 1, g.pts.size());
   /* Point ids are 32-bit: a grid of 2^32 points is refused before
    * anything is allocated. */
   Grid huge;
