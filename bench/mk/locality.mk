@@ -15,7 +15,7 @@
 
 LOC_MAP     := $(B)/apps/isosurface/locality_map
 LOC_MAP_OBJ := $(B)/obj/apps/isosurface/locality_map.o
-LOC_MAP_DEPS := $(addprefix $(B)/obj/apps/isosurface/,mesh.o mt.o file_checks.o reorder.o locality.o)
+LOC_MAP_DEPS := $(addprefix $(B)/obj/apps/isosurface/,mesh.o mt.o arena.o file_checks.o reorder.o locality.o)
 
 $(LOC_MAP): $(LOC_MAP_OBJ) $(LOC_MAP_DEPS) $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -30,6 +30,9 @@ $(LOC_SIM): $(LOC_SIM_OBJ) $(LOC_MAP_DEPS) $(LIB_A)
 
 .PHONY: bench-locality locality-map
 locality-map: $(LOC_MAP) $(LOC_SIM)
+# Built by `make test`'s checks, so that a link that breaks shows in CI
+# (they once lacked arena.o, unnoticed: nothing else built them).
+CHECKS += locality-map
 
 bench-locality:
 	$(MAKE) --no-print-directory B=$(B) VARIANT=$(VARIANT) isosurface $(LOC_MAP) $(LOC_SIM)
