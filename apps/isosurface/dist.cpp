@@ -466,11 +466,10 @@ int dist_run(const DistOptions &o) {
   fig.workers = o.mode == Mode::Seq ? 1 : adapt_num_workers();
   AdaptOptions aopt = o.aopt;
   if (!aopt.window_size) {
-    const size_t footprint = cell_bytes(mesh);
     size_t shared = ISO_FALLBACK_SHARED_CACHE;
     if (o.mode != Mode::Seq)
       if (size_t c = adapt_shared_cache_size()) shared = c;
-    aopt.window_size = std::max<size_t>(1, shared / (footprint * ISO_WINDOW_CACHE_DIVISOR));
+    aopt.window_size = default_window(mesh, shared);
   }
 
   /* Phase: extraction (reps runs, the median). */

@@ -14,7 +14,7 @@
  *   cells,points,order,point_order,kernel,workers,cache_bytes,mode,window,
  *   accesses,misses,rel_seq,rate,seconds
  * window: the static/sliding window in cells; without --window, the app's
- * default for that cache (cache / footprint / ISO_WINDOW_CACHE_DIVISOR,
+ * default for that cache (default_window: cache / cell_bytes / ISO_WINDOW_CACHE_DIVISOR,
  * rounded up to ISO_CELL_BLOCK). rel_seq: misses / seq's (same kernel and
  * cache; seq is always computed). */
 #include "iso_config.h"
@@ -149,7 +149,6 @@ int main(int argc, char **argv) {
   if (rc) usage(err);
   std::fprintf(stderr, "locality_map: %zu cells, %zu points, mesh %.2f s\n", mesh.tets.size(),
                mesh.pts.size(), secs_since(t0));
-  const size_t footprint = cell_bytes(mesh);
   if (header)
     std::printf("cells,points,order,point_order,kernel,workers,cache_bytes,mode,window,accesses,"
                 "misses,rel_seq,rate,seconds\n");
@@ -159,8 +158,7 @@ int main(int argc, char **argv) {
     for (uint64_t cache : caches) {
       double seq_misses = 0;
       std::vector<uint64_t> ws = windows;
-      if (ws.empty())
-        ws.push_back(std::max<uint64_t>(1, cache / (footprint * ISO_WINDOW_CACHE_DIVISOR)));
+      if (ws.empty()) ws.push_back(default_window(mesh, cache));
       /* seq first (the reference), once per kernel and cache. */
       std::vector<std::pair<std::string, uint64_t>> runs; /* mode, workers */
       runs.push_back({"seq", 1});

@@ -126,12 +126,10 @@ int main(int argc, char **argv) {
   std::memset(&cfg, 0, sizeof cfg);
   cfg.workers = workers;
   if ((rc = adapt_init(&cfg))) usage(std::string("adapt_init: ") + adapt_strerror(rc));
-  const size_t footprint = cell_bytes(mesh);
   size_t shared = ISO_FALLBACK_SHARED_CACHE;
   if (size_t c = adapt_shared_cache_size()) shared = c;
   AdaptOptions opt;
-  opt.window_size =
-      window ? window : std::max<size_t>(1, shared / (footprint * ISO_WINDOW_CACHE_DIVISOR));
+  opt.window_size = window ? window : default_window(mesh, shared);
   std::printf("locality_sim: %zu cells, %zu points, %d workers, window %zu cells, scalars kernel\n",
               mesh.tets.size(), mesh.pts.size(), adapt_num_workers(), opt.window_size);
   std::vector<Mode> ms;

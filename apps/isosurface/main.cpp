@@ -648,15 +648,12 @@ void init_runtime(Run &r) {
   }
   r.workers = adapt_num_workers();
   const Mesh &m = r.mesh;
-  size_t footprint = cell_bytes(m);
   size_t shared = ISO_FALLBACK_SHARED_CACHE;
   if (size_t c = adapt_shared_cache_size()) shared = c;
   r.aopt.grain = r.o.grain;
   r.aopt.splitter = r.o.splitter;
   r.aopt.sched = r.o.sched;
-  r.aopt.window_size = r.o.window
-                           ? r.o.window
-                           : std::max<size_t>(1, shared / (footprint * ISO_WINDOW_CACHE_DIVISOR));
+  r.aopt.window_size = r.o.window ? r.o.window : default_window(m, shared);
 }
 
 /* ---- Phase: --reorder (on the runtime, timed apart), then --save-mesh -- */

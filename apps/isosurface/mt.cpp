@@ -1020,6 +1020,10 @@ adapt_attr cell_phase_attr(const Mesh &m, Mode mode, const AdaptOptions &opt) {
   return attr;
 }
 
+size_t default_window(const Mesh &m, uint64_t cache_bytes) {
+  return (size_t)std::max<uint64_t>(1, cache_bytes / (cell_bytes(m) * ISO_WINDOW_CACHE_DIVISOR));
+}
+
 int merge_chunked(const Point *pts, const double *sc, double iso, const TriRec *rec, size_t n,
                   size_t nchunks, Surface *out) {
   if (nchunks == 0) return -EINVAL;

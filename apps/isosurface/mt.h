@@ -152,6 +152,12 @@ struct AdaptOptions {
  * recorded runs, so both run the same schedule. */
 adapt_attr cell_phase_attr(const Mesh &m, Mode mode, const AdaptOptions &opt);
 
+/* The default window, in cells, for a shared cache of cache_bytes: the
+ * cells whose footprint (cell_bytes) fills 1/ISO_WINDOW_CACHE_DIVISOR of
+ * it, at least 1. Used by the app, the distributed run and the locality
+ * tools alike. */
+size_t default_window(const Mesh &m, uint64_t cache_bytes);
+
 /* Per-phase times of one extraction, seconds. */
 struct Timing {
   double cells = 0; /* marching over the cells */
