@@ -191,6 +191,24 @@ inline void edge_vertex(const Point *pts, const double *sc, int64_t p, int64_t q
   }
 }
 
+/* A vertex key packed in 64 bits: (a << 32) | b, a <= b < 2^32 (the edge
+ * (a, b), or the point a when a == b). extract() refuses meshes of
+ * kMaxMeshPoints (2^32 - 1) points or more. */
+inline uint64_t pack(const EdgeKey &k) { return (uint64_t)k.a << 32 | (uint64_t)k.b; }
+
+/* Position of the vertex of a packed key: the point, or the crossing of
+ * the edge (merge() and km_global alike). */
+inline void key_position(const Point *pts, const double *sc, double iso, uint64_t key,
+                         double x[3]) {
+  const int64_t a = (int64_t)(key >> 32), b = (int64_t)(key & 0xFFFFFFFFu);
+  if (a == b) {
+    x[0] = pts[a].x, x[1] = pts[a].y, x[2] = pts[a].z;
+  } else {
+    EdgeKey again;
+    edge_vertex(pts, sc, a, b, iso, &again, x);
+  }
+}
+
 inline bool same(const EdgeKey &u, const EdgeKey &v) { return u.a == v.a && u.b == v.b; }
 
 /* Determinant of the cell (p1 - p0, p2 - p0, p3 - p0). */
@@ -330,12 +348,7 @@ int merge(const Point *pts, const double *sc, double iso, const TriRec *rec, siz
         const int64_t id = map.find_or_insert(key, (int64_t)s.nverts(), &fresh);
         if (fresh) {
           double x[3];
-          EdgeKey again;
-          if (key.a == key.b) {
-            x[0] = pts[key.a].x, x[1] = pts[key.a].y, x[2] = pts[key.a].z;
-          } else {
-            edge_vertex(pts, sc, key.a, key.b, iso, &again, x);
-          }
+          key_position(pts, sc, iso, pack(key), x);
           s.xyz.insert(s.xyz.end(), x, x + 3);
         }
         s.tri[3 * f + (size_t)k] = id;
@@ -348,24 +361,6 @@ int merge(const Point *pts, const double *sc, double iso, const TriRec *rec, siz
 }
 
 namespace {
-
-/* A vertex key packed in 64 bits: (a << 32) | b, a <= b < 2^32 (the edge
- * (a, b), or the point a when a == b). extract() refuses meshes of
- * kMaxMeshPoints (2^32 - 1) points or more. */
-
-inline uint64_t pack(const EdgeKey &k) { return (uint64_t)k.a << 32 | (uint64_t)k.b; }
-
-/* Position of the vertex of a packed key (as merge() computes it). */
-inline void key_position(const Point *pts, const double *sc, double iso, uint64_t key,
-                         double x[3]) {
-  const int64_t a = (int64_t)(key >> 32), b = (int64_t)(key & 0xFFFFFFFFu);
-  if (a == b) {
-    x[0] = pts[a].x, x[1] = pts[a].y, x[2] = pts[a].z;
-  } else {
-    EdgeKey again;
-    edge_vertex(pts, sc, a, b, iso, &again, x);
-  }
-}
 
 /* Open-addressing table from packed key to a chunk-local id. A slot holds
  * only the id (4 bytes; the key is keys[id], in the chunk's own key list):
