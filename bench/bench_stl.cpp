@@ -1073,15 +1073,19 @@ static int cachesim_mode(void) {
  * valgrind): it times each case's adapt call (best of 5, adapt started
  * with 1 worker) and prints the grain the calibration reaches there
  * (STL_IR_GRAIN: the power of two whose chunk takes at least 2 us at that
- * speed, at most 4096 units; units are blocks of
- * ADAPT_STL_BLOCK elements for reduce, transform_reduce and the scans);
+ * speed, at most IR_GRAIN_MAX units; units are blocks for reduce and
+ * transform_reduce (adapt::detail::reduce_block(n) elements) and the scans
+ * (ADAPT_STL_BLOCK));
  * the valgrind run gets them back (--ir-grains) and runs each case with
  * that fixed grain (ADAPT_GRAIN, adapt restarted per case). */
-static size_t ir_units(const std::string &algo) {
-  return algo.compare(0, 6, "reduce") == 0 || algo.compare(0, 16, "transform_reduce") == 0 ||
-                 algo.find("scan") != std::string::npos
-             ? ADAPT_STL_BLOCK
-             : 1;
+/* The engine's ADAPT_ALGO_GRAIN_MAX (algorithms/algo_config.h, not a
+ * public header): the automatic grain's bound, in units. */
+static const size_t IR_GRAIN_MAX = 16384;
+
+static size_t ir_units(const std::string &algo, size_t n) {
+  if (algo.compare(0, 6, "reduce") == 0 || algo.compare(0, 16, "transform_reduce") == 0)
+    return adapt::detail::reduce_block(n);
+  return algo.find("scan") != std::string::npos ? ADAPT_STL_BLOCK : 1;
 }
 
 static int ir_mode(void) {
@@ -1109,9 +1113,9 @@ static int ir_mode(void) {
           m.f[I_ADAPT]();
           best = std::min(best, now_s() - t0);
         }
-        double unit_ns = best * 1e9 / (double)n * (double)ir_units(algo);
+        double unit_ns = best * 1e9 / (double)n * (double)ir_units(algo, n);
         size_t g = 1;
-        while (g < 4096 && (double)g * unit_ns < 2000.0) g *= 2;
+        while (g < IR_GRAIN_MAX && (double)g * unit_ns < 2000.0) g *= 2;
         printf("STL_IR_GRAIN %s%zu\n", key.c_str(), g);
         adapt_finalize();
         continue;

@@ -298,6 +298,66 @@ void test_reduce() {
   }
 }
 
+/* reduce's documented expression (docs/stl.md), computed sequentially:
+ * blocks of size b (the last one takes the remainder), block k's value is
+ * std::reduce from (x_lo + x_lo+1), block values merge along aligned
+ * power-of-two groups, the groups left over fold left to right, init last. */
+double det_reduce_ref(const std::vector<double> &a, std::size_t b, double init) {
+  std::size_t n = a.size(), nb = n / b ? n / b : 1;
+  struct group {
+    std::size_t lo, hi;
+    double v;
+  };
+  std::vector<group> st;
+  for (std::size_t k = 0; k < nb; k++) {
+    std::size_t lo = k * b, hi = k + 1 == nb ? n : lo + b;
+    st.push_back({k, k + 1, std::reduce(a.begin() + lo + 2, a.begin() + hi, a[lo] + a[lo + 1])});
+    while (st.size() >= 2) {
+      group &l = st[st.size() - 2], &r = st.back();
+      std::size_t w = l.hi - l.lo;
+      if (r.hi - r.lo != w || l.lo % (2 * w) != 0) break;
+      l.v = l.v + r.v;
+      l.hi = r.hi;
+      st.pop_back();
+    }
+  }
+  double acc = st[0].v;
+  for (std::size_t i = 1; i < st.size(); i++) acc = acc + st[i].v;
+  return init + acc;
+}
+
+/* Long sequences: reduce's block grows with n (detail::reduce_block), and
+ * the result is still the documented expression, bit for bit, over the
+ * longer blocks, at every worker count and window mode. */
+void test_reduce_long() {
+  using adapt::detail::reduce_block;
+  const std::size_t B = ADAPT_STL_BLOCK, M = ADAPT_STL_REDUCE_BLOCKS_MIN;
+  where = "reduce_block";
+  CHECK(reduce_block(0) == B && reduce_block(1000) == B);
+  CHECK(reduce_block(2 * B * M - 1) == B);
+  CHECK(reduce_block(2 * B * M) == 2 * B);
+  CHECK(reduce_block(4 * B * M) == 4 * B);
+  CHECK(reduce_block(std::size_t(1) << 40) == ADAPT_STL_REDUCE_BLOCK_MAX);
+  const std::size_t n = 4 * B * M + 12345; /* blocks of 16384 by default */
+  CHECK(reduce_block(n) == 4 * B);
+  auto d = doubles(n, 31);
+  double want = det_reduce_ref(d, reduce_block(n), 0.25);
+  double want_t = det_reduce_ref(d, B, 0.25); /* a sanity check of the test */
+  CHECK(std::memcmp(&want, &want_t, sizeof want) != 0);
+  const std::pair<const char *, adapt::policy> pols[] = {
+      {"par", adapt::par},
+      {"sliding", adapt::par.window(adapt::window::sliding, 1 << 18)},
+      {"grain", adapt::par.grain(3 * B)}};
+  for (auto &[pname, pol] : pols) {
+    where = std::string("reduce_long ") + pname;
+    double got = adapt::reduce(pol, d.begin(), d.end(), 0.25);
+    CHECK(std::memcmp(&got, &want, sizeof got) == 0);
+    double got_t = adapt::transform_reduce(pol, d.begin(), d.end(), 0.25, std::plus<>(),
+                                           [](double x) { return x; });
+    CHECK(std::memcmp(&got_t, &want, sizeof got_t) == 0);
+  }
+}
+
 void test_search() {
   for (std::size_t n : sizes()) {
     auto a = ints(n, 9);
@@ -886,10 +946,16 @@ void run_all(int workers) {
   where = "adapt_init workers=" + std::to_string(workers);
   CHECK(rc == 0);
   CHECK(adapt_num_workers() == workers);
-  const std::pair<const char *, void (*)()> parts[] = {
-      {"maps", test_maps},       {"reduce", test_reduce},         {"search", test_search},
-      {"copy_if", test_copy_if}, {"scans", test_scans},           {"sort", test_sort},
-      {"copies", test_copies},   {"exceptions", test_exceptions}, {"promptness", test_promptness}};
+  const std::pair<const char *, void (*)()> parts[] = {{"maps", test_maps},
+                                                       {"reduce", test_reduce},
+                                                       {"reduce_long", test_reduce_long},
+                                                       {"search", test_search},
+                                                       {"copy_if", test_copy_if},
+                                                       {"scans", test_scans},
+                                                       {"sort", test_sort},
+                                                       {"copies", test_copies},
+                                                       {"exceptions", test_exceptions},
+                                                       {"promptness", test_promptness}};
   for (auto &[name, fn] : parts) {
     auto t0 = std::chrono::steady_clock::now();
     fn();

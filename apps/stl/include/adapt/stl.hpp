@@ -27,8 +27,9 @@
  *   ENOTSUP a non-adaptive scheduler with a window mode, ENOMEM, ...).
  * - Determinism: reduce and transform_reduce always give the same result
  *   for a given n whatever the workers, mode, grain and schedule (fixed
- *   blocks of ADAPT_STL_BLOCK elements combined along a fixed tree); the
- *   scans do under a deterministic policy (the default, adapt::par).
+ *   blocks of ADAPT_STL_BLOCK elements, longer ones on long sequences,
+ *   combined along a fixed tree); the scans do under a deterministic policy
+ *   (the default, adapt::par).
  * - Calling context: any thread; the runtime starts lazily (adapt_init).
  * - Not guaranteed: which worker runs which element, the chunk sizes, the
  *   grouping of reduce's operations (any grouping std::reduce allows). */
@@ -129,14 +130,14 @@ template <class T, class Op, class BlockFn>
 T reduce_blocks(const policy &pol, const char *name, std::size_t n, std::size_t elem_bytes, T init,
                 Op &op, BlockFn &&blockv) {
   using B = std::remove_reference_t<BlockFn>;
-  blocks bl(n);
+  blocks bl(n, reduce_block(n));
   reduce_ops<T, Op, B> ops{op, blockv, bl};
   typename reduce_ops<T, Op, B>::master_type m;
   if (bl.count == 1) {
     ops.run_master(m, nullptr, 0, 1);
   } else {
-    adapt_attr a = pol.attr(ADAPT_STL_BLOCK, false);
-    par_ordered(a, name, bl.count, ADAPT_STL_BLOCK * elem_bytes, ops, m);
+    adapt_attr a = pol.attr(bl.size, false);
+    par_ordered(a, name, bl.count, bl.size * elem_bytes, ops, m);
   }
   if (m.empty()) return init;
   T acc = std::move(m[0].v);

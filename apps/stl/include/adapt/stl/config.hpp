@@ -17,6 +17,26 @@
 #define ADAPT_STL_BLOCK 4096
 #endif
 
+/* reduce and transform_reduce on long sequences: their block doubles from
+ * ADAPT_STL_BLOCK up to at most this many elements while n still holds
+ * ADAPT_STL_REDUCE_BLOCKS_MIN blocks of the doubled size. The block still
+ * depends on n only, so results stay independent of the workers.
+ * Default 16384. On 1e7 doubles, one worker, the cheap rows' cost over
+ * std fell from 1.8-4.2% to 0.1-0.6%, and the 2-worker speed-ups did not
+ * change (docs/benchmarks-stl.md, "Stop 29"). Elements. */
+#ifndef ADAPT_STL_REDUCE_BLOCK_MAX
+#define ADAPT_STL_REDUCE_BLOCK_MAX 16384
+#endif
+
+/* See ADAPT_STL_REDUCE_BLOCK_MAX. A block is also the smallest piece a
+ * thief can take, so there must be enough blocks to keep the workers
+ * balanced on a costly element operation. In one A/B run, 16384-element
+ * blocks on 1e6 elements (61 blocks) read 2-4% lower 2-worker speed-ups on
+ * the costly and unbalanced rows, so 1e6 elements keep 4096. Default 512. */
+#ifndef ADAPT_STL_REDUCE_BLOCKS_MIN
+#define ADAPT_STL_REDUCE_BLOCKS_MIN 512
+#endif
+
 /* Scans and copy_if: the elements got from thieves are finalised (outputs
  * chained from their block prefixes, after the region; selected elements
  * copied to their place, at the merge) by a parallel map from this many
@@ -66,6 +86,9 @@
 #endif
 
 static_assert(ADAPT_STL_BLOCK >= 2, "ADAPT_STL_BLOCK must be at least 2");
+static_assert(ADAPT_STL_REDUCE_BLOCK_MAX >= ADAPT_STL_BLOCK,
+              "ADAPT_STL_REDUCE_BLOCK_MAX must be at least ADAPT_STL_BLOCK");
+static_assert(ADAPT_STL_REDUCE_BLOCKS_MIN >= 1, "ADAPT_STL_REDUCE_BLOCKS_MIN must be at least 1");
 static_assert(ADAPT_STL_NESTED_MIN >= 1, "ADAPT_STL_NESTED_MIN must be at least 1");
 static_assert(ADAPT_STL_SORT_LEAF_MIN >= 2, "ADAPT_STL_SORT_LEAF_MIN must be at least 2");
 static_assert(ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1, "ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1");

@@ -194,15 +194,27 @@ void par_ordered(const adapt_attr &a, const char *name, std::size_t n, std::size
   finish(rc, c.fail);
 }
 
-/* Blocks of reduce and the scans: n / ADAPT_STL_BLOCK of them (at least
- * one), the last one taking the remainder, so every block of a sequence of
- * n >= 2 elements has at least 2 elements. */
+/* Blocks of reduce and the scans: n / size of them (at least one), the
+ * last one taking the remainder, so every block of a sequence of n >= 2
+ * elements has at least 2 elements. The scans use size = ADAPT_STL_BLOCK,
+ * reduce and transform_reduce reduce_block(n). */
 struct blocks {
-  std::size_t n, count;
-  explicit blocks(std::size_t n_) : n(n_), count(n_ / ADAPT_STL_BLOCK ? n_ / ADAPT_STL_BLOCK : 1) {}
-  std::size_t lo(std::size_t k) const { return k * ADAPT_STL_BLOCK; }
-  std::size_t hi(std::size_t k) const { return k + 1 == count ? n : (k + 1) * ADAPT_STL_BLOCK; }
+  std::size_t n, size, count;
+  explicit blocks(std::size_t n_, std::size_t size_ = ADAPT_STL_BLOCK)
+      : n(n_), size(size_), count(n_ / size_ ? n_ / size_ : 1) {}
+  std::size_t lo(std::size_t k) const { return k * size; }
+  std::size_t hi(std::size_t k) const { return k + 1 == count ? n : (k + 1) * size; }
 };
+
+/* The block of reduce and transform_reduce for n elements: ADAPT_STL_BLOCK,
+ * doubled while the doubled block stays within ADAPT_STL_REDUCE_BLOCK_MAX
+ * and n still holds ADAPT_STL_REDUCE_BLOCKS_MIN of them. A function of n
+ * only: the result's grouping does not depend on the workers. */
+constexpr std::size_t reduce_block(std::size_t n) {
+  std::size_t b = ADAPT_STL_BLOCK;
+  while (2 * b <= ADAPT_STL_REDUCE_BLOCK_MAX && n / (2 * b) >= ADAPT_STL_REDUCE_BLOCKS_MIN) b *= 2;
+  return b;
+}
 
 } // namespace detail
 } // namespace adapt
