@@ -252,6 +252,8 @@ void test_maps() {
   CHECK(threw);
 }
 
+double det_reduce_ref(const std::vector<double> &a, std::size_t b, double init);
+
 void test_reduce() {
   for (std::size_t n : sizes()) {
     auto a = ints(n, 5), b = ints(n, 6);
@@ -266,6 +268,10 @@ void test_reduce() {
             std::reduce(a.begin(), a.end(), -1000, mx));
       double rd = adapt::reduce(pol, d.begin(), d.end(), 0.5);
       CHECK(close(rd, std::accumulate(d.begin(), d.end(), 0.5)));
+      if (n >= 2) { /* the documented tree, whatever the count of blocks */
+        double want = det_reduce_ref(d, adapt::detail::reduce_block(n), 0.5);
+        CHECK(std::memcmp(&rd, &want, sizeof rd) == 0);
+      }
       double td = adapt::transform_reduce(pol, d.begin(), d.end(), 0.0, std::plus<>(),
                                           [](double x) { return x * x; });
       double tb = adapt::transform_reduce(pol, d.begin(), d.end(), d.begin(), 1.0);

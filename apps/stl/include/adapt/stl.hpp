@@ -82,66 +82,45 @@ struct unref<std::reference_wrapper<U>> {
 };
 
 /* --- Deterministic reduction: fixed blocks, fixed tree ------------------ */
-/* Block k's value comes from blockv(lo, hi) (one sequential pass, std's);
- * block values merge along aligned power-of-two groups (as adapt_reduce):
- * a piece keeps a stack of complete groups, pushing a block merges the two
- * top groups while they are siblings, a victim pushes its thief's groups in
- * order. The tree depends on n only. */
-template <class T, class Op, class BlockFn>
-struct reduce_ops {
-  struct node {
-    std::size_t lo, hi;
-    T v;
-    node(std::size_t l, std::size_t h, T &&x) : lo(l), hi(h), v(std::move(x)) {}
-  };
-  using master_type = std::vector<node>;
-  using piece_type = std::vector<node>;
-  Op &op;
-  BlockFn &blockv;
-  const blocks &bl;
-
-  void push(std::vector<node> &s, std::size_t lo, std::size_t hi, T &&v) {
-    s.emplace_back(lo, hi, std::move(v));
-    while (s.size() >= 2) {
-      node &l = s[s.size() - 2], &r = s.back();
-      std::size_t w = l.hi - l.lo;
-      if (r.hi - r.lo != w || r.lo != l.hi || l.lo % (2 * w) != 0) break;
-      l.v = op(std::move(l.v), std::move(r.v));
-      l.hi = r.hi;
-      s.pop_back();
-    }
+/* Block k's value comes from blockv(lo, hi) (one sequential pass, std's)
+ * and goes to its own slot vals[k]: the chunks, whoever runs them, write
+ * disjoint slots and merge nothing. The caller then folds the slots along
+ * the aligned power-of-two groups (as adapt_reduce): level by level, the
+ * two halves of each complete group of width 2w; the groups of count's
+ * binary decomposition left over, left to right. The tree depends on n
+ * only. */
+template <class T, class Op>
+T fold_blocks(std::optional<T> *vals, std::size_t count, Op &op) {
+  std::size_t w = 1;
+  for (; 2 * w <= count; w *= 2)
+    for (std::size_t i = 0; i + 2 * w <= count; i += 2 * w)
+      vals[i] = op(std::move(*vals[i]), std::move(*vals[i + w]));
+  /* w: the largest power of two <= count, the first group's width */
+  T acc = std::move(*vals[0]);
+  for (std::size_t pos = w; pos < count;) {
+    while (pos + w > count) w /= 2;
+    acc = op(std::move(acc), std::move(*vals[pos]));
+    pos += w;
   }
-  void run_master(std::vector<node> &s, adapt_seq *, std::size_t b, std::size_t e) {
-    for (std::size_t k = b; k < e; k++) push(s, k, k + 1, blockv(bl.lo(k), bl.hi(k)));
-  }
-  void run_piece(std::vector<node> &s, adapt_seq *q, std::size_t b, std::size_t e) {
-    run_master(s, q, b, e);
-  }
-  void merge_master(std::vector<node> &v, std::vector<node> &t, std::size_t, std::size_t) {
-    for (node &x : t) push(v, x.lo, x.hi, std::move(x.v));
-  }
-  void merge_piece(std::vector<node> &v, std::vector<node> &t, std::size_t tb, std::size_t te) {
-    merge_master(v, t, tb, te);
-  }
-};
+  return acc;
+}
 
 /* op(init, fold of the blocks of n >= 2 elements). */
 template <class T, class Op, class BlockFn>
 T reduce_blocks(const policy &pol, const char *name, std::size_t n, std::size_t elem_bytes, T init,
                 Op &op, BlockFn &&blockv) {
-  using B = std::remove_reference_t<BlockFn>;
   blocks bl(n, reduce_block(n));
-  reduce_ops<T, Op, B> ops{op, blockv, bl};
-  typename reduce_ops<T, Op, B>::master_type m;
+  std::unique_ptr<std::optional<T>[]> vals(new std::optional<T>[bl.count]);
   if (bl.count == 1) {
-    ops.run_master(m, nullptr, 0, 1);
+    vals[0].emplace(blockv(bl.lo(0), bl.hi(0)));
   } else {
-    adapt_attr a = pol.attr(bl.size, false);
-    par_ordered(a, name, bl.count, bl.size * elem_bytes, ops, m);
+    std::optional<T> *v = vals.get();
+    par_map(pol.attr(bl.size, false), name, bl.count, bl.size * elem_bytes,
+            [&](adapt_seq *, std::size_t b, std::size_t e) {
+              for (std::size_t k = b; k < e; k++) v[k].emplace(blockv(bl.lo(k), bl.hi(k)));
+            });
   }
-  if (m.empty()) return init;
-  T acc = std::move(m[0].v);
-  for (std::size_t i = 1; i < m.size(); i++) acc = op(std::move(acc), std::move(m[i].v));
+  T acc = fold_blocks(vals.get(), bl.count, op);
   return op(std::move(init), std::move(acc));
 }
 

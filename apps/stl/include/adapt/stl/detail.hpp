@@ -95,14 +95,19 @@ struct map_call {
 /* body(s, b, e) on disjoint chunks covering [0, n), in parallel under the
  * policy's scheduler; rethrows the first exception of a body. */
 template <class Body>
-void par_map(const policy &pol, const char *name, std::size_t n, std::size_t unit_bytes,
+void par_map(const adapt_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
              Body &&body) {
   if (n == 0) return;
   using B = std::remove_reference_t<Body>;
   map_call<B> c{body, {}};
-  adapt_attr a = pol.attr();
   int rc = adapt_seq_run(name, n, unit_bytes, &map_call<B>::kernel, &c, nullptr, &a);
   finish(rc, c.fail);
+}
+/* The same with the policy's attributes, elements as units. */
+template <class Body>
+void par_map(const policy &pol, const char *name, std::size_t n, std::size_t unit_bytes,
+             Body &&body) {
+  par_map(pol.attr(), name, n, unit_bytes, std::forward<Body>(body));
 }
 
 /* --- Ordered kernels: partial results merged in sequence order ---------- */
