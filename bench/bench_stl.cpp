@@ -929,8 +929,8 @@ static void summary(const run_info &run, const std::vector<std::string> &noise_l
     }
   std::string md;
   md += "# bench_stl report\n\n";
-  md +=
-      "Run " + run.when + " on " + run.host + (run.commit.empty() ? "" : ", commit " + run.commit);
+  md += "Run " + run.when + " on " + run.host + " (" + run.machine + ")" +
+        (run.commit.empty() ? "" : ", commit " + run.commit);
   md += fmt(", %d timed rounds per case, sizes", opt.reps);
   for (size_t n : opt.sizes) md += " " + size_label(n);
   md += ".\n\n";

@@ -141,6 +141,32 @@ static inline std::string cpu_model(void) {
   return m;
 }
 
+/* CPU 0's data and unified caches as the kernel reports them (sysfs), e.g.
+ * "L1d 48K, L2 2048K, L3 266240K"; "caches ?" when sysfs has none. The
+ * figures of a run are only comparable on the same caches: the team's VMs
+ * have not always been the same machine. */
+static inline std::string cpu_caches(void) {
+  std::string out;
+  for (int i = 0; i < 16; i++) {
+    char path[96], level[16] = "", type[32] = "", size[32] = "";
+    const char *field[3] = {"level", "type", "size"};
+    char *dst[3] = {level, type, size};
+    bool ok = true;
+    for (int f = 0; f < 3 && ok; f++) {
+      snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s", i, field[f]);
+      FILE *fp = fopen(path, "r");
+      ok = fp && fgets(dst[f], 32, fp);
+      if (fp) fclose(fp);
+      dst[f][strcspn(dst[f], "\n")] = 0;
+    }
+    if (!ok) break;
+    if (strcmp(type, "Instruction") == 0) continue;
+    out += (out.empty() ? "" : ", ") + std::string("L") + level +
+           (strcmp(type, "Data") == 0 ? "d " : " ") + size;
+  }
+  return out.empty() ? "caches ?" : out;
+}
+
 /* mkdir -p (errors are left to the fopen that follows). */
 static inline void mkdirs(const std::string &path) {
   std::string cur;

@@ -37,9 +37,10 @@ run_info start_run(const std::string &peers, const std::string &commit) {
   r.header =
       fmt("%s: libadapt %d.%d%s vs %s\n", bench_prog, ADAPT_VERSION_MAJOR, ADAPT_VERSION_MINOR,
           commit.empty() ? "" : (" (commit " + commit + ")").c_str(), peers.c_str());
-  r.header += fmt("   %s, host %s, %s, %ld CPUs online, kernel %s, gcc %s\n", r.when.c_str(),
-                  r.host.c_str(), cpu_model().c_str(), sysconf(_SC_NPROCESSORS_ONLN), un.release,
-                  __VERSION__);
+  r.machine = fmt("%s, %s, %ld CPUs online", cpu_model().c_str(), cpu_caches().c_str(),
+                  sysconf(_SC_NPROCESSORS_ONLN));
+  r.header += fmt("   %s, host %s, %s, kernel %s, gcc %s\n", r.when.c_str(), r.host.c_str(),
+                  r.machine.c_str(), un.release, __VERSION__);
   r.header += fmt("   load average at start: %s\n", loadavg().c_str());
   for (const char *v : {"ADAPT_WORKERS", "ADAPT_GRAIN", "ADAPT_SCHED", "ADAPT_BIND",
                         "ADAPT_SPIN_US", "ADAPT_PAPI_EVENTS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT",

@@ -26,6 +26,7 @@ std::string num(double v, const char *f);
  * first and repeated at the top of the text files. */
 struct run_info {
   std::string when, host, commit, header;
+  std::string machine; /* CPU model, caches, CPUs online */
 };
 
 /* Prints and returns the header: "<bench_prog>: libadapt X.Y (commit C) vs
