@@ -148,7 +148,7 @@ static inline std::string cpu_model(void) {
 static inline std::string cpu_caches(void) {
   std::string out;
   for (int i = 0; i < 16; i++) {
-    char path[96], level[16] = "", type[32] = "", size[32] = "";
+    char path[96], level[32] = "", type[32] = "", size[32] = ""; /* fgets below: 32 */
     const char *field[3] = {"level", "type", "size"};
     char *dst[3] = {level, type, size};
     bool ok = true;

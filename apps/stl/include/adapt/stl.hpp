@@ -110,17 +110,17 @@ template <class T, class Op, class BlockFn>
 T reduce_blocks(const policy &pol, const char *name, std::size_t n, std::size_t elem_bytes, T init,
                 Op &op, BlockFn &&blockv) {
   blocks bl(n, reduce_block(n));
+  if (bl.count == 1) return op(std::move(init), blockv(bl.lo(0), bl.hi(0)));
+  /* Plain slots, each written by the one chunk that runs its block; the
+   * caller reads them after par_map returned, which the runtime's join
+   * orders after every chunk (no atomics needed). */
   std::unique_ptr<std::optional<T>[]> vals(new std::optional<T>[bl.count]);
-  if (bl.count == 1) {
-    vals[0].emplace(blockv(bl.lo(0), bl.hi(0)));
-  } else {
-    std::optional<T> *v = vals.get();
-    par_map(pol.attr(bl.size, false), name, bl.count, bl.size * elem_bytes,
-            [&](adapt_seq *, std::size_t b, std::size_t e) {
-              for (std::size_t k = b; k < e; k++) v[k].emplace(blockv(bl.lo(k), bl.hi(k)));
-            });
-  }
-  T acc = fold_blocks(vals.get(), bl.count, op);
+  std::optional<T> *v = vals.get();
+  par_map(pol.attr(bl.size, false), name, bl.count, bl.size * elem_bytes,
+          [&](adapt_seq *, std::size_t b, std::size_t e) {
+            for (std::size_t k = b; k < e; k++) v[k].emplace(blockv(bl.lo(k), bl.hi(k)));
+          });
+  T acc = fold_blocks(v, bl.count, op);
   return op(std::move(init), std::move(acc));
 }
 
