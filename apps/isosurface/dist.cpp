@@ -100,9 +100,9 @@ void agree(const World &w, int code, const std::string &msg) {
 
 /* Bind this process to its share of its machine's cores: the node's ranks
  * split the cores in contiguous shares (one core each, shared, when there
- * are more ranks than cores). libadapt places worker i on PU i of the
- * whole machine and has no way to restrict it to a cpuset, so its workers
- * are left unbound (adapt_config.bind = -1) and inherit this binding. *pus:
+ * are more ranks than cores). libadapt, started after it, keeps to this
+ * binding: one worker per PU of the share by default, each bound to one of
+ * its PUs. *pus:
  * the PUs of the share; *cpus: their list; *note: why binding failed or
  * that the node is oversubscribed. */
 void bind_share(const World &w, int *pus, std::string *cpus, std::string *note) {
@@ -456,7 +456,6 @@ int dist_run(const DistOptions &o) {
   adapt_config cfg;
   std::memset(&cfg, 0, sizeof cfg);
   cfg.workers = o.workers ? o.workers : fig.pus;
-  cfg.bind = -1;
   rc = o.mode == Mode::Seq ? 0 : adapt_init(&cfg);
   if (rc) {
     const std::string detail = adapt_last_error();

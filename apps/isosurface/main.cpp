@@ -37,7 +37,6 @@ extern "C" {
 #include <pthread.h>
 #include <sched.h>
 #include <sys/stat.h>
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -510,18 +509,20 @@ uint64_t total_steals() {
   return sum;
 }
 
-/* libadapt binds the calling thread (worker 0) to one PU. TBB sizes its
- * pool from the affinity mask it sees at its first use and the STDThread
- * pool's threads inherit it: let the VTK peers run with every CPU, then
- * restore the binding. */
+/* The CPUs this process was started with (taskset, numactl, a batch
+ * system's binding), read by main before libadapt starts. */
+cpu_set_t start_cpus;
+bool start_cpus_ok = false;
+
+/* libadapt binds the calling thread (worker 0) to one PU of the CPUs it was
+ * started with. TBB sizes its pool from the affinity mask it sees at its
+ * first use and the STDThread pool's threads inherit it: let the VTK peers
+ * run with all of those CPUs, then restore the binding. */
 class AllCpus {
 public:
   AllCpus() {
-    ok_ = pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) == 0;
-    cpu_set_t all;
-    CPU_ZERO(&all);
-    for (int c = 0; c < get_nprocs_conf() && c < CPU_SETSIZE; c++) CPU_SET(c, &all);
-    if (ok_) pthread_setaffinity_np(pthread_self(), sizeof all, &all);
+    ok_ = start_cpus_ok && pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) == 0;
+    if (ok_) pthread_setaffinity_np(pthread_self(), sizeof start_cpus, &start_cpus);
   }
   ~AllCpus() {
     if (ok_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
@@ -1174,6 +1175,7 @@ DistOptions dist_options(const Options &o) {
 } // namespace
 
 int main(int argc, char **argv) {
+  start_cpus_ok = pthread_getaffinity_np(pthread_self(), sizeof start_cpus, &start_cpus) == 0;
   Run r;
   r.o = parse_options(argc, argv);
   if (r.o.render.empty() && (dist_under_mpirun() || has_extension(r.o.output, ".pvtp")))

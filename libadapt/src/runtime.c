@@ -133,7 +133,8 @@ static int init(const adapt_config *cfg, int lazy) {
   }
   int npus = 1, rc = adapt__topology_init(&npus);
   if (rc) {
-    adapt__fail(rc, "adapt_init: hwloc cannot load the topology");
+    adapt__fail(rc, rc == -ENODEV ? "adapt_init: hwloc cannot load the topology"
+                                  : "adapt_init: out of memory for the topology");
     goto fail_unlock;
   }
   rc = configure(cfg, npus, lazy);

@@ -1,5 +1,8 @@
-/* Topology through hwloc: PUs, binding, caches shared by workers. Worker i
- * runs on PU i mod npus (logical order). */
+/* Topology through hwloc: PUs, binding, caches shared by workers. The
+ * topology is restricted to the PUs that the thread starting the runtime may
+ * run on (its affinity: taskset, numactl, an MPI launcher's or a batch
+ * system's binding, a cgroup cpuset); worker i runs on the i-th of them mod
+ * their number (logical order). */
 #include <adapt/adapt.h>
 #include <errno.h>
 #include <hwloc.h>
@@ -11,11 +14,36 @@ static hwloc_topology_t topo;
 static int topo_loaded;
 static hwloc_cpuset_t caller_set; /* worker 0's binding before init */
 
+/* Keep only the PUs the calling thread may run on. A binding that hwloc
+ * cannot read, or that names none of the topology's PUs, keeps them all; so
+ * does a topology that is not this machine's (HWLOC_XMLFILE,
+ * HWLOC_SYNTHETIC). 0, or -ENOMEM (the topology is then unusable). */
+static int restrict_to_binding(void) {
+  if (!hwloc_topology_is_thissystem(topo)) return 0;
+  hwloc_const_cpuset_t all = hwloc_topology_get_topology_cpuset(topo);
+  hwloc_cpuset_t set = hwloc_bitmap_alloc();
+  if (!set) return -ENOMEM;
+  int rc = 0;
+  if (hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0) {
+    hwloc_bitmap_and(set, set, all);
+    if (!hwloc_bitmap_iszero(set) && !hwloc_bitmap_isequal(set, all) &&
+        hwloc_topology_restrict(topo, set, 0) != 0 && errno == ENOMEM)
+      rc = -ENOMEM;
+  }
+  hwloc_bitmap_free(set);
+  return rc;
+}
+
 int adapt__topology_init(int *npus) {
   if (hwloc_topology_init(&topo) != 0) return -ENOMEM;
   if (hwloc_topology_load(topo) != 0) {
     hwloc_topology_destroy(topo);
     return -ENODEV;
+  }
+  int rc = restrict_to_binding();
+  if (rc) {
+    hwloc_topology_destroy(topo);
+    return rc;
   }
   topo_loaded = 1;
   int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);

@@ -58,7 +58,8 @@ typedef enum adapt_steal_order {
  * field left at 0 takes the environment's value, then the built-in default
  * (docs/guide.md, "Configuration", has the table of every variable). */
 typedef struct adapt_config {
-  int workers;                   /* number of workers; env ADAPT_WORKERS; default: hwloc PUs */
+  int workers;                   /* number of workers; env ADAPT_WORKERS; default: the PUs
+                                    the starting thread may run on (see adapt_init) */
   int bind;                      /* 1 bind, -1 do not bind; env ADAPT_BIND=0|1; default 1 */
   adapt_victim_policy victim;    /* env ADAPT_VICTIM=random|cache */
   adapt_steal_order steal_order; /* env ADAPT_STEAL_ORDER=outer|inner */
@@ -70,9 +71,14 @@ typedef struct adapt_config {
                                     env ADAPT_TRACE, ADAPT_TRACE_EVENTS */
 } adapt_config;
 
-/* Start the runtime: one worker per processing unit found by hwloc (or
- * cfg->workers / ADAPT_WORKERS; more workers than cores is supported), the
- * calling thread being worker 0, each worker bound to its PU unless disabled.
+/* Start the runtime: one worker per processing unit found by hwloc among
+ * those the calling thread may run on (its affinity mask at this call:
+ * taskset, numactl, an MPI launcher's or a batch system's binding), or
+ * cfg->workers / ADAPT_WORKERS workers (more workers than PUs is supported);
+ * the calling thread is worker 0, and worker i is bound to the i-th of
+ * those PUs mod their number unless binding is disabled (unbound workers
+ * inherit the calling thread's mask). Worker 0 gets the calling thread's
+ * mask back at adapt_finalize.
  * cfg NULL: defaults and environment.
  * Optional: every entry point initialises lazily with cfg NULL.
  * Configuration: every ADAPT_* environment variable (the loop and algorithm
@@ -173,8 +179,9 @@ ADAPT_API size_t adapt_shared_cache_size(void);
  * may equal b: its L1), 0 if none or bad ids. */
 ADAPT_API size_t adapt_cache_shared_by(int a, int b);
 
-/* OS index of the processing unit worker w is bound to, -1 if unbound or bad
- * id. */
+/* OS index of the processing unit worker w is bound to (one of those its
+ * runtime's starting thread could run on, see adapt_init), -1 if unbound or
+ * bad id. */
 ADAPT_API int adapt_worker_pu(int w);
 
 /* --- Statistics --------------------------------------------------------- */

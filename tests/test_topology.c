@@ -1,0 +1,202 @@
+/* Worker placement (topology.c): the runtime keeps to the CPUs that the
+ * thread starting it may run on (taskset, numactl, an MPI launcher's or a
+ * batch system's binding). The default worker count is their number, each
+ * worker is bound to one of them (or, unbound, inherits them), and the
+ * caller's binding is given back at finalize. */
+#include <adapt/loop.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapt_test.h" /* cmocka */
+
+/* The CPUs this process started with. */
+static cpu_set_t start_set;
+
+static int last_cpu(const cpu_set_t *s) {
+  int c = -1;
+  for (int i = 0; i < CPU_SETSIZE; i++)
+    if (CPU_ISSET(i, s)) c = i;
+  return c;
+}
+
+static void set_self(const cpu_set_t *s) {
+  assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof *s, s), 0);
+}
+
+/* Teardown: the shared one, then the starting CPUs back. */
+static int teardown(void **state) {
+  int rc = adapt_test_teardown(state);
+  set_self(&start_set);
+  return rc;
+}
+
+/* Checks that every live worker thread may run on `only` and nowhere else.
+ * Returns how many worker threads it checked. */
+static int check_worker_threads(const cpu_set_t *only) {
+  DIR *d = opendir("/proc/self/task");
+  assert_non_null(d);
+  struct dirent *e;
+  int n = 0;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char path[300], name[64] = "";
+    snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue; /* the thread ended meanwhile */
+    int worker = fgets(name, sizeof name, f) && strncmp(name, "adapt-worker", 12) == 0;
+    fclose(f);
+    if (!worker) continue;
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    assert_int_equal(sched_getaffinity((pid_t)atoi(e->d_name), sizeof s, &s), 0);
+    assert_true(CPU_EQUAL(&s, only));
+    n++;
+  }
+  closedir(d);
+  return n;
+}
+
+/* Each CPU a body ran on, as bits. */
+typedef struct seen {
+  _Atomic unsigned long long cpus;
+  atomic_int bad; /* a CPU beyond the 64 the mask holds */
+} seen;
+
+static void record_cpu(size_t b, size_t e, void *ctx) {
+  seen *s = ctx;
+  for (size_t i = b; i < e; i++) {
+    int c = sched_getcpu();
+    if (c < 0 || c >= 64)
+      atomic_store_explicit(&s->bad, 1, memory_order_relaxed);
+    else
+      atomic_fetch_or_explicit(&s->cpus, 1ull << c, memory_order_relaxed);
+    adapt_test_spin_ns(2000);
+  }
+}
+
+/* Runs a loop whose bodies record their CPU; returns the CPUs. */
+static unsigned long long cpus_of_bodies(void) {
+  seen s = {0};
+  adapt_attr a = {0};
+  a.grain = 4;
+  assert_int_equal(adapt_for(0, adapt_test_scale(20000, 4000), record_cpu, &s, &a), 0);
+  assert_int_equal(atomic_load(&s.bad), 0);
+  return atomic_load(&s.cpus);
+}
+
+/* With the whole starting set: one worker per CPU of it, on distinct CPUs
+ * of it. */
+static void test_whole_set(void **state) {
+  (void)state;
+  assert_int_equal(adapt_init(NULL), 0);
+  int n = adapt_num_workers(), ncpus = CPU_COUNT(&start_set);
+  assert_int_equal(n, ncpus < 256 ? ncpus : 256);
+  cpu_set_t used;
+  CPU_ZERO(&used);
+  for (int w = 0; w < n; w++) {
+    int pu = adapt_worker_pu(w);
+    assert_true(pu >= 0 && pu < CPU_SETSIZE);
+    assert_true(CPU_ISSET(pu, &start_set));
+    assert_false(CPU_ISSET(pu, &used));
+    CPU_SET(pu, &used);
+  }
+}
+
+/* Restricted to one CPU, the last one (the runtime used to take CPU 0
+ * whatever the caller's binding): one worker, on it; the caller runs on it
+ * during the runtime and keeps its binding after finalize. */
+static void test_one_cpu(void **state) {
+  (void)state;
+  int c = last_cpu(&start_set);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(c, &one);
+  set_self(&one);
+  assert_int_equal(adapt_init(NULL), 0);
+  assert_int_equal(adapt_num_workers(), 1);
+  assert_int_equal(adapt_worker_pu(0), c);
+  if (c < 64) assert_true(cpus_of_bodies() == 1ull << c);
+  adapt_finalize();
+  cpu_set_t now;
+  assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof now, &now), 0);
+  assert_true(CPU_EQUAL(&now, &one));
+}
+
+/* More workers than the CPUs allowed: all bound there, every worker thread
+ * confined to it, and the bodies ran nowhere else. */
+static void test_one_cpu_three_workers(void **state) {
+  (void)state;
+  int c = last_cpu(&start_set);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(c, &one);
+  set_self(&one);
+  assert_int_equal(adapt_test_workers(3), 0);
+  assert_int_equal(adapt_num_workers(), 3);
+  for (int w = 0; w < 3; w++) assert_int_equal(adapt_worker_pu(w), c);
+  if (c < 64) assert_true(cpus_of_bodies() == 1ull << c);
+  assert_int_equal(check_worker_threads(&one), 2);
+}
+
+/* Unbound (bind = -1): one worker by default, no PU reported, and the
+ * workers inherit the caller's CPUs instead of the whole machine's. */
+static void test_one_cpu_unbound(void **state) {
+  (void)state;
+  int c = last_cpu(&start_set);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(c, &one);
+  set_self(&one);
+  adapt_config cfg = {0};
+  cfg.bind = -1;
+  assert_int_equal(adapt_init(&cfg), 0);
+  assert_int_equal(adapt_num_workers(), 1);
+  adapt_finalize();
+  cfg.workers = 2;
+  assert_int_equal(adapt_init(&cfg), 0);
+  assert_int_equal(adapt_worker_pu(0), -1);
+  assert_int_equal(adapt_worker_pu(1), -1);
+  if (c < 64) assert_true(cpus_of_bodies() == 1ull << c);
+  assert_int_equal(check_worker_threads(&one), 1);
+}
+
+/* The binding is read at each start: widened again after a restricted
+ * runtime, the next runtime has every CPU back. */
+static void test_restart_widens(void **state) {
+  (void)state;
+  int c = last_cpu(&start_set);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(c, &one);
+  set_self(&one);
+  assert_int_equal(adapt_init(NULL), 0);
+  assert_int_equal(adapt_num_workers(), 1);
+  adapt_finalize();
+  set_self(&start_set);
+  assert_int_equal(adapt_init(NULL), 0);
+  int ncpus = CPU_COUNT(&start_set);
+  assert_int_equal(adapt_num_workers(), ncpus < 256 ? ncpus : 256);
+}
+
+int main(void) {
+  unsetenv("ADAPT_WORKERS");
+  unsetenv("ADAPT_BIND");
+  CPU_ZERO(&start_set);
+  if (pthread_getaffinity_np(pthread_self(), sizeof start_set, &start_set) != 0) {
+    fprintf(stderr, "test_topology: pthread_getaffinity_np failed\n");
+    return 1;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_teardown(test_whole_set, teardown),
+      cmocka_unit_test_teardown(test_one_cpu, teardown),
+      cmocka_unit_test_teardown(test_one_cpu_three_workers, teardown),
+      cmocka_unit_test_teardown(test_one_cpu_unbound, teardown),
+      cmocka_unit_test_teardown(test_restart_widens, teardown),
+  };
+  return adapt_test_run("topology", tests);
+}
