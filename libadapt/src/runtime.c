@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "settings.h"
+#include "theft.h"
 #include "worker.h"
 
 /* Apply the settings resolved from cfg, the environment and the defaults
@@ -115,6 +116,39 @@ static void at_exit(void) {
   if (atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) adapt_try_finalize();
 }
 
+/* In the child of a fork, which has only the forking thread: the copy of
+ * the runtime has no worker threads, and a region, init or finalize that
+ * another thread of the parent was running never ends here (the child's
+ * exit would wait for it in at_exit forever). Unless the forking thread is
+ * itself inside a region (the child may then only exec or _exit, as POSIX
+ * says of a multithreaded fork), abandon the copy: its memory stays
+ * allocated (it describes threads that do not exist; kept reachable in
+ * abandoned_workers for leak checkers), its locks are made anew, and the
+ * next entry point starts a new runtime, with the CPUs the forking thread
+ * had before it was bound as worker 0. */
+static adapt__worker **volatile abandoned_workers; /* volatile: stored, never read */
+
+static void after_fork_child(void) {
+  if (adapt__in_region() || adapt__pool_thread()) return;
+  pthread_mutex_init(&adapt__rt.init_lock, NULL);
+  pthread_mutex_init(&adapt__rt.region_lock, NULL);
+  pthread_cond_init(&adapt__rt.regions_done, NULL);
+  /* relaxed, all: one thread runs in the child, and until it returns from
+   * fork nothing else reads the runtime. */
+  adapt__topology_after_fork(atomic_load_explicit(&adapt__rt.up, memory_order_relaxed) &&
+                             pthread_equal(pthread_self(), adapt__rt.init_thread));
+  atomic_store_explicit(&adapt__rt.up, 0, memory_order_relaxed);
+  atomic_store_explicit(&adapt__rt.shutdown, 0, memory_order_relaxed);
+  atomic_store_explicit(&adapt__rt.regions, 0, memory_order_relaxed);
+  atomic_store_explicit(&adapt__rt.finalize_waiting, 0, memory_order_relaxed);
+  atomic_store_explicit(&adapt__rt.sleepers, 0, memory_order_relaxed);
+  atomic_fetch_add_explicit(&adapt__rt.generation, 1, memory_order_relaxed);
+  if (adapt__rt.workers) abandoned_workers = adapt__rt.workers;
+  adapt__rt.workers = NULL;
+  adapt__set_self(NULL);
+  adapt__theft_after_fork();
+}
+
 /* adapt_init; lazy: a start by another entry point (adapt__ensure), whose
  * repeated failures print the same bad values only once. */
 static int init(const adapt_config *cfg, int lazy) {
@@ -193,6 +227,7 @@ static int init(const adapt_config *cfg, int lazy) {
   if (!registered) {
     registered = 1;
     atexit(at_exit);
+    pthread_atfork(NULL, NULL, after_fork_child);
   }
   pthread_mutex_unlock(&adapt__rt.init_lock);
   return 0;

@@ -16,6 +16,12 @@ typedef struct block {
 static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
 static block *blocks;
 
+void adapt__theft_after_fork(void) {
+  /* The lock may have been held by a thread of the parent; the blocks stay
+   * listed and are freed by the child's next finalize. */
+  pthread_mutex_init(&blocks_lock, NULL);
+}
+
 adapt__theft *adapt__theft_get(adapt__worker *w) {
   if (!w->pool) {
     block *b = malloc(sizeof *b);

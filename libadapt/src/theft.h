@@ -47,6 +47,8 @@ typedef struct adapt__theft {
 /* Take a zeroed record from w's pool (allocating a block when empty). NULL on
  * ENOMEM. Owner only. */
 adapt__theft *adapt__theft_get(struct adapt__worker *w);
+/* In a fork's child (runtime.c): the blocks' lock made anew. */
+void adapt__theft_after_fork(void);
 /* Return a record to w's pool. Owner only. */
 void adapt__theft_put(struct adapt__worker *w, adapt__theft *rec);
 /* Insert rec into the list at *head sorted by key (stable for equal keys). */

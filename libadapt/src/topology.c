@@ -62,6 +62,20 @@ void adapt__topology_fini(void) {
   topo_loaded = 0;
 }
 
+/* The abandoned runtime's, in a fork's child (reachable for leak checkers). */
+static hwloc_topology_t volatile abandoned_topo; /* volatile: stored, never read */
+static hwloc_cpuset_t volatile abandoned_set;
+
+void adapt__topology_after_fork(int init_thread) {
+  /* The forking thread was worker 0, bound to its PU by this library: give
+   * it back its own CPUs, which the child's next runtime starts from. */
+  if (init_thread && caller_set) hwloc_set_cpubind(topo, caller_set, HWLOC_CPUBIND_THREAD);
+  if (topo_loaded) abandoned_topo = topo;
+  if (caller_set) abandoned_set = caller_set;
+  topo_loaded = 0;
+  caller_set = NULL;
+}
+
 static hwloc_obj_t pu_of(int w) {
   int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
   if (n <= 0) return NULL;

@@ -191,7 +191,9 @@ int adapt__worker_start(adapt__worker *w);
 int adapt__topology_init(int *npus);
 void adapt__topology_fini(void);
 int adapt__topology_bind(int worker);
-void adapt__topology_unbind_caller(void);
+/* In a fork's child (runtime.c): forget the copied topology; init_thread:
+ * the forking thread was worker 0, and gets its binding before init back. */
+void adapt__topology_after_fork(int init_thread);
 int adapt__topology_near(int worker, int **near);
 
 #endif /* LIBADAPT_SRC_WORKER_H */

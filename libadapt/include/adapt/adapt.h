@@ -100,6 +100,13 @@ typedef struct adapt_config {
  * field or variable.
  * Context: any thread. Thread-safe (concurrent first calls start one
  * runtime).
+ * fork(): the child, which has only the forking thread, abandons its copy
+ * of the runtime (its memory is not freed) and starts one of its own at its
+ * next entry point, with the CPUs the forking thread had before the runtime
+ * bound it; the regions that the parent's other threads were running do
+ * not exist in the child, and its exit does not wait for them. A fork from
+ * inside a region (a body) leaves the child the copy as it is: it may only
+ * exec or _exit.
  * Not guaranteed: that the environment is read at all when the runtime
  * already runs; the order in which bad values are printed. */
 ADAPT_API int adapt_init(const adapt_config *cfg);
