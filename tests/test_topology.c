@@ -28,6 +28,16 @@ static void set_self(const cpu_set_t *s) {
   assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof *s, s), 0);
 }
 
+/* Restricts the calling thread to the last starting CPU; *one: that set.
+ * Returns the CPU. */
+static int pin_to_last(cpu_set_t *one) {
+  int c = last_cpu(&start_set);
+  CPU_ZERO(one);
+  CPU_SET(c, one);
+  set_self(one);
+  return c;
+}
+
 /* Teardown: the shared one, then the starting CPUs back. */
 static int teardown(void **state) {
   int rc = adapt_test_teardown(state);
@@ -112,11 +122,8 @@ static void test_whole_set(void **state) {
  * during the runtime and keeps its binding after finalize. */
 static void test_one_cpu(void **state) {
   (void)state;
-  int c = last_cpu(&start_set);
   cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(c, &one);
-  set_self(&one);
+  int c = pin_to_last(&one);
   assert_int_equal(adapt_init(NULL), 0);
   assert_int_equal(adapt_num_workers(), 1);
   assert_int_equal(adapt_worker_pu(0), c);
@@ -131,11 +138,8 @@ static void test_one_cpu(void **state) {
  * confined to it, and the bodies ran nowhere else. */
 static void test_one_cpu_three_workers(void **state) {
   (void)state;
-  int c = last_cpu(&start_set);
   cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(c, &one);
-  set_self(&one);
+  int c = pin_to_last(&one);
   assert_int_equal(adapt_test_workers(3), 0);
   assert_int_equal(adapt_num_workers(), 3);
   for (int w = 0; w < 3; w++) assert_int_equal(adapt_worker_pu(w), c);
@@ -147,11 +151,8 @@ static void test_one_cpu_three_workers(void **state) {
  * workers inherit the caller's CPUs instead of the whole machine's. */
 static void test_one_cpu_unbound(void **state) {
   (void)state;
-  int c = last_cpu(&start_set);
   cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(c, &one);
-  set_self(&one);
+  int c = pin_to_last(&one);
   adapt_config cfg = {0};
   cfg.bind = -1;
   assert_int_equal(adapt_init(&cfg), 0);
@@ -169,11 +170,8 @@ static void test_one_cpu_unbound(void **state) {
  * runtime, the next runtime has every CPU back. */
 static void test_restart_widens(void **state) {
   (void)state;
-  int c = last_cpu(&start_set);
   cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(c, &one);
-  set_self(&one);
+  pin_to_last(&one);
   assert_int_equal(adapt_init(NULL), 0);
   assert_int_equal(adapt_num_workers(), 1);
   adapt_finalize();
