@@ -2,12 +2,14 @@
  * topology is restricted to the PUs that the thread starting the runtime may
  * run on (its affinity: taskset, numactl, an MPI launcher's or a batch
  * system's binding, a cgroup cpuset); worker i runs on the i-th of them mod
- * their number (logical order). */
+ * their number (logical order). The number of CPUs the runtime counts is
+ * further bounded by the cgroups' CPU bandwidth limit (cgroup.h). */
 #include <adapt/adapt.h>
 #include <errno.h>
 #include <hwloc.h>
 #include <stdlib.h>
 
+#include "cgroup.h"
 #include "worker.h"
 
 static hwloc_topology_t topo;
@@ -47,7 +49,12 @@ int adapt__topology_init(int *npus) {
   }
   topo_loaded = 1;
   int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-  *npus = n > 0 ? n : 1;
+  if (n < 1) n = 1;
+  /* A CPU bandwidth limit (a container's --cpus) allows fewer CPUs than
+   * the mask may list: the default worker count and the oversubscription
+   * threshold follow it. */
+  int limit = adapt__cgroup_cpu_limit("/proc/self/cgroup", "/proc/self/mountinfo", "");
+  *npus = limit > 0 && limit < n ? limit : n;
   return 0;
 }
 

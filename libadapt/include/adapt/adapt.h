@@ -59,7 +59,8 @@ typedef enum adapt_steal_order {
  * (docs/guide.md, "Configuration", has the table of every variable). */
 typedef struct adapt_config {
   int workers;                   /* number of workers; env ADAPT_WORKERS; default: the PUs
-                                    the starting thread may run on (see adapt_init) */
+                                    the starting thread may run on, at most the
+                                    cgroups' CPU limit (see adapt_init) */
   int bind;                      /* 1 bind, -1 do not bind; env ADAPT_BIND=0|1; default 1 */
   adapt_victim_policy victim;    /* env ADAPT_VICTIM=random|cache */
   adapt_steal_order steal_order; /* env ADAPT_STEAL_ORDER=outer|inner */
@@ -73,7 +74,9 @@ typedef struct adapt_config {
 
 /* Start the runtime: one worker per processing unit found by hwloc among
  * those the calling thread may run on (its affinity mask at this call:
- * taskset, numactl, an MPI launcher's or a batch system's binding), or
+ * taskset, numactl, an MPI launcher's or a batch system's binding), at
+ * most as many as the process's cgroups' CPU bandwidth limit allows
+ * (cpu.max, cpu.cfs_quota_us; rounded up), or
  * cfg->workers / ADAPT_WORKERS workers (more workers than PUs is supported);
  * the calling thread is worker 0, and worker i is bound to the i-th of
  * those PUs mod their number unless binding is disabled (unbound workers

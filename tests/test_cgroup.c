@@ -1,0 +1,166 @@
+/* The cgroups' CPU bandwidth limit (cgroup.c), white-box: fake
+ * /proc/self/cgroup, /proc/self/mountinfo and cgroup trees in a temporary
+ * directory, for cgroup v2 (cpu.max) and v1 (cpu.cfs_quota_us and
+ * cpu.cfs_period_us): the limit rounded up, the smallest over the
+ * ancestors, "max" and -1 as no limit, a container's namespaced root, both
+ * versions at once, and malformed or missing files read as no limit. Then
+ * the running process: whatever its cgroups say, the default worker count
+ * never exceeds it. */
+#include <adapt/adapt.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adapt_test.h" /* cmocka */
+
+#include "../libadapt/src/cgroup.h" /* white-box */
+
+static char dir[64];
+
+/* Writes text to the file dir/rel, creating its directories. */
+static void put(const char *rel, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, rel);
+  for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+    *p = 0;
+    assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
+    *p = '/';
+  }
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* The limit with the fake files of dir. */
+static int limit(void) {
+  char cg[128], mi[128];
+  snprintf(cg, sizeof cg, "%s/cgroup", dir);
+  snprintf(mi, sizeof mi, "%s/mountinfo", dir);
+  return adapt__cgroup_cpu_limit(cg, mi, dir);
+}
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(dir, sizeof dir, "/tmp/adapt-cgroup-XXXXXX");
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+#define V2_MOUNT "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n"
+#define V1_MOUNT                                                                                   \
+  "32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,relatime shared:9 - cgroup cgroup rw,cpu,cpuacct\n"
+
+static void test_v2(void **state) {
+  (void)state;
+  put("mountinfo", "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n" V2_MOUNT);
+  put("cgroup", "0::/app.slice/job.service\n");
+  assert_int_equal(limit(), 0); /* no cpu.max anywhere */
+  put("sys/fs/cgroup/app.slice/job.service/cpu.max", "max 100000\n");
+  assert_int_equal(limit(), 0);
+  put("sys/fs/cgroup/app.slice/job.service/cpu.max", "150000 100000\n");
+  assert_int_equal(limit(), 2); /* 1.5 CPUs, rounded up */
+  put("sys/fs/cgroup/app.slice/job.service/cpu.max", "100000 100000\n");
+  assert_int_equal(limit(), 1);
+  /* The smallest over the ancestors. */
+  put("sys/fs/cgroup/app.slice/job.service/cpu.max", "max 100000\n");
+  put("sys/fs/cgroup/app.slice/cpu.max", "300000 100000\n");
+  assert_int_equal(limit(), 3);
+  put("sys/fs/cgroup/app.slice/job.service/cpu.max", "50000 25000\n");
+  assert_int_equal(limit(), 2);
+}
+
+static void test_v1(void **state) {
+  (void)state;
+  put("mountinfo", V1_MOUNT "33 31 0:30 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n");
+  put("cgroup", "5:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n1:name=systemd:/docker/abc\n");
+  put("sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "-1\n");
+  put("sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_period_us", "100000\n");
+  assert_int_equal(limit(), 0);
+  put("sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "250000\n");
+  assert_int_equal(limit(), 3);
+  put("sys/fs/cgroup/cpu,cpuacct/docker/cpu.cfs_quota_us", "100000\n");
+  put("sys/fs/cgroup/cpu,cpuacct/docker/cpu.cfs_period_us", "100000\n");
+  assert_int_equal(limit(), 1);
+}
+
+/* A container: its cgroup namespace mounts its own cgroup at the mount
+ * point, whose root field names it. */
+static void test_namespaced_root(void **state) {
+  (void)state;
+  put("mountinfo", "30 23 0:26 /kubepods/pod1/c1 /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n");
+  put("cgroup", "0::/kubepods/pod1/c1\n");
+  put("sys/fs/cgroup/cpu.max", "200000 100000\n");
+  assert_int_equal(limit(), 2);
+  /* A cgroup outside the mounted one: no file of it can be read. */
+  put("cgroup", "0::/elsewhere\n");
+  assert_int_equal(limit(), 0);
+}
+
+static void test_both_versions(void **state) {
+  (void)state;
+  put("mountinfo", V2_MOUNT V1_MOUNT);
+  put("cgroup", "4:cpu,cpuacct:/a\n0::/b\n");
+  put("sys/fs/cgroup/b/cpu.max", "400000 100000\n");
+  put("sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_quota_us", "200000\n");
+  put("sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_period_us", "100000\n");
+  assert_int_equal(limit(), 2);
+  put("sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_quota_us", "-1\n");
+  assert_int_equal(limit(), 4);
+}
+
+static void test_malformed(void **state) {
+  (void)state;
+  assert_int_equal(limit(), 0); /* no files at all */
+  put("mountinfo", "garbage\n\n - \n30 23 0:26 / /sys/fs/cgroup rw\n" V2_MOUNT);
+  put("cgroup", "nonsense\n0:/x\n::\n0::relative\n0::/x\n");
+  put("sys/fs/cgroup/x/cpu.max", "lots 100000\n");
+  assert_int_equal(limit(), 0);
+  put("sys/fs/cgroup/x/cpu.max", "100000 0\n");
+  assert_int_equal(limit(), 0);
+  put("sys/fs/cgroup/x/cpu.max", "100000\n");
+  assert_int_equal(limit(), 0);
+  put("sys/fs/cgroup/x/cpu.max", "");
+  assert_int_equal(limit(), 0);
+  put("sys/fs/cgroup/x/cpu.max", "999999999999999999 1\n");
+  assert_int_equal(limit(), 2147483647);
+  put("sys/fs/cgroup/x/cpu.max", "100000 100000\n");
+  assert_int_equal(limit(), 1); /* the well-formed lines still count */
+}
+
+/* This process: the default worker count is at most the limit its cgroups
+ * set, and at most the CPUs of its affinity mask. */
+static void test_this_process(void **state) {
+  (void)state;
+  unsetenv("ADAPT_WORKERS");
+  int lim = adapt__cgroup_cpu_limit("/proc/self/cgroup", "/proc/self/mountinfo", "");
+  assert_true(lim >= 0);
+  cpu_set_t s;
+  assert_int_equal(sched_getaffinity(0, sizeof s, &s), 0);
+  int want = CPU_COUNT(&s);
+  if (lim > 0 && lim < want) want = lim;
+  assert_int_equal(adapt_init(NULL), 0);
+  assert_int_equal(adapt_num_workers(), want < 256 ? want : 256);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_v2, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_v1, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_namespaced_root, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_both_versions, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+      ADAPT_TEST(test_this_process),
+  };
+  return adapt_test_run("cgroup", tests);
+}
