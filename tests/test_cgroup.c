@@ -134,6 +134,8 @@ static void test_malformed(void **state) {
   assert_int_equal(limit(), 0);
   put("sys/fs/cgroup/x/cpu.max", "999999999999999999 1\n");
   assert_int_equal(limit(), 2147483647);
+  put("sys/fs/cgroup/x/cpu.max", "9223372036854775807 100000\n");
+  assert_int_equal(limit(), 2147483647);
   put("sys/fs/cgroup/x/cpu.max", "100000 100000\n");
   assert_int_equal(limit(), 1); /* the well-formed lines still count */
 }

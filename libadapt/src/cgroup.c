@@ -117,7 +117,7 @@ static int dir_limit(const char *dir, int v1) {
     if (read_pair(file, &quota, &period) < 2) return 0;
   }
   if (quota <= 0 || period <= 0) return 0;
-  long long cpus = (quota + period - 1) / period;
+  long long cpus = quota / period + (quota % period != 0); /* no overflow near LLONG_MAX */
   return cpus > INT_MAX ? INT_MAX : (int)cpus;
 }
 
