@@ -43,9 +43,10 @@ static inline int adapt_test_workers(int n) {
   return adapt_init(&cfg);
 }
 
-/* Worker threads of this process (Linux): threads named "adapt-worker"
- * (the shared teardown checks that none is left behind). */
-static inline int adapt_test_worker_threads(void) {
+/* Worker threads of this process (Linux): threads named "adapt-worker".
+ * Their count; the first cap of their thread ids go to tids (may be NULL
+ * with cap 0). */
+static inline int adapt_test_worker_tids(int *tids, int cap) {
   DIR *d = opendir("/proc/self/task");
   struct dirent *e;
   int n = 0;
@@ -55,13 +56,19 @@ static inline int adapt_test_worker_threads(void) {
     snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
     FILE *f = fopen(path, "r");
     if (f) {
-      if (fgets(name, sizeof name, f) && strncmp(name, "adapt-worker", 12) == 0) n++;
+      if (fgets(name, sizeof name, f) && strncmp(name, "adapt-worker", 12) == 0) {
+        if (n < cap) tids[n] = atoi(e->d_name);
+        n++;
+      }
       fclose(f);
     }
   }
   if (d) closedir(d);
   return n;
 }
+
+/* Their count (the shared teardown checks that none is left behind). */
+static inline int adapt_test_worker_threads(void) { return adapt_test_worker_tids(NULL, 0); }
 
 /* N queens, a board being the column of the queen of each row: 1 if a
  * queen fits at column c of row `row` under the queens of cols[0..row),

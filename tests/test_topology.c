@@ -4,7 +4,6 @@
  * worker is bound to one of them (or, unbound, inherits them), and the
  * caller's binding is given back at finalize. */
 #include <adapt/loop.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -48,26 +47,15 @@ static int teardown(void **state) {
 /* Checks that every live worker thread may run on `only` and nowhere else.
  * Returns how many worker threads it checked. */
 static int check_worker_threads(const cpu_set_t *only) {
-  DIR *d = opendir("/proc/self/task");
-  assert_non_null(d);
-  struct dirent *e;
-  int n = 0;
-  while ((e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    char path[300], name[64] = "";
-    snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-    FILE *f = fopen(path, "r");
-    if (!f) continue; /* the thread ended meanwhile */
-    int worker = fgets(name, sizeof name, f) && strncmp(name, "adapt-worker", 12) == 0;
-    fclose(f);
-    if (!worker) continue;
+  int tids[64];
+  int n = adapt_test_worker_tids(tids, 64);
+  assert_true(n <= 64);
+  for (int i = 0; i < n; i++) {
     cpu_set_t s;
     CPU_ZERO(&s);
-    assert_int_equal(sched_getaffinity((pid_t)atoi(e->d_name), sizeof s, &s), 0);
+    assert_int_equal(sched_getaffinity((pid_t)tids[i], sizeof s, &s), 0);
     assert_true(CPU_EQUAL(&s, only));
-    n++;
   }
-  closedir(d);
   return n;
 }
 
