@@ -519,13 +519,13 @@ bool start_cpus_ok = false;
  * started with. TBB sizes its pool from the affinity mask it sees at its
  * first use and the STDThread pool's threads inherit it: let the VTK peers
  * run with all of those CPUs, then restore the binding. */
-class AllCpus {
+class StartCpus {
 public:
-  AllCpus() {
+  StartCpus() {
     ok_ = start_cpus_ok && pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) == 0;
     if (ok_) pthread_setaffinity_np(pthread_self(), sizeof start_cpus, &start_cpus);
   }
-  ~AllCpus() {
+  ~StartCpus() {
     if (ok_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
   }
 
@@ -871,7 +871,7 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
 bool run_peer(Run &r, Row &row, long long *vals) {
   PeerResult pr;
   std::string err;
-  AllCpus unbind;
+  StartCpus unbind;
   perfctr_start(&r.pc);
   int rc = r.vgrid->run(row.peer, r.o.iso, r.workers, &pr, &err);
   perfctr_stop(&r.pc, vals);
@@ -1095,7 +1095,7 @@ void smp_check(Run &r) {
   if (!r.vgrid) r.vgrid.reset(new VtkGrid(r.mesh));
   size_t nt = 0, bad = 0;
   std::string err;
-  AllCpus unbind;
+  StartCpus unbind;
   if (r.vgrid->smp_contour_check(r.o.iso, r.workers, &nt, &bad, &err)) die(EXIT_RUN, err);
   std::printf("smp-check: vtkSMPContourGrid (TBB, %d threads): %zu triangles, %zu (%.2f%%) not in "
               "vtkContourGrid's output\n",
