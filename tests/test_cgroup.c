@@ -3,11 +3,14 @@
  * directory, for cgroup v2 (cpu.max) and v1 (cpu.cfs_quota_us and
  * cpu.cfs_period_us): the limit rounded up, the smallest over the
  * ancestors, "max" and -1 as no limit, a container's namespaced root, both
- * versions at once, and malformed or missing files read as no limit. Then
+ * versions at once, a hierarchy mounted several times, escaped mount
+ * points, very long lines, a caller with a small stack, and malformed or
+ * missing files read as no limit. Then
  * the running process: whatever its cgroups say, the default worker count
  * never exceeds it. */
 #include <adapt/adapt.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +122,84 @@ static void test_both_versions(void **state) {
   assert_int_equal(limit(), 4);
 }
 
+/* The same v1 hierarchy mounted twice: a bind mount of another cgroup
+ * first, then the whole hierarchy. The limit comes through the mount that
+ * shows the process's cgroup, whichever comes first in mountinfo. */
+static void test_several_mounts(void **state) {
+  (void)state;
+  put("cgroup", "4:cpu,cpuacct:/job\n");
+  put("elsewhere/cpu.cfs_quota_us", "100000\n");
+  put("elsewhere/cpu.cfs_period_us", "100000\n");
+  put("sys/fs/cgroup/cpu/job/cpu.cfs_quota_us", "300000\n");
+  put("sys/fs/cgroup/cpu/job/cpu.cfs_period_us", "100000\n");
+  put("mountinfo", "40 23 0:29 /other /elsewhere rw - cgroup cgroup rw,cpu\n"
+                   "41 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n");
+  assert_int_equal(limit(), 3);
+  /* A bind mount of the process's own cgroup, first: read through it. */
+  put("bound/cpu.cfs_quota_us", "200000\n");
+  put("bound/cpu.cfs_period_us", "100000\n");
+  put("mountinfo", "40 23 0:29 /job /bound rw - cgroup cgroup rw,cpu\n"
+                   "41 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n");
+  assert_int_equal(limit(), 2);
+}
+
+/* mountinfo writes a space in a path as \040, a backslash as \134. */
+static void test_escaped_point(void **state) {
+  (void)state;
+  put("cgroup", "0::/a b\n");
+  put("my cg\\root/a b/cpu.max", "300000 100000\n");
+  put("mountinfo", "30 23 0:26 / /my\\040cg\\134root rw - cgroup2 cgroup2 rw\n");
+  assert_int_equal(limit(), 3);
+}
+
+/* Lines longer than any fixed buffer (a mount with many options, a deep
+ * cgroup path) are read whole. */
+static void test_long_lines(void **state) {
+  (void)state;
+  size_t n = 20000;
+  char *mi = malloc(n + 256);
+  assert_non_null(mi);
+  char *p = mi + sprintf(mi, "29 23 0:40 / /opt rw - tmpfs tmpfs rw");
+  for (size_t i = 0; i < n / 8; i++) p += sprintf(p, ",opt%04zu", i % 10000);
+  sprintf(p, "\n%s", V2_MOUNT);
+  put("mountinfo", mi);
+  free(mi);
+  char cg[600] = "0::";
+  for (int i = 0; i < 20; i++) strcat(cg, "/level-of-a-deep-tree");
+  strcat(cg, "\n");
+  put("cgroup", cg);
+  char file[700];
+  snprintf(file, sizeof file, "sys/fs/cgroup%s", cg + 3);
+  file[strcspn(file, "\n")] = 0;
+  strcat(file, "/cpu.max");
+  put(file, "500000 100000\n");
+  assert_int_equal(limit(), 5);
+}
+
+static void *limit_thread(void *out) {
+  *(int *)out = limit();
+  return NULL;
+}
+
+/* The runtime may start lazily on a user thread with a small stack: the
+ * reader fits in 32 KiB (it used about 33 KiB before its buffers moved to
+ * the heap). */
+static void test_small_stack(void **state) {
+  (void)state;
+  put("mountinfo", V2_MOUNT);
+  put("cgroup", "0::/s\n");
+  put("sys/fs/cgroup/s/cpu.max", "700000 100000\n");
+  pthread_attr_t a;
+  pthread_t t;
+  int got = -1;
+  assert_int_equal(pthread_attr_init(&a), 0);
+  assert_int_equal(pthread_attr_setstacksize(&a, 32768), 0);
+  assert_int_equal(pthread_create(&t, &a, limit_thread, &got), 0);
+  assert_int_equal(pthread_join(t, NULL), 0);
+  pthread_attr_destroy(&a);
+  assert_int_equal(got, 7);
+}
+
 static void test_malformed(void **state) {
   (void)state;
   assert_int_equal(limit(), 0); /* no files at all */
@@ -161,6 +242,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_v1, setup, teardown),
       cmocka_unit_test_setup_teardown(test_namespaced_root, setup, teardown),
       cmocka_unit_test_setup_teardown(test_both_versions, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_several_mounts, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_escaped_point, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_long_lines, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_small_stack, setup, teardown),
       cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
       ADAPT_TEST(test_this_process),
   };

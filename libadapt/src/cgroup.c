@@ -1,18 +1,17 @@
 /* CPU bandwidth limit of the process's cgroups (cgroup.h). Reads
  * /proc/self/cgroup for the process's cgroup in each hierarchy,
  * /proc/self/mountinfo for where the hierarchies are mounted, then the
- * limit files of the cgroup and its ancestors. */
+ * limit files of the cgroup and its ancestors.
+ *
+ * Lines are read with getline and paths live in one heap block per
+ * hierarchy, so the stack use stays small: the runtime may start lazily on
+ * a user thread with a small stack. */
 #include "cgroup.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Paths and lines: PATH_MAX covers any path the kernel prints; the sscanf
- * widths below spell it. */
-enum { LINE_MAX_LEN = 2 * PATH_MAX + 256 };
-_Static_assert(PATH_MAX == 4096, "the %4095s conversions of find_mount assume PATH_MAX 4096");
 
 /* 1 if the comma-separated list has the token tok. */
 static int has_token(const char *list, const char *tok) {
@@ -26,52 +25,66 @@ static int has_token(const char *list, const char *tok) {
   return 0;
 }
 
+/* Cuts s in place into its space-separated fields, at most max of them
+ * into f; the number of fields stored. */
+static int split(char *s, char **f, int max) {
+  int n = 0;
+  while (n < max) {
+    while (*s == ' ') s++;
+    if (!*s) break;
+    f[n++] = s;
+    s += strcspn(s, " ");
+    if (!*s) break;
+    *s++ = 0;
+  }
+  return n;
+}
+
+/* Undoes mountinfo's escapes in place: the kernel writes a space, tab,
+ * newline or backslash of a path as a backslash and three octal digits. */
+static void unescape(char *s) {
+  char *o = s;
+  for (const char *p = s; *p; o++) {
+    if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
+        p[3] <= '7') {
+      *o = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+      p += 4;
+    } else {
+      *o = *p++;
+    }
+  }
+  *o = 0;
+}
+
+/* The paths of one hierarchy, on the heap. */
+struct paths {
+  char cg[PATH_MAX];    /* the process's cgroup, as /proc/self/cgroup names it */
+  char root[PATH_MAX];  /* the cgroup a mount shows at its mount point */
+  char point[PATH_MAX]; /* that mount point */
+  char dir[PATH_MAX];   /* prefix + point + the cgroup below root, then its ancestors */
+  char file[PATH_MAX];  /* a limit file of dir */
+};
+
 /* The process's cgroup path in hierarchy v2 (v1 == 0) or in v1's hierarchy
- * with the cpu controller (v1 == 1), into path. 0 found, -1 not. */
-static int own_cgroup(const char *cgroup_file, int v1, char *path, size_t cap) {
+ * with the cpu controller (v1 == 1), into ps->cg. 0 found, -1 not. */
+static int own_cgroup(const char *cgroup_file, int v1, struct paths *ps) {
   FILE *f = fopen(cgroup_file, "r");
   if (!f) return -1;
-  char line[LINE_MAX_LEN];
+  char *line = NULL;
+  size_t cap = 0;
   int rc = -1;
-  while (rc && fgets(line, sizeof line, f)) {
+  while (rc && getline(&line, &cap, f) > 0) {
     line[strcspn(line, "\n")] = 0;
     char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c2 || c2[1] != '/') continue;
     *c1 = *c2 = 0;
     int match = v1 ? has_token(c1 + 1, "cpu") : strcmp(line, "0") == 0 && c1[1] == 0;
-    if (match && strlen(c2 + 1) < cap) {
-      strcpy(path, c2 + 1);
+    if (match && strlen(c2 + 1) < sizeof ps->cg) {
+      strcpy(ps->cg, c2 + 1);
       rc = 0;
     }
   }
-  fclose(f);
-  return rc;
-}
-
-/* The mount of hierarchy v2 (v1 == 0) or of v1's cpu hierarchy: its root
- * (the cgroup mounted there) and its mount point. 0 found, -1 not. */
-static int find_mount(const char *mountinfo_file, int v1, char *root, char *point, size_t cap) {
-  FILE *f = fopen(mountinfo_file, "r");
-  if (!f) return -1;
-  char line[LINE_MAX_LEN];
-  int rc = -1;
-  while (rc && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    /* ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER */
-    char *sep = strstr(line, " - ");
-    if (!sep) continue;
-    *sep = 0;
-    char fstype[32], super[512], r[PATH_MAX], p[PATH_MAX];
-    if (sscanf(sep + 3, "%31s %*s %511s", fstype, super) != 2) continue;
-    if (sscanf(line, "%*s %*s %*s %4095s %4095s", r, p) != 2) continue;
-    int match = v1 ? strcmp(fstype, "cgroup") == 0 && has_token(super, "cpu")
-                   : strcmp(fstype, "cgroup2") == 0;
-    if (match && strlen(r) < cap && strlen(p) < cap) {
-      strcpy(root, r);
-      strcpy(point, p);
-      rc = 0;
-    }
-  }
+  free(line);
   fclose(f);
   return rc;
 }
@@ -103,54 +116,91 @@ static int read_pair(const char *file, long long *a, long long *b) {
   return n;
 }
 
-/* CPUs the limit of the cgroup directory dir allows (rounded up), 0 none. */
-static int dir_limit(const char *dir, int v1) {
-  char file[PATH_MAX + 32];
+/* CPUs the limit of the cgroup directory ps->dir allows (rounded up), 0
+ * none (or a path too long to read). */
+static int dir_limit(struct paths *ps, int v1) {
   long long quota = -1, period = 0, x;
+  const size_t cap = sizeof ps->file;
   if (v1) {
-    snprintf(file, sizeof file, "%s/cpu.cfs_quota_us", dir);
-    if (read_pair(file, &quota, &x) < 1) return 0;
-    snprintf(file, sizeof file, "%s/cpu.cfs_period_us", dir);
-    if (read_pair(file, &period, &x) < 1) return 0;
+    if ((size_t)snprintf(ps->file, cap, "%s/cpu.cfs_quota_us", ps->dir) >= cap ||
+        read_pair(ps->file, &quota, &x) < 1)
+      return 0;
+    if ((size_t)snprintf(ps->file, cap, "%s/cpu.cfs_period_us", ps->dir) >= cap ||
+        read_pair(ps->file, &period, &x) < 1)
+      return 0;
   } else {
-    snprintf(file, sizeof file, "%s/cpu.max", dir);
-    if (read_pair(file, &quota, &period) < 2) return 0;
+    if ((size_t)snprintf(ps->file, cap, "%s/cpu.max", ps->dir) >= cap ||
+        read_pair(ps->file, &quota, &period) < 2)
+      return 0;
   }
   if (quota <= 0 || period <= 0) return 0;
   long long cpus = quota / period + (quota % period != 0); /* no overflow near LLONG_MAX */
   return cpus > INT_MAX ? INT_MAX : (int)cpus;
 }
 
-/* The smallest limit over the process's cgroup in one hierarchy and its
- * ancestors up to the mount, 0 none. */
-static int hierarchy_limit(const char *cgroup_file, const char *mountinfo_file, const char *prefix,
-                           int v1) {
-  char cg[PATH_MAX], root[PATH_MAX], point[PATH_MAX];
-  if (own_cgroup(cgroup_file, v1, cg, sizeof cg) ||
-      find_mount(mountinfo_file, v1, root, point, sizeof root))
-    return 0;
+/* The smallest limit over ps->cg and its ancestors up to the mount of
+ * ps->root at ps->point; -1 when that mount does not show ps->cg (it
+ * mounts another part of the hierarchy), else the limit, 0 none. */
+static int mount_limit(struct paths *ps, const char *prefix, int v1) {
   /* The cgroup relative to the mounted one: "/" mounts every cgroup. */
-  const char *rel = cg;
-  size_t rl = strcmp(root, "/") == 0 ? 0 : strlen(root);
+  const char *rel = ps->cg;
+  size_t rl = strcmp(ps->root, "/") == 0 ? 0 : strlen(ps->root);
   if (rl) {
-    if (strncmp(cg, root, rl) != 0 || (cg[rl] != 0 && cg[rl] != '/')) return 0;
-    rel = cg + rl;
+    if (strncmp(ps->cg, ps->root, rl) != 0 || (ps->cg[rl] != 0 && ps->cg[rl] != '/')) return -1;
+    rel = ps->cg + rl;
   }
-  char dir[PATH_MAX];
-  if ((size_t)snprintf(dir, sizeof dir, "%s%s%s", prefix, point, rel) >= sizeof dir) return 0;
-  size_t base = strlen(prefix) + strlen(point);
+  if ((size_t)snprintf(ps->dir, sizeof ps->dir, "%s%s%s", prefix, ps->point, rel) >= sizeof ps->dir)
+    return 0;
+  size_t base = strlen(prefix) + strlen(ps->point);
   int best = 0;
   for (;;) {
-    size_t len = strlen(dir);
-    while (len > base && dir[len - 1] == '/') dir[--len] = 0;
-    int l = dir_limit(dir, v1);
+    size_t len = strlen(ps->dir);
+    while (len > base && ps->dir[len - 1] == '/') ps->dir[--len] = 0;
+    int l = dir_limit(ps, v1);
     if (l && (!best || l < best)) best = l;
     if (len <= base) break;
-    char *slash = strrchr(dir, '/');
-    if (!slash || (size_t)(slash - dir) < base) break;
+    char *slash = strrchr(ps->dir, '/');
+    if (!slash || (size_t)(slash - ps->dir) < base) break;
     *slash = 0;
   }
   return best;
+}
+
+/* The limit in hierarchy v2 (v1 == 0) or in v1's cpu hierarchy, through
+ * the first of its mounts that shows the process's cgroup (a hierarchy may
+ * be mounted several times, e.g. bind mounts of parts of it); 0 none. */
+static int hierarchy_limit(const char *cgroup_file, const char *mountinfo_file, const char *prefix,
+                           int v1) {
+  struct paths *ps = malloc(sizeof *ps);
+  if (!ps) return 0;
+  FILE *f = NULL;
+  char *line = NULL;
+  size_t cap = 0;
+  int rc = -1;
+  if (own_cgroup(cgroup_file, v1, ps) || !(f = fopen(mountinfo_file, "r"))) goto out;
+  while (rc < 0 && getline(&line, &cap, f) > 0) {
+    line[strcspn(line, "\n")] = 0;
+    /* ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER */
+    char *sep = strstr(line, " - ");
+    if (!sep) continue;
+    *sep = 0;
+    char *head[5], *tail[3];
+    if (split(sep + 3, tail, 3) < 3 || split(line, head, 5) < 5) continue;
+    int match = v1 ? strcmp(tail[0], "cgroup") == 0 && has_token(tail[2], "cpu")
+                   : strcmp(tail[0], "cgroup2") == 0;
+    const char *root = head[3], *point = head[4];
+    if (!match || strlen(root) >= sizeof ps->root || strlen(point) >= sizeof ps->point) continue;
+    strcpy(ps->root, root);
+    strcpy(ps->point, point);
+    unescape(ps->root);
+    unescape(ps->point);
+    rc = mount_limit(ps, prefix, v1);
+  }
+out:
+  free(line);
+  if (f) fclose(f);
+  free(ps);
+  return rc < 0 ? 0 : rc;
 }
 
 int adapt__cgroup_cpu_limit(const char *cgroup_file, const char *mountinfo_file,

@@ -8,12 +8,17 @@
  * allows, rounded up: the smallest quota / period over each cgroup and its
  * ancestors up to its hierarchy's mount (cgroup v2: cpu.max; v1, the
  * hierarchy with the cpu controller: cpu.cfs_quota_us and
- * cpu.cfs_period_us), the smaller of v1's and v2's when both limit.
+ * cpu.cfs_period_us), the smaller of v1's and v2's when both limit. A
+ * hierarchy mounted several times is read through the first mount that
+ * shows the process's cgroup; mountinfo's octal escapes (\040 for a space)
+ * are undone.
  * cgroup_file and mountinfo_file are normally /proc/self/cgroup and
  * /proc/self/mountinfo; prefix ("" normally) is put before every mount
  * point read from mountinfo_file (tests build a tree elsewhere). 0: no
  * limit, or nothing could be read (a missing or malformed file is no
- * limit). Allocates nothing. */
+ * limit). Memory: lines and paths on the heap, freed before it returns
+ * (under 1 KiB of stack, for a lazy start on a small-stack thread); an
+ * allocation failure reads as no limit. */
 int adapt__cgroup_cpu_limit(const char *cgroup_file, const char *mountinfo_file,
                             const char *prefix);
 
