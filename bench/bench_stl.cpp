@@ -38,7 +38,13 @@
  * floating-point sums within 5e-8 n); a wrong or failing implementation is
  * FAILED in the table and the exit status is 1. Figures are medians of
  * per-round paired ratios: T/Ts, and adapt's time over the best peer's (the
- * peer with the lowest median time in the case). Targets (summary):
+ * peer with the lowest median time in the case). Beside them, the same
+ * figures from each implementation's fastest round ("best of N": min T /
+ * min Ts, min T(adapt) / min T(best peer)): on a VM whose vCPUs each lose
+ * up to 40% of their speed in phases of 50-500 ms that the guest cannot
+ * see (docs/benchmarks.md, "Machine"), the two estimators read
+ * differently and the summary judges the targets both ways, the medians
+ * (the targets' own figures) first. Targets (summary):
  *   T1/Ts <= 1.02 for every algorithm (1 worker);
  *   speedup Ts/T2 >= 1.9 on the compute-bound operations (expensive,
  *   unbalanced; 2 workers);
@@ -565,6 +571,9 @@ struct row {
   bool present[I_COUNT], ok[I_COUNT];
   int best = -1;                                              /* the fastest peer */
   double vs_best = NAN, vs_best_p25 = NAN, vs_best_p75 = NAN; /* T(adapt)/T(best peer) */
+  /* Best of N: min T / min Ts, min T(adapt) / min T(best peer); NaN: n/a. */
+  double min_ratio[I_COUNT];
+  double vs_best_min = NAN;
   double noise = NAN;
 };
 static std::vector<row> rows;
@@ -639,7 +648,7 @@ static void run_one(const std::string &algo, const std::string &op, int workers)
   int adapt = -1;
   double best_t = 0;
   for (int i = 0; i < I_COUNT; i++) {
-    r.ratio[i] = NAN;
+    r.ratio[i] = r.min_ratio[i] = NAN;
     r.present[i] = r.ok[i] = false;
   }
   for (size_t k = 0; k < nv; k++) {
@@ -650,7 +659,10 @@ static void run_one(const std::string &algo, const std::string &op, int workers)
       failed = true;
       continue;
     }
-    if (c.ok(seq)) r.ratio[i] = median(c.paired((int)k, seq));
+    if (c.ok(seq)) {
+      r.ratio[i] = median(c.paired((int)k, seq));
+      r.min_ratio[i] = quantile(c.t[k], 0.0) / quantile(c.t[(size_t)seq], 0.0);
+    }
     if (i == I_ADAPT) adapt = (int)k;
     if (i >= I_GNU) {
       double t = median(c.t[k]);
@@ -666,6 +678,7 @@ static void run_one(const std::string &algo, const std::string &op, int workers)
     r.vs_best = median(p);
     r.vs_best_p25 = quantile(p, 0.25);
     r.vs_best_p75 = quantile(p, 0.75);
+    r.vs_best_min = quantile(c.t[(size_t)adapt], 0.0) / quantile(c.t[(size_t)kb], 0.0);
   }
   rows.push_back(r);
 }
@@ -698,20 +711,23 @@ static double room_bound(const row &r, double peer) {
   return 2.0;
 }
 
-static std::vector<target> targets_of(const row &r) {
+/* The figures a row is judged on: the medians of paired ratios, or with
+ * by_min the best of N (min_ratio, vs_best_min). */
+static std::vector<target> targets_of(const row &r, bool by_min = false) {
   std::vector<target> t;
-  const double adapt = r.ratio[I_ADAPT];
+  const double *ratio = by_min ? r.min_ratio : r.ratio;
+  const double adapt = ratio[I_ADAPT], vs_best = by_min ? r.vs_best_min : r.vs_best;
   if (r.workers == 1) t.push_back({"T1/Ts <= 1.02", 1.02, false, adapt});
   if (r.workers == 2 && (r.op == "costly" || r.op == "unbalanced"))
     t.push_back({"speedup >= 1.9", 1.9, true, adapt > 0 ? 1.0 / adapt : NAN});
   if (r.workers == 2 && r.best >= 0) {
     if (is_sort(r.algo)) {
-      t.push_back({"sort <= 1.10 x best peer", 1.10, false, r.vs_best});
+      t.push_back({"sort <= 1.10 x best peer", 1.10, false, vs_best});
     } else {
-      t.push_back({"<= 1.03 x best peer", 1.03, false, r.vs_best});
+      t.push_back({"<= 1.03 x best peer", 1.03, false, vs_best});
       if (r.op != "costly") {
-        target x{">= 10% ahead of best peer", 1.0 / 1.1, false, r.vs_best};
-        const double peer = 1.0 / r.ratio[r.best]; /* the best peer's speed-up */
+        target x{">= 10% ahead of best peer", 1.0 / 1.1, false, vs_best};
+        const double peer = 1.0 / ratio[r.best]; /* the best peer's speed-up */
         x.no_room = std::isfinite(peer) && 1.1 * peer > room_bound(r, peer);
         t.push_back(x);
       }
@@ -725,9 +741,9 @@ static bool passes(const target &t) {
   return t.at_least ? t.value >= t.bound : t.value <= t.bound;
 }
 
-static std::string targets_text(const row &r) {
+static std::string targets_text(const row &r, bool by_min = false) {
   std::string s;
-  for (const target &t : targets_of(r)) {
+  for (const target &t : targets_of(r, by_min)) {
     const char *tag = strncmp(t.name, "T1", 2) == 0        ? "T1"
                       : strncmp(t.name, "speedup", 7) == 0 ? "S2"
                       : strncmp(t.name, ">=", 2) == 0      ? "+10%"
@@ -757,13 +773,20 @@ static std::string size_label(size_t n) {
   return fmt("%zu", n);
 }
 
+/* adapt's figure from the fastest rounds: T/Ts on one worker, Ts/T on two. */
+static std::string cell_min(const row &r) {
+  const double x = r.min_ratio[I_ADAPT];
+  return num(r.workers == 1 ? x : 1.0 / x, "%.3f");
+}
+
 static void print_row(const row &r) {
   printf("   %-16s %-10s %4s %9s", r.algo.c_str(), r.op.c_str(), size_label(r.n).c_str(),
          num(r.seq_ms, "%.3f").c_str());
   for (int i = I_ADAPT; i < I_COUNT; i++) printf(" %8s", cell(r, i).c_str());
-  printf(" %8s %7s [%5s %5s]  %s\n", r.best >= 0 ? IMPL_SHORT[r.best] : "-",
+  printf(" %8s %7s [%5s %5s] %7s %7s  %s\n", r.best >= 0 ? IMPL_SHORT[r.best] : "-",
          num(r.vs_best, "%.3f").c_str(), num(r.vs_best_p25, "%.2f").c_str(),
-         num(r.vs_best_p75, "%.2f").c_str(), targets_text(r).c_str());
+         num(r.vs_best_p75, "%.2f").c_str(), cell_min(r).c_str(),
+         num(r.vs_best_min, "%.3f").c_str(), targets_text(r).c_str());
   fflush(stdout);
 }
 
@@ -881,11 +904,13 @@ static void run_window_table(int workers) {
 
 static void run_workers(int workers) {
   omp_set_num_threads(workers); /* GNU parallel mode's thread count */
-  printf("\n== %d worker%s: %s; medians of %d rounds of paired ratios\n", workers,
-         workers > 1 ? "s" : "",
+  printf("\n== %d worker%s: %s; medians of %d rounds of paired ratios; min: adapt's figures "
+         "from the fastest rounds (best of N)\n",
+         workers, workers > 1 ? "s" : "",
          workers == 1 ? "T/Ts (time over the sequential std algorithm)" : "speedup Ts/T", opt.reps);
-  printf("   %-16s %-10s %4s %9s %8s %8s %8s %8s %8s %7s %13s  %s\n", "algorithm", "op", "n",
-         "seq ms", "adapt", "gnu", "tbb", "std::par", "best", "a/best", "[p25 p75]", "targets");
+  printf("   %-16s %-10s %4s %9s %8s %8s %8s %8s %8s %7s %13s %7s %7s  %s\n", "algorithm", "op",
+         "n", "seq ms", "adapt", "gnu", "tbb", "std::par", "best", "a/best", "[p25 p75]", "a min",
+         "a/b min", "targets (medians)");
   if (opt.window_table) run_window_table(workers);
   for (size_t n : opt.sizes) {
     arrays_make(n);
@@ -907,26 +932,29 @@ static void summary(const run_info &run, const std::vector<std::string> &noise_l
     int pass = 0, miss = 0, no_room = 0;
     std::string misses;
   };
-  std::vector<tally> ts;
-  for (const row &r : rows)
-    for (const target &t : targets_of(r)) {
-      auto it = std::find_if(ts.begin(), ts.end(),
-                             [&](const tally &x) { return strcmp(x.name, t.name) == 0; });
-      if (it == ts.end()) {
-        ts.push_back(tally());
-        ts.back().name = t.name;
-        it = ts.end() - 1;
+  /* [0]: medians of paired ratios; [1]: best of N */
+  std::vector<tally> ts[2];
+  for (int by_min = 0; by_min < 2; by_min++)
+    for (const row &r : rows)
+      for (const target &t : targets_of(r, by_min)) {
+        std::vector<tally> &v = ts[by_min];
+        auto it = std::find_if(v.begin(), v.end(),
+                               [&](const tally &x) { return strcmp(x.name, t.name) == 0; });
+        if (it == v.end()) {
+          v.push_back(tally());
+          v.back().name = t.name;
+          it = v.end() - 1;
+        }
+        if (passes(t)) {
+          it->pass++;
+        } else {
+          it->miss++;
+          it->no_room += t.no_room;
+          it->misses += fmt("%s%s/%s/%s (%s%s)", it->misses.empty() ? "" : "; ", r.algo.c_str(),
+                            r.op.c_str(), size_label(r.n).c_str(), num(t.value, "%.3f").c_str(),
+                            t.no_room ? ", no room" : "");
+        }
       }
-      if (passes(t)) {
-        it->pass++;
-      } else {
-        it->miss++;
-        it->no_room += t.no_room;
-        it->misses += fmt("%s%s/%s/%s (%s%s)", it->misses.empty() ? "" : "; ", r.algo.c_str(),
-                          r.op.c_str(), size_label(r.n).c_str(), num(t.value, "%.3f").c_str(),
-                          t.no_room ? ", no room" : "");
-      }
-    }
   std::string md;
   md += "# bench_stl report\n\n";
   md += "Run " + run.when + " on " + run.host + " (" + run.machine + ")" +
@@ -936,20 +964,27 @@ static void summary(const run_info &run, const std::vector<std::string> &noise_l
   md += ".\n\n";
   for (const std::string &l : noise_lines) md += "    " + l + "\n";
   if (!bandwidth_report.empty()) md += "\n" + bandwidth_report + ".\n";
-  md += "\n## Targets\n\n| target | PASS | MISS | misses (algorithm/op/n: figure) "
-        "|\n|---|---:|---:|---|\n";
-  printf("\nSummary of targets (1 worker: T1/Ts; 2 workers: speedup, adapt vs best peer):\n");
-  for (const tally &t : ts) {
-    const std::string room =
-        t.no_room ? fmt(" (%d with no room: the best peer's speed-up within 10%% of the "
-                        "machine's bound, 2 or the bandwidth's ratio)",
-                        t.no_room)
-                  : std::string();
-    printf("   %-28s PASS %3d  MISS %3d%s%s%s\n", t.name, t.pass, t.miss, room.c_str(),
-           t.miss ? "  misses: " : "", t.misses.c_str());
-    /* not fmt(): the list of misses may exceed its 1023 characters */
-    md += std::string("| ") + t.name + " | " + std::to_string(t.pass) + " | " +
-          std::to_string(t.miss) + room + " | " + t.misses + " |\n";
+  static const char *const estimator[2] = {
+      "medians of paired ratios",
+      "best of N: each implementation's fastest round (docs/benchmarks.md, \"Machine\")"};
+  for (int by_min = 0; by_min < 2; by_min++) {
+    md += fmt("\n## Targets, %s\n\n| target | PASS | MISS | misses (algorithm/op/n: figure) "
+              "|\n|---|---:|---:|---|\n",
+              estimator[by_min]);
+    printf("\nSummary of targets (1 worker: T1/Ts; 2 workers: speedup, adapt vs best peer), %s:\n",
+           estimator[by_min]);
+    for (const tally &t : ts[by_min]) {
+      const std::string room =
+          t.no_room ? fmt(" (%d with no room: the best peer's speed-up within 10%% of the "
+                          "machine's bound, 2 or the bandwidth's ratio)",
+                          t.no_room)
+                    : std::string();
+      printf("   %-28s PASS %3d  MISS %3d%s%s%s\n", t.name, t.pass, t.miss, room.c_str(),
+             t.miss ? "  misses: " : "", t.misses.c_str());
+      /* not fmt(): the list of misses may exceed its 1023 characters */
+      md += std::string("| ") + t.name + " | " + std::to_string(t.pass) + " | " +
+            std::to_string(t.miss) + room + " | " + t.misses + " |\n";
+    }
   }
   if (!window_rows.empty()) {
     md += "\n## Table 1 (window modes): " + window_title + "\n\n";
@@ -980,15 +1015,17 @@ static void summary(const run_info &run, const std::vector<std::string> &noise_l
     md += fmt("\n## %d worker%s: %s\n\n", w, w > 1 ? "s" : "",
               w == 1 ? "T/Ts (lower is better)" : "speedup Ts/T (higher is better)");
     md += "| algorithm | op | n | seq ms | adapt | gnu | tbb | std::par | best peer | "
-          "adapt/best [p25 p75] | targets |\n|---|---|---|---:|---:|---:|---:|---:|---|---:|---|\n";
+          "adapt/best [p25 p75] | adapt, best of N | adapt/best, best of N | targets (medians) "
+          "|\n|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n";
     for (const row &r : rows) {
       if (r.workers != w) continue;
       md += fmt("| %s | %s | %s | %s |", r.algo.c_str(), r.op.c_str(), size_label(r.n).c_str(),
                 num(r.seq_ms, "%.3f").c_str());
       for (int i = I_ADAPT; i < I_COUNT; i++) md += " " + cell(r, i) + " |";
-      md += fmt(" %s | %s [%s %s] | %s |\n", r.best >= 0 ? IMPL_SHORT[r.best] : "-",
+      md += fmt(" %s | %s [%s %s] | %s | %s | %s |\n", r.best >= 0 ? IMPL_SHORT[r.best] : "-",
                 num(r.vs_best, "%.3f").c_str(), num(r.vs_best_p25, "%.2f").c_str(),
-                num(r.vs_best_p75, "%.2f").c_str(), targets_text(r).c_str());
+                num(r.vs_best_p75, "%.2f").c_str(), cell_min(r).c_str(),
+                num(r.vs_best_min, "%.3f").c_str(), targets_text(r).c_str());
     }
   }
   mkdirs(opt.out);
@@ -997,14 +1034,16 @@ static void summary(const run_info &run, const std::vector<std::string> &noise_l
   write_samples_csv(samples,
                     "date,host,section,case,implementation,workers,round,iterations,seconds", run);
   csv_writer w(sum, "date,host,commit,algorithm,op,n,workers,rounds,seq_ms,adapt,gnu,tbb,pstl,"
-                    "best_peer,adapt_vs_best,p25,p75,noise,targets");
+                    "best_peer,adapt_vs_best,p25,p75,noise,targets,adapt_min,adapt_vs_best_min,"
+                    "targets_min");
   for (const row &r : rows) {
     w.text(run.when).text(run.host).text(run.commit).word(r.algo).word(r.op);
     w.integer((long long)r.n).integer(r.workers).integer(r.rounds).number(r.seq_ms, "%.4f");
     for (int i = I_ADAPT; i < I_COUNT; i++) w.number(r.ratio[i], "%.4f");
     w.word(r.best >= 0 ? IMPL_SHORT[r.best] : "").number(r.vs_best, "%.4f");
     w.number(r.vs_best_p25, "%.4f").number(r.vs_best_p75, "%.4f").number(r.noise, "%.3f");
-    w.text(targets_text(r)).end_row();
+    w.text(targets_text(r)).number(r.min_ratio[I_ADAPT], "%.4f").number(r.vs_best_min, "%.4f");
+    w.text(targets_text(r, true)).end_row();
   }
   FILE *f = fopen(rep.c_str(), "w");
   if (!f) fatal("cannot write %s", rep.c_str());
