@@ -3,9 +3,11 @@
  * /proc/self/mountinfo for where the hierarchies are mounted, then the
  * limit files of the cgroup and its ancestors.
  *
- * Lines are read with getline and paths live in one heap block per
- * hierarchy, so the stack use stays small: the runtime may start lazily on
- * a user thread with a small stack. */
+ * Lines are read into a growing heap buffer and paths live in one heap
+ * block per hierarchy, so the stack use stays small: the runtime may start
+ * lazily on a user thread with a small stack. (Not getline: its buffer
+ * comes from inside libc, out of reach of an allocator interposed at link
+ * time, which tests/fault does.) */
 #include "cgroup.h"
 
 #include <limits.h>
@@ -23,6 +25,25 @@ static int has_token(const char *list, const char *tok) {
     p = e ? e + 1 : NULL;
   }
   return 0;
+}
+
+/* One line of f, with its newline, into *buf (realloc'd, *cap bytes); its
+ * length, or -1 at the end of the file or when memory runs out. */
+static long read_line(FILE *f, char **buf, size_t *cap) {
+  size_t len = 0;
+  for (;;) {
+    if (!*buf || *cap - len < 2) {
+      size_t nc = *cap ? 2 * *cap : 256;
+      char *nb = realloc(*buf, nc);
+      if (!nb) return -1;
+      *buf = nb;
+      *cap = nc;
+    }
+    if (!fgets(*buf + len, (int)(*cap - len < INT_MAX ? *cap - len : INT_MAX), f))
+      return len ? (long)len : -1;
+    len += strlen(*buf + len);
+    if (len && (*buf)[len - 1] == '\n') return (long)len;
+  }
 }
 
 /* Cuts s in place into its space-separated fields, at most max of them
@@ -73,7 +94,7 @@ static int own_cgroup(const char *cgroup_file, int v1, struct paths *ps) {
   char *line = NULL;
   size_t cap = 0;
   int rc = -1;
-  while (rc && getline(&line, &cap, f) > 0) {
+  while (rc && read_line(f, &line, &cap) > 0) {
     line[strcspn(line, "\n")] = 0;
     char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c2 || c2[1] != '/') continue;
@@ -178,7 +199,7 @@ static int hierarchy_limit(const char *cgroup_file, const char *mountinfo_file, 
   size_t cap = 0;
   int rc = -1;
   if (own_cgroup(cgroup_file, v1, ps) || !(f = fopen(mountinfo_file, "r"))) goto out;
-  while (rc < 0 && getline(&line, &cap, f) > 0) {
+  while (rc < 0 && read_line(f, &line, &cap) > 0) {
     line[strcspn(line, "\n")] = 0;
     /* ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER */
     char *sep = strstr(line, " - ");
