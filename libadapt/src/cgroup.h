@@ -16,9 +16,9 @@
  * /proc/self/mountinfo; prefix ("" normally) is put before every mount
  * point read from mountinfo_file (tests build a tree elsewhere). 0: no
  * limit, or nothing could be read (a missing or malformed file is no
- * limit). Memory: lines and paths on the heap, freed before it returns
- * (under 1 KiB of stack, for a lazy start on a small-stack thread); an
- * allocation failure reads as no limit. */
+ * limit). Memory: lines and paths on the heap, freed before it returns,
+ * so that a lazy start on a small-stack thread fits (test_cgroup runs it
+ * on a 32 KiB stack); an allocation failure reads as no limit. */
 int adapt__cgroup_cpu_limit(const char *cgroup_file, const char *mountinfo_file,
                             const char *prefix);
 
