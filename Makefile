@@ -53,15 +53,17 @@ ALL_LDFLAGS  := -pthread $(LDFLAGS) $(SAN_FLAGS)
 
 # --- Layers (docs/design.md, "Layers") ------------------------------------
 # Each layer is compiled with the include paths it may use, so a leak is a
-# compile error: the runtime (libadapt/src) sees its own headers and the one
-# extension header (libadapt/ext); the sequence algorithms see the public
-# headers and that extension header; everything above (the C++ front end,
-# apps, benches, tests) sees the public headers only, plus the components
-# below it that it declares (e.g. perfcounters/). White-box tests include
-# internals by an explicit relative path; scripts/check_layers.sh allows that
-# only there.
-INC_PUBLIC  := -Ilibadapt/include
-INC_RUNTIME := $(INC_PUBLIC) -Ilibadapt/src -Ilibadapt/ext
+# compile error: the runtime (libadapt/src) sees its own headers, its public
+# headers (libadapt/include) and the one extension header (libadapt/ext), not
+# the algorithms' public headers (algorithms/include); the sequence
+# algorithms see both public folders and that extension header; everything
+# above (the C++ front end stl/, apps, benches, tests) sees the public
+# headers only, plus the components below it that it declares (e.g.
+# perfcounters/, stl/include). White-box tests include internals by an
+# explicit relative path; scripts/check_layers.sh allows that only there.
+INC_RUNTIME_PUBLIC := -Ilibadapt/include
+INC_PUBLIC  := $(INC_RUNTIME_PUBLIC) -Ialgorithms/include
+INC_RUNTIME := $(INC_RUNTIME_PUBLIC) -Ilibadapt/src -Ilibadapt/ext
 INC_ALGO    := $(INC_PUBLIC) -Ilibadapt/ext -Ialgorithms
 LAYER_CPPFLAGS := $(INC_PUBLIC)
 LAYER_CFLAGS   :=
@@ -79,9 +81,10 @@ LIB_SO_REAL := $(B)/libadapt.so.$(VERSION)
 LIB_SO_NAME := libadapt.so.$(VERSION_MAJOR)
 LIB_SO   := $(B)/libadapt.so
 
-TEST_SRCS := $(wildcard tests/test_*.c)
+# Every test lives in tests/<component>/ (tests/common/: their shared headers).
+TEST_SRCS := $(wildcard tests/libadapt/test_*.c) $(wildcard tests/algorithms/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRCS))
-TEST_SUPPORT := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
+TEST_SUPPORT := $(wildcard tests/common/*.c)
 TEST_SUPPORT_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(TEST_SUPPORT))
 
 # Modules append to these: INSTALL_BINS (installed to BINDIR), EXTRA_TESTS
@@ -131,14 +134,14 @@ $(LIB_SO): $(LIB_SO_REAL)
 
 $(B)/tests/%: tests/%.c $(TEST_SUPPORT_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) -Itests $(ALL_CFLAGS) -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB_A) $(ALL_LDFLAGS) -lcmocka $(LIBS_CORE)
+	$(CC) $(CPPFLAGS_ALL) -Itests/common $(ALL_CFLAGS) -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB_A) $(ALL_LDFLAGS) -lcmocka $(LIBS_CORE)
 
 tests: $(TEST_BINS)
 
 -include perfcounters/module.mk
 -include bench/module.mk
 -include apps/isosurface/module.mk
--include apps/stl/module.mk
+-include stl/module.mk
 -include packaging/module.mk
 -include docs/module.mk
 -include model/module.mk
@@ -149,7 +152,7 @@ tests: $(TEST_BINS)
 check-layers:
 	@bash scripts/check_layers.sh
 check-symbols: $(LIB_SO)
-	@bash scripts/check_symbols.sh $(LIB_SO_REAL) libadapt/include/adapt
+	@bash scripts/check_symbols.sh $(LIB_SO_REAL) libadapt/include/adapt algorithms/include/adapt
 CHECKS += check-layers check-symbols format-check
 
 # Runs every test binary of this variant; stops at the first failure.

@@ -2,12 +2,31 @@
 # docs/*.md (```c example=NAME, docs/guide.md "Examples in these pages";
 # scripts/doc_examples.sh), linked with this variant's libadapt.a, and checks that the
 # Markdown links and backticked repository paths of those pages resolve inside the repository
-# (scripts/doc_refs.sh). `make test` runs it in the release variant (CHECKS);
-# `make VARIANT=asan check-docs` runs the examples under ASan+UBSan.
+# (scripts/doc_refs.sh), that every generated figure table equals what its CSV in
+# docs/figures/ gives (scripts/doc_tables.py --check), and that no page speaks of
+# session stops or has dated sections (scripts/doc_history.sh). `make test` runs it
+# in the release variant (CHECKS); `make VARIANT=asan check-docs` runs the examples
+# under ASan+UBSan.
+#
+# `make docs-figures` copies the CSV files of the last `make bench` run
+# ($(B)/bench-results/) over their namesakes in docs/figures/ and regenerates every
+# table from them; `make docs-tables` regenerates the tables only.
 
 .PHONY: check-docs
 check-docs: $(LIB_A)
 	@VARIANT=$(VARIANT) SAN_FLAGS="$(SAN_FLAGS)" CC="$(CC)" CXX="$(CXX)" LIBS_CORE="$(LIBS_CORE)" \
 	  bash scripts/doc_examples.sh
 	@bash scripts/doc_refs.sh
+	@python3 scripts/doc_tables.py --check README.md docs/*.md && echo "doc-tables: every table matches its CSV"
+	@bash scripts/doc_history.sh
 CHECKS += check-docs
+
+.PHONY: docs-tables docs-figures
+docs-tables:
+	python3 scripts/doc_tables.py README.md docs/*.md
+docs-figures:
+	@for f in docs/figures/*.csv; do \
+	  n=$$(basename $$f); \
+	  if [ -f $(B)/bench-results/$$n ]; then cp $(B)/bench-results/$$n $$f && echo "docs-figures: $$f"; fi; \
+	done
+	python3 scripts/doc_tables.py README.md docs/*.md

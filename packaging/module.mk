@@ -13,10 +13,11 @@ PKG_GEN := $(PKG_B)/adapt.pc $(PKG_B)/adapt-static.pc $(PKG_B)/adaptConfig.cmake
            $(PKG_B)/adaptConfigVersion.cmake
 CMAKEDIR ?= $(LIBDIR)/cmake/adapt
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-PUBLIC_HEADERS := $(wildcard libadapt/include/adapt/*.h) $(wildcard libadapt/include/adapt/*.hpp)
-# The C++ front end (apps/stl): <adapt/stl.hpp> and its <adapt/stl/*.hpp>.
-STL_PUBLIC_HEADERS := $(wildcard apps/stl/include/adapt/*.hpp)
-STL_PUBLIC_DETAIL  := $(wildcard apps/stl/include/adapt/stl/*.hpp)
+# The runtime's and the algorithms' public headers, merged into one include/adapt/.
+PUBLIC_HEADERS := $(wildcard libadapt/include/adapt/*.h) $(wildcard algorithms/include/adapt/*.h)
+# The C++ front end (stl/): <adapt/stl.hpp> and its <adapt/stl/*.hpp>.
+STL_PUBLIC_HEADERS := $(wildcard stl/include/adapt/*.hpp)
+STL_PUBLIC_DETAIL  := $(wildcard stl/include/adapt/stl/*.hpp)
 
 , := ,
 # Directories the loader searches without an rpath (ld.so.conf on Debian).

@@ -3,11 +3,12 @@
 # per-layer include paths (Makefile) make most leaks compile errors, this
 # catches the rest: includes by relative path, and upward includes.
 #   runtime      libadapt/src, libadapt/include, libadapt/ext
-#   algorithms   algorithms/            (public headers + libadapt/ext/adapt_ext.h)
+#   algorithms   algorithms/, algorithms/include (public headers + libadapt/ext/adapt_ext.h)
 #   perfcounters perfcounters/          (PAPI only)
-#   above        apps/, bench/, tests/, packaging/ (public headers, perfcounters)
+#   C++ front end stl/include           (public headers)
+#   above        apps/, bench/, tests/, packaging/ (public headers, stl, perfcounters)
 # Allowed relative includes across directories: libadapt/src -> libadapt/ext
-# (the extension header) and tests/test_*.c -> libadapt/src or algorithms/
+# (the extension header) and tests/*/test_*.c -> libadapt/src or algorithms/
 # (white-box tests, marked so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,14 +24,14 @@ while IFS= read -r f; do
     [ "$tdir" = "$dir" ] && continue
     case "$f:$target" in
       libadapt/src/*:libadapt/ext/adapt_ext.h) ;;
-      tests/test_*.c:libadapt/src/*.h | tests/test_*.c:algorithms/*.h) ;;
+      tests/*/test_*.c:libadapt/src/*.h | tests/*/test_*.c:algorithms/*.h) ;;
       *) report "$f includes $inc ($target): crosses a layer by path" ;;
     esac
   done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\/[^"]*\)".*/\1/p' "$f")
   # Public headers a layer may not use: the runtime is below the algorithms.
   case "$f" in
     libadapt/*)
-      if grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<adapt/(algorithms\.h|stl\.hpp)>' "$f"; then
+      if grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<adapt/(algorithms\.h|seq\.h|stl\.hpp)>' "$f"; then
         report "$f (runtime) includes a header of a layer above it"
       fi ;;
     perfcounters/*)
@@ -40,7 +41,7 @@ while IFS= read -r f; do
   esac
   # Public headers include only public headers.
   case "$f" in
-    libadapt/include/*)
+    libadapt/include/* | algorithms/include/* | stl/include/*)
       if grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f"; then
         report "$f: a public header includes a private one"
       fi ;;
@@ -50,7 +51,7 @@ done < <(git ls-files '*.c' '*.h' '*.cpp' '*.hpp')
 # White-box includes are marked where they are made.
 while IFS= read -r line; do
   case "$line" in *white-box*) ;; *) report "unmarked white-box include: $line" ;; esac
-done < <(grep -nE '^#include "\.\./(libadapt/src|algorithms)/' tests/*.c || true)
+done < <(grep -nE '^#include "\.\./\.\./(libadapt/src|algorithms)/' tests/*/*.c || true)
 
 [ $bad -eq 0 ] && echo "check-layers: every include respects the layers"
 exit $bad

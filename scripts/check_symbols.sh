@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The shared library exports its public API and nothing else but the slow
 # paths of the inline steal and preempt points (at most 5 internal adapt__
-# symbols). Usage: check_symbols.sh LIBADAPT_SO PUBLIC_HEADER_DIR
+# symbols). Usage: check_symbols.sh LIBADAPT_SO PUBLIC_HEADER_DIR...
+# (the runtime's and the algorithms' public header folders)
 set -euo pipefail
 so=${1:?shared library}
-hdrs=${2:?public header directory}
+shift
+hdr_files=()
+for d in "${@:?public header directory}"; do hdr_files+=("$d"/*.h); done
 max_internal=5
 
 exported=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | sort -u)
@@ -12,7 +15,7 @@ internal=$(grep -E '^adapt__' <<<"$exported" || true)
 n_internal=$(grep -c . <<<"$internal" || true)
 foreign=$(grep -vE '^(adapt_|_init$|_fini$)' <<<"$exported" || true)
 # Declarations may be wrapped after the return type: read the headers as one line.
-declared=$(grep -hv '^#' "$hdrs"/*.h | tr '\n' ' ' | grep -oE 'ADAPT_API[^(;]*\(' |
+declared=$(grep -hv '^#' "${hdr_files[@]}" | tr '\n' ' ' | grep -oE 'ADAPT_API[^(;]*\(' |
   sed -E 's/.*[ *](adapt_[a-z0-9_]+)[[:space:]]*\($/\1/' | sort -u)
 missing=$(comm -23 <(echo "$declared") <(echo "$exported"))
 undeclared=$(comm -13 <(echo "$declared") <(grep -E '^adapt_' <<<"$exported" | sort -u))

@@ -46,9 +46,9 @@ LIB_A=build/$VARIANT/libadapt.a
 OUT=build/$VARIANT/doc-examples
 # The flags of the issue: public headers only, every warning an error. -O2 (before the
 # sanitizer flags, which may lower it) also enables the warnings that need data-flow analysis.
-CFLAGS_DOC=(-std=c11 -O2 -Wall -Wextra -Werror -Ilibadapt/include)
+CFLAGS_DOC=(-std=c11 -O2 -Wall -Wextra -Werror -Ilibadapt/include -Ialgorithms/include)
 # C++ examples also see the C++ front end's headers (installed beside the C ones).
-CXXFLAGS_DOC=(-std=c++17 -O2 -Wall -Wextra -Werror -Ilibadapt/include -Iapps/stl/include)
+CXXFLAGS_DOC=(-std=c++17 -O2 -Wall -Wextra -Werror -Ilibadapt/include -Ialgorithms/include -Istl/include)
 
 if [ ! -f "$LIB_A" ]; then
   echo "doc-examples: $LIB_A is missing; build it first (make VARIANT=$VARIANT lib)" >&2

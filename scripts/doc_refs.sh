@@ -5,9 +5,9 @@
 #     (relative to the page, as GitHub resolves it), inside the repository and outside build/;
 #     an anchor into a .md page (or #anchor alone) names one of its headings;
 #   - every repository path written in backticks (`docs/guide.md`, `apps/isosurface/demo.sh`,
-#     `tests/test_algo_*.c`, `perfcounters/perfcounters.{h,c}`, `-Ilibadapt/include`): it exists,
+#     `tests/algorithms/test_algo_*.c`, `perfcounters/perfcounters.{h,c}`, `-Ilibadapt/include`): it exists,
 #     relative to the repository root; `<adapt/NAME.h>` is a public header of libadapt/include (the C++ front end's:
-#     apps/stl/include).
+#     stl/include).
 # What counts as a repository path (the docs also show commands, units and ratios such as
 # `n/8P` or `LLC/seq` in backticks): a word of a code span that contains a slash and either
 # starts with a top-level directory of the repository or ends with a source extension
@@ -181,8 +181,8 @@ for doc in "${docs[@]}"; do
     case $w in *://* | *'$'*) continue ;; esac
     if [[ $w =~ ^\<(adapt/[^>]*)\>$ ]]; then
       npaths=$((npaths + 1))
-      [ -e "libadapt/include/${BASH_REMATCH[1]}" ] || [ -e "apps/stl/include/${BASH_REMATCH[1]}" ] ||
-        report "$where: <${BASH_REMATCH[1]}> is not a public header (libadapt/include, apps/stl/include)"
+      [ -e "libadapt/include/${BASH_REMATCH[1]}" ] || [ -e "algorithms/include/${BASH_REMATCH[1]}" ] || [ -e "stl/include/${BASH_REMATCH[1]}" ] ||
+        report "$where: <${BASH_REMATCH[1]}> is not a public header (libadapt/include, algorithms/include, stl/include)"
       continue
     fi
     [[ $w == \<* ]] && continue # a system header, <sys/mman.h>

@@ -7,7 +7,8 @@
 ISO_DIR  := apps/isosurface
 ISO_B    := $(B)/apps/isosurface
 ISO_BIN  := $(ISO_B)/adapt-isosurface
-ISO_TEST := $(ISO_B)/test_isosurface
+ISO_TB   := $(B)/tests/isosurface
+ISO_TEST := $(ISO_TB)/test_isosurface
 ISO_OUT  := $(B)/isosurface-demo
 
 VTK_INC  ?= /usr/include/vtk-9.1
@@ -32,13 +33,13 @@ ISO_CORE_OBJS := $(B)/obj/$(ISO_DIR)/mesh.o $(B)/obj/$(ISO_DIR)/mt.o $(B)/obj/$(
 ISO_VTK_OBJS  := $(B)/obj/$(ISO_DIR)/vtk_bridge.o $(B)/obj/$(ISO_DIR)/pieces.o
 ISO_REN_OBJS  := $(B)/obj/$(ISO_DIR)/render.o
 ISO_MAIN_OBJ  := $(B)/obj/$(ISO_DIR)/main.o
-ISO_TEST_OBJ  := $(B)/obj/$(ISO_DIR)/test_isosurface.o
-ISO_RTEST     := $(ISO_B)/test_reorder
-ISO_RTEST_OBJ := $(B)/obj/$(ISO_DIR)/test_reorder.o
+ISO_TEST_OBJ  := $(B)/obj/tests/isosurface/test_isosurface.o
+ISO_RTEST     := $(ISO_TB)/test_reorder
+ISO_RTEST_OBJ := $(B)/obj/tests/isosurface/test_reorder.o
 ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_MAIN_OBJ) $(ISO_TEST_OBJ) \
                  $(ISO_RTEST_OBJ)
-ISO_LTEST     := $(ISO_B)/test_locality
-ISO_LTEST_OBJ := $(B)/obj/$(ISO_DIR)/test_locality.o
+ISO_LTEST     := $(ISO_TB)/test_locality
+ISO_LTEST_OBJ := $(B)/obj/tests/isosurface/test_locality.o
 ISO_ALL_OBJS  += $(ISO_LTEST_OBJ)
 
 # The distributed run (issue 13, docs/distributed.md): MPI is optional, like
@@ -69,11 +70,13 @@ ifneq ($(ISO_REQUIRE_VTK),)
   endif
 endif
 ISO_ALL_OBJS  += $(ISO_DIST_OBJ)
-ISO_DIST_TEST := $(ISO_B)/test_dist
+ISO_DIST_TEST := $(ISO_TB)/test_dist
 
 $(ISO_ALL_OBJS): CPPFLAGS_ALL += $(PERF_INC) -isystem $(VTK_INC)
+# The tests (tests/isosurface/) see the app's headers.
+$(ISO_TEST_OBJ) $(ISO_RTEST_OBJ) $(ISO_LTEST_OBJ): CPPFLAGS_ALL += -I$(ISO_DIR)
 # The renumbering sorts with the C++ front end's adapt::sort (header-only).
-$(B)/obj/$(ISO_DIR)/reorder.o $(ISO_RTEST_OBJ): CPPFLAGS_ALL += -Iapps/stl/include
+$(B)/obj/$(ISO_DIR)/reorder.o $(ISO_RTEST_OBJ): CPPFLAGS_ALL += -Istl/include
 # The flags select code (the test's binary path): rebuild when they change.
 $(ISO_ALL_OBJS): $(ISO_B)/flags
 ISO_FLAGS_TEXT := $(abspath $(ISO_BIN)) mpi=$(ISO_HAVE_MPI)
@@ -120,12 +123,12 @@ EXTRA_TESTS  += $(ISO_LTEST)
 EXTRA_TESTS  += $(ISO_DIST_TEST)
 endif
 
-# The distributed run's test (apps/isosurface/test_dist.sh): pieces, mpirun
+# The distributed run's test (tests/isosurface/test_dist.sh): pieces, mpirun
 # -np 2 and -np 3 against vtkContourGrid, bad pieces; without MPI, the serial
 # parts and the message of a distributed run.
-$(ISO_DIST_TEST): $(ISO_DIR)/test_dist.sh $(ISO_BIN) $(ISO_B)/flags
+$(ISO_DIST_TEST): tests/isosurface/test_dist.sh $(ISO_BIN) $(ISO_B)/flags
 	@mkdir -p $(dir $@)
-	@printf '#!/bin/sh\nexec bash %s %s %s "%s"\n' '$(abspath $(ISO_DIR)/test_dist.sh)' \
+	@printf '#!/bin/sh\nexec bash %s %s %s "%s"\n' '$(abspath tests/isosurface/test_dist.sh)' \
 	  '$(abspath $(ISO_BIN))' '$(abspath $(ISO_B)/dist-test)' '$(ISO_HAVE_MPI)' > $@
 	@chmod +x $@
 

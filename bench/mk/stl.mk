@@ -16,9 +16,9 @@
 
 BENCH_RUNS += bench-stl
 
-# The front end's header (apps/stl/include) besides the public ones; private: not
+# The front end's header (stl/include) besides the public ones; private: not
 # passed down to the prerequisites (the library and the bench kit).
-$(B)/bench/bench_stl: private LAYER_CPPFLAGS := $(INC_PUBLIC) -Iapps/stl/include
+$(B)/bench/bench_stl: private LAYER_CPPFLAGS := $(INC_PUBLIC) -Istl/include
 
 .PHONY: bench-stl bench-stl-cachesim bench-stl-ir
 STL_ARGS ?=
@@ -26,7 +26,7 @@ STL_ARGS ?=
 bench-stl: $(B)/bench/bench_stl
 	@mkdir -p $(B)/bench-results
 	@commit="$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"; \
-	[ -z "$$(git status --porcelain -- libadapt algorithms apps/stl bench 2>/dev/null)" ] || \
+	[ -z "$$(git status --porcelain -- libadapt algorithms stl bench 2>/dev/null)" ] || \
 	  commit="$$commit+local-changes"; \
 	set -x; $(B)/bench/bench_stl --out $(B)/bench-results --commit "$$commit" $(STL_ARGS)
 	bash bench/scripts/stl_cachesim.sh $(B)/bench/bench_stl $(B)/bench-results

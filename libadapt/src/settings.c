@@ -60,7 +60,7 @@ static const choice events[] = {
     {"sleep", ADAPT__TRACE_SLEEP},
     {"all", ADAPT__TRACE_RANGE | ADAPT__TRACE_STEAL | ADAPT__TRACE_PREEMPT | ADAPT__TRACE_SLEEP},
     {NULL, 0}};
-/* As adapt_sched_name spells them (tests/test_sched.c sets each one). */
+/* As adapt_sched_name spells them (tests/libadapt/test_sched.c sets each one). */
 static const choice scheds[] = {
     {"default", ADAPT_SCHED_ADAPTIVE},    {"adaptive", ADAPT_SCHED_ADAPTIVE},
     {"loopframe", ADAPT_SCHED_LOOPFRAME}, {"dac", ADAPT_SCHED_DAC},

@@ -11,7 +11,7 @@ FAULT_OBJS := $(B)/obj/tests/fault/fault_driver.o $(B)/obj/tests/fault/fault_inj
 FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign \
   -Wl,--wrap=aligned_alloc,--wrap=strdup,--wrap=free,--wrap=pthread_create
 
-$(B)/obj/tests/fault/%.o: LAYER_CPPFLAGS := $(INC_PUBLIC) -Itests
+$(B)/obj/tests/fault/%.o: LAYER_CPPFLAGS := $(INC_PUBLIC) -Itests/common
 
 $(FAULT_BIN): $(FAULT_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)

@@ -915,7 +915,7 @@ static void with_foreign_threads(rng *r) {
   for (int i = 0; i < started; i++) pthread_join(f[i].t, NULL);
 }
 
-/* Threads named adapt-worker (as tests/adapt_test.h counts them), once the
+/* Threads named adapt-worker (as tests/common/adapt_test.h counts them), once the
  * joined ones have left /proc (a few instructions after pthread_join;
  * gives up after 10 s). */
 static int worker_threads(void) {

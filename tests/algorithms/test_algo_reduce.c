@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algorithms/algo_config.h" /* white-box */
+#include "../../algorithms/algo_config.h" /* white-box */
 #include "algo_test.h"
 
 /* --- floating-point sum -------------------------------------------------- */

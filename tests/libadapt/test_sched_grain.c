@@ -2,8 +2,8 @@
  * adapt__default_grain(n, P) is min(ADAPT_SCHED_GRAIN_MAX, n / (8 P)), at
  * least 1 (test_sched.c checks the bound it gives through adapt_for). */
 #include "adapt_test.h"
-#include "../libadapt/src/config.h"     /* white-box */
-#include "../libadapt/src/schedulers.h" /* white-box */
+#include "../../libadapt/src/config.h"     /* white-box */
+#include "../../libadapt/src/schedulers.h" /* white-box */
 
 static void test_default_grain(void **state) {
   /* the default grain of the non-adaptive schedulers: min(max, n/(8P)), >= 1 */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The distributed run's test (docs/distributed.md), run by `make test` as
-# $(B)/apps/isosurface/test_dist:
+# $(B)/tests/isosurface/test_dist:
 #   test_dist.sh BIN WORKDIR HAVE_MPI
 # BIN the variant's adapt-isosurface, WORKDIR emptied and used for the
 # files, HAVE_MPI "1" when BIN was built with MPI (else only the serial

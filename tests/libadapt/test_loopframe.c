@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 #include "adapt_test.h"
-#include "../libadapt/src/deque.h"     /* white-box */
-#include "../libadapt/src/loopframe.h" /* white-box */
+#include "../../libadapt/src/deque.h"     /* white-box */
+#include "../../libadapt/src/loopframe.h" /* white-box */
 
 static adapt__deque dq;
 

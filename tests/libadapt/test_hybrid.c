@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "adapt_test.h"
-#include "../libadapt/src/config.h"     /* white-box */
-#include "../libadapt/src/schedulers.h" /* white-box */
+#include "../../libadapt/src/config.h"     /* white-box */
+#include "../../libadapt/src/schedulers.h" /* white-box */
 
 static unsigned lcg(unsigned *s) { return (*s = *s * 1103515245u + 12345u) >> 8; }
 

@@ -20,7 +20,7 @@
 
 #include "adapt_test.h" /* cmocka */
 
-#include "../libadapt/src/cgroup.h" /* white-box */
+#include "../../libadapt/src/cgroup.h" /* white-box */
 
 static char dir[64];
 

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../algorithms/algo_config.h" /* white-box */
+#include "../../algorithms/algo_config.h" /* white-box */
 #include "algo_test.h"
-#include "../algorithms/seq_params.h" /* white-box */
+#include "../../algorithms/seq_params.h" /* white-box */
 
 /* The checker. done[i] is set when element i is finished; low is a lower
  * bound of the oldest unfinished element, advanced by whoever finishes an

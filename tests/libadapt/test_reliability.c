@@ -18,7 +18,7 @@
 
 #include "adapt_test.h"
 
-#include "../libadapt/src/worker.h" /* white-box */
+#include "../../libadapt/src/worker.h" /* white-box */
 
 /* A hang is a failure too: every test here completes within a few seconds
  * when it passes. */

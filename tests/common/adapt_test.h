@@ -1,4 +1,4 @@
-/* Helpers shared by the cmocka tests (tests/test_*.c): the shared setup and
+/* Helpers shared by the cmocka tests (tests/libadapt, tests/algorithms): the shared setup and
  * teardown, the registration macros and the runner every file uses, bodies
  * of known duration, the size scale of the sanitizer variants, the count
  * of live worker threads, and the N queens board of the nqueens tests. */
