@@ -17,7 +17,8 @@ between them is written by this script, never by hand:
           by `make docs-figures`)
   cols:   the columns shown, in order; `name=Heading` renames a heading
   where:  optional filters, `column=value` (all must hold; string equality,
-          or numeric equality when both sides are numbers)
+          or numeric equality when both sides are numbers); a value with
+          spaces in quotes: `bench="nqueens n=12"`
   sort:   optional columns to sort by (a leading - sorts descending)
   fmt:    optional printf formats per column (numbers only)
 
@@ -30,6 +31,7 @@ Usage: doc_tables.py [--check] PAGE.md...
 import csv
 import os
 import re
+import shlex
 import sys
 
 MARK = re.compile(r'<!-- table:(.*?)-->\n(.*?)<!-- end table -->', re.S)
@@ -49,7 +51,7 @@ def parse_spec(text):
             buf[key] += ' ' + line
     spec['table'] = buf['table'].strip()
     spec['cols'] = [c.strip() for c in buf['cols'].split(',') if c.strip()]
-    spec['where'] = [w.split('=', 1) for w in buf['where'].split() if '=' in w]
+    spec['where'] = [w.split('=', 1) for w in shlex.split(buf['where']) if '=' in w]
     spec['sort'] = [c.strip() for c in buf['sort'].replace(',', ' ').split() if c.strip()]
     spec['fmt'] = dict(f.split('=', 1) for f in buf['fmt'].split() if '=' in f)
     return spec
