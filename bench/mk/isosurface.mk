@@ -1,11 +1,11 @@
 # bench/mk/isosurface.mk: adapt-isosurface's modes against its seq mode and
 # VTK 9.1's contour filters on the benchmark meshes, and the simulated cache
 # misses by mode (bench/scripts/isosurface.sh); docs/benchmarks-isosurface.md.
-#   make bench-isosurface  release build with VTK, then the runs (about half an
-#                          hour on a 2-core VM with the defaults; the meshes of
-#                          files are built first when missing, which takes
-#                          longer: apps/isosurface/data/make_meshes.sh needs
-#                          `bash scripts/deps.sh data`)
+#   make bench-isosurface  release build with VTK, then the runs (tens of
+#                          minutes with the defaults, cachesim.sh about a minute
+#                          a mode); the file meshes are built first when
+#                          missing, which takes longer (tetgen: apps/isosurface/
+#                          data/make_meshes.sh needs `bash scripts/deps.sh data`)
 # Results: $(B)/bench-results/isosurface_{speedup,vtk,cachesim}.csv
 # ISO_BENCH_MESHES (mesh names, or FIELD-DIMS for --generate DIMS --field FIELD),
 # ISO_BENCH_ROUNDS (processes per mesh), ISO_BENCH_REPS, ISO_BENCH_CACHESIM (the
