@@ -2,7 +2,7 @@
  * each cell reads its tetrahedron and the scalars of its four points,
  * mt_cell), run for real in the four modes, so that the model's
  * `scalars` predictions can be checked with the simulator and the clock:
- * the extraction itself (mt.cpp) classifies the points first and no longer
+ * the extraction itself (cell_phase.cpp) classifies the points first and no longer
  * runs this kernel. The adaptive modes go through record_positions
  * (locality.h: the extraction's adapt_transform_var call, blocks of
  * ISO_CELL_BLOCK cells, the same window and splitter); seq is a plain loop
