@@ -16,7 +16,7 @@ inline size_t line_round(size_t n) { return (n + kLine - 1) / kLine * kLine; }
 /* The numbering of one chunk, in the worker's scratch buffers: the key
  * list (scratch 0), the table over it (scratch 1 and 2, alternately as it
  * grows: cur), and what the chunk keeps of it. */
-struct Numbering {
+struct KeyNumbering {
   uint64_t *uk = nullptr;
   LocalMap map;
   int cur = 1;
@@ -25,7 +25,7 @@ struct Numbering {
 
 /* Twice the slots of nb's table, in the other scratch buffer (its load
  * went above 1/2); false when out of memory. */
-bool double_table(Arena &arena, Numbering &nb) {
+bool double_table(Arena &arena, KeyNumbering &nb) {
   nb.cur = 3 - nb.cur;
   const size_t slots = 2 * (nb.map.mask + 1);
   uint32_t *more = static_cast<uint32_t *>(arena.scratch(nb.cur, slots * sizeof(uint32_t)));
@@ -46,7 +46,7 @@ inline void lower_owner(std::atomic<uint32_t> &o, uint32_t pos) {
 
 /* Number ch's keys in order of first appearance into nb (see chunk_local),
  * each key replaced by its local id; false when out of memory. */
-bool number_keys(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner, Numbering &nb) {
+bool number_keys(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner, KeyNumbering &nb) {
   const size_t n = 3 * ch.ntri;
   /* Locals: the stores to keys may alias the fields (uint64_t vs size_t)
    * and the map, which would make the compiler reload them every
@@ -99,7 +99,7 @@ bool number_keys(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner, Numbe
  * lines, in the keys' buffer when they fit (resized to them when it can
  * be); the slots in `tables` (all freed once the rank phase is over: the
  * global step does not need them). False when out of memory. */
-bool keep_numbering(Arena &arena, Arena &tables, KeyChunk &ch, const Numbering &nb) {
+bool keep_numbering(Arena &arena, Arena &tables, KeyChunk &ch, const KeyNumbering &nb) {
   const size_t n = 3 * ch.ntri;
   const bool narrow = n <= 0xFFFF;
   const size_t ids_b = line_round(n * (narrow ? sizeof(uint16_t) : sizeof(uint32_t))),
@@ -148,7 +148,7 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t
   /* About one vertex per two triangles on smooth surfaces. */
   size_t cap = 64;
   while (cap < ch.ntri) cap <<= 1;
-  Numbering nb;
+  KeyNumbering nb;
   nb.uk = static_cast<uint64_t *>(arena.scratch(0, n * sizeof(uint64_t)));
   uint32_t *tab = static_cast<uint32_t *>(arena.scratch(nb.cur, cap * sizeof(uint32_t)));
   if (!nb.uk || !tab) {
