@@ -23,7 +23,7 @@
 #define ISO_CELL_BLOCK 32
 #endif
 
-/* The vertex merge (mt.cpp) works on chunks of the triangle sequence, each
+/* The vertex merge (vertex_merge.h) works on chunks of the triangle sequence, each
  * deduplicating its vertices in a table of its own, then resolves the
  * vertices shared with earlier chunks (same numbering as one sequential
  * pass). ISO_MERGE_CHUNK_TRIS: the cell phase writes its triangles into
@@ -39,7 +39,7 @@
 /* A cell order is local when, sampled in ISO_LOCAL_SAMPLE_PARTS parts of
  * the cell array (ISO_LOCAL_SAMPLE_CELLS cells each, at most), the parts'
  * ranges of smallest point ids summed are at most ISO_PAR_MERGE_OVERLAP *
- * parts times the whole range (see cells_local in mt.cpp; lexicographic,
+ * parts times the whole range (see cells_local in cell_phase.h; lexicographic,
  * Morton and Hilbert orders pass, random orders do not: there every shared
  * vertex would be looked up in most earlier chunks). Ratio default 0.5;
  * parts default 64; cells default 16 (1024 cold cache lines read before

@@ -2,6 +2,7 @@
  * locality.h and docs/locality.md). */
 #include "locality.h"
 
+#include "cell_phase.h"
 #include "iso_config.h"
 
 #include <adapt/adapt.h>
@@ -208,6 +209,135 @@ struct LineMap {
   uint64_t line(uintptr_t addr) const { return first + ((addr >> 6) - lo); }
 };
 
+/* Triangles of a cell with `in` points inside (1, or 2 with two points
+ * inside, 0 when none or all are). */
+inline int tris_of(int in) { return in == 0 || in == 4 ? 0 : in == 2 ? 2 : 1; }
+
+/* Points of t inside (scalar >= iso). */
+inline int inside_points(const double *sc, const Tet &t, double iso) {
+  int in = 0;
+  for (int v = 0; v < 4; v++) in += sc[t.v[v]] >= iso;
+  return in;
+}
+
+/* The lines the modelled extraction touches, each array's numbered after
+ * the previous one's: the cells, the points, the scalars, the inside bytes
+ * and owner[] (4 bytes a point, set by the same pass: their own
+ * line-aligned arrays; classified only), the triangles' keys, the
+ * surface. */
+struct LineLayout {
+  LineMap tl, pl, sl;
+  uint64_t in_first, own_first, key_first = 0, out_first = 0, out_lines = 0;
+  /* A crossed cell's triangles (1, or 2 with two points inside) are
+   * written as three 8-byte keys each, appended to its worker's chunks:
+   * one stream per worker, laid out one after the other; key_at[w]: the
+   * next byte of worker w's stream. */
+  std::vector<uint64_t> key_at;
+  LineLayout(const Mesh &m, bool classified)
+      : tl(m.tets.data(), m.tets.size() * sizeof(Tet), 0),
+        pl(m.pts.data(), m.pts.size() * sizeof(Point), tl.count),
+        sl(m.scalars.data(), m.scalars.size() * sizeof(double), tl.count + pl.count),
+        in_first(tl.count + pl.count + sl.count),
+        own_first(in_first + (classified ? (m.pts.size() + 63) / 64 : 0)) {
+    key_first = own_first + (classified ? (4 * m.pts.size() + 63) / 64 : 0);
+  }
+};
+
+/* The key streams of the cell pieces (classified: else empty streams),
+ * then the surface the merge writes (the only part of the merge modelled):
+ * 3 ids of 8 bytes a triangle and 3 doubles a vertex, each line a first
+ * touch, after the cell phase. */
+void layout_outputs(const Mesh &m, const ScheduleModel &s, const std::vector<Piece> &pieces,
+                    bool classified, LineLayout *L) {
+  const Tet *tets = m.tets.data();
+  const Point *pts = m.pts.data();
+  const double *sc = m.scalars.data();
+  L->key_at.assign((size_t)s.workers + 1, 0); /* bytes */
+  if (classified) {
+    for (const Piece &p : pieces)
+      for (size_t c = p.begin; c < p.end; c++)
+        L->key_at[(size_t)p.worker + 1] +=
+            24 * (uint64_t)tris_of(inside_points(sc, tets[c], s.iso));
+    for (size_t w = 1; w < L->key_at.size(); w++) L->key_at[w] += L->key_at[w - 1] + 64;
+  }
+  uint64_t ntris = 0;
+  std::unordered_set<uint64_t> verts;
+  for (const Tet &t : m.tets) {
+    TriRec rec[2];
+    const size_t k = mt_cell(pts, sc, t, s.iso, rec);
+    ntris += k;
+    for (size_t r = 0; r < k; r++)
+      for (const EdgeKey &e : rec[r].e) verts.insert((uint64_t)e.a << 32 | (uint64_t)e.b);
+  }
+  L->out_first = L->key_first + (L->key_at.back() + 63) / 64;
+  L->out_lines = (24 * ntris + 63) / 64 + (24 * (uint64_t)verts.size() + 63) / 64;
+}
+
+/* Both lines of a record of `bytes` at a when it straddles two. */
+inline void touch(ReuseCounter &rc, const LineMap &lm, uintptr_t a, size_t bytes) {
+  const uint64_t l0 = lm.line(a), l1 = lm.line(a + bytes - 1);
+  rc.access(l0);
+  if (l1 != l0) rc.access(l1);
+}
+
+/* The classification pass's accesses: scalars, inside bytes, owner[]. */
+void replay_points(ReuseCounter &rc, const LineLayout &L, const std::vector<Piece> &ppieces,
+                   const double *sc) {
+  for (const Piece &p : ppieces)
+    for (size_t i = p.begin; i < p.end; i++) {
+      rc.access(L.sl.line((uintptr_t)&sc[i]));
+      rc.access(L.in_first + i / 64);
+      rc.access(L.own_first + i / 16);
+    }
+}
+
+/* The cell phase's accesses, piece after piece; L.key_at advances. */
+void replay_cells(ReuseCounter &rc, LineLayout &L, const Mesh &m, const ScheduleModel &s,
+                  const std::vector<Piece> &pieces, bool classified) {
+  const Tet *tets = m.tets.data();
+  const Point *pts = m.pts.data();
+  const double *sc = m.scalars.data();
+  for (const Piece &p : pieces)
+    for (size_t c = p.begin; c < p.end; c++) {
+      const Tet &t = tets[c];
+      touch(rc, L.tl, (uintptr_t)&t, sizeof(Tet));
+      if (!classified) {
+        /* mt_cell reads the scalars, the coordinates only of the points
+         * of crossed cells (a small minority: not modelled). */
+        for (int v = 0; v < 4; v++) rc.access(L.sl.line((uintptr_t)&sc[t.v[v]]));
+        continue;
+      }
+      int in = 0;
+      for (int v = 0; v < 4; v++) {
+        rc.access(L.in_first + (uint64_t)t.v[v] / 64);
+        in += sc[t.v[v]] >= s.iso;
+      }
+      if (in != 0 && in != 4) {
+        for (int v = 0; v < 4; v++) {
+          touch(rc, L.pl, (uintptr_t)&pts[t.v[v]], sizeof(Point));
+          rc.access(L.sl.line((uintptr_t)&sc[t.v[v]]));
+        }
+        uint64_t &at = L.key_at[(size_t)p.worker];
+        const uint64_t bytes = 24 * (uint64_t)tris_of(in);
+        for (uint64_t l = (at + 63) / 64; l < (at + bytes + 63) / 64; l++)
+          rc.access(L.key_first + l);
+        at += bytes;
+      }
+    }
+}
+
+/* The modelled schedules: the cell phase's pieces, and for the classified
+ * kernel the classification pass's (adapt_for over the points; seq: a
+ * loop). 0 or the error of model_schedule. */
+int model_pieces(const Mesh &m, const ScheduleModel &s, std::vector<Piece> *pieces,
+                 std::vector<Piece> *ppieces) {
+  int rc = model_schedule(m.tets.size(), s, pieces);
+  if (rc || s.kernel != Kernel::Classified) return rc;
+  ScheduleModel ps = s;
+  ps.mode = s.mode == Mode::Seq ? Mode::Seq : Mode::NoWin;
+  return model_schedule(m.pts.size(), ps, ppieces);
+}
+
 } // namespace
 
 double default_sample_rate(const Mesh &m, uint64_t smallest_cache_bytes) {
@@ -230,100 +360,15 @@ int predict_misses(const Mesh &m, const ScheduleModel &s, const std::vector<uint
   if (rate == 0)
     rate = default_sample_rate(m, *std::min_element(cache_bytes.begin(), cache_bytes.end()));
   std::vector<Piece> pieces, ppieces;
-  int rc = model_schedule(m.tets.size(), s, &pieces);
-  if (rc) return rc;
+  if (const int rc = model_pieces(m, s, &pieces, &ppieces)) return rc;
   const bool classified = s.kernel == Kernel::Classified;
-  if (classified) {
-    /* The classification pass: adapt_for over the points (seq: a loop). */
-    ScheduleModel ps = s;
-    ps.mode = s.mode == Mode::Seq ? Mode::Seq : Mode::NoWin;
-    if ((rc = model_schedule(m.pts.size(), ps, &ppieces))) return rc;
-  }
   try {
-    const LineMap tl(m.tets.data(), m.tets.size() * sizeof(Tet), 0);
-    const LineMap pl(m.pts.data(), m.pts.size() * sizeof(Point), tl.count);
-    const LineMap sl(m.scalars.data(), m.scalars.size() * sizeof(double), tl.count + pl.count);
-    /* The inside bytes and owner[] (4 bytes a point, set by the same
-     * pass): their own line-aligned arrays. */
-    const uint64_t in_first = tl.count + pl.count + sl.count;
-    const uint64_t in_lines = classified ? (m.pts.size() + 63) / 64 : 0;
-    const uint64_t own_first = in_first + in_lines;
-    const uint64_t own_lines = classified ? (4 * m.pts.size() + 63) / 64 : 0;
-    const Tet *tets = m.tets.data();
-    const Point *pts = m.pts.data();
-    const double *sc = m.scalars.data();
-    /* A crossed cell's triangles (1, or 2 with two points inside) are
-     * written as three 8-byte keys each, appended to its worker's chunks:
-     * one stream per worker, laid out one after the other. */
-    auto tris_of = [](int in) { return in == 0 || in == 4 ? 0 : in == 2 ? 2 : 1; };
-    auto ntri = [&](const Tet &t) {
-      int in = 0;
-      for (int v = 0; v < 4; v++) in += sc[t.v[v]] >= s.iso;
-      return tris_of(in);
-    };
-    std::vector<uint64_t> key_at((size_t)s.workers + 1, 0); /* bytes */
-    if (classified) {
-      for (const Piece &p : pieces)
-        for (size_t c = p.begin; c < p.end; c++)
-          key_at[(size_t)p.worker + 1] += 24 * (uint64_t)ntri(tets[c]);
-      for (size_t w = 1; w < key_at.size(); w++) key_at[w] += key_at[w - 1] + 64;
-    }
-    const uint64_t key_first = own_first + own_lines;
-    /* The surface the merge writes (the only part of the merge modelled):
-     * 3 ids of 8 bytes a triangle and 3 doubles a vertex, each line a first
-     * touch, after the cell phase. */
-    uint64_t ntris = 0;
-    std::unordered_set<uint64_t> verts;
-    for (const Tet &t : m.tets) {
-      TriRec rec[2];
-      const size_t k = mt_cell(pts, sc, t, s.iso, rec);
-      ntris += k;
-      for (size_t r = 0; r < k; r++)
-        for (const EdgeKey &e : rec[r].e) verts.insert((uint64_t)e.a << 32 | (uint64_t)e.b);
-    }
-    const uint64_t out_first = key_first + (key_at.back() + 63) / 64;
-    const uint64_t out_lines = (24 * ntris + 63) / 64 + (24 * (uint64_t)verts.size() + 63) / 64;
-    ReuseCounter rc_lines(out_first + out_lines, lines, rate);
-    /* Both lines of a record of `bytes` at a when it straddles two. */
-    auto touch = [&](const LineMap &lm, uintptr_t a, size_t bytes) {
-      const uint64_t l0 = lm.line(a), l1 = lm.line(a + bytes - 1);
-      rc_lines.access(l0);
-      if (l1 != l0) rc_lines.access(l1);
-    };
-    for (const Piece &p : ppieces)
-      for (size_t i = p.begin; i < p.end; i++) {
-        rc_lines.access(sl.line((uintptr_t)&sc[i]));
-        rc_lines.access(in_first + i / 64);
-        rc_lines.access(own_first + i / 16);
-      }
-    for (const Piece &p : pieces)
-      for (size_t c = p.begin; c < p.end; c++) {
-        const Tet &t = tets[c];
-        touch(tl, (uintptr_t)&t, sizeof(Tet));
-        if (!classified) {
-          /* mt_cell reads the scalars, the coordinates only of the points
-           * of crossed cells (a small minority: not modelled). */
-          for (int v = 0; v < 4; v++) rc_lines.access(sl.line((uintptr_t)&sc[t.v[v]]));
-          continue;
-        }
-        int in = 0;
-        for (int v = 0; v < 4; v++) {
-          rc_lines.access(in_first + (uint64_t)t.v[v] / 64);
-          in += sc[t.v[v]] >= s.iso;
-        }
-        if (in != 0 && in != 4) {
-          for (int v = 0; v < 4; v++) {
-            touch(pl, (uintptr_t)&pts[t.v[v]], sizeof(Point));
-            rc_lines.access(sl.line((uintptr_t)&sc[t.v[v]]));
-          }
-          uint64_t &at = key_at[(size_t)p.worker];
-          const uint64_t bytes = 24 * (uint64_t)tris_of(in);
-          for (uint64_t l = (at + 63) / 64; l < (at + bytes + 63) / 64; l++)
-            rc_lines.access(key_first + l);
-          at += bytes;
-        }
-      }
-    for (uint64_t l = 0; l < out_lines; l++) rc_lines.access(out_first + l);
+    LineLayout layout(m, classified);
+    layout_outputs(m, s, pieces, classified, &layout);
+    ReuseCounter rc_lines(layout.out_first + layout.out_lines, lines, rate);
+    replay_points(rc_lines, layout, ppieces, m.scalars.data());
+    replay_cells(rc_lines, layout, m, s, pieces, classified);
+    for (uint64_t l = 0; l < layout.out_lines; l++) rc_lines.access(layout.out_first + l);
     MissPrediction r;
     r.accesses = (double)rc_lines.accesses();
     r.cold = rc_lines.cold();
@@ -347,11 +392,7 @@ uint64_t now_ns() {
 }
 
 struct RecCtx {
-  const Point *pts;
-  const double *sc;
-  const Tet *tets;
-  size_t ntets;
-  double iso;
+  CellInput cells;
   uint64_t t0;
   std::vector<std::vector<PositionEvent>> *per_worker; /* each worker appends to its own */
 };
@@ -359,12 +400,13 @@ struct RecCtx {
 size_t rec_block(const void *in, void *out, void *ctx) {
   const RecCtx *c = static_cast<const RecCtx *>(ctx);
   const Tet *first = static_cast<const Tet *>(in);
-  const size_t start = (size_t)(first - c->tets);
-  const size_t n = std::min<size_t>(ISO_CELL_BLOCK, c->ntets - start);
+  const size_t start = (size_t)(first - c->cells.tets);
+  const size_t n = std::min<size_t>(ISO_CELL_BLOCK, c->cells.ntets - start);
   const uint64_t t = now_ns() - c->t0;
   TriRec *o = static_cast<TriRec *>(out);
   size_t k = 0;
-  for (size_t i = 0; i < n; i++) k += mt_cell(c->pts, c->sc, first[i], c->iso, o + k);
+  for (size_t i = 0; i < n; i++)
+    k += mt_cell(c->cells.pts, c->cells.sc, first[i], c->cells.iso, o + k);
   const int w = adapt_worker_id();
   /* Capacity reserved for every block: no allocation here. */
   if (w >= 0 && (size_t)w < c->per_worker->size())
@@ -398,8 +440,7 @@ int record_positions(const Mesh &m, double iso, Mode mode, const AdaptOptions &o
   adapt_vec vec;
   std::memset(&vec, 0, sizeof vec);
   vec.elem_size = sizeof(TriRec);
-  RecCtx ctx{m.pts.data(), m.scalars.data(), m.tets.data(), m.tets.size(),
-             iso,          now_ns(),         &per_worker};
+  RecCtx ctx{cell_input(m, iso), now_ns(), &per_worker};
   const int rc = adapt_transform_var(m.tets.data(), nblocks, ISO_CELL_BLOCK * sizeof(Tet), &vec,
                                      2 * ISO_CELL_BLOCK, rec_block, &ctx, &attr);
   free(vec.data);

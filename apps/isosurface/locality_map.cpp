@@ -19,37 +19,23 @@
  * cache; seq is always computed). */
 #include "iso_config.h"
 #include "locality.h"
+#include "locality_tool.h"
 #include "mesh.h"
 #include "reorder.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace iso;
 
 namespace {
 
-[[noreturn]] void usage(const std::string &msg) {
-  std::fprintf(stderr, "locality_map: %s (see the comment at the top of locality_map.cpp)\n",
-               msg.c_str());
-  std::exit(1);
-}
-
-std::vector<std::string> split_list(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
+[[noreturn]] void usage(const std::string &msg) { tool_usage("locality_map", msg); }
 
 std::vector<uint64_t> numbers(const std::string &s, const char *what) {
   std::vector<uint64_t> out;
@@ -63,19 +49,8 @@ std::vector<uint64_t> numbers(const std::string &s, const char *what) {
   return out;
 }
 
-double secs_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-} // namespace
-
-int main(int argc, char **argv) {
-  int64_t dims[3] = {0, 0, 0};
-  Split split = Split::Five;
-  Order order = Order::Lex;
-  PointOrder porder = PointOrder::Keep;
-  Field field = Field::Sphere;
-  uint64_t seed = 1;
+struct MapOptions {
+  MeshArgs mesh;
   double iso = 0.6;
   bool iso_set = false, header = false;
   double rate = 0;
@@ -85,115 +60,110 @@ int main(int argc, char **argv) {
   std::vector<uint64_t> caches = {(uint64_t)ISO_FALLBACK_SHARED_CACHE};
   std::vector<uint64_t> windows;
   std::vector<std::string> modes = {"seq", "nowin", "static", "sliding"};
-  for (int i = 1; i < argc; i++) {
-    const std::string a = argv[i];
-    auto need = [&]() -> std::string {
-      if (i + 1 >= argc) usage(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--generate") {
-      const std::string v = need();
-      if (std::sscanf(v.c_str(), "%ldx%ldx%ld", &dims[0], &dims[1], &dims[2]) != 3)
-        usage("--generate: expected NXxNYxNZ");
-    } else if (a == "--split") {
-      if (parse_split(need(), &split)) usage("--split: 5 or 6");
-    } else if (a == "--order") {
-      if (parse_order(need(), &order)) usage("--order: lex, morton, hilbert or random");
-    } else if (a == "--point-order") {
-      if (parse_point_order(need(), &porder)) usage("--point-order: keep, first-use or random");
-    } else if (a == "--field") {
-      if (parse_field(need(), &field)) usage("--field: sphere, waves, flat or gyroid");
-    } else if (a == "--seed")
-      seed = numbers(need(), "--seed")[0];
-    else if (a == "--iso") {
-      iso = std::atof(need().c_str());
-      iso_set = true;
-    } else if (a == "--kernels")
-      kernels = split_list(need());
-    else if (a == "--workers")
-      workers = numbers(need(), "--workers");
-    else if (a == "--cache-bytes")
-      caches = numbers(need(), "--cache-bytes");
-    else if (a == "--window")
-      windows = numbers(need(), "--window");
-    else if (a == "--modes")
-      modes = split_list(need());
-    else if (a == "--rate")
-      rate = std::atof(need().c_str());
-    else if (a == "--chunk")
-      chunk = (size_t)numbers(need(), "--chunk")[0];
-    else if (a == "--header")
-      header = true;
-    else
-      usage("unknown option " + a);
-  }
-  if (dims[0] < 1 || dims[1] < 1 || dims[2] < 1) usage("--generate NXxNYxNZ is required");
-  if (!iso_set && field != Field::Sphere) iso = 0;
-  for (uint64_t c : caches)
-    if (c < 64) usage("--cache-bytes: at least 64");
-  for (uint64_t p : workers)
-    if (p < 1) usage("--workers: at least 1");
+};
 
-  const auto t0 = std::chrono::steady_clock::now();
-  Grid g;
-  for (int k = 0; k < 3; k++) g.np[k] = dims[k] + 1;
-  g.field = field;
+/* The command line (see the top of this file), or the end of the tool. */
+MapOptions parse_options(int argc, char **argv) {
+  MapOptions o;
+  parse_command_line("locality_map", argc, argv, &o.mesh, [&o](const std::string &a, auto value) {
+    if (a == "--split") {
+      if (parse_split(value(), &o.mesh.split)) usage("--split: 5 or 6");
+    } else if (a == "--field") {
+      if (parse_field(value(), &o.mesh.field)) usage("--field: sphere, waves, flat or gyroid");
+    } else if (a == "--seed")
+      o.mesh.seed = numbers(value(), "--seed")[0];
+    else if (a == "--iso") {
+      o.iso = std::atof(value().c_str());
+      o.iso_set = true;
+    } else if (a == "--kernels")
+      o.kernels = split_list(value());
+    else if (a == "--workers")
+      o.workers = numbers(value(), "--workers");
+    else if (a == "--cache-bytes")
+      o.caches = numbers(value(), "--cache-bytes");
+    else if (a == "--window")
+      o.windows = numbers(value(), "--window");
+    else if (a == "--modes")
+      o.modes = split_list(value());
+    else if (a == "--rate")
+      o.rate = std::atof(value().c_str());
+    else if (a == "--chunk")
+      o.chunk = (size_t)numbers(value(), "--chunk")[0];
+    else if (a == "--header")
+      o.header = true;
+    else
+      return false;
+    return true;
+  });
+  if (!o.iso_set && o.mesh.field != Field::Sphere) o.iso = 0;
+  for (uint64_t c : o.caches)
+    if (c < 64) usage("--cache-bytes: at least 64");
+  for (uint64_t p : o.workers)
+    if (p < 1) usage("--workers: at least 1");
+  return o;
+}
+
+/* The runs of one kernel and cache: seq first (the reference), then each
+ * worker count in each other mode, each windowed mode at each window. One
+ * CSV line a run; false when the model fails. */
+bool model_cache(const Mesh &mesh, const MapOptions &o, const std::string &kname, Kernel kernel,
+                 uint64_t cache) {
+  double seq_misses = 0;
+  std::vector<uint64_t> ws = o.windows;
+  if (ws.empty()) ws.push_back(default_window(mesh, cache));
+  std::vector<std::pair<std::string, uint64_t>> runs; /* mode, workers */
+  runs.push_back({"seq", 1});
+  for (uint64_t p : o.workers)
+    for (const std::string &mo : o.modes)
+      if (mo != "seq") runs.push_back({mo, p});
+  for (const auto &run : runs) {
+    Mode mode;
+    if (parse_mode(run.first, &mode)) usage("--modes: seq, nowin, static or sliding");
+    const bool windowed = mode == Mode::Static || mode == Mode::Sliding;
+    for (uint64_t w : windowed ? ws : std::vector<uint64_t>{0}) {
+      ScheduleModel s;
+      s.mode = mode;
+      s.workers = (int)run.second;
+      s.window = windowed ? (w + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK * ISO_CELL_BLOCK : 0;
+      s.kernel = kernel;
+      s.iso = o.iso;
+      s.chunk = o.chunk;
+      MissPrediction p;
+      const double t1 = seconds_now();
+      if (const int rc = predict_misses(mesh, s, {cache}, o.rate, &p)) {
+        std::fprintf(stderr, "locality_map: predict_misses: %s\n", std::strerror(-rc));
+        return false;
+      }
+      const double dt = seconds_now() - t1;
+      if (mode == Mode::Seq) seq_misses = p.misses[0];
+      std::printf("%zu,%zu,%s,%s,%s,%d,%llu,%s,%zu,%.0f,%.0f,%.4f,%.4g,%.3f\n", mesh.tets.size(),
+                  mesh.pts.size(), order_name(o.mesh.order), point_order_name(o.mesh.porder),
+                  kname.c_str(), s.workers, (unsigned long long)cache, run.first.c_str(), s.window,
+                  p.accesses, p.misses[0], seq_misses > 0 ? p.misses[0] / seq_misses : 0.0, p.rate,
+                  dt);
+      std::fflush(stdout);
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const MapOptions o = parse_options(argc, argv);
+  const double t0 = seconds_now();
   Mesh mesh;
-  std::string err;
-  if (tetrahedralize_grid(g, split, order, seed, &mesh, &err)) usage(err);
-  int rc = 0;
-  if (porder == PointOrder::FirstUse)
-    rc = renumber_points_first_use(&mesh, &err);
-  else if (porder == PointOrder::Random)
-    rc = shuffle_points(&mesh, seed, &err);
-  if (rc) usage(err);
+  generate_mesh("locality_map", o.mesh, &mesh);
   std::fprintf(stderr, "locality_map: %zu cells, %zu points, mesh %.2f s\n", mesh.tets.size(),
-               mesh.pts.size(), secs_since(t0));
-  if (header)
+               mesh.pts.size(), seconds_now() - t0);
+  if (o.header)
     std::printf("cells,points,order,point_order,kernel,workers,cache_bytes,mode,window,accesses,"
                 "misses,rel_seq,rate,seconds\n");
-  for (const std::string &kname : kernels) {
+  for (const std::string &kname : o.kernels) {
     Kernel kernel;
     if (parse_kernel(kname, &kernel)) usage("--kernels: classified or scalars");
-    for (uint64_t cache : caches) {
-      double seq_misses = 0;
-      std::vector<uint64_t> ws = windows;
-      if (ws.empty()) ws.push_back(default_window(mesh, cache));
-      /* seq first (the reference), once per kernel and cache. */
-      std::vector<std::pair<std::string, uint64_t>> runs; /* mode, workers */
-      runs.push_back({"seq", 1});
-      for (uint64_t p : workers)
-        for (const std::string &mo : modes)
-          if (mo != "seq") runs.push_back({mo, p});
-      for (const auto &run : runs) {
-        Mode mode;
-        if (parse_mode(run.first, &mode)) usage("--modes: seq, nowin, static or sliding");
-        const bool windowed = mode == Mode::Static || mode == Mode::Sliding;
-        for (uint64_t w : windowed ? ws : std::vector<uint64_t>{0}) {
-          ScheduleModel s;
-          s.mode = mode;
-          s.workers = (int)run.second;
-          s.window = windowed ? (w + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK * ISO_CELL_BLOCK : 0;
-          s.kernel = kernel;
-          s.iso = iso;
-          s.chunk = chunk;
-          MissPrediction p;
-          const auto t1 = std::chrono::steady_clock::now();
-          if ((rc = predict_misses(mesh, s, {cache}, rate, &p))) {
-            std::fprintf(stderr, "locality_map: predict_misses: %s\n", std::strerror(-rc));
-            return 1;
-          }
-          const double dt = secs_since(t1);
-          if (mode == Mode::Seq) seq_misses = p.misses[0];
-          std::printf("%zu,%zu,%s,%s,%s,%d,%llu,%s,%zu,%.0f,%.0f,%.4f,%.4g,%.3f\n",
-                      mesh.tets.size(), mesh.pts.size(), order_name(order),
-                      point_order_name(porder), kname.c_str(), s.workers, (unsigned long long)cache,
-                      run.first.c_str(), s.window, p.accesses, p.misses[0],
-                      seq_misses > 0 ? p.misses[0] / seq_misses : 0.0, p.rate, dt);
-          std::fflush(stdout);
-        }
-      }
-    }
+    for (uint64_t cache : o.caches)
+      if (!model_cache(mesh, o, kname, kernel, cache)) return 1;
   }
   return 0;
 }

@@ -2,7 +2,7 @@
  * each cell reads its tetrahedron and the scalars of its four points,
  * mt_cell), run for real in the four modes, so that the model's
  * `scalars` predictions can be checked with the simulator and the clock:
- * the extraction itself (mt.cpp) classifies the points first and no longer
+ * the extraction itself (cell_phase.cpp) classifies the points first and no longer
  * runs this kernel. The adaptive modes go through record_positions
  * (locality.h: the extraction's adapt_transform_var call, blocks of
  * ISO_CELL_BLOCK cells, the same window and splitter); seq is a plain loop
@@ -17,6 +17,7 @@
  * --instr-atstart=no) only the kernel runs are instrumented. */
 #include "iso_config.h"
 #include "locality.h"
+#include "locality_tool.h"
 #include "mesh.h"
 #include "mt.h"
 #include "reorder.h"
@@ -30,11 +31,9 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -42,15 +41,7 @@ using namespace iso;
 
 namespace {
 
-[[noreturn]] void usage(const std::string &msg) {
-  std::fprintf(stderr, "locality_sim: %s (see the comment at the top of locality_sim.cpp)\n",
-               msg.c_str());
-  std::exit(1);
-}
-
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+[[noreturn]] void usage(const std::string &msg) { tool_usage("locality_sim", msg); }
 
 /* seq: the same blocks, one thread, triangles appended. */
 size_t run_seq(const Mesh &m, double iso, std::vector<TriRec> *out) {
@@ -66,99 +57,98 @@ size_t run_seq(const Mesh &m, double iso, std::vector<TriRec> *out) {
   return out->size();
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  int64_t dims[3] = {0, 0, 0};
-  Order order = Order::Lex;
-  PointOrder porder = PointOrder::Keep;
-  uint64_t seed = 1;
+struct SimOptions {
+  MeshArgs mesh;
   double iso = 0.6;
   int workers = 2, reps = 1;
   size_t window = 0;
   std::vector<std::string> modes = {"seq", "nowin", "static", "sliding"};
-  for (int i = 1; i < argc; i++) {
-    const std::string a = argv[i];
-    auto need = [&]() -> std::string {
-      if (i + 1 >= argc) usage(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--generate") {
-      if (std::sscanf(need().c_str(), "%ldx%ldx%ld", &dims[0], &dims[1], &dims[2]) != 3)
-        usage("--generate: expected NXxNYxNZ");
-    } else if (a == "--order") {
-      if (parse_order(need(), &order)) usage("--order: lex, morton, hilbert or random");
-    } else if (a == "--point-order") {
-      if (parse_point_order(need(), &porder)) usage("--point-order: keep, first-use or random");
-    } else if (a == "--seed")
-      seed = std::strtoull(need().c_str(), nullptr, 10);
-    else if (a == "--iso")
-      iso = std::atof(need().c_str());
-    else if (a == "--workers")
-      workers = std::atoi(need().c_str());
-    else if (a == "--window")
-      window = std::strtoull(need().c_str(), nullptr, 10);
-    else if (a == "--reps")
-      reps = std::max(1, std::atoi(need().c_str()));
-    else if (a == "--modes") {
-      modes.clear();
-      std::stringstream ss(need());
-      for (std::string x; std::getline(ss, x, ',');) modes.push_back(x);
-    } else
-      usage("unknown option " + a);
-  }
-  if (dims[0] < 1 || dims[1] < 1 || dims[2] < 1) usage("--generate NXxNYxNZ is required");
-  if (workers < 1) usage("--workers: at least 1");
-  Grid g;
-  for (int k = 0; k < 3; k++) g.np[k] = dims[k] + 1;
-  g.field = Field::Sphere;
-  Mesh mesh;
-  std::string err;
-  if (tetrahedralize_grid(g, Split::Five, order, seed, &mesh, &err)) usage(err);
-  int rc = 0;
-  if (porder == PointOrder::FirstUse)
-    rc = renumber_points_first_use(&mesh, &err);
-  else if (porder == PointOrder::Random)
-    rc = shuffle_points(&mesh, seed, &err);
-  if (rc) usage(err);
+};
 
-  adapt_config cfg;
-  std::memset(&cfg, 0, sizeof cfg);
-  cfg.workers = workers;
-  if ((rc = adapt_init(&cfg))) usage(std::string("adapt_init: ") + adapt_strerror(rc));
-  size_t shared = ISO_FALLBACK_SHARED_CACHE;
-  if (size_t c = adapt_shared_cache_size()) shared = c;
-  AdaptOptions opt;
-  opt.window_size = window ? window : default_window(mesh, shared);
-  std::printf("locality_sim: %zu cells, %zu points, %d workers, window %zu cells, scalars kernel\n",
-              mesh.tets.size(), mesh.pts.size(), adapt_num_workers(), opt.window_size);
+/* The command line (see the top of this file), or the end of the tool. */
+SimOptions parse_options(int argc, char **argv) {
+  SimOptions o;
+  parse_command_line("locality_sim", argc, argv, &o.mesh, [&o](const std::string &a, auto value) {
+    if (a == "--seed")
+      o.mesh.seed = std::strtoull(value().c_str(), nullptr, 10);
+    else if (a == "--iso")
+      o.iso = std::atof(value().c_str());
+    else if (a == "--workers")
+      o.workers = std::atoi(value().c_str());
+    else if (a == "--window")
+      o.window = std::strtoull(value().c_str(), nullptr, 10);
+    else if (a == "--reps")
+      o.reps = std::max(1, std::atoi(value().c_str()));
+    else if (a == "--modes")
+      o.modes = split_list(value(), true);
+    else
+      return false;
+    return true;
+  });
+  if (o.workers < 1) usage("--workers: at least 1");
+  return o;
+}
+
+/* The modes named in names (or the end of the tool). */
+std::vector<Mode> parse_modes(const std::vector<std::string> &names) {
   std::vector<Mode> ms;
-  for (const std::string &s : modes) {
+  for (const std::string &s : names) {
     Mode m;
     if (parse_mode(s, &m)) usage("--modes: seq, nowin, static or sliding");
     ms.push_back(m);
   }
+  return ms;
+}
+
+/* The cell phase of each mode, reps times, the modes alternating within
+ * each repetition: times[k], seconds, of mode ms[k]. Only the runs are
+ * instrumented under valgrind. */
+std::vector<std::vector<double>> time_modes(const Mesh &mesh, double iso, const AdaptOptions &opt,
+                                            const std::vector<Mode> &ms, int reps) {
   std::vector<std::vector<double>> times(ms.size());
   std::vector<TriRec> out;
   out.reserve(mesh.tets.size() / 4);
+  std::string err;
   for (int r = 0; r < reps; r++)
     for (size_t k = 0; k < ms.size(); k++) {
       std::vector<PositionEvent> ev;
-      const double t0 = now();
+      int rc = 0;
+      const double t0 = seconds_now();
       CALLGRIND_START_INSTRUMENTATION;
       if (ms[k] == Mode::Seq)
         run_seq(mesh, iso, &out);
       else
         rc = record_positions(mesh, iso, ms[k], opt, &ev, &err);
       CALLGRIND_STOP_INSTRUMENTATION;
-      times[k].push_back(now() - t0);
+      times[k].push_back(seconds_now() - t0);
       if (rc) usage(err);
     }
+  return times;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const SimOptions o = parse_options(argc, argv);
+  Mesh mesh;
+  generate_mesh("locality_sim", o.mesh, &mesh);
+  adapt_config cfg;
+  std::memset(&cfg, 0, sizeof cfg);
+  cfg.workers = o.workers;
+  if (const int rc = adapt_init(&cfg)) usage(std::string("adapt_init: ") + adapt_strerror(rc));
+  size_t shared = ISO_FALLBACK_SHARED_CACHE;
+  if (size_t c = adapt_shared_cache_size()) shared = c;
+  AdaptOptions opt;
+  opt.window_size = o.window ? o.window : default_window(mesh, shared);
+  std::printf("locality_sim: %zu cells, %zu points, %d workers, window %zu cells, scalars kernel\n",
+              mesh.tets.size(), mesh.pts.size(), adapt_num_workers(), opt.window_size);
+  const std::vector<Mode> ms = parse_modes(o.modes);
+  std::vector<std::vector<double>> times = time_modes(mesh, o.iso, opt, ms, o.reps);
   for (size_t k = 0; k < ms.size(); k++) {
-    std::vector<double> t = times[k];
+    std::vector<double> &t = times[k];
     std::sort(t.begin(), t.end());
     std::printf("%-8s median %.2f ms  (min %.2f, max %.2f, %d reps)\n", mode_name(ms[k]),
-                t[t.size() / 2] * 1e3, t.front() * 1e3, t.back() * 1e3, reps);
+                t[t.size() / 2] * 1e3, t.front() * 1e3, t.back() * 1e3, o.reps);
   }
   adapt_finalize();
   return 0;

@@ -2,7 +2,6 @@
 #include "mesh.h"
 
 #include "iso_config.h"
-#include "names.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -34,25 +33,7 @@ void advise_huge(const void *p, size_t bytes) {
 #endif
 }
 
-const Named<Order> order_names[] = {{"lex", Order::Lex},
-                                    {"lexicographic", Order::Lex},
-                                    {"morton", Order::Morton},
-                                    {"hilbert", Order::Hilbert},
-                                    {"random", Order::Random}};
-const Named<Split> split_names[] = {{"5", Split::Five}, {"6", Split::Six}};
-const Named<Field> field_names[] = {{"sphere", Field::Sphere},
-                                    {"waves", Field::Waves},
-                                    {"flat", Field::Flat},
-                                    {"gyroid", Field::Gyroid}};
-
 } // namespace
-
-int parse_order(const std::string &n, Order *out) { return parse_named(order_names, n, out); }
-int parse_split(const std::string &n, Split *out) { return parse_named(split_names, n, out); }
-int parse_field(const std::string &n, Field *out) { return parse_named(field_names, n, out); }
-const char *order_name(Order o) { return name_of(order_names, o); }
-const char *split_name(Split s) { return name_of(split_names, s); }
-const char *field_name(Field f) { return name_of(field_names, f); }
 
 double field_value(Field f, double x, double y, double z, double lx, double ly, double lz) {
   switch (f) {
@@ -122,96 +103,131 @@ const int six[6][4] = {{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7},
 
 bool mul_ok(int64_t a, int64_t b, int64_t *out) { return !__builtin_mul_overflow(a, b, out); }
 
-} // namespace
+/* The hexahedra of a grid of hx x hy x hz in the cell order `order` (not
+ * Lex, the identity), into *hexes (nhex of them). May throw bad_alloc. */
+void order_hexes(int64_t hx, int64_t hy, int64_t hz, Order order, uint64_t seed,
+                 std::vector<int64_t> *hexes) {
+  const int64_t nhex = (int64_t)hexes->size();
+  std::iota(hexes->begin(), hexes->end(), int64_t(0));
+  if (order == Order::Random) {
+    std::mt19937_64 rng(seed);
+    for (int64_t i = nhex - 1; i > 0; i--) {
+      int64_t j = (int64_t)(rng() % (uint64_t)(i + 1));
+      std::swap((*hexes)[(size_t)i], (*hexes)[(size_t)j]);
+    }
+    return;
+  }
+  int bits = 1;
+  while ((int64_t(1) << bits) < std::max(hx, std::max(hy, hz))) bits++;
+  std::vector<std::pair<uint64_t, int64_t>> keyed((size_t)nhex);
+  for (int64_t h = 0; h < nhex; h++) {
+    uint64_t i = (uint64_t)(h % hx), j = (uint64_t)((h / hx) % hy), k = (uint64_t)(h / (hx * hy));
+    keyed[(size_t)h] = {order == Order::Morton ? morton_key(i, j, k) : hilbert_key(i, j, k, bits),
+                        h};
+  }
+  std::sort(keyed.begin(), keyed.end());
+  for (int64_t h = 0; h < nhex; h++) (*hexes)[(size_t)h] = keyed[(size_t)h].second;
+}
 
-int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, Mesh *mesh,
-                        std::string *err) {
+/* The tetrahedra of the grid g's hexahedra, taken in the order hexes (the
+ * identity when empty), `per` of each, into tets (sized); the points
+ * numbered by first use: newid[grid point] (sized, -1) is its number,
+ * grid_of[new id] the grid point. May throw bad_alloc. */
+void split_hexes(const Grid &g, Split split, int per, const std::vector<int64_t> &hexes,
+                 std::vector<int64_t> &newid, TetVec &tets, std::vector<int64_t> *grid_of) {
+  const int64_t nx = g.np[0], ny = g.np[1], nz = g.np[2];
+  const int64_t hx = nx - 1, hy = ny - 1, hz = nz - 1, nhex = hx * hy * hz;
+  size_t tcount = 0;
+  for (int64_t n = 0; n < nhex; n++) {
+    const int64_t h = hexes.empty() ? n : hexes[(size_t)n];
+    const int64_t i = h % hx, j = (h / hx) % hy, k = h / (hx * hy);
+    int64_t corner[8];
+    for (int c = 0; c < 8; c++)
+      corner[c] = (i + (c & 1)) + nx * ((j + ((c >> 1) & 1)) + ny * (k + ((c >> 2) & 1)));
+    const int(*tab)[4] = split == Split::Six ? six : (((i + j + k) & 1) ? five_odd : five_even);
+    for (int q = 0; q < per; q++) {
+      Tet &tt = tets[tcount++];
+      for (int a = 0; a < 4; a++) {
+        int64_t gp = corner[tab[q][a]];
+        int64_t &id = newid[(size_t)gp];
+        if (id < 0) {
+          id = (int64_t)grid_of->size();
+          grid_of->push_back(gp);
+        }
+        tt.v[a] = (uint32_t)id; /* < npts < kMaxMeshPoints */
+      }
+    }
+  }
+}
+
+/* The positions and scalars of the points grid_of[0 ..) of the grid g
+ * into pts and sc (sized). */
+void place_points(const Grid &g, const std::vector<int64_t> &grid_of, PointVec &pts,
+                  ScalarVec &sc) {
+  const int64_t nx = g.np[0], ny = g.np[1];
+  const int64_t hx = g.np[0] - 1, hy = g.np[1] - 1, hz = g.np[2] - 1;
+  const double lx = g.spacing[0] * (double)hx, ly = g.spacing[1] * (double)hy,
+               lz = g.spacing[2] * (double)hz;
+  for (size_t p = 0; p < grid_of.size(); p++) {
+    const int64_t gp = grid_of[p];
+    const int64_t i = gp % nx, j = (gp / nx) % ny, k = gp / (nx * ny);
+    Point &P = pts[p];
+    P.x = g.origin[0] + (double)i * g.spacing[0];
+    P.y = g.origin[1] + (double)j * g.spacing[1];
+    P.z = g.origin[2] + (double)k * g.spacing[2];
+    sc[p] = g.scalars ? g.scalars[gp]
+                      : field_value(g.field, P.x - g.origin[0], P.y - g.origin[1],
+                                    P.z - g.origin[2], lx, ly, lz);
+  }
+}
+
+/* The counts of the grid g split `per` tetrahedra a hexahedron: 0, or
+ * -EINVAL or -EOVERFLOW with the message in *err. */
+int grid_counts(const Grid &g, int per, int64_t *npts, int64_t *nhex, int64_t *ntets,
+                std::string *err) {
   const int64_t nx = g.np[0], ny = g.np[1], nz = g.np[2];
   if (nx < 2 || ny < 2 || nz < 2) {
     *err = "grid needs at least 2 points per axis (got " + std::to_string(nx) + "x" +
            std::to_string(ny) + "x" + std::to_string(nz) + ")";
     return -EINVAL;
   }
-  int64_t npts, nhex, ntets, t;
-  const int per = split == Split::Five ? 5 : 6;
-  if (!mul_ok(nx, ny, &t) || !mul_ok(t, nz, &npts) || !mul_ok((nx - 1) * (ny - 1), nz - 1, &nhex) ||
-      !mul_ok(nhex, per, &ntets) || (uint64_t)ntets > SIZE_MAX / sizeof(Tet) ||
+  int64_t t;
+  if (!mul_ok(nx, ny, &t) || !mul_ok(t, nz, npts) || !mul_ok((nx - 1) * (ny - 1), nz - 1, nhex) ||
+      !mul_ok(*nhex, per, ntets) || (uint64_t)*ntets > SIZE_MAX / sizeof(Tet) ||
       nx > (int64_t(1) << 21) || ny > (int64_t(1) << 21) || nz > (int64_t(1) << 21)) {
     *err = "grid too large";
     return -EOVERFLOW;
   }
-  if ((uint64_t)npts >= kMaxMeshPoints) {
-    *err = "grid too large: " + std::to_string(npts) + " points, at most " +
+  if ((uint64_t)*npts >= kMaxMeshPoints) {
+    *err = "grid too large: " + std::to_string(*npts) + " points, at most " +
            std::to_string(kMaxMeshPoints - 1) + " (point ids are 32-bit)";
     return -EOVERFLOW;
   }
-  const int64_t hx = nx - 1, hy = ny - 1, hz = nz - 1;
+  return 0;
+}
+
+} // namespace
+
+int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, Mesh *mesh,
+                        std::string *err) {
+  const int per = split == Split::Five ? 5 : 6;
+  int64_t npts, nhex, ntets;
+  if (const int rc = grid_counts(g, per, &npts, &nhex, &ntets, err)) return rc;
   try {
-    /* The hexahedra in cell order (identity for Lex). */
+    /* The hexahedra in cell order (empty: the identity, for Lex). */
     std::vector<int64_t> hexes;
     if (order != Order::Lex) {
       hexes.resize((size_t)nhex);
-      std::iota(hexes.begin(), hexes.end(), int64_t(0));
-      if (order == Order::Random) {
-        std::mt19937_64 rng(seed);
-        for (int64_t i = nhex - 1; i > 0; i--) {
-          int64_t j = (int64_t)(rng() % (uint64_t)(i + 1));
-          std::swap(hexes[(size_t)i], hexes[(size_t)j]);
-        }
-      } else {
-        int bits = 1;
-        while ((int64_t(1) << bits) < std::max(hx, std::max(hy, hz))) bits++;
-        std::vector<std::pair<uint64_t, int64_t>> keyed((size_t)nhex);
-        for (int64_t h = 0; h < nhex; h++) {
-          uint64_t i = (uint64_t)(h % hx), j = (uint64_t)((h / hx) % hy),
-                   k = (uint64_t)(h / (hx * hy));
-          keyed[(size_t)h] = {
-              order == Order::Morton ? morton_key(i, j, k) : hilbert_key(i, j, k, bits), h};
-        }
-        std::sort(keyed.begin(), keyed.end());
-        for (int64_t h = 0; h < nhex; h++) hexes[(size_t)h] = keyed[(size_t)h].second;
-      }
+      order_hexes(g.np[0] - 1, g.np[1] - 1, g.np[2] - 1, order, seed, &hexes);
     }
     std::vector<int64_t> newid((size_t)npts, -1);
     TetVec tets((size_t)ntets);
     std::vector<int64_t> grid_of; /* new id -> grid point id */
     grid_of.reserve((size_t)npts);
-    size_t tcount = 0;
-    for (int64_t n = 0; n < nhex; n++) {
-      const int64_t h = order == Order::Lex ? n : hexes[(size_t)n];
-      const int64_t i = h % hx, j = (h / hx) % hy, k = h / (hx * hy);
-      int64_t corner[8];
-      for (int c = 0; c < 8; c++)
-        corner[c] = (i + (c & 1)) + nx * ((j + ((c >> 1) & 1)) + ny * (k + ((c >> 2) & 1)));
-      const int(*tab)[4] = split == Split::Six ? six : (((i + j + k) & 1) ? five_odd : five_even);
-      for (int q = 0; q < per; q++) {
-        Tet &tt = tets[tcount++];
-        for (int a = 0; a < 4; a++) {
-          int64_t gp = corner[tab[q][a]];
-          int64_t &id = newid[(size_t)gp];
-          if (id < 0) {
-            id = (int64_t)grid_of.size();
-            grid_of.push_back(gp);
-          }
-          tt.v[a] = (uint32_t)id; /* < npts < kMaxMeshPoints */
-        }
-      }
-    }
+    split_hexes(g, split, per, hexes, newid, tets, &grid_of);
     PointVec pts((size_t)npts);
     ScalarVec sc((size_t)npts);
-    const double lx = g.spacing[0] * (double)hx, ly = g.spacing[1] * (double)hy,
-                 lz = g.spacing[2] * (double)hz;
-    for (size_t p = 0; p < grid_of.size(); p++) {
-      const int64_t gp = grid_of[p];
-      const int64_t i = gp % nx, j = (gp / nx) % ny, k = gp / (nx * ny);
-      Point &P = pts[p];
-      P.x = g.origin[0] + (double)i * g.spacing[0];
-      P.y = g.origin[1] + (double)j * g.spacing[1];
-      P.z = g.origin[2] + (double)k * g.spacing[2];
-      sc[p] = g.scalars ? g.scalars[gp]
-                        : field_value(g.field, P.x - g.origin[0], P.y - g.origin[1],
-                                      P.z - g.origin[2], lx, ly, lz);
-    }
+    place_points(g, grid_of, pts, sc);
     mesh->pts.swap(pts);
     mesh->scalars.swap(sc);
     mesh->tets.swap(tets);

@@ -27,9 +27,12 @@ ifeq ($(ISO_HAVE_VTK)$(ISO_REQUIRE_VTK),1)
   $(error VTK 9.1 headers not found in $(VTK_INC), and this target needs them (make deps))
 endif
 
-ISO_CORE_OBJS := $(B)/obj/$(ISO_DIR)/mesh.o $(B)/obj/$(ISO_DIR)/mt.o $(B)/obj/$(ISO_DIR)/arena.o \
-                 $(B)/obj/$(ISO_DIR)/file_checks.o $(B)/obj/$(ISO_DIR)/reorder.o \
-                 $(B)/obj/$(ISO_DIR)/locality.o
+# The extraction (mt.h), split by what it holds: one cell and the
+# sequential merge, the case table, the cell phase, the chunked merge,
+# extract() itself.
+ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract
+ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena file_checks \
+                 reorder locality)
 ISO_VTK_OBJS  := $(B)/obj/$(ISO_DIR)/vtk_bridge.o $(B)/obj/$(ISO_DIR)/pieces.o
 ISO_REN_OBJS  := $(B)/obj/$(ISO_DIR)/render.o
 ISO_MAIN_OBJ  := $(B)/obj/$(ISO_DIR)/main.o
@@ -155,7 +158,8 @@ ISO_FUZZ_B   := $(B)/fuzz
 ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE -isystem $(VTK_INC)
-ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh mt arena file_checks vtk_bridge)
+ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
+                 file_checks vtk_bridge)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
 
 $(ISO_FUZZ_B)/obj/%.o: $(ISO_DIR)/%.cpp

@@ -119,7 +119,7 @@ int merge(const Point *pts, const double *sc, double iso, const TriRec *rec, siz
 
 /* merge() in nchunks contiguous chunks of triangles run by adapt_for: the
  * same result, byte for byte, for any nchunks >= 1 and any cell order. It
- * runs the steps of extract()'s merge (on 64-bit packed keys, see mt.cpp;
+ * runs the steps of extract()'s merge (on 64-bit packed keys, see vertex_merge.h;
  * extract() runs the first inside its cell phase): each chunk
  * numbers its vertices in a table of its own; a vertex is looked up in an
  * earlier chunk only if that chunk has a vertex on an edge from the same

@@ -2,7 +2,6 @@
  * (see reorder.h). */
 #include "reorder.h"
 #include "iso_config.h"
-#include "names.h"
 
 #include <adapt/loop.h>
 #include <adapt/stl.hpp>
@@ -21,14 +20,6 @@
 namespace iso {
 
 namespace {
-
-const Named<Reorder> reorder_names[] = {{"none", Reorder::None},
-                                        {"morton", Reorder::Morton},
-                                        {"hilbert", Reorder::Hilbert},
-                                        {"auto", Reorder::Auto}};
-const Named<PointOrder> point_order_names[] = {{"keep", PointOrder::Keep},
-                                               {"first-use", PointOrder::FirstUse},
-                                               {"random", PointOrder::Random}};
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -241,13 +232,6 @@ double quantile(std::vector<double> &v, double q) {
 
 } // namespace
 
-int parse_reorder(const std::string &n, Reorder *out) { return parse_named(reorder_names, n, out); }
-const char *reorder_name(Reorder r) { return name_of(reorder_names, r); }
-int parse_point_order(const std::string &n, PointOrder *out) {
-  return parse_named(point_order_names, n, out);
-}
-const char *point_order_name(PointOrder p) { return name_of(point_order_names, p); }
-
 Numbering measure_numbering(const Mesh &m) {
   Numbering loc;
   const size_t nc = m.tets.size();
@@ -281,6 +265,107 @@ bool reorder_needed(const Numbering &loc, size_t npoints) {
   return npoints >= (size_t)ISO_REORDER_MIN_POINTS && loc.pair_spread > ISO_REORDER_POOR_SPREAD;
 }
 
+namespace {
+
+/* Each point of pts quantized once into the box [lo, lo + max_coord /
+ * scale] per axis, its three coordinates packed in one word (kMaxBits
+ * each): a cell then reads 8 bytes per point, not 32. */
+int quantize_points(const PointVec &pts, const double lo[3], double scale, uint64_t max_coord,
+                    std::vector<uint64_t> *packed, std::string *err) {
+  packed->resize(pts.size());
+  uint64_t *out = packed->data();
+  return par_for(
+      pts.size(),
+      [&](size_t b, size_t e) {
+        for (size_t p = b; p < e; p++) {
+          const double c[3] = {pts[p].x, pts[p].y, pts[p].z};
+          uint64_t w = 0;
+          for (int a = 0; a < 3; a++) {
+            const double v = (c[a] - lo[a]) * scale;
+            w = w << kMaxBits | (v <= 0 ? 0 : v >= (double)max_coord ? max_coord : (uint64_t)v);
+          }
+          out[p] = w;
+        }
+      },
+      "curve keys", err);
+}
+
+/* keys[c]: the curve key (bits per axis) of cell c's centroid, the mean of
+ * its quantized corners (packed), above c (idx_bits). By sub-blocks: first
+ * the centroids (random reads, independent, many in flight), then the keys
+ * (arithmetic only). */
+int centroid_keys(const TetVec &tets, const std::vector<uint64_t> &packed, bool hilbert, int bits,
+                  int idx_bits, std::vector<uint64_t> *keys, std::string *err) {
+  const uint64_t field = (uint64_t(1) << kMaxBits) - 1;
+  return par_for(
+      tets.size(),
+      [&](size_t b, size_t e) {
+        uint64_t q[ISO_REORDER_KEY_BATCH][3];
+        for (size_t c0 = b; c0 < e; c0 += ISO_REORDER_KEY_BATCH) {
+          const size_t c1 = std::min(e, c0 + ISO_REORDER_KEY_BATCH);
+          for (size_t c = c0; c < c1; c++) {
+            uint64_t s[3] = {0, 0, 0};
+            for (int a = 0; a < 4; a++) {
+              const uint64_t w = packed[(size_t)tets[c].v[a]];
+              s[0] += w >> (2 * kMaxBits);
+              s[1] += (w >> kMaxBits) & field;
+              s[2] += w & field;
+            }
+            for (int a = 0; a < 3; a++) q[c - c0][a] = s[a] >> 2;
+          }
+          for (size_t c = c0; c < c1; c++) {
+            const uint64_t key =
+                hilbert ? hilbert_key(q[c - c0], bits) : morton_key(q[c - c0], bits);
+            (*keys)[c] = key << idx_bits | (uint64_t)c;
+          }
+        }
+      },
+      "curve keys", err);
+}
+
+/* One 64-bit word per cell of m into *keys: its curve key above its index
+ * (*idx_bits bits; the index breaks ties, so the order is total: the same
+ * for any worker count). *packed: the quantized points (see
+ * quantize_points), the caller's, so that it is freed with the keys. */
+int curve_words(const Mesh &m, bool hilbert, std::vector<uint64_t> *keys,
+                std::vector<uint64_t> *packed, int *idx_bits, std::string *err) {
+  double lo[3], hi[3];
+  if (int rc = bounding_box(m.pts, lo, hi, err)) return rc;
+  const double extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.0});
+  const size_t nc = m.tets.size();
+  int ib = 1;
+  while (ib < 63 && (uint64_t(1) << ib) < nc) ib++;
+  *idx_bits = ib;
+  const int bits = std::max(1, std::min(key_bits(nc), (64 - ib) / 3));
+  const uint64_t max_coord = (uint64_t(1) << bits) - 1;
+  /* The same scale on every axis keeps the curve's boxes cubes. */
+  const double scale = extent > 0 ? (double)max_coord / extent : 0.0;
+  keys->resize(nc);
+  if (int rc = quantize_points(m.pts, lo, scale, max_coord, packed, err)) return rc;
+  return centroid_keys(m.tets, *packed, hilbert, bits, ib, keys, err);
+}
+
+/* The points of m renumbered by first use in the cells new_tets, which are
+ * relabelled in place; the points moved into *new_pts and *new_sc. */
+int renumber_by_first_use(const Mesh &m, TetVec &new_tets, PointVec *new_pts, ScalarVec *new_sc,
+                          std::string *err) {
+  const size_t nc = new_tets.size();
+  std::vector<int64_t> newid;
+  auto cell = [&](size_t i) -> const Tet & { return new_tets[i]; };
+  int rc = first_use_ids(cell, nc, m.pts.size(), &newid, err);
+  if (!rc) rc = move_points(m, newid, true, new_pts, new_sc, err);
+  if (rc) return rc;
+  return par_for(
+      nc,
+      [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; i++)
+          for (int a = 0; a < 4; a++) new_tets[i].v[a] = newid[(size_t)new_tets[i].v[a]];
+      },
+      "relabelling the cells", err);
+}
+
+} // namespace
+
 int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *err) {
   if (curve != Reorder::Morton && curve != Reorder::Hilbert) {
     *err = std::string("reorder_cells: not a curve: ") + reorder_name(curve);
@@ -289,70 +374,11 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
   ReorderTiming tm;
   try {
     double t0 = now();
-    double lo[3], hi[3];
-    if (int rc = bounding_box(m->pts, lo, hi, err)) return rc;
-    const double extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.0});
-    const PointVec &pts = m->pts;
-    const TetVec &tets = m->tets;
-    const size_t nc = tets.size();
-    /* One 64-bit word per cell: its curve key above its index (the index
-     * breaks ties, so the order is total: the same for any worker count). */
+    std::vector<uint64_t> keys, packed;
     int idx_bits = 1;
-    while (idx_bits < 63 && (uint64_t(1) << idx_bits) < nc) idx_bits++;
-    const int bits = std::max(1, std::min(key_bits(nc), (64 - idx_bits) / 3));
-    const uint64_t max_coord = (uint64_t(1) << bits) - 1;
+    int rc = curve_words(*m, curve == Reorder::Hilbert, &keys, &packed, &idx_bits, err);
+    if (rc) return rc;
     const uint64_t idx_mask = (uint64_t(1) << idx_bits) - 1;
-    /* The same scale on every axis keeps the curve's boxes cubes. */
-    const double scale = extent > 0 ? (double)max_coord / extent : 0.0;
-    std::vector<uint64_t> keys(nc);
-    const bool hilbert = curve == Reorder::Hilbert;
-    /* Each point quantized once, its three coordinates packed in one word
-     * (21 bits each): a cell then reads 8 bytes per point, not 32. */
-    std::vector<uint64_t> packed(pts.size());
-    int rc = par_for(
-        pts.size(),
-        [&](size_t b, size_t e) {
-          for (size_t p = b; p < e; p++) {
-            const double c[3] = {pts[p].x, pts[p].y, pts[p].z};
-            uint64_t w = 0;
-            for (int a = 0; a < 3; a++) {
-              const double v = (c[a] - lo[a]) * scale;
-              w = w << kMaxBits | (v <= 0 ? 0 : v >= (double)max_coord ? max_coord : (uint64_t)v);
-            }
-            packed[p] = w;
-          }
-        },
-        "curve keys", err);
-    if (rc) return rc;
-    /* By sub-blocks: first the centroids (the mean of the quantized
-     * corners: random reads, independent, many in flight), then the keys
-     * (arithmetic only). */
-    const uint64_t field = (uint64_t(1) << kMaxBits) - 1;
-    rc = par_for(
-        nc,
-        [&](size_t b, size_t e) {
-          uint64_t q[ISO_REORDER_KEY_BATCH][3];
-          for (size_t c0 = b; c0 < e; c0 += ISO_REORDER_KEY_BATCH) {
-            const size_t c1 = std::min(e, c0 + ISO_REORDER_KEY_BATCH);
-            for (size_t c = c0; c < c1; c++) {
-              uint64_t s[3] = {0, 0, 0};
-              for (int a = 0; a < 4; a++) {
-                const uint64_t w = packed[(size_t)tets[c].v[a]];
-                s[0] += w >> (2 * kMaxBits);
-                s[1] += (w >> kMaxBits) & field;
-                s[2] += w & field;
-              }
-              for (int a = 0; a < 3; a++) q[c - c0][a] = s[a] >> 2;
-            }
-            for (size_t c = c0; c < c1; c++) {
-              const uint64_t key =
-                  hilbert ? hilbert_key(q[c - c0], bits) : morton_key(q[c - c0], bits);
-              keys[c] = key << idx_bits | (uint64_t)c;
-            }
-          }
-        },
-        "curve keys", err);
-    if (rc) return rc;
     double t1 = now();
     tm.keys = t1 - t0;
     adapt::sort(keys.begin(), keys.end());
@@ -360,9 +386,10 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
     tm.sort = t2 - t1;
     /* The cells gathered in the new order (the one random pass over them),
      * then the points by first use, then the cells relabelled in place. */
-    TetVec new_tets(nc);
+    const TetVec &tets = m->tets;
+    TetVec new_tets(tets.size());
     rc = par_for(
-        nc,
+        tets.size(),
         [&](size_t b, size_t e) {
           for (size_t i = b; i < e; i++) new_tets[i] = tets[(size_t)(keys[i] & idx_mask)];
         },
@@ -371,20 +398,9 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
     std::vector<uint64_t>().swap(keys);
     double t3 = now();
     tm.apply = t3 - t2;
-    std::vector<int64_t> newid;
-    auto cell = [&](size_t i) -> const Tet & { return new_tets[i]; };
-    if ((rc = first_use_ids(cell, nc, pts.size(), &newid, err))) return rc;
     PointVec new_pts;
     ScalarVec new_sc;
-    if ((rc = move_points(*m, newid, true, &new_pts, &new_sc, err))) return rc;
-    rc = par_for(
-        nc,
-        [&](size_t b, size_t e) {
-          for (size_t i = b; i < e; i++)
-            for (int a = 0; a < 4; a++) new_tets[i].v[a] = newid[(size_t)new_tets[i].v[a]];
-        },
-        "relabelling the cells", err);
-    if (rc) return rc;
+    if ((rc = renumber_by_first_use(*m, new_tets, &new_pts, &new_sc, err))) return rc;
     tm.points = now() - t3;
     m->pts.swap(new_pts);
     m->scalars.swap(new_sc);
