@@ -1,9 +1,13 @@
 # libadapt: top-level build.
 #
 #   make            build the library (release variant)
-#   make test       install missing Debian packages, then run the cmocka suite
-#                   normally, under ThreadSanitizer and under ASan+UBSan, plus
-#                   the layer, symbol, consumer and documentation checks
+#   make test       install missing Debian packages, then build the three
+#                   variants at once and run the checks (layers, symbols,
+#                   format, docs, models, consumers) and every test program
+#                   normally, under ThreadSanitizer and under ASan+UBSan,
+#                   several at a time; prints the time of each phase
+#                   (scripts/test_all.sh; TEST_JOBS=n programs at once)
+#   make check      the same for the release variant only (the quick run)
 #   make bench      benchmarks (bench/), release build
 #   make demo       the isosurface demo (apps/isosurface)
 #   make install PREFIX=/usr/local [LIBDIR=...] [DESTDIR=...]
@@ -11,7 +15,7 @@
 #   make format     clang-format every C/C++ source (format-check: report only)
 #
 # Variants build into build/<variant>/ so objects never mix:
-#   release (default), tsan, asan.   e.g. make VARIANT=tsan tests
+#   release (default), tsan, asan.   e.g. make VARIANT=tsan test-run
 # CC, CXX, CFLAGS, CXXFLAGS, LDFLAGS, PREFIX, LIBDIR, INCLUDEDIR, BINDIR may
 # be overridden.
 
@@ -96,15 +100,15 @@ DEMO_DEPS :=
 BENCH_RUNS :=
 CHECKS :=
 
-.PHONY: all lib tests test test-run checks bench demo install uninstall clean deps deps-core \
-        help format format-check check-layers check-symbols
+.PHONY: all lib tests test check test-build test-run checks bench demo install uninstall clean \
+        deps deps-core help format format-check check-layers check-symbols
 .DEFAULT_GOAL := all
 
 all: lib
 lib: $(LIB_A) $(LIB_SO)
 
 help:
-	@sed -n '2,18p' Makefile
+	@sed -n '2,22p' Makefile
 
 deps:
 	@bash scripts/deps.sh all
@@ -155,22 +159,46 @@ check-symbols: $(LIB_SO)
 	@bash scripts/check_symbols.sh $(LIB_SO_REAL) libadapt/include/adapt algorithms/include/adapt
 CHECKS += check-layers check-symbols format-check
 
-# Runs every test binary of this variant; stops at the first failure.
-test-run: tests $(EXTRA_TESTS)
-	@set -e; for t in $(TEST_BINS) $(EXTRA_TESTS); do \
-	  echo "== [$(VARIANT)] $$t"; \
-	  ADAPT_TEST_VARIANT=$(VARIANT) $$t; \
-	done
+# The test programs of this variant: each runs as a target of its own
+# ($(B)/test-logs/<program>.ok, its output in <program>.log; scripts/run_test.sh),
+# so `make -jN test-run` runs N at a time, the slowest first; a failing program
+# prints the end of its log and fails the run. They are independent: each
+# makes its own temporary files and starts its own runtime.
+TEST_PROGRAMS = $(TEST_BINS) $(EXTRA_TESTS)
+# The programs that take longest, started first so that none is left alone at
+# the end of a parallel run (by their times in test_all.sh's summary).
+TEST_SLOW := test_algo_search test_algo_scan test_algo_var fault_driver test_sched test_stl \
+             test_dist test_isosurface test_locality test_reorder test_algo_foreach \
+             test_algo_window test_seq test_sched_env
+TEST_FIRST = $(foreach t,$(TEST_SLOW),$(filter %/$(t),$(TEST_PROGRAMS)))
+TEST_OKS = $(patsubst $(B)/%,$(B)/test-logs/%.ok,$(TEST_FIRST) \
+             $(filter-out $(TEST_FIRST),$(TEST_PROGRAMS)))
+
+.PHONY: FORCE_TEST
+FORCE_TEST:
+$(B)/test-logs/%.ok: $(B)/% FORCE_TEST
+	@rm -f $@
+	@bash scripts/run_test.sh $< $(B)/test-logs/$*.log $(VARIANT)
+	@touch $@
+
+test-build: tests $(EXTRA_TESTS)
+test-run: test-build
+	@$(MAKE) --no-print-directory test-run-programs
+	@echo "test-run [$(VARIANT)]: $(words $(TEST_PROGRAMS)) programs passed"
+.PHONY: test-run-programs test-build-release test-build-tsan test-build-asan
+test-run-programs: $(TEST_OKS)
+# One variant's programs, for make test's build phase (the three at once).
+test-build-release test-build-tsan test-build-asan: test-build-%:
+	+@$(MAKE) --no-print-directory VARIANT=$* test-build
 
 checks: $(CHECKS)
 
-# ISO_REQUIRE_VTK: deps installed VTK, so the app's tests must not vanish.
+# scripts/test_all.sh: the phases, timed. ISO_REQUIRE_VTK (set there): deps
+# installed VTK, so the app's tests must not vanish.
 test: deps
-	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 checks
-	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 test-run
-	$(MAKE) --no-print-directory VARIANT=tsan ISO_REQUIRE_VTK=1 test-run
-	$(MAKE) --no-print-directory VARIANT=asan ISO_REQUIRE_VTK=1 test-run
-	@echo "make test: all variants passed (checks, release, tsan, asan+ubsan)"
+	@MAKE="$(MAKE)" bash scripts/test_all.sh all
+check: deps
+	@MAKE="$(MAKE)" bash scripts/test_all.sh release
 
 bench: deps
 	$(MAKE) --no-print-directory VARIANT=release bench-run
