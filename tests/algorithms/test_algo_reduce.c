@@ -210,8 +210,30 @@ static int teardown(void **state) {
   return adapt_test_teardown(state);
 }
 
+/* The matrix's large size (algo_test.h, algo_big_case) covers every pair of
+ * workers x mode x grain: no interaction of two factors goes untested at the
+ * size where runs are long enough for many steals and window slides. */
+static void test_matrix_big_pairs(void **state) {
+  (void)state;
+  unsigned char wm[ALGO_NWORKERS][ALGO_NMODES] = {{0}};
+  unsigned char wg[ALGO_NWORKERS][ALGO_NGRAINS] = {{0}};
+  unsigned char mg[ALGO_NMODES][ALGO_NGRAINS] = {{0}};
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++)
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++)
+      for (size_t gi = 0; gi < ALGO_NGRAINS; gi++)
+        if (algo_big_case(wi, mi, gi)) wm[wi][mi] = wg[wi][gi] = mg[mi][gi] = 1;
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++)
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++) assert_true(wm[wi][mi]);
+  for (size_t b = 0; b < ALGO_NBIG_GRAINS; b++) {
+    const size_t gi = algo_big_grains[b];
+    for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) assert_true(wg[wi][gi]);
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++) assert_true(mg[mi][gi]);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_matrix_big_pairs),
       ALGO_MATRIX_TEST(test_reduce_matrix, case_reduce),
       cmocka_unit_test_teardown(test_grouping_matters, teardown),
       cmocka_unit_test_prestate_setup_teardown(test_reduce_errors, adapt_test_setup_workers,
