@@ -184,7 +184,7 @@ static std::vector<std::string> op_names(void) {
 }
 
 static stl_impls impls_for(stl_bench &b, const stl_algo &a, stl_op op, int workers) {
-  return a.make(stl_call{&b.data, &b.pools.of(workers), op});
+  return a.make(stl_call(&b.data, &b.pools.of(workers), op, a.form));
 }
 
 /* The input of a run as the sequential one found it. */

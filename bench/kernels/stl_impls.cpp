@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *const STL_OP_NAMES[STL_OPS] = {"cheap", "costly", "unbalanced", "nondet"};
 const char *const STL_IMPL_NAMES[STL_IMPLS] = {"std (sequential)", "adapt", "gnu parallel", "tbb",
@@ -104,42 +105,25 @@ std::string stl_check(const stl_impls &m, const stl_data &d) {
 /* ------------------------------------------------------------------ */
 /* The table                                                           */
 
-/* The operations an algorithm takes: every algorithm the cheap one; the
- * costly one those that take one per element; the unbalanced one a few;
- * nondet the scans. */
-enum : unsigned {
-  CHEAP = 1u << STL_OP_CHEAP,
-  COSTLY = CHEAP | 1u << STL_OP_COSTLY,
-  UNBALANCED = COSTLY | 1u << STL_OP_UNBALANCED,
-  NONDET = CHEAP | 1u << STL_OP_NONDET,
-};
+/* The rows of every family, in the order of the tables. */
+static std::vector<stl_algo> in_order(void) {
+  static const char *const order[] = {
+      "for_each", "for_each_n",       "transform",         "fill",       "generate",
+      "reduce",   "transform_reduce", "transform_reduce2", "find_if",    "find",
+      "any_of",   "all_of",           "none_of",           "count_if",   "count",
+      "copy_if",  "inclusive_scan",   "exclusive_scan",    "sort",       "stable_sort",
+      "sort_cmp", "stable_sort_cmp",  "sort_int",          "sort_string"};
+  std::vector<stl_algo> table;
+  for (const char *name : order)
+    for (const std::vector<stl_algo> *family :
+         {&STL_MAP_ALGOS, &STL_REDUCE_ALGOS, &STL_SEARCH_ALGOS, &STL_SCAN_ALGOS, &STL_SORT_ALGOS})
+      for (const stl_algo &a : *family)
+        if (strcmp(a.name, name) == 0) table.push_back(a);
+  if (table.size() != sizeof order / sizeof order[0]) fatal("an algorithm has no row or two");
+  return table;
+}
 
 const std::vector<stl_algo> &stl_algos(void) {
-  static const std::vector<stl_algo> table = {
-      {"for_each", UNBALANCED, stl_for_each},
-      {"for_each_n", COSTLY, stl_for_each_n},
-      {"transform", UNBALANCED, stl_transform},
-      {"fill", CHEAP, stl_fill},
-      {"generate", CHEAP, stl_generate},
-      {"reduce", CHEAP, stl_reduce},
-      {"transform_reduce", UNBALANCED, stl_transform_reduce},
-      {"transform_reduce2", COSTLY, stl_transform_reduce2},
-      {"find_if", COSTLY, stl_find_if},
-      {"find", CHEAP, stl_find},
-      {"any_of", COSTLY, stl_any_of},
-      {"all_of", COSTLY, stl_all_of},
-      {"none_of", COSTLY, stl_none_of},
-      {"count_if", UNBALANCED, stl_count_if},
-      {"count", CHEAP, stl_count},
-      {"copy_if", COSTLY, stl_copy_if},
-      {"inclusive_scan", NONDET, stl_inclusive_scan},
-      {"exclusive_scan", NONDET, stl_exclusive_scan},
-      {"sort", CHEAP, stl_sort},
-      {"stable_sort", CHEAP, stl_stable_sort},
-      {"sort_cmp", CHEAP, stl_sort_cmp},
-      {"stable_sort_cmp", CHEAP, stl_stable_sort_cmp},
-      {"sort_int", CHEAP, stl_sort_int},
-      {"sort_string", CHEAP, stl_sort_string},
-  };
+  static const std::vector<stl_algo> table = in_order();
   return table;
 }

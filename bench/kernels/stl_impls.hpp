@@ -8,8 +8,9 @@
  * for_each_n, transform, fill, generate), stl_reduce.cpp (reduce,
  * transform_reduce, transform_reduce2, count_if, count), stl_search.cpp
  * (find_if, find, any_of, all_of, none_of), stl_scan.cpp (copy_if,
- * inclusive_scan, exclusive_scan), stl_sort.cpp (the sorts); stl_impls.cpp
- * holds the table, in the order bench_stl runs the cases. These files
+ * inclusive_scan, exclusive_scan), stl_sort.cpp (the sorts), each with the
+ * rows of its algorithms; stl_impls.cpp puts them in the order bench_stl
+ * runs the cases. These files
  * include <adapt/stl.hpp> (bench/mk/stl.mk gives them stl/include).
  *
  * Not thread-safe: one thread builds and runs the implementations (each
@@ -84,13 +85,23 @@ struct stl_impls {
 };
 
 /* What a maker builds on: the arrays, the TBB arena of the case's worker
- * count (the OpenMP thread count is set by the caller), the operation. */
+ * count (the OpenMP thread count is set by the caller), the operation, the
+ * algorithm's form (stl_algo), and the pointers its implementations
+ * capture (a copy of the call). */
 struct stl_call {
   stl_data *d;
   tbb::task_arena *arena;
   stl_op op;
-  /* The input: the increasing one for the unbalanced operation. */
-  const double *in(void) const { return op == STL_OP_UNBALANCED ? d->ramp : d->in; }
+  int form;
+  size_t n;
+  const double *in; /* the input: the increasing one for the unbalanced operation */
+  double *io, *out;
+  stl_outcome *got;
+
+  stl_call(stl_data *data, tbb::task_arena *ar, stl_op o, int f)
+      : d(data), arena(ar), op(o), form(f), n(data->n),
+        in(o == STL_OP_UNBALANCED ? data->ramp : data->in), io(data->io), out(data->out),
+        got(&data->got) {}
   /* g run inside the arena. */
   std::function<void()> in_arena(std::function<void()> g) const {
     tbb::task_arena *ar = arena;
@@ -109,16 +120,33 @@ stl_impls stl_with_op(stl_op op, F f) {
 }
 
 /* One row of the table: the algorithm, the operations it takes (bit 1 <<
- * op), its maker. */
+ * op), its maker and the form the maker builds (one maker serves the
+ * algorithms that differ in a detail: for_each and for_each_n, any_of,
+ * all_of and none_of, the sorts...). */
 struct stl_algo {
   const char *name;
   unsigned ops;
   stl_impls (*make)(const stl_call &c);
+  int form;
   bool takes(stl_op op) const { return (ops >> op) & 1u; }
+};
+
+/* The operations of stl_algo::ops: every algorithm takes the cheap one;
+ * the costly one those that take one per element; the unbalanced one a
+ * few of them; nondet the scans. */
+enum : unsigned {
+  STL_CHEAP = 1u << STL_OP_CHEAP,
+  STL_COSTLY = STL_CHEAP | 1u << STL_OP_COSTLY,
+  STL_UNBALANCED = STL_COSTLY | 1u << STL_OP_UNBALANCED,
+  STL_NONDET = STL_CHEAP | 1u << STL_OP_NONDET,
 };
 
 /* Every algorithm, in the order of the tables. */
 const std::vector<stl_algo> &stl_algos(void);
+
+/* Each family file's rows, in any order. */
+extern const std::vector<stl_algo> STL_MAP_ALGOS, STL_REDUCE_ALGOS, STL_SEARCH_ALGOS,
+    STL_SCAN_ALGOS, STL_SORT_ALGOS;
 
 /* Is the algorithm one of the sorts (at most 5 rounds from n = 1e7, the
  * sorts' target)? */
@@ -127,35 +155,5 @@ bool stl_is_sort(const std::string &algo);
 /* "" when the last run's output (d's got, out, io) equals the reference
  * (want, ref), else why. */
 std::string stl_check(const stl_impls &m, const stl_data &d);
-
-/* The makers, by family file. */
-stl_impls stl_for_each(const stl_call &c);
-stl_impls stl_for_each_n(const stl_call &c);
-stl_impls stl_transform(const stl_call &c);
-stl_impls stl_fill(const stl_call &c);
-stl_impls stl_generate(const stl_call &c);
-
-stl_impls stl_reduce(const stl_call &c);
-stl_impls stl_transform_reduce(const stl_call &c);
-stl_impls stl_transform_reduce2(const stl_call &c);
-stl_impls stl_count_if(const stl_call &c);
-stl_impls stl_count(const stl_call &c);
-
-stl_impls stl_find_if(const stl_call &c);
-stl_impls stl_find(const stl_call &c);
-stl_impls stl_any_of(const stl_call &c);
-stl_impls stl_all_of(const stl_call &c);
-stl_impls stl_none_of(const stl_call &c);
-
-stl_impls stl_copy_if(const stl_call &c);
-stl_impls stl_inclusive_scan(const stl_call &c);
-stl_impls stl_exclusive_scan(const stl_call &c);
-
-stl_impls stl_sort(const stl_call &c);
-stl_impls stl_stable_sort(const stl_call &c);
-stl_impls stl_sort_cmp(const stl_call &c);
-stl_impls stl_stable_sort_cmp(const stl_call &c);
-stl_impls stl_sort_int(const stl_call &c);
-stl_impls stl_sort_string(const stl_call &c);
 
 #endif /* BENCH_KERNELS_STL_IMPLS_HPP */

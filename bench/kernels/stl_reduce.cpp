@@ -14,136 +14,129 @@
 #include <numeric>
 #include <type_traits>
 
-stl_impls stl_reduce(const stl_call &c) {
+using std::execution::par;
+
+/* The forms of stl_count (stl_algo::form). */
+enum { COUNT_IF, COUNT };
+
+static stl_impls stl_reduce(const stl_call &c) {
   stl_impls m;
-  const double *in = c.in();
-  const size_t n = c.d->n;
-  stl_outcome *got = &c.d->got;
-  auto par = std::execution::par;
   m.kind = OUT_SUM;
-  m.f[STL_SEQ] = [=] { got->sum = std::reduce(in, in + n, 0.0); };
-  m.f[STL_ADAPT] = [=] { got->sum = adapt::reduce(in, in + n, 0.0); };
-  m.f[STL_GNU] = [=] { got->sum = __gnu_parallel::accumulate(in, in + n, 0.0); };
-  m.f[STL_TBB] = c.in_arena([=] { got->sum = stl_tbb_sum(in, n, [](double x) { return x; }); });
-  m.f[STL_PSTL] = c.in_arena([=] { got->sum = std::reduce(par, in, in + n, 0.0); });
+  m.f[STL_SEQ] = [=] { c.got->sum = std::reduce(c.in, c.in + c.n, 0.0); };
+  m.f[STL_ADAPT] = [=] { c.got->sum = adapt::reduce(c.in, c.in + c.n, 0.0); };
+  m.f[STL_GNU] = [=] { c.got->sum = __gnu_parallel::accumulate(c.in, c.in + c.n, 0.0); };
+  m.f[STL_TBB] =
+      c.in_arena([=] { c.got->sum = stl_tbb_sum(c.in, c.n, [](double x) { return x; }); });
+  m.f[STL_PSTL] = c.in_arena([=] { c.got->sum = std::reduce(par, c.in, c.in + c.n, 0.0); });
   m.note = "gnu: accumulate";
   return m;
 }
 
-/* GNU's inner_product of [x, x + n) and y with operations: its sequential
- * fallback (one thread, or n < accumulate_minimal_n) drops the operations
- * and returns the plain inner product (libstdc++ 12, parallel/numeric);
- * there the call is what the fallback means, std::inner_product. */
+/* GNU's inner_product of [c.in, c.in + n) and y with operations: its
+ * sequential fallback (one thread, or n < accumulate_minimal_n) drops the
+ * operations and returns the plain inner product (libstdc++ 12,
+ * parallel/numeric); there the call is what the fallback means,
+ * std::inner_product. */
 template <class Mul>
-static std::function<void()> gnu_inner_product(const stl_call &c, const double *x, const double *y,
-                                               Mul mul) {
-  const size_t n = c.d->n;
-  stl_outcome *got = &c.d->got;
+static std::function<void()> gnu_inner_product(const stl_call &c, const double *y, Mul mul) {
   std::plus<double> plus;
   return [=] {
-    got->sum = omp_get_max_threads() > 1
-                   ? __gnu_parallel::inner_product(x, x + n, y, 0.0, plus, mul)
-                   : std::inner_product(x, x + n, y, 0.0, plus, mul);
+    c.got->sum = omp_get_max_threads() > 1
+                     ? __gnu_parallel::inner_product(c.in, c.in + c.n, y, 0.0, plus, mul)
+                     : std::inner_product(c.in, c.in + c.n, y, 0.0, plus, mul);
   };
 }
 
-template <class Op>
-static stl_impls transform_reduce_with(const stl_call &c, Op op) {
-  stl_impls m;
-  const double *in = c.in();
-  const size_t n = c.d->n;
-  stl_outcome *got = &c.d->got;
-  auto par = std::execution::par;
-  std::plus<double> plus;
-  m.kind = OUT_SUM;
-  m.f[STL_SEQ] = [=] { got->sum = std::transform_reduce(in, in + n, 0.0, plus, op); };
-  m.f[STL_ADAPT] = [=] { got->sum = adapt::transform_reduce(in, in + n, 0.0, plus, op); };
-  m.f[STL_GNU] = gnu_inner_product(c, in, in, [op](double a, double) { return op(a); });
-  m.f[STL_TBB] = c.in_arena([=] { got->sum = stl_tbb_sum(in, n, op); });
-  m.f[STL_PSTL] =
-      c.in_arena([=] { got->sum = std::transform_reduce(par, in, in + n, 0.0, plus, op); });
-  m.note = "gnu: inner_product";
-  return m;
+static stl_impls stl_transform_reduce(const stl_call &c) {
+  return stl_with_op(c.op, [&](auto op) {
+    stl_impls m;
+    std::plus<double> plus;
+    m.kind = OUT_SUM;
+    m.f[STL_SEQ] = [=] { c.got->sum = std::transform_reduce(c.in, c.in + c.n, 0.0, plus, op); };
+    m.f[STL_ADAPT] = [=] { c.got->sum = adapt::transform_reduce(c.in, c.in + c.n, 0.0, plus, op); };
+    m.f[STL_GNU] = gnu_inner_product(c, c.in, [op](double a, double) { return op(a); });
+    m.f[STL_TBB] = c.in_arena([=] { c.got->sum = stl_tbb_sum(c.in, c.n, op); });
+    m.f[STL_PSTL] = c.in_arena(
+        [=] { c.got->sum = std::transform_reduce(par, c.in, c.in + c.n, 0.0, plus, op); });
+    m.note = "gnu: inner_product";
+    return m;
+  });
 }
 
-stl_impls stl_transform_reduce(const stl_call &c) {
-  return stl_with_op(c.op, [&](auto op) { return transform_reduce_with(c, op); });
+/* The binary transform_reduce's TBB version: the sum of x[i] * y[i]
+ * (plain) or mul(x[i], y[i]). */
+template <class Mul>
+static double tbb_dot(const double *x, const double *y, size_t n, bool plain, Mul mul) {
+  return tbb::parallel_reduce(
+      stl_range(0, n), 0.0,
+      [=](const stl_range &r, double acc) {
+        for (size_t i = r.begin(); i < r.end(); i++) acc += plain ? x[i] * y[i] : mul(x[i], y[i]);
+        return acc;
+      },
+      std::plus<double>());
 }
 
 /* Binary: the dot product of in and rnd (cheap: std's default + and *;
  * costly: op(x) * y). */
-template <class Op>
-static stl_impls transform_reduce2_with(const stl_call &c, Op op) {
-  stl_impls m;
-  const double *in = c.in(), *y = c.d->rnd;
-  const size_t n = c.d->n;
-  stl_outcome *got = &c.d->got;
-  auto par = std::execution::par;
-  const bool plain = std::is_same_v<Op, stl_cheap>;
-  std::plus<double> plus;
-  auto mul = [op](double a, double b) { return op(a) * b; };
-  m.kind = OUT_SUM;
-  if (plain) {
-    m.f[STL_SEQ] = [=] { got->sum = std::transform_reduce(in, in + n, y, 0.0); };
-    m.f[STL_ADAPT] = [=] { got->sum = adapt::transform_reduce(in, in + n, y, 0.0); };
-    m.f[STL_GNU] = [=] { got->sum = __gnu_parallel::inner_product(in, in + n, y, 0.0); };
-    m.f[STL_PSTL] = c.in_arena([=] { got->sum = std::transform_reduce(par, in, in + n, y, 0.0); });
-  } else {
-    m.f[STL_SEQ] = [=] { got->sum = std::transform_reduce(in, in + n, y, 0.0, plus, mul); };
-    m.f[STL_ADAPT] = [=] { got->sum = adapt::transform_reduce(in, in + n, y, 0.0, plus, mul); };
-    m.f[STL_GNU] = gnu_inner_product(c, in, y, mul);
-    m.f[STL_PSTL] =
-        c.in_arena([=] { got->sum = std::transform_reduce(par, in, in + n, y, 0.0, plus, mul); });
-  }
-  m.f[STL_TBB] = c.in_arena([=] {
-    got->sum = tbb::parallel_reduce(
-        stl_range(0, n), 0.0,
-        [=](const stl_range &r, double acc) {
-          for (size_t i = r.begin(); i < r.end(); i++)
-            acc += plain ? in[i] * y[i] : mul(in[i], y[i]);
-          return acc;
-        },
-        std::plus<double>());
+static stl_impls stl_transform_reduce2(const stl_call &c) {
+  return stl_with_op(c.op, [&](auto op) {
+    stl_impls m;
+    const double *x = c.in, *y = c.d->rnd;
+    const size_t n = c.n;
+    stl_outcome *got = c.got;
+    const bool plain = std::is_same_v<decltype(op), stl_cheap>;
+    std::plus<double> plus;
+    auto mul = [op](double a, double b) { return op(a) * b; };
+    m.kind = OUT_SUM;
+    if (plain) {
+      m.f[STL_SEQ] = [=] { got->sum = std::transform_reduce(x, x + n, y, 0.0); };
+      m.f[STL_ADAPT] = [=] { got->sum = adapt::transform_reduce(x, x + n, y, 0.0); };
+      m.f[STL_GNU] = [=] { got->sum = __gnu_parallel::inner_product(x, x + n, y, 0.0); };
+      m.f[STL_PSTL] = c.in_arena([=] { got->sum = std::transform_reduce(par, x, x + n, y, 0.0); });
+    } else {
+      m.f[STL_SEQ] = [=] { got->sum = std::transform_reduce(x, x + n, y, 0.0, plus, mul); };
+      m.f[STL_ADAPT] = [=] { got->sum = adapt::transform_reduce(x, x + n, y, 0.0, plus, mul); };
+      m.f[STL_GNU] = gnu_inner_product(c, y, mul);
+      m.f[STL_PSTL] =
+          c.in_arena([=] { got->sum = std::transform_reduce(par, x, x + n, y, 0.0, plus, mul); });
+    }
+    m.f[STL_TBB] = c.in_arena([=] { got->sum = tbb_dot(x, y, n, plain, mul); });
+    m.note = "gnu: inner_product";
+    return m;
   });
-  m.note = "gnu: inner_product";
-  return m;
 }
 
-stl_impls stl_transform_reduce2(const stl_call &c) {
-  return stl_with_op(c.op, [&](auto op) { return transform_reduce2_with(c, op); });
+/* count_if (half match) or count (a value, 1/1000 of the elements). */
+static stl_impls stl_count(const stl_call &c) {
+  return stl_with_op(c.op, [&](auto op) {
+    stl_impls m;
+    const double v = 7.0;
+    auto p = stl_make_above(op, 0.0);
+    m.kind = OUT_INDEX;
+    if (c.form == COUNT) {
+      m.f[STL_SEQ] = [=] { c.got->index = (size_t)std::count(c.in, c.in + c.n, v); };
+      m.f[STL_ADAPT] = [=] { c.got->index = (size_t)adapt::count(c.in, c.in + c.n, v); };
+      m.f[STL_GNU] = [=] { c.got->index = (size_t)__gnu_parallel::count(c.in, c.in + c.n, v); };
+      m.f[STL_TBB] = c.in_arena(
+          [=] { c.got->index = stl_tbb_count_if(c.in, c.n, [v](double e) { return e == v; }); });
+      m.f[STL_PSTL] =
+          c.in_arena([=] { c.got->index = (size_t)std::count(par, c.in, c.in + c.n, v); });
+      return m;
+    }
+    m.f[STL_SEQ] = [=] { c.got->index = (size_t)std::count_if(c.in, c.in + c.n, p); };
+    m.f[STL_ADAPT] = [=] { c.got->index = (size_t)adapt::count_if(c.in, c.in + c.n, p); };
+    m.f[STL_GNU] = [=] { c.got->index = (size_t)__gnu_parallel::count_if(c.in, c.in + c.n, p); };
+    m.f[STL_TBB] = c.in_arena([=] { c.got->index = stl_tbb_count_if(c.in, c.n, p); });
+    m.f[STL_PSTL] =
+        c.in_arena([=] { c.got->index = (size_t)std::count_if(par, c.in, c.in + c.n, p); });
+    return m;
+  });
 }
 
-/* count_if (half match) and count (a value, 1/1000 of the elements). */
-template <class Pred>
-static stl_impls count_with(const stl_call &c, Pred p, bool by_value, double v) {
-  stl_impls m;
-  const double *in = c.in();
-  const size_t n = c.d->n;
-  stl_outcome *got = &c.d->got;
-  auto par = std::execution::par;
-  m.kind = OUT_INDEX;
-  if (by_value) {
-    m.f[STL_SEQ] = [=] { got->index = (size_t)std::count(in, in + n, v); };
-    m.f[STL_ADAPT] = [=] { got->index = (size_t)adapt::count(in, in + n, v); };
-    m.f[STL_GNU] = [=] { got->index = (size_t)__gnu_parallel::count(in, in + n, v); };
-    m.f[STL_PSTL] = c.in_arena([=] { got->index = (size_t)std::count(par, in, in + n, v); });
-  } else {
-    m.f[STL_SEQ] = [=] { got->index = (size_t)std::count_if(in, in + n, p); };
-    m.f[STL_ADAPT] = [=] { got->index = (size_t)adapt::count_if(in, in + n, p); };
-    m.f[STL_GNU] = [=] { got->index = (size_t)__gnu_parallel::count_if(in, in + n, p); };
-    m.f[STL_PSTL] = c.in_arena([=] { got->index = (size_t)std::count_if(par, in, in + n, p); });
-  }
-  m.f[STL_TBB] = c.in_arena([=] { got->index = stl_tbb_count_if(in, n, p); });
-  return m;
-}
-
-stl_impls stl_count_if(const stl_call &c) {
-  return stl_with_op(c.op,
-                     [&](auto op) { return count_with(c, stl_make_above(op, 0.0), false, 0.0); });
-}
-
-stl_impls stl_count(const stl_call &c) {
-  const double v = 7.0;
-  return count_with(
-      c, [v](double e) { return e == v; }, true, v);
-}
+const std::vector<stl_algo> STL_REDUCE_ALGOS = {
+    {"reduce", STL_CHEAP, stl_reduce, 0},
+    {"transform_reduce", STL_UNBALANCED, stl_transform_reduce, 0},
+    {"transform_reduce2", STL_COSTLY, stl_transform_reduce2, 0},
+    {"count_if", STL_UNBALANCED, stl_count, COUNT_IF},
+    {"count", STL_CHEAP, stl_count, COUNT},
+};

@@ -12,53 +12,28 @@
 #include <algorithm>
 #include <execution>
 
-/* Every library's sort of [x, x + n), by cmp if given. */
+using std::execution::par;
+
+/* The form of stl_sort (stl_algo::form): bits. */
+enum { STABLE = 1, CMP = 2, INTS = 4, STRINGS = 8 };
+
+/* Every library's sort of [x, x + n), stable or not, by cmp if given. */
 template <class T, class... Cmp>
-static stl_impls sorts(const stl_call &c, T *x, size_t n, Cmp... cmp) {
+static stl_impls sorts(const stl_call &c, bool stable, T *x, size_t n, Cmp... cmp) {
   stl_impls m;
-  auto par = std::execution::par;
+  if (stable) {
+    m.f[STL_SEQ] = [=] { std::stable_sort(x, x + n, cmp...); };
+    m.f[STL_ADAPT] = [=] { adapt::stable_sort(x, x + n, cmp...); };
+    m.f[STL_GNU] = [=] { __gnu_parallel::stable_sort(x, x + n, cmp...); };
+    m.f[STL_PSTL] = c.in_arena([=] { std::stable_sort(par, x, x + n, cmp...); });
+    return m;
+  }
   m.f[STL_SEQ] = [=] { std::sort(x, x + n, cmp...); };
   m.f[STL_ADAPT] = [=] { adapt::sort(x, x + n, cmp...); };
   m.f[STL_GNU] = [=] { __gnu_parallel::sort(x, x + n, cmp...); };
   m.f[STL_TBB] = c.in_arena([=] { tbb::parallel_sort(x, x + n, cmp...); });
   m.f[STL_PSTL] = c.in_arena([=] { std::sort(par, x, x + n, cmp...); });
   return m;
-}
-
-/* Every library's stable sort of [x, x + n), by cmp if given. */
-template <class T, class... Cmp>
-static stl_impls stable_sorts(const stl_call &c, T *x, size_t n, Cmp... cmp) {
-  stl_impls m;
-  auto par = std::execution::par;
-  m.f[STL_SEQ] = [=] { std::stable_sort(x, x + n, cmp...); };
-  m.f[STL_ADAPT] = [=] { adapt::stable_sort(x, x + n, cmp...); };
-  m.f[STL_GNU] = [=] { __gnu_parallel::stable_sort(x, x + n, cmp...); };
-  m.f[STL_PSTL] = c.in_arena([=] { std::stable_sort(par, x, x + n, cmp...); });
-  return m;
-}
-
-/* The doubles: the random ones copied to io before every run. */
-static stl_impls on_io(stl_impls m, const stl_call &c) {
-  m.kind = OUT_IO;
-  m.io_src = c.d->rnd;
-  return m;
-}
-
-/* A comparator (descending), a capturing-free lambda as a user's. */
-static auto descending(void) {
-  return [](double a, double b) { return a > b; };
-}
-
-stl_impls stl_sort(const stl_call &c) { return on_io(sorts(c, c.d->io, c.d->n), c); }
-
-stl_impls stl_stable_sort(const stl_call &c) { return on_io(stable_sorts(c, c.d->io, c.d->n), c); }
-
-stl_impls stl_sort_cmp(const stl_call &c) {
-  return on_io(sorts(c, c.d->io, c.d->n, descending()), c);
-}
-
-stl_impls stl_stable_sort_cmp(const stl_call &c) {
-  return on_io(stable_sorts(c, c.d->io, c.d->n, descending()), c);
 }
 
 /* Not doubles: the input vector copied to io before every run, the
@@ -73,15 +48,30 @@ static stl_impls on_vectors(stl_impls m, const std::vector<T> *in, std::vector<T
   return m;
 }
 
-stl_impls stl_sort_int(const stl_call &c) {
+static stl_impls stl_sort(const stl_call &c) {
   stl_data *d = c.d;
-  return on_vectors(sorts(c, d->iio.data(), d->n), &d->iin, &d->iio, &d->iref, "wrong sorted ints");
-}
-
-stl_impls stl_sort_string(const stl_call &c) {
-  stl_data *d = c.d;
-  stl_impls m = on_vectors(sorts(c, d->sio.data(), d->sio.size()), &d->sin, &d->sio, &d->sref,
-                           "wrong sorted strings");
-  m.note = "n/10 strings";
+  const bool stable = c.form & STABLE;
+  if (c.form & INTS)
+    return on_vectors(sorts(c, stable, d->iio.data(), d->n), &d->iin, &d->iio, &d->iref,
+                      "wrong sorted ints");
+  if (c.form & STRINGS) {
+    stl_impls m = on_vectors(sorts(c, stable, d->sio.data(), d->sio.size()), &d->sin, &d->sio,
+                             &d->sref, "wrong sorted strings");
+    m.note = "n/10 strings";
+    return m;
+  }
+  /* The doubles: the random ones copied to io before every run; sort_cmp,
+   * stable_sort_cmp: a comparator (descending), a capturing-free lambda as
+   * a user's. */
+  stl_impls m = c.form & CMP ? sorts(c, stable, c.io, c.n, [](double a, double b) { return a > b; })
+                             : sorts(c, stable, c.io, c.n);
+  m.kind = OUT_IO;
+  m.io_src = d->rnd;
   return m;
 }
+
+const std::vector<stl_algo> STL_SORT_ALGOS = {
+    {"sort", STL_CHEAP, stl_sort, 0},        {"stable_sort", STL_CHEAP, stl_sort, STABLE},
+    {"sort_cmp", STL_CHEAP, stl_sort, CMP},  {"stable_sort_cmp", STL_CHEAP, stl_sort, STABLE | CMP},
+    {"sort_int", STL_CHEAP, stl_sort, INTS}, {"sort_string", STL_CHEAP, stl_sort, STRINGS},
+};
