@@ -14,7 +14,6 @@ using std::execution::par;
 
 /* The forms of the makers (stl_algo::form). */
 enum { FOR_EACH, FOR_EACH_N };
-enum { FILL, GENERATE };
 
 static stl_impls stl_for_each(const stl_call &c) {
   return stl_with_op(c.op, [&](auto op) {
@@ -61,27 +60,35 @@ static stl_impls stl_transform(const stl_call &c) {
   });
 }
 
-/* fill (1.5) or generate (2.5): the value v everywhere; the peers: GNU's
- * generate, a TBB map of std::fill. */
-static stl_impls stl_fill(const stl_call &c) {
-  stl_impls m;
-  const double v = c.form == FILL ? 1.5 : 2.5;
+/* The peers' fill of the value v: GNU's generate, a TBB map of std::fill. */
+static void fill_peers(stl_impls &m, const stl_call &c, double v) {
   auto gen = [v] { return v; };
-  if (c.form == FILL) {
-    m.f[STL_SEQ] = [=] { std::fill(c.out, c.out + c.n, v); };
-    m.f[STL_ADAPT] = [=] { adapt::fill(c.out, c.out + c.n, v); };
-    m.f[STL_PSTL] = c.in_arena([=] { std::fill(par, c.out, c.out + c.n, v); });
-    m.note = "gnu: generate";
-  } else {
-    m.f[STL_SEQ] = [=] { std::generate(c.out, c.out + c.n, gen); };
-    m.f[STL_ADAPT] = [=] { adapt::generate(c.out, c.out + c.n, gen); };
-    m.f[STL_PSTL] = c.in_arena([=] { std::generate(par, c.out, c.out + c.n, gen); });
-  }
   m.f[STL_GNU] = [=] { __gnu_parallel::generate(c.out, c.out + c.n, gen); };
   m.f[STL_TBB] = c.in_arena([=] {
     double *out = c.out;
     stl_tbb_map(c.n, [=](size_t lo, size_t hi) { std::fill(out + lo, out + hi, v); });
   });
+}
+
+static stl_impls stl_fill(const stl_call &c) {
+  stl_impls m;
+  const double v = 1.5;
+  m.f[STL_SEQ] = [=] { std::fill(c.out, c.out + c.n, v); };
+  m.f[STL_ADAPT] = [=] { adapt::fill(c.out, c.out + c.n, v); };
+  m.f[STL_PSTL] = c.in_arena([=] { std::fill(par, c.out, c.out + c.n, v); });
+  m.note = "gnu: generate";
+  fill_peers(m, c, v);
+  return m;
+}
+
+static stl_impls stl_generate(const stl_call &c) {
+  stl_impls m;
+  const double v = 2.5;
+  auto gen = [v] { return v; };
+  m.f[STL_SEQ] = [=] { std::generate(c.out, c.out + c.n, gen); };
+  m.f[STL_ADAPT] = [=] { adapt::generate(c.out, c.out + c.n, gen); };
+  m.f[STL_PSTL] = c.in_arena([=] { std::generate(par, c.out, c.out + c.n, gen); });
+  fill_peers(m, c, v);
   return m;
 }
 
@@ -89,6 +96,6 @@ const std::vector<stl_algo> STL_MAP_ALGOS = {
     {"for_each", STL_UNBALANCED, stl_for_each, FOR_EACH},
     {"for_each_n", STL_COSTLY, stl_for_each, FOR_EACH_N},
     {"transform", STL_UNBALANCED, stl_transform, 0},
-    {"fill", STL_CHEAP, stl_fill, FILL},
-    {"generate", STL_CHEAP, stl_fill, GENERATE},
+    {"fill", STL_CHEAP, stl_fill, 0},
+    {"generate", STL_CHEAP, stl_generate, 0},
 };
