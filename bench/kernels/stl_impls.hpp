@@ -10,8 +10,8 @@
  * (find_if, find, any_of, all_of, none_of), stl_scan.cpp (copy_if,
  * inclusive_scan, exclusive_scan), stl_sort.cpp (the sorts), each with the
  * rows of its algorithms; stl_impls.cpp puts them in the order bench_stl
- * runs the cases. These files
- * include <adapt/stl.hpp> (bench/mk/stl.mk gives them stl/include).
+ * runs the cases. These files include <adapt/stl.hpp> (bench/mk/stl.mk
+ * gives them stl/include).
  *
  * Not thread-safe: one thread builds and runs the implementations (each
  * may run in parallel inside).
