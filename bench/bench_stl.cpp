@@ -55,17 +55,18 @@
  *
  * Table 1 proper (first in each section, --no-window-table skips it): the
  * paper's for_each with no-window and static-window in every library, on
- * the reuse kernel b[i] = a[i] + 0.5 a[i - R] (binary transform, reuse
- * distance 5/8 of --cache, default 32 MiB): one parallel call (no-window)
- * against a loop over windows of m = 2^18 elements with one parallel call
- * each (static-window; adapt: its window policies, static and sliding).
+ * the reuse kernel b[i] = a[i] + 0.5 a[i - R] (bench/kernels/stl_window.hpp:
+ * a binary transform, reuse distance 5/8 of --cache, default 32 MiB): one
+ * parallel call (no-window) against a loop over windows of m = 2^18
+ * elements with one parallel call each (static-window; adapt: its window
+ * policies, static and sliding).
  * Informational (no target): on this VM the time effect of the windows may
  * not show (docs/benchmarks-stl.md).
  *
  * Output (the verdicts by bench/common/report.hpp): tables on stdout; in
- * --out DIR: stl_samples.csv (every sample),
- * stl_summary.csv (one line per case with the targets), stl_report.md (the
- * Markdown tables of docs/benchmarks-stl.md).
+ * --out DIR: stl_samples.csv (every sample), stl_summary.csv (one line per
+ * case with the targets), stl_report.md (the Markdown tables of
+ * docs/benchmarks-stl.md).
  *
  * Options: --out DIR, --sizes LIST (e.g. 1e6,1e7), --workers 1,2,
  * --algos LIST, --ops cheap,costly,unbalanced,nondet, --reps K (timed
@@ -93,8 +94,7 @@
 #include "peers.hpp"
 #include "report.hpp"
 #include "stl_impls.hpp"
-
-#include <parallel/algorithm>
+#include "stl_window.hpp"
 
 #include <math.h>
 #include <stdio.h>
@@ -102,7 +102,6 @@
 #include <string.h>
 
 #include <algorithm>
-#include <execution>
 #include <memory>
 #include <string>
 #include <vector>
@@ -398,62 +397,6 @@ static void print_row(const stl_bench &b, const row &r) {
 /* ------------------------------------------------------------------ */
 /* The paper's Table 1 proper: window modes in every library           */
 
-/* The reuse kernel b[i] = a[i] + 0.5 a[i - R] (binary transform over
- * [R, n)): reuse distance 16 R bytes = 5/8 of the shared cache. No-window:
- * one parallel call; static-window for the peers: a sequential loop over
- * windows of m elements with one parallel call each (the paper's §2.2);
- * adapt: the policy's window modes with the same m. */
-struct window_case {
-  size_t r, n, m;
-  double *a, *b, *ref;
-};
-
-static double window_op(double x, double y) { return x + 0.5 * y; }
-
-static std::vector<variant> window_variants(const window_case &w, tbb::task_arena *ar) {
-  const size_t r = w.r, n = w.n, m = w.m;
-  const double *a = w.a;
-  double *b = w.b;
-  auto op = [](double x, double y) { return window_op(x, y); };
-  /* f(lo, hi) over [r, n) in windows of m (m = 0: one call). */
-  auto windows = [=](size_t win, std::function<void(size_t, size_t)> f) {
-    return [=] {
-      if (win == 0) return f(r, n);
-      for (size_t lo = r; lo < n; lo += win) f(lo, std::min(n, lo + win));
-    };
-  };
-  auto gnu = [=](size_t lo, size_t hi) {
-    __gnu_parallel::transform(a + lo, a + hi, a + lo - r, b + lo, op);
-  };
-  auto tbb = [=](size_t lo, size_t hi) {
-    ar->execute([=] {
-      tbb::parallel_for(stl_range(lo, hi), [=](const stl_range &q) {
-        for (size_t i = q.begin(); i < q.end(); i++) b[i] = op(a[i], a[i - r]);
-      });
-    });
-  };
-  auto pstl = [=](size_t lo, size_t hi) {
-    ar->execute(
-        [=] { std::transform(std::execution::par, a + lo, a + hi, a + lo - r, b + lo, op); });
-  };
-  auto ad = [=](adapt::window wm) {
-    adapt::policy pol = adapt::par.window(wm, wm == adapt::window::none ? 0 : m);
-    return [=] { adapt::transform(pol, a + r, a + n, a, b + r, op); };
-  };
-  return {
-      {"std (sequential)", FAM_SEQ, no_error([=] { std::transform(a + r, a + n, a, b + r, op); })},
-      {"adapt no-window", FAM_ADAPT, no_error(ad(adapt::window::none))},
-      {"adapt static-window", FAM_ADAPT, no_error(ad(adapt::window::static_))},
-      {"adapt sliding-window", FAM_ADAPT, no_error(ad(adapt::window::sliding))},
-      {"gnu no-window", FAM_OMP, no_error(windows(0, gnu))},
-      {"gnu static-window", FAM_OMP, no_error(windows(m, gnu))},
-      {"tbb no-window", FAM_TBB, no_error(windows(0, tbb))},
-      {"tbb static-window", FAM_TBB, no_error(windows(m, tbb))},
-      {"std::par no-window", FAM_TBB, no_error(windows(0, pstl))},
-      {"std::par static-window", FAM_TBB, no_error(windows(m, pstl))},
-  };
-}
-
 /* Prints the window table of one worker count and keeps its rows. */
 static void window_rows_of(stl_bench &b, const case_result &c, int workers) {
   printf("\n== Table 1 (window modes), %d worker%s: %s\n   %-24s %10s %8s %15s\n", workers,
@@ -477,20 +420,14 @@ static void window_rows_of(stl_bench &b, const case_result &c, int workers) {
   fflush(stdout);
 }
 
+/* The reuse kernel (bench/kernels/stl_window.hpp) with R = 5/8 of the
+ * shared cache / 16 (reuse distance 16 R bytes) on 12 R elements (--quick:
+ * 4 R), windows of m = 2^18 elements. */
 static void run_window_table(stl_bench &b, int workers) {
   const size_t cache = b.opt.cache;
-  window_case w;
-  w.r = cache / 8 * 5 / 16;
-  w.n = b.opt.quick ? 4 * w.r : 12 * w.r;
-  w.m = 1u << 18;
-  const size_t r = w.r, n = w.n;
-  w.a = alloc_array<double>(n);
-  w.b = alloc_array<double>(n);
-  w.ref = alloc_array<double>(n);
-  for (size_t i = 0; i < n; i++) w.a[i] = (double)(i % 1000) * 0.001;
-  std::fill(w.ref, w.ref + n, 0.0);
-  std::transform(w.a + r, w.a + n, w.a, w.ref + r, window_op);
-  std::vector<variant> v = window_variants(w, &b.pools.of(workers));
+  const size_t r = cache / 8 * 5 / 16, n = b.opt.quick ? 4 * r : 12 * r;
+  stl_window_case w = stl_window_make(r, n, 1u << 18, true);
+  std::vector<variant> v = stl_window_variants(w, &b.pools.of(workers));
   case_spec cs;
   cs.group = "window";
   cs.name = fmt("b[i] = a[i] + 0.5 a[i-R], n=%zu", n);
@@ -509,9 +446,7 @@ static void run_window_table(stl_bench &b, int workers) {
                        n, (double)n * 8 / (1 << 20), r, (double)(16 * r) / (1 << 20),
                        (double)cache / (1 << 20), w.m);
   window_rows_of(b, c, workers);
-  free(w.a);
-  free(w.b);
-  free(w.ref);
+  stl_window_free(&w);
 }
 
 static void run_workers(stl_bench &b, int workers) {
@@ -656,37 +591,28 @@ static int cachesim_mode(const options &opt) {
   size_t reuse = opt.cachesim_reuse ? opt.cachesim_reuse : opt.cache / 8 * 5;
   size_t r = reuse / 16, n = opt.cachesim_n ? opt.cachesim_n : 4 * r;
   if (r == 0 || r >= n) fatal("--cachesim-reuse %zu does not fit --cachesim-n %zu", reuse, n);
-  double *a = alloc_array<double>(n), *b = alloc_array<double>(n);
-  for (size_t i = 0; i < n; i++) {
-    a[i] = (double)(i % 1000) * 0.001;
-    b[i] = 0.0;
-  }
-  auto op = [](double x, double y) { return x + 0.5 * y; };
+  stl_window_case w = stl_window_make(r, n, opt.cachesim_m, false);
   const std::string &mode = opt.cachesim;
   const int workers = 2;
   if (mode != "seq") adapt_start(workers);
   adapt_stats_reset();
   CALLGRIND_START_INSTRUMENTATION;
-  if (mode == "seq") {
-    std::transform(a + r, a + n, a, b + r, op);
-  } else {
-    adapt::window wm = mode == "none"     ? adapt::window::none
-                       : mode == "static" ? adapt::window::static_
-                                          : adapt::window::sliding;
-    adapt::policy pol = adapt::par.window(wm, wm == adapt::window::none ? 0 : opt.cachesim_m);
-    adapt::transform(pol, a + r, a + n, a, b + r, op);
-  }
+  if (mode == "seq")
+    stl_window_seq(w);
+  else
+    stl_window_adapt(w, mode == "none"     ? adapt::window::none
+                        : mode == "static" ? adapt::window::static_
+                                           : adapt::window::sliding);
   CALLGRIND_STOP_INSTRUMENTATION;
   steal_counts st = mode == "seq" ? steal_counts{0, 0, 0} : adapt_steal_counts();
   size_t bad = 0;
-  for (size_t i = r; i < n; i++) bad += b[i] != a[i] + 0.5 * a[i - r];
+  for (size_t i = r; i < n; i++) bad += w.b[i] != w.a[i] + 0.5 * w.a[i - r];
   printf("STL_CACHESIM mode=%s workers=%d n=%zu reuse_bytes=%zu m=%zu steals=%llu wrong=%zu\n",
          mode.c_str(), mode == "seq" ? 1 : workers, n, 16 * r,
          mode == "static" || mode == "sliding" ? opt.cachesim_m : 0, (unsigned long long)st.steals,
          bad);
   if (mode != "seq") adapt_finalize();
-  free(a);
-  free(b);
+  stl_window_free(&w);
   return bad ? 1 : 0;
 }
 
