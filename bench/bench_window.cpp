@@ -269,6 +269,51 @@ static std::vector<variant> window_variants(const window_kernel &k, pthread_pool
   return v;
 }
 
+/* Prints the window table and writes window.csv: time, speedup, the
+ * counters' medians and ratios to the sequential run, steals. */
+static void window_report(const case_result &c, const std::vector<size_t> &m_of,
+                          const perfctr *pc) {
+  std::string path = opt.out + "/window.csv";
+  const int nev = pc->available ? pc->nevents : 0; /* no columns of zeros */
+  std::string header = "variant,m,time_ms,speedup";
+  for (int e = 0; e < nev; e++) header += fmt(",%s,%s_ratio", pc->names[e], pc->names[e]);
+  csv_writer csv(path, header + ",steals");
+  int llc = nev - 1; /* the LLC-miss column: the last event (DRAM fills by default) */
+  auto event = [&](int i, int e) {
+    std::vector<double> x;
+    for (const std::vector<long long> &round : c.counts[(size_t)i])
+      x.push_back((double)round[(size_t)e]);
+    return c.ok(i) ? median(x) : NAN;
+  };
+  printf("%-28s %9s %9s %8s", "variant", "m", "time ms", "speedup");
+  if (nev) printf(" %14s %7s", "LLC miss", "ratio");
+  printf(" %8s\n", "steals");
+  for (int i = 0; i < (int)c.names.size(); i++) {
+    double t = c.ok(i) ? median(c.t[(size_t)i]) : NAN, sp = ratio_of_medians(c, 0, i);
+    std::string m = m_of[(size_t)i] ? std::to_string(m_of[(size_t)i]) : "-";
+    printf("%-28s %9s %9s %8s", c.names[(size_t)i].c_str(), m.c_str(), num(t * 1e3, "%.2f").c_str(),
+           c.ok(i) ? num(sp, "%.2f").c_str() : "FAILED");
+    csv.word(c.names[(size_t)i]).integer((long long)m_of[(size_t)i]).number(t * 1e3, "%.3f");
+    csv.number(sp, "%.4f");
+    for (int e = 0; e < nev; e++) {
+      double x = event(i, e), base = event(0, e);
+      csv.number(x, "%.0f").number(base > 0 ? x / base : 0.0, "%.4f");
+    }
+    if (nev) {
+      double x = event(i, llc), base = event(0, llc);
+      printf(" %14.0f %7.3f", x, base > 0 ? x / base : 0.0);
+    }
+    double st = c.ok(i) ? median(c.extra[(size_t)i]) : NAN;
+    printf(" %8s\n", num(st, "%.0f").c_str());
+    csv.number(st, "%.0f");
+    csv.end_row();
+  }
+  printf("(medians of %d interleaved runs; ratio = LLC misses / sequential; the LLC-miss "
+         "column is the event %s)\n",
+         opt.reps, nev ? pc->names[llc] : "(none: no counters)");
+  printf("wrote %s\n", path.c_str());
+}
+
 static void section_window(perfctr *pc, int workers) {
   size_t cache = adapt_shared_cache_size();
   size_t n = opt.n, reuse = opt.reuse ? opt.reuse : (cache ? cache : (32u << 20)) / 8 * 5;
@@ -306,45 +351,7 @@ static void section_window(perfctr *pc, int workers) {
   cs.extra = [](size_t) { return (double)adapt_steal_counts().steals; };
   case_result c = run_case(cs, v);
 
-  std::string path = opt.out + "/window.csv";
-  const int nev = pc->available ? pc->nevents : 0; /* no columns of zeros */
-  std::string header = "variant,m,time_ms,speedup";
-  for (int e = 0; e < nev; e++) header += fmt(",%s,%s_ratio", pc->names[e], pc->names[e]);
-  csv_writer csv(path, header + ",steals");
-  int llc = nev - 1; /* the LLC-miss column: the last event (DRAM fills by default) */
-  auto event = [&](int i, int e) {
-    std::vector<double> x;
-    for (const std::vector<long long> &round : c.counts[(size_t)i])
-      x.push_back((double)round[(size_t)e]);
-    return c.ok(i) ? median(x) : NAN;
-  };
-  printf("%-28s %9s %9s %8s", "variant", "m", "time ms", "speedup");
-  if (nev) printf(" %14s %7s", "LLC miss", "ratio");
-  printf(" %8s\n", "steals");
-  for (int i = 0; i < (int)v.size(); i++) {
-    double t = c.ok(i) ? median(c.t[(size_t)i]) : NAN, sp = ratio_of_medians(c, 0, i);
-    std::string m = m_of[(size_t)i] ? std::to_string(m_of[(size_t)i]) : "-";
-    printf("%-28s %9s %9s %8s", v[(size_t)i].name.c_str(), m.c_str(), num(t * 1e3, "%.2f").c_str(),
-           c.ok(i) ? num(sp, "%.2f").c_str() : "FAILED");
-    csv.word(v[(size_t)i].name).integer((long long)m_of[(size_t)i]).number(t * 1e3, "%.3f");
-    csv.number(sp, "%.4f");
-    for (int e = 0; e < nev; e++) {
-      double x = event(i, e), base = event(0, e);
-      csv.number(x, "%.0f").number(base > 0 ? x / base : 0.0, "%.4f");
-    }
-    if (nev) {
-      double x = event(i, llc), base = event(0, llc);
-      printf(" %14.0f %7.3f", x, base > 0 ? x / base : 0.0);
-    }
-    double st = c.ok(i) ? median(c.extra[(size_t)i]) : NAN;
-    printf(" %8s\n", num(st, "%.0f").c_str());
-    csv.number(st, "%.0f");
-    csv.end_row();
-  }
-  printf("(medians of %d interleaved runs; ratio = LLC misses / sequential; the LLC-miss "
-         "column is the event %s)\n",
-         opt.reps, nev ? pc->names[llc] : "(none: no counters)");
-  printf("wrote %s\n", path.c_str());
+  window_report(c, m_of, pc);
   failed = failed || c.any_failure();
   free(a);
   free(b);
