@@ -66,6 +66,7 @@
 #include "nqueens.hpp"
 #include "output.hpp"
 #include "peers.hpp"
+#include "report.hpp"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -712,10 +713,7 @@ int main(int argc, char **argv) {
     std::string text = t.report();
     printf("%s", text.c_str());
     std::string path = opt.out + "/sched_" + t.name + ".txt";
-    FILE *f = fopen(path.c_str(), "w");
-    if (!f) fatal("cannot write %s", path.c_str());
-    fprintf(f, "%s%s%s", run.header.c_str(), text.c_str(), noise_lines.c_str());
-    fclose(f);
+    write_text_file(path, run.header + text + noise_lines);
     write_table_csv(opt.out + "/sched_" + t.name + ".csv", t.name, run);
   }
   printf("\n%s", noise_lines.c_str());

@@ -72,65 +72,75 @@ static double ratio_of_medians(const case_result &c, int i, int base) {
 /* forms against the plain loop (the range body called once), on      */
 /* arrays that stay in the caches                                      */
 
-static void section_overhead(int workers) {
-  const size_t n = 1u << 18; /* 2 MiB per array: in L2+L3 */
-  const int passes = 20;
-  double *x = alloc_array<double>(n), *y = alloc_array<double>(n);
-  double *in = alloc_array<double>(n), *out = alloc_array<double>(2 * n);
-  for (size_t i = 0; i < n; i++) x[i] = in[i] = (double)i;
-  /* transform_var's vector: room for every output, so the master never
-   * reallocates (its count is reset before each call) */
-  adapt_vec *vec = new adapt_vec{out, 0, 2 * n, sizeof(double)};
-  const size_t sz = sizeof(double);
-  auto seq = [](const char *name, std::function<void()> f) {
-    return variant{name, FAM_SEQ, no_error(f)};
+/* The arrays of the overhead section: x, y (for_each, transform), in and
+ * out (the others; out has room for 2 n), transform_var's vector on out. */
+struct overhead_arrays {
+  size_t n;
+  double *x, *y, *in, *out;
+  adapt_vec *vec;
+};
+
+static variant plain(const char *name, std::function<void()> f) {
+  return variant{name, FAM_SEQ, no_error(f)};
+}
+
+static variant lib(const char *name, std::function<int()> f) { return variant{name, FAM_ADAPT, f}; }
+
+/* f(&k) with a k of its own: the algorithms that answer a count or a
+ * position. */
+template <class F>
+static std::function<int()> answering(F f) {
+  return [f] {
+    size_t k;
+    return f(&k);
   };
-  auto lib = [](const char *name, std::function<int()> f) { return variant{name, FAM_ADAPT, f}; };
-  /* every group: its plain loop first, then the library's two forms */
-  std::vector<variant> v = {
-      seq("plain loop (for_each body)", [=] { ew_each_range(x, n, NULL); }),
+}
+
+/* for_each, transform, count_if, find_if and copy_if: every group its plain
+ * loop first, then the library's two forms. */
+static std::vector<variant> overhead_map_variants(const overhead_arrays &a) {
+  const size_t n = a.n, sz = sizeof(double);
+  double *x = a.x, *y = a.y, *in = a.in, *out = a.out;
+  return {
+      plain("plain loop (for_each body)", [=] { ew_each_range(x, n, NULL); }),
       lib("adapt_for_each", [=] { return adapt_for_each(x, n, sz, ew_each, NULL, NULL); }),
       lib("adapt_for_each_range",
           [=] { return adapt_for_each_range(x, n, sz, ew_each_range, NULL, NULL); }),
-      seq("plain loop (transform body)", [=] { ew_transform_range(x, y, n, NULL); }),
+      plain("plain loop (transform body)", [=] { ew_transform_range(x, y, n, NULL); }),
       lib("adapt_transform",
           [=] { return adapt_transform(x, n, sz, y, sz, ew_transform, NULL, NULL); }),
       lib("adapt_transform_range",
           [=] { return adapt_transform_range(x, n, sz, y, sz, ew_transform_range, NULL, NULL); }),
-      seq("plain loop (count_if body)", [=] { ew_count_range(in, n, NULL); }),
+      plain("plain loop (count_if body)", [=] { ew_count_range(in, n, NULL); }),
       lib("adapt_count_if",
-          [=] {
-            size_t k;
-            return adapt_count_if(in, n, sz, &k, ew_odd, NULL, NULL);
-          }),
-      lib("adapt_count_if_range",
-          [=] {
-            size_t k;
-            return adapt_count_if_range(in, n, sz, &k, ew_count_range, NULL, NULL);
-          }),
-      seq("plain loop (find_if body)", [=] { ew_find_negative_range(in, n, NULL); }),
-      lib("adapt_find_if",
-          [=] {
-            size_t k;
-            return adapt_find_if(in, n, sz, &k, ew_negative, NULL, NULL);
-          }),
-      lib("adapt_find_if_range",
-          [=] {
-            size_t k;
-            return adapt_find_if_range(in, n, sz, &k, ew_find_negative_range, NULL, NULL);
-          }),
-      seq("plain loop (copy_if body)", [=] { ew_copy_range(in, n, out, NULL); }),
-      lib("adapt_copy_if",
-          [=] {
-            size_t k;
-            return adapt_copy_if(in, n, sz, out, &k, ew_odd, NULL, NULL);
-          }),
-      lib("adapt_copy_if_range",
-          [=] {
-            size_t k;
-            return adapt_copy_if_range(in, n, sz, out, &k, ew_copy_range, NULL, NULL);
-          }),
-      seq("plain loop (transform_var body)", [=] { ew_var_range(in, n, out, NULL); }),
+          answering([=](size_t *k) { return adapt_count_if(in, n, sz, k, ew_odd, NULL, NULL); })),
+      lib("adapt_count_if_range", answering([=](size_t *k) {
+            return adapt_count_if_range(in, n, sz, k, ew_count_range, NULL, NULL);
+          })),
+      plain("plain loop (find_if body)", [=] { ew_find_negative_range(in, n, NULL); }),
+      lib("adapt_find_if", answering([=](size_t *k) {
+            return adapt_find_if(in, n, sz, k, ew_negative, NULL, NULL);
+          })),
+      lib("adapt_find_if_range", answering([=](size_t *k) {
+            return adapt_find_if_range(in, n, sz, k, ew_find_negative_range, NULL, NULL);
+          })),
+      plain("plain loop (copy_if body)", [=] { ew_copy_range(in, n, out, NULL); }),
+      lib("adapt_copy_if", answering([=](size_t *k) {
+            return adapt_copy_if(in, n, sz, out, k, ew_odd, NULL, NULL);
+          })),
+      lib("adapt_copy_if_range", answering([=](size_t *k) {
+            return adapt_copy_if_range(in, n, sz, out, k, ew_copy_range, NULL, NULL);
+          })),
+  };
+}
+
+/* transform_var and the scans, grouped as above. */
+static std::vector<variant> overhead_scan_variants(const overhead_arrays &a) {
+  const size_t n = a.n, sz = sizeof(double);
+  double *in = a.in, *out = a.out;
+  adapt_vec *vec = a.vec;
+  return {
+      plain("plain loop (transform_var body)", [=] { ew_var_range(in, n, out, NULL); }),
       lib("adapt_transform_var",
           [=] {
             vec->count = 0;
@@ -141,18 +151,18 @@ static void section_overhead(int workers) {
             vec->count = 0;
             return adapt_transform_var_range(in, n, sz, vec, 2, ew_var_range, NULL, NULL);
           }),
-      seq("plain loop (scan body)", [=] { ew_sum_scan(NULL, in, out, n, NULL); }),
+      plain("plain loop (scan body)", [=] { ew_sum_scan(NULL, in, out, n, NULL); }),
       lib("adapt_inclusive_scan",
           [=] { return adapt_inclusive_scan(in, n, sz, out, ew_sum, NULL, NULL); }),
       lib("adapt_inclusive_scan_range",
           [=] {
             return adapt_inclusive_scan_range(in, n, sz, out, ew_sum_scan, ew_sum_add, NULL, NULL);
           }),
-      seq("plain loop (exclusive scan body)",
-          [=] {
-            double c = 0;
-            ew_sum_xscan(&c, in, out, n, NULL);
-          }),
+      plain("plain loop (exclusive scan body)",
+            [=] {
+              double c = 0;
+              ew_sum_xscan(&c, in, out, n, NULL);
+            }),
       lib("adapt_exclusive_scan",
           [=] {
             const double zero = 0;
@@ -165,7 +175,43 @@ static void section_overhead(int workers) {
                                               NULL);
           }),
   };
-  const int group = 3;
+}
+
+/* Prints the overhead table and writes window_overhead_w<workers>.csv:
+ * ns per element, ratio to the group's plain loop (groups of `group`). */
+static void overhead_report(const case_result &c, int workers, int group, int passes) {
+  std::string path = fmt("%s/window_overhead_w%d.csv", opt.out.c_str(), workers);
+  csv_writer csv(path, "variant,workers,ns_per_elem,ratio_to_plain");
+  printf("\n== overhead section: %d worker(s), n=%zu doubles, %d passes per timing, %d reps, "
+         "automatic grain\n",
+         workers, (size_t)(c.n[0] / passes), passes, opt.reps);
+  printf("%-34s %10s %12s\n", "variant", "ns/elem", "vs plain");
+  for (int i = 0; i < (int)c.names.size(); i++) {
+    double ns = c.ok(i) ? median(c.scaled(i, 1e9 / c.n[(size_t)i])) : NAN;
+    double ratio = ratio_of_medians(c, i, i - i % group);
+    printf("%-34s %10s %12s\n", c.names[(size_t)i].c_str(), num(ns, "%.3f").c_str(),
+           c.ok(i) ? num(ratio, "%.2f").c_str() : "FAILED");
+    csv.word(c.names[(size_t)i]).integer(workers).number(ns, "%.4f").number(ratio, "%.4f");
+    csv.end_row();
+  }
+  printf("wrote %s\n", path.c_str());
+}
+
+static void section_overhead(int workers) {
+  const size_t n = 1u << 18; /* 2 MiB per array: in L2+L3 */
+  const int passes = 20;
+  overhead_arrays a;
+  a.n = n;
+  a.x = alloc_array<double>(n);
+  a.y = alloc_array<double>(n);
+  a.in = alloc_array<double>(n);
+  a.out = alloc_array<double>(2 * n);
+  for (size_t i = 0; i < n; i++) a.x[i] = a.in[i] = (double)i;
+  /* transform_var's vector: room for every output, so the master never
+   * reallocates (its count is reset before each call) */
+  a.vec = new adapt_vec{a.out, 0, 2 * n, sizeof(double)};
+  std::vector<variant> v = overhead_map_variants(a), scans = overhead_scan_variants(a);
+  v.insert(v.end(), scans.begin(), scans.end());
   for (variant &var : v) var.run = repeated(passes, var.run);
   case_spec cs;
   cs.group = "overhead";
@@ -174,27 +220,13 @@ static void section_overhead(int workers) {
   cs.rounds = opt.reps;
   cs.n = (double)n * passes;
   case_result c = run_case(cs, v);
-  std::string path = fmt("%s/window_overhead_w%d.csv", opt.out.c_str(), workers);
-  csv_writer csv(path, "variant,workers,ns_per_elem,ratio_to_plain");
-  printf("\n== overhead section: %d worker(s), n=%zu doubles, %d passes per timing, %d reps, "
-         "automatic grain\n",
-         workers, n, passes, opt.reps);
-  printf("%-34s %10s %12s\n", "variant", "ns/elem", "vs plain");
-  for (int i = 0; i < (int)v.size(); i++) {
-    double ns = c.ok(i) ? median(c.scaled(i, 1e9 / c.n[(size_t)i])) : NAN;
-    double ratio = ratio_of_medians(c, i, i - i % group);
-    printf("%-34s %10s %12s\n", v[(size_t)i].name.c_str(), num(ns, "%.3f").c_str(),
-           c.ok(i) ? num(ratio, "%.2f").c_str() : "FAILED");
-    csv.word(v[(size_t)i].name).integer(workers).number(ns, "%.4f").number(ratio, "%.4f");
-    csv.end_row();
-  }
-  printf("wrote %s\n", path.c_str());
+  overhead_report(c, workers, 3, passes);
   failed = failed || c.any_failure();
-  delete vec;
-  free(x);
-  free(y);
-  free(in);
-  free(out);
+  delete a.vec;
+  free(a.x);
+  free(a.y);
+  free(a.in);
+  free(a.out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -237,6 +269,51 @@ static std::vector<variant> window_variants(const window_kernel &k, pthread_pool
   return v;
 }
 
+/* Prints the window table and writes window.csv: time, speedup, the
+ * counters' medians and ratios to the sequential run, steals. */
+static void window_report(const case_result &c, const std::vector<size_t> &m_of,
+                          const perfctr *pc) {
+  std::string path = opt.out + "/window.csv";
+  const int nev = pc->available ? pc->nevents : 0; /* no columns of zeros */
+  std::string header = "variant,m,time_ms,speedup";
+  for (int e = 0; e < nev; e++) header += fmt(",%s,%s_ratio", pc->names[e], pc->names[e]);
+  csv_writer csv(path, header + ",steals");
+  int llc = nev - 1; /* the LLC-miss column: the last event (DRAM fills by default) */
+  auto event = [&](int i, int e) {
+    std::vector<double> x;
+    for (const std::vector<long long> &round : c.counts[(size_t)i])
+      x.push_back((double)round[(size_t)e]);
+    return c.ok(i) ? median(x) : NAN;
+  };
+  printf("%-28s %9s %9s %8s", "variant", "m", "time ms", "speedup");
+  if (nev) printf(" %14s %7s", "LLC miss", "ratio");
+  printf(" %8s\n", "steals");
+  for (int i = 0; i < (int)c.names.size(); i++) {
+    double t = c.ok(i) ? median(c.t[(size_t)i]) : NAN, sp = ratio_of_medians(c, 0, i);
+    std::string m = m_of[(size_t)i] ? std::to_string(m_of[(size_t)i]) : "-";
+    printf("%-28s %9s %9s %8s", c.names[(size_t)i].c_str(), m.c_str(), num(t * 1e3, "%.2f").c_str(),
+           c.ok(i) ? num(sp, "%.2f").c_str() : "FAILED");
+    csv.word(c.names[(size_t)i]).integer((long long)m_of[(size_t)i]).number(t * 1e3, "%.3f");
+    csv.number(sp, "%.4f");
+    for (int e = 0; e < nev; e++) {
+      double x = event(i, e), base = event(0, e);
+      csv.number(x, "%.0f").number(base > 0 ? x / base : 0.0, "%.4f");
+    }
+    if (nev) {
+      double x = event(i, llc), base = event(0, llc);
+      printf(" %14.0f %7.3f", x, base > 0 ? x / base : 0.0);
+    }
+    double st = c.ok(i) ? median(c.extra[(size_t)i]) : NAN;
+    printf(" %8s\n", num(st, "%.0f").c_str());
+    csv.number(st, "%.0f");
+    csv.end_row();
+  }
+  printf("(medians of %d interleaved runs; ratio = LLC misses / sequential; the LLC-miss "
+         "column is the event %s)\n",
+         opt.reps, nev ? pc->names[llc] : "(none: no counters)");
+  printf("wrote %s\n", path.c_str());
+}
+
 static void section_window(perfctr *pc, int workers) {
   size_t cache = adapt_shared_cache_size();
   size_t n = opt.n, reuse = opt.reuse ? opt.reuse : (cache ? cache : (32u << 20)) / 8 * 5;
@@ -274,45 +351,7 @@ static void section_window(perfctr *pc, int workers) {
   cs.extra = [](size_t) { return (double)adapt_steal_counts().steals; };
   case_result c = run_case(cs, v);
 
-  std::string path = opt.out + "/window.csv";
-  const int nev = pc->available ? pc->nevents : 0; /* no columns of zeros */
-  std::string header = "variant,m,time_ms,speedup";
-  for (int e = 0; e < nev; e++) header += fmt(",%s,%s_ratio", pc->names[e], pc->names[e]);
-  csv_writer csv(path, header + ",steals");
-  int llc = nev - 1; /* the LLC-miss column: the last event (DRAM fills by default) */
-  auto event = [&](int i, int e) {
-    std::vector<double> x;
-    for (const std::vector<long long> &round : c.counts[(size_t)i])
-      x.push_back((double)round[(size_t)e]);
-    return c.ok(i) ? median(x) : NAN;
-  };
-  printf("%-28s %9s %9s %8s", "variant", "m", "time ms", "speedup");
-  if (nev) printf(" %14s %7s", "LLC miss", "ratio");
-  printf(" %8s\n", "steals");
-  for (int i = 0; i < (int)v.size(); i++) {
-    double t = c.ok(i) ? median(c.t[(size_t)i]) : NAN, sp = ratio_of_medians(c, 0, i);
-    std::string m = m_of[(size_t)i] ? std::to_string(m_of[(size_t)i]) : "-";
-    printf("%-28s %9s %9s %8s", v[(size_t)i].name.c_str(), m.c_str(), num(t * 1e3, "%.2f").c_str(),
-           c.ok(i) ? num(sp, "%.2f").c_str() : "FAILED");
-    csv.word(v[(size_t)i].name).integer((long long)m_of[(size_t)i]).number(t * 1e3, "%.3f");
-    csv.number(sp, "%.4f");
-    for (int e = 0; e < nev; e++) {
-      double x = event(i, e), base = event(0, e);
-      csv.number(x, "%.0f").number(base > 0 ? x / base : 0.0, "%.4f");
-    }
-    if (nev) {
-      double x = event(i, llc), base = event(0, llc);
-      printf(" %14.0f %7.3f", x, base > 0 ? x / base : 0.0);
-    }
-    double st = c.ok(i) ? median(c.extra[(size_t)i]) : NAN;
-    printf(" %8s\n", num(st, "%.0f").c_str());
-    csv.number(st, "%.0f");
-    csv.end_row();
-  }
-  printf("(medians of %d interleaved runs; ratio = LLC misses / sequential; the LLC-miss "
-         "column is the event %s)\n",
-         opt.reps, nev ? pc->names[llc] : "(none: no counters)");
-  printf("wrote %s\n", path.c_str());
+  window_report(c, m_of, pc);
   failed = failed || c.any_failure();
   free(a);
   free(b);

@@ -1,4 +1,5 @@
-/* The benchmark harness shared by bench_core, bench_sched and bench_window.
+/* The benchmark harness shared by bench_core, bench_sched, bench_stl and
+ * bench_window.
  *
  * A case is a list of variants of one piece of work: its sequential baseline
  * (FAM_SEQ), libadapt, OpenMP, TBB or PThread versions. run_case() runs one

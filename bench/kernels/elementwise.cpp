@@ -38,16 +38,23 @@ __attribute__((noinline)) size_t ew_count_range(const void *first, size_t n, voi
   return k;
 }
 
-__attribute__((noinline)) size_t ew_copy_range(const void *in, size_t n, void *out, void *ctx) {
-  (void)ctx;
+/* The range forms that write a variable count per input, branch-free:
+ * step(y + k, x[i]) stores at y + k always and returns how many it keeps. */
+template <class Step>
+static inline size_t ew_compact(const void *in, size_t n, void *out, Step step) {
   const double *x = (const double *)in;
   double *y = (double *)out;
   size_t k = 0;
-  for (size_t i = 0; i < n; i++) { /* branch-free: stored always, kept when odd */
-    y[k] = x[i];
-    k += (size_t)((int64_t)x[i] & 1);
-  }
+  for (size_t i = 0; i < n; i++) k += step(y + k, x[i]);
   return k;
+}
+
+__attribute__((noinline)) size_t ew_copy_range(const void *in, size_t n, void *out, void *ctx) {
+  (void)ctx;
+  return ew_compact(in, n, out, [](double *y, double x) { /* kept when odd */
+                                                          *y = x;
+                                                          return (size_t)((int64_t)x & 1);
+  });
 }
 
 __attribute__((noinline)) int ew_negative(const void *elem, void *ctx) {
@@ -74,15 +81,11 @@ __attribute__((noinline)) size_t ew_var(const void *in, void *out, void *ctx) {
 
 __attribute__((noinline)) size_t ew_var_range(const void *in, size_t n, void *out, void *ctx) {
   (void)ctx;
-  const double *x = (const double *)in;
-  double *y = (double *)out;
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    size_t c = (size_t)((int64_t)x[i] % 3);
-    y[k] = y[k + 1] = x[i] * 0.5; /* room: 2 per input */
-    k += c;
-  }
-  return k;
+  return ew_compact(in, n, out, [](double *y, double x) {
+    size_t c = (size_t)((int64_t)x % 3);
+    y[0] = y[1] = x * 0.5; /* room: 2 per input */
+    return c;
+  });
 }
 
 __attribute__((noinline)) void ew_sum(const void *prev, const void *elem, void *res, void *ctx) {

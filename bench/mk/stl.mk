@@ -19,6 +19,9 @@ BENCH_RUNS += bench-stl
 # The front end's header (stl/include) besides the public ones; private: not
 # passed down to the prerequisites (the library and the bench kit).
 $(B)/bench/bench_stl: private LAYER_CPPFLAGS := $(INC_PUBLIC) -Istl/include
+# The same for its table of implementations in the bench kit
+# (bench/kernels/stl_*.cpp, one file per family of algorithms).
+$(B)/obj/bench/kernels/stl_%.o: LAYER_CPPFLAGS := $(INC_PUBLIC) $(BENCH_INC) -Istl/include
 
 .PHONY: bench-stl bench-stl-cachesim bench-stl-ir
 STL_ARGS ?=

@@ -43,15 +43,9 @@ case "$bench" in
 esac
 me="${bench}_callgrind"
 
-if ! command -v valgrind >/dev/null 2>&1; then
-  echo "$me: valgrind is not installed (Debian package 'valgrind'); skipping the counts" >&2
-  exit 0
-fi
-[ -x "$bin" ] || { echo "$me: $bin is not an executable" >&2; exit 2; }
-
-mkdir -p "$out"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=bench/scripts/valgrind_setup.sh
+. "$(dirname "$0")/valgrind_setup.sh"
+valgrind_setup "$me" "$bin" "$out" "the counts"
 
 # One worker for adapt, whatever the environment says (the binary also asks
 # for workers=1 explicitly).

@@ -28,6 +28,12 @@ def read(path):
         return list(csv.DictReader(f))
 
 
+def read_optional(out, name):
+    """The rows of OUT/name, none when the file is absent."""
+    path = os.path.join(out, name)
+    return read(path) if os.path.exists(path) else []
+
+
 def num(v):
     try:
         return float(v)
@@ -51,8 +57,7 @@ def measured(out, md, ax):
         m = re.match(r"measured-(.+)-P(\d+)\.csv", os.path.basename(path))
         mesh, p = m.group(1), int(m.group(2))
         r = {x["name"]: x for x in read(path)}
-        simp = os.path.join(out, f"sim-{mesh}-P{p}.csv")
-        sim = {x["name"]: x for x in read(simp)} if os.path.exists(simp) else {}
+        sim = {x["name"]: x for x in read_optional(out, f"sim-{mesh}-P{p}.csv")}
         md += [f"### {mesh}, P = {p}", "",
                "| mode | time ms (median) | speedup | model | PMU | sim |",
                "|---|---|---|---|---|---|"]
@@ -89,10 +94,7 @@ def measured(out, md, ax):
 
 
 def regime(out, md, ax):
-    path = os.path.join(out, "map.csv")
-    if not os.path.exists(path):
-        return
-    rows = read(path)
+    rows = read_optional(out, "map.csv")
     if not rows:
         return
     ps = sorted({int(r["workers"]) for r in rows})
@@ -141,12 +143,10 @@ def regime(out, md, ax):
 
 
 def sweep(out, md, ax):
-    mpath = os.path.join(out, "sweep-model.csv")
-    if not os.path.exists(mpath):
+    rows = read_optional(out, "sweep-model.csv")
+    if not rows:
         return
-    rows = read(mpath)
-    spath = os.path.join(out, "sweep-sim.csv")
-    sim = read(spath) if os.path.exists(spath) else []
+    sim = read_optional(out, "sweep-sim.csv")
     simd = {}
     simseq = {}
     for r in sim:

@@ -35,20 +35,15 @@
 # Output: OUT_DIR/stl_ir.csv and stl_ir.txt: Ir per element of std and
 # adapt, and adapt / std.
 set -euo pipefail
+# shellcheck source=bench/scripts/valgrind_setup.sh
+. "$(dirname "$0")/valgrind_setup.sh"
 
 if [ "${1:-}" = "--ir" ]; then
   shift
   bin="${1:?usage: stl_cachesim.sh --ir BENCH_STL [OUT_DIR]}"
   out="${2:-build/release/bench-results}"
   me=stl_ir
-  if ! command -v valgrind >/dev/null 2>&1; then
-    echo "$me: valgrind is not installed (Debian package 'valgrind'); skipping" >&2
-    exit 0
-  fi
-  [ -x "$bin" ] || { echo "$me: $bin is not an executable" >&2; exit 2; }
-  mkdir -p "$out"
-  tmp="$(mktemp -d)"
-  trap 'rm -rf "$tmp"' EXIT
+  valgrind_setup "$me" "$bin" "$out"
   n=${STL_IR_N:-1000000}
   # Native pass: the grain each case's calibration reaches without valgrind.
   # shellcheck disable=SC2086
@@ -113,15 +108,7 @@ d1=${STL_SIM_D1:-49152,12,64}
 modes=${STL_SIM_MODES:-seq none static sliding}
 args=${STL_SIM_ARGS:-}
 me=stl_cachesim
-
-if ! command -v valgrind >/dev/null 2>&1; then
-  echo "$me: valgrind is not installed (Debian package 'valgrind'); skipping" >&2
-  exit 0
-fi
-[ -x "$bin" ] || { echo "$me: $bin is not an executable" >&2; exit 2; }
-mkdir -p "$out"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+valgrind_setup "$me" "$bin" "$out"
 
 csv="$out/$me.csv"
 txt="$out/$me.txt"
