@@ -139,7 +139,7 @@ static int case_search(const algo_case *c, void *arg) {
 /* An early match: far fewer evaluations than a full scan, with every worker
  * count and mode. */
 static void test_find_stops_early(void **state) {
-  size_t n = adapt_test_scale(4000000, 1000000);
+  size_t n = adapt_test_scale(1000000, 250000);
   uint32_t *a = calloc(n, sizeof *a);
   atomic_uchar *seen = calloc(n, sizeof *seen);
   assert_true(a && seen);
@@ -170,7 +170,7 @@ static void test_find_stops_early(void **state) {
  * lowest match, each element at most once, early stop. count_if merges:
  * adaptive only. */
 static void test_find_schedulers(void **state) {
-  size_t n = adapt_test_scale(4000000, 1000000);
+  size_t n = adapt_test_scale(1000000, 250000);
   uint32_t *a = calloc(n, sizeof *a);
   atomic_uchar *seen = calloc(n, sizeof *seen);
   assert_true(a && seen);
