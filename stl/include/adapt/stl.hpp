@@ -968,7 +968,7 @@ Out exclusive_scan(It first, It last, Out d_first, T init) {
 }
 
 /* ===== Sorting =========================================================== */
-/* Parallel sorts (adapt/stl/sort.hpp). sort: an in-place parallel
+/* Parallel sorts (<adapt/stl/sort.hpp>). sort: an in-place parallel
  * quicksort (median-of-nine pivots, std's Hoare partition; the first,
  * largest partitions are split among the workers; std::sort below a leaf
  * size or past a depth bound), no buffer. stable_sort: a parallel merge
