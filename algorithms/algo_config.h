@@ -73,14 +73,17 @@
 #define ADAPT_SEQ_ACC_BYTES 128u
 #endif
 
-_Static_assert(ADAPT_ALGO_GRAIN_TARGET_NS >= 100, "ADAPT_ALGO_GRAIN_TARGET_NS too small");
-_Static_assert(ADAPT_ALGO_GRAIN_STRIKES >= 1, "ADAPT_ALGO_GRAIN_STRIKES must be >= 1");
-_Static_assert(ADAPT_ALGO_GRAIN_MAX >= 1, "ADAPT_ALGO_GRAIN_MAX must be >= 1");
-_Static_assert(ADAPT_ALGO_WINDOW_DIVISOR >= 1, "ADAPT_ALGO_WINDOW_DIVISOR must be >= 1");
-_Static_assert(ADAPT_ALGO_FALLBACK_CACHE >= 4096, "ADAPT_ALGO_FALLBACK_CACHE too small");
-_Static_assert(ADAPT_REDUCE_BLOCK >= 1, "ADAPT_REDUCE_BLOCK must be >= 1");
-_Static_assert(ADAPT_SCAN_PAR_FIXUP >= 1, "ADAPT_SCAN_PAR_FIXUP must be >= 1");
-_Static_assert(ADAPT_VAR_BUF_MIN >= 1, "ADAPT_VAR_BUF_MIN must be >= 1");
+/* Each tunable's least value, checked at compile time. */
+#define ADAPT_ALGO_AT_LEAST(name, least)                                                           \
+  _Static_assert((name) >= (least), #name " must be at least " #least)
+ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_GRAIN_TARGET_NS, 100);
+ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_GRAIN_STRIKES, 1);
+ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_GRAIN_MAX, 1);
+ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_WINDOW_DIVISOR, 1);
+ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_FALLBACK_CACHE, 4096);
+ADAPT_ALGO_AT_LEAST(ADAPT_REDUCE_BLOCK, 1);
+ADAPT_ALGO_AT_LEAST(ADAPT_SCAN_PAR_FIXUP, 1);
+ADAPT_ALGO_AT_LEAST(ADAPT_VAR_BUF_MIN, 1);
 _Static_assert(ADAPT_SEQ_ACC_BYTES % 16 == 0 && ADAPT_SEQ_ACC_BYTES + 96 <= ADAPT_WORK_MAX,
                "ADAPT_SEQ_ACC_BYTES must be a multiple of 16 leaving room for the engine fields");
 

@@ -1,7 +1,6 @@
 /* adapt_for_each, adapt_transform and their range forms: 1:1 maps on the
  * sequence engine, no partial result to merge. */
 #include <errno.h>
-#include <stdint.h>
 
 #include <adapt/algorithms.h>
 
@@ -51,51 +50,41 @@ static const adapt__seq_kernel k_each_range = {run_each_range, NULL, NULL};
 static const adapt__seq_kernel k_tr = {run_tr, NULL, NULL};
 static const adapt__seq_kernel k_tr_range = {run_tr_range, NULL, NULL};
 
-static int run_map(const char *fn, const adapt__seq_kernel *k, map_ctx *x, size_t count,
-                   size_t footprint, void (*key)(void), const adapt_attr *attr) {
-  adapt__seq_params p;
-  int rc = adapt__seq_params_resolve(fn, attr, count, 1, footprint, &p);
-  if (rc || count == 0) return rc;
-  p.grain_key = key;
-  adapt__seq_ctx c;
-  adapt__seq_work w;
-  return adapt__seq_run(&c, &w, k, x, &p, NULL, 0);
-}
-
-static int check_each(const char *fn, void *base, size_t count, size_t size, const void *op) {
+/* adapt_for_each and its range form: x holds the callback. */
+static int each_common(const char *fn, const adapt__seq_kernel *k, map_ctx *x, void (*cb)(void),
+                       void *base, size_t count, size_t size, const adapt_attr *attr) {
   size_t bytes;
   adapt__error_clear();
-  if (!op) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
+  if (!cb) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
   int rc = adapt__seq_bytes(fn, "count", "size", count, size, &bytes);
   if (rc) return rc;
   if (count && !base) return adapt__fail(-EINVAL, "%s: base is NULL with count > 0", fn);
-  return 0;
+  x->out = base;
+  x->out_size = size;
+  return adapt__seq_run_elems(fn, k, x, count, size, cb, NULL, 0, attr);
 }
 
 int adapt_for_each(void *base, size_t count, size_t size, void (*op)(void *elem, void *ctx),
                    void *ctx, const adapt_attr *attr) {
-  static const char fn[] = "adapt_for_each";
-  int rc = check_each(fn, base, count, size, (const void *)(uintptr_t)op);
-  if (rc) return rc;
-  map_ctx x = {.out = base, .out_size = size, .user = ctx, .each = op};
-  return run_map(fn, &k_each, &x, count, size, (void (*)(void))op, attr);
+  map_ctx x = {.user = ctx, .each = op};
+  return each_common("adapt_for_each", &k_each, &x, (void (*)(void))op, base, count, size, attr);
 }
 
 int adapt_for_each_range(void *base, size_t count, size_t size,
                          void (*op)(void *first, size_t n, void *ctx), void *ctx,
                          const adapt_attr *attr) {
-  static const char fn[] = "adapt_for_each_range";
-  int rc = check_each(fn, base, count, size, (const void *)(uintptr_t)op);
-  if (rc) return rc;
-  map_ctx x = {.out = base, .out_size = size, .user = ctx, .each_range = op};
-  return run_map(fn, &k_each_range, &x, count, size, (void (*)(void))op, attr);
+  map_ctx x = {.user = ctx, .each_range = op};
+  return each_common("adapt_for_each_range", &k_each_range, &x, (void (*)(void))op, base, count,
+                     size, attr);
 }
 
-static int check_transform(const char *fn, const void *in, size_t count, size_t in_size, void *out,
-                           size_t out_size, const void *op) {
+/* adapt_transform and its range form: x holds the callback. */
+static int transform_common(const char *fn, const adapt__seq_kernel *k, map_ctx *x,
+                            void (*cb)(void), const void *in, size_t count, size_t in_size,
+                            void *out, size_t out_size, const adapt_attr *attr) {
   size_t ib, ob;
   adapt__error_clear();
-  if (!op) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
+  if (!cb) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
   int rc = adapt__seq_bytes(fn, "count", "in_size", count, in_size, &ib);
   if (!rc) rc = adapt__seq_bytes(fn, "count", "out_size", count, out_size, &ob);
   if (rc) return rc;
@@ -103,27 +92,25 @@ static int check_transform(const char *fn, const void *in, size_t count, size_t 
   if (count && !out) return adapt__fail(-EINVAL, "%s: out is NULL with count > 0", fn);
   if (adapt__seq_overlap(in, ib, out, ob) && !(in == out && in_size == out_size))
     return adapt__fail(-EINVAL, "%s: output overlaps input", fn);
-  return 0;
+  x->in = in;
+  x->out = out;
+  x->in_size = in_size;
+  x->out_size = out_size;
+  return adapt__seq_run_elems(fn, k, x, count, in_size + out_size, cb, NULL, 0, attr);
 }
 
 int adapt_transform(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
                     void (*op)(const void *in_elem, void *out_elem, void *ctx), void *ctx,
                     const adapt_attr *attr) {
-  static const char fn[] = "adapt_transform";
-  int rc = check_transform(fn, in, count, in_size, out, out_size, (const void *)(uintptr_t)op);
-  if (rc) return rc;
-  map_ctx x = {
-      .in = in, .out = out, .in_size = in_size, .out_size = out_size, .user = ctx, .tr = op};
-  return run_map(fn, &k_tr, &x, count, in_size + out_size, (void (*)(void))op, attr);
+  map_ctx x = {.user = ctx, .tr = op};
+  return transform_common("adapt_transform", &k_tr, &x, (void (*)(void))op, in, count, in_size, out,
+                          out_size, attr);
 }
 
 int adapt_transform_range(const void *in, size_t count, size_t in_size, void *out, size_t out_size,
                           void (*op)(const void *in_first, void *out_first, size_t n, void *ctx),
                           void *ctx, const adapt_attr *attr) {
-  static const char fn[] = "adapt_transform_range";
-  int rc = check_transform(fn, in, count, in_size, out, out_size, (const void *)(uintptr_t)op);
-  if (rc) return rc;
-  map_ctx x = {
-      .in = in, .out = out, .in_size = in_size, .out_size = out_size, .user = ctx, .tr_range = op};
-  return run_map(fn, &k_tr_range, &x, count, in_size + out_size, (void (*)(void))op, attr);
+  map_ctx x = {.user = ctx, .tr_range = op};
+  return transform_common("adapt_transform_range", &k_tr_range, &x, (void (*)(void))op, in, count,
+                          in_size, out, out_size, attr);
 }

@@ -59,13 +59,7 @@ static void *val(const red_ctx *x, red_acc *a, size_t i) { return a->stk + i * x
 /* Room for one more entry: the new top. 0 or -ENOMEM. */
 static int grow(const red_ctx *x, red_acc *a) {
   if (a->depth < a->cap) return 0;
-  size_t cap = a->cap ? a->cap * 2 : 8;
-  if (cap > SIZE_MAX / x->stride) return -ENOMEM;
-  char *p = realloc(a->stk, cap * x->stride);
-  if (!p) return -ENOMEM;
-  a->stk = p;
-  a->cap = cap;
-  return 0;
+  return adapt__seq_realloc(&a->stk, &a->cap, a->cap ? a->cap * 2 : 8, x->stride);
 }
 
 /* The top entry has just been filled with group [lo, hi): push it, merging

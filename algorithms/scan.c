@@ -295,8 +295,11 @@ static const adapt__seq_kernel k_xscan_range = {run_xscan_range, merge_xscan, di
 /* The four scans: x holds the callbacks (op, or scan or xscan and add);
  * init: the exclusive scans' initial value (NULL for the inclusive ones). */
 static int scan_common(const char *fn, const void *in, size_t count, size_t size, void *out,
-                       const void *init, scan_ctx *x, const adapt__seq_kernel *k, void (*key)(void),
+                       const void *init, scan_ctx *x, const adapt__seq_kernel *k,
                        const adapt_attr *attr) {
+  void (*key)(void) = k == &k_scan || k == &k_xscan ? (void (*)(void))x->op
+                      : k == &k_scan_range          ? (void (*)(void))x->scan
+                                                    : (void (*)(void))x->xscan;
   size_t bytes;
   adapt__error_clear();
   if (key == NULL)
@@ -362,9 +365,8 @@ static int scan_common(const char *fn, const void *in, size_t count, size_t size
 int adapt_inclusive_scan(const void *in, size_t count, size_t size, void *out,
                          void (*op)(const void *prev, const void *elem, void *out, void *ctx),
                          void *ctx, const adapt_attr *attr) {
-  scan_ctx x = {.user = ctx, .op = op};
-  return scan_common("adapt_inclusive_scan", in, count, size, out, NULL, &x, &k_scan,
-                     (void (*)(void))op, attr);
+  return scan_common("adapt_inclusive_scan", in, count, size, out, NULL,
+                     &(scan_ctx){.user = ctx, .op = op}, &k_scan, attr);
 }
 
 int adapt_inclusive_scan_range(const void *in, size_t count, size_t size, void *out,
@@ -372,17 +374,15 @@ int adapt_inclusive_scan_range(const void *in, size_t count, size_t size, void *
                                             void *out_first, size_t n, void *ctx),
                                void (*add)(const void *carry, void *first, size_t n, void *ctx),
                                void *ctx, const adapt_attr *attr) {
-  scan_ctx x = {.user = ctx, .scan = scan, .add = add};
-  return scan_common("adapt_inclusive_scan_range", in, count, size, out, NULL, &x, &k_scan_range,
-                     (void (*)(void))scan, attr);
+  return scan_common("adapt_inclusive_scan_range", in, count, size, out, NULL,
+                     &(scan_ctx){.user = ctx, .scan = scan, .add = add}, &k_scan_range, attr);
 }
 
 int adapt_exclusive_scan(const void *in, size_t count, size_t size, void *out, const void *init,
                          void (*op)(const void *prev, const void *elem, void *res, void *ctx),
                          void *ctx, const adapt_attr *attr) {
-  scan_ctx x = {.user = ctx, .op = op};
-  return scan_common("adapt_exclusive_scan", in, count, size, out, init, &x, &k_xscan,
-                     (void (*)(void))op, attr);
+  return scan_common("adapt_exclusive_scan", in, count, size, out, init,
+                     &(scan_ctx){.user = ctx, .op = op}, &k_xscan, attr);
 }
 
 int adapt_exclusive_scan_range(const void *in, size_t count, size_t size, void *out,
@@ -391,7 +391,6 @@ int adapt_exclusive_scan_range(const void *in, size_t count, size_t size, void *
                                             size_t n, void *ctx),
                                void (*add)(const void *carry, void *first, size_t n, void *ctx),
                                void *ctx, const adapt_attr *attr) {
-  scan_ctx x = {.user = ctx, .xscan = scan, .add = add};
-  return scan_common("adapt_exclusive_scan_range", in, count, size, out, init, &x, &k_xscan_range,
-                     (void (*)(void))scan, attr);
+  return scan_common("adapt_exclusive_scan_range", in, count, size, out, init,
+                     &(scan_ctx){.user = ctx, .xscan = scan, .add = add}, &k_xscan_range, attr);
 }

@@ -85,11 +85,13 @@ static int check(const char *fn, const char *out_name, const void *base, size_t 
   return 0;
 }
 
-/* Check the call, then run kernel k over the elements with c and w (the
- * caller reads its result from them). */
+/* Check the call, run kernel k over the elements, then set *out: the
+ * count (the count kernels), or the index of the first match, the final
+ * limit (the find kernels: the limit only drops to matches, so it is the
+ * lowest one, or count if none). x holds the callback. */
 static int run_pred(const char *fn, const char *out_name, const adapt__seq_kernel *k,
-                    const char *cb_name, const void *base, size_t count, size_t size, void *out,
-                    pred_ctx *x, const adapt_attr *attr, adapt__seq_ctx *c, adapt__seq_work *w) {
+                    const char *cb_name, const void *base, size_t count, size_t size, size_t *out,
+                    pred_ctx *x, const adapt_attr *attr) {
   void (*key)(void) = x->pred ? (void (*)(void))x->pred : (void (*)(void))x->range;
   int rc = check(fn, out_name, base, count, size, cb_name, (const void *)(uintptr_t)key, out);
   if (rc) return rc;
@@ -99,52 +101,38 @@ static int run_pred(const char *fn, const char *out_name, const adapt__seq_kerne
   p.grain_key = key;
   x->base = base;
   x->size = size;
-  return adapt__seq_run(c, w, k, x, &p, NULL, 0);
+  adapt__seq_ctx c;
+  adapt__seq_work w;
+  rc = adapt__seq_run(&c, &w, k, x, &p, NULL, 0);
+  if (rc == 0) *out = k == &k_count || k == &k_count_range ? *count_of(&w) : adapt__seq_limit(&c);
+  return rc;
 }
 
 int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
                    int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
   pred_ctx x = {.user = ctx, .pred = pred};
-  adapt__seq_ctx c;
-  adapt__seq_work w;
-  int rc = run_pred("adapt_count_if", "result", &k_count, "pred", base, count, size, result, &x,
-                    attr, &c, &w);
-  if (rc == 0) *result = *count_of(&w);
-  return rc;
+  return run_pred("adapt_count_if", "result", &k_count, "pred", base, count, size, result, &x,
+                  attr);
 }
 
 int adapt_count_if_range(const void *base, size_t count, size_t size, size_t *result,
                          size_t (*count_range)(const void *first, size_t n, void *ctx), void *ctx,
                          const adapt_attr *attr) {
   pred_ctx x = {.user = ctx, .range = count_range};
-  adapt__seq_ctx c;
-  adapt__seq_work w;
-  int rc = run_pred("adapt_count_if_range", "result", &k_count_range, "count_range", base, count,
-                    size, result, &x, attr, &c, &w);
-  if (rc == 0) *result = *count_of(&w);
-  return rc;
+  return run_pred("adapt_count_if_range", "result", &k_count_range, "count_range", base, count,
+                  size, result, &x, attr);
 }
 
 int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
   pred_ctx x = {.user = ctx, .pred = pred};
-  adapt__seq_ctx c;
-  adapt__seq_work w;
-  int rc = run_pred("adapt_find_if", "index", &k_find, "pred", base, count, size, index, &x, attr,
-                    &c, &w);
-  /* the limit only drops to matches: the lowest one, or count (n) if none */
-  if (rc == 0) *index = adapt__seq_limit(&c);
-  return rc;
+  return run_pred("adapt_find_if", "index", &k_find, "pred", base, count, size, index, &x, attr);
 }
 
 int adapt_find_if_range(const void *base, size_t count, size_t size, size_t *index,
                         size_t (*find_range)(const void *first, size_t n, void *ctx), void *ctx,
                         const adapt_attr *attr) {
   pred_ctx x = {.user = ctx, .range = find_range};
-  adapt__seq_ctx c;
-  adapt__seq_work w;
-  int rc = run_pred("adapt_find_if_range", "index", &k_find_range, "find_range", base, count, size,
-                    index, &x, attr, &c, &w);
-  if (rc == 0) *index = adapt__seq_limit(&c); /* as adapt_find_if */
-  return rc;
+  return run_pred("adapt_find_if_range", "index", &k_find_range, "find_range", base, count, size,
+                  index, &x, attr);
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -343,4 +344,27 @@ int adapt__seq_run(adapt__seq_ctx *c, adapt__seq_work *w, const adapt__seq_kerne
     grain_cache[s].grain = w->grain;
   }
   return rc;
+}
+
+int adapt__seq_run_elems(const char *fn, const adapt__seq_kernel *k, void *kctx, size_t count,
+                         size_t footprint, void (*key)(void), void *acc, size_t acc_bytes,
+                         const adapt_attr *attr) {
+  adapt__seq_params p;
+  int rc = adapt__seq_params_resolve(fn, attr, count, 1, footprint, &p);
+  if (rc || count == 0) return rc;
+  p.grain_key = key;
+  adapt__seq_ctx c;
+  adapt__seq_work w;
+  rc = adapt__seq_run(&c, &w, k, kctx, &p, acc, acc_bytes);
+  if (acc) memcpy(acc, w.acc, acc_bytes);
+  return rc;
+}
+
+int adapt__seq_realloc(char **buf, size_t *cap_now, size_t cap, size_t size) {
+  if (cap > SIZE_MAX / size) return -ENOMEM;
+  char *p = realloc(*buf, cap * size);
+  if (!p) return -ENOMEM;
+  *buf = p;
+  *cap_now = cap;
+  return 0;
 }

@@ -98,6 +98,21 @@ struct adapt__seq_ctx {
 int adapt__seq_run(adapt__seq_ctx *c, adapt__seq_work *w, const adapt__seq_kernel *k, void *kctx,
                    const adapt__seq_params *p, const void *acc_init, size_t acc_bytes);
 
+/* A call over `count` elements, one unit each: adapt__seq_params_resolve
+ * for the public function fn (footprint: the bytes one element touches),
+ * the calibrated grain remembered under key, then, when count > 0,
+ * adapt__seq_run of kernel k with call context kctx. *acc (acc_bytes <=
+ * ADAPT_SEQ_ACC_BYTES; NULL with 0: zeroed) is the master's initial state
+ * and, after a run, its final one. Returns as those two. */
+int adapt__seq_run_elems(const char *fn, const adapt__seq_kernel *k, void *kctx, size_t count,
+                         size_t footprint, void (*key)(void), void *acc, size_t acc_bytes,
+                         const adapt_attr *attr);
+
+/* Resizes the heap array *buf of *cap elements of `size` bytes to `cap`
+ * elements (realloc: the elements kept stay). 0, or -ENOMEM (cap * size
+ * overflows, or no memory: *buf and *cap unchanged). */
+int adapt__seq_realloc(char **buf, size_t *cap_now, size_t cap, size_t size);
+
 /* From a kernel, any worker: units >= at need not be processed any more;
  * err != 0 records an error (the first one wins). Thread-safe. */
 void adapt__seq_stop(adapt__seq_ctx *c, size_t at, int err);

@@ -48,15 +48,8 @@ static int reserve(const var_ctx *x, adapt__seq_work *w, var_acc *a, size_t need
   size_t cap = a->cap > SIZE_MAX / 2 ? SIZE_MAX : a->cap * 2;
   if (cap < need) cap = need;
   if (cap < ADAPT_VAR_BUF_MIN) cap = ADAPT_VAR_BUF_MIN;
-  if (cap > SIZE_MAX / x->out_size) {
-    cap = need;
-    if (cap > SIZE_MAX / x->out_size) return -ENOMEM;
-  }
-  char *p = realloc(a->buf, cap * x->out_size);
-  if (!p) return -ENOMEM;
-  a->buf = p;
-  a->cap = cap;
-  return 0;
+  if (cap > SIZE_MAX / x->out_size) cap = need;
+  return adapt__seq_realloc(&a->buf, &a->cap, cap, x->out_size);
 }
 
 static void run_var(adapt__seq_ctx *c, adapt__seq_work *w, size_t b, size_t e) {
@@ -154,27 +147,15 @@ static const adapt__seq_kernel k_var = {run_var, merge_var, discard_var};
 static const adapt__seq_kernel k_copy_if = {run_copy_if, merge_var, discard_var};
 static const adapt__seq_kernel k_var_range = {run_var_range, merge_var, discard_var};
 
-/* Run kernel k with the master's output a; a is updated (buffer, count). */
-static int run_out(const char *fn, const adapt__seq_kernel *k, var_ctx *x, size_t count,
-                   size_t footprint, void (*key)(void), var_acc *a, const adapt_attr *attr) {
-  adapt__seq_params p;
-  int rc = adapt__seq_params_resolve(fn, attr, count, 1, footprint, &p);
-  if (rc || count == 0) return rc;
-  p.grain_key = key;
-  adapt__seq_ctx c;
-  adapt__seq_work w;
-  rc = adapt__seq_run(&c, &w, k, x, &p, a, sizeof *a);
-  *a = *acc_of(&w);
-  return rc;
-}
-
-/* adapt_transform_var and its range form: x holds the callback. */
-static int var_common(const char *fn, const char *cb_name, void (*cb)(void), const void *in,
-                      size_t count, size_t in_size, adapt_vec *out, size_t max_out, var_ctx *x,
-                      const adapt__seq_kernel *k, const adapt_attr *attr) {
+/* adapt_transform_var (kernel k_var) and its range form (k_var_range): x
+ * holds the callback. */
+static int var_common(const char *fn, const adapt__seq_kernel *k, const void *in, size_t count,
+                      size_t in_size, adapt_vec *out, size_t max_out, var_ctx *x,
+                      const adapt_attr *attr) {
+  void (*cb)(void) = k == &k_var ? (void (*)(void))x->op : (void (*)(void))x->op_range;
   size_t ib, ob;
   adapt__error_clear();
-  if (!cb) return adapt__fail(-EINVAL, "%s: %s is NULL", fn, cb_name);
+  if (!cb) return adapt__fail(-EINVAL, "%s: op is NULL", fn);
   if (!out) return adapt__fail(-EINVAL, "%s: out is NULL", fn);
   int rc = adapt__seq_bytes(fn, "count", "in_size", count, in_size, &ib);
   if (rc) return rc;
@@ -197,7 +178,7 @@ static int var_common(const char *fn, const char *cb_name, void (*cb)(void), con
   x->max_out = max_out;
   var_acc a = {.buf = out->data, .n = out->count, .cap = out->capacity};
   size_t fp = in_size > SIZE_MAX - ob ? SIZE_MAX : in_size + ob;
-  rc = run_out(fn, k, x, count, fp, cb, &a, attr);
+  rc = adapt__seq_run_elems(fn, k, x, count, fp, cb, &a, sizeof a, attr);
   out->data = a.buf; /* may have moved (realloc keeps the old elements) */
   out->capacity = a.cap;
   if (rc == 0) out->count = a.n;
@@ -208,9 +189,8 @@ int adapt_transform_var(const void *in, size_t count, size_t in_size, adapt_vec 
                         size_t max_out,
                         size_t (*op)(const void *in_elem, void *out_elems, void *ctx), void *ctx,
                         const adapt_attr *attr) {
-  var_ctx x = {.user = ctx, .op = op};
-  return var_common("adapt_transform_var", "op", (void (*)(void))op, in, count, in_size, out,
-                    max_out, &x, &k_var, attr);
+  return var_common("adapt_transform_var", &k_var, in, count, in_size, out, max_out,
+                    &(var_ctx){.user = ctx, .op = op}, attr);
 }
 
 int adapt_transform_var_range(const void *in, size_t count, size_t in_size, adapt_vec *out,
@@ -218,18 +198,20 @@ int adapt_transform_var_range(const void *in, size_t count, size_t in_size, adap
                               size_t (*op)(const void *in_first, size_t n, void *out_first,
                                            void *ctx),
                               void *ctx, const adapt_attr *attr) {
-  var_ctx x = {.user = ctx, .op_range = op};
-  return var_common("adapt_transform_var_range", "op", (void (*)(void))op, in, count, in_size, out,
-                    max_out, &x, &k_var_range, attr);
+  return var_common("adapt_transform_var_range", &k_var_range, in, count, in_size, out, max_out,
+                    &(var_ctx){.user = ctx, .op_range = op}, attr);
 }
 
-/* adapt_copy_if and its range form: x holds the callback. */
-static int copy_common(const char *fn, const char *cb_name, void (*cb)(void), const void *in,
-                       size_t count, size_t size, void *out, size_t *out_count, var_ctx *x,
-                       const adapt__seq_kernel *k, const adapt_attr *attr) {
+/* adapt_copy_if (kernel k_copy_if: pred) and its range form (k_var_range:
+ * select): x holds the callback. */
+static int copy_common(const char *fn, const adapt__seq_kernel *k, const void *in, size_t count,
+                       size_t size, void *out, size_t *out_count, var_ctx *x,
+                       const adapt_attr *attr) {
+  const int range = k == &k_var_range;
+  void (*cb)(void) = range ? (void (*)(void))x->op_range : (void (*)(void))x->pred;
   size_t bytes;
   adapt__error_clear();
-  if (!cb) return adapt__fail(-EINVAL, "%s: %s is NULL", fn, cb_name);
+  if (!cb) return adapt__fail(-EINVAL, "%s: %s is NULL", fn, range ? "select" : "pred");
   if (!out_count) return adapt__fail(-EINVAL, "%s: out_count is NULL", fn);
   int rc = adapt__seq_bytes(fn, "count", "size", count, size, &bytes);
   if (rc) return rc;
@@ -243,23 +225,21 @@ static int copy_common(const char *fn, const char *cb_name, void (*cb)(void), co
   x->fixed = 1;
   var_acc a = {.buf = out, .n = 0, .cap = count};
   size_t fp = size > SIZE_MAX / 2 ? SIZE_MAX : 2 * size;
-  rc = run_out(fn, k, x, count, fp, cb, &a, attr);
+  rc = adapt__seq_run_elems(fn, k, x, count, fp, cb, &a, sizeof a, attr);
   if (rc == 0) *out_count = a.n;
   return rc;
 }
 
 int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
                   int (*pred)(const void *elem, void *ctx), void *ctx, const adapt_attr *attr) {
-  var_ctx x = {.user = ctx, .pred = pred};
-  return copy_common("adapt_copy_if", "pred", (void (*)(void))pred, in, count, size, out, out_count,
-                     &x, &k_copy_if, attr);
+  return copy_common("adapt_copy_if", &k_copy_if, in, count, size, out, out_count,
+                     &(var_ctx){.user = ctx, .pred = pred}, attr);
 }
 
 int adapt_copy_if_range(const void *in, size_t count, size_t size, void *out, size_t *out_count,
                         size_t (*select)(const void *in_first, size_t n, void *out_first,
                                          void *ctx),
                         void *ctx, const adapt_attr *attr) {
-  var_ctx x = {.user = ctx, .op_range = select};
-  return copy_common("adapt_copy_if_range", "select", (void (*)(void))select, in, count, size, out,
-                     out_count, &x, &k_var_range, attr);
+  return copy_common("adapt_copy_if_range", &k_var_range, in, count, size, out, out_count,
+                     &(var_ctx){.user = ctx, .op_range = select}, attr);
 }

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# References of README.md and docs/*.md resolve inside the repository, so that a clone's
-# documentation has no dangling pointer:
+# References of README.md and docs/*.md, and of the comments of the code files, resolve inside
+# the repository, so that a clone's documentation and comments have no dangling pointer:
 #   - every relative Markdown link [text](path) or [text](path#anchor): the file exists
 #     (relative to the page, as GitHub resolves it), inside the repository and outside build/;
 #     an anchor into a .md page (or #anchor alone) names one of its headings;
 #   - every repository path written in backticks (`docs/guide.md`, `apps/isosurface/demo.sh`,
 #     `tests/algorithms/test_algo_*.c`, `perfcounters/perfcounters.{h,c}`, `-Ilibadapt/include`): it exists,
-#     relative to the repository root; `<adapt/NAME.h>` is a public header of libadapt/include (the C++ front end's:
-#     stl/include).
+#     relative to the repository root; `<adapt/*.h>` (a header in angle brackets, under adapt/) names public
+#     headers of libadapt/include, algorithms/include or stl/include (the C++ front end's).
 # What counts as a repository path (the docs also show commands, units and ratios such as
 # `n/8P` or `LLC/seq` in backticks): a word of a code span that contains a slash and either
 # starts with a top-level directory of the repository or ends with a source extension
@@ -19,7 +19,12 @@
 #   - absolute paths of the host system under SYSTEM_PREFIXES (`/proc/stat`, `/usr/local`).
 # Code inside fenced or indented code blocks is not checked (shell sessions, programs: the
 # programs are compiled by scripts/doc_examples.sh).
-# Usage: bash scripts/doc_refs.sh [FILE.md...]   (default: README.md docs/*.md)
+# Comments of the code files (CODE_FILES, as git ls-files lists them): every word of a comment
+# (/* */ and // in C and C++; # in shell, Python and make) is checked as a word of a code span,
+# by the same rules; `../...` there is relative to the file's folder, and a trailing :LINE or
+# #anchor is not part of the path.
+# Usage: bash scripts/doc_refs.sh [FILE...]   (default: README.md docs/*.md and the code files;
+# a FILE not ending in .md is read as a code file)
 # DOC_REFS_VERBOSE=1 lists every link and path checked, and every backticked word with a slash
 # that is not taken for a repository path.
 set -euo pipefail
@@ -32,7 +37,15 @@ EXTENSIONS='c|h|cpp|hpp|cc|md|sh|mk|py|txt|csv|cmake|in|pc|json|yml|yaml'
 INSTALLED=(include/adapt/ include/adapt/*.h)
 SYSTEM_PREFIXES=(/usr/ /proc/ /sys/ /etc/ /dev/ /tmp/ /opt/ /lib/ /bin/)
 
-if [ $# -gt 0 ]; then docs=("$@"); else docs=(README.md docs/*.md); fi
+CODE_FILES=('*.c' '*.h' '*.cpp' '*.hpp' '*.mk' '*.sh' '*.py' Makefile '*/Makefile')
+
+if [ $# -gt 0 ]; then
+  docs=() code=()
+  for f in "$@"; do if [[ $f == *.md ]]; then docs+=("$f"); else code+=("$f"); fi; done
+else
+  docs=(README.md docs/*.md)
+  mapfile -t code < <(git ls-files -- "${CODE_FILES[@]}" 2>/dev/null || true)
+fi
 
 # Top-level directories of the repository (tracked files, or present for files not yet
 # committed), build/ excepted.
@@ -115,6 +128,57 @@ extract() {
   ' "$1"
 }
 
+# Emits "FILE <TAB> line <TAB> word" for each word with a slash of each comment of the C and
+# C++ files given: /* ... */ and // ..., outside string and character literals.
+extract_c() {
+  awk '
+    function words(text,   n, i, ws) {
+      n = split(text, ws, /[ \t]+/)
+      for (i = 1; i <= n; i++) if (index(ws[i], "/")) printf "%s\t%d\t%s\n", FILENAME, FNR, ws[i]
+    }
+    FNR == 1 { state = "" }
+    {
+      line = $0
+      while (line != "") {
+        if (state == "block") {
+          if (match(line, /\*\//)) {
+            words(substr(line, 1, RSTART - 1)); line = substr(line, RSTART + 2); state = ""
+          } else { words(line); line = "" }
+          continue
+        }
+        if (!match(line, /\/\*|\/\/|["\047]/)) break
+        tok = substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH)
+        if (tok == "/*") state = "block"
+        else if (tok == "//") { words(line); line = "" }
+        else if (tok == "\"") { if (match(line, /^([^"\\]|\\.)*"/)) line = substr(line, RLENGTH + 1); else line = "" }
+        else { if (match(line, /^([^\047\\]|\\.)*\047/)) line = substr(line, RLENGTH + 1); else line = "" }
+      }
+    }
+  ' "$@"
+}
+
+# The same for shell, Python and make files: a # at the start of a line or after a blank,
+# outside quotes, starts a comment (a first #! line excepted).
+extract_hash() {
+  awk '
+    FNR == 1 && /^#!/ { next }
+    {
+      line = $0; q = ""; prev = " "
+      for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (q != "") { if (c == "\\" && q == "\"") i++; else if (c == q) q = ""; prev = c; continue }
+        if (c == "\"" || c == "\047") { q = c; prev = c; continue }
+        if (c == "#" && prev ~ /[ \t]/) {
+          n = split(substr(line, i + 1), ws, /[ \t]+/)
+          for (k = 1; k <= n; k++) if (index(ws[k], "/")) printf "%s\t%d\t%s\n", FILENAME, FNR, ws[k]
+          break
+        }
+        prev = c
+      }
+    }
+  ' "$@"
+}
+
 # GitHub's anchors of a page: the headings, lower-cased, without punctuation (letters,
 # digits, spaces, - and _ stay), spaces turned into -; repeats get -1, -2...
 anchors() {
@@ -139,6 +203,55 @@ exists() {
   else
     [ -e "$p" ]
   fi
+}
+
+# Checks a word of a code span or of a comment at $where; dir: the folder `../` paths are
+# relative to (only in comments; empty: such paths are errors).
+check_word() {
+  local w=$1 dir=$2 ok s first skip x pat
+  # Strip the punctuation of the sentence around it.
+  w=${w#[(\"\']}
+  while [[ $w =~ [\),\;:.\"\']$ ]]; do w=${w%?}; done
+  [[ $w =~ ^[A-Za-z_][A-Za-z0-9_]*=(.*)$ ]] && w=${BASH_REMATCH[1]} # VAR=path
+  [[ $w =~ ^-[IL](.+)$ ]] && w=${BASH_REMATCH[1]}                     # -Ipath, -Lpath
+  [[ $w == */* ]] || return 0
+  [[ $w =~ [A-Za-z0-9] ]] || return 0
+  case $w in *://* | *'$'*) return 0 ;; esac
+  if [[ $w =~ ^\<(adapt/[^>]*)\>$ ]]; then
+    local h=${BASH_REMATCH[1]}
+    npaths=$((npaths + 1))
+    exists "libadapt/include/$h" || exists "algorithms/include/$h" || exists "stl/include/$h" ||
+      report "$where: <$h> is not a public header (libadapt/include, algorithms/include, stl/include)"
+    return 0
+  fi
+  [[ $w == \<* ]] && return 0 # a system header, <sys/mman.h>
+  if [[ $w == ../* && -n $dir ]]; then # a comment's path relative to its file
+    w=$(realpath -m --relative-to="$root" "$root/$dir/$w")
+  fi
+  case $w in
+    ../*) report "$where: \`$w\` is outside the repository"; return 0 ;;
+    /*)
+      ok=0
+      for s in "${SYSTEM_PREFIXES[@]}"; do [[ $w == "$s"* || $w/ == "$s" ]] && ok=1; done
+      [ $ok -eq 1 ] || report "$where: \`$w\` is an absolute path outside the repository"
+      return 0 ;;
+  esac
+  w=${w#./}
+  first=${w%%/*}
+  # Not a repository path: neither a top-level directory nor a source file name.
+  if [ -z "${topdir[$first]:-}" ] && [ "$first" != build ] &&
+    ! [[ $w =~ \.($EXTENSIONS)(\}|$) || $w =~ \.\{[^}]*\}$ ]]; then
+    verbose "$where: not a path: $w"
+    return 0
+  fi
+  if [ "$first" = build ]; then verbose "$where: build output: $w"; return 0; fi
+  skip=0
+  for x in "${INSTALLED[@]}"; do [ "$w" = "$x" ] && skip=1; done
+  if [ $skip -eq 1 ]; then verbose "$where: installed: $w"; return 0; fi
+  npaths=$((npaths + 1))
+  verbose "$where: path $w"
+  pat=${w//<[a-z]*>/*} # placeholders such as run<i>
+  exists "$pat" || report "$where: \`$w\` does not exist in the repository"
 }
 
 for doc in "${docs[@]}"; do
@@ -170,51 +283,36 @@ for doc in "${docs[@]}"; do
       fi
       continue
     fi
-    # A word of a code span. Strip the punctuation of the sentence around it.
-    w=$ref
-    w=${w#[(\"\']}
-    while [[ $w =~ [\),\;:.\"\']$ ]]; do w=${w%?}; done
-    [[ $w =~ ^[A-Za-z_][A-Za-z0-9_]*=(.*)$ ]] && w=${BASH_REMATCH[1]} # VAR=path
-    [[ $w =~ ^-[IL](.+)$ ]] && w=${BASH_REMATCH[1]}                     # -Ipath, -Lpath
-    [[ $w == */* ]] || continue
-    [[ $w =~ [A-Za-z0-9] ]] || continue
-    case $w in *://* | *'$'*) continue ;; esac
-    if [[ $w =~ ^\<(adapt/[^>]*)\>$ ]]; then
-      npaths=$((npaths + 1))
-      [ -e "libadapt/include/${BASH_REMATCH[1]}" ] || [ -e "algorithms/include/${BASH_REMATCH[1]}" ] || [ -e "stl/include/${BASH_REMATCH[1]}" ] ||
-        report "$where: <${BASH_REMATCH[1]}> is not a public header (libadapt/include, algorithms/include, stl/include)"
-      continue
-    fi
-    [[ $w == \<* ]] && continue # a system header, <sys/mman.h>
-    case $w in
-      ../*) report "$where: \`$w\` is outside the repository"; continue ;;
-      /*)
-        ok=0
-        for s in "${SYSTEM_PREFIXES[@]}"; do [[ $w == "$s"* || $w/ == "$s" ]] && ok=1; done
-        [ $ok -eq 1 ] || report "$where: \`$w\` is an absolute path outside the repository"
-        continue ;;
-    esac
-    w=${w#./}
-    first=${w%%/*}
-    # Not a repository path: neither a top-level directory nor a source file name.
-    if [ -z "${topdir[$first]:-}" ] && [ "$first" != build ] &&
-      ! [[ $w =~ \.($EXTENSIONS)(\}|$) || $w =~ \.\{[^}]*\}$ ]]; then
-      verbose "$where: not a path: $w"
-      continue
-    fi
-    if [ "$first" = build ]; then verbose "$where: build output: $w"; continue; fi
-    skip=0
-    for x in "${INSTALLED[@]}"; do [ "$w" = "$x" ] && skip=1; done
-    if [ $skip -eq 1 ]; then verbose "$where: installed: $w"; continue; fi
-    npaths=$((npaths + 1))
-    verbose "$where: path $w"
-    pat=${w//<[a-z]*>/*} # placeholders such as run<i>
-    exists "$pat" || report "$where: \`$w\` does not exist in the repository"
+    check_word "$ref" ""
   done < <(extract "$doc")
 done
 
+# The code files present in the work tree, by comment syntax.
+cfiles=() hfiles=()
+for f in "${code[@]}"; do
+  [ -f "$f" ] || continue # deleted in the work tree
+  case $f in
+    *.c | *.h | *.cpp | *.hpp) cfiles+=("$f") ;;
+    *) hfiles+=("$f") ;;
+  esac
+done
+nfiles=$((${#cfiles[@]} + ${#hfiles[@]}))
+while IFS=$'\t' read -r f line ref; do
+  where="$f:$line"
+  dir=${f%/*}
+  [ "$dir" = "$f" ] && dir=.
+  w=${ref//\`/}
+  w=${w%%#*}
+  [[ $w =~ ^(.+\.[A-Za-z]+):[0-9]+(-[0-9]+)?[\),.\;:]*$ ]] && w=${BASH_REMATCH[1]} # file.c:LINE
+  check_word "$w" "$dir"
+done < <(
+  [ ${#cfiles[@]} -eq 0 ] || extract_c "${cfiles[@]}"
+  [ ${#hfiles[@]} -eq 0 ] || extract_hash "${hfiles[@]}"
+)
+
 if [ $bad -eq 0 ]; then
-  echo "doc-refs: $nlinks links and $npaths repository paths in ${#docs[@]} pages resolve"
+  echo "doc-refs: $nlinks links and $npaths repository paths in ${#docs[@]} pages and the" \
+    "comments of $nfiles code files resolve"
 else
   echo "doc-refs: FAILED ($nlinks links, $npaths repository paths checked)"
 fi

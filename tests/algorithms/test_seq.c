@@ -208,37 +208,45 @@ static void s_discard(adapt_seq *s, void *tv, void *ctx) {
 
 static const adapt_seq_kernel stop_kernel = {s_run, s_merge, s_discard, sizeof(range_state), 0};
 
-static void test_seq_stop(void **state) {
-  const size_t n = adapt_test_scale(400000, 40000);
+/* body(seen, n) on each worker count of the matrix (algo_workers); seen:
+ * room for n visit counts (range_ctx_init zeroes them). */
+static void on_each_worker_count(size_t n, void (*body)(atomic_uchar *seen, size_t n)) {
   atomic_uchar *seen = malloc(n);
   assert_non_null(seen);
-  const int workers[] = {1, 2, 3, 8};
-  for (size_t wi = 0; wi < 4; wi++) {
-    assert_int_equal(adapt_test_workers(workers[wi]), 0);
-    for (int err = 0; err >= -ERANGE; err -= ERANGE) {
-      stop_ctx x;
-      range_ctx_init(&x.r, seen, n);
-      x.at = n / 3;
-      x.err = err;
-      range_state st = {0};
-      adapt_attr a = {0};
-      a.grain = 64;
-      int rc = adapt_seq_run(NULL, n, 8, &stop_kernel, &x, &st, &a);
-      assert_int_equal(rc, err);
-      if (err) assert_non_null(strstr(adapt_last_error(), "adapt_seq_run"));
-      assert_int_equal(atomic_load(&x.r.errors), 0);
-      /* Everything up to the limit ran exactly once, nothing twice. */
-      for (size_t i = 0; i < n; i++) {
-        unsigned v = atomic_load(&seen[i]);
-        if (i <= x.at) assert_int_equal(v, 1);
-        assert_true(v <= 1);
-      }
-      assert_int_equal(st.first, 0);
-      assert_true(st.last >= x.at + 1);
-      free(st.cell);
-    }
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
+    body(seen, n);
   }
   free(seen);
+}
+
+static void stop_cases(atomic_uchar *seen, size_t n) {
+  for (int err = 0; err >= -ERANGE; err -= ERANGE) {
+    stop_ctx x;
+    range_ctx_init(&x.r, seen, n);
+    x.at = n / 3;
+    x.err = err;
+    range_state st = {0};
+    adapt_attr a = {0};
+    a.grain = 64;
+    int rc = adapt_seq_run(NULL, n, 8, &stop_kernel, &x, &st, &a);
+    assert_int_equal(rc, err);
+    if (err) assert_non_null(strstr(adapt_last_error(), "adapt_seq_run"));
+    assert_int_equal(atomic_load(&x.r.errors), 0);
+    /* Everything up to the limit ran exactly once, nothing twice. */
+    for (size_t i = 0; i < n; i++) {
+      unsigned v = atomic_load(&seen[i]);
+      if (i <= x.at) assert_int_equal(v, 1);
+      assert_true(v <= 1);
+    }
+    assert_int_equal(st.first, 0);
+    assert_true(st.last >= x.at + 1);
+    free(st.cell);
+  }
+}
+
+static void test_seq_stop(void **state) {
+  on_each_worker_count(adapt_test_scale(400000, 40000), stop_cases);
 }
 
 /* --- maps: the master's state shared read-only, every scheduler ----------- */
@@ -255,32 +263,29 @@ static void m_run(adapt_seq *s, void *sv, size_t b, size_t e, void *ctx) {
 
 static const adapt_seq_kernel map_kernel = {m_run, NULL, NULL, sizeof(map_state), 0};
 
+static void map_cases(atomic_uchar *seen, size_t n) {
+  for (int s = ADAPT_SCHED_DEFAULT; s < ADAPT_SCHED_COUNT; s++) {
+    range_ctx x;
+    range_ctx_init(&x, seen, n);
+    map_state st = {0xfeedu};
+    adapt_attr a = {0};
+    a.sched = (adapt_sched)s;
+    assert_int_equal(adapt_seq_run("map", n, 8, &map_kernel, &x, &st, &a), 0);
+    assert_int_equal(atomic_load(&x.errors), 0);
+    for (size_t i = 0; i < n; i++) assert_int_equal(atomic_load(&seen[i]), 1);
+    assert_int_equal(st.magic, 0xfeedu);
+  }
+}
+
 static void test_seq_map_schedulers(void **state) {
   const size_t n = adapt_test_scale(100003, 10007);
-  atomic_uchar *seen = malloc(n);
-  assert_non_null(seen);
-  const int workers[] = {1, 2, 3, 8};
-  for (size_t wi = 0; wi < 4; wi++) {
-    assert_int_equal(adapt_test_workers(workers[wi]), 0);
-    for (int s = ADAPT_SCHED_DEFAULT; s < ADAPT_SCHED_COUNT; s++) {
-      range_ctx x;
-      range_ctx_init(&x, seen, n);
-      map_state st = {0xfeedu};
-      adapt_attr a = {0};
-      a.sched = (adapt_sched)s;
-      assert_int_equal(adapt_seq_run("map", n, 8, &map_kernel, &x, &st, &a), 0);
-      assert_int_equal(atomic_load(&x.errors), 0);
-      for (size_t i = 0; i < n; i++) assert_int_equal(atomic_load(&seen[i]), 1);
-      assert_int_equal(st.magic, 0xfeedu);
-    }
-  }
+  on_each_worker_count(n, map_cases);
   /* A merging kernel needs the adaptive protocol. */
   range_state st = {0};
   adapt_attr a = {0};
   a.sched = ADAPT_SCHED_STATIC;
   assert_int_equal(adapt_seq_run("ordered", n, 8, &range_kernel, NULL, &st, &a), -ENOTSUP);
   assert_non_null(strstr(adapt_last_error(), "ordered"));
-  free(seen);
 }
 
 /* --- cancel from a callback ------------------------------------------------ */

@@ -1,7 +1,7 @@
 /* Helpers shared by the cmocka tests (tests/libadapt, tests/algorithms): the shared setup and
  * teardown, the registration macros and the runner every file uses, bodies
  * of known duration, the size scale of the sanitizer variants, the count
- * of live worker threads, and the N queens board of the nqueens tests. */
+ * of live worker threads (worker_threads.h), and the N queens board of the nqueens tests. */
 #ifndef TESTS_ADAPT_TEST_H
 #define TESTS_ADAPT_TEST_H
 
@@ -12,11 +12,12 @@
 #include <cmocka.h>
 
 #include <adapt/adapt.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "worker_threads.h"
 
 /* Busy-wait for ns nanoseconds (a body of known duration). */
 static inline void adapt_test_spin_ns(unsigned long long ns) {
@@ -42,33 +43,6 @@ static inline int adapt_test_workers(int n) {
   cfg.workers = n;
   return adapt_init(&cfg);
 }
-
-/* Worker threads of this process (Linux): threads named "adapt-worker".
- * Their count; the first cap of their thread ids go to tids (may be NULL
- * with cap 0). */
-static inline int adapt_test_worker_tids(int *tids, int cap) {
-  DIR *d = opendir("/proc/self/task");
-  struct dirent *e;
-  int n = 0;
-  while (d && (e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    char path[300], name[64] = "";
-    snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-    FILE *f = fopen(path, "r");
-    if (f) {
-      if (fgets(name, sizeof name, f) && strncmp(name, "adapt-worker", 12) == 0) {
-        if (n < cap) tids[n] = atoi(e->d_name);
-        n++;
-      }
-      fclose(f);
-    }
-  }
-  if (d) closedir(d);
-  return n;
-}
-
-/* Their count (the shared teardown checks that none is left behind). */
-static inline int adapt_test_worker_threads(void) { return adapt_test_worker_tids(NULL, 0); }
 
 /* N queens, a board being the column of the queen of each row: 1 if a
  * queen fits at column c of row `row` under the queens of cols[0..row),

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "adapt_test.h"
+#include "kernels.h"
 #include "fault_inject.h"
 
 enum {
@@ -248,53 +249,21 @@ static void op_mark_range(void *first, size_t n, void *ctx) {
 static uint64_t f3(uint64_t v) { return v * 3 + 1; }
 static void op_f3(const void *a, void *b, void *ctx) { *(uint64_t *)b = f3(*(const uint64_t *)a); }
 static void op_f3_range(const void *a, void *b, size_t n, void *ctx) {
-  for (size_t i = 0; i < n; i++) op_f3((const uint64_t *)a + i, (uint64_t *)b + i, ctx);
+  range_transform(op_f3, a, b, n, ctx);
 }
 static int pred3(const void *e, void *ctx) { return *(const uint64_t *)e % 3 == 0; }
 static int pred_is(const void *e, void *ctx) { return *(const uint64_t *)e == *(size_t *)ctx; }
 
-/* Affine maps x -> a x + b (mod 2^64): composition is associative and not
- * commutative, so a scan or a reduction in the wrong order shows. */
-typedef struct affine {
-  uint64_t a, b;
-} affine;
+/* The scans' data: affine maps (kernels.h). */
 static affine affine_of(uint64_t i) { return (affine){2 * i + 1, i ^ 0x5bd1e995u}; }
-/* first p, then e */
-static affine compose(affine p, affine e) { return (affine){e.a * p.a, e.a * p.b + e.b}; }
-static void op_scan(const void *prev, const void *elem, void *res, void *ctx) {
-  *(affine *)res = compose(*(const affine *)prev, *(const affine *)elem);
-}
 static affine scan_in[N_MAX], scan_out[N_MAX];
 
-/* The range forms of pred3, pred_is, op_scan and var_op. */
+/* The range forms of pred3 and pred_is. */
 static size_t count3_range(const void *f, size_t n, void *ctx) {
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) k += (size_t)pred3((const uint64_t *)f + i, ctx);
-  return k;
+  return range_count(pred3, f, n, ctx);
 }
 static size_t find_range(const void *f, size_t n, void *ctx) {
-  for (size_t i = 0; i < n; i++)
-    if (pred_is((const uint64_t *)f + i, ctx)) return i;
-  return n;
-}
-static void scan_range(const void *carry, const void *in_f, void *out_f, size_t n, void *ctx) {
-  const affine *x = in_f;
-  affine *y = out_f, p = carry ? compose(*(const affine *)carry, x[0]) : x[0];
-  y[0] = p;
-  for (size_t i = 1; i < n; i++) y[i] = p = compose(p, x[i]);
-}
-static void scan_add(const void *carry, void *first, size_t n, void *ctx) {
-  affine *y = first;
-  for (size_t i = 0; i < n; i++) y[i] = compose(*(const affine *)carry, y[i]);
-}
-static void xscan_range(void *carry, const void *in_f, void *out_f, size_t n, void *ctx) {
-  const affine *x = in_f;
-  affine *y = out_f, *c = carry;
-  for (size_t i = 0; i < n; i++) {
-    affine e = x[i];
-    y[i] = *c;
-    *c = compose(*c, e);
-  }
+  return range_find(pred_is, f, n, ctx);
 }
 /* out[i] = init, then each element composed in order */
 static void check_xscan_out(const char *what, affine init) {
@@ -417,16 +386,12 @@ static size_t var_op(const void *e, void *o, void *ctx) {
   return k;
 }
 
+/* Their range forms. */
 static size_t var_range(const void *e, size_t n, void *o, void *ctx) {
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) k += var_op((const uint64_t *)e + i, (uint64_t *)o + k, ctx);
-  return k;
+  return range_var(var_op, e, n, o, ctx);
 }
 static size_t copy3_range(const void *e, size_t n, void *o, void *ctx) {
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    if (pred3((const uint64_t *)e + i, ctx)) ((uint64_t *)o)[k++] = ((const uint64_t *)e)[i];
-  return k;
+  return range_copy_if(pred3, e, n, o, ctx);
 }
 
 static void sc_algo_var(void) {
@@ -475,73 +440,18 @@ static void sc_algo_var(void) {
   }
 }
 
-/* adapt_reduce: a value is the group of blocks [lo, hi) it covers and a
- * hash of its grouping; combine checks that its operands are adjacent and
- * grouped as documented (siblings of an aligned power-of-two group, or the
- * left fold of the maximal groups), and the hash of the result is compared
- * with the documented tree computed here. */
-typedef struct red_val {
-  uint64_t lo, hi, h;
-} red_val;
-
-enum { RED_BLOCK = 1024 }; /* ADAPT_REDUCE_BLOCK's default (algorithms.h) */
-static const red_val red_identity = {UINT64_MAX, UINT64_MAX, 0};
-
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x9e3779b97f4a7c15ull;
-  return x ^ (x >> 29);
-}
-static uint64_t join_hash(uint64_t l, uint64_t r) { return mix(l * 31 + mix(r + 7)); }
-
+/* adapt_reduce: the values of kernels.h; combine checks the
+ * grouping, and the hash of the result is compared with the documented
+ * tree's. */
 static void red_acc(void *acc, const void *first, size_t n, void *ctx) {
-  red_val *v = acc;
-  const uint64_t *e = first;
-  if (v->lo != UINT64_MAX || e[0] % RED_BLOCK != 0) bad(); /* identity, a block's start */
-  uint64_t s = 0;
-  for (size_t i = 0; i < n; i++) s = s * 3 + e[i];
-  *v = (red_val){e[0] / RED_BLOCK, e[0] / RED_BLOCK + 1, mix(s)};
+  if (!red_block(acc, first, n)) bad(); /* the identity, a block's start */
 }
-
-static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
-
 static void red_combine(void *acc, const void *other, void *ctx) {
-  red_val *x = acc;
-  const red_val *y = other;
-  uint64_t sx = x->hi - x->lo, sy = y->hi - y->lo;
-  int sibling = sx == sy && pow2(sx) && x->lo % (2 * sx) == 0;
-  /* the left fold: [0, p) (+) a smaller maximal group after it */
-  int fold = x->lo == 0 && pow2(sy) && x->hi % (2 * sy) == 0;
-  if (x->hi != y->lo || !(sibling || fold)) bad();
-  *x = (red_val){x->lo, y->hi, join_hash(x->h, y->h)};
-}
-
-/* The documented tree for the elements in[0..n) (in[i] == i). */
-static red_val red_group(uint64_t lo, uint64_t s) {
-  if (s == 1) {
-    red_val v = red_identity;
-    uint64_t first = lo * RED_BLOCK, n = n_elems - first < RED_BLOCK ? n_elems - first : RED_BLOCK;
-    red_acc(&v, &in[first], n, NULL);
-    return v;
-  }
-  red_val l = red_group(lo, s / 2), r = red_group(lo + s / 2, s / 2);
-  return (red_val){lo, lo + s, join_hash(l.h, r.h)};
-}
-
-static red_val red_expected(void) {
-  uint64_t nb = (n_elems + RED_BLOCK - 1) / RED_BLOCK, lo = 0;
-  red_val acc = red_identity;
-  for (uint64_t s = (uint64_t)1 << 62; s; s >>= 1)
-    if (nb - lo >= s) {
-      red_val g = red_group(lo, s);
-      acc = lo == 0 ? g : (red_val){0, lo + s, join_hash(acc.h, g.h)};
-      lo += s;
-    }
-  return acc;
+  if (!red_join(acc, other)) bad();
 }
 
 static void sc_algo_reduce(void) {
-  red_val want = red_expected();
+  red_val want = red_expected(in, n_elems);
   for (size_t mi = 0; mi < 3; mi++) {
     adapt_attr a = mode_attr(modes[mi]);
     a.grain = 1; /* units are blocks here */
@@ -559,11 +469,6 @@ static void sc_algo_reduce(void) {
 }
 
 /* --- The adaptive API: a user task whose reducer checks sequence order ---- */
-
-typedef struct aff_work {
-  size_t start, begin, end; /* processed [start, begin), owned [begin, end) */
-  affine acc;               /* composition of the processed elements, in order */
-} aff_work;
 
 typedef struct aff_ctx {
   int preempt; /* 1: the owner preempts its thieves; 0: adapt_end joins them */
@@ -585,30 +490,19 @@ static void aff_splitter(adapt_frame *f, void *wv, int count, adapt_reply_set *r
 }
 
 static void aff_reducer(void *vw, void *tw, void *cv) {
-  aff_work *v = vw, *t = tw;
-  if (v->begin != v->end || t->start != v->begin) bad(); /* out of sequence order */
-  v->acc = compose(v->acc, t->acc);
-  v->begin = t->begin; /* a preempted thief's rest is the owner's now */
-  v->end = t->end;
+  if (!aff_merge(vw, tw)) bad(); /* out of sequence order */
+}
+
+static void aff_chunk(aff_work *w, size_t b, size_t e, const void *cv) {
+  for (size_t i = b; i < e; i++) {
+    mark(i);
+    burn(i);
+    w->acc = compose(w->acc, affine_of(i));
+  }
 }
 
 static void aff_entry(adapt_frame *f, void *wv, void *cv) {
-  aff_work *w = wv;
-  const aff_ctx *c = cv;
-  for (;;) {
-    while (w->begin < w->end) {
-      adapt_steal_point(f);
-      size_t b = w->begin, e = w->end - b > 8 ? b + 8 : w->end;
-      w->begin = e; /* claim before running */
-      for (size_t i = b; i < e; i++) {
-        mark(i);
-        burn(i);
-        w->acc = compose(w->acc, affine_of(i));
-      }
-      if (adapt_preempt_point(f)) return;
-    }
-    if (!c->preempt || !adapt_preempt_next_thief(f)) return;
-  }
+  aff_run(f, wv, 8, ((const aff_ctx *)cv)->preempt, aff_chunk, cv);
 }
 
 static void sc_adaptive(void) {

@@ -13,23 +13,20 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t count, size_t size);
-void *__real_realloc(void *p, size_t n);
-int __real_posix_memalign(void **out, size_t align, size_t n);
-void *__real_aligned_alloc(size_t align, size_t n);
-char *__real_strdup(const char *s);
-void __real_free(void *p);
-int __real_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+/* The original (__real_) and the wrapper (__wrap_) of each wrapped
+ * function, both with its signature. */
+#define WRAPPED(ret, name, params)                                                                 \
+  ret __real_##name params;                                                                        \
+  ret __wrap_##name params;
 
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t count, size_t size);
-void *__wrap_realloc(void *p, size_t n);
-int __wrap_posix_memalign(void **out, size_t align, size_t n);
-void *__wrap_aligned_alloc(size_t align, size_t n);
-char *__wrap_strdup(const char *s);
-void __wrap_free(void *p);
-int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+WRAPPED(void *, malloc, (size_t n))
+WRAPPED(void *, calloc, (size_t count, size_t size))
+WRAPPED(void *, realloc, (void *p, size_t n))
+WRAPPED(int, posix_memalign, (void **out, size_t align, size_t n))
+WRAPPED(void *, aligned_alloc, (size_t align, size_t n))
+WRAPPED(char *, strdup, (const char *s))
+WRAPPED(void, free, (void *p))
+WRAPPED(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
 
 enum { ARM_NONE, ARM_ALLOC, ARM_THREAD };
 

@@ -9,7 +9,7 @@ SOAK_BIN := $(B)/tests/soak/soak
 MINUTES ?= 2
 SOAK_SEED ?=
 
-$(B)/obj/tests/soak/%.o: LAYER_CPPFLAGS := $(INC_PUBLIC)
+$(B)/obj/tests/soak/%.o: LAYER_CPPFLAGS := $(INC_PUBLIC) -Itests/common
 
 $(SOAK_BIN): $(B)/obj/tests/soak/soak.o $(LIB_A)
 	@mkdir -p $(dir $@)

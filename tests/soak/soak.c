@@ -40,7 +40,6 @@
 #include <adapt/algorithms.h>
 #include <adapt/seq.h>
 #include <adapt/tasks.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -53,6 +52,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernels.h"
+#include "worker_threads.h"
+
 enum {
   MAX_WORKERS = 8,
   MAX_DEPTH = 2,           /* nesting levels below a top-level region */
@@ -60,7 +62,6 @@ enum {
   NEST_ONE_IN = 4,         /* ... one time in ... */
   JOINED_ONE_IN = 8,       /* nested regions run on a thread the body joins, one in ... */
   REDUCER_NEST_ONE_IN = 8, /* reductions that start a nested region, one in ... */
-  RED_BLOCK = 1024,        /* ADAPT_REDUCE_BLOCK's default (algorithms.h) */
   MAX_MESSAGES = 20,       /* failures printed in full */
   VAR_MAX_OUT = 3,         /* transform_var: outputs per element at most */
 };
@@ -327,18 +328,9 @@ static void region_tasks(rng *r, int depth) {
 
 /* --- The adaptive API: affine maps, composed in sequence order -------------- */
 
-typedef struct affine {
-  uint64_t a, b;
-} affine;
+/* affine and compose: kernels.h. */
 static affine affine_of(uint64_t i) { return (affine){2 * i + 1, mix(i)}; }
-/* x -> e(p(x)): first p, then e. Associative, not commutative. */
-static affine compose(affine p, affine e) { return (affine){e.a * p.a, e.a * p.b + e.b}; }
 static int affine_eq(affine x, affine y) { return x.a == y.a && x.b == y.b; }
-
-typedef struct aff_work {
-  size_t start, begin, end; /* processed [start, begin), owned [begin, end) */
-  affine acc;
-} aff_work;
 
 typedef struct aff_ctx {
   visits m;
@@ -366,14 +358,10 @@ static void aff_splitter(adapt_frame *f, void *wv, int count_, adapt_reply_set *
 }
 
 static void aff_reducer(void *vw, void *tw, void *cv) {
-  aff_work *v = vw, *t = tw;
+  const aff_work *t = tw;
   aff_ctx *c = cv;
   /* relaxed: a count read after adapt_end. */
-  if (v->begin != v->end || t->start != v->begin)
-    atomic_fetch_add_explicit(&c->disorder, 1, memory_order_relaxed);
-  v->acc = compose(v->acc, t->acc);
-  v->begin = t->begin;
-  v->end = t->end;
+  if (!aff_merge(vw, t)) atomic_fetch_add_explicit(&c->disorder, 1, memory_order_relaxed);
   /* A reducer may start a nested region (issue 11, item 8), chosen by the
    * thief's first index. */
   uint64_t h = mix(c->seed ^ mix(t->start + 0x7265647563ull));
@@ -384,23 +372,18 @@ static void aff_reducer(void *vw, void *tw, void *cv) {
   }
 }
 
-static void aff_entry(adapt_frame *f, void *wv, void *cv) {
-  aff_work *w = wv;
+static void aff_chunk(aff_work *w, size_t b, size_t e, const void *cv) {
   const aff_ctx *c = cv;
-  for (;;) {
-    while (w->begin < w->end) {
-      adapt_steal_point(f);
-      size_t b = w->begin, e = w->end - b > c->grain ? b + c->grain : w->end;
-      w->begin = e; /* claim before running: a nested region polls */
-      for (size_t i = b; i < e; i++) {
-        visit(&c->m, i);
-        w->acc = compose(w->acc, affine_of(i));
-      }
-      maybe_nest(c->seed, c->depth, b, e);
-      if (adapt_preempt_point(f)) return;
-    }
-    if (!c->preempt || !adapt_preempt_next_thief(f)) return;
+  for (size_t i = b; i < e; i++) {
+    visit(&c->m, i);
+    w->acc = compose(w->acc, affine_of(i));
   }
+  maybe_nest(c->seed, c->depth, b, e);
+}
+
+static void aff_entry(adapt_frame *f, void *wv, void *cv) {
+  const aff_ctx *c = cv;
+  aff_run(f, wv, c->grain, c->preempt, aff_chunk, cv);
 }
 
 static void region_adaptive(rng *r, int depth) {
@@ -459,7 +442,7 @@ static void op_f3(const void *i, void *o, void *cv) {
   *(uint64_t *)o = f3(*(const uint64_t *)i);
 }
 static void op_f3_range(const void *i, void *o, size_t n, void *cv) {
-  for (size_t k = 0; k < n; k++) op_f3((const uint64_t *)i + k, (uint64_t *)o + k, cv);
+  range_transform(op_f3, i, o, n, cv);
 }
 static size_t op_var(const void *i, void *o, void *cv) {
   uint64_t v = *(const uint64_t *)i;
@@ -477,104 +460,32 @@ static int pred_target(const void *e, void *cv) {
   touch(c, *(const uint64_t *)e);
   return *(const uint64_t *)e == c->target;
 }
-static void op_scan(const void *prev, const void *elem, void *res, void *cv) {
-  *(affine *)res = compose(*(const affine *)prev, *(const affine *)elem);
-}
-/* The range forms of op_var, pred3, pred_target and op_scan. */
+/* The range forms of op_var, pred3 and pred_target (the scans':
+ * kernels.h). */
 static size_t op_var_range(const void *i, size_t n, void *o, void *cv) {
-  size_t k = 0;
-  for (size_t j = 0; j < n; j++) k += op_var((const uint64_t *)i + j, (uint64_t *)o + k, cv);
-  return k;
+  return range_var(op_var, i, n, o, cv);
 }
 static size_t copy3_range(const void *e, size_t n, void *o, void *cv) {
-  size_t k = 0;
-  for (size_t j = 0; j < n; j++)
-    if (pred3((const uint64_t *)e + j, cv)) ((uint64_t *)o)[k++] = ((const uint64_t *)e)[j];
-  return k;
+  return range_copy_if(pred3, e, n, o, cv);
 }
 static size_t count3_range(const void *e, size_t n, void *cv) {
-  size_t k = 0;
-  for (size_t j = 0; j < n; j++) k += (size_t)pred3((const uint64_t *)e + j, cv);
-  return k;
+  return range_count(pred3, e, n, cv);
 }
 static size_t find_target_range(const void *e, size_t n, void *cv) {
-  for (size_t j = 0; j < n; j++)
-    if (pred_target((const uint64_t *)e + j, cv)) return j;
-  return n;
-}
-static void scan_range(const void *carry, const void *i, void *o, size_t n, void *cv) {
-  const affine *x = i;
-  affine *y = o, p = carry ? compose(*(const affine *)carry, x[0]) : x[0];
-  y[0] = p;
-  for (size_t j = 1; j < n; j++) y[j] = p = compose(p, x[j]);
-}
-static void xscan_range(void *carry, const void *i, void *o, size_t n, void *cv) {
-  const affine *x = i;
-  affine *y = o, *c = carry;
-  for (size_t j = 0; j < n; j++) {
-    affine e = x[j];
-    y[j] = *c;
-    *c = compose(*c, e);
-  }
-}
-static void scan_add(const void *carry, void *first, size_t n, void *cv) {
-  affine *y = first;
-  for (size_t j = 0; j < n; j++) y[j] = compose(*(const affine *)carry, y[j]);
+  return range_find(pred_target, e, n, cv);
 }
 
-/* adapt_reduce: a value covers blocks [lo, hi) and hashes its grouping;
- * combine checks adjacency and the documented grouping (siblings of an
- * aligned power-of-two group, or the left fold of the maximal groups). */
-typedef struct red_val {
-  uint64_t lo, hi, h;
-} red_val;
-static const red_val red_identity = {UINT64_MAX, UINT64_MAX, 0};
-static uint64_t join_hash(uint64_t l, uint64_t r) { return mix(l * 31 + mix(r + 7)); }
-static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
-
-static uint64_t block_hash(const uint64_t *e, size_t n) {
-  uint64_t s = 0;
-  for (size_t i = 0; i < n; i++) s = s * 3 + e[i];
-  return mix(s);
-}
-
+/* adapt_reduce: the values of kernels.h, with visits (one per 64
+ * elements) and nested regions. */
 static void red_acc(void *acc, const void *first, size_t n, void *cv) {
-  red_val *v = acc;
   const uint64_t *e = first;
-  if (v->lo != UINT64_MAX || e[0] % RED_BLOCK != 0) bad(cv);
+  if (!red_block(acc, e, n)) bad(cv); /* the identity, a block's start */
   for (size_t i = 0; i < n; i += 64) visit(&((algo_ctx *)cv)->m, (size_t)e[i]); /* one per 64 */
   maybe_nest(((algo_ctx *)cv)->seed, ((algo_ctx *)cv)->depth, (size_t)e[0], (size_t)e[0] + n);
-  *v = (red_val){e[0] / RED_BLOCK, e[0] / RED_BLOCK + 1, block_hash(e, n)};
 }
 
 static void red_combine(void *acc, const void *other, void *cv) {
-  red_val *x = acc;
-  const red_val *y = other;
-  uint64_t sx = x->hi - x->lo, sy = y->hi - y->lo;
-  int sibling = sx == sy && pow2(sx) && x->lo % (2 * sx) == 0;
-  int fold = x->lo == 0 && pow2(sy) && x->hi % (2 * sy) == 0;
-  if (x->hi != y->lo || !(sibling || fold)) bad(cv);
-  *x = (red_val){x->lo, y->hi, join_hash(x->h, y->h)};
-}
-
-static uint64_t red_group(const uint64_t *in, size_t n, uint64_t lo, uint64_t s) {
-  if (s == 1) {
-    size_t first = (size_t)lo * RED_BLOCK;
-    return block_hash(in + first, n - first < RED_BLOCK ? n - first : RED_BLOCK);
-  }
-  return join_hash(red_group(in, n, lo, s / 2), red_group(in, n, lo + s / 2, s / 2));
-}
-
-/* The documented grouping's hash for in[0..n), n > 0. */
-static uint64_t red_expected(const uint64_t *in, size_t n) {
-  uint64_t nb = (n + RED_BLOCK - 1) / RED_BLOCK, lo = 0, h = 0;
-  for (uint64_t s = (uint64_t)1 << 62; s; s >>= 1)
-    if (nb - lo >= s) {
-      uint64_t g = red_group(in, n, lo, s);
-      h = lo == 0 ? g : join_hash(h, g);
-      lo += s;
-    }
-  return h;
+  if (!red_join(acc, other)) bad(cv);
 }
 
 enum algo {
@@ -688,9 +599,9 @@ static size_t run_algo(enum algo k, algo_ctx *c, size_t n, const adapt_attr *a, 
   case A_REDUCE: {
     red_val res = {1, 2, 3};
     rc = adapt_reduce(in, n, 8, &res, sizeof res, &red_identity, red_acc, red_combine, c, a);
-    uint64_t nb = (n + RED_BLOCK - 1) / RED_BLOCK;
     if (rc == 0 && n == 0 && res.lo != UINT64_MAX) failf("%s: not the identity", desc);
-    if (rc == 0 && n && (res.lo != 0 || res.hi != nb || res.h != red_expected(in, n)))
+    red_val want = n ? red_expected(in, n) : red_identity;
+    if (rc == 0 && n && (res.lo != 0 || res.hi != want.hi || res.h != want.h))
       failf("%s: grouping differs from the documented one", desc);
     exact = 0; /* one visit per 64 elements: checked below */
     for (size_t i = 0; rc == 0 && i < n; i++)
@@ -915,26 +826,13 @@ static void with_foreign_threads(rng *r) {
   for (int i = 0; i < started; i++) pthread_join(f[i].t, NULL);
 }
 
-/* Threads named adapt-worker (as tests/common/adapt_test.h counts them), once the
+/* Threads named adapt-worker (adapt_test_worker_threads), once the
  * joined ones have left /proc (a few instructions after pthread_join;
  * gives up after 10 s). */
 static int worker_threads(void) {
   int n = 0;
   for (int tries = 0; tries < 10000; tries++) {
-    DIR *d = opendir("/proc/self/task");
-    struct dirent *e;
-    n = 0;
-    while (d && (e = readdir(d))) {
-      if (e->d_name[0] == '.') continue;
-      char path[300], name[64] = "";
-      snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-      FILE *fp = fopen(path, "r");
-      if (fp) {
-        if (fgets(name, sizeof name, fp) && strncmp(name, "adapt-worker", 12) == 0) n++;
-        fclose(fp);
-      }
-    }
-    if (d) closedir(d);
+    n = adapt_test_worker_threads();
     if (n == 0) break;
     usleep(1000);
   }

@@ -154,6 +154,17 @@ struct counted {
   }
 };
 
+/* adapt::fill of v with `value`, then adapt::generate from a shared
+ * counter: each of 0..n-1 once (v ends sorted). */
+void check_fill_generate(const adapt::policy &pol, std::vector<int> &v, int value) {
+  adapt::fill(pol, v.begin(), v.end(), value);
+  CHECK(std::count(v.begin(), v.end(), value) == static_cast<long>(v.size()));
+  std::atomic<int> next{0};
+  adapt::generate(pol, v.begin(), v.end(), [&next] { return next.fetch_add(1); });
+  std::sort(v.begin(), v.end());
+  for (std::size_t i = 0; i < v.size(); i++) CHECK_ONCE(v[i] == static_cast<int>(i));
+}
+
 void test_maps() {
   for (std::size_t n : sizes()) {
     auto a = ints(n, 1), b = ints(n, 2);
@@ -170,12 +181,7 @@ void test_maps() {
       adapt::transform(pol, a.begin(), a.end(), b.begin(), o.begin(), std::minus<>());
       std::transform(a.begin(), a.end(), b.begin(), r.begin(), std::minus<>());
       CHECK(o == r);
-      adapt::fill(pol, o.begin(), o.end(), 42);
-      CHECK(std::count(o.begin(), o.end(), 42) == static_cast<long>(n));
-      std::atomic<int> next{0};
-      adapt::generate(pol, o.begin(), o.end(), [&next] { return next.fetch_add(1); });
-      std::sort(o.begin(), o.end());
-      for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == static_cast<int>(i));
+      check_fill_generate(pol, o, 42);
     }
     where = "maps-nopolicy n=" + std::to_string(n);
     auto x = a;
@@ -221,12 +227,7 @@ void test_maps() {
     for (std::size_t i = 0; i < n; i++) CHECK_ONCE(x[i] == a[i] - 1);
     CHECK(adapt::for_each_n(pol, x.begin(), n / 2, [](int &v) { v = 9; }) == x.begin() + n / 2);
     CHECK(std::count(x.begin(), x.end(), 9) >= static_cast<long>(n / 2));
-    adapt::fill(pol, x.begin(), x.end(), 4);
-    CHECK(std::count(x.begin(), x.end(), 4) == static_cast<long>(n));
-    std::atomic<int> next{0};
-    adapt::generate(pol, x.begin(), x.end(), [&next] { return next.fetch_add(1); });
-    std::sort(x.begin(), x.end());
-    for (std::size_t i = 0; i < n; i++) CHECK_ONCE(x[i] == static_cast<int>(i));
+    check_fill_generate(pol, x, 4);
     adapt::transform(pol, a.begin(), a.end(), x.begin(), o.begin(), std::plus<>());
     for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == a[i] + static_cast<int>(i));
     CHECK(adapt::any_of(pol, a.begin(), a.end(), [](int v) { return v == 1000; }) == false);
@@ -417,6 +418,17 @@ struct short_string {
   bool operator()(const std::string &t) const { return t.size() < 2; }
 };
 
+/* adapt::copy_if against std::copy_if on outputs first filled with
+ * `fill`: the same end, the same outputs. */
+template <class T, class Pred>
+void check_copy_if(const adapt::policy &pol, const std::vector<T> &in, Pred pred, const T &fill) {
+  std::vector<T> o(in.size(), fill), r(in.size(), fill);
+  auto e = adapt::copy_if(pol, in.begin(), in.end(), o.begin(), pred);
+  auto f = std::copy_if(in.begin(), in.end(), r.begin(), pred);
+  CHECK(e - o.begin() == f - r.begin());
+  CHECK(o == r);
+}
+
 void test_copy_if() {
   for (std::size_t n : sizes()) {
     auto a = ints(n, 11);
@@ -427,17 +439,10 @@ void test_copy_if() {
     pols.push_back({"grain20000", adapt::par.grain(20000)});
     for (auto &[pname, pol] : pols) {
       where = std::string("copy_if n=") + std::to_string(n) + " " + pname;
-      std::vector<double> od(n, -1.0), rd(n, -1.0);
-      auto de = adapt::copy_if(pol, d.begin(), d.end(), od.begin(), positive);
-      auto df = std::copy_if(d.begin(), d.end(), rd.begin(), positive);
-      CHECK(de - od.begin() == df - rd.begin());
-      CHECK(od == rd);
-      std::vector<std::string> so(n), sr(n);
-      auto se = adapt::copy_if(pol, s.begin(), s.end(), so.begin(), short_string());
-      auto sf = std::copy_if(s.begin(), s.end(), sr.begin(), short_string());
-      CHECK(se - so.begin() == sf - sr.begin());
-      CHECK(so == sr);
+      check_copy_if(pol, d, positive, -1.0);
+      check_copy_if(pol, s, short_string(), std::string());
       /* all and none selected */
+      std::vector<double> od(n, -1.0);
       CHECK(adapt::copy_if(pol, a.begin(), a.end(), od.begin(), [](int) { return false; }) ==
             od.begin());
       std::vector<int> all(n);
@@ -447,18 +452,10 @@ void test_copy_if() {
     }
     for (auto &[pname, pol] : policies(n)) {
       where = std::string("copy_if n=") + std::to_string(n) + " " + pname;
-      auto pos = [](int v) { return v > 0; };
-      std::vector<int> o(n, -1), r(n, -1);
-      auto e = adapt::copy_if(pol, a.begin(), a.end(), o.begin(), pos);
-      auto f = std::copy_if(a.begin(), a.end(), r.begin(), pos);
-      CHECK(e - o.begin() == f - r.begin());
-      CHECK(o == r);
-      std::vector<std::string> so(n), sr(n);
-      auto la = [](const std::string &t) { return t[0] < 'm'; };
-      auto se = adapt::copy_if(pol, s.begin(), s.end(), so.begin(), la);
-      auto sf = std::copy_if(s.begin(), s.end(), sr.begin(), la);
-      CHECK(se - so.begin() == sf - sr.begin());
-      CHECK(so == sr);
+      check_copy_if(
+          pol, a, [](int v) { return v > 0; }, -1);
+      check_copy_if(
+          pol, s, [](const std::string &t) { return t[0] < 'm'; }, std::string());
     }
   }
 }

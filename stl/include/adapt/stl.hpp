@@ -69,6 +69,21 @@ std::size_t dist(It first, It last) {
   return static_cast<std::size_t>(last - first);
 }
 
+/* A map over [first, last): body(it, end, b) on disjoint chunks [b, e), it
+ * and end their iterators, as par_map does (elem_bytes: the bytes one
+ * element touches); iterators that are not random access: body(first,
+ * last, 0), sequentially. */
+template <class It, class Body>
+void par_map_range(const policy &pol, const char *name, It first, It last, std::size_t elem_bytes,
+                   Body &&body) {
+  if constexpr (!random_access_v<It>)
+    body(first, last, std::size_t{0});
+  else
+    par_map(
+        pol, name, dist(first, last), elem_bytes,
+        [&](adapt_seq *, std::size_t b, std::size_t e) { body(adv(first, b), adv(first, e), b); });
+}
+
 /* The function object behind a std::reference_wrapper (generate). */
 template <class G>
 struct unref {
@@ -575,16 +590,10 @@ Out scan(const policy &pol, const char *name, In first, In last, Out d, Op &op, 
 /* std::for_each (returns nothing, as std's policy form). */
 template <class It, class F>
 void for_each(const policy &pol, It first, It last, F f) {
-  if constexpr (!detail::random_access_v<It>) {
-    std::for_each(first, last, f);
-  } else {
-    detail::par_map(pol, "adapt::for_each", detail::dist(first, last), sizeof(detail::value_t<It>),
-                    [&](adapt_seq *, std::size_t b, std::size_t e) {
-                      for (It it = detail::adv(first, b), end = detail::adv(first, e); it != end;
-                           ++it)
-                        f(*it);
-                    });
-  }
+  detail::par_map_range(pol, "adapt::for_each", first, last, sizeof(detail::value_t<It>),
+                        [&](It it, It end, std::size_t) {
+                          for (; it != end; ++it) f(*it);
+                        });
 }
 /* std::for_each: returns f (the object every worker called). */
 template <class It, class F, detail::not_policy<It> = 0>
@@ -618,14 +627,13 @@ Out transform(const policy &pol, It first, It last, Out d_first, Op op) {
   if constexpr (!detail::random_access_v<It, Out>) {
     return std::transform(first, last, d_first, op);
   } else {
-    std::size_t n = detail::dist(first, last);
-    detail::par_map(pol, "adapt::transform", n,
-                    sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
-                    [&](adapt_seq *, std::size_t b, std::size_t e) {
-                      It it = detail::adv(first, b), end = detail::adv(first, e);
-                      for (Out o = detail::adv(d_first, b); it != end; ++it, ++o) *o = op(*it);
-                    });
-    return detail::adv(d_first, n);
+    detail::par_map_range(pol, "adapt::transform", first, last,
+                          sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
+                          [&](It it, It end, std::size_t b) {
+                            for (Out o = detail::adv(d_first, b); it != end; ++it, ++o)
+                              *o = op(*it);
+                          });
+    return detail::adv(d_first, detail::dist(first, last));
   }
 }
 template <class It, class Out, class Op, detail::not_policy<It> = 0>
@@ -639,17 +647,15 @@ Out transform(const policy &pol, It1 first1, It1 last1, It2 first2, Out d_first,
   if constexpr (!detail::random_access_v<It1, It2, Out>) {
     return std::transform(first1, last1, first2, d_first, op);
   } else {
-    std::size_t n = detail::dist(first1, last1);
-    detail::par_map(pol, "adapt::transform", n,
-                    sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>) +
-                        sizeof(detail::value_t<Out>),
-                    [&](adapt_seq *, std::size_t b, std::size_t e) {
-                      It1 a = detail::adv(first1, b), end = detail::adv(first1, e);
-                      It2 c = detail::adv(first2, b);
-                      for (Out o = detail::adv(d_first, b); a != end; ++a, ++c, ++o)
-                        *o = op(*a, *c);
-                    });
-    return detail::adv(d_first, n);
+    detail::par_map_range(pol, "adapt::transform", first1, last1,
+                          sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>) +
+                              sizeof(detail::value_t<Out>),
+                          [&](It1 a, It1 end, std::size_t b) {
+                            It2 c = detail::adv(first2, b);
+                            for (Out o = detail::adv(d_first, b); a != end; ++a, ++c, ++o)
+                              *o = op(*a, *c);
+                          });
+    return detail::adv(d_first, detail::dist(first1, last1));
   }
 }
 template <class It1, class It2, class Out, class Op, detail::not_policy<It1> = 0>
@@ -660,15 +666,9 @@ Out transform(It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
 /* std::fill: every element = value (copy assignment). */
 template <class It, class T>
 void fill(const policy &pol, It first, It last, const T &value) {
-  if constexpr (!detail::random_access_v<It>) {
-    std::fill(first, last, value);
-  } else {
-    /* std's loop per chunk (value read once per chunk, memset for bytes) */
-    detail::par_map(pol, "adapt::fill", detail::dist(first, last), sizeof(detail::value_t<It>),
-                    [&](adapt_seq *, std::size_t b, std::size_t e) {
-                      std::fill(detail::adv(first, b), detail::adv(first, e), value);
-                    });
-  }
+  /* std's loop per chunk (value read once per chunk, memset for bytes) */
+  detail::par_map_range(pol, "adapt::fill", first, last, sizeof(detail::value_t<It>),
+                        [&](It it, It end, std::size_t) { std::fill(it, end, value); });
 }
 template <class It, class T, detail::not_policy<It> = 0>
 void fill(It first, It last, const T &value) {
@@ -680,27 +680,23 @@ void fill(It first, It last, const T &value) {
  * it cannot tell from g; others: on g itself). */
 template <class It, class G>
 void generate(const policy &pol, It first, It last, G g) {
-  if constexpr (!detail::random_access_v<It>) {
-    std::generate(first, last, g);
-  } else {
-    detail::par_map(pol, "adapt::generate", detail::dist(first, last), sizeof(detail::value_t<It>),
-                    [&](adapt_seq *, std::size_t b, std::size_t e) {
-                      It it = detail::adv(first, b), end = detail::adv(first, e);
-                      using U = typename detail::unref<G>::type;
-                      if constexpr (std::is_trivially_copyable_v<U> &&
-                                    std::is_invocable_v<const U &>) {
-                        /* A local copy per chunk: the stores to the range
-                         * cannot alias its state, which the loop then keeps
-                         * in registers (through g itself every element
-                         * re-reads it: 25% more instructions than std for a
-                         * constant). Called as const, it cannot tell. */
-                        const U lg = detail::unref<G>::get(g);
-                        for (; it != end; ++it) *it = lg();
-                      } else {
-                        for (; it != end; ++it) *it = g();
-                      }
-                    });
-  }
+  detail::par_map_range(pol, "adapt::generate", first, last, sizeof(detail::value_t<It>),
+                        [&](It it, It end, std::size_t) {
+                          using U = typename detail::unref<G>::type;
+                          if constexpr (std::is_trivially_copyable_v<U> &&
+                                        std::is_invocable_v<const U &>) {
+                            /* A local copy per chunk: the stores to the
+                             * range cannot alias its state, which the loop
+                             * then keeps in registers (through g itself
+                             * every element re-reads it: 25% more
+                             * instructions than std for a constant).
+                             * Called as const, it cannot tell. */
+                            const U lg = detail::unref<G>::get(g);
+                            for (; it != end; ++it) *it = lg();
+                          } else {
+                            for (; it != end; ++it) *it = g();
+                          }
+                        });
 }
 template <class It, class G, detail::not_policy<It> = 0>
 void generate(It first, It last, G g) {
@@ -972,7 +968,7 @@ Out exclusive_scan(It first, It last, Out d_first, T init) {
 }
 
 /* ===== Sorting =========================================================== */
-/* Parallel sorts (adapt/stl/sort.hpp). sort: an in-place parallel
+/* Parallel sorts (<adapt/stl/sort.hpp>). sort: an in-place parallel
  * quicksort (median-of-nine pivots, std's Hoare partition; the first,
  * largest partitions are split among the workers; std::sort below a leaf
  * size or past a depth bound), no buffer. stable_sort: a parallel merge
@@ -983,44 +979,22 @@ Out exclusive_scan(It first, It last, Out d_first, T init) {
  * exception the range holds valid but unspecified values (as std::sort's,
  * not necessarily a permutation of the input). */
 
-template <class It, class Cmp>
-void sort(const policy &, It first, It last, Cmp cmp) {
-  if constexpr (!detail::random_access_v<It>)
-    std::sort(first, last, cmp);
-  else
-    detail::sort<false>(first, last, cmp);
+template <class It, class Cmp = std::less<>>
+void sort(const policy &, It first, It last, Cmp cmp = {}) {
+  detail::sort<false>(first, last, cmp);
 }
-template <class It>
-void sort(const policy &pol, It first, It last) {
-  adapt::sort(pol, first, last, std::less<>());
-}
-template <class It, class Cmp, detail::not_policy<It> = 0>
-void sort(It first, It last, Cmp cmp) {
+template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
+void sort(It first, It last, Cmp cmp = {}) {
   adapt::sort(par, first, last, std::ref(cmp));
 }
-template <class It, detail::not_policy<It> = 0>
-void sort(It first, It last) {
-  adapt::sort(par, first, last, std::less<>());
-}
 
-template <class It, class Cmp>
-void stable_sort(const policy &, It first, It last, Cmp cmp) {
-  if constexpr (!detail::random_access_v<It>)
-    std::stable_sort(first, last, cmp);
-  else
-    detail::sort<true>(first, last, cmp);
+template <class It, class Cmp = std::less<>>
+void stable_sort(const policy &, It first, It last, Cmp cmp = {}) {
+  detail::sort<true>(first, last, cmp);
 }
-template <class It>
-void stable_sort(const policy &pol, It first, It last) {
-  adapt::stable_sort(pol, first, last, std::less<>());
-}
-template <class It, class Cmp, detail::not_policy<It> = 0>
-void stable_sort(It first, It last, Cmp cmp) {
+template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
+void stable_sort(It first, It last, Cmp cmp = {}) {
   adapt::stable_sort(par, first, last, std::ref(cmp));
-}
-template <class It, detail::not_policy<It> = 0>
-void stable_sort(It first, It last) {
-  adapt::stable_sort(par, first, last, std::less<>());
 }
 
 } // namespace adapt

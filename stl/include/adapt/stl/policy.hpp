@@ -57,41 +57,22 @@ public:
   /* Window mode and window size m in elements (0: ADAPT_WINDOW_SIZE, else
    * shared cache / (2 * footprint)). */
   constexpr policy window(adapt::window mode, std::size_t m = 0) const {
-    policy p = *this;
-    p.mode_ = mode;
-    p.window_size_ = m;
-    return p;
+    return with(&policy::mode_, mode).with(&policy::window_size_, m);
   }
   /* Sliding-window splitter. */
-  constexpr policy splitter(adapt::splitter s) const {
-    policy p = *this;
-    p.splitter_ = s;
-    return p;
-  }
+  constexpr policy splitter(adapt::splitter s) const { return with(&policy::splitter_, s); }
   /* Scheduler of the maps and searches (see adapt::sched). A scheduler other
    * than adaptive with a window mode other than none makes those calls
    * throw adapt::error (ENOTSUP). */
-  constexpr policy sched(adapt::sched s) const {
-    policy p = *this;
-    p.sched_ = s;
-    return p;
-  }
+  constexpr policy sched(adapt::sched s) const { return with(&policy::sched_, s); }
   /* Elements per chunk (between two steal points; the smallest stolen
    * piece); 0: ADAPT_GRAIN, else calibrated (chunks of about 2 us). Also the
    * bound of cancellation: at most about one grain per worker runs after a
    * body throws. */
-  constexpr policy grain(std::size_t g) const {
-    policy p = *this;
-    p.grain_ = g;
-    return p;
-  }
+  constexpr policy grain(std::size_t g) const { return with(&policy::grain_, g); }
   /* Bytes one element touches, for the default window size (0: the element
    * sizes of the call). */
-  constexpr policy footprint(std::size_t bytes) const {
-    policy p = *this;
-    p.footprint_ = bytes;
-    return p;
-  }
+  constexpr policy footprint(std::size_t bytes) const { return with(&policy::footprint_, bytes); }
   /* Scans only (inclusive_scan, exclusive_scan): true (the default) gives
    * the same result for any number of workers and any schedule, floating
    * point included (fixed blocks: each block's outputs chain from its
@@ -101,11 +82,7 @@ public:
    * fold sequentially (std's expression) and makes floating-point results
    * depend on where pieces were stolen. reduce and transform_reduce are
    * always deterministic. */
-  constexpr policy deterministic(bool on) const {
-    policy p = *this;
-    p.deterministic_ = on;
-    return p;
-  }
+  constexpr policy deterministic(bool on) const { return with(&policy::deterministic_, on); }
 
   constexpr adapt::window window_mode() const { return mode_; }
   constexpr std::size_t window_size() const { return window_size_; }
@@ -131,6 +108,14 @@ public:
   }
 
 private:
+  /* A copy with one attribute changed: what every modifier returns. */
+  template <class T>
+  constexpr policy with(T policy::*field, T value) const {
+    policy p = *this;
+    p.*field = value;
+    return p;
+  }
+
   adapt::window mode_ = adapt::window::default_;
   std::size_t window_size_ = 0;
   adapt::splitter splitter_ = adapt::splitter::default_;

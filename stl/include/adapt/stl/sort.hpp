@@ -343,51 +343,69 @@ struct merge_sorter {
   }
 };
 
-/* Sort [first, last) with cmp; Stable: std::stable_sort's order. */
+/* std's sequential sort of [first, last): std::stable_sort when Stable. */
+template <bool Stable, class It, class Cmp>
+void sort_seq(It first, It last, Cmp &cmp) {
+  if constexpr (Stable)
+    std::stable_sort(first, last, cmp);
+  else
+    std::sort(first, last, cmp);
+}
+
+/* The parallel quicksort of the n elements at first (see the top). */
+template <class It, class Cmp>
+void quick_sort(It first, It last, Cmp &cmp, std::size_t n, std::size_t workers) {
+  int budget = 0;
+  for (std::size_t m = n; m > 1; m >>= 1) budget += 2;
+  quick_sorter<It, Cmp> q{cmp, n, workers, {}};
+  q.rec(first, last, budget);
+  if (q.fail.exc) std::rethrow_exception(q.fail.exc);
+}
+
+/* The parallel merge sort of the n elements at first (see the top). */
+template <class It, class Cmp>
+void merge_sort(It first, Cmp &cmp, std::size_t n, std::size_t workers) {
+  using T = value_t<It>;
+  int d = 0;
+  while ((n >> (d + 1)) >= ADAPT_STL_SORT_LEAF_MIN &&
+         (std::size_t{1} << (d + 1)) <= ADAPT_STL_SORT_LEAVES_PER_WORKER * workers)
+    d++;
+  if (d % 2 == 0) d--; /* d >= 1 here: n >= 2 leaf_min and at least 2 workers */
+  std::allocator<T> alloc;
+  T *buf = alloc.allocate(n);
+  std::size_t leaves = std::size_t{1} << d;
+  merge_sorter<It, Cmp> s{first,
+                          buf,
+                          cmp,
+                          d,
+                          std::vector<unsigned char>(leaves, 0),
+                          std::vector<std::pair<std::size_t, std::size_t>>(leaves),
+                          {}};
+  s.sort_rec(0, n, 0, 0);
+  for (std::size_t k = 0; k < leaves; k++)
+    if (s.built[k]) std::destroy(buf + s.leaf_range[k].first, buf + s.leaf_range[k].second);
+  alloc.deallocate(buf, n);
+  if (s.fail.exc) std::rethrow_exception(s.fail.exc);
+}
+
+/* adapt::sort (Stable: adapt::stable_sort) of [first, last) with cmp: std's
+ * sequential sort for iterators that are not random access, element types
+ * whose move constructor may throw, short ranges and one worker. */
 template <bool Stable, class It, class Cmp>
 void sort(It first, It last, Cmp &cmp) {
-  using T = value_t<It>;
-  auto seq = [&] {
-    if constexpr (Stable)
-      std::stable_sort(first, last, cmp);
-    else
-      std::sort(first, last, cmp);
-  };
-  std::size_t n = static_cast<std::size_t>(last - first);
-  std::size_t workers = n < 2 * std::size_t{ADAPT_STL_SORT_LEAF_MIN}
-                            ? 1
-                            : static_cast<std::size_t>(adapt_num_workers());
-  if constexpr (!std::is_nothrow_move_constructible_v<T>) {
-    seq();
-  } else if (workers <= 1) {
-    seq();
-  } else if constexpr (!Stable) {
-    int budget = 0;
-    for (std::size_t m = n; m > 1; m >>= 1) budget += 2;
-    quick_sorter<It, Cmp> q{cmp, n, workers, {}};
-    q.rec(first, last, budget);
-    if (q.fail.exc) std::rethrow_exception(q.fail.exc);
+  if constexpr (!random_access_v<It> || !std::is_nothrow_move_constructible_v<value_t<It>>) {
+    sort_seq<Stable>(first, last, cmp);
   } else {
-    int d = 0;
-    while ((n >> (d + 1)) >= ADAPT_STL_SORT_LEAF_MIN &&
-           (std::size_t{1} << (d + 1)) <= ADAPT_STL_SORT_LEAVES_PER_WORKER * workers)
-      d++;
-    if (d % 2 == 0) d--; /* d >= 1 here: n >= 2 leaf_min and at least 2 workers */
-    std::allocator<T> alloc;
-    T *buf = alloc.allocate(n);
-    std::size_t leaves = std::size_t{1} << d;
-    merge_sorter<It, Cmp> s{first,
-                            buf,
-                            cmp,
-                            d,
-                            std::vector<unsigned char>(leaves, 0),
-                            std::vector<std::pair<std::size_t, std::size_t>>(leaves),
-                            {}};
-    s.sort_rec(0, n, 0, 0);
-    for (std::size_t k = 0; k < leaves; k++)
-      if (s.built[k]) std::destroy(buf + s.leaf_range[k].first, buf + s.leaf_range[k].second);
-    alloc.deallocate(buf, n);
-    if (s.fail.exc) std::rethrow_exception(s.fail.exc);
+    std::size_t n = static_cast<std::size_t>(last - first);
+    std::size_t workers = n < 2 * std::size_t{ADAPT_STL_SORT_LEAF_MIN}
+                              ? 1
+                              : static_cast<std::size_t>(adapt_num_workers());
+    if (workers <= 1)
+      sort_seq<Stable>(first, last, cmp);
+    else if constexpr (Stable)
+      merge_sort(first, cmp, n, workers);
+    else
+      quick_sort(first, last, cmp, n, workers);
   }
 }
 
