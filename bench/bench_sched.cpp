@@ -41,10 +41,10 @@
  * medians of the two phases. The loops are in bench/kernels (daxpy,
  * mandelbrot, nqueens, fib, hybrid).
  *
- * Output: the tables on stdout and in OUT/sched_<table>.txt, one CSV per
- * table OUT/sched_<table>.csv, every sample in OUT/sched_samples.csv; with
- * --report, bench/scripts/sched_plot.py draws OUT/sched_<table>.png and
- * writes the Markdown tables to OUT/sched_report.md.
+ * Output: the tables on stdout and in $OUT/sched_<table>.txt, one CSV per
+ * table $OUT/sched_<table>.csv, every sample in $OUT/sched_samples.csv; with
+ * --report, bench/scripts/sched_plot.py draws $OUT/sched_<table>.png and
+ * writes the Markdown tables to $OUT/sched_report.md.
  *
  * Options: --out DIR, --tables micro,hybrid,lazy, --reps N (timed rounds,
  * default 7; nqueens: at most --slow-reps, default 5), --quick (3 rounds,

@@ -14,7 +14,7 @@
 # Also fails when a block that contains `int main(` is not marked (every program in the docs
 # is compiled), when a marked block has no `int main(` (a marked block is a whole program),
 # when two examples share a NAME, and when an example includes a header by a quoted path (the
-# examples see what an installed copy gives: <adapt/...> and the system's headers).
+# examples see what an installed copy gives: <adapt/*.h> and the system's headers).
 #
 # Environment: VARIANT (release; asan, tsan) picks build/$VARIANT/libadapt.a and the output
 # directory build/$VARIANT/doc-examples; SAN_FLAGS (the Makefile passes its own; default: the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make demo` (target demo-run): a real dataset from a Debian package (the
 # skull image of libcgal-demo, resampled to 10 M tetrahedra by
-# data/make_meshes.sh), every extraction mode and the VTK peers on the same
+# apps/isosurface/data/make_meshes.sh), every extraction mode and the VTK peers on the same
 # thread count, verification against VTK, the rendering (the surface shaded
 # and coloured by the volume's gradient magnitude, titled with the numbers)
 # and the chart.

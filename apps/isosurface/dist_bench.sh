@@ -9,7 +9,7 @@
 # "1 2 3"), BENCH_MPI_REPS (our extraction's repetitions, default 3),
 # BENCH_MPI_PVBATCH (default 1; 0: ours only, ParaView neither installed nor
 # run).
-# Results: OUTDIR/mpi_summary.csv, OUTDIR/mpi_report.md, the raw outputs in
+# Results: $OUTDIR/mpi_summary.csv, $OUTDIR/mpi_report.md, the raw outputs in
 # OUTDIR/mpi/.
 #
 # pvbatch: Debian 12's python3-paraview conflicts with python3-vtk9, which

@@ -1,4 +1,4 @@
-/* apps/isosurface/locality_map: the reuse-distance model alone (locality.h,
+/* locality_map (the binary of apps/isosurface/locality_map.cpp): the reuse-distance model alone (locality.h,
  * docs/locality.md), over a grid of configurations in one process: kernels
  * x workers x cache sizes x modes (x window sizes), on one generated mesh.
  * No runtime, no extraction, no VTK: the regime map and the window-size

@@ -1,4 +1,4 @@
-/* apps/isosurface/locality_sim: the paper's kernel (`scalars` in the model:
+/* locality_sim (the binary of apps/isosurface/locality_sim.cpp): the paper's kernel (`scalars` in the model:
  * each cell reads its tetrahedron and the scalars of its four points,
  * mt_cell), run for real in the four modes, so that the model's
  * `scalars` predictions can be checked with the simulator and the clock:

@@ -5,7 +5,7 @@
 #                          minutes with the defaults, cachesim.sh about a minute
 #                          a mode); the file meshes are built first when
 #                          missing, which takes longer (tetgen: apps/isosurface/
-#                          data/make_meshes.sh needs `bash scripts/deps.sh data`)
+#                          apps/isosurface/data/make_meshes.sh needs `bash scripts/deps.sh data`)
 # Results: $(B)/bench-results/isosurface_{speedup,vtk,cachesim}.csv
 # ISO_BENCH_MESHES (mesh names, or FIELD-DIMS for --generate DIMS --field FIELD),
 # ISO_BENCH_ROUNDS (processes per mesh), ISO_BENCH_REPS, ISO_BENCH_CACHESIM (the

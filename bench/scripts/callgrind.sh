@@ -16,7 +16,7 @@
 #
 # Usage: bench/scripts/callgrind.sh BENCH_BINARY [OUT_DIR] [N]
 #   BENCH_BINARY  a bench_core or bench_window binary; its name picks the
-#                 labels and the outputs OUT_DIR/{core,window}_callgrind.{csv,txt}
+#                 labels and the outputs $OUT_DIR/{core,window}_callgrind.{csv,txt}
 #   OUT_DIR       default build/release/bench-results
 #   N             default 65536
 # Note: under valgrind the program runs ~50x slower, so bench_core's

@@ -6,8 +6,8 @@
 # Usage: bench/scripts/core_spread.sh BENCH_CORE_BINARY [K] [OUT_DIR]
 #   K       default 3
 #   OUT_DIR default build/release/bench-results; run i writes its CSV in
-#           OUT_DIR/core-run<i>/ (table in OUT_DIR/core-run<i>.txt), the
-#           spread goes to OUT_DIR/core_spread.csv
+#           $OUT_DIR/core-run<i>/ (table in $OUT_DIR/core-run<i>.txt), the
+#           spread goes to $OUT_DIR/core_spread.csv
 #   env BENCH_CORE_ARGS: extra options for bench_core (e.g. --quick to try it)
 #   env CORE_SPREAD_SUMMARY_ONLY=1: do not run, only summarise the K runs
 #       already in OUT_DIR

@@ -36,7 +36,7 @@ vtk_reps=${ISO_BENCH_REPS:-5}
 cachesim=${ISO_BENCH_CACHESIM:---generate 320x320x16 --field sphere}
 die() { echo "bench-isosurface: $*" >&2; exit 1; }
 
-# The mesh options of a name (docs/benchmarks-isosurface.md's table).
+# The mesh options of a name (the table of docs/benchmarks-isosurface.md).
 mesh_args() {
   case $1 in
     waves100) echo "--generate 100x100x84 --field waves" ;;

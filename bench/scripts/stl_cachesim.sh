@@ -22,7 +22,7 @@
 #        STL_SIM_D1 (default 49152,12,64), STL_SIM_MODES (default
 #        seq none static sliding), STL_SIM_ARGS (more bench_stl options, e.g.
 #        --cachesim-m 262144 --cachesim-n 8388608)
-# Output: OUT_DIR/stl_cachesim.csv and stl_cachesim.txt (the table).
+# Output: $OUT_DIR/stl_cachesim.csv and stl_cachesim.txt (the table).
 #
 # bench/scripts/stl_cachesim.sh --ir BENCH_STL [OUT_DIR]: instruction counts
 # instead (the 1-worker overhead target of issue 10, measured without
@@ -32,7 +32,7 @@
 #   env: STL_IR_N (elements, default 1000000; sort_string sorts N / 10
 #        strings), STL_IR_ARGS (more bench_stl options, e.g. --algos
 #        for_each,sort --ops cheap)
-# Output: OUT_DIR/stl_ir.csv and stl_ir.txt: Ir per element of std and
+# Output: $OUT_DIR/stl_ir.csv and stl_ir.txt: Ir per element of std and
 # adapt, and adapt / std.
 set -euo pipefail
 # shellcheck source=bench/scripts/valgrind_setup.sh
