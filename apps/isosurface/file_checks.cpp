@@ -143,61 +143,56 @@ struct Report {
 
 /* ---- legacy .vtk ------------------------------------------------------- */
 
-/* VTK's legacy type names (the last token of an array header). */
-bool legacy_type(const std::string &t) {
-  static const char *const names[] = {
-      "bit",          "unsigned_char", "char",          "unsigned_short", "short",
-      "unsigned_int", "int",           "unsigned_long", "long",           "float",
-      "double",       "vtkIdType",     "string",        "utf8_string",    "variant",
-      "vtktypeint64", "vtktypeuint64", "vtktypeint32",  "vtktypeuint32",  "vtktypeint8",
-      "vtktypeuint8", "vtktypeint16",  "vtktypeuint16", "vtktypefloat32", "vtktypefloat64"};
-  const std::string l = lower(t);
-  for (const char *n : names)
-    if (l == lower(n)) return true;
-  return false;
+/* Words grouped by a value: a table of {value, space-separated words}. */
+struct WordGroup {
+  int64_t value;
+  const char *words;
+};
+
+/* The value of the group holding word w (compared as given), or `none`. */
+template <size_t N>
+int64_t group_of(const WordGroup (&groups)[N], const std::string &w, int64_t none) {
+  for (const WordGroup &g : groups)
+    for (const char *p = g.words; *p;) {
+      const size_t len = std::strcspn(p, " ");
+      if (len == w.size() && w.compare(0, len, p, len) == 0) return g.value;
+      p += p[len] ? len + 1 : len;
+    }
+  return none;
 }
 
-/* Bytes of one binary value of a legacy type name (vtkIdType: 4, as VTK
- * writes and reads it), 0 for bit (packed) and
- * for the types without a fixed size (strings, variants). */
+/* VTK's legacy type names (the last token of an array header), lower case,
+ * by the bytes of one binary value (vtkIdType: 4, as VTK writes and reads
+ * it); 0: bit (packed) and the types without a fixed size (strings,
+ * variants). */
+const WordGroup legacy_types[] = {
+    {0, "bit string utf8_string variant"},
+    {1, "char unsigned_char vtktypeint8 vtktypeuint8"},
+    {2, "short unsigned_short vtktypeint16 vtktypeuint16"},
+    {4, "int unsigned_int vtktypeint32 vtktypeuint32 float vtktypefloat32 vtkidtype"},
+    {8, "long unsigned_long vtktypeint64 vtktypeuint64 double vtktypefloat64"}};
+
+bool legacy_type(const std::string &t) { return group_of(legacy_types, lower(t), -1) >= 0; }
+
+/* Bytes of one binary value of a legacy type name, 0 for bit and the types
+ * without a fixed size. */
 uint64_t legacy_type_size(const std::string &t) {
-  static const struct {
-    const char *name;
-    uint64_t size;
-  } sizes[] = {{"char", 1},          {"unsigned_char", 1},  {"vtktypeint8", 1},
-               {"vtktypeuint8", 1},  {"short", 2},          {"unsigned_short", 2},
-               {"vtktypeint16", 2},  {"vtktypeuint16", 2},  {"int", 4},
-               {"unsigned_int", 4},  {"vtktypeint32", 4},   {"vtktypeuint32", 4},
-               {"float", 4},         {"vtktypefloat32", 4}, {"long", 8},
-               {"unsigned_long", 8}, {"vtkIdType", 4},      {"vtktypeint64", 8},
-               {"vtktypeuint64", 8}, {"double", 8},         {"vtktypefloat64", 8}};
-  const std::string l = lower(t);
-  for (const auto &e : sizes)
-    if (l == lower(e.name)) return e.size;
-  return 0;
+  return (uint64_t)group_of(legacy_types, lower(t), 0);
 }
 
 /* The keywords of the legacy format, and how many argument tokens follow
  * (-1: SCALARS and LOOKUP_TABLE, whose arguments depend on the context;
  * -2: not a keyword). */
 int legacy_arity(const std::string &k) {
-  static const struct {
-    const char *name;
-    int args;
-  } keys[] = {{"DATASET", 1},         {"POINTS", 2},        {"CELLS", 2},
-              {"VERTICES", 2},        {"LINES", 2},         {"POLYGONS", 2},
-              {"TRIANGLE_STRIPS", 2}, {"CELL_TYPES", 1},    {"POINT_DATA", 1},
-              {"CELL_DATA", 1},       {"DIMENSIONS", 3},    {"ORIGIN", 3},
-              {"SPACING", 3},         {"ASPECT_RATIO", 3},  {"SCALARS", -1},
-              {"COLOR_SCALARS", 2},   {"VECTORS", 2},       {"NORMALS", 2},
-              {"TENSORS", 2},         {"TENSORS6", 2},      {"TEXTURE_COORDINATES", 3},
-              {"LOOKUP_TABLE", -1},   {"FIELD", 2},         {"X_COORDINATES", 2},
-              {"Y_COORDINATES", 2},   {"Z_COORDINATES", 2}, {"OFFSETS", 1},
-              {"CONNECTIVITY", 1},    {"METADATA", 0},      {"GLOBAL_IDS", 2},
-              {"PEDIGREE_IDS", 2}};
-  for (const auto &e : keys)
-    if (k == e.name) return e.args;
-  return -2;
+  static const WordGroup keys[] = {
+      {-1, "SCALARS LOOKUP_TABLE"},
+      {0, "METADATA"},
+      {1, "DATASET CELL_TYPES POINT_DATA CELL_DATA OFFSETS CONNECTIVITY"},
+      {2, "POINTS CELLS VERTICES LINES POLYGONS TRIANGLE_STRIPS COLOR_SCALARS VECTORS NORMALS "
+          "TENSORS TENSORS6 FIELD X_COORDINATES Y_COORDINATES Z_COORDINATES GLOBAL_IDS "
+          "PEDIGREE_IDS"},
+      {3, "DIMENSIONS ORIGIN SPACING ASPECT_RATIO TEXTURE_COORDINATES"}};
+  return (int)group_of(keys, k, -2);
 }
 
 std::string upper(std::string s) {
@@ -394,11 +389,21 @@ private:
   uint64_t limit_;
 };
 
-int check_legacy(const std::string &path, const Mapped &f, std::string *err) {
-  Report r{path, err};
-  const uint64_t limit = values_per_byte * (uint64_t)f.size();
-  LegacyStream in(f.data() ? f.data() : "", f.size());
-  /* The header: "# vtk DataFile Version X.Y", a title, ASCII or BINARY. */
+/* Where the walk of a legacy file is: its mode, and what the keywords read
+ * so far announce. */
+struct LegacyState {
+  bool v5 = false;            /* version 5 or later: cell lists as OFFSETS, CONNECTIVITY */
+  bool ascii = false;         /* ASCII, else BINARY */
+  uint64_t limit = 0;         /* the most values the file can hold */
+  uint64_t attr_n = 0;        /* tuples of the current POINT_DATA / CELL_DATA */
+  uint64_t cells[2] = {0, 0}; /* version 5: the offsets and connectivity to come */
+  std::string expect, owner;  /* the keyword that must come next, and whose */
+  uint64_t scalars = 0;       /* the values announced by SCALARS */
+  std::string scalars_type;
+};
+
+/* The header: "# vtk DataFile Version X.Y", a title, ASCII or BINARY. */
+int legacy_header(Report &r, LegacyStream &in, LegacyState *st) {
   const std::vector<std::string> head = in.rest_of_line();
   static const char *const magic[] = {"#", "vtk", "DataFile", "Version"};
   for (size_t k = 0; k < 4; k++)
@@ -408,101 +413,122 @@ int check_legacy(const std::string &path, const Mapped &f, std::string *err) {
    * each cell list as OFFSETS then CONNECTIVITY. */
   int major = 0, minor = 0;
   if (std::sscanf(head[4].c_str(), "%d.%d", &major, &minor) != 2) major = 0;
-  const bool v5 = major >= 5;
+  st->v5 = major >= 5;
   in.rest_of_line(); /* the title */
   const std::vector<std::string> mode = in.rest_of_line();
   if (mode.size() != 1 || (upper(mode[0]) != "ASCII" && upper(mode[0]) != "BINARY"))
     return r.fail("the third line is not ASCII or BINARY");
-  const bool ascii = upper(mode[0]) == "ASCII";
-  LegacyChecker check(r, in, ascii, limit);
-  uint64_t attr_n = 0;        /* tuples of the current POINT_DATA / CELL_DATA */
-  uint64_t cells[2] = {0, 0}; /* version 5: the offsets and connectivity to come */
-  std::string expect, owner;  /* the keyword that must come next, and whose */
-  uint64_t scalars = 0;       /* the values announced by SCALARS */
-  std::string scalars_type, t;
+  st->ascii = upper(mode[0]) == "ASCII";
+  return 0;
+}
+
+/* The arguments of keyword `key`, on its line, into *tok; SCALARS'
+ * component count is optional, a LOOKUP_TABLE after SCALARS has no size. */
+int legacy_arguments(Report &r, LegacyStream &in, const LegacyState &st, const std::string &key,
+                     int arity, std::vector<std::string> *tok) {
+  *tok = in.rest_of_line();
+  const size_t want = key == "SCALARS"        ? 2
+                      : key == "LOOKUP_TABLE" ? (st.owner == "SCALARS" ? 1 : 2)
+                                              : (size_t)arity;
+  if (tok->size() < want || (tok->size() > want && !(key == "SCALARS" && tok->size() == 3)))
+    return r.fail(key + ": expected " + std::to_string(want) + " argument(s) on its line, got " +
+                  std::to_string(tok->size()));
+  return 0;
+}
+
+/* Keyword `key` with its arguments tok: the counts it declares, checked,
+ * and the values it announces, walked. */
+int legacy_keyword(Report &r, LegacyStream &in, LegacyChecker &check, const std::string &key,
+                   const std::vector<std::string> &tok, LegacyState *st) {
+  uint64_t a = 0, b = 0, c = 0, n = 0;
+  int rc = 0;
+  if (key == "POINTS") {
+    if (!(rc = legacy_count(r, key, tok, 0, &a)))
+      rc = check.values(key, product({a, 3}, &n) ? n : UINT64_MAX, tok[1]);
+  } else if (key == "CELLS" || key == "VERTICES" || key == "LINES" || key == "POLYGONS" ||
+             key == "TRIANGLE_STRIPS") {
+    if (!(rc = legacy_count(r, key, tok, 0, &a)) && !(rc = legacy_count(r, key, tok, 1, &b))) {
+      if (st->v5) {
+        st->cells[0] = a;
+        st->cells[1] = b;
+        st->expect = "OFFSETS";
+      } else {
+        rc = check.cell_list(key, a, b);
+      }
+    }
+  } else if (key == "OFFSETS" || key == "CONNECTIVITY") {
+    if (st->owner.empty() || !st->v5) return r.fail(key + " outside a version 5 cell list");
+    rc = key == "OFFSETS" ? check.offsets(tok[0], st->cells[0], st->cells[1])
+                          : check.values(key, st->cells[1], tok[0]);
+    if (key == "OFFSETS") st->expect = "CONNECTIVITY";
+  } else if (key == "CELL_TYPES") {
+    if (!(rc = legacy_count(r, key, tok, 0, &a))) rc = check.values(key, a, "int");
+  } else if (key == "X_COORDINATES" || key == "Y_COORDINATES" || key == "Z_COORDINATES") {
+    if (!(rc = legacy_count(r, key, tok, 0, &a))) rc = check.values(key, a, tok[1]);
+  } else if (key == "POINT_DATA" || key == "CELL_DATA") {
+    if (!(rc = legacy_count(r, key, tok, 0, &st->attr_n)))
+      rc = r.values(key, st->attr_n, st->limit);
+  } else if (key == "DIMENSIONS") {
+    if (!(rc = legacy_count(r, key, tok, 0, &a)) && !(rc = legacy_count(r, key, tok, 1, &b)) &&
+        !(rc = legacy_count(r, key, tok, 2, &c)))
+      rc = r.values(key, product({a, b, c}, &n) ? n : UINT64_MAX, st->limit);
+  } else if (key == "SCALARS") {
+    a = 1;
+    if (tok.size() > 2 && !(rc = legacy_count(r, key, tok, 2, &a)) && (a < 1 || a > 4))
+      rc = r.fail("SCALARS: expected 1 to 4 components, got " + tok[2]);
+    st->scalars = product({st->attr_n, a}, &n) ? n : UINT64_MAX;
+    st->scalars_type = tok[1];
+    st->expect = "LOOKUP_TABLE";
+  } else if (key == "LOOKUP_TABLE" && st->owner == "SCALARS") {
+    rc = check.values("SCALARS", st->scalars, st->scalars_type);
+  } else if (key == "LOOKUP_TABLE") {
+    if (!(rc = legacy_count(r, key, tok, 1, &a)))
+      rc = check.values(key, product({a, 4}, &n) ? n : UINT64_MAX,
+                        st->ascii ? "float" : "unsigned_char");
+  } else if (key == "COLOR_SCALARS") {
+    if (!(rc = legacy_count(r, key, tok, 1, &a)))
+      rc = check.values(key, product({st->attr_n, a}, &n) ? n : UINT64_MAX,
+                        st->ascii ? "float" : "unsigned_char");
+  } else if (key == "TEXTURE_COORDINATES") {
+    if (!(rc = legacy_count(r, key, tok, 1, &a)))
+      rc = check.values(key, product({st->attr_n, a}, &n) ? n : UINT64_MAX, tok[2]);
+  } else if (key == "VECTORS" || key == "NORMALS" || key == "TENSORS" || key == "TENSORS6") {
+    const uint64_t ncomp = key == "TENSORS" ? 9 : key == "TENSORS6" ? 6 : 3;
+    rc = check.values(key, product({st->attr_n, ncomp}, &n) ? n : UINT64_MAX, tok[1]);
+  } else if (key == "GLOBAL_IDS" || key == "PEDIGREE_IDS") {
+    rc = check.values(key, st->attr_n, tok[1]);
+  } else if (key == "FIELD") {
+    if (!(rc = legacy_count(r, key, tok, 1, &a)) && !(rc = r.values(key, a, st->limit)))
+      rc = check.field(a);
+  } else if (key == "METADATA") {
+    /* Text lines up to an empty one (component names, information keys). */
+    while (!in.rest_of_line().empty()) {}
+  }
+  return rc;
+}
+
+int check_legacy(const std::string &path, const Mapped &f, std::string *err) {
+  Report r{path, err};
+  LegacyState st;
+  st.limit = values_per_byte * (uint64_t)f.size();
+  LegacyStream in(f.data() ? f.data() : "", f.size());
+  if (int rc = legacy_header(r, in, &st)) return rc;
+  LegacyChecker check(r, in, st.ascii, st.limit);
+  std::string t;
+  std::vector<std::string> tok;
   while (in.token(&t)) {
     const std::string key = upper(t);
     const int arity = legacy_arity(key);
     if (arity == -2) return r.fail("unknown keyword '" + t.substr(0, 40) + "'");
-    if (!expect.empty() && key != expect)
-      return r.fail(owner + ": " + expect + " expected, got " + key);
-    expect.clear();
-    /* The arguments: on the keyword's line; SCALARS' component count is
-     * optional, a LOOKUP_TABLE after SCALARS has no size. */
-    std::vector<std::string> tok = in.rest_of_line();
-    const size_t want = key == "SCALARS"        ? 2
-                        : key == "LOOKUP_TABLE" ? (owner == "SCALARS" ? 1 : 2)
-                                                : (size_t)arity;
-    if (tok.size() < want || (tok.size() > want && !(key == "SCALARS" && tok.size() == 3)))
-      return r.fail(key + ": expected " + std::to_string(want) + " argument(s) on its line, got " +
-                    std::to_string(tok.size()));
-    uint64_t a = 0, b = 0, c = 0, n = 0;
-    int rc = 0;
-    if (key == "POINTS") {
-      if (!(rc = legacy_count(r, key, tok, 0, &a)))
-        rc = check.values(key, product({a, 3}, &n) ? n : UINT64_MAX, tok[1]);
-    } else if (key == "CELLS" || key == "VERTICES" || key == "LINES" || key == "POLYGONS" ||
-               key == "TRIANGLE_STRIPS") {
-      if (!(rc = legacy_count(r, key, tok, 0, &a)) && !(rc = legacy_count(r, key, tok, 1, &b))) {
-        if (v5) {
-          cells[0] = a;
-          cells[1] = b;
-          expect = "OFFSETS";
-        } else {
-          rc = check.cell_list(key, a, b);
-        }
-      }
-    } else if (key == "OFFSETS" || key == "CONNECTIVITY") {
-      if (owner.empty() || !v5) return r.fail(key + " outside a version 5 cell list");
-      rc = key == "OFFSETS" ? check.offsets(tok[0], cells[0], cells[1])
-                            : check.values(key, cells[1], tok[0]);
-      if (key == "OFFSETS") expect = "CONNECTIVITY";
-    } else if (key == "CELL_TYPES") {
-      if (!(rc = legacy_count(r, key, tok, 0, &a))) rc = check.values(key, a, "int");
-    } else if (key == "X_COORDINATES" || key == "Y_COORDINATES" || key == "Z_COORDINATES") {
-      if (!(rc = legacy_count(r, key, tok, 0, &a))) rc = check.values(key, a, tok[1]);
-    } else if (key == "POINT_DATA" || key == "CELL_DATA") {
-      if (!(rc = legacy_count(r, key, tok, 0, &attr_n))) rc = r.values(key, attr_n, limit);
-    } else if (key == "DIMENSIONS") {
-      if (!(rc = legacy_count(r, key, tok, 0, &a)) && !(rc = legacy_count(r, key, tok, 1, &b)) &&
-          !(rc = legacy_count(r, key, tok, 2, &c)))
-        rc = r.values(key, product({a, b, c}, &n) ? n : UINT64_MAX, limit);
-    } else if (key == "SCALARS") {
-      a = 1;
-      if (tok.size() > 2 && !(rc = legacy_count(r, key, tok, 2, &a)) && (a < 1 || a > 4))
-        rc = r.fail("SCALARS: expected 1 to 4 components, got " + tok[2]);
-      scalars = product({attr_n, a}, &n) ? n : UINT64_MAX;
-      scalars_type = tok[1];
-      expect = "LOOKUP_TABLE";
-    } else if (key == "LOOKUP_TABLE" && owner == "SCALARS") {
-      rc = check.values("SCALARS", scalars, scalars_type);
-    } else if (key == "LOOKUP_TABLE") {
-      if (!(rc = legacy_count(r, key, tok, 1, &a)))
-        rc = check.values(key, product({a, 4}, &n) ? n : UINT64_MAX,
-                          ascii ? "float" : "unsigned_char");
-    } else if (key == "COLOR_SCALARS") {
-      if (!(rc = legacy_count(r, key, tok, 1, &a)))
-        rc = check.values(key, product({attr_n, a}, &n) ? n : UINT64_MAX,
-                          ascii ? "float" : "unsigned_char");
-    } else if (key == "TEXTURE_COORDINATES") {
-      if (!(rc = legacy_count(r, key, tok, 1, &a)))
-        rc = check.values(key, product({attr_n, a}, &n) ? n : UINT64_MAX, tok[2]);
-    } else if (key == "VECTORS" || key == "NORMALS" || key == "TENSORS" || key == "TENSORS6") {
-      const uint64_t ncomp = key == "TENSORS" ? 9 : key == "TENSORS6" ? 6 : 3;
-      rc = check.values(key, product({attr_n, ncomp}, &n) ? n : UINT64_MAX, tok[1]);
-    } else if (key == "GLOBAL_IDS" || key == "PEDIGREE_IDS") {
-      rc = check.values(key, attr_n, tok[1]);
-    } else if (key == "FIELD") {
-      if (!(rc = legacy_count(r, key, tok, 1, &a)) && !(rc = r.values(key, a, limit)))
-        rc = check.field(a);
-    } else if (key == "METADATA") {
-      /* Text lines up to an empty one (component names, information keys). */
-      while (!in.rest_of_line().empty()) {}
-    }
-    if (rc) return rc;
-    owner = expect.empty() ? "" : key == "OFFSETS" ? owner : key;
+    if (!st.expect.empty() && key != st.expect)
+      return r.fail(st.owner + ": " + st.expect + " expected, got " + key);
+    st.expect.clear();
+    if (int rc = legacy_arguments(r, in, st, key, arity, &tok)) return rc;
+    if (int rc = legacy_keyword(r, in, check, key, tok, &st)) return rc;
+    st.owner = st.expect.empty() ? "" : key == "OFFSETS" ? st.owner : key;
   }
-  if (!expect.empty()) return r.fail(owner + ": " + expect + " expected, got the end of file");
+  if (!st.expect.empty())
+    return r.fail(st.owner + ": " + st.expect + " expected, got the end of file");
   return 0;
 }
 
@@ -653,85 +679,116 @@ int xml_block_header(Report &r, const std::string &what, XmlData d, bool compres
   return 0;
 }
 
-int check_xml(const std::string &path, const Mapped &f, std::string *err) {
-  Report r{path, err};
-  const std::string text(f.data() ? f.data() : "", f.size());
-  /* The data appended after <AppendedData> is not markup. */
-  const size_t markup_end = std::min(text.find("<AppendedData"), text.size());
-  /* A compressor declared (the root element's attribute): compressed data. */
-  const bool compressed = text.find("compressor=") < markup_end;
-  const uint64_t limit = (compressed ? compression_ratio : values_per_byte) * (uint64_t)f.size();
-  /* The binary data's words (header_type) and byte order, and where the
-   * appended data starts (after the '_' that follows <AppendedData>). */
+/* How an XML file's data is laid out: from its root element's attributes
+ * and its <AppendedData>. */
+struct XmlLayout {
+  size_t markup_end = 0;               /* the data appended after <AppendedData> is not markup */
+  bool compressed = false;             /* a compressor declared (the root element's attribute) */
+  uint64_t limit = 0;                  /* the most values the file can hold */
+  size_t word = 4;                     /* the binary data's header words (header_type) */
+  bool big_endian = false;             /* and their byte order */
+  size_t appended = std::string::npos; /* the appended data (after the '_' that follows
+                                        * <AppendedData>) */
+  bool appended_b64 = false;
+};
+
+XmlLayout xml_layout(const std::string &text, uint64_t file_size) {
+  XmlLayout l;
+  l.markup_end = std::min(text.find("<AppendedData"), text.size());
+  l.compressed = text.find("compressor=") < l.markup_end;
+  l.limit = (l.compressed ? compression_ratio : values_per_byte) * file_size;
   std::string v;
   const size_t root = text.find("<VTKFile");
   const std::string root_tag =
-      root < markup_end ? text.substr(root, std::min(text.find('>', root), markup_end) - root) : "";
-  const size_t word = xml_attr(root_tag, "header_type", &v) && v == "UInt64" ? 8 : 4;
-  const bool big_endian = xml_attr(root_tag, "byte_order", &v) && v == "BigEndian";
-  size_t appended = std::string::npos;
-  bool appended_b64 = false;
-  if (markup_end < text.size()) {
-    const size_t gt = text.find('>', markup_end);
-    const std::string tag = text.substr(markup_end, gt == std::string::npos ? 0 : gt - markup_end);
-    appended_b64 = !(xml_attr(tag, "encoding", &v) && v == "raw");
+      root < l.markup_end ? text.substr(root, std::min(text.find('>', root), l.markup_end) - root)
+                          : "";
+  l.word = xml_attr(root_tag, "header_type", &v) && v == "UInt64" ? 8 : 4;
+  l.big_endian = xml_attr(root_tag, "byte_order", &v) && v == "BigEndian";
+  if (l.markup_end < text.size()) {
+    const size_t gt = text.find('>', l.markup_end);
+    const std::string tag =
+        text.substr(l.markup_end, gt == std::string::npos ? 0 : gt - l.markup_end);
+    l.appended_b64 = !(xml_attr(tag, "encoding", &v) && v == "raw");
     const size_t us = gt == std::string::npos ? gt : text.find('_', gt);
-    if (us != std::string::npos) appended = us + 1;
+    if (us != std::string::npos) l.appended = us + 1;
   }
+  return l;
+}
+
+/* A <Piece> or <ImageData> tag: its counts and extents; *piece: the
+ * current piece's points or cells, whichever is larger. */
+int xml_piece_tag(Report &r, const std::string &tag, uint64_t limit, uint64_t *piece) {
+  std::string v;
+  uint64_t n = 0;
+  int rc = 0;
+  if (tag.compare(0, 5, "Piece") == 0) *piece = 0;
+  for (const char *name : {"NumberOfPoints", "NumberOfCells"})
+    if (!rc && xml_attr(tag, name, &v)) {
+      if (!parse_count(v, &n))
+        rc = r.fail(std::string(name) + ": expected a non-negative integer, got '" + v + "'");
+      else if (!(rc = r.values(name, n, limit)))
+        *piece = std::max(*piece, n);
+    }
+  for (const char *name : {"Extent", "WholeExtent"})
+    if (!rc && xml_attr(tag, name, &v) && !(rc = extent_points(r, name, v, &n)) &&
+        !(rc = r.values(name, n, limit)) && std::strcmp(name, "Extent") == 0)
+      *piece = std::max(*piece, n);
+  return rc;
+}
+
+/* A <DataArray> or <Array> tag whose element's content starts at pos: its
+ * counts (piece: the current piece's), the header of its binary data. */
+int xml_array_tag(Report &r, const std::string &text, const std::string &tag, size_t pos,
+                  const XmlLayout &l, uint64_t piece, uint64_t file_size) {
+  std::string v;
+  uint64_t n = 0, m = 1;
+  int rc = 0;
+  if (xml_attr(tag, "NumberOfComponents", &v) && (!parse_count(v, &m) || m < 1))
+    rc = r.fail("NumberOfComponents: expected a positive integer, got '" + v + "'");
+  if (!rc && xml_attr(tag, "NumberOfTuples", &v)) {
+    if (!parse_count(v, &n))
+      rc = r.fail("NumberOfTuples: expected a non-negative integer, got '" + v + "'");
+    else
+      rc = r.values("NumberOfTuples", product({n, m}, &n) ? n : UINT64_MAX, l.limit);
+  }
+  if (!rc) rc = r.values("a DataArray", product({piece, m}, &n) ? n : UINT64_MAX, l.limit);
+  std::string format, name;
+  xml_attr(tag, "Name", &name);
+  const std::string what = "DataArray '" + name.substr(0, 40) + "'";
+  if (!rc && xml_attr(tag, "format", &format) && format == "binary" && tag.back() != '/') {
+    const size_t close = text.find('<', pos);
+    return xml_block_header(r, what, XmlData(text, pos, std::min(close, l.markup_end), true),
+                            l.compressed, l.word, l.big_endian, file_size);
+  }
+  if (rc || format != "appended") return rc;
+  uint64_t offset = 0;
+  if (!xml_attr(tag, "offset", &v) || !parse_count(v, &offset))
+    return r.fail(what + ": appended data without a valid offset");
+  if (l.appended == std::string::npos || offset > text.size() - l.appended)
+    return r.fail(what + ": offset " + v + " is past the appended data");
+  return xml_block_header(r, what,
+                          XmlData(text, l.appended + (size_t)offset, text.size(), l.appended_b64),
+                          l.compressed, l.word, l.big_endian, file_size);
+}
+
+int check_xml(const std::string &path, const Mapped &f, std::string *err) {
+  Report r{path, err};
+  const std::string text(f.data() ? f.data() : "", f.size());
+  const XmlLayout l = xml_layout(text, (uint64_t)f.size());
   uint64_t piece = 0; /* the current piece's points or cells, whichever is larger */
   size_t pos = 0;
-  while (pos < markup_end) {
+  while (pos < l.markup_end) {
     const size_t lt = text.find('<', pos);
-    if (lt == std::string::npos || lt >= markup_end) break;
+    if (lt == std::string::npos || lt >= l.markup_end) break;
     const size_t gt = text.find('>', lt);
     if (gt == std::string::npos) break;
     const std::string tag = text.substr(lt + 1, gt - lt - 1);
     pos = gt + 1;
-    uint64_t n = 0, m = 0;
     int rc = 0;
-    if (tag.compare(0, 5, "Piece") == 0 || tag.compare(0, 9, "ImageData") == 0) {
-      if (tag.compare(0, 5, "Piece") == 0) piece = 0;
-      for (const char *name : {"NumberOfPoints", "NumberOfCells"})
-        if (!rc && xml_attr(tag, name, &v)) {
-          if (!parse_count(v, &n))
-            rc = r.fail(std::string(name) + ": expected a non-negative integer, got '" + v + "'");
-          else if (!(rc = r.values(name, n, limit)))
-            piece = std::max(piece, n);
-        }
-      for (const char *name : {"Extent", "WholeExtent"})
-        if (!rc && xml_attr(tag, name, &v) && !(rc = extent_points(r, name, v, &n)) &&
-            !(rc = r.values(name, n, limit)) && std::strcmp(name, "Extent") == 0)
-          piece = std::max(piece, n);
-    } else if (tag.compare(0, 9, "DataArray") == 0 || tag.compare(0, 5, "Array") == 0) {
-      m = 1;
-      if (xml_attr(tag, "NumberOfComponents", &v) && (!parse_count(v, &m) || m < 1))
-        rc = r.fail("NumberOfComponents: expected a positive integer, got '" + v + "'");
-      if (!rc && xml_attr(tag, "NumberOfTuples", &v)) {
-        if (!parse_count(v, &n))
-          rc = r.fail("NumberOfTuples: expected a non-negative integer, got '" + v + "'");
-        else
-          rc = r.values("NumberOfTuples", product({n, m}, &n) ? n : UINT64_MAX, limit);
-      }
-      if (!rc) rc = r.values("a DataArray", product({piece, m}, &n) ? n : UINT64_MAX, limit);
-      std::string format, name;
-      xml_attr(tag, "Name", &name);
-      const std::string what = "DataArray '" + name.substr(0, 40) + "'";
-      if (!rc && xml_attr(tag, "format", &format) && format == "binary" && tag.back() != '/') {
-        const size_t close = text.find('<', pos);
-        rc = xml_block_header(r, what, XmlData(text, pos, std::min(close, markup_end), true),
-                              compressed, word, big_endian, f.size());
-      } else if (!rc && format == "appended") {
-        uint64_t offset = 0;
-        if (!xml_attr(tag, "offset", &v) || !parse_count(v, &offset))
-          rc = r.fail(what + ": appended data without a valid offset");
-        else if (appended == std::string::npos || offset > text.size() - appended)
-          rc = r.fail(what + ": offset " + v + " is past the appended data");
-        else
-          rc = xml_block_header(r, what,
-                                XmlData(text, appended + (size_t)offset, text.size(), appended_b64),
-                                compressed, word, big_endian, f.size());
-      }
-    }
+    if (tag.compare(0, 5, "Piece") == 0 || tag.compare(0, 9, "ImageData") == 0)
+      rc = xml_piece_tag(r, tag, l.limit, &piece);
+    else if (tag.compare(0, 9, "DataArray") == 0 || tag.compare(0, 5, "Array") == 0)
+      rc = xml_array_tag(r, text, tag, pos, l, piece, f.size());
     if (rc) return rc;
   }
   return 0;
@@ -742,24 +799,63 @@ int check_xml(const std::string &path, const Mapped &f, std::string *err) {
 /* Bytes of one value of a MetaImage element type (the smallest for
  * platform-dependent ones), 0 if unknown. */
 uint64_t meta_type_size(const std::string &t) {
-  static const struct {
-    const char *name;
-    uint64_t size;
-  } types[] = {{"MET_CHAR", 1},      {"MET_UCHAR", 1},      {"MET_SHORT", 2}, {"MET_USHORT", 2},
-               {"MET_INT", 4},       {"MET_UINT", 4},       {"MET_LONG", 4},  {"MET_ULONG", 4},
-               {"MET_LONG_LONG", 8}, {"MET_ULONG_LONG", 8}, {"MET_FLOAT", 4}, {"MET_DOUBLE", 8}};
-  for (const auto &e : types)
-    if (t == e.name) return e.size;
-  return 0;
+  static const WordGroup types[] = {{1, "MET_CHAR MET_UCHAR"},
+                                    {2, "MET_SHORT MET_USHORT"},
+                                    {4, "MET_INT MET_UINT MET_LONG MET_ULONG MET_FLOAT"},
+                                    {8, "MET_LONG_LONG MET_ULONG_LONG MET_DOUBLE"}};
+  return (uint64_t)group_of(types, t, 0);
 }
 
-int check_metaimage(const std::string &path, const Mapped &f, std::string *err) {
-  Report r{path, err};
+/* What a MetaImage header declares. */
+struct MetaHeader {
   uint64_t ndims = 0, channels = 1, elem = 0, dims[3] = {0, 0, 0};
   int64_t header_size = 0;
   bool have_dims = false, compressed = false, have_type = false;
-  std::string data_file;
-  size_t pos = 0, data_start = f.size();
+  std::string data_file; /* ElementDataFile, trimmed: the last line of the header */
+  size_t data_start = 0; /* where the header ends */
+};
+
+/* One header line "key = value" (v: value's words) into *h. */
+int meta_key(Report &r, const std::string &key, const std::vector<std::string> &v,
+             const std::string &value, MetaHeader *h) {
+  if (key == "NDims") {
+    if (v.size() != 1 || !parse_count(v[0], &h->ndims) || h->ndims < 1 || h->ndims > 3)
+      return r.fail("NDims: expected 1, 2 or 3");
+  } else if (key == "DimSize") {
+    if (h->ndims == 0) return r.fail("DimSize before NDims");
+    if (v.size() != h->ndims)
+      return r.fail("DimSize: expected " + std::to_string(h->ndims) + " sizes");
+    for (size_t d = 0; d < h->ndims; d++)
+      if (!parse_count(v[d], &h->dims[d]) || h->dims[d] < 1 || h->dims[d] > INT32_MAX)
+        return r.fail("DimSize: expected positive 32-bit integers, got '" + v[d] + "'");
+    h->have_dims = true;
+  } else if (key == "ElementNumberOfChannels") {
+    if (v.size() != 1 || !parse_count(v[0], &h->channels) || h->channels < 1 || h->channels > 4096)
+      return r.fail("ElementNumberOfChannels: expected 1..4096");
+  } else if (key == "ElementType") {
+    if (v.size() != 1 || !(h->elem = meta_type_size(v[0])))
+      return r.fail("ElementType: unknown type '" + (v.empty() ? "" : v[0]) + "'");
+    h->have_type = true;
+  } else if (key == "CompressedData") {
+    h->compressed = v.size() == 1 && (v[0] == "True" || v[0] == "true");
+  } else if (key == "HeaderSize") {
+    if (v.size() != 1 || !parse_signed(v[0], &h->header_size) || h->header_size < -1)
+      return r.fail("HeaderSize: expected an integer >= -1");
+  } else if (key == "ObjectType") {
+    if (v.size() != 1 || v[0] != "Image") return r.fail("ObjectType: expected Image");
+  } else if (key == "ElementDataFile") {
+    if (v.empty()) return r.fail("ElementDataFile: no file named");
+    h->data_file = value;
+    h->data_file.erase(0, h->data_file.find_first_not_of(" \t"));
+    h->data_file.erase(h->data_file.find_last_not_of(" \t\r") + 1);
+  }
+  return 0;
+}
+
+/* The header's lines, up to ElementDataFile, into *h. */
+int meta_header(Report &r, const Mapped &f, MetaHeader *h) {
+  size_t pos = 0;
+  h->data_start = f.size();
   while (pos < f.size()) {
     const char *start = f.data() + pos;
     const char *nl = static_cast<const char *>(std::memchr(start, '\n', f.size() - pos));
@@ -772,70 +868,61 @@ int check_metaimage(const std::string &path, const Mapped &f, std::string *err) 
       return r.fail("MetaImage header line without '=': '" + line.substr(0, 60) + "'");
     }
     const std::vector<std::string> k = split_ws(line.substr(0, eq));
-    const std::vector<std::string> v = split_ws(line.substr(eq + 1));
     if (k.size() != 1)
       return r.fail("malformed MetaImage header line '" + line.substr(0, 60) + "'");
-    const std::string &key = k[0];
-    if (key == "NDims") {
-      if (v.size() != 1 || !parse_count(v[0], &ndims) || ndims < 1 || ndims > 3)
-        return r.fail("NDims: expected 1, 2 or 3");
-    } else if (key == "DimSize") {
-      if (ndims == 0) return r.fail("DimSize before NDims");
-      if (v.size() != ndims) return r.fail("DimSize: expected " + std::to_string(ndims) + " sizes");
-      for (size_t d = 0; d < ndims; d++)
-        if (!parse_count(v[d], &dims[d]) || dims[d] < 1 || dims[d] > INT32_MAX)
-          return r.fail("DimSize: expected positive 32-bit integers, got '" + v[d] + "'");
-      have_dims = true;
-    } else if (key == "ElementNumberOfChannels") {
-      if (v.size() != 1 || !parse_count(v[0], &channels) || channels < 1 || channels > 4096)
-        return r.fail("ElementNumberOfChannels: expected 1..4096");
-    } else if (key == "ElementType") {
-      if (v.size() != 1 || !(elem = meta_type_size(v[0])))
-        return r.fail("ElementType: unknown type '" + (v.empty() ? "" : v[0]) + "'");
-      have_type = true;
-    } else if (key == "CompressedData") {
-      compressed = v.size() == 1 && (v[0] == "True" || v[0] == "true");
-    } else if (key == "HeaderSize") {
-      if (v.size() != 1 || !parse_signed(v[0], &header_size) || header_size < -1)
-        return r.fail("HeaderSize: expected an integer >= -1");
-    } else if (key == "ObjectType") {
-      if (v.size() != 1 || v[0] != "Image") return r.fail("ObjectType: expected Image");
-    } else if (key == "ElementDataFile") {
-      if (v.empty()) return r.fail("ElementDataFile: no file named");
-      data_file = line.substr(eq + 1);
-      data_file.erase(0, data_file.find_first_not_of(" \t"));
-      data_file.erase(data_file.find_last_not_of(" \t\r") + 1);
-      data_start = pos;
+    if (int rc = meta_key(r, k[0], split_ws(line.substr(eq + 1)), line.substr(eq + 1), h))
+      return rc;
+    if (k[0] == "ElementDataFile") {
+      h->data_start = pos;
       break;
     }
   }
-  if (data_file.empty()) return r.fail("no ElementDataFile in the MetaImage header");
-  if (!have_dims || !have_type) return r.fail("the MetaImage header lacks DimSize or ElementType");
-  uint64_t avail;
-  if (data_file == "LOCAL") {
-    avail = data_start >= f.size() ? 0 : (uint64_t)(f.size() - data_start);
+  if (h->data_file.empty()) return r.fail("no ElementDataFile in the MetaImage header");
+  if (!h->have_dims || !h->have_type)
+    return r.fail("the MetaImage header lacks DimSize or ElementType");
+  return 0;
+}
+
+/* The bytes of image data there are: after the header (LOCAL) or in the
+ * data file, less HeaderSize. */
+int meta_available(Report &r, const std::string &path, const Mapped &f, const MetaHeader &h,
+                   uint64_t *avail, std::string *err) {
+  if (h.data_file == "LOCAL") {
+    *avail = h.data_start >= f.size() ? 0 : (uint64_t)(f.size() - h.data_start);
   } else {
-    if (data_file.find('%') != std::string::npos || data_file.compare(0, 4, "LIST") == 0)
-      return r.fail("ElementDataFile: file lists and patterns are not supported ('" + data_file +
-                    "')");
+    const std::string &file = h.data_file;
+    if (file.find('%') != std::string::npos || file.compare(0, 4, "LIST") == 0)
+      return r.fail("ElementDataFile: file lists and patterns are not supported ('" + file + "')");
     const size_t slash = path.rfind('/');
-    const std::string full = data_file[0] == '/' || slash == std::string::npos
-                                 ? data_file
-                                 : path.substr(0, slash + 1) + data_file;
+    const std::string full =
+        file[0] == '/' || slash == std::string::npos ? file : path.substr(0, slash + 1) + file;
     struct stat st;
     if (stat(full.c_str(), &st) != 0) return cannot_read(full, errno, err);
-    avail = (uint64_t)st.st_size;
+    *avail = (uint64_t)st.st_size;
   }
-  if (header_size > 0) avail = avail > (uint64_t)header_size ? avail - (uint64_t)header_size : 0;
+  const int64_t skip = h.header_size;
+  if (skip > 0) *avail = *avail > (uint64_t)skip ? *avail - (uint64_t)skip : 0;
+  return 0;
+}
+
+int check_metaimage(const std::string &path, const Mapped &f, std::string *err) {
+  Report r{path, err};
+  MetaHeader h;
+  if (int rc = meta_header(r, f, &h)) return rc;
+  uint64_t avail = 0;
+  if (int rc = meta_available(r, path, f, h, &avail, err)) return rc;
   uint64_t need = 0;
-  if (!product({dims[0], ndims > 1 ? dims[1] : 1, ndims > 2 ? dims[2] : 1, channels, elem}, &need))
+  if (!product(
+          {h.dims[0], h.ndims > 1 ? h.dims[1] : 1, h.ndims > 2 ? h.dims[2] : 1, h.channels, h.elem},
+          &need))
     return r.fail("the image size overflows");
   const uint64_t can =
-      compressed ? (avail > UINT64_MAX / compression_ratio ? UINT64_MAX : avail * compression_ratio)
-                 : avail;
+      h.compressed
+          ? (avail > UINT64_MAX / compression_ratio ? UINT64_MAX : avail * compression_ratio)
+          : avail;
   if (need > can)
     return r.fail("the header declares " + std::to_string(need) + " bytes of image data, the " +
-                  (compressed ? "compressed " : "") + "data holds " + std::to_string(avail) +
+                  (h.compressed ? "compressed " : "") + "data holds " + std::to_string(avail) +
                   " bytes");
   return 0;
 }

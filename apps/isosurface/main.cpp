@@ -191,32 +191,30 @@ bool parse_double(const char *s, double *out) {
 
 /* ---- Phase: parse the options ----------------------------------------- */
 
-/* The options whose value is stored as given, and those without a value. */
+/* The options stored as given (text) and those set by their presence (on). */
 const struct {
   const char *flag;
-  std::string Options::*value;
-} string_options[] = {{"--input", &Options::input},
-                      {"--array", &Options::array},
-                      {"--output", &Options::output},
-                      {"--csv", &Options::csv},
-                      {"--save-mesh", &Options::save_mesh},
-                      {"--png", &Options::png},
-                      {"--render", &Options::render},
-                      {"--events", &Options::events},
-                      {"--positions", &Options::positions},
-                      {"--title", &Options::title},
-                      {"--color-array", &Options::color_array},
-                      {"--color-source", &Options::color_source}};
-const struct {
-  const char *flag;
-  bool Options::*value;
-} bool_options[] = {{"--tetrahedralize", &Options::tetrahedralize},
-                    {"--peers", &Options::peers},
-                    {"--verify", &Options::verify},
-                    {"--smp-check", &Options::smp_check},
-                    {"--predict-misses", &Options::predict_misses},
-                    {"--fresh-output", &Options::fresh_output},
-                    {"--quiet", &Options::quiet}};
+  std::string Options::*text;
+  bool Options::*on;
+} plain_options[] = {{"--input", &Options::input, nullptr},
+                     {"--array", &Options::array, nullptr},
+                     {"--output", &Options::output, nullptr},
+                     {"--csv", &Options::csv, nullptr},
+                     {"--save-mesh", &Options::save_mesh, nullptr},
+                     {"--png", &Options::png, nullptr},
+                     {"--render", &Options::render, nullptr},
+                     {"--events", &Options::events, nullptr},
+                     {"--positions", &Options::positions, nullptr},
+                     {"--title", &Options::title, nullptr},
+                     {"--color-array", &Options::color_array, nullptr},
+                     {"--color-source", &Options::color_source, nullptr},
+                     {"--tetrahedralize", nullptr, &Options::tetrahedralize},
+                     {"--peers", nullptr, &Options::peers},
+                     {"--verify", nullptr, &Options::verify},
+                     {"--smp-check", nullptr, &Options::smp_check},
+                     {"--predict-misses", nullptr, &Options::predict_misses},
+                     {"--fresh-output", nullptr, &Options::fresh_output},
+                     {"--quiet", nullptr, &Options::quiet}};
 
 const Named<int> splitter_names[] = {{"local", ADAPT_SPLITTER_LOCAL},
                                      {"distant", ADAPT_SPLITTER_DISTANT},
@@ -345,20 +343,91 @@ void complete(Options &o) {
     if (!out.path.empty()) check_writable(out.flag, out.path);
 }
 
-Options parse_options(int argc, char **argv) {
-  Options o;
+/* The command line, an argument at a time. */
+struct Args {
+  int argc;
+  char **argv;
+  int i; /* the option being parsed */
   /* The value of option argv[i]: the next argument, unless it is missing or
    * another option ("--array --iso 150" must not name the array "--iso"). */
-  auto need = [&](int &i) -> const char * {
+  const char *value() {
     if (i + 1 >= argc) die(EXIT_USAGE, std::string(argv[i]) + " needs a value (see --help)");
     if (std::strncmp(argv[i + 1], "--", 2) == 0)
       die(EXIT_USAGE, std::string(argv[i]) + " needs a value, got the option '" + argv[i + 1] +
                           "' (see --help)");
     return argv[++i];
-  };
+  }
+};
+
+/* The options whose value is a name (or a list, or dimensions); false if a
+ * is not one of them. */
+bool parse_named_option(Options &o, const std::string &a, Args &args) {
+  if (a == "--generate") {
+    parse_dims(args.value(), o.dims);
+    o.generate = true;
+  } else if (a == "--field")
+    need_named(parse_field, args.value(), &o.field, "--field: unknown field '");
+  else if (a == "--split")
+    need_named(parse_split, args.value(), &o.split, "--split: expected 5 or 6, got '");
+  else if (a == "--order")
+    need_named(parse_order, args.value(), &o.order, "--order: unknown order '");
+  else if (a == "--point-order")
+    need_named(parse_point_order, args.value(), &o.point_order, "--point-order: unknown order '");
+  else if (a == "--reorder")
+    need_named(parse_reorder, args.value(), &o.reorder,
+               "--reorder: expected none, morton, hilbert or auto, got '");
+  else if (a == "--mode")
+    parse_modes(args.value(), &o.modes);
+  else if (a == "--predict-kernel")
+    need_named(parse_kernel, args.value(), &o.kernel,
+               "--predict-kernel: expected classified or scalars, got '");
+  else if (a == "--splitter") {
+    if (parse_named(splitter_names, args.value(), &o.splitter))
+      die(EXIT_USAGE, "--splitter: expected local, distant or balanced");
+  } else if (a == "--sched") {
+    if (std::string(args.value()) != "adaptive")
+      die(EXIT_USAGE, "--sched: expected adaptive (the extraction is adapt_transform_var, whose "
+                      "output is merged in sequence order: only the adaptive scheduler does that)");
+    o.sched = ADAPT_SCHED_ADAPTIVE;
+  } else
+    return false;
+  return true;
+}
+
+/* The options whose value is a number (and --verify-union); false if a is
+ * not one of them. */
+bool parse_number_option(Options &o, const std::string &a, Args &args) {
   const uint64_t any = UINT64_MAX;
-  for (int i = 1; i < argc; i++) {
-    const std::string a = argv[i];
+  if (a == "--seed")
+    o.seed = need_integer(a, args.value(), 0, any, "a non-negative integer");
+  else if (a == "--iso") {
+    if (!parse_double(args.value(), &o.iso)) die(EXIT_USAGE, "--iso: expected a number");
+    o.iso_set = true;
+  } else if (a == "--workers")
+    o.workers = (int)need_integer(a, args.value(), 1, INT_MAX, "a positive integer");
+  else if (a == "--cache-bytes")
+    o.cache_bytes = need_integer(a, args.value(), 64, any, "a number of bytes >= 64");
+  else if (a == "--window")
+    o.window = (size_t)need_integer(a, args.value(), 1, any, "a positive integer");
+  else if (a == "--grain")
+    o.grain = (size_t)need_integer(a, args.value(), 1, any, "a positive integer");
+  else if (a == "--reps")
+    o.reps = (int)need_integer(a, args.value(), 1, 1000, "1..1000");
+  else if (a == "--pieces")
+    o.pieces = (int)need_integer(a, args.value(), 1, 1u << 20, "1..2^20");
+  else if (a == "--verify-union") {
+    o.verify_union = args.value();
+    o.verify = true;
+  } else
+    return false;
+  return true;
+}
+
+Options parse_options(int argc, char **argv) {
+  Options o;
+  Args args{argc, argv, 1};
+  for (; args.i < argc; args.i++) {
+    const std::string a = argv[args.i];
     if (a == "--help" || a == "-h") {
       std::fputs(usage, stdout);
       std::exit(EXIT_OK);
@@ -367,59 +436,12 @@ Options parse_options(int argc, char **argv) {
                   ADAPT_VERSION_MAJOR, ADAPT_VERSION_MINOR, ADAPT_VERSION_PATCH,
                   adapt_version_string(), vtk_version().c_str());
       std::exit(EXIT_OK);
-    } else if (const auto *s = find_option(string_options, a))
-      o.*(s->value) = need(i);
-    else if (const auto *b = find_option(bool_options, a))
-      o.*(b->value) = true;
-    else if (a == "--generate") {
-      parse_dims(need(i), o.dims);
-      o.generate = true;
-    } else if (a == "--field")
-      need_named(parse_field, need(i), &o.field, "--field: unknown field '");
-    else if (a == "--split")
-      need_named(parse_split, need(i), &o.split, "--split: expected 5 or 6, got '");
-    else if (a == "--order")
-      need_named(parse_order, need(i), &o.order, "--order: unknown order '");
-    else if (a == "--point-order")
-      need_named(parse_point_order, need(i), &o.point_order, "--point-order: unknown order '");
-    else if (a == "--reorder")
-      need_named(parse_reorder, need(i), &o.reorder,
-                 "--reorder: expected none, morton, hilbert or auto, got '");
-    else if (a == "--seed")
-      o.seed = need_integer(a, need(i), 0, any, "a non-negative integer");
-    else if (a == "--iso") {
-      if (!parse_double(need(i), &o.iso)) die(EXIT_USAGE, "--iso: expected a number");
-      o.iso_set = true;
-    } else if (a == "--mode")
-      parse_modes(need(i), &o.modes);
-    else if (a == "--workers")
-      o.workers = (int)need_integer(a, need(i), 1, INT_MAX, "a positive integer");
-    else if (a == "--predict-kernel")
-      need_named(parse_kernel, need(i), &o.kernel,
-                 "--predict-kernel: expected classified or scalars, got '");
-    else if (a == "--cache-bytes")
-      o.cache_bytes = need_integer(a, need(i), 64, any, "a number of bytes >= 64");
-    else if (a == "--window")
-      o.window = (size_t)need_integer(a, need(i), 1, any, "a positive integer");
-    else if (a == "--grain")
-      o.grain = (size_t)need_integer(a, need(i), 1, any, "a positive integer");
-    else if (a == "--splitter") {
-      if (parse_named(splitter_names, need(i), &o.splitter))
-        die(EXIT_USAGE, "--splitter: expected local, distant or balanced");
-    } else if (a == "--sched") {
-      if (std::string(need(i)) != "adaptive")
-        die(EXIT_USAGE,
-            "--sched: expected adaptive (the extraction is adapt_transform_var, whose "
-            "output is merged in sequence order: only the adaptive scheduler does that)");
-      o.sched = ADAPT_SCHED_ADAPTIVE;
-    } else if (a == "--reps")
-      o.reps = (int)need_integer(a, need(i), 1, 1000, "1..1000");
-    else if (a == "--pieces")
-      o.pieces = (int)need_integer(a, need(i), 1, 1u << 20, "1..2^20");
-    else if (a == "--verify-union") {
-      o.verify_union = need(i);
-      o.verify = true;
-    } else
+    } else if (const auto *p = find_option(plain_options, a)) {
+      if (p->text)
+        o.*(p->text) = args.value();
+      else
+        o.*(p->on) = true;
+    } else if (!parse_named_option(o, a, args) && !parse_number_option(o, a, args))
       die(EXIT_USAGE, "unknown option '" + a + "' (see --help)");
   }
   complete(o);

@@ -71,6 +71,21 @@ std::string vtk_reason(const ErrorCatcher &c, const QuietVtk &q) {
   return why.empty() ? std::string() : ": " + last_line(why);
 }
 
+/* A VTK reader or parser of one file (SetFileName), its errors caught and
+ * VTK's text output captured while it lives. */
+template <class Reader>
+struct CaughtReader {
+  QuietVtk quiet;
+  vtkNew<ErrorCatcher> catcher;
+  vtkNew<Reader> r;
+  explicit CaughtReader(const std::string &path) {
+    r->AddObserver(vtkCommand::ErrorEvent, catcher);
+    r->SetFileName(path.c_str());
+  }
+  /* ": why" from what VTK said, or "". */
+  std::string reason() const { return vtk_reason(*catcher, quiet); }
+};
+
 /* The cells [c0, c1) of a mesh as a VTK grid: their points in the order of
  * first use, the scalars, the input point ids as global ids. `local` maps
  * input point ids to the piece's (-1: not yet), left all -1 on return. */
@@ -196,6 +211,13 @@ bool regular_file(const std::string &path, std::string *why) {
     return false;
   }
   return true;
+}
+
+/* 0 if path is a regular file, else -ENOENT and "cannot read 'path': why". */
+int need_regular_file(const std::string &path, std::string *err) {
+  if (regular_file(path, err)) return 0;
+  *err = "cannot read '" + path + "': " + *err;
+  return -ENOENT;
 }
 
 /* The directory part of path, with its slash ("" for none). */
@@ -400,19 +422,15 @@ int piece_counts(const PvtuIndex &idx, const std::string &path, size_t *npts, si
     *err = "piece of '" + idx.path + "': " + *err;
     return rc;
   }
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLUnstructuredGridReader> r;
-  r->AddObserver(vtkCommand::ErrorEvent, catcher);
-  r->SetFileName(path.c_str());
-  r->UpdateInformation();
-  if (catcher->failed || r->GetErrorCode() != 0) {
-    *err = "VTK could not read piece '" + path + "'" + vtk_reason(*catcher, quiet);
+  CaughtReader<vtkXMLUnstructuredGridReader> in(path);
+  in.r->UpdateInformation();
+  if (in.catcher->failed || in.r->GetErrorCode() != 0) {
+    *err = "VTK could not read piece '" + path + "'" + in.reason();
     return -EIO;
   }
-  r->SetupUpdateExtent(0, 1, 0);
-  *npts = (size_t)std::max<vtkIdType>(0, r->GetNumberOfPoints());
-  *ncells = (size_t)std::max<vtkIdType>(0, r->GetNumberOfCells());
+  in.r->SetupUpdateExtent(0, 1, 0);
+  *npts = (size_t)std::max<vtkIdType>(0, in.r->GetNumberOfPoints());
+  *ncells = (size_t)std::max<vtkIdType>(0, in.r->GetNumberOfCells());
   return 0;
 }
 
@@ -444,73 +462,91 @@ struct PieceFile {
 /* The mesh points of a piece's points (to_mesh[p], or base + p when the
  * pieces are not merged). */
 struct PointMap {
-  bool merge;
-  int64_t base;
+  bool merge = false;
+  int64_t base = 0;
   std::vector<int64_t> to_mesh;
   int64_t operator()(int64_t p) const { return merge ? to_mesh[(size_t)p] : base + p; }
 };
 
-/* One <Piece> of a piece file into *mesh (appended, points merged through
- * pm), a chunk of ISO_PIECE_CHUNK points or cells at a time. */
-int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *piece,
-                       const std::string &scalars, bool merge, PointMerger *pm, Mesh *mesh,
-                       std::string *err) {
-  const std::string &path = f.path;
+/* What a <Piece> holds, from its XML: its counts and the arrays read (the
+ * pointers point into pd). */
+struct PieceLayout {
   long long np = 0, nc = 0;
-  if (!piece->GetScalarAttribute("NumberOfPoints", np)) np = 0;
-  if (!piece->GetScalarAttribute("NumberOfCells", nc)) nc = 0;
-  if (np < 0 || nc < 0) {
+  std::vector<XmlArray> pd, xyz; /* point arrays, the Points' array */
+  const XmlArray *s = nullptr;   /* the scalars */
+  const XmlArray *g = nullptr;   /* the global point ids, or nullptr */
+  PieceLayout() = default;
+  PieceLayout(const PieceLayout &) = delete;
+};
+
+/* The layout of <Piece> element `piece` of file `path`, checked against the
+ * index (the same point arrays) and the pieces read so far (global ids in
+ * all or in none when they are merged). */
+int piece_layout(const PvtuIndex &idx, const std::string &path, vtkXMLDataElement *piece,
+                 const std::string &scalars, bool merge, PointMerger *pm, const Mesh &mesh,
+                 PieceLayout *l, std::string *err) {
+  if (!piece->GetScalarAttribute("NumberOfPoints", l->np)) l->np = 0;
+  if (!piece->GetScalarAttribute("NumberOfCells", l->nc)) l->nc = 0;
+  if (l->np < 0 || l->nc < 0) {
     *err = "piece '" + path + "': negative NumberOfPoints or NumberOfCells";
     return -EINVAL;
   }
   vtkXMLDataElement *epd = piece->FindNestedElementWithName("PointData");
-  const std::vector<XmlArray> pd = xml_arrays(epd);
-  const std::string diff = compare_arrays(pd, idx.arrays);
+  l->pd = xml_arrays(epd);
+  const std::string diff = compare_arrays(l->pd, idx.arrays);
   if (!diff.empty()) {
     *err = "piece '" + path + "': point arrays differ from the index '" + idx.path + "': " + diff;
     return -EPROTO;
   }
-  const XmlArray *s = find_array(pd, scalars);
+  const XmlArray *s = l->s = find_array(l->pd, scalars);
   if (!s || s->components != 1 || !numeric_type(s->vtk_type)) {
     *err = "piece '" + path + "': array '" + scalars + "' is " +
            (s ? "not one scalar per point" : "missing");
     return -EINVAL;
   }
-  const XmlArray *g = find_array(pd, kGlobalPointIds);
+  const XmlArray *g = find_array(l->pd, kGlobalPointIds);
   if (!g && epd)
-    if (const char *name = epd->GetAttribute("GlobalIds")) g = find_array(pd, name);
+    if (const char *name = epd->GetAttribute("GlobalIds")) g = find_array(l->pd, name);
   if (g && (g->components != 1 || !integer_type(g->vtk_type))) {
     *err = "piece '" + path + "': global point ids '" + g->name + "' are not one integer per point";
     return -EPROTO;
   }
-  if (mesh->pts.empty() && mesh->tets.empty()) pm->by_gid = g != nullptr;
+  l->g = g;
+  if (mesh.pts.empty() && mesh.tets.empty()) pm->by_gid = g != nullptr;
   if (merge && pm->by_gid && !g) {
     *err = "piece '" + path + "' has no global point ids ('" + kGlobalPointIds +
            "') while the previous pieces have";
     return -EPROTO;
   }
-  const std::vector<XmlArray> xyz = xml_arrays(piece->FindNestedElementWithName("Points"));
-  if (np > 0 && (xyz.size() != 1 || xyz[0].components != 3 || !numeric_type(xyz[0].vtk_type))) {
+  l->xyz = xml_arrays(piece->FindNestedElementWithName("Points"));
+  const std::vector<XmlArray> &xyz = l->xyz;
+  if (l->np > 0 && (xyz.size() != 1 || xyz[0].components != 3 || !numeric_type(xyz[0].vtk_type))) {
     *err = "VTK could not read piece '" + path + "': its Points are not one array of 3 numbers";
     return -EIO;
   }
+  return 0;
+}
 
-  /* The points. Inline ASCII arrays are parsed whole by VTK at each read
-   * (and cached while the same array is read): one chunk. */
-  const size_t npts = (size_t)np;
+/* The points of a piece into *mesh (appended, merged through pm when
+ * `merge`), *map their mesh points. Inline ASCII arrays are parsed whole
+ * by VTK at each read (and cached while the same array is read): one
+ * chunk. */
+int read_piece_points(PieceFile &f, const PieceLayout &l, bool merge, PointMerger *pm, Mesh *mesh,
+                      PointMap *map, std::string *err) {
+  const size_t npts = (size_t)l.np;
   const bool gids = merge && pm->by_gid;
   size_t chunk = ISO_PIECE_CHUNK;
-  if (npts > 0 && (xyz[0].ascii || s->ascii || (gids && g->ascii))) chunk = npts;
-  PointMap map{merge, (int64_t)mesh->pts.size(), {}};
-  if (merge) map.to_mesh.resize(npts);
+  if (npts > 0 && (l.xyz[0].ascii || l.s->ascii || (gids && l.g->ascii))) chunk = npts;
+  *map = PointMap{merge, (int64_t)mesh->pts.size(), {}};
+  if (merge) map->to_mesh.resize(npts);
   std::vector<double> x, v;
   std::vector<int64_t> gv;
   for (size_t p0 = 0; p0 < npts; p0 += chunk) {
     const size_t n = std::min(chunk, npts - p0);
-    if (int rc = f.read(xyz[0], 3 * p0, 3 * n, &x, err)) return rc;
-    if (int rc = f.read(*s, p0, n, &v, err)) return rc;
+    if (int rc = f.read(l.xyz[0], 3 * p0, 3 * n, &x, err)) return rc;
+    if (int rc = f.read(*l.s, p0, n, &v, err)) return rc;
     if (gids)
-      if (int rc = f.read(*g, p0, n, &gv, err)) return rc;
+      if (int rc = f.read(*l.g, p0, n, &gv, err)) return rc;
     for (size_t i = 0; i < n; i++) {
       const Point q = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
       int64_t id = (int64_t)mesh->pts.size();
@@ -525,7 +561,7 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
           fresh = xi.second;
           id = xi.first->second;
         }
-        map.to_mesh[p0 + i] = id;
+        map->to_mesh[p0 + i] = id;
       }
       if (fresh) {
         mesh->pts.push_back(q);
@@ -534,16 +570,34 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
     }
   }
   if ((uint64_t)mesh->pts.size() >= kMaxMeshPoints) {
-    *err = "piece '" + path + "': the mesh reaches " + std::to_string(mesh->pts.size()) +
+    *err = "piece '" + f.path + "': the mesh reaches " + std::to_string(mesh->pts.size()) +
            " points, at most " + std::to_string(kMaxMeshPoints - 1) + " (point ids are 32-bit)";
     return -EOVERFLOW;
   }
+  return 0;
+}
 
-  /* The cells: in each chunk, the cells up to the first that is not a
-   * tetrahedron (its type, or its point count from the offsets) have their
-   * points read and checked, then that cell is refused: the errors come in
-   * the cells' order. */
-  if (nc == 0) return 0;
+/* Cell c of a chunk, the first that is not a tetrahedron (its type ty, or
+ * its point count from offsets `from` to `to`): the error. */
+int refuse_cell(const std::string &path, size_t c, int ty, int64_t from, int64_t to,
+                std::string *err) {
+  if (ty != VTK_TETRA) {
+    *err = "piece '" + path + "': cell " + std::to_string(c) + " (VTK cell type " +
+           std::to_string(ty) + ") is not a tetrahedron";
+    return -EPROTO;
+  }
+  *err = "piece '" + path + "': cell " + std::to_string(c) + " has " + std::to_string(to - from) +
+         " points, a tetrahedron has 4";
+  return -EINVAL;
+}
+
+/* The cells of a piece into *mesh (appended, their points through map):
+ * in each chunk, the cells up to the first that is not a tetrahedron have
+ * their points read and checked, then that cell is refused: the errors come
+ * in the cells' order. */
+int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &l,
+                     const PointMap &map, Mesh *mesh, std::string *err) {
+  const std::string &path = f.path;
   const std::vector<XmlArray> cells = xml_arrays(piece->FindNestedElementWithName("Cells"));
   const XmlArray *conn = find_array(cells, "connectivity"), *offs = find_array(cells, "offsets"),
                  *types = find_array(cells, "types");
@@ -553,8 +607,9 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
              "': its Cells need integer arrays connectivity, offsets and types";
       return -EIO;
     }
-  const size_t ncells = (size_t)nc;
-  chunk = conn->ascii || offs->ascii || types->ascii ? ncells : (size_t)ISO_PIECE_CHUNK;
+  const size_t ncells = (size_t)l.nc;
+  const size_t chunk =
+      conn->ascii || offs->ascii || types->ascii ? ncells : (size_t)ISO_PIECE_CHUNK;
   std::vector<int64_t> off, ids;
   std::vector<int> ty;
   int64_t end = 0; /* connectivity offset where the next cell starts */
@@ -570,30 +625,33 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
       Tet t;
       for (int k = 0; k < 4; k++) {
         const int64_t id = ids[4 * i + (size_t)k];
-        if (id < 0 || id >= np) {
+        if (id < 0 || id >= l.np) {
           *err = "piece '" + path + "': cell " + std::to_string(c0 + i) + " uses point " +
-                 std::to_string(id) + ", out of range [0, " + std::to_string(np) + ")";
+                 std::to_string(id) + ", out of range [0, " + std::to_string(l.np) + ")";
           return -ERANGE;
         }
         t.v[k] = (uint32_t)map(id); /* < mesh->pts.size() < kMaxMeshPoints */
       }
       mesh->tets.push_back(t);
     }
-    if (good < n) {
-      const size_t c = c0 + good;
-      if (ty[good] != VTK_TETRA) {
-        *err = "piece '" + path + "': cell " + std::to_string(c) + " (VTK cell type " +
-               std::to_string(ty[good]) + ") is not a tetrahedron";
-        return -EPROTO;
-      }
-      *err = "piece '" + path + "': cell " + std::to_string(c) + " has " +
-             std::to_string(off[good] - (good ? off[good - 1] : end)) +
-             " points, a tetrahedron has 4";
-      return -EINVAL;
-    }
+    if (good < n)
+      return refuse_cell(path, c0 + good, ty[good], good ? off[good - 1] : end, off[good], err);
     end = off[n - 1];
   }
   return 0;
+}
+
+/* One <Piece> of a piece file into *mesh (appended, points merged through
+ * pm), a chunk of ISO_PIECE_CHUNK points or cells at a time. */
+int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *piece,
+                       const std::string &scalars, bool merge, PointMerger *pm, Mesh *mesh,
+                       std::string *err) {
+  PieceLayout l;
+  if (int rc = piece_layout(idx, f.path, piece, scalars, merge, pm, *mesh, &l, err)) return rc;
+  PointMap map;
+  if (int rc = read_piece_points(f, l, merge, pm, mesh, &map, err)) return rc;
+  if (l.nc == 0) return 0;
+  return read_piece_cells(f, piece, l, map, mesh, err);
 }
 
 /* Read one piece file (checked by piece_counts) into *mesh (appended,
@@ -605,28 +663,24 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
  * read. */
 int read_one_piece(const PvtuIndex &idx, const std::string &path, const std::string &scalars,
                    bool merge, PointMerger *pm, Mesh *mesh, std::string *err) {
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLUnstructuredGridReader> r;
-  r->AddObserver(vtkCommand::ErrorEvent, catcher);
-  r->SetFileName(path.c_str());
-  r->UpdateInformation();
-  vtkXMLDataParser *parser = r->GetXMLParser();
+  CaughtReader<vtkXMLUnstructuredGridReader> in(path);
+  in.r->UpdateInformation();
+  vtkXMLDataParser *parser = in.r->GetXMLParser();
   vtkXMLDataElement *root = parser ? parser->GetRootElement() : nullptr;
   vtkXMLDataElement *grid = root ? root->FindNestedElementWithName("UnstructuredGrid") : nullptr;
-  if (catcher->failed || r->GetErrorCode() != 0 || !grid || !quiet.text().empty()) {
-    *err = "VTK could not read piece '" + path + "'" + vtk_reason(*catcher, quiet);
+  if (in.catcher->failed || in.r->GetErrorCode() != 0 || !grid || !in.quiet.text().empty()) {
+    *err = "VTK could not read piece '" + path + "'" + in.reason();
     return -EIO;
   }
-  std::ifstream in(path, std::ios::in | std::ios::binary);
-  if (!in) {
+  std::ifstream stream(path, std::ios::in | std::ios::binary);
+  if (!stream) {
     *err = "cannot read piece '" + path + "': " + std::strerror(errno);
     return -ENOENT;
   }
-  in.imbue(std::locale::classic());
-  parser->AddObserver(vtkCommand::ErrorEvent, catcher);
-  parser->SetStream(&in);
-  PieceFile f{path, parser, *catcher, quiet, {}};
+  stream.imbue(std::locale::classic());
+  parser->AddObserver(vtkCommand::ErrorEvent, in.catcher);
+  parser->SetStream(&stream);
+  PieceFile f{path, parser, *in.catcher, in.quiet, {}};
   int rc = 0;
   for (int i = 0; rc == 0 && i < grid->GetNumberOfNestedElements(); i++) {
     vtkXMLDataElement *e = grid->GetNestedElement(i);
@@ -693,20 +747,13 @@ int write_pieces(const Mesh &m, const std::string &path, int npieces, std::strin
 }
 
 int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
-  if (!regular_file(path, err)) {
-    *err = "cannot read '" + path + "': " + *err;
-    return -ENOENT;
-  }
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLDataParser> parser;
-  parser->AddObserver(vtkCommand::ErrorEvent, catcher);
-  parser->SetFileName(path.c_str());
-  if (!parser->Parse() || catcher->failed || !parser->GetRootElement()) {
-    *err = "'" + path + "' is not a readable XML file" + vtk_reason(*catcher, quiet);
+  if (int rc = need_regular_file(path, err)) return rc;
+  CaughtReader<vtkXMLDataParser> in(path);
+  if (!in.r->Parse() || in.catcher->failed || !in.r->GetRootElement()) {
+    *err = "'" + path + "' is not a readable XML file" + in.reason();
     return -EIO;
   }
-  vtkXMLDataElement *root = parser->GetRootElement();
+  vtkXMLDataElement *root = in.r->GetRootElement();
   const char *type = root->GetAttribute("type");
   vtkXMLDataElement *grid = root->FindNestedElementWithName("PUnstructuredGrid");
   if (std::strcmp(root->GetName(), "VTKFile") != 0 || !type ||
@@ -814,23 +861,16 @@ std::string pvtp_piece_path(const std::string &pvtp, int piece) {
 }
 
 int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err) {
-  if (!regular_file(path, err)) {
-    *err = "cannot read '" + path + "': " + *err;
-    return -ENOENT;
-  }
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLPPolyDataReader> r;
-  r->AddObserver(vtkCommand::ErrorEvent, catcher);
-  r->SetFileName(path.c_str());
-  r->Update();
-  vtkPolyData *pd = r->GetOutput();
-  if (catcher->failed || !pd || r->GetErrorCode() != 0 || !quiet.text().empty()) {
-    *err = "VTK could not read '" + path + "'" + vtk_reason(*catcher, quiet);
+  if (int rc = need_regular_file(path, err)) return rc;
+  CaughtReader<vtkXMLPPolyDataReader> in(path);
+  in.r->Update();
+  vtkPolyData *pd = in.r->GetOutput();
+  if (in.catcher->failed || !pd || in.r->GetErrorCode() != 0 || !in.quiet.text().empty()) {
+    *err = "VTK could not read '" + path + "'" + in.reason();
     return -EIO;
   }
   UnionSurface u;
-  u.pieces = (size_t)r->GetNumberOfPieces();
+  u.pieces = (size_t)in.r->GetNumberOfPieces();
   u.points_read = (size_t)pd->GetNumberOfPoints();
   std::unordered_map<XyzKey, int64_t, XyzHash> ids;
   std::vector<int64_t> to_merged((size_t)pd->GetNumberOfPoints());
