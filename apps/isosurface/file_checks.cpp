@@ -1077,13 +1077,14 @@ FileFormat file_format(const std::string &path) {
   if (ends_with(l, ".mha") || ends_with(l, ".mhd")) return FileFormat::MetaImage;
   if (ends_with(l, ".nii")) return FileFormat::Nifti;
   if (ends_with(l, ".nii.gz")) return FileFormat::NiftiGz;
+  if (ends_with(l, ".pvtu")) return FileFormat::Pvtu;
   return FileFormat::Unknown;
 }
 
 int check_file(const std::string &path, FileFormat f, std::string *err) {
   if (f == FileFormat::Nifti || f == FileFormat::NiftiGz)
     return check_nifti(path, f == FileFormat::NiftiGz, err);
-  if (f == FileFormat::Unknown) return 0;
+  if (f == FileFormat::Unknown || f == FileFormat::Pvtu) return 0;
   Mapped m(path);
   if (m.error()) return cannot_read(path, m.error(), err);
   switch (f) {

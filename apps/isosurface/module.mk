@@ -32,7 +32,9 @@ ISO_CORE_OBJS := $(B)/obj/$(ISO_DIR)/mesh.o $(B)/obj/$(ISO_DIR)/mt.o $(B)/obj/$(
                  $(B)/obj/$(ISO_DIR)/locality.o
 ISO_VTK_OBJS  := $(B)/obj/$(ISO_DIR)/vtk_bridge.o $(B)/obj/$(ISO_DIR)/pieces.o
 ISO_REN_OBJS  := $(B)/obj/$(ISO_DIR)/render.o
-ISO_MAIN_OBJ  := $(B)/obj/$(ISO_DIR)/main.o
+# adapt-isosurface's command line: main() and its phases (cli_*.cpp).
+ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,main cli_options cli_phases cli_report \
+                   cli_outputs)
 ISO_TEST_OBJ  := $(B)/obj/tests/isosurface/test_isosurface.o
 ISO_RTEST     := $(ISO_TB)/test_reorder
 ISO_RTEST_OBJ := $(B)/obj/tests/isosurface/test_reorder.o
@@ -155,7 +157,7 @@ ISO_FUZZ_B   := $(B)/fuzz
 ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE -isystem $(VTK_INC)
-ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh mt arena file_checks vtk_bridge)
+ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh mt arena file_checks vtk_bridge pieces)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
 
 $(ISO_FUZZ_B)/obj/%.o: $(ISO_DIR)/%.cpp

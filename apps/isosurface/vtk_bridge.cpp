@@ -2,6 +2,7 @@
 #include "vtk_bridge.h"
 #include "file_checks.h"
 #include "names.h"
+#include "pieces.h"
 #include "vtk_convert.h"
 #include "vtk_quiet.h"
 
@@ -463,7 +464,7 @@ int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
     return -ENOENT;
   }
   const FileFormat format = file_format(path);
-  if (format == FileFormat::Unknown) {
+  if (format == FileFormat::Unknown || format == FileFormat::Pvtu) {
     *err = "'" + path +
            "': unknown file type (expected .vtu, .vtk, .vti, .mha, .mhd, .nii or .nii.gz)";
     return -ENOTSUP;
@@ -535,6 +536,7 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
 } // namespace
 
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err) {
+  if (file_format(path) == FileFormat::Pvtu) return read_pvtu(path, opt.array, mesh, err);
   Mesh m; /* *mesh untouched on error */
   const int rc = read_mesh_checked(path, opt, &m, err);
   if (rc) {

@@ -43,7 +43,9 @@ struct ReadOptions {
  * range; -EPROTO a cell that is not a tetrahedron (named in the message;
  * tetrahedralize splits the linear 3D ones, never 2D cells), -EDOM a
  * non-finite image origin, spacing or direction; -EIO VTK failed to parse
- * the file (or threw); plus validate()'s. */
+ * the file (or threw); plus validate()'s.
+ * A .pvtu index (file_format) is read whole by read_pvtu (pieces.h), with
+ * opt.array only, and its errors. */
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err);
 
 /* VTK's image volume reference: the file read by VTK's reader (after the

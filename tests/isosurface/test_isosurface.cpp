@@ -751,16 +751,7 @@ void test_fast_path_equals_reference(void **) {
 
 /* ---- invalid input --------------------------------------------------- */
 
-std::string tmpdir() {
-  static std::string d;
-  if (d.empty()) {
-    char tmpl[] = "/tmp/test_isosurface.XXXXXX";
-    const char *p = mkdtemp(tmpl);
-    assert_non_null(p);
-    d = p;
-  }
-  return d;
-}
+std::string tmpdir() { return scratch_dir("test_isosurface"); }
 
 std::string write_file(const std::string &name, const std::string &text) {
   std::string path = tmpdir() + "/" + name;

@@ -334,16 +334,7 @@ bool contains(const std::string &s, const std::string &part) {
   return s.find(part) != std::string::npos;
 }
 
-std::string tmpdir() {
-  static std::string d;
-  if (d.empty()) {
-    char tmpl[] = "/tmp/test_reorder.XXXXXX";
-    const char *p = mkdtemp(tmpl);
-    assert_non_null(p);
-    d = p;
-  }
-  return d;
-}
+std::string tmpdir() { return scratch_dir("test_reorder"); }
 
 /* The command line: the mesh line's measure, auto on a poor and a good
  * numbering, the reorder line, a verified run of every mode on the

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -54,6 +55,19 @@ inline void check_against_vtk(const iso::Mesh &m, double isovalue, const iso::Su
     assert_true(a == 0);
   else
     assert_true(std::fabs(a - pr.area) <= ISO_AREA_RTOL * pr.area);
+}
+
+/* The directory of a test's files, /tmp/PREFIX.XXXXXX, made at the first
+ * call (one per test binary). */
+inline const std::string &scratch_dir(const char *prefix) {
+  static std::string d;
+  if (d.empty()) {
+    std::string tmpl = std::string("/tmp/") + prefix + ".XXXXXX";
+    const char *p = mkdtemp(&tmpl[0]);
+    assert_non_null(p);
+    d = p;
+  }
+  return d;
 }
 
 /* Run the tests, then stop the runtime they started; main's exit status. */
