@@ -45,8 +45,6 @@ uint64_t total_steals() {
   return sum;
 }
 
-} // namespace
-
 /* ---- Phase: load or generate the mesh --------------------------------- */
 
 /* The mesh of --generate; returns what it is. */
@@ -77,6 +75,8 @@ std::string read_input(const Options &o, Mesh *mesh) {
   if (rc) die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
   return o.input + " (array " + mesh->array_name + ")";
 }
+
+} // namespace
 
 void load_mesh(Run &r) {
   if (!r.o.quiet) {
@@ -258,6 +258,8 @@ void record_all_positions(Run &r) {
 
 /* ---- Phase: run the rows ---------------------------------------------- */
 
+namespace {
+
 /* A "VmRSS:"-style field of /proc/self/status, KiB, or -1. */
 long status_kib(const char *field) {
   FILE *f = std::fopen("/proc/self/status", "r");
@@ -375,6 +377,8 @@ bool run_peer(Run &r, Row &row, long long *vals) {
     row.note = std::to_string(pr.npoints - pr.npoints_used) + " unreferenced points";
   return true;
 }
+
+} // namespace
 
 /* Repetitions outermost, so that the modes alternate (A/B). */
 void run_rows(Run &r) {

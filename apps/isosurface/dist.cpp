@@ -256,10 +256,7 @@ int write_surface(const World &w, vtkMPIController *ctrl, const Surface &s, cons
   wr->SetWriteSummaryFile(1);
   wr->SetDataModeToAppended();
   if (!wr->Write() || catcher->failed) {
-    std::string why = catcher->message;
-    while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
-    const size_t nl = why.rfind('\n');
-    if (nl != std::string::npos) why = why.substr(nl + 1);
+    const std::string why = message_line(catcher->message);
     *err = "cannot write '" + pvtp_piece_path(path, w.rank) + "'" +
            (w.rank == 0 ? " or '" + path + "'" : "") + (why.empty() ? "" : ": " + why);
     return -EIO;

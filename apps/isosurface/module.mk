@@ -1,8 +1,9 @@
 # apps/isosurface: the adapt-isosurface binary, its tests and `make demo`.
 #
-# VTK 9.1 from Debian (libvtk9-dev) is used only by vtk_bridge.cpp and
-# render.cpp (its headers are heavy); the rest is plain C++17 on libadapt's
-# public headers and the perfcounters component.
+# VTK 9.1 from Debian (libvtk9-dev) is used only by vtk_bridge.cpp,
+# vtk_peers.cpp, render.cpp, the pieces' files and dist.cpp (its headers are
+# heavy); the rest is plain C++17 on libadapt's public headers and the
+# perfcounters component.
 
 ISO_DIR  := apps/isosurface
 ISO_B    := $(B)/apps/isosurface
@@ -27,10 +28,14 @@ ifeq ($(ISO_HAVE_VTK)$(ISO_REQUIRE_VTK),1)
   $(error VTK 9.1 headers not found in $(VTK_INC), and this target needs them (make deps))
 endif
 
+# The checks of the input files (file_checks.h), one file per format.
+ISO_CHECK_OBJS := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,file_checks file_checks_legacy \
+                    file_checks_xml file_checks_image)
 ISO_CORE_OBJS := $(B)/obj/$(ISO_DIR)/mesh.o $(B)/obj/$(ISO_DIR)/mt.o $(B)/obj/$(ISO_DIR)/arena.o \
-                 $(B)/obj/$(ISO_DIR)/file_checks.o $(B)/obj/$(ISO_DIR)/reorder.o \
+                 $(ISO_CHECK_OBJS) $(B)/obj/$(ISO_DIR)/reorder.o \
                  $(B)/obj/$(ISO_DIR)/locality.o
-ISO_VTK_OBJS  := $(B)/obj/$(ISO_DIR)/vtk_bridge.o $(B)/obj/$(ISO_DIR)/pieces.o
+ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,vtk_bridge vtk_peers pieces pieces_write \
+                   pvtp_union)
 ISO_REN_OBJS  := $(B)/obj/$(ISO_DIR)/render.o
 # adapt-isosurface's command line: main() and its phases (cli_*.cpp).
 ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,main cli_options cli_phases cli_report \
@@ -157,7 +162,8 @@ ISO_FUZZ_B   := $(B)/fuzz
 ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE -isystem $(VTK_INC)
-ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh mt arena file_checks vtk_bridge pieces)
+ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh mt arena file_checks file_checks_legacy \
+                   file_checks_xml file_checks_image vtk_bridge pieces)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
 
 $(ISO_FUZZ_B)/obj/%.o: $(ISO_DIR)/%.cpp

@@ -1,185 +1,33 @@
-/* apps/isosurface: meshes and surfaces in VTK's parallel XML formats (see
- * pieces.h). */
+/* apps/isosurface: meshes in VTK's parallel XML format read, whole or a
+ * range of their pieces (see pieces.h; pieces_write.cpp writes them,
+ * pvtp_union.cpp reads a distributed run's surface). */
 #include "pieces.h"
 #include "file_checks.h"
-#include "vtk_convert.h"
+#include "pieces_shared.h"
 #include "vtk_quiet.h"
 
-#include <vtkCellArray.h>
+#include <vtkAbstractArray.h>
 #include <vtkCellType.h>
 #include <vtkCommand.h>
-#include <vtkDataArray.h>
-#include <vtkDoubleArray.h>
-#include <vtkIdTypeArray.h>
-#include <vtkInformation.h>
-#include <vtkInformationVector.h>
-#include <vtkLogger.h>
 #include <vtkNew.h>
-#include <vtkObjectFactory.h>
-#include <vtkOutputWindow.h>
-#include <vtkPointData.h>
-#include <vtkPoints.h>
-#include <vtkPolyData.h>
-#include <vtkSmartPointer.h>
-#include <vtkStreamingDemandDrivenPipeline.h>
-#include <vtkUnstructuredGrid.h>
-#include <vtkUnstructuredGridAlgorithm.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
-#include <vtkAbstractArray.h>
-#include <vtkXMLPPolyDataReader.h>
-#include <vtkXMLPUnstructuredGridWriter.h>
 #include <vtkXMLUnstructuredGridReader.h>
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <locale>
-#include <map>
 #include <unordered_map>
+#include <vector>
 
 namespace iso {
 
 const char *const kGlobalPointIds = "GlobalPointIds";
 
 namespace {
-
-/* The last non-empty line of a VTK message (VTK prefixes the class and the
- * source line), or "". */
-std::string last_line(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  const size_t p = s.rfind('\n');
-  if (p != std::string::npos) s = s.substr(p + 1);
-  /* "vtkXMLUnstructuredGridReader (0x55d0c8a0): why": the object's address
-   * says nothing to the user. */
-  const size_t open = s.find(" (0x"), close = s.find("): ");
-  if (s.rfind("vtk", 0) == 0 && open != std::string::npos && close != std::string::npos &&
-      open < close && close < 80)
-    s = s.substr(0, open) + s.substr(close + 1);
-  return printable(s);
-}
-
-/* ": why" from what VTK said, or "". */
-std::string vtk_reason(const ErrorCatcher &c, const QuietVtk &q) {
-  const std::string why = !c.message.empty() ? c.message : q.text();
-  return why.empty() ? std::string() : ": " + last_line(why);
-}
-
-/* A VTK reader or parser of one file (SetFileName), its errors caught and
- * VTK's text output captured while it lives. */
-template <class Reader>
-struct CaughtReader {
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<Reader> r;
-  explicit CaughtReader(const std::string &path) {
-    r->AddObserver(vtkCommand::ErrorEvent, catcher);
-    r->SetFileName(path.c_str());
-  }
-  /* ": why" from what VTK said, or "". */
-  std::string reason() const { return vtk_reason(*catcher, quiet); }
-};
-
-/* The cells [c0, c1) of a mesh as a VTK grid: their points in the order of
- * first use, the scalars, the input point ids as global ids. `local` maps
- * input point ids to the piece's (-1: not yet), left all -1 on return. */
-vtkSmartPointer<vtkUnstructuredGrid> piece_grid(const Mesh &m, size_t c0, size_t c1,
-                                                std::vector<int64_t> &local) {
-  std::vector<int64_t> used;
-  vtkNew<vtkIdTypeArray> offsets, conn;
-  offsets->SetNumberOfTuples((vtkIdType)(c1 - c0 + 1));
-  conn->SetNumberOfTuples((vtkIdType)(4 * (c1 - c0)));
-  vtkIdType *po = offsets->GetPointer(0), *pc = conn->GetPointer(0);
-  for (size_t c = c0; c < c1; c++) {
-    po[c - c0] = (vtkIdType)(4 * (c - c0));
-    for (int k = 0; k < 4; k++) {
-      const int64_t g = m.tets[c].v[k];
-      if (local[(size_t)g] < 0) {
-        local[(size_t)g] = (int64_t)used.size();
-        used.push_back(g);
-      }
-      *pc++ = (vtkIdType)local[(size_t)g];
-    }
-  }
-  po[c1 - c0] = (vtkIdType)(4 * (c1 - c0));
-  vtkNew<vtkDoubleArray> xyz, s;
-  vtkNew<vtkIdTypeArray> gids;
-  xyz->SetNumberOfComponents(3);
-  xyz->SetNumberOfTuples((vtkIdType)used.size());
-  s->SetName(m.array_name.c_str());
-  s->SetNumberOfTuples((vtkIdType)used.size());
-  gids->SetName(kGlobalPointIds);
-  gids->SetNumberOfTuples((vtkIdType)used.size());
-  for (size_t p = 0; p < used.size(); p++) {
-    const Point &q = m.pts[(size_t)used[p]];
-    xyz->SetTypedTuple((vtkIdType)p, &q.x);
-    s->SetValue((vtkIdType)p, m.scalars[(size_t)used[p]]);
-    gids->SetValue((vtkIdType)p, (vtkIdType)used[p]);
-    local[(size_t)used[p]] = -1;
-  }
-  auto ug = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  vtkNew<vtkPoints> points;
-  points->SetData(xyz);
-  ug->SetPoints(points);
-  vtkNew<vtkCellArray> cells;
-  cells->SetData(offsets, conn);
-  ug->SetCells(VTK_TETRA, cells);
-  ug->GetPointData()->SetScalars(s);
-  ug->GetPointData()->SetGlobalIds(gids);
-  return ug;
-}
-
-/* A source of the pieces of one mesh: asked for piece i of N (the
- * pipeline's piece request, as vtkXMLPUnstructuredGridWriter asks for each
- * piece it writes), it produces the cells [i*T/N, (i+1)*T/N). */
-class PieceSource : public vtkUnstructuredGridAlgorithm {
-public:
-  static PieceSource *New();
-  vtkTypeMacro(PieceSource, vtkUnstructuredGridAlgorithm);
-  void set_mesh(const Mesh *m) {
-    mesh_ = m;
-    local_.assign(m->pts.size(), -1);
-    Modified();
-  }
-
-protected:
-  PieceSource() { SetNumberOfInputPorts(0); }
-  int RequestInformation(vtkInformation *, vtkInformationVector **,
-                         vtkInformationVector *out) override {
-    out->GetInformationObject(0)->Set(vtkAlgorithm::CAN_HANDLE_PIECE_REQUEST(), 1);
-    return 1;
-  }
-  int RequestData(vtkInformation *, vtkInformationVector **, vtkInformationVector *out) override {
-    vtkInformation *info = out->GetInformationObject(0);
-    const int piece = info->Get(vtkStreamingDemandDrivenPipeline::UPDATE_PIECE_NUMBER());
-    const int npieces = info->Get(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES());
-    if (!mesh_ || npieces < 1 || piece < 0 || piece >= npieces) {
-      vtkErrorMacro("piece " << piece << " of " << npieces << " requested");
-      return 0;
-    }
-    const size_t t = mesh_->tets.size();
-    const size_t c0 = (size_t)((unsigned __int128)t * (unsigned)piece / (unsigned)npieces);
-    const size_t c1 = (size_t)((unsigned __int128)t * (unsigned)(piece + 1) / (unsigned)npieces);
-    vtkUnstructuredGrid::GetData(out)->ShallowCopy(piece_grid(*mesh_, c0, c1, local_));
-    return 1;
-  }
-
-private:
-  const Mesh *mesh_ = nullptr;
-  std::vector<int64_t> local_;
-};
-vtkStandardNewMacro(PieceSource);
-
-/* The path without its extension ext (which it ends with). */
-std::string strip(const std::string &path, const char *ext) {
-  return path.substr(0, path.size() - std::strlen(ext));
-}
 
 /* The XML type name of values of VTK type t, as VTK's XML writers spell
  * it. */
@@ -197,27 +45,6 @@ std::string xml_type(int t) {
   case VTK_STRING: return "String";
   default: return "Int" + bits;
   }
-}
-
-/* True if path is a regular file, else false and why in *why. */
-bool regular_file(const std::string &path, std::string *why) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    *why = std::strerror(errno);
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *why = "not a regular file";
-    return false;
-  }
-  return true;
-}
-
-/* 0 if path is a regular file, else -ENOENT and "cannot read 'path': why". */
-int need_regular_file(const std::string &path, std::string *err) {
-  if (regular_file(path, err)) return 0;
-  *err = "cannot read '" + path + "': " + *err;
-  return -ENOENT;
 }
 
 /* The directory part of path, with its slash ("" for none). */
@@ -338,23 +165,6 @@ bool numeric_type(int t) {
   default: return false;
   }
 }
-
-/* Exact coordinates as a hashable key. */
-struct XyzKey {
-  double v[3];
-  bool operator==(const XyzKey &o) const { return std::memcmp(v, o.v, sizeof v) == 0; }
-};
-struct XyzHash {
-  size_t operator()(const XyzKey &k) const {
-    uint64_t h = 0x9e3779b97f4a7c15ull, b;
-    for (double d : k.v) {
-      std::memcpy(&b, &d, sizeof b);
-      h ^= b + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-      h *= 0xff51afd7ed558ccdull;
-    }
-    return (size_t)(h ^ (h >> 33));
-  }
-};
 
 /* Global point id -> mesh point, by open addressing (linear probing) at a
  * load of 3/4 at most: 4-byte slots (8-byte ones from 2^32 - 1 points on)
@@ -697,12 +507,6 @@ std::string list_arrays(const std::vector<ArrayDecl> &arrays) {
   return s.empty() ? "none" : s;
 }
 
-/* One undirected edge of a surface. */
-struct EdgeUse {
-  int count = 0;
-  int forward = 0; /* uses from the lower to the higher vertex id */
-};
-
 } // namespace
 
 bool has_extension(const std::string &path, const char *ext) {
@@ -713,37 +517,6 @@ bool has_extension(const std::string &path, const char *ext) {
         std::tolower((unsigned char)ext[i]))
       return false;
   return true;
-}
-
-int write_pieces(const Mesh &m, const std::string &path, int npieces, std::string *err) {
-  if (npieces < 1) {
-    *err = "cannot write '" + path + "': at least one piece is needed";
-    return -EINVAL;
-  }
-  if (!has_extension(path, ".pvtu")) {
-    *err = "cannot write '" + path + "' in pieces: the index must be a .pvtu file";
-    return -EINVAL;
-  }
-  QuietVtk quiet;
-  vtkNew<PieceSource> src;
-  src->set_mesh(&m);
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLPUnstructuredGridWriter> w;
-  w->AddObserver(vtkCommand::ErrorEvent, catcher);
-  src->AddObserver(vtkCommand::ErrorEvent, catcher);
-  w->SetInputConnection(src->GetOutputPort());
-  w->SetFileName(path.c_str());
-  w->SetNumberOfPieces(npieces);
-  w->SetStartPiece(0);
-  w->SetEndPiece(npieces - 1);
-  w->SetWriteSummaryFile(1);
-  w->SetDataModeToAppended();
-  if (!w->Write() || catcher->failed) {
-    *err = "cannot write '" + path + "' (or its pieces '" + strip(path, ".pvtu") + "_<i>.vtu')" +
-           vtk_reason(*catcher, quiet);
-    return -EIO;
-  }
-  return 0;
 }
 
 int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
@@ -854,107 +627,6 @@ int read_pvtu(const std::string &path, const std::string &array, Mesh *mesh, std
   }
   *mesh = std::move(m);
   return 0;
-}
-
-std::string pvtp_piece_path(const std::string &pvtp, int piece) {
-  return strip(pvtp, ".pvtp") + "_" + std::to_string(piece) + ".vtp";
-}
-
-int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err) {
-  if (int rc = need_regular_file(path, err)) return rc;
-  CaughtReader<vtkXMLPPolyDataReader> in(path);
-  in.r->Update();
-  vtkPolyData *pd = in.r->GetOutput();
-  if (in.catcher->failed || !pd || in.r->GetErrorCode() != 0 || !in.quiet.text().empty()) {
-    *err = "VTK could not read '" + path + "'" + in.reason();
-    return -EIO;
-  }
-  UnionSurface u;
-  u.pieces = (size_t)in.r->GetNumberOfPieces();
-  u.points_read = (size_t)pd->GetNumberOfPoints();
-  std::unordered_map<XyzKey, int64_t, XyzHash> ids;
-  std::vector<int64_t> to_merged((size_t)pd->GetNumberOfPoints());
-  for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) {
-    XyzKey k;
-    pd->GetPoint(p, k.v);
-    auto ins = ids.emplace(k, (int64_t)u.s.nverts());
-    if (ins.second) u.s.xyz.insert(u.s.xyz.end(), k.v, k.v + 3);
-    to_merged[(size_t)p] = ins.first->second;
-  }
-  vtkCellArray *polys = pd->GetPolys();
-  for (vtkIdType c = 0; c < polys->GetNumberOfCells(); c++) {
-    vtkIdType n;
-    const vtkIdType *pid;
-    polys->GetCellAtId(c, n, pid);
-    if (n != 3) {
-      *err = "'" + path + "': polygon " + std::to_string(c) + " has " + std::to_string(n) +
-             " points, not a triangle";
-      return -EPROTO;
-    }
-    for (int k = 0; k < 3; k++) u.s.tri.push_back(to_merged[(size_t)pid[k]]);
-  }
-  *out = std::move(u);
-  return 0;
-}
-
-EdgeStats edge_stats(const Surface &s) {
-  EdgeStats st;
-  std::unordered_map<uint64_t, EdgeUse> edges;
-  std::map<std::pair<int64_t, int64_t>, EdgeUse> wide; /* ids past 2^32 */
-  edges.reserve(s.tri.size());
-  for (size_t f = 0; f < s.ntris(); f++) {
-    const int64_t *v = &s.tri[3 * f];
-    if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2]) {
-      st.degenerate++;
-      continue;
-    }
-    for (int k = 0; k < 3; k++) {
-      const int64_t a = v[k], b = v[(k + 1) % 3];
-      const int64_t lo = std::min(a, b), hi = std::max(a, b);
-      EdgeUse &e = (hi >> 32) ? wide[{lo, hi}] : edges[((uint64_t)lo << 32) | (uint64_t)hi];
-      e.count++;
-      e.forward += a < b;
-    }
-  }
-  auto tally = [&st](const EdgeUse &e) {
-    if (e.count == 1)
-      st.border++;
-    else if (e.count == 2) {
-      st.inner++;
-      st.misoriented += e.forward != 1;
-    } else
-      st.nonmanifold++;
-  };
-  for (const auto &e : edges) tally(e.second);
-  for (const auto &e : wide) tally(e.second);
-  return st;
-}
-
-bool verify_union(const std::string &path, const UnionReference &ref, double rtol) {
-  UnionSurface u;
-  std::string err;
-  if (read_pvtp_union(path, &u, &err)) {
-    std::printf("verify-union: %s: FAILED\n", err.c_str());
-    return false;
-  }
-  const double area = u.s.area();
-  const double rel = std::fabs(area - ref.area) / std::max(1e-300, std::fabs(ref.area));
-  const bool tris = u.s.ntris() == ref.ntris, verts = u.s.nverts() == ref.nverts;
-  const bool area_ok = rel <= rtol || (area == 0 && ref.area == 0);
-  const EdgeStats es = edge_stats(u.s);
-  std::printf("verify-union: %s: %zu pieces, %zu points read, %zu after merging coincident ones\n",
-              path.c_str(), u.pieces, u.points_read, u.s.nverts());
-  std::printf("verify-union: triangles %zu vs vtkContourGrid %zu: %s\n", u.s.ntris(), ref.ntris,
-              tris ? "ok" : "FAILED");
-  std::printf("verify-union: vertices %zu vs vtkContourGrid %zu: %s\n", u.s.nverts(), ref.nverts,
-              verts ? "ok" : "FAILED");
-  std::printf("verify-union: area %.10g vs vtkContourGrid %.10g, rel. diff %.2e: %s\n", area,
-              ref.area, rel, area_ok ? "ok" : "FAILED");
-  std::printf("verify-union: manifold: %zu inner edges, %zu border edges, %zu non-manifold, %zu "
-              "misoriented, %zu degenerate triangles: %s\n",
-              es.inner, es.border, es.nonmanifold, es.misoriented, es.degenerate,
-              es.manifold() ? "ok" : "FAILED");
-  return tris && verts && area_ok && es.manifold();
 }
 
 } // namespace iso

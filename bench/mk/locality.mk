@@ -15,7 +15,8 @@
 
 LOC_MAP     := $(B)/apps/isosurface/locality_map
 LOC_MAP_OBJ := $(B)/obj/apps/isosurface/locality_map.o
-LOC_MAP_DEPS := $(addprefix $(B)/obj/apps/isosurface/,mesh.o mt.o arena.o file_checks.o reorder.o locality.o)
+LOC_MAP_DEPS := $(addprefix $(B)/obj/apps/isosurface/,mesh.o mt.o arena.o file_checks.o \
+                  file_checks_legacy.o file_checks_xml.o file_checks_image.o reorder.o locality.o)
 
 $(LOC_MAP): $(LOC_MAP_OBJ) $(LOC_MAP_DEPS) $(LIB_A)
 	@mkdir -p $(dir $@)
