@@ -4,7 +4,7 @@
 #
 # Each mode runs in its own process under valgrind's callgrind with the
 # cache simulator on only during the extraction (CALLGRIND_START/STOP
-# around extract() in main.cpp). Valgrind runs the worker threads one at a
+# around extract() in cli_phases.cpp). Valgrind runs the worker threads one at a
 # time on ONE simulated cache hierarchy, so the workers share the simulated
 # last-level cache as they share the real L3; the thread interleaving is
 # valgrind's time slicing, not the hardware's.

@@ -5,12 +5,12 @@
 #include "iso_config.h"
 #include "pieces.h"
 #include "vtk_convert.h"
+#include "vtk_quiet.h"
 
 #include <adapt/adapt.h>
 #include <hwloc.h>
 #include <mpi.h>
 
-#include <vtkCommand.h>
 #include <vtkMPIController.h>
 #include <vtkNew.h>
 #include <vtkXMLPPolyDataWriter.h>
@@ -244,17 +244,7 @@ int global_vertices(const World &w, const Surface &s, uint64_t *total, std::stri
  * which pieces were written through the controller). Collective. */
 int write_surface(const World &w, vtkMPIController *ctrl, const Surface &s, const std::string &path,
                   std::string *err) {
-  class Catcher : public vtkCommand {
-  public:
-    static Catcher *New() { return new Catcher; }
-    void Execute(vtkObject *, unsigned long, void *data) override {
-      if (data && message.empty()) message = static_cast<const char *>(data);
-      failed = true;
-    }
-    std::string message;
-    bool failed = false;
-  };
-  vtkNew<Catcher> catcher;
+  vtkNew<ErrorCatcher> catcher;
   vtkNew<vtkXMLPPolyDataWriter> wr;
   wr->AddObserver(vtkCommand::ErrorEvent, catcher);
   wr->SetController(ctrl);
@@ -266,10 +256,7 @@ int write_surface(const World &w, vtkMPIController *ctrl, const Surface &s, cons
   wr->SetWriteSummaryFile(1);
   wr->SetDataModeToAppended();
   if (!wr->Write() || catcher->failed) {
-    std::string why = catcher->message;
-    while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
-    const size_t nl = why.rfind('\n');
-    if (nl != std::string::npos) why = why.substr(nl + 1);
+    const std::string why = message_line(catcher->message);
     *err = "cannot write '" + pvtp_piece_path(path, w.rank) + "'" +
            (w.rank == 0 ? " or '" + path + "'" : "") + (why.empty() ? "" : ": " + why);
     return -EIO;
@@ -390,38 +377,29 @@ void write_csv(const DistOptions &o, const std::vector<RankFigures> &all) {
   std::fclose(f);
 }
 
-} // namespace
-
-bool dist_under_mpirun() {
-  for (const char *v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
-    if (std::getenv(v)) return true;
-  return false;
-}
-
-bool dist_available() { return true; }
-
-int dist_run(const DistOptions &o) {
+/* Phase: MPI started (one thread calls it), the world and this node's
+ * ranks; false if MPI_Init_thread failed. */
+bool start_mpi(World *w) {
   int provided = 0;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
     std::fprintf(stderr, "adapt-isosurface: MPI_Init_thread failed\n");
-    return EXIT_RUN;
+    return false;
   }
-  World w;
-  MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &w.size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &w->size);
   MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.rank, MPI_INFO_NULL, &node);
-  MPI_Comm_rank(node, &w.local_rank);
-  MPI_Comm_size(node, &w.local_size);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &w->local_rank);
+  MPI_Comm_size(node, &w->local_size);
   MPI_Comm_free(&node);
-  agree(w, provided < MPI_THREAD_FUNNELED ? EXIT_RUN : 0,
+  agree(*w, provided < MPI_THREAD_FUNNELED ? EXIT_RUN : 0,
         "the MPI library does not provide MPI_THREAD_FUNNELED");
-  RankFigures fig;
-  MPI_Barrier(MPI_COMM_WORLD);
-  fig.rss_base = rss_now();
-  const double t_start = now();
+  return true;
+}
 
-  /* Phase: the index and this rank's pieces. */
+/* Phase: the index and this rank's pieces into *mesh; returns the number
+ * of pieces. */
+size_t read_share(const World &w, const DistOptions &o, Mesh *mesh, RankFigures *fig) {
   std::string err;
   PvtuIndex idx;
   int rc = read_pvtu_index(o.input, &idx, &err);
@@ -429,40 +407,44 @@ int dist_run(const DistOptions &o) {
   const size_t np = idx.pieces.size();
   const size_t first = (size_t)((unsigned __int128)np * (unsigned)w.rank / (unsigned)w.size);
   const size_t last = (size_t)((unsigned __int128)np * (unsigned)(w.rank + 1) / (unsigned)w.size);
-  Mesh mesh;
-  double t0 = now(), c0 = cpu_now(CLOCK_THREAD_CPUTIME_ID);
-  rc = read_pieces(idx, first, last, o.array, &mesh, &err);
-  fig.t_read = now() - t0;
-  fig.c_read = cpu_now(CLOCK_THREAD_CPUTIME_ID) - c0;
-  fig.peak_read = rss_peak();
+  const double t0 = now(), c0 = cpu_now(CLOCK_THREAD_CPUTIME_ID);
+  rc = read_pieces(idx, first, last, o.array, mesh, &err);
+  fig->t_read = now() - t0;
+  fig->c_read = cpu_now(CLOCK_THREAD_CPUTIME_ID) - c0;
+  fig->peak_read = rss_peak();
   agree(w, rc == -ENOMEM ? EXIT_RUN : rc ? EXIT_INPUT : 0, err);
   release_free_memory();
-  fig.first_piece = (int64_t)first;
-  fig.last_piece = (int64_t)last;
-  fig.cells = (int64_t)mesh.tets.size();
-  fig.points = (int64_t)mesh.pts.size();
-  for (const double s : mesh.scalars) {
-    fig.smin = std::min(fig.smin, s);
-    fig.smax = std::max(fig.smax, s);
+  fig->first_piece = (int64_t)first;
+  fig->last_piece = (int64_t)last;
+  fig->cells = (int64_t)mesh->tets.size();
+  fig->points = (int64_t)mesh->pts.size();
+  for (const double s : mesh->scalars) {
+    fig->smin = std::min(fig->smin, s);
+    fig->smax = std::max(fig->smax, s);
   }
-  long long cells = fig.cells, total_cells = 0;
+  long long cells = fig->cells, total_cells = 0;
   MPI_Allreduce(&cells, &total_cells, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   agree(w, w.rank == 0 && total_cells == 0 ? EXIT_INPUT : 0, "'" + o.input + "' has no cells");
+  return np;
+}
 
-  /* Phase: binding and the runtime. */
-  std::string cpus, note;
-  bind_share(w, &fig.pus, &cpus, &note);
-  std::snprintf(fig.cpus, sizeof fig.cpus, "%s", cpus.c_str());
+/* Phase: binding (*note: what went wrong with it) and the runtime; returns
+ * the options of the adaptive modes. */
+AdaptOptions start_runtime(const World &w, const DistOptions &o, const Mesh &mesh, RankFigures *fig,
+                           std::string *note) {
+  std::string cpus, err;
+  bind_share(w, &fig->pus, &cpus, note);
+  std::snprintf(fig->cpus, sizeof fig->cpus, "%s", cpus.c_str());
   adapt_config cfg;
   std::memset(&cfg, 0, sizeof cfg);
-  cfg.workers = o.workers ? o.workers : fig.pus;
-  rc = o.mode == Mode::Seq ? 0 : adapt_init(&cfg);
+  cfg.workers = o.workers ? o.workers : fig->pus;
+  const int rc = o.mode == Mode::Seq ? 0 : adapt_init(&cfg);
   if (rc) {
     const std::string detail = adapt_last_error();
     err = detail.empty() ? std::string("adapt_init: ") + adapt_strerror(rc) : detail;
   }
   agree(w, rc == -EINVAL ? EXIT_USAGE : rc ? EXIT_RUN : 0, err);
-  fig.workers = o.mode == Mode::Seq ? 1 : adapt_num_workers();
+  fig->workers = o.mode == Mode::Seq ? 1 : adapt_num_workers();
   AdaptOptions aopt = o.aopt;
   if (!aopt.window_size) {
     size_t shared = ISO_FALLBACK_SHARED_CACHE;
@@ -470,90 +452,124 @@ int dist_run(const DistOptions &o) {
       if (size_t c = adapt_shared_cache_size()) shared = c;
     aopt.window_size = default_window(mesh, shared);
   }
+  return aopt;
+}
 
-  /* Phase: extraction (reps runs, the median). */
-  Surface surf;
-  rc = 0;
-  if (!mesh.tets.empty()) {
+/* Phase: extraction (o.reps runs, the medians) of *mesh into *surf; the
+ * mesh is released after it (the phases below need the surface only). */
+void extract_share(const World &w, const DistOptions &o, const AdaptOptions &aopt, Mesh *mesh,
+                   Surface *surf, RankFigures *fig) {
+  std::string err;
+  int rc = 0;
+  if (!mesh->tets.empty()) {
     std::vector<double> secs, cs, ms, cpus;
     for (int rep = 0; rep < o.reps && rc == 0; rep++) {
-      surf = Surface(); /* one surface at a time: the last run's is kept */
+      *surf = Surface(); /* one surface at a time: the last run's is kept */
       release_free_memory();
       Surface s;
       Timing tm;
-      t0 = now();
-      const double p0 = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
-      rc = extract(mesh, o.iso, o.mode, aopt, &s, &tm, &err);
+      const double t0 = now(), p0 = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
+      rc = extract(*mesh, o.iso, o.mode, aopt, &s, &tm, &err);
       secs.push_back(now() - t0);
       cpus.push_back(cpu_now(CLOCK_PROCESS_CPUTIME_ID) - p0);
       cs.push_back(tm.cells);
       ms.push_back(tm.merge);
-      surf = std::move(s);
+      *surf = std::move(s);
     }
-    fig.t_extract = median(secs);
-    fig.t_cells = median(cs);
-    fig.t_merge = median(ms);
-    fig.c_extract = median(cpus);
+    fig->t_extract = median(secs);
+    fig->t_cells = median(cs);
+    fig->t_merge = median(ms);
+    fig->c_extract = median(cpus);
   }
   agree(w, rc ? EXIT_RUN : 0, "extraction: " + err);
   release_free_memory();
-  fig.peak_extract = rss_peak();
-  fig.tris = (int64_t)surf.ntris();
-  fig.verts = (int64_t)surf.nverts();
-  fig.area = surf.area();
-  fig.data_bytes = (double)(mesh_bytes(mesh) + surf.xyz.size() * sizeof(double) +
-                            surf.tri.size() * sizeof(int64_t));
-  mesh = Mesh(); /* the phases below need the surface only */
+  fig->peak_extract = rss_peak();
+  fig->tris = (int64_t)surf->ntris();
+  fig->verts = (int64_t)surf->nverts();
+  fig->area = surf->area();
+  fig->data_bytes = (double)(mesh_bytes(*mesh) + surf->xyz.size() * sizeof(double) +
+                             surf->tri.size() * sizeof(int64_t));
+  *mesh = Mesh();
+}
 
-  /* Phase: the global vertex count. */
-  t0 = now();
-  c0 = cpu_now(CLOCK_THREAD_CPUTIME_ID);
+/* Phase: the global vertex count, and the job's end if no rank has a
+ * triangle. */
+uint64_t count_globally(const World &w, const DistOptions &o, const Surface &surf,
+                        RankFigures *fig) {
+  const double t0 = now(), c0 = cpu_now(CLOCK_THREAD_CPUTIME_ID);
   uint64_t gverts = 0;
-  rc = global_vertices(w, surf, &gverts, &err);
-  fig.t_gmerge = now() - t0;
-  fig.c_gmerge = cpu_now(CLOCK_THREAD_CPUTIME_ID) - c0;
+  std::string err;
+  const int rc = global_vertices(w, surf, &gverts, &err);
+  fig->t_gmerge = now() - t0;
+  fig->c_gmerge = cpu_now(CLOCK_THREAD_CPUTIME_ID) - c0;
   agree(w, rc ? EXIT_RUN : 0, err);
-  long long tris = fig.tris, total_tris = 0;
+  long long tris = fig->tris, total_tris = 0;
   MPI_Allreduce(&tris, &total_tris, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (total_tris == 0) {
-    double range[2] = {-fig.smin, fig.smax};
+    double range[2] = {-fig->smin, fig->smax};
     MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     char msg[200];
     std::snprintf(msg, sizeof msg, "empty surface: no cell crosses iso=%g (scalars in [%g, %g])",
                   o.iso, -range[0], range[1]);
     agree(w, EXIT_EMPTY, msg);
   }
+  return gverts;
+}
 
-  /* Phase: this rank's piece of the .pvtp, rank 0 the index. */
-  if (!o.output.empty()) {
-    vtkNew<vtkMPIController> ctrl;
-    ctrl->Initialize(nullptr, nullptr, 1);
-    t0 = now();
-    c0 = cpu_now(CLOCK_THREAD_CPUTIME_ID);
-    rc = write_surface(w, ctrl, surf, o.output, &err);
-    fig.t_write = now() - t0;
-    fig.c_write = cpu_now(CLOCK_THREAD_CPUTIME_ID) - c0;
-    agree(w, rc ? EXIT_RUN : 0, err);
-    ctrl->Finalize(1);
-  }
-  fig.t_total = now() - t_start;
-  fig.rss_peak = rss_peak();
+/* Phase: this rank's piece of the .pvtp, rank 0 the index. */
+void write_share(const World &w, const DistOptions &o, const Surface &surf, RankFigures *fig) {
+  if (o.output.empty()) return;
+  vtkNew<vtkMPIController> ctrl;
+  ctrl->Initialize(nullptr, nullptr, 1);
+  const double t0 = now(), c0 = cpu_now(CLOCK_THREAD_CPUTIME_ID);
+  std::string err;
+  const int rc = write_surface(w, ctrl, surf, o.output, &err);
+  fig->t_write = now() - t0;
+  fig->c_write = cpu_now(CLOCK_THREAD_CPUTIME_ID) - c0;
+  agree(w, rc ? EXIT_RUN : 0, err);
+  ctrl->Finalize(1);
+}
 
-  /* Rank 0: the figures. */
+/* Rank 0: every rank's figures, printed and written as CSV. Collective. */
+void gather_figures(const World &w, const DistOptions &o, size_t npieces, const RankFigures &fig,
+                    uint64_t gverts, const std::string &note) {
   std::vector<RankFigures> all(w.rank == 0 ? (size_t)w.size : 0);
   MPI_Gather(&fig, (int)sizeof fig, MPI_BYTE, all.data(), (int)sizeof fig, MPI_BYTE, 0,
              MPI_COMM_WORLD);
   std::string notes;
   if (!note.empty()) notes = "binding: " + note + "\n";
-  if (w.rank == 0) {
-    report(w, o, np, all, gverts, o.quiet ? "" : notes);
-    if (!o.csv.empty()) write_csv(o, all);
-    if (!o.output.empty() && !o.quiet)
-      std::printf("surface written to %s (%d piece(s): %s ... %s)\n", o.output.c_str(), w.size,
-                  pvtp_piece_path(o.output, 0).c_str(),
-                  pvtp_piece_path(o.output, w.size - 1).c_str());
-    std::fflush(stdout);
-  }
+  if (w.rank != 0) return;
+  report(w, o, npieces, all, gverts, o.quiet ? "" : notes);
+  if (!o.csv.empty()) write_csv(o, all);
+  if (!o.output.empty() && !o.quiet)
+    std::printf("surface written to %s (%d piece(s): %s ... %s)\n", o.output.c_str(), w.size,
+                pvtp_piece_path(o.output, 0).c_str(),
+                pvtp_piece_path(o.output, w.size - 1).c_str());
+  std::fflush(stdout);
+}
+
+} // namespace
+
+bool dist_available() { return true; }
+
+int dist_run(const DistOptions &o) {
+  World w;
+  if (!start_mpi(&w)) return EXIT_RUN;
+  RankFigures fig;
+  MPI_Barrier(MPI_COMM_WORLD);
+  fig.rss_base = rss_now();
+  const double t_start = now();
+  Mesh mesh;
+  const size_t npieces = read_share(w, o, &mesh, &fig);
+  std::string note;
+  const AdaptOptions aopt = start_runtime(w, o, mesh, &fig, &note);
+  Surface surf;
+  extract_share(w, o, aopt, &mesh, &surf, &fig);
+  const uint64_t gverts = count_globally(w, o, surf, &fig);
+  write_share(w, o, surf, &fig);
+  fig.t_total = now() - t_start;
+  fig.rss_peak = rss_peak();
+  gather_figures(w, o, npieces, fig, gverts, note);
   if (o.mode != Mode::Seq) adapt_finalize();
   MPI_Finalize();
   return EXIT_OK;

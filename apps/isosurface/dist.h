@@ -19,6 +19,8 @@
 
 #include "mt.h"
 
+#include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 namespace iso {
@@ -37,8 +39,12 @@ struct DistOptions {
 };
 
 /* True when this process was started by mpirun/mpiexec (OpenMPI's, MPICH's
- * or a PMI launcher's environment). */
-bool dist_under_mpirun();
+ * or a PMI launcher's environment). The same with MPI or without. */
+inline bool dist_under_mpirun() {
+  for (const char *v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
+    if (std::getenv(v)) return true;
+  return false;
+}
 
 /* True when this binary was built with MPI. */
 bool dist_available();

@@ -5,15 +5,8 @@
 #include "dist.h"
 
 #include <cstdio>
-#include <cstdlib>
 
 namespace iso {
-
-bool dist_under_mpirun() {
-  for (const char *v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
-    if (std::getenv(v)) return true;
-  return false;
-}
 
 bool dist_available() { return false; }
 

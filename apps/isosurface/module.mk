@@ -1,8 +1,9 @@
 # apps/isosurface: the adapt-isosurface binary, its tests and `make demo`.
 #
-# VTK 9.1 from Debian (libvtk9-dev) is used only by vtk_bridge.cpp and
-# render.cpp (its headers are heavy); the rest is plain C++17 on libadapt's
-# public headers and the perfcounters component.
+# VTK 9.1 from Debian (libvtk9-dev) is used only by vtk_bridge.cpp,
+# vtk_peers.cpp, render.cpp, the pieces' files and dist.cpp (its headers are
+# heavy); the rest is plain C++17 on libadapt's public headers and the
+# perfcounters component.
 
 ISO_DIR  := apps/isosurface
 ISO_B    := $(B)/apps/isosurface
@@ -31,11 +32,16 @@ endif
 # sequential merge, the case table, the cell phase, the chunked merge,
 # extract() itself.
 ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract
-ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena file_checks \
-                 reorder locality)
-ISO_VTK_OBJS  := $(B)/obj/$(ISO_DIR)/vtk_bridge.o $(B)/obj/$(ISO_DIR)/pieces.o
+# The checks of the input files (file_checks.h), one file per format.
+ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_image
+ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
+                 $(ISO_CHECK_SRCS) reorder locality)
+ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,vtk_bridge vtk_peers pieces pieces_write \
+                   pvtp_union)
 ISO_REN_OBJS  := $(B)/obj/$(ISO_DIR)/render.o
-ISO_MAIN_OBJ  := $(B)/obj/$(ISO_DIR)/main.o
+# adapt-isosurface's command line: main() and its phases (cli_*.cpp).
+ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,main cli_options cli_phases cli_report \
+                   cli_outputs)
 ISO_TEST_OBJ  := $(B)/obj/tests/isosurface/test_isosurface.o
 ISO_RTEST     := $(ISO_TB)/test_reorder
 ISO_RTEST_OBJ := $(B)/obj/tests/isosurface/test_reorder.o
@@ -159,7 +165,7 @@ ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE -isystem $(VTK_INC)
 ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
-                 file_checks vtk_bridge)
+                 $(ISO_CHECK_SRCS) vtk_bridge pieces)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
 
 $(ISO_FUZZ_B)/obj/%.o: $(ISO_DIR)/%.cpp

@@ -1,170 +1,33 @@
-/* apps/isosurface: meshes and surfaces in VTK's parallel XML formats (see
- * pieces.h). */
+/* apps/isosurface: meshes in VTK's parallel XML format read, whole or a
+ * range of their pieces (see pieces.h; pieces_write.cpp writes them,
+ * pvtp_union.cpp reads a distributed run's surface). */
 #include "pieces.h"
 #include "file_checks.h"
-#include "vtk_convert.h"
+#include "pieces_shared.h"
 #include "vtk_quiet.h"
 
-#include <vtkCellArray.h>
+#include <vtkAbstractArray.h>
 #include <vtkCellType.h>
 #include <vtkCommand.h>
-#include <vtkDataArray.h>
-#include <vtkDoubleArray.h>
-#include <vtkIdTypeArray.h>
-#include <vtkInformation.h>
-#include <vtkInformationVector.h>
-#include <vtkLogger.h>
 #include <vtkNew.h>
-#include <vtkObjectFactory.h>
-#include <vtkOutputWindow.h>
-#include <vtkPointData.h>
-#include <vtkPoints.h>
-#include <vtkPolyData.h>
-#include <vtkSmartPointer.h>
-#include <vtkStreamingDemandDrivenPipeline.h>
-#include <vtkUnstructuredGrid.h>
-#include <vtkUnstructuredGridAlgorithm.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
-#include <vtkAbstractArray.h>
-#include <vtkXMLPPolyDataReader.h>
-#include <vtkXMLPUnstructuredGridWriter.h>
 #include <vtkXMLUnstructuredGridReader.h>
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <locale>
-#include <map>
 #include <unordered_map>
+#include <vector>
 
 namespace iso {
 
 const char *const kGlobalPointIds = "GlobalPointIds";
 
 namespace {
-
-/* The last non-empty line of a VTK message (VTK prefixes the class and the
- * source line), or "". */
-std::string last_line(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  const size_t p = s.rfind('\n');
-  if (p != std::string::npos) s = s.substr(p + 1);
-  /* "vtkXMLUnstructuredGridReader (0x55d0c8a0): why": the object's address
-   * says nothing to the user. */
-  const size_t open = s.find(" (0x"), close = s.find("): ");
-  if (s.rfind("vtk", 0) == 0 && open != std::string::npos && close != std::string::npos &&
-      open < close && close < 80)
-    s = s.substr(0, open) + s.substr(close + 1);
-  return printable(s);
-}
-
-/* ": why" from what VTK said, or "". */
-std::string vtk_reason(const ErrorCatcher &c, const QuietVtk &q) {
-  const std::string why = !c.message.empty() ? c.message : q.text();
-  return why.empty() ? std::string() : ": " + last_line(why);
-}
-
-/* The cells [c0, c1) of a mesh as a VTK grid: their points in the order of
- * first use, the scalars, the input point ids as global ids. `local` maps
- * input point ids to the piece's (-1: not yet), left all -1 on return. */
-vtkSmartPointer<vtkUnstructuredGrid> piece_grid(const Mesh &m, size_t c0, size_t c1,
-                                                std::vector<int64_t> &local) {
-  std::vector<int64_t> used;
-  vtkNew<vtkIdTypeArray> offsets, conn;
-  offsets->SetNumberOfTuples((vtkIdType)(c1 - c0 + 1));
-  conn->SetNumberOfTuples((vtkIdType)(4 * (c1 - c0)));
-  vtkIdType *po = offsets->GetPointer(0), *pc = conn->GetPointer(0);
-  for (size_t c = c0; c < c1; c++) {
-    po[c - c0] = (vtkIdType)(4 * (c - c0));
-    for (int k = 0; k < 4; k++) {
-      const int64_t g = m.tets[c].v[k];
-      if (local[(size_t)g] < 0) {
-        local[(size_t)g] = (int64_t)used.size();
-        used.push_back(g);
-      }
-      *pc++ = (vtkIdType)local[(size_t)g];
-    }
-  }
-  po[c1 - c0] = (vtkIdType)(4 * (c1 - c0));
-  vtkNew<vtkDoubleArray> xyz, s;
-  vtkNew<vtkIdTypeArray> gids;
-  xyz->SetNumberOfComponents(3);
-  xyz->SetNumberOfTuples((vtkIdType)used.size());
-  s->SetName(m.array_name.c_str());
-  s->SetNumberOfTuples((vtkIdType)used.size());
-  gids->SetName(kGlobalPointIds);
-  gids->SetNumberOfTuples((vtkIdType)used.size());
-  for (size_t p = 0; p < used.size(); p++) {
-    const Point &q = m.pts[(size_t)used[p]];
-    xyz->SetTypedTuple((vtkIdType)p, &q.x);
-    s->SetValue((vtkIdType)p, m.scalars[(size_t)used[p]]);
-    gids->SetValue((vtkIdType)p, (vtkIdType)used[p]);
-    local[(size_t)used[p]] = -1;
-  }
-  auto ug = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  vtkNew<vtkPoints> points;
-  points->SetData(xyz);
-  ug->SetPoints(points);
-  vtkNew<vtkCellArray> cells;
-  cells->SetData(offsets, conn);
-  ug->SetCells(VTK_TETRA, cells);
-  ug->GetPointData()->SetScalars(s);
-  ug->GetPointData()->SetGlobalIds(gids);
-  return ug;
-}
-
-/* A source of the pieces of one mesh: asked for piece i of N (the
- * pipeline's piece request, as vtkXMLPUnstructuredGridWriter asks for each
- * piece it writes), it produces the cells [i*T/N, (i+1)*T/N). */
-class PieceSource : public vtkUnstructuredGridAlgorithm {
-public:
-  static PieceSource *New();
-  vtkTypeMacro(PieceSource, vtkUnstructuredGridAlgorithm);
-  void set_mesh(const Mesh *m) {
-    mesh_ = m;
-    local_.assign(m->pts.size(), -1);
-    Modified();
-  }
-
-protected:
-  PieceSource() { SetNumberOfInputPorts(0); }
-  int RequestInformation(vtkInformation *, vtkInformationVector **,
-                         vtkInformationVector *out) override {
-    out->GetInformationObject(0)->Set(vtkAlgorithm::CAN_HANDLE_PIECE_REQUEST(), 1);
-    return 1;
-  }
-  int RequestData(vtkInformation *, vtkInformationVector **, vtkInformationVector *out) override {
-    vtkInformation *info = out->GetInformationObject(0);
-    const int piece = info->Get(vtkStreamingDemandDrivenPipeline::UPDATE_PIECE_NUMBER());
-    const int npieces = info->Get(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES());
-    if (!mesh_ || npieces < 1 || piece < 0 || piece >= npieces) {
-      vtkErrorMacro("piece " << piece << " of " << npieces << " requested");
-      return 0;
-    }
-    const size_t t = mesh_->tets.size();
-    const size_t c0 = (size_t)((unsigned __int128)t * (unsigned)piece / (unsigned)npieces);
-    const size_t c1 = (size_t)((unsigned __int128)t * (unsigned)(piece + 1) / (unsigned)npieces);
-    vtkUnstructuredGrid::GetData(out)->ShallowCopy(piece_grid(*mesh_, c0, c1, local_));
-    return 1;
-  }
-
-private:
-  const Mesh *mesh_ = nullptr;
-  std::vector<int64_t> local_;
-};
-vtkStandardNewMacro(PieceSource);
-
-/* The path without its extension ext (which it ends with). */
-std::string strip(const std::string &path, const char *ext) {
-  return path.substr(0, path.size() - std::strlen(ext));
-}
 
 /* The XML type name of values of VTK type t, as VTK's XML writers spell
  * it. */
@@ -182,20 +45,6 @@ std::string xml_type(int t) {
   case VTK_STRING: return "String";
   default: return "Int" + bits;
   }
-}
-
-/* True if path is a regular file, else false and why in *why. */
-bool regular_file(const std::string &path, std::string *why) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    *why = std::strerror(errno);
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *why = "not a regular file";
-    return false;
-  }
-  return true;
 }
 
 /* The directory part of path, with its slash ("" for none). */
@@ -317,23 +166,6 @@ bool numeric_type(int t) {
   }
 }
 
-/* Exact coordinates as a hashable key. */
-struct XyzKey {
-  double v[3];
-  bool operator==(const XyzKey &o) const { return std::memcmp(v, o.v, sizeof v) == 0; }
-};
-struct XyzHash {
-  size_t operator()(const XyzKey &k) const {
-    uint64_t h = 0x9e3779b97f4a7c15ull, b;
-    for (double d : k.v) {
-      std::memcpy(&b, &d, sizeof b);
-      h ^= b + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-      h *= 0xff51afd7ed558ccdull;
-    }
-    return (size_t)(h ^ (h >> 33));
-  }
-};
-
 /* Global point id -> mesh point, by open addressing (linear probing) at a
  * load of 3/4 at most: 4-byte slots (8-byte ones from 2^32 - 1 points on)
  * holding a mesh point, and the global id of each mesh point (8 bytes):
@@ -400,19 +232,15 @@ int piece_counts(const PvtuIndex &idx, const std::string &path, size_t *npts, si
     *err = "piece of '" + idx.path + "': " + *err;
     return rc;
   }
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLUnstructuredGridReader> r;
-  r->AddObserver(vtkCommand::ErrorEvent, catcher);
-  r->SetFileName(path.c_str());
-  r->UpdateInformation();
-  if (catcher->failed || r->GetErrorCode() != 0) {
-    *err = "VTK could not read piece '" + path + "'" + vtk_reason(*catcher, quiet);
+  CaughtReader<vtkXMLUnstructuredGridReader> in(path);
+  in.r->UpdateInformation();
+  if (in.catcher->failed || in.r->GetErrorCode() != 0) {
+    *err = "VTK could not read piece '" + path + "'" + in.reason();
     return -EIO;
   }
-  r->SetupUpdateExtent(0, 1, 0);
-  *npts = (size_t)std::max<vtkIdType>(0, r->GetNumberOfPoints());
-  *ncells = (size_t)std::max<vtkIdType>(0, r->GetNumberOfCells());
+  in.r->SetupUpdateExtent(0, 1, 0);
+  *npts = (size_t)std::max<vtkIdType>(0, in.r->GetNumberOfPoints());
+  *ncells = (size_t)std::max<vtkIdType>(0, in.r->GetNumberOfCells());
   return 0;
 }
 
@@ -444,73 +272,91 @@ struct PieceFile {
 /* The mesh points of a piece's points (to_mesh[p], or base + p when the
  * pieces are not merged). */
 struct PointMap {
-  bool merge;
-  int64_t base;
+  bool merge = false;
+  int64_t base = 0;
   std::vector<int64_t> to_mesh;
   int64_t operator()(int64_t p) const { return merge ? to_mesh[(size_t)p] : base + p; }
 };
 
-/* One <Piece> of a piece file into *mesh (appended, points merged through
- * pm), a chunk of ISO_PIECE_CHUNK points or cells at a time. */
-int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *piece,
-                       const std::string &scalars, bool merge, PointMerger *pm, Mesh *mesh,
-                       std::string *err) {
-  const std::string &path = f.path;
+/* What a <Piece> holds, from its XML: its counts and the arrays read (the
+ * pointers point into pd). */
+struct PieceLayout {
   long long np = 0, nc = 0;
-  if (!piece->GetScalarAttribute("NumberOfPoints", np)) np = 0;
-  if (!piece->GetScalarAttribute("NumberOfCells", nc)) nc = 0;
-  if (np < 0 || nc < 0) {
+  std::vector<XmlArray> pd, xyz; /* point arrays, the Points' array */
+  const XmlArray *s = nullptr;   /* the scalars */
+  const XmlArray *g = nullptr;   /* the global point ids, or nullptr */
+  PieceLayout() = default;
+  PieceLayout(const PieceLayout &) = delete;
+};
+
+/* The layout of <Piece> element `piece` of file `path`, checked against the
+ * index (the same point arrays) and the pieces read so far (global ids in
+ * all or in none when they are merged). */
+int piece_layout(const PvtuIndex &idx, const std::string &path, vtkXMLDataElement *piece,
+                 const std::string &scalars, bool merge, PointMerger *pm, const Mesh &mesh,
+                 PieceLayout *l, std::string *err) {
+  if (!piece->GetScalarAttribute("NumberOfPoints", l->np)) l->np = 0;
+  if (!piece->GetScalarAttribute("NumberOfCells", l->nc)) l->nc = 0;
+  if (l->np < 0 || l->nc < 0) {
     *err = "piece '" + path + "': negative NumberOfPoints or NumberOfCells";
     return -EINVAL;
   }
   vtkXMLDataElement *epd = piece->FindNestedElementWithName("PointData");
-  const std::vector<XmlArray> pd = xml_arrays(epd);
-  const std::string diff = compare_arrays(pd, idx.arrays);
+  l->pd = xml_arrays(epd);
+  const std::string diff = compare_arrays(l->pd, idx.arrays);
   if (!diff.empty()) {
     *err = "piece '" + path + "': point arrays differ from the index '" + idx.path + "': " + diff;
     return -EPROTO;
   }
-  const XmlArray *s = find_array(pd, scalars);
+  const XmlArray *s = l->s = find_array(l->pd, scalars);
   if (!s || s->components != 1 || !numeric_type(s->vtk_type)) {
     *err = "piece '" + path + "': array '" + scalars + "' is " +
            (s ? "not one scalar per point" : "missing");
     return -EINVAL;
   }
-  const XmlArray *g = find_array(pd, kGlobalPointIds);
+  const XmlArray *g = find_array(l->pd, kGlobalPointIds);
   if (!g && epd)
-    if (const char *name = epd->GetAttribute("GlobalIds")) g = find_array(pd, name);
+    if (const char *name = epd->GetAttribute("GlobalIds")) g = find_array(l->pd, name);
   if (g && (g->components != 1 || !integer_type(g->vtk_type))) {
     *err = "piece '" + path + "': global point ids '" + g->name + "' are not one integer per point";
     return -EPROTO;
   }
-  if (mesh->pts.empty() && mesh->tets.empty()) pm->by_gid = g != nullptr;
+  l->g = g;
+  if (mesh.pts.empty() && mesh.tets.empty()) pm->by_gid = g != nullptr;
   if (merge && pm->by_gid && !g) {
     *err = "piece '" + path + "' has no global point ids ('" + kGlobalPointIds +
            "') while the previous pieces have";
     return -EPROTO;
   }
-  const std::vector<XmlArray> xyz = xml_arrays(piece->FindNestedElementWithName("Points"));
-  if (np > 0 && (xyz.size() != 1 || xyz[0].components != 3 || !numeric_type(xyz[0].vtk_type))) {
+  l->xyz = xml_arrays(piece->FindNestedElementWithName("Points"));
+  const std::vector<XmlArray> &xyz = l->xyz;
+  if (l->np > 0 && (xyz.size() != 1 || xyz[0].components != 3 || !numeric_type(xyz[0].vtk_type))) {
     *err = "VTK could not read piece '" + path + "': its Points are not one array of 3 numbers";
     return -EIO;
   }
+  return 0;
+}
 
-  /* The points. Inline ASCII arrays are parsed whole by VTK at each read
-   * (and cached while the same array is read): one chunk. */
-  const size_t npts = (size_t)np;
+/* The points of a piece into *mesh (appended, merged through pm when
+ * `merge`), *map their mesh points. Inline ASCII arrays are parsed whole
+ * by VTK at each read (and cached while the same array is read): one
+ * chunk. */
+int read_piece_points(PieceFile &f, const PieceLayout &l, bool merge, PointMerger *pm, Mesh *mesh,
+                      PointMap *map, std::string *err) {
+  const size_t npts = (size_t)l.np;
   const bool gids = merge && pm->by_gid;
   size_t chunk = ISO_PIECE_CHUNK;
-  if (npts > 0 && (xyz[0].ascii || s->ascii || (gids && g->ascii))) chunk = npts;
-  PointMap map{merge, (int64_t)mesh->pts.size(), {}};
-  if (merge) map.to_mesh.resize(npts);
+  if (npts > 0 && (l.xyz[0].ascii || l.s->ascii || (gids && l.g->ascii))) chunk = npts;
+  *map = PointMap{merge, (int64_t)mesh->pts.size(), {}};
+  if (merge) map->to_mesh.resize(npts);
   std::vector<double> x, v;
   std::vector<int64_t> gv;
   for (size_t p0 = 0; p0 < npts; p0 += chunk) {
     const size_t n = std::min(chunk, npts - p0);
-    if (int rc = f.read(xyz[0], 3 * p0, 3 * n, &x, err)) return rc;
-    if (int rc = f.read(*s, p0, n, &v, err)) return rc;
+    if (int rc = f.read(l.xyz[0], 3 * p0, 3 * n, &x, err)) return rc;
+    if (int rc = f.read(*l.s, p0, n, &v, err)) return rc;
     if (gids)
-      if (int rc = f.read(*g, p0, n, &gv, err)) return rc;
+      if (int rc = f.read(*l.g, p0, n, &gv, err)) return rc;
     for (size_t i = 0; i < n; i++) {
       const Point q = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
       int64_t id = (int64_t)mesh->pts.size();
@@ -525,7 +371,7 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
           fresh = xi.second;
           id = xi.first->second;
         }
-        map.to_mesh[p0 + i] = id;
+        map->to_mesh[p0 + i] = id;
       }
       if (fresh) {
         mesh->pts.push_back(q);
@@ -534,16 +380,34 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
     }
   }
   if ((uint64_t)mesh->pts.size() >= kMaxMeshPoints) {
-    *err = "piece '" + path + "': the mesh reaches " + std::to_string(mesh->pts.size()) +
+    *err = "piece '" + f.path + "': the mesh reaches " + std::to_string(mesh->pts.size()) +
            " points, at most " + std::to_string(kMaxMeshPoints - 1) + " (point ids are 32-bit)";
     return -EOVERFLOW;
   }
+  return 0;
+}
 
-  /* The cells: in each chunk, the cells up to the first that is not a
-   * tetrahedron (its type, or its point count from the offsets) have their
-   * points read and checked, then that cell is refused: the errors come in
-   * the cells' order. */
-  if (nc == 0) return 0;
+/* Cell c of a chunk, the first that is not a tetrahedron (its type ty, or
+ * its point count from offsets `from` to `to`): the error. */
+int refuse_cell(const std::string &path, size_t c, int ty, int64_t from, int64_t to,
+                std::string *err) {
+  if (ty != VTK_TETRA) {
+    *err = "piece '" + path + "': cell " + std::to_string(c) + " (VTK cell type " +
+           std::to_string(ty) + ") is not a tetrahedron";
+    return -EPROTO;
+  }
+  *err = "piece '" + path + "': cell " + std::to_string(c) + " has " + std::to_string(to - from) +
+         " points, a tetrahedron has 4";
+  return -EINVAL;
+}
+
+/* The cells of a piece into *mesh (appended, their points through map):
+ * in each chunk, the cells up to the first that is not a tetrahedron have
+ * their points read and checked, then that cell is refused: the errors come
+ * in the cells' order. */
+int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &l,
+                     const PointMap &map, Mesh *mesh, std::string *err) {
+  const std::string &path = f.path;
   const std::vector<XmlArray> cells = xml_arrays(piece->FindNestedElementWithName("Cells"));
   const XmlArray *conn = find_array(cells, "connectivity"), *offs = find_array(cells, "offsets"),
                  *types = find_array(cells, "types");
@@ -553,8 +417,9 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
              "': its Cells need integer arrays connectivity, offsets and types";
       return -EIO;
     }
-  const size_t ncells = (size_t)nc;
-  chunk = conn->ascii || offs->ascii || types->ascii ? ncells : (size_t)ISO_PIECE_CHUNK;
+  const size_t ncells = (size_t)l.nc;
+  const size_t chunk =
+      conn->ascii || offs->ascii || types->ascii ? ncells : (size_t)ISO_PIECE_CHUNK;
   std::vector<int64_t> off, ids;
   std::vector<int> ty;
   int64_t end = 0; /* connectivity offset where the next cell starts */
@@ -570,30 +435,33 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
       Tet t;
       for (int k = 0; k < 4; k++) {
         const int64_t id = ids[4 * i + (size_t)k];
-        if (id < 0 || id >= np) {
+        if (id < 0 || id >= l.np) {
           *err = "piece '" + path + "': cell " + std::to_string(c0 + i) + " uses point " +
-                 std::to_string(id) + ", out of range [0, " + std::to_string(np) + ")";
+                 std::to_string(id) + ", out of range [0, " + std::to_string(l.np) + ")";
           return -ERANGE;
         }
         t.v[k] = (uint32_t)map(id); /* < mesh->pts.size() < kMaxMeshPoints */
       }
       mesh->tets.push_back(t);
     }
-    if (good < n) {
-      const size_t c = c0 + good;
-      if (ty[good] != VTK_TETRA) {
-        *err = "piece '" + path + "': cell " + std::to_string(c) + " (VTK cell type " +
-               std::to_string(ty[good]) + ") is not a tetrahedron";
-        return -EPROTO;
-      }
-      *err = "piece '" + path + "': cell " + std::to_string(c) + " has " +
-             std::to_string(off[good] - (good ? off[good - 1] : end)) +
-             " points, a tetrahedron has 4";
-      return -EINVAL;
-    }
+    if (good < n)
+      return refuse_cell(path, c0 + good, ty[good], good ? off[good - 1] : end, off[good], err);
     end = off[n - 1];
   }
   return 0;
+}
+
+/* One <Piece> of a piece file into *mesh (appended, points merged through
+ * pm), a chunk of ISO_PIECE_CHUNK points or cells at a time. */
+int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *piece,
+                       const std::string &scalars, bool merge, PointMerger *pm, Mesh *mesh,
+                       std::string *err) {
+  PieceLayout l;
+  if (int rc = piece_layout(idx, f.path, piece, scalars, merge, pm, *mesh, &l, err)) return rc;
+  PointMap map;
+  if (int rc = read_piece_points(f, l, merge, pm, mesh, &map, err)) return rc;
+  if (l.nc == 0) return 0;
+  return read_piece_cells(f, piece, l, map, mesh, err);
 }
 
 /* Read one piece file (checked by piece_counts) into *mesh (appended,
@@ -605,28 +473,24 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
  * read. */
 int read_one_piece(const PvtuIndex &idx, const std::string &path, const std::string &scalars,
                    bool merge, PointMerger *pm, Mesh *mesh, std::string *err) {
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLUnstructuredGridReader> r;
-  r->AddObserver(vtkCommand::ErrorEvent, catcher);
-  r->SetFileName(path.c_str());
-  r->UpdateInformation();
-  vtkXMLDataParser *parser = r->GetXMLParser();
+  CaughtReader<vtkXMLUnstructuredGridReader> in(path);
+  in.r->UpdateInformation();
+  vtkXMLDataParser *parser = in.r->GetXMLParser();
   vtkXMLDataElement *root = parser ? parser->GetRootElement() : nullptr;
   vtkXMLDataElement *grid = root ? root->FindNestedElementWithName("UnstructuredGrid") : nullptr;
-  if (catcher->failed || r->GetErrorCode() != 0 || !grid || !quiet.text().empty()) {
-    *err = "VTK could not read piece '" + path + "'" + vtk_reason(*catcher, quiet);
+  if (in.catcher->failed || in.r->GetErrorCode() != 0 || !grid || !in.quiet.text().empty()) {
+    *err = "VTK could not read piece '" + path + "'" + in.reason();
     return -EIO;
   }
-  std::ifstream in(path, std::ios::in | std::ios::binary);
-  if (!in) {
+  std::ifstream stream(path, std::ios::in | std::ios::binary);
+  if (!stream) {
     *err = "cannot read piece '" + path + "': " + std::strerror(errno);
     return -ENOENT;
   }
-  in.imbue(std::locale::classic());
-  parser->AddObserver(vtkCommand::ErrorEvent, catcher);
-  parser->SetStream(&in);
-  PieceFile f{path, parser, *catcher, quiet, {}};
+  stream.imbue(std::locale::classic());
+  parser->AddObserver(vtkCommand::ErrorEvent, in.catcher);
+  parser->SetStream(&stream);
+  PieceFile f{path, parser, *in.catcher, in.quiet, {}};
   int rc = 0;
   for (int i = 0; rc == 0 && i < grid->GetNumberOfNestedElements(); i++) {
     vtkXMLDataElement *e = grid->GetNestedElement(i);
@@ -643,12 +507,6 @@ std::string list_arrays(const std::vector<ArrayDecl> &arrays) {
   return s.empty() ? "none" : s;
 }
 
-/* One undirected edge of a surface. */
-struct EdgeUse {
-  int count = 0;
-  int forward = 0; /* uses from the lower to the higher vertex id */
-};
-
 } // namespace
 
 bool has_extension(const std::string &path, const char *ext) {
@@ -661,52 +519,14 @@ bool has_extension(const std::string &path, const char *ext) {
   return true;
 }
 
-int write_pieces(const Mesh &m, const std::string &path, int npieces, std::string *err) {
-  if (npieces < 1) {
-    *err = "cannot write '" + path + "': at least one piece is needed";
-    return -EINVAL;
-  }
-  if (!has_extension(path, ".pvtu")) {
-    *err = "cannot write '" + path + "' in pieces: the index must be a .pvtu file";
-    return -EINVAL;
-  }
-  QuietVtk quiet;
-  vtkNew<PieceSource> src;
-  src->set_mesh(&m);
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLPUnstructuredGridWriter> w;
-  w->AddObserver(vtkCommand::ErrorEvent, catcher);
-  src->AddObserver(vtkCommand::ErrorEvent, catcher);
-  w->SetInputConnection(src->GetOutputPort());
-  w->SetFileName(path.c_str());
-  w->SetNumberOfPieces(npieces);
-  w->SetStartPiece(0);
-  w->SetEndPiece(npieces - 1);
-  w->SetWriteSummaryFile(1);
-  w->SetDataModeToAppended();
-  if (!w->Write() || catcher->failed) {
-    *err = "cannot write '" + path + "' (or its pieces '" + strip(path, ".pvtu") + "_<i>.vtu')" +
-           vtk_reason(*catcher, quiet);
-    return -EIO;
-  }
-  return 0;
-}
-
 int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
-  if (!regular_file(path, err)) {
-    *err = "cannot read '" + path + "': " + *err;
-    return -ENOENT;
-  }
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLDataParser> parser;
-  parser->AddObserver(vtkCommand::ErrorEvent, catcher);
-  parser->SetFileName(path.c_str());
-  if (!parser->Parse() || catcher->failed || !parser->GetRootElement()) {
-    *err = "'" + path + "' is not a readable XML file" + vtk_reason(*catcher, quiet);
+  if (int rc = need_regular_file(path, err)) return rc;
+  CaughtReader<vtkXMLDataParser> in(path);
+  if (!in.r->Parse() || in.catcher->failed || !in.r->GetRootElement()) {
+    *err = "'" + path + "' is not a readable XML file" + in.reason();
     return -EIO;
   }
-  vtkXMLDataElement *root = parser->GetRootElement();
+  vtkXMLDataElement *root = in.r->GetRootElement();
   const char *type = root->GetAttribute("type");
   vtkXMLDataElement *grid = root->FindNestedElementWithName("PUnstructuredGrid");
   if (std::strcmp(root->GetName(), "VTKFile") != 0 || !type ||
@@ -807,114 +627,6 @@ int read_pvtu(const std::string &path, const std::string &array, Mesh *mesh, std
   }
   *mesh = std::move(m);
   return 0;
-}
-
-std::string pvtp_piece_path(const std::string &pvtp, int piece) {
-  return strip(pvtp, ".pvtp") + "_" + std::to_string(piece) + ".vtp";
-}
-
-int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err) {
-  if (!regular_file(path, err)) {
-    *err = "cannot read '" + path + "': " + *err;
-    return -ENOENT;
-  }
-  QuietVtk quiet;
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkXMLPPolyDataReader> r;
-  r->AddObserver(vtkCommand::ErrorEvent, catcher);
-  r->SetFileName(path.c_str());
-  r->Update();
-  vtkPolyData *pd = r->GetOutput();
-  if (catcher->failed || !pd || r->GetErrorCode() != 0 || !quiet.text().empty()) {
-    *err = "VTK could not read '" + path + "'" + vtk_reason(*catcher, quiet);
-    return -EIO;
-  }
-  UnionSurface u;
-  u.pieces = (size_t)r->GetNumberOfPieces();
-  u.points_read = (size_t)pd->GetNumberOfPoints();
-  std::unordered_map<XyzKey, int64_t, XyzHash> ids;
-  std::vector<int64_t> to_merged((size_t)pd->GetNumberOfPoints());
-  for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) {
-    XyzKey k;
-    pd->GetPoint(p, k.v);
-    auto ins = ids.emplace(k, (int64_t)u.s.nverts());
-    if (ins.second) u.s.xyz.insert(u.s.xyz.end(), k.v, k.v + 3);
-    to_merged[(size_t)p] = ins.first->second;
-  }
-  vtkCellArray *polys = pd->GetPolys();
-  for (vtkIdType c = 0; c < polys->GetNumberOfCells(); c++) {
-    vtkIdType n;
-    const vtkIdType *pid;
-    polys->GetCellAtId(c, n, pid);
-    if (n != 3) {
-      *err = "'" + path + "': polygon " + std::to_string(c) + " has " + std::to_string(n) +
-             " points, not a triangle";
-      return -EPROTO;
-    }
-    for (int k = 0; k < 3; k++) u.s.tri.push_back(to_merged[(size_t)pid[k]]);
-  }
-  *out = std::move(u);
-  return 0;
-}
-
-EdgeStats edge_stats(const Surface &s) {
-  EdgeStats st;
-  std::unordered_map<uint64_t, EdgeUse> edges;
-  std::map<std::pair<int64_t, int64_t>, EdgeUse> wide; /* ids past 2^32 */
-  edges.reserve(s.tri.size());
-  for (size_t f = 0; f < s.ntris(); f++) {
-    const int64_t *v = &s.tri[3 * f];
-    if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2]) {
-      st.degenerate++;
-      continue;
-    }
-    for (int k = 0; k < 3; k++) {
-      const int64_t a = v[k], b = v[(k + 1) % 3];
-      const int64_t lo = std::min(a, b), hi = std::max(a, b);
-      EdgeUse &e = (hi >> 32) ? wide[{lo, hi}] : edges[((uint64_t)lo << 32) | (uint64_t)hi];
-      e.count++;
-      e.forward += a < b;
-    }
-  }
-  auto tally = [&st](const EdgeUse &e) {
-    if (e.count == 1)
-      st.border++;
-    else if (e.count == 2) {
-      st.inner++;
-      st.misoriented += e.forward != 1;
-    } else
-      st.nonmanifold++;
-  };
-  for (const auto &e : edges) tally(e.second);
-  for (const auto &e : wide) tally(e.second);
-  return st;
-}
-
-bool verify_union(const std::string &path, const UnionReference &ref, double rtol) {
-  UnionSurface u;
-  std::string err;
-  if (read_pvtp_union(path, &u, &err)) {
-    std::printf("verify-union: %s: FAILED\n", err.c_str());
-    return false;
-  }
-  const double area = u.s.area();
-  const double rel = std::fabs(area - ref.area) / std::max(1e-300, std::fabs(ref.area));
-  const bool tris = u.s.ntris() == ref.ntris, verts = u.s.nverts() == ref.nverts;
-  const bool area_ok = rel <= rtol || (area == 0 && ref.area == 0);
-  const EdgeStats es = edge_stats(u.s);
-  std::printf("verify-union: %s: %zu pieces, %zu points read, %zu after merging coincident ones\n",
-              path.c_str(), u.pieces, u.points_read, u.s.nverts());
-  std::printf("verify-union: triangles %zu vs vtkContourGrid %zu: %s\n", u.s.ntris(), ref.ntris,
-              tris ? "ok" : "FAILED");
-  std::printf("verify-union: vertices %zu vs vtkContourGrid %zu: %s\n", u.s.nverts(), ref.nverts,
-              verts ? "ok" : "FAILED");
-  std::printf("verify-union: area %.10g vs vtkContourGrid %.10g, rel. diff %.2e: %s\n", area,
-              ref.area, rel, area_ok ? "ok" : "FAILED");
-  std::printf("verify-union: manifold: %zu inner edges, %zu border edges, %zu non-manifold, %zu "
-              "misoriented, %zu degenerate triangles: %s\n",
-              es.inner, es.border, es.nonmanifold, es.misoriented, es.degenerate,
-              es.manifold() ? "ok" : "FAILED");
-  return tris && verts && area_ok && es.manifold();
 }
 
 } // namespace iso

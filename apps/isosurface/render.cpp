@@ -70,57 +70,44 @@ vtkSmartPointer<vtkLookupTable> viridis(double lo, double hi) {
   return lut;
 }
 
-/* Render pd (normals computed here) to png; coloured by c's array when c. */
-int render_polydata(vtkPolyData *pd, const std::string &png, int width, int height,
-                    const std::string &title, const Coloring *c, std::string *err) {
-  if (!std::getenv("DISPLAY")) {
-    *err = "no X display for VTK's OpenGL rendering (DISPLAY unset): run under xvfb-run -a";
-    return -EIO;
-  }
-  vtkNew<vtkPolyDataNormals> normals; /* smooth shading; our winding is consistent */
-  normals->SetInputData(pd);
-  normals->SplittingOff();
-  normals->ConsistencyOff();
-  normals->AutoOrientNormalsOff();
-  vtkNew<vtkPolyDataMapper> mapper;
-  mapper->SetInputConnection(normals->GetOutputPort());
-  vtkNew<vtkActor> actor;
-  actor->SetMapper(mapper);
-  vtkNew<vtkRenderer> ren;
-  if (c) {
-    const vtkSmartPointer<vtkLookupTable> lut = viridis(c->lo, c->hi);
-    mapper->ScalarVisibilityOn();
-    mapper->SetScalarModeToUsePointFieldData();
-    mapper->SelectColorArray(c->array.c_str());
-    mapper->SetLookupTable(lut);
-    mapper->UseLookupTableScalarRangeOn();
-    vtkNew<vtkScalarBarActor> bar;
-    bar->SetLookupTable(lut);
-    bar->SetTitle(c->array.c_str());
-    bar->SetNumberOfLabels(5);
-    bar->SetLabelFormat("%.3g");
-    bar->SetWidth(0.1);
-    bar->SetHeight(0.55);
-    bar->SetPosition(0.86, 0.2);
-    bar->GetTitleTextProperty()->SetColor(0.1, 0.1, 0.1);
-    bar->GetTitleTextProperty()->SetFontSize(14);
-    bar->GetTitleTextProperty()->ShadowOff();
-    bar->GetLabelTextProperty()->SetColor(0.1, 0.1, 0.1);
-    bar->GetLabelTextProperty()->SetFontSize(12);
-    bar->GetLabelTextProperty()->ShadowOff();
-    bar->UnconstrainedFontSizeOn();
-    ren->AddActor2D(bar);
-  } else {
+/* Colours of the surface: by c's array through viridis, with a scalar bar,
+ * else orange outside and blue inside. */
+void set_colors(vtkPolyDataMapper *mapper, vtkActor *actor, vtkRenderer *ren, const Coloring *c) {
+  if (!c) {
     mapper->ScalarVisibilityOff();
     actor->GetProperty()->SetColor(0.90, 0.55, 0.25);
     vtkNew<vtkProperty> back;
     back->SetColor(0.35, 0.55, 0.85);
     actor->SetBackfaceProperty(back);
+    return;
   }
-  actor->GetProperty()->SetSpecular(0.3);
-  actor->GetProperty()->SetSpecularPower(30);
+  const vtkSmartPointer<vtkLookupTable> lut = viridis(c->lo, c->hi);
+  mapper->ScalarVisibilityOn();
+  mapper->SetScalarModeToUsePointFieldData();
+  mapper->SelectColorArray(c->array.c_str());
+  mapper->SetLookupTable(lut);
+  mapper->UseLookupTableScalarRangeOn();
+  vtkNew<vtkScalarBarActor> bar;
+  bar->SetLookupTable(lut);
+  bar->SetTitle(c->array.c_str());
+  bar->SetNumberOfLabels(5);
+  bar->SetLabelFormat("%.3g");
+  bar->SetWidth(0.1);
+  bar->SetHeight(0.55);
+  bar->SetPosition(0.86, 0.2);
+  bar->GetTitleTextProperty()->SetColor(0.1, 0.1, 0.1);
+  bar->GetTitleTextProperty()->SetFontSize(14);
+  bar->GetTitleTextProperty()->ShadowOff();
+  bar->GetLabelTextProperty()->SetColor(0.1, 0.1, 0.1);
+  bar->GetLabelTextProperty()->SetFontSize(12);
+  bar->GetLabelTextProperty()->ShadowOff();
+  bar->UnconstrainedFontSizeOn();
+  ren->AddActor2D(bar);
+}
 
-  ren->AddActor(actor);
+/* The background, the title at the top left, the camera: volumes (c) z up,
+ * seen from -y (a CT's front), three-quarter view. */
+void set_scene(vtkRenderer *ren, const std::string &title, int height, const Coloring *c) {
   ren->SetBackground(1, 1, 1);
   ren->SetBackground2(0.78, 0.82, 0.90);
   ren->GradientBackgroundOn();
@@ -132,7 +119,7 @@ int render_polydata(vtkPolyData *pd, const std::string &png, int width, int heig
   text->SetDisplayPosition(12, height - 12);
   ren->AddActor2D(text);
   vtkCamera *cam = ren->GetActiveCamera();
-  if (c) { /* volumes: z up, seen from -y (a CT's front), three-quarter view */
+  if (c) {
     cam->SetFocalPoint(0, 0, 0);
     cam->SetPosition(0, -1, 0);
     cam->SetViewUp(0, 0, 1);
@@ -147,7 +134,10 @@ int render_polydata(vtkPolyData *pd, const std::string &png, int width, int heig
   ren->ResetCamera();
   const bool long_title = title.find('\n') != std::string::npos;
   cam->Zoom(c ? 1.15 : long_title ? 1.0 : 1.2); /* room for a title of several lines */
+}
 
+/* Render ren off screen to png. */
+int write_png(vtkRenderer *ren, const std::string &png, int width, int height, std::string *err) {
   vtkNew<vtkRenderWindow> win;
   win->SetOffScreenRendering(1);
   win->AddRenderer(ren);
@@ -166,6 +156,31 @@ int render_polydata(vtkPolyData *pd, const std::string &png, int width, int heig
     return -EIO;
   }
   return 0;
+}
+
+/* Render pd (normals computed here) to png; coloured by c's array when c. */
+int render_polydata(vtkPolyData *pd, const std::string &png, int width, int height,
+                    const std::string &title, const Coloring *c, std::string *err) {
+  if (!std::getenv("DISPLAY")) {
+    *err = "no X display for VTK's OpenGL rendering (DISPLAY unset): run under xvfb-run -a";
+    return -EIO;
+  }
+  vtkNew<vtkPolyDataNormals> normals; /* smooth shading; our winding is consistent */
+  normals->SetInputData(pd);
+  normals->SplittingOff();
+  normals->ConsistencyOff();
+  normals->AutoOrientNormalsOff();
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetInputConnection(normals->GetOutputPort());
+  vtkNew<vtkActor> actor;
+  actor->SetMapper(mapper);
+  vtkNew<vtkRenderer> ren;
+  set_colors(mapper, actor, ren, c);
+  actor->GetProperty()->SetSpecular(0.3);
+  actor->GetProperty()->SetSpecularPower(30);
+  ren->AddActor(actor);
+  set_scene(ren, title, height, c);
+  return write_png(ren, png, width, height, err);
 }
 
 /* The dataset of path (.vti or .vtu), after check_file. */

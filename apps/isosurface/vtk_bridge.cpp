@@ -1,7 +1,7 @@
 /* apps/isosurface: VTK readers, writers and peers (see vtk_bridge.h). */
 #include "vtk_bridge.h"
 #include "file_checks.h"
-#include "names.h"
+#include "pieces.h"
 #include "vtk_convert.h"
 #include "vtk_quiet.h"
 
@@ -9,9 +9,7 @@
 #include <vtkCellType.h>
 #include <vtkCellTypes.h>
 #include <vtkCommand.h>
-#include <vtkContour3DLinearGrid.h>
 #include <vtkContourFilter.h>
-#include <vtkContourGrid.h>
 #include <vtkDataArray.h>
 #include <vtkDataSetReader.h>
 #include <vtkDataSetTriangleFilter.h>
@@ -27,8 +25,6 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
-#include <vtkSMPContourGrid.h>
-#include <vtkSMPTools.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
@@ -40,10 +36,7 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 
 #include <algorithm>
-#include <array>
-#include <set>
 #include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <sys/stat.h>
@@ -52,12 +45,6 @@
 namespace iso {
 
 namespace {
-
-std::string first_line(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  size_t p = s.rfind('\n');
-  return p == std::string::npos ? s : s.substr(p + 1);
-}
 
 /* Pick the point scalars of ds: by name, else the active scalars. */
 int pick_array(vtkDataSet *ds, const std::string &name, vtkDataArray **out, std::string *err) {
@@ -393,24 +380,6 @@ vtkSmartPointer<vtkDataSet> run_reader(const vtkSmartPointer<Reader> &r,
   return r->GetOutput();
 }
 
-/* Calls fn(ids) with the three point ids of each triangle of pd, in cell
- * order (other polygons are skipped). */
-template <class Fn>
-void for_each_triangle(vtkPolyData *pd, Fn fn) {
-  vtkCellArray *polys = pd->GetPolys();
-  for (vtkIdType c = 0; c < polys->GetNumberOfCells(); c++) {
-    vtkIdType n;
-    const vtkIdType *ids;
-    polys->GetCellAtId(c, n, ids);
-    if (n == 3) fn(ids);
-  }
-}
-
-/* ": " and the first line of the message caught, or "" if none. */
-std::string reason(const ErrorCatcher &c) {
-  return c.message.empty() ? std::string() : ": " + first_line(c.message);
-}
-
 /* Write data to path through an XML writer (appended data). 0 or -EIO. */
 template <class Writer>
 int write_xml(vtkDataObject *data, const std::string &path, std::string *err) {
@@ -422,27 +391,10 @@ int write_xml(vtkDataObject *data, const std::string &path, std::string *err) {
   w->SetInputData(data);
   w->SetDataModeToAppended();
   if (!w->Write() || catcher->failed) {
-    *err = "cannot write '" + path + "'" + reason(*catcher);
+    *err = "cannot write '" + path + "'" + caught_reason(*catcher);
     return -EIO;
   }
   return 0;
-}
-
-/* VTK's SMP tools on `backend` with `threads` threads: 0, or -ENOTSUP. */
-int use_smp_backend(const char *backend, int threads, std::string *err) {
-  if (!vtkSMPTools::SetBackend(backend)) {
-    *err = std::string("VTK SMP backend ") + backend + " is not available in this VTK";
-    return -ENOTSUP;
-  }
-  vtkSMPTools::Initialize(threads);
-  return 0;
-}
-
-/* Seconds taken by f->Update(). */
-double timed_update(vtkAlgorithm *f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f->Update();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 } // namespace
@@ -463,7 +415,7 @@ int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
     return -ENOENT;
   }
   const FileFormat format = file_format(path);
-  if (format == FileFormat::Unknown) {
+  if (format == FileFormat::Unknown || format == FileFormat::Pvtu) {
     *err = "'" + path +
            "': unknown file type (expected .vtu, .vtk, .vti, .mha, .mhd, .nii or .nii.gz)";
     return -ENOTSUP;
@@ -498,7 +450,7 @@ int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
     const std::string why = !catcher->message.empty() ? catcher->message
                             : !thrown.empty()         ? "exception: " + thrown
                                                       : quiet.text();
-    *err = "VTK could not read '" + path + "'" + (why.empty() ? "" : ": " + first_line(why));
+    *err = "VTK could not read '" + path + "'" + (why.empty() ? "" : ": " + message_line(why));
     return -EIO;
   }
   *out = ds;
@@ -535,6 +487,7 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
 } // namespace
 
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err) {
+  if (file_format(path) == FileFormat::Pvtu) return read_pvtu(path, opt.array, mesh, err);
   Mesh m; /* *mesh untouched on error */
   const int rc = read_mesh_checked(path, opt, &m, err);
   if (rc) {
@@ -585,7 +538,7 @@ int vtk_image_contour(const std::string &path, const std::string &array, double 
   f->Update();
   vtkPolyData *pd = f->GetOutput();
   if (catcher->failed || !pd) {
-    *err = "vtkContourFilter failed" + reason(*catcher);
+    *err = "vtkContourFilter failed" + caught_reason(*catcher);
     return -EIO;
   }
   *s = surface_of(pd);
@@ -664,153 +617,10 @@ int read_vtp(const std::string &path, Surface *s, std::string *err) {
   r->Update();
   vtkPolyData *pd = r->GetOutput();
   if (catcher->failed || !pd) {
-    *err = "VTK could not read '" + path + "'" + reason(*catcher);
+    *err = "VTK could not read '" + path + "'" + caught_reason(*catcher);
     return -EIO;
   }
   *s = surface_of(pd);
-  return 0;
-}
-
-namespace {
-
-const Named<Peer> peer_names[] = {{"vtkContourGrid", Peer::ContourGrid},
-                                  {"vtkC3DLinearGrid/TBB", Peer::Linear3DTBB},
-                                  {"vtkC3DLinearGrid/STDThread", Peer::Linear3DSTDThread}};
-
-} // namespace
-
-const char *peer_name(Peer p) { return name_of(peer_names, p); }
-
-struct VtkGrid::Impl {
-  vtkSmartPointer<vtkUnstructuredGrid> ug;
-  std::string array;
-  /* What every contour filter here shares: errors to catcher, the grid's
-   * point scalars, the one isovalue, neither normals nor scalars output. */
-  template <class Filter>
-  void contour(Filter *f, double iso, ErrorCatcher *catcher) const {
-    f->AddObserver(vtkCommand::ErrorEvent, catcher);
-    f->SetInputData(ug);
-    f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, array.c_str());
-    f->SetValue(0, iso);
-    f->ComputeNormalsOff();
-    f->ComputeScalarsOff();
-  }
-};
-
-VtkGrid::VtkGrid(const Mesh &m) : impl_(new Impl) {
-  impl_->ug = to_vtk(m);
-  impl_->array = m.array_name;
-}
-
-VtkGrid::~VtkGrid() = default;
-
-namespace {
-
-void summarize(vtkPolyData *pd, PeerResult *out) {
-  out->npoints = (size_t)pd->GetNumberOfPoints();
-  std::vector<char> used(out->npoints, 0);
-  size_t ntris = 0;
-  double area = 0;
-  for_each_triangle(pd, [&](const vtkIdType *ids) {
-    ntris++;
-    double a[3], b[3], d[3];
-    pd->GetPoint(ids[0], a);
-    pd->GetPoint(ids[1], b);
-    pd->GetPoint(ids[2], d);
-    for (int k = 0; k < 3; k++) used[(size_t)ids[k]] = 1;
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
-           v[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
-    double nx = u[1] * v[2] - u[2] * v[1], ny = u[2] * v[0] - u[0] * v[2],
-           nz = u[0] * v[1] - u[1] * v[0];
-    area += 0.5 * std::sqrt(nx * nx + ny * ny + nz * nz);
-  });
-  out->ntris = ntris;
-  out->area = area;
-  out->npoints_used = (size_t)std::count(used.begin(), used.end(), 1);
-}
-
-} // namespace
-
-int VtkGrid::run(Peer p, double iso, int threads, PeerResult *out, std::string *err) {
-  vtkNew<ErrorCatcher> catcher;
-  vtkSmartPointer<vtkPolyData> pd;
-  double seconds;
-  if (p == Peer::ContourGrid) {
-    vtkNew<vtkContourGrid> f;
-    impl_->contour(f.Get(), iso, catcher);
-    f->GenerateTrianglesOn();
-    f->UseScalarTreeOff();
-    seconds = timed_update(f);
-    pd = f->GetOutput();
-  } else {
-    int rc = use_smp_backend(p == Peer::Linear3DTBB ? "TBB" : "STDThread", threads, err);
-    if (rc) return rc;
-    vtkNew<vtkContour3DLinearGrid> f;
-    impl_->contour(f.Get(), iso, catcher);
-    f->MergePointsOn();
-    f->InterpolateAttributesOff();
-    f->UseScalarTreeOff();
-    f->SequentialProcessingOff();
-    seconds = timed_update(f);
-    pd = vtkPolyData::SafeDownCast(f->GetOutputDataObject(0));
-  }
-  if (catcher->failed || !pd) {
-    *err = std::string(peer_name(p)) + " failed: " + first_line(catcher->message);
-    return -EIO;
-  }
-  summarize(pd, out);
-  out->seconds = seconds;
-  return 0;
-}
-
-namespace {
-
-using TriKey = std::array<double, 9>;
-
-/* The triangles of pd as sorted triples of vertex positions. */
-std::multiset<TriKey> triangle_keys(vtkPolyData *pd) {
-  std::multiset<TriKey> keys;
-  for_each_triangle(pd, [&](const vtkIdType *ids) {
-    std::array<std::array<double, 3>, 3> v;
-    for (int k = 0; k < 3; k++) pd->GetPoint(ids[k], v[(size_t)k].data());
-    std::sort(v.begin(), v.end());
-    TriKey key;
-    for (int k = 0; k < 9; k++) key[(size_t)k] = v[(size_t)k / 3][(size_t)k % 3];
-    keys.insert(key);
-  });
-  return keys;
-}
-
-} // namespace
-
-int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *unmatched,
-                               std::string *err) {
-  vtkNew<ErrorCatcher> catcher;
-  vtkNew<vtkContourGrid> ref;
-  impl_->contour(ref.Get(), iso, catcher);
-  ref->Update();
-  std::multiset<TriKey> want = triangle_keys(ref->GetOutput());
-  if (int rc = use_smp_backend("TBB", threads, err)) return rc;
-  vtkNew<vtkSMPContourGrid> smp;
-  impl_->contour(smp.Get(), iso, catcher);
-  smp->MergePiecesOn();
-  smp->Update();
-  vtkPolyData *pd = vtkPolyData::SafeDownCast(smp->GetOutputDataObject(0));
-  if (catcher->failed || !pd) {
-    *err = "vtkSMPContourGrid failed" + reason(*catcher);
-    return -EIO;
-  }
-  std::multiset<TriKey> got = triangle_keys(pd);
-  *ntris = got.size();
-  size_t bad = 0;
-  for (const TriKey &k : got) {
-    auto it = want.find(k);
-    if (it == want.end())
-      bad++;
-    else
-      want.erase(it);
-  }
-  *unmatched = bad;
   return 0;
 }
 

@@ -1,6 +1,7 @@
 /* apps/isosurface: everything that goes through VTK 9.1 (file readers and
  * writers, the peer filters, rendering), behind an interface free of VTK
- * headers so that only vtk_bridge.cpp and render.cpp pay for them.
+ * headers so that only vtk_bridge.cpp, vtk_peers.cpp and render.cpp pay for
+ * them (and the pieces' files and dist.cpp, see pieces.h and dist.h).
  *
  * Calling context: one thread at a time (VTK's pipeline and the global SMP
  * backend setting are not thread-safe); VtkGrid::run may start VTK's SMP
@@ -43,7 +44,9 @@ struct ReadOptions {
  * range; -EPROTO a cell that is not a tetrahedron (named in the message;
  * tetrahedralize splits the linear 3D ones, never 2D cells), -EDOM a
  * non-finite image origin, spacing or direction; -EIO VTK failed to parse
- * the file (or threw); plus validate()'s. */
+ * the file (or threw); plus validate()'s.
+ * A .pvtu index (file_format) is read whole by read_pvtu (pieces.h), with
+ * opt.array only, and its errors. */
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err);
 
 /* VTK's image volume reference: the file read by VTK's reader (after the

@@ -1,14 +1,18 @@
-/* apps/isosurface: capturing VTK's error output (vtk_bridge.cpp,
- * pieces.cpp). Internal to the app; includes VTK. */
+/* apps/isosurface: capturing VTK's error output (vtk_bridge.cpp, dist.cpp,
+ * pieces*.cpp, pvtp_union.cpp). Internal to the app; includes VTK. */
 #ifndef APPS_ISOSURFACE_VTK_QUIET_H
 #define APPS_ISOSURFACE_VTK_QUIET_H
 
+#include "file_checks.h"
+
 #include <vtkCommand.h>
 #include <vtkLogger.h>
+#include <vtkNew.h>
 #include <vtkOutputWindow.h>
 #include <vtkSmartPointer.h>
 
 #include <string>
+#include <utility>
 
 namespace iso {
 
@@ -50,6 +54,52 @@ public:
 private:
   vtkSmartPointer<vtkOutputWindow> previous_;
   vtkSmartPointer<Window> window_;
+};
+
+/* The last non-empty line of a VTK message, as VTK wrote it, or "". */
+inline std::string message_line(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  const size_t p = s.rfind('\n');
+  return p == std::string::npos ? s : s.substr(p + 1);
+}
+
+/* ": " and the last line of the message caught, or "" if none. */
+inline std::string caught_reason(const ErrorCatcher &c) {
+  return c.message.empty() ? std::string() : ": " + message_line(c.message);
+}
+
+/* The last non-empty line of a VTK message (VTK prefixes the class and the
+ * source line) without the object's address, printable, or "". */
+inline std::string last_line(std::string s) {
+  s = message_line(std::move(s));
+  /* "vtkXMLUnstructuredGridReader (0x55d0c8a0): why": the object's address
+   * says nothing to the user. */
+  const size_t open = s.find(" (0x"), close = s.find("): ");
+  if (s.rfind("vtk", 0) == 0 && open != std::string::npos && close != std::string::npos &&
+      open < close && close < 80)
+    s = s.substr(0, open) + s.substr(close + 1);
+  return printable(s);
+}
+
+/* ": why" from what VTK said, or "". */
+inline std::string vtk_reason(const ErrorCatcher &c, const QuietVtk &q) {
+  const std::string why = !c.message.empty() ? c.message : q.text();
+  return why.empty() ? std::string() : ": " + last_line(why);
+}
+
+/* A VTK reader or parser of one file (SetFileName), its errors caught and
+ * VTK's text output captured while it lives. */
+template <class Reader>
+struct CaughtReader {
+  QuietVtk quiet;
+  vtkNew<ErrorCatcher> catcher;
+  vtkNew<Reader> r;
+  explicit CaughtReader(const std::string &path) {
+    r->AddObserver(vtkCommand::ErrorEvent, catcher);
+    r->SetFileName(path.c_str());
+  }
+  /* ": why" from what VTK said, or "". */
+  std::string reason() const { return vtk_reason(*catcher, quiet); }
 };
 
 } // namespace iso

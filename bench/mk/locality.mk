@@ -16,7 +16,8 @@
 LOC_MAP     := $(B)/apps/isosurface/locality_map
 LOC_MAP_OBJ := $(B)/obj/apps/isosurface/locality_map.o
 LOC_MAP_DEPS := $(addprefix $(B)/obj/apps/isosurface/,mesh.o names.o mt.o mt_cases.o cell_phase.o \
-                vertex_merge.o vertex_merge_local.o extract.o arena.o file_checks.o reorder.o locality.o)
+                vertex_merge.o vertex_merge_local.o extract.o arena.o file_checks.o \
+                file_checks_legacy.o file_checks_xml.o file_checks_image.o reorder.o locality.o)
 
 $(LOC_MAP): $(LOC_MAP_OBJ) $(LOC_MAP_DEPS) $(LIB_A)
 	@mkdir -p $(dir $@)

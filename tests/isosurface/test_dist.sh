@@ -30,6 +30,11 @@ fail() {
   fails=$((fails + 1))
 }
 pass() { echo "ok: $*"; }
+# verdict STATUS OK FAILURE: pass OK when STATUS (give $?, the status of the
+# check just run) is 0, else fail FAILURE.
+verdict() {
+  if [ "$1" -eq 0 ]; then pass "$2"; else fail "$3"; fi
+}
 
 # Sanitizers under mpirun. OpenMPI keeps what MPI_Init allocates until exit:
 # LeakSanitizer would report it as leaks of every rank (the serial runs keep
@@ -274,11 +279,9 @@ if serial --input ref.vtu --array f --iso 0.1 --reps 1 --reorder none --csv ref.
   if serial --input enc.pvtu --array f --iso 0.1 --reps 1 --reorder none --csv enc.csv; then
     got=$(grep -o '[0-9]* points, [0-9]* tetrahedra' serial.out | head -1)
     got_tv="$(csvcol enc.csv seq triangles) $(csvcol enc.csv seq vertices)"
-    if [ -n "$ref_mesh" ] && [ "$got" = "$ref_mesh" ] && [ "$got_tv" = "$ref_tv" ]; then
-      pass "enc.pvtu (4 encodings) read whole: $got, $got_tv triangles and vertices, as ref.vtu"
-    else
-      fail "enc.pvtu read whole: '$got', $got_tv; ref.vtu '$ref_mesh', $ref_tv"
-    fi
+    [ -n "$ref_mesh" ] && [ "$got" = "$ref_mesh" ] && [ "$got_tv" = "$ref_tv" ]
+    verdict $? "enc.pvtu (4 encodings) read whole: $got, $got_tv triangles and vertices, as ref.vtu" \
+      "enc.pvtu read whole: '$got', $got_tv; ref.vtu '$ref_mesh', $ref_tv"
   else
     fail "--input enc.pvtu: exit $?: $(tail -3 serial.out)"
   fi
@@ -347,21 +350,15 @@ check_run() {
     total=$(grep -o '[0-9]* tetrahedra' serial.out | head -1 | cut -d' ' -f1)
     sum=$(awk -F, 'NR > 1 { s += $4 } END { print s }' "$name-np$np.csv")
     most=$(awk -F, 'NR > 1 && $4 > m { m = $4 } END { print m }' "$name-np$np.csv")
-    if [ -n "$total" ] && [ "$sum" = "$total" ] && { [ "$nonempty" -lt 2 ] || [ "$most" -lt "$total" ]; }; then
-      pass "$name -np $np: the ranks hold $sum cells in all, at most $most each, of $total"
-    else
-      fail "$name -np $np: the ranks hold $sum cells (at most $most each), the mesh $total"
-    fi
-    if [ "$(grep -c '^verify-union: .*: ok$' serial.out)" = 4 ]; then
-      pass "$name -np $np: union == vtkContourGrid (triangles, vertices, area), manifold"
-    else
-      fail "$name -np $np: union: $(grep verify-union serial.out)"
-    fi
-    if [ -n "$gt" ] && [ "$gt" = "$vt" ] && [ "$gv" = "$vv" ]; then
-      pass "$name -np $np: rank 0's global figures $gt triangles, $gv vertices"
-    else
-      fail "$name -np $np: rank 0 says $gt triangles, $gv vertices; the union $vt, $vv"
-    fi
+    [ -n "$total" ] && [ "$sum" = "$total" ] && { [ "$nonempty" -lt 2 ] || [ "$most" -lt "$total" ]; }
+    verdict $? "$name -np $np: the ranks hold $sum cells in all, at most $most each, of $total" \
+      "$name -np $np: the ranks hold $sum cells (at most $most each), the mesh $total"
+    [ "$(grep -c '^verify-union: .*: ok$' serial.out)" = 4 ]
+    verdict $? "$name -np $np: union == vtkContourGrid (triangles, vertices, area), manifold" \
+      "$name -np $np: union: $(grep verify-union serial.out)"
+    [ -n "$gt" ] && [ "$gt" = "$vt" ] && [ "$gv" = "$vv" ]
+    verdict $? "$name -np $np: rank 0's global figures $gt triangles, $gv vertices" \
+      "$name -np $np: rank 0 says $gt triangles, $gv vertices; the union $vt, $vv"
   else
     fail "$name -np $np: --verify-union: exit $?: $(grep -E 'verify|adapt-iso' serial.out)"
   fi

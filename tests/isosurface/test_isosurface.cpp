@@ -36,9 +36,9 @@ extern "C" {
 #include <stddef.h>
 
 #include <cmocka.h>
+}
 
 #include "test_util.h"
-}
 
 using namespace iso;
 
@@ -58,34 +58,6 @@ Mesh make_mesh(int nx, int ny, int nz, Field f, Split sp, Order o,
   assert_int_equal(rc, 0);
   assert_int_equal(validate(m, &err), 0);
   return m;
-}
-
-Surface run(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt = AdaptOptions()) {
-  Surface s;
-  std::string err;
-  int rc = extract(m, iso, mode, opt, &s, nullptr, &err);
-  if (rc) std::fprintf(stderr, "extract(%s): %s\n", mode_name(mode), err.c_str());
-  assert_int_equal(rc, 0);
-  return s;
-}
-
-/* Our sequential surface equals vtkContourGrid's (triangles, referenced
- * vertices, area within 1e-6). */
-void check_against_vtk(const Mesh &m, double iso, const Surface &s) {
-  VtkGrid vg(m);
-  PeerResult pr;
-  std::string err;
-  assert_int_equal(vg.run(Peer::ContourGrid, iso, 1, &pr, &err), 0);
-  if (pr.ntris != s.ntris() || pr.npoints_used != s.nverts())
-    std::fprintf(stderr, "iso %g: ours %zu tris %zu verts, VTK %zu tris %zu verts\n", iso,
-                 s.ntris(), s.nverts(), pr.ntris, pr.npoints_used);
-  assert_int_equal(pr.ntris, s.ntris());
-  assert_int_equal(pr.npoints_used, s.nverts());
-  const double a = s.area();
-  if (pr.area == 0)
-    assert_true(a == 0);
-  else
-    assert_true(std::fabs(a - pr.area) <= 1e-6 * pr.area);
 }
 
 /* No triangle repeats a vertex, no two vertices coincide, and vertex ids
@@ -653,19 +625,26 @@ void test_arena_workers(void **) {
   adapt_finalize();
 }
 
+/* The triangles of every cell of m at iso (mt_cell), in cell order, and
+ * their merged surface into *ref. */
+std::vector<TriRec> cell_triangles(const Mesh &m, double iso, Surface *ref) {
+  std::vector<TriRec> recs;
+  TriRec buf[2];
+  for (const Tet &t : m.tets) {
+    const size_t k = mt_cell(m.pts.data(), m.scalars.data(), t, iso, buf);
+    recs.insert(recs.end(), buf, buf + k);
+  }
+  assert_int_equal(merge(m.pts.data(), m.scalars.data(), iso, recs.data(), recs.size(), ref), 0);
+  return recs;
+}
+
 /* merge_chunked equals merge for any chunk count, including chunks whose
  * keys overlap (random order) and more chunks than triangles. */
 void test_merge_chunked(void **) {
   for (Order o : {Order::Lex, Order::Random}) {
     Mesh m = make_mesh(9, 8, 7, Field::Waves, Split::Five, o);
-    std::vector<TriRec> recs;
-    TriRec buf[2];
-    for (const Tet &t : m.tets) {
-      const size_t k = mt_cell(m.pts.data(), m.scalars.data(), t, 0.1, buf);
-      recs.insert(recs.end(), buf, buf + k);
-    }
     Surface ref;
-    assert_int_equal(merge(m.pts.data(), m.scalars.data(), 0.1, recs.data(), recs.size(), &ref), 0);
+    const std::vector<TriRec> recs = cell_triangles(m, 0.1, &ref);
     for (int w : {1, 2, 3}) {
       start_workers(w);
       for (size_t chunks : {(size_t)1, (size_t)2, (size_t)3, (size_t)8, recs.size() + 5}) {
@@ -686,14 +665,8 @@ void test_merge_chunked(void **) {
 
 /* The reference pipeline: mt_cell over the cells in order, then merge(). */
 Surface reference_surface(const Mesh &m, double iso) {
-  std::vector<TriRec> recs;
-  TriRec buf[2];
-  for (const Tet &t : m.tets) {
-    const size_t k = mt_cell(m.pts.data(), m.scalars.data(), t, iso, buf);
-    recs.insert(recs.end(), buf, buf + k);
-  }
   Surface ref;
-  assert_int_equal(merge(m.pts.data(), m.scalars.data(), iso, recs.data(), recs.size(), &ref), 0);
+  cell_triangles(m, iso, &ref);
   return ref;
 }
 
@@ -761,14 +734,8 @@ void test_fast_path_equals_reference(void **) {
     }
   }
   Mesh m = make_mesh(16, 14, 12, Field::Waves, Split::Five, Order::Lex);
-  std::vector<TriRec> recs;
-  TriRec buf[2];
-  for (const Tet &t : m.tets) {
-    const size_t k = mt_cell(m.pts.data(), m.scalars.data(), t, 0.0, buf);
-    recs.insert(recs.end(), buf, buf + k);
-  }
   Surface ref;
-  assert_int_equal(merge(m.pts.data(), m.scalars.data(), 0.0, recs.data(), recs.size(), &ref), 0);
+  const std::vector<TriRec> recs = cell_triangles(m, 0.0, &ref);
   for (int w : {1, 2}) {
     start_workers(w);
     for (size_t chunks : {recs.size() / 512, recs.size() / 64, recs.size() / 7}) {
@@ -784,16 +751,7 @@ void test_fast_path_equals_reference(void **) {
 
 /* ---- invalid input --------------------------------------------------- */
 
-std::string tmpdir() {
-  static std::string d;
-  if (d.empty()) {
-    char tmpl[] = "/tmp/test_isosurface.XXXXXX";
-    const char *p = mkdtemp(tmpl);
-    assert_non_null(p);
-    d = p;
-  }
-  return d;
-}
+std::string tmpdir() { return scratch_dir("test_isosurface"); }
 
 std::string write_file(const std::string &name, const std::string &text) {
   std::string path = tmpdir() + "/" + name;
@@ -1135,21 +1093,6 @@ void test_round_trips(void **) {
 }
 
 #ifdef ISO_TEST_BIN
-/* Run the installed binary's command line: output (stdout and stderr) and
- * exit status. */
-int run_cli(const std::string &args, std::string *out) {
-  const std::string cmd = std::string(ISO_TEST_BIN) + " " + args + " 2>&1";
-  FILE *p = popen(cmd.c_str(), "r");
-  assert_non_null(p);
-  char buf[4096];
-  size_t n;
-  out->clear();
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
-  const int st = pclose(p);
-  assert_true(WIFEXITED(st));
-  return WEXITSTATUS(st);
-}
-
 /* The command line: exit codes and messages of bad input, a verified run. */
 void test_cli(void **) {
   std::string out;

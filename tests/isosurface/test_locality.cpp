@@ -34,6 +34,8 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include "test_util.h"
+
 using namespace iso;
 
 namespace {
@@ -381,7 +383,5 @@ int main(void) {
       cmocka_unit_test(test_against_cachesim),
 #endif
   };
-  const int rc = cmocka_run_group_tests(tests, nullptr, nullptr);
-  adapt_finalize();
-  return rc;
+  return run_tests_and_finalize(tests);
 }

@@ -34,9 +34,9 @@ extern "C" {
 #include <stddef.h>
 
 #include <cmocka.h>
+}
 
 #include "test_util.h"
-}
 
 using namespace iso;
 
@@ -125,15 +125,6 @@ bool same_mesh(const Mesh &a, const Mesh &b) {
          std::memcmp(a.tets.data(), b.tets.data(), a.tets.size() * sizeof(Tet)) == 0;
 }
 
-Surface run(const Mesh &m, double iso, Mode mode) {
-  Surface s;
-  std::string err;
-  const int rc = extract(m, iso, mode, AdaptOptions(), &s, nullptr, &err);
-  if (rc) std::fprintf(stderr, "extract(%s): %s\n", mode_name(mode), err.c_str());
-  assert_int_equal(rc, 0);
-  return s;
-}
-
 /* The triangles as coordinate triples, each rotated to start at its
  * smallest vertex (winding kept), sorted: equal for the same surface
  * whatever the vertex numbering and triangle order. */
@@ -150,18 +141,6 @@ std::vector<std::array<double, 9>> canonical(const Surface &s) {
   }
   std::sort(out.begin(), out.end());
   return out;
-}
-
-/* s equals vtkContourGrid's surface of m (triangles, referenced vertices,
- * area within ISO_AREA_RTOL). */
-void check_against_vtk(const Mesh &m, double iso, const Surface &s) {
-  VtkGrid vg(m);
-  PeerResult pr;
-  std::string err;
-  assert_int_equal(vg.run(Peer::ContourGrid, iso, 1, &pr, &err), 0);
-  assert_int_equal(pr.ntris, s.ntris());
-  assert_int_equal(pr.npoints_used, s.nverts());
-  assert_true(std::fabs(s.area() - pr.area) <= ISO_AREA_RTOL * pr.area);
 }
 
 /* A permutation of points and cells, points in first-use order, for both
@@ -355,29 +334,7 @@ bool contains(const std::string &s, const std::string &part) {
   return s.find(part) != std::string::npos;
 }
 
-int run_cli(const std::string &args, std::string *out) {
-  const std::string cmd = std::string(ISO_TEST_BIN) + " " + args + " 2>&1";
-  FILE *p = popen(cmd.c_str(), "r");
-  assert_non_null(p);
-  char buf[4096];
-  size_t n;
-  out->clear();
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
-  const int st = pclose(p);
-  assert_true(WIFEXITED(st));
-  return WEXITSTATUS(st);
-}
-
-std::string tmpdir() {
-  static std::string d;
-  if (d.empty()) {
-    char tmpl[] = "/tmp/test_reorder.XXXXXX";
-    const char *p = mkdtemp(tmpl);
-    assert_non_null(p);
-    d = p;
-  }
-  return d;
-}
+std::string tmpdir() { return scratch_dir("test_reorder"); }
 
 /* The command line: the mesh line's measure, auto on a poor and a good
  * numbering, the reorder line, a verified run of every mode on the
@@ -435,7 +392,5 @@ int main(void) {
       cmocka_unit_test(test_cli),
 #endif
   };
-  const int rc = cmocka_run_group_tests(tests, nullptr, nullptr);
-  adapt_finalize();
-  return rc;
+  return run_tests_and_finalize(tests);
 }

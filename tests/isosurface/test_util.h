@@ -3,9 +3,19 @@
 #ifndef APPS_ISOSURFACE_TEST_UTIL_H
 #define APPS_ISOSURFACE_TEST_UTIL_H
 
+#include "iso_config.h"
+#include "mt.h"
+#include "vtk_bridge.h"
+
 #include <adapt/adapt.h>
 
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 /* (Re)start the runtime with w unbound workers. */
 inline void start_workers(int w) {
@@ -16,5 +26,73 @@ inline void start_workers(int w) {
   cfg.bind = -1;
   assert_int_equal(adapt_init(&cfg), 0);
 }
+
+/* The surface of m at isovalue extracted in mode (extract() must succeed). */
+inline iso::Surface run(const iso::Mesh &m, double isovalue, iso::Mode mode,
+                        const iso::AdaptOptions &opt = iso::AdaptOptions()) {
+  iso::Surface s;
+  std::string err;
+  const int rc = iso::extract(m, isovalue, mode, opt, &s, nullptr, &err);
+  if (rc) std::fprintf(stderr, "extract(%s): %s\n", iso::mode_name(mode), err.c_str());
+  assert_int_equal(rc, 0);
+  return s;
+}
+
+/* s equals vtkContourGrid's surface of m at isovalue (triangles, referenced vertices,
+ * area within ISO_AREA_RTOL). */
+inline void check_against_vtk(const iso::Mesh &m, double isovalue, const iso::Surface &s) {
+  iso::VtkGrid vg(m);
+  iso::PeerResult pr;
+  std::string err;
+  assert_int_equal(vg.run(iso::Peer::ContourGrid, isovalue, 1, &pr, &err), 0);
+  if (pr.ntris != s.ntris() || pr.npoints_used != s.nverts())
+    std::fprintf(stderr, "iso %g: ours %zu tris %zu verts, VTK %zu tris %zu verts\n", isovalue,
+                 s.ntris(), s.nverts(), pr.ntris, pr.npoints_used);
+  assert_int_equal(pr.ntris, s.ntris());
+  assert_int_equal(pr.npoints_used, s.nverts());
+  const double a = s.area();
+  if (pr.area == 0)
+    assert_true(a == 0);
+  else
+    assert_true(std::fabs(a - pr.area) <= ISO_AREA_RTOL * pr.area);
+}
+
+/* The directory of a test's files, /tmp/PREFIX.XXXXXX, made at the first
+ * call (one per test binary). */
+inline const std::string &scratch_dir(const char *prefix) {
+  static std::string d;
+  if (d.empty()) {
+    std::string tmpl = std::string("/tmp/") + prefix + ".XXXXXX";
+    const char *p = mkdtemp(&tmpl[0]);
+    assert_non_null(p);
+    d = p;
+  }
+  return d;
+}
+
+/* Run the tests, then stop the runtime they started; main's exit status. */
+template <size_t N>
+int run_tests_and_finalize(const CMUnitTest (&tests)[N]) {
+  const int rc = cmocka_run_group_tests(tests, nullptr, nullptr);
+  adapt_finalize();
+  return rc;
+}
+
+#ifdef ISO_TEST_BIN
+/* Run the binary under test (this variant's adapt-isosurface) with args:
+ * its output (stdout and stderr) into *out, its exit status returned. */
+inline int run_cli(const std::string &args, std::string *out) {
+  const std::string cmd = std::string(ISO_TEST_BIN) + " " + args + " 2>&1";
+  FILE *p = popen(cmd.c_str(), "r");
+  assert_non_null(p);
+  char buf[4096];
+  size_t n;
+  out->clear();
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
+  const int st = pclose(p);
+  assert_true(WIFEXITED(st));
+  return WEXITSTATUS(st);
+}
+#endif
 
 #endif /* APPS_ISOSURFACE_TEST_UTIL_H */
