@@ -16,6 +16,7 @@
  *           body call per block. */
 #include "scope.h"
 #include "schedulers.h"
+#include "idle.h"
 #include "worker.h"
 
 typedef struct hybrid_loop {

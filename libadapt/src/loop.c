@@ -12,6 +12,8 @@
 
 #include "debug.h"
 #include "error.h"
+#include "frame.h"
+#include "region.h"
 #include "schedulers.h"
 #include "worker.h"
 

@@ -9,6 +9,7 @@
 #include "debug.h"
 #include "scope.h"
 #include "schedulers.h"
+#include "idle.h"
 #include "worker.h"
 
 void adapt__lf_init(adapt__loopframe *f, size_t lo, size_t hi, size_t g, adapt__deque *dq) {
