@@ -1,5 +1,6 @@
 /* ADAPT_SCHED_HYBRID and ADAPT_SCHED_STATIC: partitions earmarked for
- * workers (hybrid-loop-scheduling.txt).
+ * workers (A. Handleman, A. G. Rattew, I-T. A. Lee and T. B. Schardl, "A
+ * Hybrid Scheduling Scheme for Parallel Loops", IPDPS 2021).
  *
  * The worker starting the loop pushes one splittable entry for it and runs
  * its own claim sequence. A thief w that finds the entry gets a copy of the
