@@ -15,9 +15,9 @@
  *   static: R = P blocks; a thief claims only its own block; the starting
  *           worker runs its own, then every block nobody has claimed; one
  *           body call per block. */
+#include "idle.h"
 #include "scope.h"
 #include "schedulers.h"
-#include "idle.h"
 #include "worker.h"
 
 typedef struct hybrid_loop {

@@ -7,9 +7,9 @@
 #include "loopframe.h"
 
 #include "debug.h"
+#include "idle.h"
 #include "scope.h"
 #include "schedulers.h"
-#include "idle.h"
 #include "worker.h"
 
 void adapt__lf_init(adapt__loopframe *f, size_t lo, size_t hi, size_t g, adapt__deque *dq) {

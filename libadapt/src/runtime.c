@@ -1,12 +1,12 @@
 /* Runtime life cycle (runtime.h): init (with the settings of settings.c),
  * finalize, the lazy start, and a fork's child. */
+#include "runtime.h"
+
 #include <adapt/adapt.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "runtime.h"
 
 #include "error.h"
 #include "idle.h"
