@@ -1,5 +1,5 @@
-/* Model (e): idle sleep and wake-up, no lost wake-up (idle.c, worker.c:
- * adapt__publish, adapt__push_entry, worker_main; runtime.c: finalize).
+/* Model (e): idle sleep and wake-up, no lost wake-up (idle.c, with
+ * adapt__publish, adapt__push_entry; pool.c: worker_main; runtime.c: finalize).
  *
  * Worker 0 makes work available NPUB times, alternately by publishing a
  * frame (store has_work, seq_cst; load sleepers, seq_cst; if > 0

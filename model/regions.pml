@@ -1,4 +1,4 @@
-/* Model (f): top-level regions against finalize (worker.c: region_start,
+/* Model (f): top-level regions against finalize (region.c: region_start,
  * adapt__region_leave; runtime.c: init, finalize, wait_regions).
  *
  * The word regions holds OPEN, POOL and the count of running regions. NREG

@@ -1,4 +1,4 @@
-/* Model (a): the steal-request slot state machine (request.h, steal.c,
+/* Model (a): the steal-request slot state machine (request.h, thief.c,
  * frame.c). One victim, NT thieves, one slot per thief in the victim's
  * worker, the victim's pending counter nreq.
  *

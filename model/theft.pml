@@ -1,5 +1,5 @@
 /* Model (b): theft records with preemption and in-order reduction
- * (frame.c, theft.h, theft.c; the adaptive task pattern of adaptive.h).
+ * (adaptive.c, frame.c, records.h, records.c; the task pattern of adaptive.h).
  *
  * Worker 0 runs an adaptive task over the sequence [0, N): adapt_begin,
  * dowork, adapt_end. dowork (adaptive.h's example) processes one element
@@ -21,7 +21,7 @@
  * Shared accesses (record state: CAS, loads, the FINAL store; the hand-off
  * of a piece) are single steps; owner-only steps (list, pool, descriptor
  * of the owner) are grouped. Lists are kept as key sets (the sorted-list
- * code of theft.c is sequential and not modelled): head = smallest key.
+ * code of records.c is sequential and not modelled): head = smallest key.
  *
  * Checked: every element is processed exactly once and the reductions see
  * the pieces in sequence order (the reducer asserts that the thief's

@@ -1,8 +1,11 @@
 /* Per-worker deque of spawned tasks, synchronised with the THE protocol
- * (Cilk-5; cilk-runtime-lecture.txt, thesis §3.2): the owner pushes and pops
- * at the tail T without a lock in the common case; thieves take from the
- * head H under the deque's lock; owner and thief resolve a race on the last
- * task through the lock.
+ * (Cilk-5: M. Frigo, C. E. Leiserson and K. H. Randall, "The
+ * Implementation of the Cilk-5 Multithreaded Language", PLDI 1998; T. B.
+ * Schardl, "The Cilk Runtime System", MIT 6.172 lecture 13; L. Govedič,
+ * "Improving the Performance of Parallel Loops in OpenCilk", MIT M.Eng.
+ * thesis, 2023, §3.2): the owner pushes and pops at the tail T without a
+ * lock in the common case; thieves take from the head H under the deque's
+ * lock; owner and thief resolve a race on the last task through the lock.
  *
  *   owner pop:  T = T-1 (seq_cst); if H > T (seq_cst load) { T = T+1;
  *               lock; T = T-1; if H > T { T = T+1; unlock; fail } unlock }

@@ -1,41 +1,15 @@
-/* The adaptive API: begin/end, serving requests with splitters, replies,
- * preemption, reduction, and the execution of stolen pieces. */
-#include <errno.h>
-#include <string.h>
+/* Frames (frame.h): the victim's side of the protocol (answering requests
+ * with the splitters of its published frames), the execution of a stolen
+ * piece, and the join, preemption wait and reduction of a frame's thieves. */
+#include "frame.h"
 
 #include "debug.h"
-#include "error.h"
+#include "idle.h"
+#include "thief.h"
 #include "worker.h"
 
 /* Constant "not preempted" flag for frames that do not run a stolen piece. */
 static const atomic_int never_preempted = 0;
-
-struct adapt_reply_set {
-  adapt__worker *w;
-  adapt__frame *frame;
-  int count;                  /* requests collected */
-  int given;                  /* requests answered with a piece so far */
-  int ids[ADAPT_MAX_WORKERS]; /* thief ids, in collection order */
-  adapt__theft *recs[ADAPT_MAX_WORKERS];
-};
-
-void *adapt_reply(adapt_reply_set *rs, size_t key) {
-  if (!rs || rs->given >= rs->count) return NULL;
-  adapt__theft *rec = adapt__theft_get(rs->w);
-  if (!rec) return NULL; /* ENOMEM: the request fails, nothing is lost */
-  adapt__frame *f = rs->frame;
-  rec->key = key;
-  rec->task = f->task;
-  rec->thief = rs->ids[rs->given];
-  rec->handover = NULL;
-  /* relaxed: published to the thief by the release store of OK. */
-  atomic_store_explicit(&rec->state, ADAPT__THEFT_RUNNING, memory_order_relaxed);
-  adapt__theft_insert(&f->thieves, rec);
-  rs->recs[rs->given++] = rec;
-  return rec->work;
-}
-
-int adapt_reply_remaining(const adapt_reply_set *rs) { return rs ? rs->count - rs->given : 0; }
 
 int adapt__serve(adapt__worker *w) {
   if (w->serving) return 0; /* a splitter or reducer polled: not re-entrant */
@@ -94,21 +68,7 @@ int adapt__serve(adapt__worker *w) {
   return rs.given;
 }
 
-int adapt__steal_slow(adapt_frame *frame) { return adapt__serve(adapt__frame_of(frame)->w); }
-
-int adapt__steal_point_call(adapt_frame *frame) {
-  adapt__frame *f = adapt__frame_of(frame);
-  /* relaxed: hint, as in the inline steal point. */
-  if (atomic_load_explicit(f->poll, memory_order_relaxed)) return adapt__serve(f->w);
-  return 0;
-}
-
-int adapt__preempt_point_call(adapt_frame *frame) {
-  /* relaxed: as in the inline preempt point. */
-  return atomic_load_explicit(adapt__frame_of(frame)->preempt, memory_order_relaxed) != 0;
-}
-
-static void frame_init(adapt__frame *f, adapt__worker *w, const adapt_task *task, void *work,
+void adapt__frame_init(adapt__frame *f, adapt__worker *w, const adapt_task *task, void *work,
                        adapt__theft *rec) {
   f->poll = &w->nreq;
   f->preempt = rec ? &rec->state : &never_preempted;
@@ -125,41 +85,7 @@ static void frame_init(adapt__frame *f, adapt__worker *w, const adapt_task *task
   f->thread = NULL;
 }
 
-/* adapt_begin's argument errors (the slow path): -EINVAL or -E2BIG with
- * the detail. */
-static int begin_error(const adapt_frame *frame, const adapt_task *task, const void *work) {
-  if (!frame) return adapt__fail(-EINVAL, "adapt_begin: frame is NULL");
-  if (!task) return adapt__fail(-EINVAL, "adapt_begin: task is NULL");
-  if (!work) return adapt__fail(-EINVAL, "adapt_begin: work is NULL");
-  if (!task->entry) return adapt__fail(-EINVAL, "adapt_begin: task->entry is NULL");
-  if (!task->splitter) return adapt__fail(-EINVAL, "adapt_begin: task->splitter is NULL");
-  if (task->work_size == 0) return adapt__fail(-EINVAL, "adapt_begin: task->work_size is 0");
-  return adapt__fail(-E2BIG, "adapt_begin: task->work_size %zu > ADAPT_WORK_MAX (%d)",
-                     task->work_size, (int)ADAPT_WORK_MAX);
-}
-
-int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work) {
-  adapt__error_clear();
-  if (!frame || !task || !work || !task->entry || !task->splitter || task->work_size == 0 ||
-      task->work_size > ADAPT_WORK_MAX)
-    return begin_error(frame, task, work);
-  adapt__frame *f = adapt__frame_of(frame);
-  adapt__worker *w;
-  int region;
-  int rc = adapt__region_enter(&w, &region);
-  if (rc) return rc;
-  frame_init(f, w, task, work, NULL);
-  f->region = region;
-  f->depth = adapt__tls_frames;
-  f->thread = adapt__thread_token();
-  ADAPT_STAT_INC(w, regions);
-  adapt__publish(w, f);
-  return 0;
-}
-
-/* Wait until rec is FINAL. help: steal and run other work meanwhile (at a
- * join); otherwise only answer requests (preemption is short). */
-static void wait_final(adapt__worker *w, adapt__theft *rec, int help) {
+void adapt__wait_final(adapt__worker *w, adapt__theft *rec, int help) {
   unsigned spins = 0;
   /* acquire: pairs with the thief's release store of FINAL in
    * adapt__run_theft: its descriptor and handover list are then visible. */
@@ -170,9 +96,7 @@ static void wait_final(adapt__worker *w, adapt__theft *rec, int help) {
   }
 }
 
-/* Reduce the FINAL record at the head of f's list into f, take over its
- * handed-over thieves, recycle it. */
-static void reduce_head(adapt__frame *f) {
+void adapt__reduce_head(adapt__frame *f) {
   adapt__theft *rec = f->thieves;
   f->thieves = rec->next;
   rec->next = NULL;
@@ -193,66 +117,17 @@ static void reduce_head(adapt__frame *f) {
   adapt__theft_put(f->w, rec);
 }
 
-static void join_thieves(adapt__frame *f) {
+void adapt__join_thieves(adapt__frame *f) {
   while (f->thieves) {
-    wait_final(f->w, f->thieves, 1);
-    reduce_head(f);
+    adapt__wait_final(f->w, f->thieves, 1);
+    adapt__reduce_head(f);
   }
-}
-
-int adapt_preempt_next_thief(adapt_frame *frame) {
-  adapt__frame *f = frame ? adapt__frame_of(frame) : NULL;
-  if (!f || f->magic != ADAPT__FRAME_MAGIC || !(f->flags & ADAPT__FRAME_BEGUN)) return 0;
-  adapt__theft *rec = f->thieves;
-  if (!rec) return 0;
-  int expected = ADAPT__THEFT_RUNNING;
-  /* relaxed: the flag carries no data; the thief answers with its release
-   * store of FINAL. Fails harmlessly if the thief is already FINAL. */
-  if (atomic_compare_exchange_strong_explicit(&rec->state, &expected, ADAPT__THEFT_PREEMPT,
-                                              memory_order_relaxed, memory_order_relaxed)) {
-    ADAPT_STAT_INC(f->w, preemptions);
-    if (adapt__trace_mask & ADAPT__TRACE_PREEMPT) {
-      uint64_t t = adapt__now_ns();
-      adapt__trace(f->w, ADAPT__TRACE_PREEMPT, t, t, (uint64_t)rec->thief, rec->key);
-    }
-  }
-  /* The frame is not split while we wait: a splitter could insert a piece
-   * of the owner's remaining work before rec (smaller key), and rec would
-   * no longer be the next record to reduce. */
-  f->flags |= ADAPT__FRAME_HELD;
-  wait_final(f->w, rec, 0);
-  f->flags &= ~ADAPT__FRAME_HELD;
-  ADAPT_ASSERT_PTR_EQ(f->thieves, rec);
-  reduce_head(f);
-  return 1;
-}
-
-int adapt_end(adapt_frame *frame) {
-  adapt__error_clear();
-  adapt__frame *f = frame ? adapt__frame_of(frame) : NULL;
-  if (!f) return adapt__fail(-EINVAL, "adapt_end: frame is NULL");
-  if (f->magic != ADAPT__FRAME_MAGIC || !(f->flags & ADAPT__FRAME_BEGUN))
-    return adapt__fail(-EINVAL, "adapt_end: frame was not begun (or is already ended)");
-  if (f->rec) return adapt__fail(-EINVAL, "adapt_end: frame is a thief's (the runtime ends it)");
-  if (f->thread != adapt__thread_token())
-    return adapt__fail(-EINVAL, "adapt_end: frame was begun by another thread");
-  if (f->depth != adapt__tls_frames)
-    return adapt__fail(-EINVAL, "adapt_end: frames ended out of order (a frame or scope begun "
-                                "after this one is still open: end it first)");
-  adapt__worker *w = f->w;
-  f->flags |= ADAPT__FRAME_ENDING;
-  join_thieves(f);
-  adapt__unpublish(w, f);
-  f->flags &= ~ADAPT__FRAME_BEGUN;
-  f->magic = 0;
-  adapt__region_leave(f->region);
-  return 0;
 }
 
 void adapt__run_theft(adapt__worker *w, adapt__theft *rec) {
   adapt__frame f;
   const adapt_task *task = rec->task;
-  frame_init(&f, w, task, rec->work, rec);
+  adapt__frame_init(&f, w, task, rec->work, rec);
   adapt__publish(w, &f);
   /* A stolen piece runs in its own call's context (its entry pushes that
    * call's cancel scope, if it has one), never in the thief's current one. */
@@ -269,7 +144,7 @@ void adapt__run_theft(adapt__worker *w, adapt__theft *rec) {
     rec->handover = f.thieves; /* the owner takes them over, in order */
     f.thieves = NULL;
   } else {
-    join_thieves(&f);
+    adapt__join_thieves(&f);
   }
   adapt__unpublish(w, &f);
   f.magic = 0;

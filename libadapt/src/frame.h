@@ -1,13 +1,14 @@
 /* Frames: one running adaptive task on one worker (private layout of the
- * public adapt_frame). A frame lives on its owner's C stack; only its owner
- * reads or writes it (thieves never touch a victim's frame: they get a copy
- * of a piece in a theft record). */
+ * public adapt_frame), and the protocol that serves, runs and joins them
+ * (frame.c; the public calls are in adaptive.c). A frame lives on its
+ * owner's C stack; only its owner reads or writes it (thieves never touch a
+ * victim's frame: they get a copy of a piece in a theft record). */
 #ifndef LIBADAPT_SRC_FRAME_H
 #define LIBADAPT_SRC_FRAME_H
 
 #include <stdatomic.h>
 #include <stdint.h>
-#include "theft.h"
+#include "records.h"
 
 struct adapt__worker;
 
@@ -46,9 +47,33 @@ _Static_assert(offsetof(adapt__frame, preempt) == offsetof(adapt_frame, adapt_pr
 
 static inline adapt__frame *adapt__frame_of(adapt_frame *f) { return (adapt__frame *)(void *)f; }
 
+/* The requests adapt__serve collected, answered through the splitters'
+ * calls of adapt_reply (adaptive.c). */
+struct adapt_reply_set {
+  struct adapt__worker *w;
+  adapt__frame *frame;
+  int count;                  /* requests collected */
+  int given;                  /* requests answered with a piece so far */
+  int ids[ADAPT_MAX_WORKERS]; /* thief ids, in collection order */
+  adapt__theft *recs[ADAPT_MAX_WORKERS];
+};
+
 /* Answer every pending request of w from its published frames (outermost or
  * innermost first); requests left fail. Returns pieces given. Owner only. */
 int adapt__serve(struct adapt__worker *w);
+
+/* Set up f on w for task and work; rec: the stolen piece it runs, or NULL. */
+void adapt__frame_init(adapt__frame *f, struct adapt__worker *w, const adapt_task *task, void *work,
+                       adapt__theft *rec);
+
+/* Wait until rec is FINAL. help: steal and run other work meanwhile (at a
+ * join); otherwise only answer requests (preemption is short). */
+void adapt__wait_final(struct adapt__worker *w, adapt__theft *rec, int help);
+/* Reduce the FINAL record at the head of f's list into f, take over its
+ * handed-over thieves, recycle it. */
+void adapt__reduce_head(adapt__frame *f);
+/* Wait for and reduce every thief of f, in order. */
+void adapt__join_thieves(adapt__frame *f);
 
 /* Run a piece received from a victim: begin a frame on it, call its entry,
  * then join or hand over its thieves and publish FINAL. */

@@ -1,5 +1,6 @@
 /* ADAPT_SCHED_HYBRID and ADAPT_SCHED_STATIC: partitions earmarked for
- * workers (hybrid-loop-scheduling.txt).
+ * workers (A. Handleman, A. G. Rattew, I-T. A. Lee and T. B. Schardl, "A
+ * Hybrid Scheduling Scheme for Parallel Loops", IPDPS 2021).
  *
  * The worker starting the loop pushes one splittable entry for it and runs
  * its own claim sequence. A thief w that finds the entry gets a copy of the
@@ -14,6 +15,7 @@
  *   static: R = P blocks; a thief claims only its own block; the starting
  *           worker runs its own, then every block nobody has claimed; one
  *           body call per block. */
+#include "idle.h"
 #include "scope.h"
 #include "schedulers.h"
 #include "worker.h"

@@ -1,4 +1,5 @@
-/* Idle protocol: sleeping workers and their wake-up.
+/* Idle protocol: sleeping workers, and their wake-up by whoever publishes
+ * work (a frame, a deque entry).
  *
  * A worker that found no work for spin_us sleeps on the futex word `epoch`.
  * Lost wake-ups are excluded by a Dekker pair of seq_cst operations:
@@ -14,6 +15,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "idle.h"
+
+#include "debug.h"
+#include "frame.h"
 #include "worker.h"
 
 static void futex_wait(atomic_uint *addr, unsigned expected) {
@@ -57,4 +62,37 @@ void adapt__idle_sleep(adapt__worker *w) {
     if (adapt__trace_mask & ADAPT__TRACE_SLEEP) adapt__trace(w, ADAPT__TRACE_SLEEP, t0, t1, 0, 0);
   }
   atomic_fetch_sub_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
+}
+
+void adapt__publish(adapt__worker *w, adapt__frame *f) {
+  if (w->depth >= ADAPT_MAX_DEPTH) return; /* too deep: runs unpublished */
+  f->level = w->depth;
+  w->frames[w->depth++] = f;
+  f->flags |= ADAPT__FRAME_PUBLISHED;
+  /* seq_cst: this store and the load of sleepers below pair with a sleeper's
+   * seq_cst increment of sleepers and its loads of has_work (Dekker): either
+   * it sees our frame or we see it asleep and wake it. */
+  atomic_store_explicit(&w->has_work, (int)w->depth, memory_order_seq_cst);
+  if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0 && !w->solo)
+    adapt__wake_all(); /* (nobody can take a solo worker's frames) */
+}
+
+int adapt__push_entry(adapt__worker *w, const adapt__spawned *e) {
+  int rc = adapt__deque_push(&w->dq, e);
+  /* seq_cst: with the seq_cst store of tail in push, the waker half of the
+   * Dekker pair of the idle protocol (above). */
+  if (rc == 0 && atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0 && !w->solo)
+    adapt__wake_all();
+  return rc;
+}
+
+void adapt__unpublish(adapt__worker *w, adapt__frame *f) {
+  if (!(f->flags & ADAPT__FRAME_PUBLISHED)) return;
+  ADAPT_ASSERT_EQ(f->level + 1, w->depth);
+  ADAPT_ASSERT_PTR_EQ(w->frames[f->level], f);
+  w->frames[--w->depth] = NULL;
+  f->flags &= ~ADAPT__FRAME_PUBLISHED;
+  /* relaxed: a hint for victim selection; a stale nonzero only costs a
+   * failed request. */
+  atomic_store_explicit(&w->has_work, (int)w->depth, memory_order_relaxed);
 }

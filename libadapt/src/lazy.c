@@ -1,4 +1,6 @@
-/* ADAPT_SCHED_LAZY_DF, _DF2 and _BF: lazy splitting (lazy-scheduling.txt).
+/* ADAPT_SCHED_LAZY_DF, _DF2 and _BF: lazy splitting (A. Tzannes, G. C.
+ * Caragea, U. Vishkin and R. Barua, "Lazy Scheduling: A Runtime Adaptive
+ * Scheduler for Declarative Parallelism", ACM TOPLAS 36(3), 2014).
  * A worker runs its range G indices at a time and exposes work only when
  * its deque looks hungry: holding fewer than `threshold` entries (1: DF,
  * 2: DF2). DF and DF2 then push the upper half of the range being run (the

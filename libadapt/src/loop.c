@@ -12,6 +12,8 @@
 
 #include "debug.h"
 #include "error.h"
+#include "frame.h"
+#include "region.h"
 #include "schedulers.h"
 #include "worker.h"
 
@@ -42,17 +44,17 @@ static void for_splitter(adapt_frame *frame, void *wv, int count, adapt_reply_se
   if (pieces > r / g) pieces = r / g;
   size_t piece = r / pieces;
   size_t e = w->end;
-  for (size_t i = 1; i < pieces; i++) {
+  for (size_t i = 1; i < pieces; i++, e -= piece) {
     for_work *t = adapt_reply(rs, e - piece);
     if (!t) break;
-    t->begin = e - piece;
-    t->end = e;
-    t->grain = w->grain;
-    t->calibrating = w->calibrating;
-    t->autograin = w->autograin;
-    t->slow_chunks = 0;
-    t->probe = w->autograin ? ADAPT_GRAIN_PROBE : 0;
-    e -= piece;
+    /* The thief's piece: the tail [e - piece, e), with the owner's grain. */
+    *t = (for_work){.begin = e - piece,
+                    .end = e,
+                    .grain = w->grain,
+                    .calibrating = w->calibrating,
+                    .autograin = w->autograin,
+                    .slow_chunks = 0,
+                    .probe = w->autograin ? ADAPT_GRAIN_PROBE : 0};
   }
   w->end = e;
 }
@@ -132,6 +134,22 @@ static size_t grain_slot(void (*body)(size_t, size_t, void *)) {
   return (size_t)((h >> 4) ^ (h >> 12)) % GRAIN_CACHE;
 }
 
+/* Claim the next chunk of at most g iterations into [*b, *e) before the
+ * body runs: 0 when none is left, or when the loop was cancelled (the rest
+ * is then abandoned). */
+static inline int claim_chunk(for_work *w, for_ctx *c, size_t g, size_t *b, size_t *e) {
+  size_t s = w->begin, r = w->end - s;
+  if (r == 0) return 0;
+  if (ADAPT_UNLIKELY(adapt__cancel_seen(&c->cancelled))) {
+    w->begin = w->end; /* abandon the rest */
+    return 0;
+  }
+  *b = s;
+  *e = s + (r < g ? r : g);
+  w->begin = *e;
+  return 1;
+}
+
 static void for_run(adapt_frame *frame, void *wv, void *cv) {
   for_work *w = wv;
   for_ctx *c = cv;
@@ -145,14 +163,8 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
 
   while (w->calibrating && w->begin < w->end) {
     adapt_steal_point(frame);
-    size_t b = w->begin, r = w->end - b;
-    if (r == 0) break;
-    if (ADAPT_UNLIKELY(adapt__cancel_seen(&c->cancelled))) {
-      w->begin = w->end; /* abandon the rest */
-      break;
-    }
-    size_t e = b + (r < w->grain ? r : w->grain);
-    w->begin = e;
+    size_t b, e;
+    if (!claim_chunk(w, c, w->grain, &b, &e)) break;
     uint64_t t0 = adapt__now_ns();
     c->body(b, e, c->ctx);
     calibrate(w, adapt__now_ns() - t0);
@@ -171,14 +183,8 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
     /* relaxed: hint, as in adapt_steal_point (the slow path acquires). */
     if (ADAPT_UNLIKELY(atomic_load_explicit(poll, memory_order_relaxed) != 0))
       adapt__steal_slow(frame);
-    size_t b = w->begin, r = w->end - b;
-    if (r == 0) break;
-    if (ADAPT_UNLIKELY(adapt__cancel_seen(&c->cancelled))) {
-      w->begin = w->end; /* abandon the rest */
-      break;
-    }
-    size_t e = b + (r < g ? r : g);
-    w->begin = e;
+    size_t b, e;
+    if (!claim_chunk(w, c, g, &b, &e)) break;
     if (ADAPT_UNLIKELY(probe != 0 && --probe == 0)) {
       probe = ADAPT_GRAIN_PROBE;
       uint64_t t0 = adapt__now_ns();

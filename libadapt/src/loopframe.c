@@ -7,6 +7,7 @@
 #include "loopframe.h"
 
 #include "debug.h"
+#include "idle.h"
 #include "scope.h"
 #include "schedulers.h"
 #include "worker.h"

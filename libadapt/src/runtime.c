@@ -1,5 +1,7 @@
-/* Runtime life cycle: init (with the settings of settings.c), finalize,
- * identity, version. */
+/* Runtime life cycle (runtime.h): init (with the settings of settings.c),
+ * finalize, the lazy start, and a fork's child. */
+#include "runtime.h"
+
 #include <adapt/adapt.h>
 #include <errno.h>
 #include <stdio.h>
@@ -7,8 +9,11 @@
 #include <string.h>
 
 #include "error.h"
+#include "idle.h"
+#include "pool.h"
+#include "records.h"
 #include "settings.h"
-#include "theft.h"
+#include "topology.h"
 #include "worker.h"
 
 /* Apply the settings resolved from cfg, the environment and the defaults
@@ -149,50 +154,29 @@ static void after_fork_child(void) {
   adapt__theft_after_fork();
 }
 
-/* adapt_init; lazy: a start by another entry point (adapt__ensure), whose
- * repeated failures print the same bad values only once. */
-static int init(const adapt_config *cfg, int lazy) {
-  adapt__error_clear();
-  /* On a worker thread or inside a region the runtime runs and stays up
-   * (see check_running); the init lock must not be taken there: a finalize
-   * holding it waits for this region, or joins this worker. */
-  if (adapt__pool_thread() || adapt__in_region()) return check_running(cfg);
-  pthread_mutex_lock(&adapt__rt.init_lock);
-  /* acquire: pairs with the release store of up below (another thread's
-   * init): the running configuration compared by check_running is visible. */
-  if (atomic_load_explicit(&adapt__rt.up, memory_order_acquire)) {
-    int rc = check_running(cfg);
-    pthread_mutex_unlock(&adapt__rt.init_lock);
-    return rc;
-  }
-  int npus = 1, rc = adapt__topology_init(&npus);
-  if (rc) {
-    adapt__fail(rc, rc == -ENODEV ? "adapt_init: hwloc cannot load the topology"
-                                  : "adapt_init: out of memory for the topology");
-    goto fail_unlock;
-  }
-  rc = configure(cfg, npus, lazy);
-  if (rc) goto fail_topo;
-  int n = adapt__rt.nworkers;
+/* Workers 0..n-1, each with the list of the workers near it. 0, or -ENOMEM
+ * (what was allocated stays in adapt__rt.workers for free_workers). */
+static int create_workers(int n) {
   adapt__rt.workers = calloc((size_t)n, sizeof(adapt__worker *));
-  if (!adapt__rt.workers) {
-    rc = adapt__fail(-ENOMEM, "adapt_init: out of memory for %d workers", n);
-    goto fail_topo;
-  }
+  if (!adapt__rt.workers)
+    return adapt__fail(-ENOMEM, "adapt_init: out of memory for %d workers", n);
   for (int i = 0; i < n; i++)
-    if (!(adapt__rt.workers[i] = adapt__worker_new(i, n))) {
-      rc = adapt__fail(-ENOMEM, "adapt_init: out of memory for worker %d", i);
-      goto fail_workers;
-    }
+    if (!(adapt__rt.workers[i] = adapt__worker_new(i, n)))
+      return adapt__fail(-ENOMEM, "adapt_init: out of memory for worker %d", i);
   for (int i = 0; i < n; i++) {
     int k = adapt__topology_near(i, &adapt__rt.workers[i]->near);
-    if (k < 0) {
-      rc = adapt__fail(k, "adapt_init: cannot list the workers near worker %d: %s", i,
-                       adapt_strerror(k));
-      goto fail_workers;
-    }
+    if (k < 0)
+      return adapt__fail(k, "adapt_init: cannot list the workers near worker %d: %s", i,
+                         adapt_strerror(k));
     adapt__rt.workers[i]->nnear = k;
   }
+  return 0;
+}
+
+/* Publish up, make the calling thread worker 0 and start the threads of
+ * workers 1..n-1. 0, or -EAGAIN with up cleared and the threads started
+ * joined. */
+static int start_workers(int n) {
   /* relaxed: up is 0 and the init lock held; adapt__self_id compares it with
    * the value its thread recorded. */
   atomic_fetch_add_explicit(&adapt__rt.generation, 1, memory_order_relaxed);
@@ -206,18 +190,32 @@ static int init(const adapt_config *cfg, int lazy) {
   adapt__set_self(adapt__rt.workers[0]);
   if (adapt__rt.bind) adapt__topology_bind(0);
   for (int i = 1; i < n; i++) {
-    rc = adapt__worker_start(adapt__rt.workers[i]);
+    int rc = adapt__worker_start(adapt__rt.workers[i]);
     if (rc) {
       stop_threads(i);
       /* release: as in finalize (no region has started: regions is not
        * open yet). */
       atomic_store_explicit(&adapt__rt.up, 0, memory_order_release);
       adapt__set_self(NULL);
-      rc = adapt__fail(-EAGAIN, "adapt_init: cannot create the thread of worker %d: %s", i,
-                       adapt__errno_text(-rc));
-      goto fail_workers;
+      return adapt__fail(-EAGAIN, "adapt_init: cannot create the thread of worker %d: %s", i,
+                         adapt__errno_text(-rc));
     }
   }
+  return 0;
+}
+
+/* Start the runtime (init lock held, up == 0). 0, or the error with
+ * everything undone. */
+static int start(const adapt_config *cfg, int lazy) {
+  int npus = 1, rc = adapt__topology_init(&npus);
+  if (rc)
+    return adapt__fail(rc, rc == -ENODEV ? "adapt_init: hwloc cannot load the topology"
+                                         : "adapt_init: out of memory for the topology");
+  rc = configure(cfg, npus, lazy);
+  if (rc) goto fail_topo;
+  rc = create_workers(adapt__rt.nworkers);
+  if (!rc) rc = start_workers(adapt__rt.nworkers);
+  if (rc) goto fail_workers;
   /* release: pairs with the acquire load and compare-and-swap of regions
    * in region_start: regions start once every worker runs (an init that
    * fails above never admitted one, so its teardown frees nothing in use).
@@ -229,7 +227,6 @@ static int init(const adapt_config *cfg, int lazy) {
     atexit(at_exit);
     pthread_atfork(NULL, NULL, after_fork_child);
   }
-  pthread_mutex_unlock(&adapt__rt.init_lock);
   return 0;
 
 fail_workers:
@@ -240,7 +237,23 @@ fail_topo:
   adapt__rt.trace_file = NULL;
   adapt__trace_mask = 0;
   adapt__rt.tracing = 0;
-fail_unlock:
+  return rc;
+}
+
+/* adapt_init; lazy: a start by another entry point (adapt__ensure), whose
+ * repeated failures print the same bad values only once. */
+static int init(const adapt_config *cfg, int lazy) {
+  adapt__error_clear();
+  /* On a worker thread or inside a region the runtime runs and stays up
+   * (see check_running); the init lock must not be taken there: a finalize
+   * holding it waits for this region, or joins this worker. */
+  if (adapt__pool_thread() || adapt__in_region()) return check_running(cfg);
+  pthread_mutex_lock(&adapt__rt.init_lock);
+  /* acquire: pairs with the release store of up in start_workers (another
+   * thread's init): the running configuration compared by check_running is
+   * visible. */
+  int rc = atomic_load_explicit(&adapt__rt.up, memory_order_acquire) ? check_running(cfg)
+                                                                     : start(cfg, lazy);
   pthread_mutex_unlock(&adapt__rt.init_lock);
   return rc;
 }
@@ -255,23 +268,17 @@ int adapt__ensure(void) {
 
 int adapt__ensure_wait(void) { return init(NULL, 1); }
 
-int adapt__seq_defaults_get(adapt__seq_defaults *out) {
-  /* Inside a region or on a worker thread the runtime runs and is not
-   * finalized before the region ends. */
-  if (adapt__in_region() || adapt__pool_thread()) {
-    *out = adapt__rt.seq;
-    return 0;
+int adapt__pin_start(void) {
+  for (;;) {
+    if (adapt__pin() == 0) return 0;
+    int rc = adapt__ensure();
+    if (rc) return rc;
   }
-  int rc = adapt__pin(1); /* a concurrent finalize and init rewrite seq */
-  if (rc) return rc;
-  *out = adapt__rt.seq;
-  adapt__unpin();
-  return 0;
 }
 
 /* Wait until no region runs. seq_cst increment and load: the other half of
  * the Dekker pair with the subtraction from regions and the load of
- * finalize_waiting in adapt__region_leave (worker.c): either the leaving
+ * finalize_waiting in adapt__region_leave (region.c): either the leaving
  * region sees this finalize waiting and broadcasts under region_lock (which
  * this thread holds from its check to its wait), or this load sees the
  * region gone. */
@@ -341,24 +348,4 @@ int adapt_try_finalize(void) { return finalize("adapt_try_finalize"); }
 void adapt_finalize(void) {
   if (finalize("adapt_finalize") == -EBUSY)
     fprintf(stderr, "libadapt: adapt_finalize called inside a parallel region: ignored\n");
-}
-
-int adapt_num_workers(void) {
-  if (adapt__in_region() || adapt__pool_thread())
-    return adapt__rt.nworkers; /* not finalized before the region ends */
-  if (adapt__pin(1) != 0) return 1;
-  int n = adapt__rt.nworkers;
-  adapt__unpin();
-  return n;
-}
-
-int adapt_worker_id(void) { return adapt__self_id(); }
-
-unsigned adapt_version(void) { return ADAPT_VERSION_HEX; }
-
-#define ADAPT_STR2(x) #x
-#define ADAPT_STR(x) ADAPT_STR2(x)
-const char *adapt_version_string(void) {
-  return ADAPT_STR(ADAPT_VERSION_MAJOR) "." ADAPT_STR(ADAPT_VERSION_MINOR) "." ADAPT_STR(
-      ADAPT_VERSION_PATCH);
 }

@@ -41,7 +41,7 @@ void adapt__for_lazy(struct adapt__worker *w, const adapt__loop *l, unsigned thr
 void adapt__for_hybrid(struct adapt__worker *w, const adapt__loop *l);
 void adapt__for_static(struct adapt__worker *w, const adapt__loop *l);
 
-/* --- Hybrid claiming heuristic (hybrid paper, Algorithms 2 and 3) ----- */
+/* --- Hybrid claiming heuristic (Handleman et al., IPDPS 2021, Alg. 2-3) --- */
 
 /* Number of partitions for P workers: the smallest power of 2 >= P. */
 unsigned adapt__hybrid_partitions(int nworkers);

@@ -1,9 +1,11 @@
-/* Spawn scopes: adapt_scope_begin, adapt_spawn, adapt_sync. */
-#include <errno.h>
-
-#include "debug.h"
-#include "error.h"
+/* Internal spawn scopes (scope.h): opening one, pushing and running its
+ * entries, waiting for them (the machinery under adapt_scope_begin,
+ * adapt_spawn, adapt_sync and the loop schedulers). */
 #include "scope.h"
+
+#include "frame.h"
+#include "idle.h"
+#include "thief.h"
 #include "worker.h"
 
 void adapt__scope_open(adapt__scope *s, adapt__worker *w) {
@@ -17,21 +19,6 @@ void adapt__scope_open(adapt__scope *s, adapt__worker *w) {
   s->region = ADAPT__REGION_NESTED;
   s->depth = 0;
   s->magic = ADAPT__SCOPE_MAGIC;
-}
-
-int adapt_scope_begin(adapt_scope *scope) {
-  adapt__error_clear();
-  if (!scope) return adapt__fail(-EINVAL, "adapt_scope_begin: scope is NULL");
-  adapt__scope *s = (adapt__scope *)(void *)scope;
-  adapt__worker *w;
-  int region;
-  int rc = adapt__region_enter(&w, &region);
-  if (rc) return rc;
-  adapt__scope_open(s, w);
-  s->thread = adapt__thread_token();
-  s->region = (unsigned)region;
-  s->depth = adapt__tls_frames;
-  return 0;
 }
 
 void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
@@ -54,41 +41,11 @@ void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
   }
 }
 
-static void run_user(adapt__worker *w, const adapt__spawned *t) {
-  (void)w;
-  t->fn(t->arg);
-}
-
 void adapt__scope_push(adapt__scope *s, adapt__spawned *e) {
   adapt__worker *w = s->w;
   e->scope = s;
   s->pushed++;
   if (adapt__push_entry(w, e) != 0) adapt__run_spawned(w, e); /* deque full: run it now */
-}
-
-/* Why scope s cannot be used by the calling thread in function fn: -EINVAL
- * with the detail (the slow path of adapt_spawn and adapt_sync). */
-static int scope_error(const char *fn, const adapt__scope *s) {
-  if (!s) return adapt__fail(-EINVAL, "%s: scope is NULL", fn);
-  if (s->magic != ADAPT__SCOPE_MAGIC)
-    return adapt__fail(-EINVAL, "%s: scope was not begun (or is already synced)", fn);
-  if (s->thread != adapt__thread_token())
-    return adapt__fail(-EINVAL, "%s: scope was begun by another thread", fn);
-  return adapt__fail(-EINVAL,
-                     "%s: scopes synced out of order (a frame or scope begun after this one "
-                     "is still open: end it first)",
-                     fn);
-}
-
-int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
-  adapt__error_clear();
-  adapt__scope *s = (adapt__scope *)(void *)scope;
-  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->thread != adapt__thread_token())
-    return scope_error("adapt_spawn", s);
-  if (!fn) return adapt__fail(-EINVAL, "adapt_spawn: fn is NULL");
-  adapt__spawned t = {.run = run_user, .fn = fn, .arg = arg};
-  adapt__scope_push(s, &t);
-  return 0;
 }
 
 void adapt__scope_wait(adapt__scope *s) {
@@ -116,16 +73,4 @@ void adapt__scope_wait(adapt__scope *s) {
     adapt__pause(&spins);
   }
   s->magic = 0;
-}
-
-int adapt_sync(adapt_scope *scope) {
-  adapt__error_clear();
-  adapt__scope *s = (adapt__scope *)(void *)scope;
-  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->thread != adapt__thread_token() ||
-      s->depth != adapt__tls_frames)
-    return scope_error("adapt_sync", s);
-  unsigned region = s->region;
-  adapt__scope_wait(s);
-  adapt__region_leave((int)region);
-  return 0;
 }

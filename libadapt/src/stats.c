@@ -53,7 +53,7 @@ static void get_pinned(int w, adapt_worker_stats *out) {
 int adapt_stats_get(int w, adapt_worker_stats *out) {
   adapt__error_clear();
   if (!out) return adapt__fail(-EINVAL, "adapt_stats_get: out is NULL");
-  if (adapt__pin(0) != 0) return adapt__fail(-ESRCH, "adapt_stats_get: the runtime is not running");
+  if (adapt__pin() != 0) return adapt__fail(-ESRCH, "adapt_stats_get: the runtime is not running");
   if (w < 0 || w >= adapt__rt.nworkers) {
     int n = adapt__rt.nworkers;
     adapt__unpin();
@@ -65,7 +65,7 @@ int adapt_stats_get(int w, adapt_worker_stats *out) {
 }
 
 void adapt_stats_reset(void) {
-  if (adapt__pin(0) != 0) return;
+  if (adapt__pin() != 0) return;
   for (int i = 0; i < adapt__rt.nworkers; i++) {
     adapt__stats *s = &adapt__rt.workers[i]->stats;
 #define BASE(f) s->base.f = LOAD(s->f);
@@ -109,7 +109,7 @@ int adapt_stats_steal_latency(double *median_ns, double *p90_ns) {
   adapt__error_clear();
   if (!median_ns) return adapt__fail(-EINVAL, "adapt_stats_steal_latency: median_ns is NULL");
   if (!p90_ns) return adapt__fail(-EINVAL, "adapt_stats_steal_latency: p90_ns is NULL");
-  if (adapt__pin(0) != 0)
+  if (adapt__pin() != 0)
     return adapt__fail(-ENODATA, "adapt_stats_steal_latency: the runtime is not running");
   int rc = latency_pinned(median_ns, p90_ns);
   adapt__unpin();
@@ -137,7 +137,7 @@ void adapt__stats_print_pinned(FILE *f) {
 
 void adapt_stats_print(FILE *f) {
   if (!f) f = stderr;
-  if (adapt__pin(0) != 0) {
+  if (adapt__pin() != 0) {
     fprintf(f, "libadapt: runtime not running, no statistics\n");
     return;
   }

@@ -4,13 +4,14 @@
  * system's binding, a cgroup cpuset); worker i runs on the i-th of them mod
  * their number (logical order). The number of CPUs the runtime counts is
  * further bounded by the cgroups' CPU bandwidth limit (cgroup.h). */
-#include <adapt/adapt.h>
+#include "topology.h"
+
 #include <errno.h>
 #include <hwloc.h>
 #include <stdlib.h>
 
 #include "cgroup.h"
-#include "worker.h"
+#include "rt.h"
 
 static hwloc_topology_t topo;
 static int topo_loaded;
@@ -116,16 +117,12 @@ static size_t cache_shared(int a, int b) {
   return c ? (size_t)c->attr->cache.size : 0;
 }
 
-size_t adapt_cache_shared_by(int a, int b) {
-  if (adapt__pin(1) != 0) return 0; /* the topology is freed by finalize */
-  size_t s =
-      a < 0 || b < 0 || a >= adapt__rt.nworkers || b >= adapt__rt.nworkers ? 0 : cache_shared(a, b);
-  adapt__unpin();
-  return s;
+size_t adapt__topology_cache_shared_by(int a, int b) {
+  return a < 0 || b < 0 || a >= adapt__rt.nworkers || b >= adapt__rt.nworkers ? 0
+                                                                              : cache_shared(a, b);
 }
 
-/* adapt_shared_cache_size with the runtime pinned. */
-static size_t shared_cache_size(void) {
+size_t adapt__topology_shared_cache_size(void) {
   hwloc_obj_t o = pu_of(0);
   if (!o) return 0;
   for (int w = 1; w < adapt__rt.nworkers; w++) {
@@ -144,19 +141,9 @@ static size_t shared_cache_size(void) {
   return best ? (size_t)best->attr->cache.size : 0;
 }
 
-size_t adapt_shared_cache_size(void) {
-  if (adapt__pin(1) != 0) return 0;
-  size_t s = shared_cache_size();
-  adapt__unpin();
-  return s;
-}
-
-int adapt_worker_pu(int w) {
-  if (adapt__pin(1) != 0) return -1;
+int adapt__topology_worker_pu(int w) {
   hwloc_obj_t pu = w < 0 || w >= adapt__rt.nworkers || !adapt__rt.bind ? NULL : pu_of(w);
-  int os = pu ? (int)pu->os_index : -1;
-  adapt__unpin();
-  return os;
+  return pu ? (int)pu->os_index : -1;
 }
 
 /* Workers sharing w's smallest shared cache (the cache that w shares with

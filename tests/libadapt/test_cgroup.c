@@ -39,6 +39,21 @@ static void put(const char *rel, const char *text) {
   fclose(f);
 }
 
+/* Writes the fake /proc/self/mountinfo and /proc/self/cgroup. */
+static void put_proc(const char *mountinfo, const char *cgroup) {
+  put("mountinfo", mountinfo);
+  put("cgroup", cgroup);
+}
+
+/* Writes a v1 cgroup's cpu.cfs_quota_us and cpu.cfs_period_us in dir/cg. */
+static void put_cfs(const char *cg, const char *quota, const char *period) {
+  char rel[256];
+  snprintf(rel, sizeof rel, "%s/cpu.cfs_quota_us", cg);
+  put(rel, quota);
+  snprintf(rel, sizeof rel, "%s/cpu.cfs_period_us", cg);
+  put(rel, period);
+}
+
 /* The limit with the fake files of dir. */
 static int limit(void) {
   char cg[128], mi[128];
@@ -66,8 +81,7 @@ static int teardown(void **state) {
 
 static void test_v2(void **state) {
   (void)state;
-  put("mountinfo", "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n" V2_MOUNT);
-  put("cgroup", "0::/app.slice/job.service\n");
+  put_proc("22 1 8:1 / / rw - ext4 /dev/sda1 rw\n" V2_MOUNT, "0::/app.slice/job.service\n");
   assert_int_equal(limit(), 0); /* no cpu.max anywhere */
   put("sys/fs/cgroup/app.slice/job.service/cpu.max", "max 100000\n");
   assert_int_equal(limit(), 0);
@@ -85,15 +99,13 @@ static void test_v2(void **state) {
 
 static void test_v1(void **state) {
   (void)state;
-  put("mountinfo", V1_MOUNT "33 31 0:30 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n");
-  put("cgroup", "5:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n1:name=systemd:/docker/abc\n");
-  put("sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "-1\n");
-  put("sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_period_us", "100000\n");
+  put_proc(V1_MOUNT "33 31 0:30 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n",
+           "5:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n1:name=systemd:/docker/abc\n");
+  put_cfs("sys/fs/cgroup/cpu,cpuacct/docker/abc", "-1\n", "100000\n");
   assert_int_equal(limit(), 0);
   put("sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "250000\n");
   assert_int_equal(limit(), 3);
-  put("sys/fs/cgroup/cpu,cpuacct/docker/cpu.cfs_quota_us", "100000\n");
-  put("sys/fs/cgroup/cpu,cpuacct/docker/cpu.cfs_period_us", "100000\n");
+  put_cfs("sys/fs/cgroup/cpu,cpuacct/docker", "100000\n", "100000\n");
   assert_int_equal(limit(), 1);
 }
 
@@ -101,8 +113,8 @@ static void test_v1(void **state) {
  * point, whose root field names it. */
 static void test_namespaced_root(void **state) {
   (void)state;
-  put("mountinfo", "30 23 0:26 /kubepods/pod1/c1 /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n");
-  put("cgroup", "0::/kubepods/pod1/c1\n");
+  put_proc("30 23 0:26 /kubepods/pod1/c1 /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n",
+           "0::/kubepods/pod1/c1\n");
   put("sys/fs/cgroup/cpu.max", "200000 100000\n");
   assert_int_equal(limit(), 2);
   /* A cgroup outside the mounted one: no file of it can be read. */
@@ -112,11 +124,9 @@ static void test_namespaced_root(void **state) {
 
 static void test_both_versions(void **state) {
   (void)state;
-  put("mountinfo", V2_MOUNT V1_MOUNT);
-  put("cgroup", "4:cpu,cpuacct:/a\n0::/b\n");
+  put_proc(V2_MOUNT V1_MOUNT, "4:cpu,cpuacct:/a\n0::/b\n");
   put("sys/fs/cgroup/b/cpu.max", "400000 100000\n");
-  put("sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_quota_us", "200000\n");
-  put("sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_period_us", "100000\n");
+  put_cfs("sys/fs/cgroup/cpu,cpuacct/a", "200000\n", "100000\n");
   assert_int_equal(limit(), 2);
   put("sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_quota_us", "-1\n");
   assert_int_equal(limit(), 4);
@@ -128,16 +138,13 @@ static void test_both_versions(void **state) {
 static void test_several_mounts(void **state) {
   (void)state;
   put("cgroup", "4:cpu,cpuacct:/job\n");
-  put("elsewhere/cpu.cfs_quota_us", "100000\n");
-  put("elsewhere/cpu.cfs_period_us", "100000\n");
-  put("sys/fs/cgroup/cpu/job/cpu.cfs_quota_us", "300000\n");
-  put("sys/fs/cgroup/cpu/job/cpu.cfs_period_us", "100000\n");
+  put_cfs("elsewhere", "100000\n", "100000\n");
+  put_cfs("sys/fs/cgroup/cpu/job", "300000\n", "100000\n");
   put("mountinfo", "40 23 0:29 /other /elsewhere rw - cgroup cgroup rw,cpu\n"
                    "41 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n");
   assert_int_equal(limit(), 3);
   /* A bind mount of the process's own cgroup, first: read through it. */
-  put("bound/cpu.cfs_quota_us", "200000\n");
-  put("bound/cpu.cfs_period_us", "100000\n");
+  put_cfs("bound", "200000\n", "100000\n");
   put("mountinfo", "40 23 0:29 /job /bound rw - cgroup cgroup rw,cpu\n"
                    "41 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n");
   assert_int_equal(limit(), 2);
@@ -186,8 +193,7 @@ static void *limit_thread(void *out) {
  * the heap). */
 static void test_small_stack(void **state) {
   (void)state;
-  put("mountinfo", V2_MOUNT);
-  put("cgroup", "0::/s\n");
+  put_proc(V2_MOUNT, "0::/s\n");
   put("sys/fs/cgroup/s/cpu.max", "700000 100000\n");
   pthread_attr_t a;
   pthread_t t;
@@ -203,8 +209,8 @@ static void test_small_stack(void **state) {
 static void test_malformed(void **state) {
   (void)state;
   assert_int_equal(limit(), 0); /* no files at all */
-  put("mountinfo", "garbage\n\n - \n30 23 0:26 / /sys/fs/cgroup rw\n" V2_MOUNT);
-  put("cgroup", "nonsense\n0:/x\n::\n0::relative\n0::/x\n");
+  put_proc("garbage\n\n - \n30 23 0:26 / /sys/fs/cgroup rw\n" V2_MOUNT,
+           "nonsense\n0:/x\n::\n0::relative\n0::/x\n");
   put("sys/fs/cgroup/x/cpu.max", "lots 100000\n");
   assert_int_equal(limit(), 0);
   put("sys/fs/cgroup/x/cpu.max", "100000 0\n");
@@ -236,17 +242,20 @@ static void test_this_process(void **state) {
   assert_int_equal(adapt_num_workers(), want < 256 ? want : 256);
 }
 
+/* Each test on a fresh temporary directory. */
+#define CGROUP_TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_v2, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_v1, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_namespaced_root, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_both_versions, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_several_mounts, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_escaped_point, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_long_lines, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_small_stack, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+      CGROUP_TEST(test_v2),
+      CGROUP_TEST(test_v1),
+      CGROUP_TEST(test_namespaced_root),
+      CGROUP_TEST(test_both_versions),
+      CGROUP_TEST(test_several_mounts),
+      CGROUP_TEST(test_escaped_point),
+      CGROUP_TEST(test_long_lines),
+      CGROUP_TEST(test_small_stack),
+      CGROUP_TEST(test_malformed),
       ADAPT_TEST(test_this_process),
   };
   return adapt_test_run("cgroup", tests);

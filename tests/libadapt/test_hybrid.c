@@ -1,4 +1,5 @@
-/* The hybrid scheduler's claiming heuristic (hybrid paper, Algorithms 2
+/* The hybrid scheduler's claiming heuristic (Handleman et al., "A Hybrid
+ * Scheduling Scheme for Parallel Loops", IPDPS 2021, Algorithms 2
  * and 3), white-box: the partition count, Claim, and the claim sequence
  * against the paper's pseudocode, under random nested arrival orders on one
  * thread and random arrivals and delays on plain threads (every partition

@@ -74,22 +74,18 @@ typedef struct nest_cfg {
 } nest_cfg;
 typedef struct nest {
   const nest_cfg *c;
-  size_t i;
+  size_t i, j; /* level 1's index; level 2's (in level 3's context) */
 } nest;
-typedef struct nest2 {
-  const nest_cfg *c;
-  size_t i, j;
-} nest2;
 
 static void level3(size_t b, size_t e, void *ctx) {
-  nest2 *n = ctx;
+  nest *n = ctx;
   for (size_t k = b; k < e; k++)
     atomic_fetch_add_explicit(&cells[n->i][n->j][k], 1, memory_order_relaxed);
 }
 static void level2(size_t b, size_t e, void *ctx) {
   nest *o = ctx;
   for (size_t j = b; j < e; j++) {
-    nest2 n = {o->c, o->i, j};
+    nest n = {o->c, o->i, j};
     adapt_attr a = {0};
     a.sched = o->c->s[2];
     a.grain = o->c->g[2];
@@ -99,7 +95,7 @@ static void level2(size_t b, size_t e, void *ctx) {
 static void level1(size_t b, size_t e, void *ctx) {
   const nest_cfg *c = ctx;
   for (size_t i = b; i < e; i++) {
-    nest n = {c, i};
+    nest n = {c, i, 0};
     adapt_attr a = {0};
     a.sched = c->s[1];
     a.grain = c->g[1];

@@ -10,8 +10,8 @@
  *        RUNNING | PREEMPT --thief: store (release)--> FINAL
  * After FINAL the thief never touches the record again; the owner reads the
  * descriptor and handover list after its acquire load of FINAL. */
-#ifndef LIBADAPT_SRC_THEFT_H
-#define LIBADAPT_SRC_THEFT_H
+#ifndef LIBADAPT_SRC_RECORDS_H
+#define LIBADAPT_SRC_RECORDS_H
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -58,4 +58,4 @@ void adapt__theft_merge(adapt__theft **head, adapt__theft *add);
 /* Free every block ever allocated (finalize, no worker running). */
 void adapt__theft_free_all(void);
 
-#endif /* LIBADAPT_SRC_THEFT_H */
+#endif /* LIBADAPT_SRC_RECORDS_H */

@@ -1,8 +1,12 @@
 /* Thieves: victim selection, posting a request, waiting for the reply (with
  * a timeout), running the piece received. */
+#include "thief.h"
+
 #include <errno.h>
 
 #include "debug.h"
+#include "frame.h"
+#include "idle.h"
 #include "scope.h"
 #include "worker.h"
 

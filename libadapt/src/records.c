@@ -1,6 +1,7 @@
-/* Theft record pools: per-worker free lists, blocks allocated on demand and
- * freed all together at finalize. */
-#include "theft.h"
+/* Theft records (records.h): per-worker pools (free lists, blocks allocated
+ * on demand and freed all together at finalize) and the sorted lists of a
+ * frame's thieves. */
+#include "records.h"
 
 #include <pthread.h>
 #include <stdlib.h>

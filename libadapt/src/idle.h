@@ -1,0 +1,27 @@
+/* Idle protocol: workers that found no work sleep on a futex; publishing a
+ * frame or pushing a deque entry wakes them (the Dekker pair is described
+ * in idle.c). */
+#ifndef LIBADAPT_SRC_IDLE_H
+#define LIBADAPT_SRC_IDLE_H
+
+#include "deque.h"
+
+struct adapt__frame;
+struct adapt__worker;
+
+/* Sleeper side: sleep until work may have been published (or shutdown). */
+void adapt__idle_sleep(struct adapt__worker *w);
+/* 1 if some worker has published frames or deque entries (seq_cst loads). */
+int adapt__any_work(void);
+/* Wake every sleeper. */
+void adapt__wake_all(void);
+
+/* Waker side. Push e on w's deque (owner) and wake sleepers if there are
+ * any: 0, or -ENOSPC when the deque is full (nothing pushed). */
+int adapt__push_entry(struct adapt__worker *w, const adapt__spawned *e);
+/* Publishing a frame on w's frame stack / unpublishing it: wakes sleepers
+ * when needed. */
+void adapt__publish(struct adapt__worker *w, struct adapt__frame *f);
+void adapt__unpublish(struct adapt__worker *w, struct adapt__frame *f);
+
+#endif /* LIBADAPT_SRC_IDLE_H */

@@ -1,0 +1,23 @@
+/* Regions: the span from a thread's first adapt_begin, adapt_scope_begin
+ * or adapt_for to its matching end, during which the runtime is not
+ * finalized. A top-level region takes worker 0's place if it is free, and
+ * otherwise runs alone on the thread's own (solo) worker. */
+#ifndef LIBADAPT_SRC_REGION_H
+#define LIBADAPT_SRC_REGION_H
+
+struct adapt__worker;
+
+/* Enter a region (adapt_begin, adapt_scope_begin, adapt_for). Nested (the
+ * calling thread is inside a region, or is a worker thread): *w is its
+ * worker. Top-level: start the runtime if it is not running, then take
+ * worker 0's place if no other region holds it, else run on the thread's
+ * own solo worker (a region never waits for another one: a thread started
+ * and joined by a body may run loops); finalize waits until the region
+ * leaves. Either way the thread's frame count is incremented. 0 and
+ * *region (ADAPT__REGION_*, rt.h), or adapt_init's errors, or -ENOMEM (no
+ * solo worker); on error nothing is entered. */
+int adapt__region_enter(struct adapt__worker **w, int *region);
+/* Close what adapt__region_enter opened (region: the kind it gave). */
+void adapt__region_leave(int region);
+
+#endif /* LIBADAPT_SRC_REGION_H */

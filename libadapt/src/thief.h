@@ -1,0 +1,13 @@
+/* Thieves: one attempt at stealing (thief.c). */
+#ifndef LIBADAPT_SRC_THIEF_H
+#define LIBADAPT_SRC_THIEF_H
+
+struct adapt__worker;
+
+/* One attempt at stealing from a victim chosen by policy, preferring
+ * `prefer` (-1: none): its spawned tasks first, then a request for its
+ * adaptive work. Runs the piece if one was received. Returns 1 if work was
+ * run. */
+int adapt__steal_and_run(struct adapt__worker *w, int prefer);
+
+#endif /* LIBADAPT_SRC_THIEF_H */
