@@ -1011,7 +1011,7 @@ std::vector<std::string> list_dir(const std::string &dir) {
   return out;
 }
 
-/* What the fuzzer checks (fuzz/fuzz_reader.cpp), for one file: read_mesh
+/* What the fuzzer checks (apps/isosurface/fuzz/fuzz_reader.cpp), for one file: read_mesh
  * returns 0 and a valid mesh, or an error with a one-line message; a
  * refused cell is read again with tetrahedralize. Returns read_mesh's code
  * (the last one). */
