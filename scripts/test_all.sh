@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# `make test` (and `make check`): the phases of the suite, each timed, and a
-# summary of the times at the end.
+# `make test` (and `make check`): the suite's phases, timed, with a summary
+# of the times at the end.
 #   test_all.sh [all|release]
-#   all      deps; build (release, tsan and asan at once); release (the checks
-#            and the release tests); tsan; asan
-#   release  deps; build (release); release
-# Within a phase make runs TEST_JOBS programs at once (default: the number of
-# CPUs this process may use); each test's output goes to
-# build/<variant>/test-logs/, a failing test prints the end of its log.
+#   all      deps, then the release variant (build, the checks, the tests),
+#            the tsan one and the asan+ubsan one (build, the tests), the
+#            three at once
+#   release  deps, then the release variant alone
+# One make runs the variants' jobs TEST_JOBS at a time (default: the number
+# of CPUs this process may use), compilers and test programs alike, so that
+# no CPU waits for the end of a phase. Each test's output goes to
+# build/<variant>/test-logs/; a failing test prints the end of its log.
 set -u
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -16,48 +18,44 @@ jobs=${TEST_JOBS:-$(nproc)}
 variants="release tsan asan"
 [ "$what" = release ] && variants="release"
 
-names=() times=()
-phase() { # phase NAME COMMAND...: runs the command, records its time, stops on failure
-  local name=$1 start rc
-  shift
-  echo "== make test: $name"
-  start=$(date +%s.%N)
-  "$@"
-  rc=$?
-  names+=("$name")
-  times+=("$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')")
-  if [ $rc -ne 0 ]; then
-    summary
-    echo "make test: FAILED in phase '$name'" >&2
-    exit $rc
-  fi
-}
+secs_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }'; }
+
 summary() {
-  local total=0 i
-  echo "== make test: time of each phase ($jobs at once)"
-  for i in "${!names[@]}"; do
-    printf '  %-28s %5ss\n' "${names[$i]}" "${times[$i]}"
-    total=$((total + times[i]))
+  local v f n sum
+  echo "== make test: time of each phase ($jobs jobs at once)"
+  printf '  %-44s %5ss\n' "deps" "$deps_s"
+  for v in $variants; do
+    f=build/$v/test-logs
+    [ -f "$f/span" ] || continue
+    n=0 sum=0
+    for t in $(find "$f" -name '*.log.time'); do
+      n=$((n + 1))
+      sum=$(awk -v a="$sum" -v b="$(cat "$t")" 'BEGIN { printf "%.0f", a + b }')
+    done
+    printf '  %-44s %5ss  (its %d test programs: %ss)\n' \
+      "$v: build,$([ "$v" = release ] && echo ' checks,') tests (wall clock)" "$(cat "$f/span")" "$n" "$sum"
   done
-  printf '  %-28s %5ss\n' "total" "$total"
-  local logs
-  logs=$(for v in $variants; do ls build/"$v"/test-logs 2>/dev/null >/dev/null && find build/"$v"/test-logs -name '*.time'; done)
-  [ -n "$logs" ] || return 0
+  printf '  %-44s %5ss\n' "total (wall clock; the variants overlap)" "$(secs_since "$t0")"
   echo "== make test: the slowest programs"
-  for f in $logs; do printf '%s %s\n' "$(cat "$f")" "${f%.log.time}"; done |
-    sort -rn | head -n 8 | awk '{ printf "  %6ss  %s\n", $1, $2 }' | sed 's#build/\([a-z]*\)/test-logs/#[\1] #'
+  for v in $variants; do find build/"$v"/test-logs -name '*.log.time' 2>/dev/null; done |
+    while read -r f; do printf '%s %s\n' "$(cat "$f")" "${f%.log.time}"; done |
+    sort -rn | head -n 8 | awk '{ printf "  %6ss  %s\n", $1, $2 }' |
+    sed 's#build/\([a-z]*\)/test-logs/#[\1] #'
 }
 
-mk() { "$make" --no-print-directory ISO_REQUIRE_VTK=1 "$@"; }
-
-phase "deps" bash scripts/deps.sh all
-phase "build ($(echo $variants | tr ' ' ','))" mk -j"$jobs" $(for v in $variants; do echo "test-build-$v"; done)
-phase "release: checks and tests" mk -j"$jobs" VARIANT=release checks test-run
-for v in $variants; do
-  [ "$v" = release ] && continue
-  phase "$v: tests" mk -j"$jobs" VARIANT="$v" test-run
-done
+t0=$(date +%s.%N)
+echo "== make test: deps"
+bash scripts/deps.sh all || exit $?
+deps_s=$(secs_since "$t0")
+for v in $variants; do rm -rf build/"$v"/test-logs; done
+echo "== make test: $(echo $variants | sed 's/ /, /g'): build, checks and tests"
+"$make" --no-print-directory ISO_REQUIRE_VTK=1 -j"$jobs" $(for v in $variants; do echo "test-variant-$v"; done)
+rc=$?
 summary
+if [ $rc -ne 0 ]; then
+  echo "make test: FAILED (see the FAIL lines above, and build/<variant>/test-logs/)" >&2
+  exit $rc
+fi
 if [ "$what" = release ]; then
   echo "make check: the release variant passed (checks and tests; make test adds tsan and asan+ubsan)"
 else
