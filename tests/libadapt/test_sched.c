@@ -244,7 +244,7 @@ static int sched_index(void **state) {
 
 static void test_fib_loops(void **state) {
   int sel = sched_index(state);
-  int n = (int)adapt_test_scale(30, 25);
+  int n = (int)adapt_test_scale(27, 22);
   long expect[31] = {0, 1};
   for (int i = 2; i <= 30; i++) expect[i] = expect[i - 1] + expect[i - 2];
   for (int wi = 0; wi < NWC; wi++) {
