@@ -23,7 +23,7 @@
  * depends on n only, so results stay independent of the workers.
  * Default 16384. On 1e7 doubles, one worker, the cheap rows' cost over
  * std fell from 1.8-4.2% to 0.1-0.6%, and the 2-worker speed-ups did not
- * change (docs/benchmarks-stl.md, "Stop 29"). Elements. */
+ * change (measured with `make bench-stl`, docs/benchmarks-stl.md). Elements. */
 #ifndef ADAPT_STL_REDUCE_BLOCK_MAX
 #define ADAPT_STL_REDUCE_BLOCK_MAX 16384
 #endif
