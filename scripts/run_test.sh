@@ -1,17 +1,30 @@
 #!/usr/bin/env bash
 # Runs one test program of the suite with its output in a log; called by the
-# test-run target of the Makefile, several at a time under make -j.
+# test-run target of the Makefile under make -j.
 #   run_test.sh BIN LOG VARIANT
-# Prints one line ("ok", the seconds and the program), or on failure the
-# last lines of the log; a program still running after ADAPT_TEST_TIMEOUT
-# seconds (default 900) is killed and reported as hung. Writes the seconds
-# taken to LOG.time (read by scripts/test_all.sh for its summary).
+# At most ADAPT_TEST_PROGRAMS programs (default 1) run at once, whatever
+# make's -j, the variants' included (a lock in build/): the programs start
+# several workers each and oversubscribe the CPUs on purpose, and two of
+# them side by side spend their time in each other's yields (on 2 CPUs the
+# suite took 1.5x the CPU time); the compilers and the checks use the other
+# job slots. Prints one line ("ok", the seconds and the program), or on
+# failure the last lines of the log; a program still running after
+# ADAPT_TEST_TIMEOUT seconds (default 900) is killed and reported as hung.
+# Writes the seconds taken to LOG.time (read by scripts/test_all.sh).
 set -u
 bin=${1:?test program}
 log=${2:?log file}
 variant=${3:?variant}
 limit=${ADAPT_TEST_TIMEOUT:-900}
-mkdir -p "$(dirname "$log")"
+slots=${ADAPT_TEST_PROGRAMS:-1}
+mkdir -p "$(dirname "$log")" build
+# A free slot (lock file build/.test-slot.K), or wait for the first one.
+exec 9>/dev/null
+for k in $(seq 1 "$slots"); do
+  exec 9>"build/.test-slot.$k"
+  flock -n 9 && break
+  [ "$k" = "$slots" ] && { exec 9>build/.test-slot.1; flock 9; }
+done
 start=$(date +%s.%N)
 ADAPT_TEST_VARIANT=$variant timeout -k 10 "$limit" "$bin" >"$log" 2>&1
 rc=$?

@@ -6,15 +6,17 @@
 #            the tsan one and the asan+ubsan one (build, the tests), the
 #            three at once
 #   release  deps, then the release variant alone
-# One make runs the variants' jobs TEST_JOBS at a time (default: the number
-# of CPUs this process may use), compilers and test programs alike, so that
-# no CPU waits for the end of a phase. Each test's output goes to
-# build/<variant>/test-logs/; a failing test prints the end of its log.
+# One make runs the variants' jobs TEST_JOBS at a time (default: one more
+# than the CPUs this process may use), compilers, checks and test programs
+# alike, so that no CPU waits for the end of a phase; the test programs run
+# one at a time (ADAPT_TEST_PROGRAMS, scripts/run_test.sh). Each test's
+# output goes to build/<variant>/test-logs/; a failing test prints the end
+# of its log.
 set -u
 cd "$(dirname "$0")/.."
 what=${1:-all}
 make=${MAKE:-make}
-jobs=${TEST_JOBS:-$(nproc)}
+jobs=${TEST_JOBS:-$(($(nproc) + 1))}
 variants="release tsan asan"
 [ "$what" = release ] && variants="release"
 
