@@ -185,10 +185,8 @@ $(B)/test-logs/%.ok: $(B)/% FORCE_TEST
 	@bash scripts/run_test.sh $< $(B)/test-logs/$*.log $(VARIANT)
 	@touch $@
 
-# test-run: each program runs as soon as it is built (no barrier after the
-# build), the others still building beside it.
 test-build: tests $(EXTRA_TESTS)
-test-run:
+test-run: test-build
 	@$(MAKE) --no-print-directory test-run-programs
 	@echo "test-run [$(VARIANT)]: $(words $(TEST_PROGRAMS)) programs passed"
 .PHONY: test-run-programs test-variant-release test-variant-tsan test-variant-asan
