@@ -19,7 +19,6 @@ limit=${ADAPT_TEST_TIMEOUT:-900}
 slots=${ADAPT_TEST_PROGRAMS:-1}
 mkdir -p "$(dirname "$log")" build
 # A free slot (lock file build/.test-slot.K), or wait for the first one.
-exec 9>/dev/null
 for k in $(seq 1 "$slots"); do
   exec 9>"build/.test-slot.$k"
   flock -n 9 && break
