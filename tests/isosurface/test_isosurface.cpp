@@ -9,8 +9,20 @@
 #include "mesh.h"
 #include "mt.h"
 #include "vtk_bridge.h"
+#include "vtk_convert.h"
 
 #include <adapt/adapt.h>
+
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkFloatArray.h>
+#include <vtkInformation.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkUnstructuredGridWriter.h>
 
 #include <cerrno>
 #include <algorithm>
@@ -998,6 +1010,63 @@ void test_file_checks(void **) {
   assert_true(printable(std::string(500, 'x'), 10) == std::string(10, 'x') + "...");
 }
 
+/* Legacy files as VTK 9.1's vtkUnstructuredGridWriter writes them when
+ * arrays carry component names or information keys: a METADATA block
+ * (COMPONENT_NAMES, INFORMATION) after the array's values, the scalars',
+ * the points' and every array of a FIELD block (several arrays, so that one
+ * follows a block), ASCII and binary. They are read, as VTK reads them. */
+void test_legacy_metadata(void **) {
+  const Mesh g = make_mesh(2, 2, 1, Field::Waves, Split::Five, Order::Lex);
+  vtkSmartPointer<vtkUnstructuredGrid> ug = to_vtk(g);
+  const vtkIdType np = ug->GetNumberOfPoints();
+  vtkDataArray *s = ug->GetPointData()->GetScalars();
+  s->SetComponentName(0, "level");
+  s->GetInformation()->Set(vtkDataArray::UNITS_LABEL(), "kelvin units");
+  ug->GetPoints()->GetData()->SetComponentName(0, "east");
+  for (const char *name : {"velocity", "vorticity"}) {
+    vtkNew<vtkFloatArray> v;
+    v->SetName(name);
+    v->SetNumberOfComponents(3);
+    v->SetNumberOfTuples(np);
+    v->Fill(1.5);
+    for (int c = 0; c < 3; c++) v->SetComponentName(c, std::string(1, "xyz"[c]).c_str());
+    ug->GetPointData()->AddArray(v);
+  }
+  vtkNew<vtkDoubleArray> time;
+  time->SetName("TimeValue");
+  time->InsertNextValue(2.5);
+  time->GetInformation()->Set(vtkDataArray::UNITS_LABEL(), "s");
+  ug->GetFieldData()->AddArray(time);
+  vtkNew<vtkIntArray> cycle;
+  cycle->SetName("Cycle");
+  cycle->InsertNextValue(3);
+  ug->GetFieldData()->AddArray(cycle);
+  for (bool binary : {false, true}) {
+    const std::string path = tmpdir() + (binary ? "/meta_bin.vtk" : "/meta_ascii.vtk");
+    vtkNew<vtkUnstructuredGridWriter> w;
+    w->SetInputData(ug);
+    w->SetFileName(path.c_str());
+    if (binary)
+      w->SetFileTypeToBinary();
+    else
+      w->SetFileTypeToASCII();
+    assert_int_equal(w->Write(), 1);
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    assert_true(contains(text, "METADATA\nCOMPONENT_NAMES\nx\ny\nz\n\nvorticity"));
+    assert_true(contains(text, "INFORMATION 1\nNAME UNITS_LABEL LOCATION vtkDataArray\n"));
+    Mesh back;
+    ReadOptions ro;
+    std::string err;
+    const int rc = read_mesh(path, ro, &back, &err);
+    if (rc) std::fprintf(stderr, "%s: %s\n", path.c_str(), err.c_str());
+    assert_int_equal(rc, 0);
+    assert_int_equal(back.tets.size(), g.tets.size());
+    for (size_t p = 0; p < g.scalars.size(); p++)
+      assert_true(std::fabs(back.scalars[p] - g.scalars[p]) <= 1e-9);
+  }
+}
+
 #ifdef ISO_FUZZ_DIR
 /* The files of dir (sorted). */
 std::vector<std::string> list_dir(const std::string &dir) {
@@ -1221,6 +1290,7 @@ int main(void) {
       cmocka_unit_test(test_round_trips),
       cmocka_unit_test(test_image_extent),
       cmocka_unit_test(test_file_checks),
+      cmocka_unit_test(test_legacy_metadata),
 #ifdef ISO_FUZZ_DIR
       cmocka_unit_test(test_fuzz_regressions),
 #endif
