@@ -51,7 +51,8 @@ const char usage[] =
     "                        2D cells are always refused)\n"
     "Extraction:\n"
     "  --iso VALUE           isovalue (default 0 for waves and gyroid, 0.6 for sphere, else\n"
-    "                        required)\n"
+    "                        required, but by --save-mesh alone: the mesh is written, no\n"
+    "                        surface extracted)\n"
     "  --mode M[,M...]       seq|nowin|static|sliding|all (default seq)\n"
     "  --workers P           libadapt workers (default: env ADAPT_WORKERS, else the PUs\n"
     "                        this process may run on, e.g. under taskset; at most\n"
@@ -265,8 +266,14 @@ void complete(Options &o) {
       o.iso = 0.0;
     else if (o.generate && o.field == Field::Sphere)
       o.iso = 0.6;
-    else
+    else if (o.save_mesh.empty())
       die(EXIT_USAGE, "--iso VALUE is required for this input");
+    else if (!o.output.empty() || !o.png.empty() || !o.csv.empty() || !o.positions.empty() ||
+             o.verify || o.peers || o.smp_check || o.predict_misses)
+      die(EXIT_USAGE, "--iso VALUE is required to extract a surface (--save-mesh alone does not "
+                      "need it)");
+    else
+      o.mesh_only = true;
   }
   const struct {
     const char *flag;

@@ -1182,6 +1182,18 @@ void test_cli(void **) {
   assert_true(contains(out, "unknown point array 'nope'"));
   assert_int_equal(run_cli("--input " + tets + " --iso 100 --events none", &out), 3);
   assert_true(contains(out, "empty surface"));
+  /* --save-mesh of a file needs no --iso (nothing is extracted), unless a
+   * surface is asked for too. */
+  const std::string saved = tmpdir() + "/cli_saved.vtu";
+  assert_int_equal(run_cli("--input " + tets + " --save-mesh " + saved, &out), 0);
+  assert_true(contains(out, "mesh written to " + saved) && !contains(out, "isosurface at"));
+  Mesh back;
+  std::string err;
+  assert_int_equal(read_mesh(saved, ReadOptions(), &back, &err), 0);
+  assert_int_equal(back.tets.size(), 2);
+  assert_int_equal(run_cli("--input " + tets + " --save-mesh " + saved + " --output x.vtp", &out),
+                   1);
+  assert_true(contains(out, "--iso VALUE is required to extract a surface"));
   const std::string hex = write_file(
       "clihex.vtk", std::string(legacy_head) + "CELLS 1 9\n8 0 1 3 2 4 5 7 6\nCELL_TYPES 1\n12\n" +
                         legacy_scalars);
