@@ -104,7 +104,7 @@ void load_mesh(Run &r) {
                 source.c_str(), r.o.point_order == PointOrder::Keep ? "" : ", points ",
                 r.o.point_order == PointOrder::Keep ? "" : point_order_name(r.o.point_order),
                 m.pts.size(), m.tets.size(), mib, secs, r.loc.cell_spread, r.loc.pair_spread,
-                r.loc.pair_p90, reorder_needed(r.loc, m.pts.size()) ? ": poor" : "");
+                r.loc.pair_p90, r.loc.pair_spread > ISO_REORDER_POOR_SPREAD ? ": poor" : "");
 }
 
 /* ---- Phase: counters, then the runtime -------------------------------- */
@@ -146,6 +146,25 @@ void init_runtime(Run &r) {
 
 /* ---- Phase: --reorder (on the runtime, timed apart), then --save-mesh -- */
 
+namespace {
+
+/* Why --reorder auto left the numbering alone (reorder_needed): a mesh too
+ * small for its order to matter, else a numbering that is not poor. */
+std::string auto_reason(const Run &r) {
+  char buf[200];
+  if (r.mesh.pts.size() < (size_t)ISO_REORDER_MIN_POINTS)
+    std::snprintf(buf, sizeof buf,
+                  " (auto: %zu points, fewer than %d: the points stay in the L2 cache whatever "
+                  "their order)",
+                  r.mesh.pts.size(), ISO_REORDER_MIN_POINTS);
+  else
+    std::snprintf(buf, sizeof buf, " (auto: the numbering is not poor: pair spread %.3g <= %g)",
+                  r.loc.pair_spread, ISO_REORDER_POOR_SPREAD);
+  return buf;
+}
+
+} // namespace
+
 void renumber(Run &r) {
   Reorder curve = r.o.reorder;
   if (curve == Reorder::Auto)
@@ -166,8 +185,7 @@ void renumber(Run &r) {
                   1e3 * tm.points, after.cell_spread, after.pair_spread, after.pair_p90);
     }
   } else if (!r.o.quiet)
-    std::printf("reorder: none%s\n",
-                r.o.reorder == Reorder::Auto ? " (auto: the numbering is not poor)" : "");
+    std::printf("reorder: none%s\n", r.o.reorder == Reorder::Auto ? auto_reason(r).c_str() : "");
   if (!r.o.save_mesh.empty()) {
     const bool pvtu = has_extension(r.o.save_mesh, ".pvtu");
     if (pvtu ? write_pieces(r.mesh, r.o.save_mesh, std::max(1, r.o.pieces), &err)

@@ -363,7 +363,15 @@ void test_cli(void **) {
   assert_int_equal(read_mesh(vtu, ReadOptions(), &saved, &err), 0);
   assert_false(reorder_needed(measure_numbering(saved), saved.pts.size()));
   assert_int_equal(run_cli("--input " + vtu + " --iso 0 --events none --reps 1", &out), 0);
-  assert_true(contains(out, "reorder: none (auto: the numbering is not poor)"));
+  assert_true(contains(out, "reorder: none (auto: the numbering is not poor: pair spread "));
+  /* A small mesh is left alone for its size, poor numbering or not. */
+  assert_int_equal(run_cli("--generate 6 --order random --point-order random --events none "
+                           "--reps 1",
+                           &out),
+                   0);
+  assert_true(contains(out, ": poor\n") &&
+              contains(out, "reorder: none (auto: 343 points, fewer than 32768: "));
+  assert_false(contains(out, "not poor"));
   /* --reorder none keeps the poor numbering; morton is applied as asked. */
   assert_int_equal(run_cli(poor + "--reorder none", &out), 0);
   assert_true(contains(out, "reorder: none\n"));
