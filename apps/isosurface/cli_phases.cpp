@@ -170,14 +170,16 @@ void renumber(Run &r) {
   if (curve == Reorder::Auto)
     curve = reorder_needed(r.loc, r.mesh.pts.size()) ? Reorder::Hilbert : Reorder::None;
   std::string err;
+  r.extracted = r.loc;
   if (curve != Reorder::None) {
     ReorderTiming tm;
     const double t0 = now();
     if (reorder_cells(&r.mesh, curve, &tm, &err)) die(EXIT_RUN, "--reorder: " + err);
     r.reorder_secs = now() - t0;
     r.reordered = curve;
+    r.extracted = measure_numbering(r.mesh);
     if (!r.o.quiet) {
-      const Numbering after = measure_numbering(r.mesh);
+      const Numbering &after = r.extracted;
       std::printf("reorder: %s%s, %.1f ms on %d worker(s) (keys %.1f, sort %.1f, cells %.1f, "
                   "points %.1f); numbering: cell spread %.3g, pair spread %.3g (p90 %.3g)\n",
                   reorder_name(curve), r.o.reorder == Reorder::Auto ? " (auto)" : "",

@@ -317,26 +317,6 @@ std::string run_output(const std::string &cmd) {
   return out;
 }
 
-/* name -> the column `col` of a CSV with a header. */
-std::map<std::string, double> csv_column(const std::string &path, const std::string &col) {
-  std::ifstream in(path);
-  std::string line;
-  assert_true((bool)std::getline(in, line));
-  std::vector<std::string> head;
-  std::stringstream hs(line);
-  for (std::string f; std::getline(hs, f, ',');) head.push_back(f);
-  const size_t k = (size_t)(std::find(head.begin(), head.end(), col) - head.begin());
-  assert_true(k < head.size());
-  std::map<std::string, double> out;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ls(line);
-    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
-    if (f.size() > k && !f[k].empty()) out[f[0]] = std::atof(f[k].c_str());
-  }
-  return out;
-}
-
 void test_against_cachesim(void **) {
   /* scripts/deps.sh installs valgrind for `make test`: its absence fails. */
   assert_int_equal(std::system("command -v valgrind >/dev/null 2>&1"), 0);

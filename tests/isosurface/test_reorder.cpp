@@ -357,6 +357,12 @@ void test_cli(void **) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   assert_true(contains(text, ",cell_spread,pair_spread,reorder,reorder_s"));
   assert_true(contains(text, ",hilbert,"));
+  /* The CSV's spreads are those of the mesh extracted, after --reorder
+   * (the mesh line's, before it, are poor). */
+  for (const char *col : {"cell_spread", "pair_spread"}) {
+    const std::map<std::string, double> spread = csv_column(csv, col);
+    assert_true(spread.count("seq") && spread.at("seq") < 0.1);
+  }
   /* The saved mesh is the renumbered one: good, left alone when read. */
   Mesh saved;
   std::string err;

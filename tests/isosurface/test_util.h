@@ -11,11 +11,16 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 /* (Re)start the runtime with w unbound workers. */
 inline void start_workers(int w) {
@@ -68,6 +73,26 @@ inline const std::string &scratch_dir(const char *prefix) {
     d = p;
   }
   return d;
+}
+
+/* name -> the column `col` of a CSV with a header (the app's --csv). */
+inline std::map<std::string, double> csv_column(const std::string &path, const std::string &col) {
+  std::ifstream in(path);
+  std::string line;
+  assert_true((bool)std::getline(in, line));
+  std::vector<std::string> head;
+  std::stringstream hs(line);
+  for (std::string f; std::getline(hs, f, ',');) head.push_back(f);
+  const size_t k = (size_t)(std::find(head.begin(), head.end(), col) - head.begin());
+  assert_true(k < head.size());
+  std::map<std::string, double> out;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    if (f.size() > k && !f[k].empty()) out[f[0]] = std::atof(f[k].c_str());
+  }
+  return out;
 }
 
 /* Run the tests, then stop the runtime they started; main's exit status. */
