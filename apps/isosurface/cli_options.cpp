@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <sstream>
 
 namespace iso {
@@ -85,8 +86,9 @@ const char usage[] =
     "                        paper's kernel: each cell reads its four points' scalars)\n"
     "  --positions FILE      record which worker ran which cells when, one untimed run per\n"
     "                        adaptive mode, as CSV (apps/isosurface/trace_plot.py draws it)\n"
-    "  --output FILE.vtp     write the surface (vtkXMLPolyDataWriter)\n"
-    "  --save-mesh FILE.vtu  write the tetrahedral mesh\n"
+    "  --output FILE.vtp     write the surface (vtkXMLPolyDataWriter; FILE.vtk: legacy\n"
+    "                        vtkPolyDataWriter, binary; FILE.pvtp: a distributed run)\n"
+    "  --save-mesh FILE.vtu  write the tetrahedral mesh (FILE.vtk: legacy, binary)\n"
     "  --save-mesh FILE.pvtu --pieces N   write it in N pieces (contiguous cell ranges) and\n"
     "                        their index, for a distributed run (docs/distributed.md)\n"
     "  --verify-union FILE.pvtp  --verify, and check the pieces of a distributed run's surface,\n"
@@ -103,7 +105,8 @@ const char usage[] =
     "Distributed (under mpirun, or with --output FILE.pvtp): --input FILE.pvtu, each rank\n"
     "  extracting its share of the pieces with --workers P; see docs/distributed.md\n"
     "Options taking a value refuse one that starts with '--' (another option).\n"
-    "Output paths (--output, --csv, --save-mesh, --png) are checked before the extraction.\n"
+    "Output paths (--output, --csv, --save-mesh, --png) are checked before the extraction,\n"
+    "their file types too (another extension is refused).\n"
     "Exit status: 0 ok, 1 usage, 2 bad input, 3 empty surface, 4 verification failed, 5 run "
     "error.\n";
 
@@ -245,10 +248,27 @@ void check_writable(const char *flag, const std::string &path) {
   if (!why.empty()) die(EXIT_USAGE, std::string(flag) + ": cannot write '" + path + "': " + why);
 }
 
+/* An output path's extension (case-insensitive) among exts: else exit,
+ * before any work, naming the ones the option takes. */
+void check_extension(const char *flag, const std::string &path,
+                     std::initializer_list<const char *> exts) {
+  std::string list;
+  size_t i = 0;
+  for (const char *e : exts) {
+    if (has_extension(path, e)) return;
+    list += i == 0 ? "" : i + 1 == exts.size() ? " or " : ", ";
+    list += e;
+    i++;
+  }
+  die(EXIT_USAGE,
+      std::string(flag) + ": unknown file type of '" + path + "' (expected " + list + ")");
+}
+
 /* The checks and defaults that depend on several options. */
 void complete(Options &o) {
   if (!o.color_array.empty() && o.color_source.empty() && o.input.empty())
     die(EXIT_USAGE, "--color-array needs --color-source FILE (.vti or .vtu) or --input FILE");
+  if (!o.png.empty()) check_extension("--png", o.png, {".png"});
   if (!o.render.empty()) {
     if (o.png.empty()) die(EXIT_USAGE, "--render needs --png FILE.png");
     check_writable("--png", o.png);
@@ -275,6 +295,8 @@ void complete(Options &o) {
     else
       o.mesh_only = true;
   }
+  if (!o.output.empty()) check_extension("--output", o.output, {".vtp", ".vtk", ".pvtp"});
+  if (!o.save_mesh.empty()) check_extension("--save-mesh", o.save_mesh, {".vtu", ".vtk", ".pvtu"});
   const struct {
     const char *flag;
     const std::string &path;

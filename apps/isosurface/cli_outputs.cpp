@@ -68,7 +68,7 @@ void write_outputs(Run &r) {
   }
   std::string err;
   if (!r.o.output.empty()) {
-    if (write_vtp(*ref, r.o.output, &err)) die(EXIT_RUN, err);
+    if (write_surface(*ref, r.o.output, &err)) die(EXIT_RUN, err);
     if (!r.o.quiet) std::printf("surface written to %s\n", r.o.output.c_str());
   }
   if (!r.o.png.empty()) {

@@ -191,7 +191,7 @@ void renumber(Run &r) {
   if (!r.o.save_mesh.empty()) {
     const bool pvtu = has_extension(r.o.save_mesh, ".pvtu");
     if (pvtu ? write_pieces(r.mesh, r.o.save_mesh, std::max(1, r.o.pieces), &err)
-             : write_vtu(r.mesh, r.o.save_mesh, &err))
+             : write_mesh(r.mesh, r.o.save_mesh, &err))
       die(EXIT_RUN, err);
     if (!r.o.quiet)
       std::printf("mesh written to %s%s\n", r.o.save_mesh.c_str(),

@@ -25,9 +25,11 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkPolyDataWriter.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
+#include <vtkUnstructuredGridWriter.h>
 #include <vtkVersion.h>
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLPolyDataReader.h>
@@ -397,6 +399,29 @@ int write_xml(vtkDataObject *data, const std::string &path, std::string *err) {
   return 0;
 }
 
+/* Write data to path through a legacy writer (binary). 0 or -EIO. */
+template <class Writer>
+int write_legacy(vtkDataObject *data, const std::string &path, std::string *err) {
+  QuietVtk quiet;
+  vtkNew<Writer> w;
+  vtkNew<ErrorCatcher> catcher;
+  w->AddObserver(vtkCommand::ErrorEvent, catcher);
+  w->SetFileName(path.c_str());
+  w->SetInputData(data);
+  w->SetFileTypeToBinary();
+  if (!w->Write() || catcher->failed) {
+    *err = "cannot write '" + path + "'" + caught_reason(*catcher);
+    return -EIO;
+  }
+  return 0;
+}
+
+/* The message of an output path whose extension no writer takes. */
+int unknown_extension(const std::string &path, const char *expected, std::string *err) {
+  *err = "'" + path + "': unknown file type (expected " + expected + ")";
+  return -ENOTSUP;
+}
+
 } // namespace
 
 namespace {
@@ -604,6 +629,19 @@ int write_vtu(const Mesh &m, const std::string &path, std::string *err) {
 
 int write_vtp(const Surface &s, const std::string &path, std::string *err) {
   return write_xml<vtkXMLPolyDataWriter>(to_vtk(s), path, err);
+}
+
+int write_mesh(const Mesh &m, const std::string &path, std::string *err) {
+  if (has_extension(path, ".vtu")) return write_vtu(m, path, err);
+  if (has_extension(path, ".vtk"))
+    return write_legacy<vtkUnstructuredGridWriter>(to_vtk(m), path, err);
+  return unknown_extension(path, ".vtu or .vtk", err);
+}
+
+int write_surface(const Surface &s, const std::string &path, std::string *err) {
+  if (has_extension(path, ".vtp")) return write_vtp(s, path, err);
+  if (has_extension(path, ".vtk")) return write_legacy<vtkPolyDataWriter>(to_vtk(s), path, err);
+  return unknown_extension(path, ".vtp or .vtk", err);
 }
 
 int read_vtp(const std::string &path, Surface *s, std::string *err) {

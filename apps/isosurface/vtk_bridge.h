@@ -66,6 +66,16 @@ int write_vtu(const Mesh &m, const std::string &path, std::string *err);
 /* Write the surface as a .vtp through vtkXMLPolyDataWriter. 0 or -EIO. */
 int write_vtp(const Surface &s, const std::string &path, std::string *err);
 
+/* Write the mesh in the format of path's extension (case-insensitive):
+ * .vtu (write_vtu) or legacy .vtk (vtkUnstructuredGridWriter, binary).
+ * 0, -ENOTSUP another extension (nothing written), -EIO the write failed. */
+int write_mesh(const Mesh &m, const std::string &path, std::string *err);
+
+/* Write the surface in the format of path's extension (case-insensitive):
+ * .vtp (write_vtp) or legacy .vtk (vtkPolyDataWriter, binary). 0, -ENOTSUP
+ * another extension (nothing written), -EIO the write failed. */
+int write_surface(const Surface &s, const std::string &path, std::string *err);
+
 /* Read a .vtp written by write_vtp (or any polydata of triangles). */
 int read_vtp(const std::string &path, Surface *s, std::string *err);
 

@@ -20,6 +20,8 @@
 #include <vtkIntArray.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataReader.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkUnstructuredGridWriter.h>
@@ -1237,6 +1239,28 @@ void test_cli_options(void **) {
   assert_int_equal(std::count(out.begin(), out.end(), '\n'), 1);
   assert_int_equal(run_cli("--generate 4 --events none --csv " + tmpdir(), &out), 1);
   assert_true(contains(out, "--csv: cannot write") && contains(out, "is a directory"));
+  /* The file type follows the extension, another one is refused before
+   * any work: legacy .vtk for the surface and the mesh. */
+  for (const char *bad : {"--output s.obj", "--save-mesh m.stl", "--png p.jpg"}) {
+    assert_int_equal(run_cli(std::string("--generate 4 --events none ") + bad, &out), 1);
+    assert_true(contains(out, "unknown file type of") && !contains(out, "mesh: generating"));
+  }
+  const std::string lvtk = tmpdir() + "/s.vtk", mvtk = tmpdir() + "/m.vtk";
+  const std::string tcsv = tmpdir() + "/tris.csv";
+  assert_int_equal(run_cli("--generate 4 --events none --reps 1 --output " + lvtk +
+                               " --save-mesh " + mvtk + " --csv " + tcsv,
+                           &out),
+                   0);
+  Mesh saved;
+  std::string err;
+  assert_int_equal(read_mesh(mvtk, ReadOptions(), &saved, &err), 0);
+  assert_int_equal(saved.tets.size(), 4 * 4 * 4 * 5);
+  vtkNew<vtkPolyDataReader> pr;
+  pr->SetFileName(lvtk.c_str());
+  pr->Update();
+  assert_true(pr->IsFilePolyData() == 1 && pr->GetFileType() == VTK_BINARY);
+  assert_true(pr->GetOutput()->GetNumberOfPolys() > 0);
+  assert_true((double)pr->GetOutput()->GetNumberOfPolys() == csv_column(tcsv, "triangles")["seq"]);
   /* No seq row: the speedup (table and CSV) is "-" / empty, never nan. */
   const std::string csv = tmpdir() + "/noseq.csv";
   assert_int_equal(
