@@ -269,6 +269,9 @@ void complete(Options &o) {
   if (!o.color_array.empty() && o.color_source.empty() && o.input.empty())
     die(EXIT_USAGE, "--color-array needs --color-source FILE (.vti or .vtu) or --input FILE");
   if (!o.png.empty()) check_extension("--png", o.png, {".png"});
+  /* --png needs an X display: known before any work. */
+  std::string why;
+  if (!o.png.empty() && render_check(&why)) die(EXIT_RUN, "--png: " + why);
   if (!o.render.empty()) {
     if (o.png.empty()) die(EXIT_USAGE, "--render needs --png FILE.png");
     check_writable("--png", o.png);

@@ -19,6 +19,8 @@ ISO_VTK_IO_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersSMP FiltersGeneral Filt
                    CommonExecutionModel CommonDataModel CommonCore CommonSystem CommonMisc CommonMath CommonTransforms)
 ISO_VTK_RENDER_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),RenderingOpenGL2 RenderingFreeType \
                    RenderingUI RenderingAnnotation RenderingCore ImagingCore CommonColor)
+# render.cpp checks that the X display opens before any work (Xlib).
+ISO_VTK_RENDER_LIBS += -lX11
 
 # The app is built when VTK 9.1's headers are there (scripts/deps.sh installs
 # them for `make test` and `make demo`); `make install` then installs it, and

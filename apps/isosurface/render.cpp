@@ -39,6 +39,10 @@ VTK_MODULE_INIT(vtkRenderingFreeType);
 #include <cstdlib>
 #include <vector>
 
+/* Last: Xlib defines macros (None, Status, Bool) that VTK's headers and
+ * ours must not see. */
+#include <X11/Xlib.h>
+
 namespace iso {
 
 namespace {
@@ -161,10 +165,7 @@ int write_png(vtkRenderer *ren, const std::string &png, int width, int height, s
 /* Render pd (normals computed here) to png; coloured by c's array when c. */
 int render_polydata(vtkPolyData *pd, const std::string &png, int width, int height,
                     const std::string &title, const Coloring *c, std::string *err) {
-  if (!std::getenv("DISPLAY")) {
-    *err = "no X display for VTK's OpenGL rendering (DISPLAY unset): run under xvfb-run -a";
-    return -EIO;
-  }
+  if (int rc = render_check(err)) return rc;
   vtkNew<vtkPolyDataNormals> normals; /* smooth shading; our winding is consistent */
   normals->SetInputData(pd);
   normals->SplittingOff();
@@ -208,6 +209,23 @@ int read_source(const std::string &path, vtkSmartPointer<vtkDataSet> *out, std::
 }
 
 } // namespace
+
+int render_check(std::string *err) {
+  const char *name = std::getenv("DISPLAY");
+  if (!name || !*name) {
+    *err = "no X display for VTK's OpenGL rendering (DISPLAY unset): run under xvfb-run -a";
+    return -EIO;
+  }
+  /* VTK's X window aborts the process on a display it cannot open. */
+  Display *x = XOpenDisplay(name);
+  if (!x) {
+    *err = std::string("cannot open the X display '") + printable(name, 80) +
+           "' for VTK's OpenGL rendering: run under xvfb-run -a";
+    return -EIO;
+  }
+  XCloseDisplay(x);
+  return 0;
+}
 
 int render_png(const Surface &s, const std::string &png, int width, int height,
                const std::string &title, std::string *err) {

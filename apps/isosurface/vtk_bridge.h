@@ -119,6 +119,12 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
+/* Whether render_png can run here: DISPLAY names an X display that opens
+ * (VTK's X window aborts the process when it cannot open it). 0, or -EIO
+ * and a one-line message saying to run under xvfb-run. Opens and closes a
+ * connection to the X server. Defined in render.cpp. */
+int render_check(std::string *err);
+
 /* Render the surface to a PNG (width x height) with VTK's OpenGL2 backend
  * (needs an X display: run under xvfb-run). 0 or -EIO. Defined in
  * render.cpp. */

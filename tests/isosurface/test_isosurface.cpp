@@ -1261,6 +1261,16 @@ void test_cli_options(void **) {
   assert_true(pr->IsFilePolyData() == 1 && pr->GetFileType() == VTK_BINARY);
   assert_true(pr->GetOutput()->GetNumberOfPolys() > 0);
   assert_true((double)pr->GetOutput()->GetNumberOfPolys() == csv_column(tcsv, "triangles")["seq"]);
+  /* --png (and --render) without an X display that opens: said before any
+   * work, not after the extraction (nor an abort in VTK's X window). */
+  const std::string png = tmpdir() + "/p.png";
+  for (const char *env : {"env -u DISPLAY", "env DISPLAY=:8123"}) {
+    assert_int_equal(run_cli("--generate 4 --events none --png " + png, &out, env), 5);
+    assert_true(contains(out, "--png: ") && contains(out, "xvfb-run -a") &&
+                !contains(out, "mesh: generating"));
+    assert_int_equal(run_cli("--render " + lvtk + " --png " + png, &out, env), 5);
+    assert_true(contains(out, "--png: ") && !contains(out, "vtkXOpenGLRenderWindow"));
+  }
   /* No seq row: the speedup (table and CSV) is "-" / empty, never nan. */
   const std::string csv = tmpdir() + "/noseq.csv";
   assert_int_equal(

@@ -104,10 +104,11 @@ int run_tests_and_finalize(const CMUnitTest (&tests)[N]) {
 }
 
 #ifdef ISO_TEST_BIN
-/* Run the binary under test (this variant's adapt-isosurface) with args:
- * its output (stdout and stderr) into *out, its exit status returned. */
-inline int run_cli(const std::string &args, std::string *out) {
-  const std::string cmd = std::string(ISO_TEST_BIN) + " " + args + " 2>&1";
+/* Run the binary under test (this variant's adapt-isosurface) with args,
+ * after the command prefix (e.g. "env -u DISPLAY"): its output (stdout and
+ * stderr) into *out, its exit status returned. */
+inline int run_cli(const std::string &args, std::string *out, const std::string &prefix = "") {
+  const std::string cmd = prefix + " " + ISO_TEST_BIN + " " + args + " 2>&1";
   FILE *p = popen(cmd.c_str(), "r");
   assert_non_null(p);
   char buf[4096];
