@@ -94,7 +94,7 @@ const char usage[] =
     "  --verify-union FILE.pvtp  --verify, and check the pieces of a distributed run's surface,\n"
     "                        coincident points merged, against vtkContourGrid and as a manifold\n"
     "  --png FILE.png        render the surface (needs X: run under xvfb-run -a)\n"
-    "  --render FILE.vtp     only render FILE.vtp to --png, nothing else\n"
+    "  --render FILE.vtp     only render FILE.vtp (or .pvtp, legacy .vtk) to --png\n"
     "  --color-array NAME    --png: colour the surface by the point array NAME of --color-source\n"
     "                        (default: --input, a .vti or .vtu), probed at its vertices\n"
     "  --color-source FILE   the .vti or .vtu holding --color-array\n"
@@ -269,6 +269,7 @@ void complete(Options &o) {
   if (!o.color_array.empty() && o.color_source.empty() && o.input.empty())
     die(EXIT_USAGE, "--color-array needs --color-source FILE (.vti or .vtu) or --input FILE");
   if (!o.png.empty()) check_extension("--png", o.png, {".png"});
+  if (!o.render.empty()) check_extension("--render", o.render, {".vtp", ".pvtp", ".vtk"});
   /* --png needs an X display: known before any work. */
   std::string why;
   if (!o.png.empty() && render_check(&why)) die(EXIT_RUN, "--png: " + why);

@@ -25,6 +25,7 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkPolyDataReader.h>
 #include <vtkPolyDataWriter.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnsignedCharArray.h>
@@ -32,6 +33,7 @@
 #include <vtkUnstructuredGridWriter.h>
 #include <vtkVersion.h>
 #include <vtkXMLImageDataReader.h>
+#include <vtkXMLPPolyDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 #include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUnstructuredGridReader.h>
@@ -644,22 +646,52 @@ int write_surface(const Surface &s, const std::string &path, std::string *err) {
   return unknown_extension(path, ".vtp or .vtk", err);
 }
 
-int read_vtp(const std::string &path, Surface *s, std::string *err) {
+namespace {
+
+/* The triangles of path through VTK's polydata reader R (a .pvtp's pieces
+ * appended, their points not merged), VTK's messages caught: 0, or -ENOENT
+ * and -EIO with one line. */
+template <class R>
+int read_polydata(const std::string &path, Surface *s, std::string *err) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
     *err = "cannot read '" + path + "': " + std::strerror(errno);
     return -ENOENT;
   }
-  vtkNew<ErrorCatcher> catcher;
-  auto r = make_reader<vtkXMLPolyDataReader>(path, catcher);
-  r->Update();
-  vtkPolyData *pd = r->GetOutput();
-  if (catcher->failed || !pd) {
-    *err = "VTK could not read '" + path + "'" + caught_reason(*catcher);
+  if (!S_ISREG(st.st_mode)) {
+    *err = "cannot read '" + path + "': not a regular file";
+    return -ENOENT;
+  }
+  CaughtReader<R> in(path);
+  in.r->Update();
+  vtkPolyData *pd = in.r->GetOutput();
+  if (in.catcher->failed || !pd || in.r->GetErrorCode() != 0 || !in.quiet.text().empty()) {
+    *err = "VTK could not read '" + path + "'" + in.reason();
     return -EIO;
   }
   *s = surface_of(pd);
   return 0;
+}
+
+} // namespace
+
+int read_vtp(const std::string &path, Surface *s, std::string *err) {
+  return read_polydata<vtkXMLPolyDataReader>(path, s, err);
+}
+
+int read_surface(const std::string &path, Surface *s, std::string *err) {
+  int rc;
+  if (has_extension(path, ".vtp"))
+    rc = read_vtp(path, s, err);
+  else if (has_extension(path, ".pvtp"))
+    rc = read_polydata<vtkXMLPPolyDataReader>(path, s, err);
+  else if (has_extension(path, ".vtk"))
+    rc = check_file(path, FileFormat::LegacyVtk, err);
+  else
+    return unknown_extension(path, ".vtp, .pvtp or .vtk", err);
+  if (!rc && has_extension(path, ".vtk")) rc = read_polydata<vtkPolyDataReader>(path, s, err);
+  if (rc) *err = printable(*err);
+  return rc;
 }
 
 } // namespace iso

@@ -76,8 +76,16 @@ int write_mesh(const Mesh &m, const std::string &path, std::string *err);
  * another extension (nothing written), -EIO the write failed. */
 int write_surface(const Surface &s, const std::string &path, std::string *err);
 
-/* Read a .vtp written by write_vtp (or any polydata of triangles). */
+/* Read a .vtp written by write_vtp (or any polydata of triangles): 0, or
+ * -ENOENT (missing, not a regular file), -EIO (VTK could not read it;
+ * VTK's own messages are caught, the reason is the one line of *err). */
 int read_vtp(const std::string &path, Surface *s, std::string *err);
+
+/* Read a surface by path's extension (case-insensitive): .vtp (read_vtp),
+ * .pvtp (vtkXMLPPolyDataReader: the pieces appended, the points they share
+ * not merged) or legacy .vtk (polydata, after check_file). 0, or
+ * read_vtp's errors, check_file's, -ENOTSUP another extension. */
+int read_surface(const std::string &path, Surface *s, std::string *err);
 
 /* The VTK peers. */
 enum class Peer {

@@ -1271,6 +1271,31 @@ void test_cli_options(void **) {
     assert_int_equal(run_cli("--render " + lvtk + " --png " + png, &out, env), 5);
     assert_true(contains(out, "--png: ") && !contains(out, "vtkXOpenGLRenderWindow"));
   }
+  /* --render reads a .pvtp (its pieces appended); VTK's multi-line log of
+   * a file it cannot parse is caught: one line. */
+  const Mesh a = make_mesh(3, 3, 3, Field::Waves, Split::Five, Order::Lex);
+  const Surface sa = run(a, 0.0, Mode::Seq), sb = run(a, 0.3, Mode::Seq);
+  assert_int_equal(write_vtp(sa, tmpdir() + "/pa.vtp", &err), 0);
+  assert_int_equal(write_vtp(sb, tmpdir() + "/pb.vtp", &err), 0);
+  const std::string pvtp =
+      write_file("p.pvtp", "<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"0.1\" "
+                           "byte_order=\"LittleEndian\">\n<PPolyData GhostLevel=\"0\">\n<PPoints>"
+                           "<PDataArray type=\"Float64\" NumberOfComponents=\"3\"/></PPoints>\n"
+                           "<Piece Source=\"pa.vtp\"/>\n<Piece Source=\"pb.vtp\"/>\n</PPolyData>\n"
+                           "</VTKFile>\n");
+  Surface both;
+  assert_int_equal(read_surface(pvtp, &both, &err), 0);
+  assert_int_equal(both.ntris(), sa.ntris() + sb.ntris());
+  assert_int_equal(both.nverts(), sa.nverts() + sb.nverts());
+  assert_true(std::equal(sa.xyz.begin(), sa.xyz.end(), both.xyz.begin()));
+  assert_int_equal(run_cli("--render " + pvtp + " --png " + png, &out, "xvfb-run -a"), 0);
+  assert_true(contains(out, "rendered " + pvtp) && access(png.c_str(), R_OK) == 0);
+  const std::string bad = write_file("bad.vtp", "<?xml version=\"1.0\"?>\n<VTKFile type=\"Poly");
+  assert_int_equal(read_surface(bad, &both, &err), -EIO);
+  assert_int_equal(run_cli("--render " + bad + " --png " + png, &out, "xvfb-run -a"), 2);
+  assert_true(contains(out, "VTK could not read '" + bad + "'"));
+  assert_int_equal(std::count(out.begin(), out.end(), '\n'), 1);
+  assert_false(contains(out, "\033") || contains(out, "vtkExecutive") || contains(out, "(0x"));
   /* No seq row: the speedup (table and CSV) is "-" / empty, never nan. */
   const std::string csv = tmpdir() + "/noseq.csv";
   assert_int_equal(
