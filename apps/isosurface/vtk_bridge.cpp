@@ -332,7 +332,21 @@ int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::strin
   Mesh m;
   try {
     std::vector<double> s((size_t)n);
-    for (size_t i = 0; i < n; i++) s[i] = arr->GetComponent((vtkIdType)i, 0);
+    for (size_t i = 0; i < n; i++) {
+      s[i] = arr->GetComponent((vtkIdType)i, 0);
+      /* Named here, as the file numbers its points: the mesh's numbering
+       * (validate's) follows --order. */
+      if (!std::isfinite(s[i])) {
+        const size_t ij = (size_t)dims[0] * (size_t)dims[1];
+        *err = "image point " + std::to_string(i) + " (i " +
+               std::to_string(ext[0] + (int64_t)(i % (size_t)dims[0])) + ", j " +
+               std::to_string(ext[2] + (int64_t)(i / (size_t)dims[0] % (size_t)dims[1])) + ", k " +
+               std::to_string(ext[4] + (int64_t)(i / ij)) + ") has " +
+               (std::isnan(s[i]) ? "a NaN" : "an infinite") + " scalar in array '" +
+               (arr->GetName() ? arr->GetName() : "") + "'";
+        return -EDOM;
+      }
+    }
     Grid g;
     for (int a = 0; a < 3; a++) {
       g.np[a] = dims[a];

@@ -8,6 +8,7 @@
 #include "iso_config.h"
 #include "mesh.h"
 #include "mt.h"
+#include "pieces.h"
 #include "vtk_bridge.h"
 #include "vtk_convert.h"
 
@@ -1069,6 +1070,38 @@ void test_legacy_metadata(void **) {
   }
 }
 
+/* A NaN scalar is named as the file numbers its points, not as the mesh
+ * does after its own numbering: an image's point by its index and ijk
+ * whatever --order, a .pvtu's by its piece, its index there and its global
+ * id. */
+void test_nan_named_as_in_file(void **) {
+  std::string img = "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"0.1\">\n"
+                    "<ImageData WholeExtent=\"2 5 0 3 0 3\" Origin=\"0 0 0\" Spacing=\"1 1 1\">\n"
+                    "<Piece Extent=\"2 5 0 3 0 3\">\n<PointData Scalars=\"f\">\n"
+                    "<DataArray type=\"Float64\" Name=\"f\" format=\"ascii\">\n";
+  for (int p = 0; p < 64; p++) img += p == 37 ? "nan " : std::to_string(p % 5) + " ";
+  img += "\n</DataArray>\n</PointData>\n</Piece>\n</ImageData>\n</VTKFile>\n";
+  const std::string vti = write_file("nan.vti", img);
+  for (Order o : {Order::Lex, Order::Hilbert}) {
+    ReadOptions ro;
+    ro.order = o;
+    Mesh m;
+    std::string err;
+    assert_int_equal(read_mesh(vti, ro, &m, &err), -EDOM);
+    assert_true(contains(err, "image point 37 (i 3, j 1, k 2) has a NaN scalar in array 'f'"));
+  }
+  Mesh g = make_mesh(3, 3, 3, Field::Waves, Split::Five, Order::Hilbert);
+  const size_t bad = g.pts.size() - 1; /* first used by the last cells: the second piece's */
+  g.scalars[bad] = NAN;
+  std::string err;
+  const std::string pvtu = tmpdir() + "/nan.pvtu";
+  assert_int_equal(write_pieces(g, pvtu, 2, &err), 0);
+  Mesh m;
+  assert_int_equal(read_mesh(pvtu, ReadOptions(), &m, &err), -EDOM);
+  assert_true(contains(err, "piece '" + tmpdir() + "/nan_1.vtu': point ") &&
+              contains(err, " (global id " + std::to_string(bad) + ") has a NaN scalar"));
+}
+
 #ifdef ISO_FUZZ_DIR
 /* The files of dir (sorted). */
 std::vector<std::string> list_dir(const std::string &dir) {
@@ -1362,6 +1395,7 @@ int main(void) {
       cmocka_unit_test(test_image_extent),
       cmocka_unit_test(test_file_checks),
       cmocka_unit_test(test_legacy_metadata),
+      cmocka_unit_test(test_nan_named_as_in_file),
 #ifdef ISO_FUZZ_DIR
       cmocka_unit_test(test_fuzz_regressions),
 #endif
