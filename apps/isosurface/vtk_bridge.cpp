@@ -17,9 +17,11 @@
 #include <vtkIdTypeArray.h>
 #include <vtkImageData.h>
 #include <vtkMetaImageReader.h>
+#include <vtkNIFTIImageHeader.h>
 #include <vtkNIFTIImageReader.h>
 #include <vtkLogger.h>
 #include <vtkMatrix3x3.h>
+#include <vtkMatrix4x4.h>
 #include <vtkNew.h>
 #include <vtkOutputWindow.h>
 #include <vtkPointData.h>
@@ -290,9 +292,53 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
   return 0;
 }
 
+/* The image's scalars s (extent ext, x fastest) are finite, else the
+ * error names the first bad point as the file numbers it, index and ijk
+ * (the mesh's numbering, validate's, follows --order). */
+int check_image_scalars(const std::vector<double> &s, const int ext[6], const char *name,
+                        std::string *err) {
+  const size_t nx = (size_t)(ext[1] - ext[0] + 1), ny = (size_t)(ext[3] - ext[2] + 1);
+  for (size_t i = 0; i < s.size(); i++) {
+    if (std::isfinite(s[i])) continue;
+    *err = "image point " + std::to_string(i) + " (i " +
+           std::to_string(ext[0] + (int64_t)(i % nx)) + ", j " +
+           std::to_string(ext[2] + (int64_t)(i / nx % ny)) + ", k " +
+           std::to_string(ext[4] + (int64_t)(i / (nx * ny))) + ") has " +
+           (std::isnan(s[i]) ? "a NaN" : "an infinite") + " scalar in array '" +
+           (name ? name : "") + "'";
+    return -EDOM;
+  }
+  return 0;
+}
+
+/* The points of an image's mesh, made at origin-free ijk * spacing, moved
+ * to origin + D p (unless identity), then by the 4x4 affine w (row-major)
+ * when w. */
+void place_points(Mesh *m, const double origin[3], const double *d, bool identity,
+                  const double *w) {
+  if (identity && !w) return;
+  for (Point &p : m->pts) {
+    double x = p.x, y = p.y, z = p.z;
+    if (!identity) {
+      x = origin[0] + d[0] * p.x + d[1] * p.y + d[2] * p.z;
+      y = origin[1] + d[3] * p.x + d[4] * p.y + d[5] * p.z;
+      z = origin[2] + d[6] * p.x + d[7] * p.y + d[8] * p.z;
+    }
+    if (w) {
+      p.x = w[0] * x + w[1] * y + w[2] * z + w[3];
+      p.y = w[4] * x + w[5] * y + w[6] * z + w[7];
+      p.z = w[8] * x + w[9] * y + w[10] * z + w[11];
+    } else
+      p = Point{x, y, z};
+  }
+}
+
 /* An image volume: its points are origin + D (ijk * spacing), ijk over the
- * extent (which need not start at 0), D the direction matrix. */
-int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::string *err) {
+ * extent (which need not start at 0), D the direction matrix, then moved
+ * by the affine `world` (4x4 row-major, a NIfTI file's placement) unless
+ * null. */
+int from_image(vtkImageData *img, const ReadOptions &opt, const double *world, Mesh *mesh,
+               std::string *err) {
   vtkDataArray *arr = nullptr;
   int rc = pick_array(img, opt.array, &arr, err);
   if (rc) return rc;
@@ -327,26 +373,18 @@ int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::strin
       *err = "image volume: direction matrix is not finite";
       return -EDOM;
     }
+  for (int k = 0; world && k < 16; k++)
+    if (!std::isfinite(world[k])) {
+      *err = "image volume: the NIfTI header's qform or sform is not finite";
+      return -EDOM;
+    }
   const bool identity = d[0] == 1 && d[1] == 0 && d[2] == 0 && d[3] == 0 && d[4] == 1 &&
                         d[5] == 0 && d[6] == 0 && d[7] == 0 && d[8] == 1;
   Mesh m;
   try {
     std::vector<double> s((size_t)n);
-    for (size_t i = 0; i < n; i++) {
-      s[i] = arr->GetComponent((vtkIdType)i, 0);
-      /* Named here, as the file numbers its points: the mesh's numbering
-       * (validate's) follows --order. */
-      if (!std::isfinite(s[i])) {
-        const size_t ij = (size_t)dims[0] * (size_t)dims[1];
-        *err = "image point " + std::to_string(i) + " (i " +
-               std::to_string(ext[0] + (int64_t)(i % (size_t)dims[0])) + ", j " +
-               std::to_string(ext[2] + (int64_t)(i / (size_t)dims[0] % (size_t)dims[1])) + ", k " +
-               std::to_string(ext[4] + (int64_t)(i / ij)) + ") has " +
-               (std::isnan(s[i]) ? "a NaN" : "an infinite") + " scalar in array '" +
-               (arr->GetName() ? arr->GetName() : "") + "'";
-        return -EDOM;
-      }
-    }
+    for (size_t i = 0; i < n; i++) s[i] = arr->GetComponent((vtkIdType)i, 0);
+    if ((rc = check_image_scalars(s, ext, arr->GetName(), err))) return rc;
     Grid g;
     for (int a = 0; a < 3; a++) {
       g.np[a] = dims[a];
@@ -364,13 +402,7 @@ int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::strin
     *err = "out of memory reading the image volume";
     return -ENOMEM;
   }
-  if (!identity)
-    for (Point &p : m.pts) {
-      const double x = p.x, y = p.y, z = p.z;
-      p.x = origin[0] + d[0] * x + d[1] * y + d[2] * z;
-      p.y = origin[1] + d[3] * x + d[4] * y + d[5] * z;
-      p.z = origin[2] + d[6] * x + d[7] * y + d[8] * z;
-    }
+  place_points(&m, origin, d, identity, world);
   *mesh = std::move(m);
   return 0;
 }
@@ -502,6 +534,21 @@ int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
 
 namespace {
 
+/* Where a NIfTI header places the image (reader a vtkNIFTIImageReader):
+ * the sform when sform_code > 0, else the qform when qform_code > 0, as
+ * VTK gives them (4x4 row-major, from VTK's data coordinates: ijk *
+ * pixdim, the slices in VTK's order, reversed when qfac is -1); null for
+ * another reader or neither code (pixdim scaling only, VTK's spacing). */
+const double *nifti_placement(vtkAlgorithm *reader) {
+  auto *r = vtkNIFTIImageReader::SafeDownCast(reader);
+  vtkNIFTIImageHeader *h = r ? r->GetNIFTIHeader() : nullptr;
+  vtkMatrix4x4 *m = !h                      ? nullptr
+                    : h->GetSFormCode() > 0 ? r->GetSFormMatrix()
+                    : h->GetQFormCode() > 0 ? r->GetQFormMatrix()
+                                            : nullptr;
+  return m ? m->GetData() : nullptr;
+}
+
 int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mesh,
                       std::string *err) {
   vtkSmartPointer<vtkDataSet> ds;
@@ -511,7 +558,7 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
   if (auto *ug = vtkUnstructuredGrid::SafeDownCast(ds))
     rc = from_unstructured(ug, opt, mesh, err);
   else if (auto *img = vtkImageData::SafeDownCast(ds))
-    rc = from_image(img, opt, mesh, err);
+    rc = from_image(img, opt, nifti_placement(reader), mesh, err);
   else {
     *err = "'" + path + "' holds a " + ds->GetClassName() +
            "; an unstructured grid or an image volume is needed";

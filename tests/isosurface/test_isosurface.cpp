@@ -1102,6 +1102,115 @@ void test_nan_named_as_in_file(void **) {
               contains(err, " (global id " + std::to_string(bad) + ") has a NaN scalar"));
 }
 
+/* A NIfTI-1 header's placement (the fields the test sets). */
+struct NiftiPlace {
+  float pixdim[3] = {1.5f, 2.0f, 3.0f};
+  float qfac = 1;
+  short qform_code = 0, sform_code = 0;
+  float quatern[3] = {0, 0, 0}, qoffset[3] = {0, 0, 0};
+  float srow[3][4] = {};
+};
+
+/* A .nii of 4x5x6 float32 points, point (i, j, k) of the file holding
+ * i + 10 j + 100 k, placed by h. */
+std::string write_nifti(const std::string &name, const NiftiPlace &h) {
+  std::string b(352, '\0');
+  auto put = [&b](size_t at, const void *v, size_t n) { std::memcpy(&b[at], v, n); };
+  const int32_t hsize = 348;
+  const int16_t dim[8] = {3, 4, 5, 6, 1, 1, 1, 1}, type = 16, bitpix = 32;
+  const float pixdim[8] = {h.qfac, h.pixdim[0], h.pixdim[1], h.pixdim[2], 1, 1, 1, 1};
+  const float vox_offset = 352;
+  put(0, &hsize, 4);
+  put(40, dim, sizeof dim);
+  put(70, &type, 2);
+  put(72, &bitpix, 2);
+  put(76, pixdim, sizeof pixdim);
+  put(108, &vox_offset, 4);
+  put(252, &h.qform_code, 2);
+  put(254, &h.sform_code, 2);
+  put(256, h.quatern, 12);
+  put(268, h.qoffset, 12);
+  put(280, h.srow, sizeof h.srow);
+  put(344, "n+1", 4);
+  for (int k = 0; k < 6; k++)
+    for (int j = 0; j < 5; j++)
+      for (int i = 0; i < 4; i++) {
+        const float v = (float)(i + 10 * j + 100 * k);
+        b.append(reinterpret_cast<const char *>(&v), 4);
+      }
+  return write_file(name, b);
+}
+
+/* World coordinates of file point (i, j, k) by the NIfTI-1 rules: sform
+ * when sform_code > 0, else qform (quaternion, qfac) when qform_code > 0,
+ * else pixdim scaling. */
+void nifti_world(const NiftiPlace &h, int i, int j, int k, double w[3]) {
+  const double ijk[3] = {(double)i, (double)j, (double)k};
+  if (h.sform_code > 0) {
+    for (int r = 0; r < 3; r++)
+      w[r] = h.srow[r][0] * ijk[0] + h.srow[r][1] * ijk[1] + h.srow[r][2] * ijk[2] + h.srow[r][3];
+    return;
+  }
+  const double p[3] = {ijk[0] * h.pixdim[0], ijk[1] * h.pixdim[1], ijk[2] * h.pixdim[2] * h.qfac};
+  if (h.qform_code <= 0) {
+    for (int r = 0; r < 3; r++) w[r] = p[r];
+    return;
+  }
+  const double b = h.quatern[0], c = h.quatern[1], d = h.quatern[2];
+  const double a = std::sqrt(std::max(0.0, 1 - b * b - c * c - d * d));
+  const double R[3][3] = {
+      {a * a + b * b - c * c - d * d, 2 * (b * c - a * d), 2 * (b * d + a * c)},
+      {2 * (b * c + a * d), a * a + c * c - b * b - d * d, 2 * (c * d - a * b)},
+      {2 * (b * d - a * c), 2 * (c * d + a * b), a * a + d * d - c * c - b * b}};
+  for (int r = 0; r < 3; r++)
+    w[r] = R[r][0] * p[0] + R[r][1] * p[1] + R[r][2] * p[2] + h.qoffset[r];
+}
+
+/* A NIfTI volume is placed as its header says: every mesh point, known by
+ * its scalar (i + 10 j + 100 k), at the world position of its file point,
+ * for an sform (used over the qform beside it), a qform with qfac -1 (VTK
+ * reverses the slices), and neither (pixdim). The surface follows. */
+void test_nifti_placement(void **) {
+  NiftiPlace sform, qform, plain;
+  sform.sform_code = 2;
+  sform.qform_code = 1;
+  sform.quatern[2] = 0.70710678f;
+  sform.qoffset[0] = sform.qoffset[1] = sform.qoffset[2] = 100;
+  const float rows[3][4] = {{0, -2, 0, 5}, {1.5f, 0, 0, -3}, {0, 0, 3, 7}};
+  std::memcpy(sform.srow, rows, sizeof rows);
+  qform.qform_code = 1;
+  qform.qfac = -1;
+  qform.quatern[2] = 0.70710678f;
+  qform.qoffset[0] = 10;
+  qform.qoffset[1] = 20;
+  qform.qoffset[2] = 30;
+  const NiftiPlace *cases[] = {&sform, &qform, &plain};
+  for (const NiftiPlace *h : cases) {
+    const std::string nii = write_nifti("place" + std::to_string(h - &sform) + ".nii", *h);
+    for (Order o : {Order::Lex, Order::Hilbert}) {
+      ReadOptions ro;
+      ro.order = o;
+      Mesh m;
+      std::string err;
+      assert_int_equal(read_mesh(nii, ro, &m, &err), 0);
+      assert_int_equal(m.pts.size(), 4 * 5 * 6);
+      for (size_t p = 0; p < m.pts.size(); p++) {
+        const int v = (int)m.scalars[p];
+        double w[3];
+        nifti_world(*h, v % 10, v / 10 % 10, v / 100, w);
+        const double got[3] = {m.pts[p].x, m.pts[p].y, m.pts[p].z};
+        for (int a = 0; a < 3; a++) {
+          if (std::fabs(got[a] - w[a]) > 1e-5)
+            std::fprintf(stderr, "%s: point of value %d axis %d at %g, expected %g\n", nii.c_str(),
+                         v, a, got[a], w[a]);
+          assert_true(std::fabs(got[a] - w[a]) <= 1e-5);
+        }
+      }
+      assert_true(run(m, 255.5, Mode::Seq).ntris() > 0);
+    }
+  }
+}
+
 #ifdef ISO_FUZZ_DIR
 /* The files of dir (sorted). */
 std::vector<std::string> list_dir(const std::string &dir) {
@@ -1396,6 +1505,7 @@ int main(void) {
       cmocka_unit_test(test_file_checks),
       cmocka_unit_test(test_legacy_metadata),
       cmocka_unit_test(test_nan_named_as_in_file),
+      cmocka_unit_test(test_nifti_placement),
 #ifdef ISO_FUZZ_DIR
       cmocka_unit_test(test_fuzz_regressions),
 #endif
