@@ -270,7 +270,7 @@ void record_all_positions(Run &r) {
     std::vector<PositionEvent> ev;
     std::string err;
     if (record_positions(r.mesh, r.o.iso, row.mode, r.aopt, &ev, &err)) die(EXIT_RUN, err);
-    if (int rc = append_positions_csv(r.o.positions, row.mode, ev))
+    if (int rc = append_positions_csv(r.o.positions, row.mode, row.window, ev))
       die(EXIT_RUN, "--positions: cannot write '" + r.o.positions + "': " + std::strerror(-rc));
   }
   if (!r.o.quiet) std::printf("positions written to %s\n", r.o.positions.c_str());

@@ -32,7 +32,7 @@ struct ReadOptions {
  * readers, after check_file (file_checks.h) has checked the counts and
  * sizes the file declares; image volumes are tetrahedralized by
  * tetrahedralize_grid at their physical place (origin, extent start,
- * spacing, direction). What VTK returns is checked before use: the scalars
+ * spacing, direction; a NIfTI file's sform, else qform, else pixdim). What VTK returns is checked before use: the scalars
  * have one value per point, one cell type per cell, the cell offsets within
  * the connectivity, every point id in range, each cell its type's point
  * count.

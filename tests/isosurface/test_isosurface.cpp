@@ -1438,6 +1438,24 @@ void test_cli_options(void **) {
   assert_true(contains(out, "VTK could not read '" + bad + "'"));
   assert_int_equal(std::count(out.begin(), out.end(), '\n'), 1);
   assert_false(contains(out, "\033") || contains(out, "vtkExecutive") || contains(out, "(0x"));
+  /* --positions records each mode's window (trace_plot.py prints it in the
+   * titles of workers.png): the one given, 0 without one. */
+  const std::string pos = tmpdir() + "/pos.csv";
+  assert_int_equal(run_cli("--generate 8 --mode nowin,static --workers 2 --window 300 --reps 1 "
+                           "--events none --positions " +
+                               pos,
+                           &out),
+                   0);
+  std::ifstream pin(pos);
+  std::string line;
+  assert_true(std::getline(pin, line) && line == "mode,worker,begin,end,t_ns,window");
+  size_t nowin = 0, windowed = 0;
+  while (std::getline(pin, line)) {
+    const std::string last = line.substr(line.rfind(',') + 1);
+    if (line.rfind("nowin,", 0) == 0 && last == "0") nowin++;
+    if (line.rfind("static,", 0) == 0 && last == "300") windowed++;
+  }
+  assert_true(nowin > 0 && windowed > 0);
   /* No seq row: the speedup (table and CSV) is "-" / empty, never nan. */
   const std::string csv = tmpdir() + "/noseq.csv";
   assert_int_equal(

@@ -285,19 +285,21 @@ void test_record_positions(void **) {
   assert_true(fd >= 0);
   close(fd);
   assert_int_equal(record_positions(m, 0.6, Mode::NoWin, opt, &ev, &err), 0);
-  assert_int_equal(append_positions_csv(path, Mode::NoWin, ev), 0);
-  assert_int_equal(append_positions_csv(path, Mode::Static, ev), 0);
+  assert_int_equal(append_positions_csv(path, Mode::NoWin, 0, ev), 0);
+  assert_int_equal(append_positions_csv(path, Mode::Static, 4096, ev), 0);
   std::ifstream in(path);
   std::string line;
-  size_t lines = 0, headers = 0;
+  size_t lines = 0, headers = 0, windows = 0;
   while (std::getline(in, line)) {
     lines++;
-    headers += line == "mode,worker,begin,end,t_ns";
+    headers += line == "mode,worker,begin,end,t_ns,window";
+    windows += line.size() > 5 && line.compare(line.size() - 5, 5, ",4096") == 0;
   }
   assert_int_equal(headers, 1);
   assert_int_equal(lines, 1 + 2 * ev.size());
+  assert_int_equal(windows, ev.size()); /* the static run's lines */
   unlink(path);
-  assert_int_equal(append_positions_csv("/nonexistent-dir/x.csv", Mode::NoWin, ev), -ENOENT);
+  assert_int_equal(append_positions_csv("/nonexistent-dir/x.csv", Mode::NoWin, 0, ev), -ENOENT);
 }
 
 /* ---- Against cachesim.sh (valgrind) ------------------------------------ */
