@@ -1,7 +1,8 @@
 /* apps/isosurface/io: everything that goes through VTK 9.1 (file readers and
  * writers, the peer filters, rendering), behind an interface free of VTK
- * headers so that only vtk_bridge.cpp, vtk_peers.cpp and render.cpp pay for
- * them (and the pieces' files and dist.cpp, see pieces.h and dist.h).
+ * headers so that only vtk_bridge.cpp, vtk_files.cpp, vtk_peers.cpp and
+ * render.cpp pay for them (and the pieces' files and dist.cpp, see pieces.h
+ * and dist.h).
  *
  * Calling context: one thread at a time (VTK's pipeline and the global SMP
  * backend setting are not thread-safe); VtkGrid::run may start VTK's SMP
