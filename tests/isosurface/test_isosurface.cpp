@@ -1430,11 +1430,14 @@ void test_cli_options(void **) {
   assert_int_equal(both.ntris(), sa.ntris() + sb.ntris());
   assert_int_equal(both.nverts(), sa.nverts() + sb.nverts());
   assert_true(std::equal(sa.xyz.begin(), sa.xyz.end(), both.xyz.begin()));
-  assert_int_equal(run_cli("--render " + pvtp + " --png " + png, &out, "xvfb-run -a"), 0);
+  /* xvfb-run -a picks the first free display from 99 up: several test runs
+   * at once race for it, so each starts from its own. */
+  const std::string xvfb = "xvfb-run -a -n " + std::to_string(100 + getpid() % 20000);
+  assert_int_equal(run_cli("--render " + pvtp + " --png " + png, &out, xvfb), 0);
   assert_true(contains(out, "rendered " + pvtp) && access(png.c_str(), R_OK) == 0);
   const std::string bad = write_file("bad.vtp", "<?xml version=\"1.0\"?>\n<VTKFile type=\"Poly");
   assert_int_equal(read_surface(bad, &both, &err), -EIO);
-  assert_int_equal(run_cli("--render " + bad + " --png " + png, &out, "xvfb-run -a"), 2);
+  assert_int_equal(run_cli("--render " + bad + " --png " + png, &out, xvfb), 2);
   assert_true(contains(out, "VTK could not read '" + bad + "'"));
   assert_int_equal(std::count(out.begin(), out.end(), '\n'), 1);
   assert_false(contains(out, "\033") || contains(out, "vtkExecutive") || contains(out, "(0x"));

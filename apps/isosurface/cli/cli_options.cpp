@@ -264,18 +264,23 @@ void check_extension(const char *flag, const std::string &path,
       std::string(flag) + ": unknown file type of '" + path + "' (expected " + list + ")");
 }
 
+/* --png renders through VTK's X window: exit now (EXIT_RUN, before any
+ * work) when no X display opens. */
+void need_display() {
+  std::string why;
+  if (render_check(&why)) die(EXIT_RUN, "--png: " + why);
+}
+
 /* The checks and defaults that depend on several options. */
 void complete(Options &o) {
   if (!o.color_array.empty() && o.color_source.empty() && o.input.empty())
     die(EXIT_USAGE, "--color-array needs --color-source FILE (.vti or .vtu) or --input FILE");
   if (!o.png.empty()) check_extension("--png", o.png, {".png"});
   if (!o.render.empty()) check_extension("--render", o.render, {".vtp", ".pvtp", ".vtk"});
-  /* --png needs an X display: known before any work. */
-  std::string why;
-  if (!o.png.empty() && render_check(&why)) die(EXIT_RUN, "--png: " + why);
   if (!o.render.empty()) {
     if (o.png.empty()) die(EXIT_USAGE, "--render needs --png FILE.png");
     check_writable("--png", o.png);
+    need_display();
     return;
   }
   if (o.generate == !o.input.empty())
@@ -311,6 +316,7 @@ void complete(Options &o) {
                  {"--positions", o.positions}};
   for (const auto &out : outputs)
     if (!out.path.empty()) check_writable(out.flag, out.path);
+  if (!o.png.empty()) need_display();
 }
 
 /* The command line, an argument at a time. */

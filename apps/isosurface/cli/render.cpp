@@ -226,14 +226,18 @@ int render_check(std::string *err) {
     *err = "no X display for VTK's OpenGL rendering (DISPLAY unset): run under xvfb-run -a";
     return -EIO;
   }
-  /* VTK's X window aborts the process on a display it cannot open. */
-  Display *x = XOpenDisplay(name);
-  if (!x) {
+  /* VTK's X window aborts the process on a display it cannot open. The
+   * connection stays open until exit: an X server without -noreset (as
+   * xvfb-run starts Xvfb) resets when its last client leaves, and VTK's
+   * window could then come during the reset and find no server. */
+  static Display *held = nullptr;
+  if (held) return 0;
+  held = XOpenDisplay(name);
+  if (!held) {
     *err = std::string("cannot open the X display '") + printable(name, 80) +
            "' for VTK's OpenGL rendering: run under xvfb-run -a";
     return -EIO;
   }
-  XCloseDisplay(x);
   return 0;
 }
 

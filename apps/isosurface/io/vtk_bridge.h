@@ -130,8 +130,10 @@ private:
 
 /* Whether render_png can run here: DISPLAY names an X display that opens
  * (VTK's X window aborts the process when it cannot open it). 0, or -EIO
- * and a one-line message saying to run under xvfb-run. Opens and closes a
- * connection to the X server. Defined in render.cpp. */
+ * and a one-line message saying to run under xvfb-run. The first success
+ * opens a connection to the X server kept until exit (so that the server
+ * does not reset before VTK's window connects); later calls return 0.
+ * Not thread-safe. Defined in render.cpp. */
 int render_check(std::string *err);
 
 /* Render the surface to a PNG (width x height) with VTK's OpenGL2 backend
