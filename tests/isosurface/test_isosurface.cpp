@@ -1433,7 +1433,11 @@ void test_cli_options(void **) {
   /* xvfb-run -a picks the first free display from 99 up: several test runs
    * at once race for it, so each starts from its own. */
   const std::string xvfb = "xvfb-run -a -n " + std::to_string(100 + getpid() % 20000);
-  assert_int_equal(run_cli("--render " + pvtp + " --png " + png, &out, xvfb), 0);
+  /* Under ASan: Mesa's GL driver, loaded and unloaded by VTK's window,
+   * leaves allocations LeakSanitizer cannot attribute (an unknown module);
+   * the app's own are checked by every other run. */
+  const std::string gl = "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" ";
+  assert_int_equal(run_cli("--render " + pvtp + " --png " + png, &out, gl + xvfb), 0);
   assert_true(contains(out, "rendered " + pvtp) && access(png.c_str(), R_OK) == 0);
   const std::string bad = write_file("bad.vtp", "<?xml version=\"1.0\"?>\n<VTKFile type=\"Poly");
   assert_int_equal(read_surface(bad, &both, &err), -EIO);
