@@ -149,6 +149,7 @@ tests: $(TEST_BINS)
 -include perfcounters/module.mk
 -include bench/module.mk
 -include apps/isosurface/module.mk
+-include apps/isosurface/vtk/module.mk
 -include stl/module.mk
 -include packaging/module.mk
 -include docs/module.mk

@@ -1,0 +1,55 @@
+/* vtkAdaptiveContourFilter's input side (private to the module): the input
+ * dataset seen as the arrays <adapt/iso.hpp> reads, without copying what
+ * VTK already holds in the layout the core takes. */
+#ifndef APPS_ISOSURFACE_VTK_FILTER_ADAPTCONTOURINPUT_H
+#define APPS_ISOSURFACE_VTK_FILTER_ADAPTCONTOURINPUT_H
+
+#include "vtkCellData.h"
+#include "vtkDataArray.h"
+#include "vtkDataSet.h"
+#include "vtkPointData.h"
+#include "vtkSmartPointer.h"
+
+#include <string>
+#include <vector>
+
+namespace adapt_vtk {
+
+/* The arrays of one input block. Points are the input's own array when it
+ * is float or double (else a double copy; image and rectilinear grids: the
+ * coordinates computed in double). Cells: an unstructured grid's offsets,
+ * connectivity and types read in place (Ugrid set); a structured input's
+ * cells split into tetrahedra, 4 ids each in Tets, TetCell[t] the source
+ * cell of tetrahedron t. Scalars: one component, standard memory layout,
+ * point data (converted from cell data as vtkCellDataToPointData does).
+ * PointData: the arrays to interpolate (the input's point arrays, the
+ * converted scalars added), CellData: the input's. */
+struct Input {
+  vtkSmartPointer<vtkDataArray> Points;
+  vtkIdType NumberOfPoints = 0;
+  vtkIdType NumberOfCells = 0;
+  vtkDataSet *Ugrid = nullptr;
+  std::vector<vtkIdType> Tets;
+  std::vector<vtkIdType> TetCell;
+  vtkSmartPointer<vtkDataArray> Scalars;
+  vtkSmartPointer<vtkPointData> PointData;
+  vtkCellData *CellData = nullptr;
+};
+
+/* Fills *out from input and its array to process (scalars, of the
+ * association given: vtkDataObject::FIELD_ASSOCIATION_POINTS or _CELLS).
+ * Returns 0, or -EINVAL with *err set: scalars missing, of several
+ * components or not numeric, a cell neither linear 3D nor blanked, a
+ * structured input that is not 3D, or a cell array / point count that does
+ * not match the mesh. -ENOMEM on allocation failure. The input must outlive
+ * *out (its arrays are referenced). Not thread-safe on one Input. */
+int PrepareInput(vtkDataSet *input, vtkDataArray *scalars, int association, Input *out,
+                 std::string *err);
+
+/* True if type is one of the linear 3D cells the core splits (tetrahedron,
+ * hexahedron, voxel, wedge, pyramid, pentagonal and hexagonal prism). */
+bool IsLinear3D(int type);
+
+} // namespace adapt_vtk
+
+#endif
