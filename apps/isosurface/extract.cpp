@@ -170,6 +170,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
   km.pts = m.pts.data();
   km.sc = m.scalars.data();
   km.iso = iso;
+  km.want_keys = opt.vertex_keys;
   rc = gather_chunks(xs, local, owner, km, &s);
   const double t1 = now();
   if (!rc) rc = merge_finish(km, parallel, &s, out);

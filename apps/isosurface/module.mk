@@ -51,6 +51,49 @@ ISO_LTEST     := $(ISO_TB)/test_locality
 ISO_LTEST_OBJ := $(B)/obj/tests/isosurface/test_locality.o
 ISO_ALL_OBJS  += $(ISO_LTEST_OBJ)
 
+# <adapt/iso.hpp> (core/include/adapt/iso.hpp, core/iso_*.cpp): the
+# extraction as a library of its own, libadapt-iso.a and libadapt-iso.so
+# (on libadapt.so), no VTK. Its objects and the extraction's are built with
+# hidden visibility: the library exports what iso.hpp marks ADAPT_ISO_API.
+ISO_API_DIR  := $(ISO_DIR)/core
+ISO_API_INC  := $(ISO_API_DIR)/include
+ISO_API_OBJS := $(patsubst %,$(B)/obj/$(ISO_API_DIR)/%.o,iso_api iso_input iso_attrs)
+ISO_LIB_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,mesh $(ISO_EXTRACT_SRCS) arena)
+ISO_LIB_A       := $(B)/libadapt-iso.a
+ISO_LIB_SO_REAL := $(B)/libadapt-iso.so.$(VERSION)
+ISO_LIB_SO_NAME := libadapt-iso.so.$(VERSION_MAJOR)
+ISO_LIB_SO      := $(B)/libadapt-iso.so
+$(ISO_API_OBJS): CPPFLAGS_ALL += -I$(ISO_API_INC) -I$(ISO_API_DIR) -I$(ISO_DIR)
+$(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS): LAYER_CFLAGS := -fvisibility=hidden
+
+$(ISO_LIB_A): $(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(ISO_LIB_SO_REAL): $(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS) $(LIB_SO)
+	@mkdir -p $(dir $@)
+	$(CXX) -shared -Wl,-soname,$(ISO_LIB_SO_NAME) -Wl,--no-undefined $(ALL_LDFLAGS) -o $@ \
+	  $(filter %.o,$^) -L$(B) -ladapt $(LIBS_CORE)
+
+$(ISO_LIB_SO): $(ISO_LIB_SO_REAL)
+	ln -sf $(notdir $(ISO_LIB_SO_REAL)) $(B)/$(ISO_LIB_SO_NAME)
+	ln -sf $(ISO_LIB_SO_NAME) $@
+
+.PHONY: iso-lib
+iso-lib: $(ISO_LIB_A) $(ISO_LIB_SO)
+lib: iso-lib
+
+# The library's test (tests/isosurface/test_iso_api.cpp): the public header
+# only, plus the app's headers to compare with the core's own path.
+ISO_ATEST     := $(ISO_TB)/test_iso_api
+ISO_ATEST_OBJ := $(B)/obj/tests/isosurface/test_iso_api.o
+$(ISO_ATEST_OBJ): CPPFLAGS_ALL += -I$(ISO_API_INC) -I$(ISO_DIR)
+$(ISO_ATEST): $(ISO_ATEST_OBJ) $(ISO_LIB_A) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(ISO_ATEST_OBJ) $(ISO_LIB_A) $(LIB_A) $(LIBS_CORE) -lcmocka -lm
+EXTRA_TESTS += $(ISO_ATEST)
+
 # The distributed run (issue 13, docs/distributed.md): MPI is optional, like
 # VTK. Found when mpicxx answers --showme (OpenMPI; scripts/deps.sh installs
 # it for `make test`) and VTK has vtkMPIController: dist.cpp is compiled

@@ -104,6 +104,9 @@ private:
 struct Surface {
   std::vector<double, OutAlloc<double>> xyz;
   std::vector<int64_t, OutAlloc<int64_t>> tri;
+  /* Vertex v's packed key (mt_geometry.h, pack()), when the extraction was
+   * asked for them (AdaptOptions::vertex_keys), else empty. */
+  std::vector<uint64_t, OutAlloc<uint64_t>> keys;
   KeptMemory kept;
   size_t nverts() const { return xyz.size() / 3; }
   size_t ntris() const { return tri.size() / 3; }
@@ -143,6 +146,8 @@ struct AdaptOptions {
   /* Triangles per merge chunk (0: ISO_MERGE_CHUNK_TRIS); tests use small
    * values so that small meshes get many chunks. */
   size_t chunk_tris = 0;
+  /* Fill Surface::keys (the library's interpolation of point arrays). */
+  bool vertex_keys = false;
 };
 
 /* The attributes of the adaptive cell phase of mode (not Mode::Seq) with

@@ -127,6 +127,7 @@ void km_global(size_t b, size_t e, void *ctx) {
       if (is_new(rank, l)) {
         g = (int64_t)(km->offset[c] + r++);
         key_position(km->pts, km->sc, km->iso, ch.ukeys[l], km->xyz + 3 * g);
+        if (km->keys) km->keys[g] = ch.ukeys[l];
       } else {
         const uint64_t at = ch.foreign[fi++];
         const size_t j = (size_t)(at >> 32), lj = (size_t)(at & 0xFFFFFFFFu);
@@ -310,16 +311,19 @@ int prepare_output(KeyMerge &km, size_t ntri, Surface *s, Surface *reuse) {
   if (reuse && reuse != s) {
     if (reusable(reuse->xyz.capacity(), 3 * total)) s->xyz.swap(reuse->xyz);
     if (s->tri.empty() && reusable(reuse->tri.capacity(), 3 * ntri)) s->tri.swap(reuse->tri);
+    if (km.want_keys && reusable(reuse->keys.capacity(), total)) s->keys.swap(reuse->keys);
   }
   try {
     /* Uninitialised (OutAlloc): the global phase writes every element. */
     s->xyz.resize(3 * total);
     if (s->tri.size() != 3 * ntri) s->tri.resize(3 * ntri);
+    if (km.want_keys) s->keys.resize(total);
   } catch (const std::bad_alloc &) {
     return -ENOMEM;
   }
   km.xyz = s->xyz.data();
   km.tri = s->tri.data();
+  km.keys = km.want_keys ? s->keys.data() : nullptr;
   return 0;
 }
 
@@ -345,6 +349,7 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
     Surface empty;
     reuse->xyz.swap(empty.xyz);
     reuse->tri.swap(empty.tri);
+    reuse->keys.swap(empty.keys);
   }
   return rc3;
 }

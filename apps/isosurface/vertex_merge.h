@@ -183,6 +183,8 @@ struct KeyMerge {
   std::vector<size_t> order;
   int64_t *tri = nullptr;
   double *xyz = nullptr;
+  bool want_keys = false;   /* fill Surface::keys */
+  uint64_t *keys = nullptr; /* the output's keys (want_keys), else NULL */
 };
 
 /* Phase (1) of the chunks sealed without it (all but the last, whose (1)
