@@ -62,6 +62,8 @@ endif
 VTKF_TEST     := $(ISO_TB)/test_vtk_filter
 VTKF_PYTEST   := $(ISO_TB)/test_vtk_filter_py
 VTKF_EXAMPLE  := $(ISO_TB)/vtk_example_contour
+VTKF_TEST_SRCS := $(addprefix tests/isosurface/,test_vtk_filter.cpp test_vtk_filter_support.cpp \
+                    test_vtk_filter_cases.cpp)
 VTKF_VTK_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersGeneral FiltersCore ImagingCore \
                    CommonExecutionModel CommonDataModel CommonCore CommonSystem CommonMisc \
                    CommonMath CommonTransforms)
@@ -70,10 +72,10 @@ VTKF_TEST_LINK  = -L$(VTKF_B)/lib -ladaptVtkContour -Wl,-rpath,$(abspath $(VTKF_
                   -Wl,-rpath,$(abspath build/release) $(VTKF_VTK_LIBS)
 
 ifeq ($(VARIANT)$(if $(VTKF_HAVE),1),release1)
-$(VTKF_TEST): tests/isosurface/test_vtk_filter.cpp $(VTKF_STAMP)
+$(VTKF_TEST): $(VTKF_TEST_SRCS) tests/isosurface/test_vtk_filter.h $(VTKF_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O1 -g -Wall -Wextra $(VTKF_TEST_FLAGS) -DVTKF_EXAMPLE='"$(abspath $(VTKF_EXAMPLE))"' \
-	  -o $@ $< $(VTKF_TEST_LINK)
+	  -o $@ $(VTKF_TEST_SRCS) $(VTKF_TEST_LINK)
 $(VTKF_EXAMPLE): $(VTKF_DIR)/examples/contour.cpp $(VTKF_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O1 -Wall -Wextra $(VTKF_TEST_FLAGS) -o $@ $< $(VTKF_TEST_LINK)

@@ -63,8 +63,10 @@ bool CellVisible(vtkDataSet *in, vtkIdType c) {
 int SplitStructured(vtkDataSet *in, const int np[3], bool hexahedron, Input *out,
                     std::string *err) {
   vtkSmartPointer<vtkCell> cell;
-  if (hexahedron) cell = vtkSmartPointer<vtkHexahedron>::New();
-  else cell = vtkSmartPointer<vtkVoxel>::New();
+  if (hexahedron)
+    cell = vtkSmartPointer<vtkHexahedron>::New();
+  else
+    cell = vtkSmartPointer<vtkVoxel>::New();
   vtkIdType local[2][20];
   LocalSplit(cell, 0, local[0]);
   LocalSplit(cell, 1, local[1]);
@@ -112,7 +114,8 @@ vtkSmartPointer<vtkDataArray> ImplicitPoints(vtkDataSet *in, const int np[3]) {
       for (int j = 0; j < np[1]; j++)
         for (int i = 0; i < np[0]; i++, p += 3) {
           const double u[3] = {(ext[0] + i) * s[0], (ext[2] + j) * s[1], (ext[4] + k) * s[2]};
-          for (int a = 0; a < 3; a++) p[a] = o[a] + d[3 * a] * u[0] + d[3 * a + 1] * u[1] + d[3 * a + 2] * u[2];
+          for (int a = 0; a < 3; a++)
+            p[a] = o[a] + d[3 * a] * u[0] + d[3 * a + 1] * u[1] + d[3 * a + 2] * u[2];
         }
     return xyz;
   }
@@ -224,9 +227,12 @@ int PrepareInput(vtkDataSet *input, vtkDataArray *scalars, int association, Inpu
   out->NumberOfCells = input->GetNumberOfCells();
   out->CellData = input->GetCellData();
   int np[3] = {0, 0, 0};
-  if (auto *img = vtkImageData::SafeDownCast(input)) img->GetDimensions(np);
-  else if (auto *rg = vtkRectilinearGrid::SafeDownCast(input)) rg->GetDimensions(np);
-  else if (auto *sg = vtkStructuredGrid::SafeDownCast(input)) sg->GetDimensions(np);
+  if (auto *img = vtkImageData::SafeDownCast(input))
+    img->GetDimensions(np);
+  else if (auto *rg = vtkRectilinearGrid::SafeDownCast(input))
+    rg->GetDimensions(np);
+  else if (auto *sg = vtkStructuredGrid::SafeDownCast(input))
+    sg->GetDimensions(np);
   else if (!vtkUnstructuredGrid::SafeDownCast(input)) {
     *err = std::string("input of type ") + input->GetClassName() +
            " not supported (vtkUnstructuredGrid, vtkImageData, vtkRectilinearGrid, "

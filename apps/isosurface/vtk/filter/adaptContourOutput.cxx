@@ -89,7 +89,8 @@ vtkSmartPointer<vtkDataArray> ArrayFrom(vtkDataArray *like, const void *data, vt
   a->SetNumberOfTuples(n);
   if (n > 0)
     std::memcpy(a->GetVoidPointer(0), data,
-                size_t(n) * size_t(like->GetNumberOfComponents()) * size_t(like->GetDataTypeSize()));
+                size_t(n) * size_t(like->GetNumberOfComponents()) *
+                    size_t(like->GetDataTypeSize()));
   return a;
 }
 
@@ -144,8 +145,10 @@ void FillCellData(const iso::surface &s, const Input &in, vtkPolyData *out) {
     arr->GetTuples(src, o);
     const int attr = cd->IsArrayAnAttribute(a);
     auto *oda = vtkDataArray::SafeDownCast(o);
-    if (attr >= 0 && oda) out->GetCellData()->SetAttribute(oda, attr);
-    else out->GetCellData()->AddArray(o);
+    if (attr >= 0 && oda)
+      out->GetCellData()->SetAttribute(oda, attr);
+    else
+      out->GetCellData()->AddArray(o);
   }
 }
 
@@ -197,8 +200,10 @@ int FillOutput(const iso::surface &s, const Input &in, const Call &call, bool fl
       vtkDataArray *like = call.PointArrays[i];
       iso::array v = s.point_data(i);
       vtkSmartPointer<vtkDataArray> o = ArrayFrom(like, v.data, vtkIdType(s.num_points()));
-      if (call.PointAttributes[i] >= 0) opd->SetAttribute(o, call.PointAttributes[i]);
-      else opd->AddArray(o);
+      if (call.PointAttributes[i] >= 0)
+        opd->SetAttribute(o, call.PointAttributes[i]);
+      else
+        opd->AddArray(o);
     }
     if (call.Req.normals) {
       vtkNew<vtkFloatArray> normals;

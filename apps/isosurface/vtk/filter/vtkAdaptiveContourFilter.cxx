@@ -80,9 +80,11 @@ int vtkAdaptiveContourFilter::RequestData(vtkInformation *, vtkInformationVector
     vtkInformation *ai = this->GetInputArrayInformation(0);
     const char *name = ai->Get(vtkDataObject::FIELD_NAME());
     if (name)
-      vtkErrorMacro("no " << (association == vtkDataObject::FIELD_ASSOCIATION_CELLS ? "cell" : "point")
-                          << " array named '" << name << "' in the input to contour");
-    else vtkErrorMacro("no scalars to contour: the input has no active point scalars");
+      vtkErrorMacro(
+          "no " << (association == vtkDataObject::FIELD_ASSOCIATION_CELLS ? "cell" : "point")
+                << " array named '" << name << "' in the input to contour");
+    else
+      vtkErrorMacro("no scalars to contour: the input has no active point scalars");
     return 1;
   }
   if (association != vtkDataObject::FIELD_ASSOCIATION_POINTS &&

@@ -178,7 +178,7 @@ private:
  * No value: an empty surface.
  * point_data: arrays of the points (points.count tuples, any dtype, any
  *   number of components), interpolated onto the surface's points as
- *   vtkContourGrid does (vtkDataArray::InterpolateTuple: a + t (b - a) in
+ *   vtkContourGrid does (vtkDataArray::InterpolateTuple: a (1 - t) + b t in
  *   double on the crossed edge from its end of smaller scalar a, at the
  *   crossing's parameter t; a point of the mesh on the surface takes its
  *   value). The output keeps the input's dtype: integers are rounded to
