@@ -87,7 +87,7 @@ lib: iso-lib
 # The library's test (tests/isosurface/test_iso_api.cpp): the public header
 # only, plus the app's headers to compare with the core's own path.
 ISO_ATEST     := $(ISO_TB)/test_iso_api
-ISO_ATEST_OBJ := $(B)/obj/tests/isosurface/test_iso_api.o
+ISO_ATEST_OBJ := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_iso_api test_iso_api_cells)
 $(ISO_ATEST_OBJ): CPPFLAGS_ALL += -I$(ISO_API_INC) -I$(ISO_DIR)
 $(ISO_ATEST): $(ISO_ATEST_OBJ) $(ISO_LIB_A) $(LIB_A)
 	@mkdir -p $(dir $@)
