@@ -53,7 +53,8 @@ ISO_ALL_OBJS  += $(ISO_LTEST_OBJ)
 
 # <adapt/iso.hpp> (core/include/adapt/iso.hpp, core/iso_*.cpp): the
 # extraction as a library of its own, libadapt-iso.a and libadapt-iso.so
-# (on libadapt.so), no VTK. Its objects and the extraction's are built with
+# (on libadapt.so, found beside it: rpath $ORIGIN, so that a program with
+# an rpath to the library's directory loads both), no VTK. Its objects and the extraction's are built with
 # hidden visibility: the library exports what iso.hpp marks ADAPT_ISO_API.
 ISO_API_DIR  := $(ISO_DIR)/core
 ISO_API_INC  := $(ISO_API_DIR)/include
@@ -73,7 +74,8 @@ $(ISO_LIB_A): $(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS)
 
 $(ISO_LIB_SO_REAL): $(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS) $(LIB_SO)
 	@mkdir -p $(dir $@)
-	$(CXX) -shared -Wl,-soname,$(ISO_LIB_SO_NAME) -Wl,--no-undefined $(ALL_LDFLAGS) -o $@ \
+	$(CXX) -shared -Wl,-soname,$(ISO_LIB_SO_NAME) -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' \
+	  $(ALL_LDFLAGS) -o $@ \
 	  $(filter %.o,$^) -L$(B) -ladapt $(LIBS_CORE)
 
 $(ISO_LIB_SO): $(ISO_LIB_SO_REAL)
@@ -87,7 +89,7 @@ lib: iso-lib
 # The library's test (tests/isosurface/test_iso_api.cpp): the public header
 # only, plus the app's headers to compare with the core's own path.
 ISO_ATEST     := $(ISO_TB)/test_iso_api
-ISO_ATEST_OBJ := $(B)/obj/tests/isosurface/test_iso_api.o
+ISO_ATEST_OBJ := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_iso_api test_iso_api_cells)
 $(ISO_ATEST_OBJ): CPPFLAGS_ALL += -I$(ISO_API_INC) -I$(ISO_DIR)
 $(ISO_ATEST): $(ISO_ATEST_OBJ) $(ISO_LIB_A) $(LIB_A)
 	@mkdir -p $(dir $@)

@@ -1,19 +1,21 @@
 /* tests/isosurface: <adapt/iso.hpp>, the extraction as a library: every
  * input type against the core's own path (byte-identical), several
- * values, interpolated point arrays, cell arrays, normals, the split of
- * linear cells, each error, nested and concurrent calls, worker counts. */
-#include <adapt/iso.hpp>
-
-#include "mesh.h"
-#include "mt.h"
-
+ * values, interpolated point arrays, cell arrays, normals, worker counts,
+ * nested and concurrent calls; test_iso_api_cells.cpp: the split of linear
+ * cells and the errors. Small meshes (the suite runs under TSan and ASan
+ * too). */
 #include <adapt/adapt.h>
+#include <adapt/loop.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
 extern "C" {
@@ -24,60 +26,357 @@ extern "C" {
 #include <cmocka.h>
 }
 
-namespace ai = adapt::iso;
+#include "iso_api_test.h"
+
+using namespace iso_api_test;
 
 namespace {
 
-/* A small generated mesh (waves on a 9 x 8 x 7 grid, 5 tetrahedra a hex). */
-const iso::Mesh &grid() {
-  static iso::Mesh m = [] {
-    iso::Mesh g;
-    iso::Grid spec;
-    spec.np[0] = 9, spec.np[1] = 8, spec.np[2] = 7;
-    spec.field = iso::Field::Waves;
-    std::string err;
-    if (iso::tetrahedralize_grid(spec, iso::Split::Five, iso::Order::Lex, 1, &g, &err)) abort();
-    return g;
-  }();
-  return m;
-}
-
-/* The core's surface of m at v (sequential). */
-iso::Surface reference(const iso::Mesh &m, double v) {
-  iso::Surface s;
-  std::string err;
-  assert_int_equal(iso::extract(m, v, iso::Mode::Seq, iso::AdaptOptions(), &s, nullptr, &err), 0);
-  return s;
-}
-
-/* The library's input of m, all views of m's arrays. */
-ai::input input_of(const iso::Mesh &m) {
-  ai::input in;
-  in.points = ai::view(&m.pts[0].x, m.pts.size(), 3);
-  in.scalars = ai::view(m.scalars.data(), m.scalars.size());
-  in.connectivity = ai::view(&m.tets[0].v[0], 4 * m.tets.size());
-  return in;
-}
-
-void assert_same(const ai::surface &s, const iso::Surface &r) {
-  assert_int_equal(s.num_points(), r.nverts());
-  assert_int_equal(s.num_triangles(), r.ntris());
-  assert_memory_equal(s.points(), r.xyz.data(), r.xyz.size() * sizeof(double));
-  assert_memory_equal(s.triangles(), r.tri.data(), r.tri.size() * sizeof(int64_t));
-}
-
 void test_tetrahedra(void **) {
   const iso::Mesh &m = grid();
-  const iso::Surface r = reference(m, 0.1);
+  const iso::Surface r = reference(m, kIso);
   assert_true(r.ntris() > 100);
-  ai::request req;
-  req.values = {0.1};
   ai::surface s;
-  assert_int_equal(ai::extract(input_of(m), req, &s), 0);
-  assert_string_equal(s.message(), "");
+  run_ok(input_of(m), request_at({kIso}), &s);
   assert_same(s, r);
   assert_int_equal(s.num_values(), 1);
   assert_int_equal(s.first_triangle(1), r.ntris());
+  assert_null(s.normals());
+  assert_null(s.cell_ids());
+  assert_null(s.scalars());
+}
+
+/* Scalars of every dtype (shifted by `shift`, the value too: the
+ * crossings' arithmetic is exact on these integers): the same surface as
+ * the doubles'. */
+template <class T>
+void scalars_as(const iso::Mesh &m, const iso::Surface &r, double shift = 0) {
+  std::vector<T> sc;
+  for (double v : m.scalars) sc.push_back((T)(v + shift));
+  ai::input in = input_of(m);
+  in.scalars = ai::view(sc.data(), sc.size());
+  ai::surface s;
+  run_ok(in, request_at({kIso + shift}), &s);
+  assert_same(s, r);
+}
+
+/* Tetrahedra of every id dtype, and as VTK cell arrays of tetra cells. */
+template <class I>
+void ids_as(const iso::Mesh &m, const iso::Surface &r) {
+  std::vector<I> ids;
+  for (const iso::Tet &t : m.tets) ids.insert(ids.end(), t.v, t.v + 4);
+  ai::input in = input_of(m);
+  in.connectivity = ai::view(ids.data(), ids.size());
+  ai::surface s;
+  run_ok(in, request_at({kIso}), &s);
+  assert_same(s, r);
+  if (std::is_unsigned<I>::value) return;
+  std::vector<I> off;
+  std::vector<uint8_t> types(m.tets.size(), ai::tetra);
+  for (size_t c = 0; c <= m.tets.size(); c++) off.push_back((I)(4 * c));
+  in.offsets = ai::view(off.data(), off.size());
+  in.types = ai::view(types.data(), types.size());
+  run_ok(in, request_at({kIso}), &s);
+  assert_same(s, r);
+  /* Offsets of the other width. */
+  std::vector<int64_t> off64(off.begin(), off.end());
+  std::vector<int32_t> off32(off.begin(), off.end());
+  if (sizeof(I) == 4)
+    in.offsets = ai::view(off64.data(), off64.size());
+  else
+    in.offsets = ai::view(off32.data(), off32.size());
+  run_ok(in, request_at({kIso}), &s);
+  assert_same(s, r);
+}
+
+void test_types(void **) {
+  const iso::Mesh &m = grid();
+  const iso::Surface r = reference(m, kIso);
+  scalars_as<int8_t>(m, r, -100);
+  scalars_as<uint8_t>(m, r);
+  scalars_as<int16_t>(m, r);
+  scalars_as<uint16_t>(m, r);
+  scalars_as<int32_t>(m, r);
+  scalars_as<uint32_t>(m, r);
+  scalars_as<int64_t>(m, r);
+  scalars_as<uint64_t>(m, r);
+  scalars_as<float>(m, r);
+  scalars_as<double>(m, r);
+  ids_as<int32_t>(m, r);
+  ids_as<uint32_t>(m, r);
+  ids_as<int64_t>(m, r);
+  ids_as<uint64_t>(m, r);
+  /* float32 points: the surface of the mesh with its points rounded. */
+  iso::Mesh mf = m;
+  std::vector<float> pf;
+  for (const iso::Point &p : m.pts) pf.insert(pf.end(), {(float)p.x, (float)p.y, (float)p.z});
+  for (float &f : pf) f *= 0.37f;
+  /* The reference reads the floats back from memory (GCC folds a double
+   * rounded to float and back into the double at -O2). */
+  for (size_t k = 0; k < mf.pts.size(); k++)
+    mf.pts[k] = iso::Point{pf[3 * k], pf[3 * k + 1], pf[3 * k + 2]};
+  ai::input in = input_of(m);
+  in.points = ai::view(pf.data(), mf.pts.size(), 3);
+  ai::surface s;
+  run_ok(in, request_at({kIso}), &s);
+  assert_same(s, reference(mf, kIso));
+}
+
+void test_values(void **) {
+  const iso::Mesh &m = grid();
+  const std::vector<double> vals = {120.5, 90.25, 100.5, 500};
+  ai::surface s;
+  ai::request req = request_at(vals);
+  req.scalars = true;
+  run_ok(input_of(m), req, &s);
+  assert_int_equal(s.num_values(), vals.size());
+  for (size_t i = 0; i < vals.size(); i++) {
+    const iso::Surface r = reference(m, vals[i]);
+    assert_int_equal(s.first_point(i + 1) - s.first_point(i), r.nverts());
+    assert_int_equal(s.first_triangle(i + 1) - s.first_triangle(i), r.ntris());
+    assert_part(s, s.first_point(i), s.first_triangle(i), r);
+    for (size_t p = s.first_point(i); p < s.first_point(i + 1); p++)
+      assert_true(s.scalars()[p] == vals[i]);
+  }
+  assert_int_equal(s.first_point(3), s.num_points()); /* 500: empty */
+  /* No value: an empty surface. */
+  run_ok(input_of(m), request_at({}), &s);
+  assert_int_equal(s.num_points(), 0);
+  assert_int_equal(s.num_values(), 0);
+}
+
+/* A linear function of the position (the grid's points are at integer
+ * coordinates): interpolating it on an edge is exact up to rounding, so
+ * its value at a surface point is the hand-computed expectation. */
+double linear(const double *x, int k) { return 3 * x[0] + 5 * x[1] + 7 * x[2] + 11 * k - 40; }
+
+/* A point array of T with nc components: linear() at each mesh point. */
+template <class T>
+std::vector<T> point_array(const iso::Mesh &m, int nc) {
+  std::vector<T> a;
+  for (const iso::Point &p : m.pts)
+    for (int k = 0; k < nc; k++) a.push_back((T)linear(&p.x, k));
+  return a;
+}
+
+/* s's interpolated array i (T, nc components) is linear() at its points:
+ * within tol (integers: within half a unit, rounded as VTK does). */
+template <class T>
+void check_interpolated(const ai::surface &s, size_t i, int nc, double tol) {
+  const ai::array a = s.point_data(i);
+  assert_int_equal((int)a.type, (int)ai::dtype_of<T>());
+  assert_int_equal(a.components, nc);
+  assert_int_equal(a.count, s.num_points());
+  const T *v = static_cast<const T *>(a.data);
+  for (size_t p = 0; p < s.num_points(); p++)
+    for (int k = 0; k < nc; k++) {
+      const double want = linear(s.points() + 3 * p, k);
+      const double got = (double)v[(size_t)nc * p + (size_t)k];
+      if (std::is_integral<T>::value) {
+        assert_true(std::fabs(got - want) <= 0.5 + 1e-9);
+        assert_true(got == std::round(got));
+      } else {
+        assert_true(std::fabs(got - want) <= tol * (1 + std::fabs(want)));
+      }
+    }
+}
+
+void test_point_data(void **) {
+  const iso::Mesh &m = grid();
+  const std::vector<double> d1 = point_array<double>(m, 1);
+  const std::vector<float> f3 = point_array<float>(m, 3);
+  const std::vector<int32_t> i9 = point_array<int32_t>(m, 9);
+  const std::vector<int16_t> s3 = point_array<int16_t>(m, 3);
+  ai::request req = request_at({kIso, 95.5});
+  req.point_data = {ai::view(d1.data(), m.pts.size(), 1), ai::view(f3.data(), m.pts.size(), 3),
+                    ai::view(i9.data(), m.pts.size(), 9), ai::view(s3.data(), m.pts.size(), 3),
+                    ai::view(m.scalars.data(), m.scalars.size())};
+  ai::surface s;
+  run_ok(input_of(m), req, &s);
+  assert_int_equal(s.num_point_data(), 5);
+  check_interpolated<double>(s, 0, 1, 1e-12);
+  check_interpolated<float>(s, 1, 3, 1e-6);
+  check_interpolated<int32_t>(s, 2, 9, 0);
+  check_interpolated<int16_t>(s, 3, 3, 0);
+  /* The contoured scalars themselves interpolate to each part's value. */
+  const double *sc = static_cast<const double *>(s.point_data(4).data);
+  for (size_t i = 0; i < 2; i++)
+    for (size_t p = s.first_point(i); p < s.first_point(i + 1); p++)
+      assert_true(std::fabs(sc[p] - req.values[i]) <= 1e-9);
+}
+
+/* Cell data, source cell ids, normals. */
+void test_cell_data(void **) {
+  const iso::Mesh &m = grid();
+  std::vector<int64_t> c2;
+  std::vector<float> c1;
+  for (size_t c = 0; c < m.tets.size(); c++) {
+    c2.insert(c2.end(), {(int64_t)c, -(int64_t)c});
+    c1.push_back(0.5f * (float)c);
+  }
+  ai::request req = request_at({kIso, 110.5});
+  req.cell_data = {ai::view(c2.data(), m.tets.size(), 2), ai::view(c1.data(), m.tets.size())};
+  req.cell_ids = true;
+  req.normals = true;
+  ai::surface s;
+  run_ok(input_of(m), req, &s);
+  const int64_t *ids = s.cell_ids();
+  assert_non_null(ids);
+  const int64_t *d2 = static_cast<const int64_t *>(s.cell_data(0).data);
+  const float *d1 = static_cast<const float *>(s.cell_data(1).data);
+  assert_int_equal(s.cell_data(0).count, s.num_triangles());
+  for (size_t f = 0; f < s.num_triangles(); f++) {
+    assert_true(f == s.first_triangle(1) || f == 0 || ids[f] >= ids[f - 1]); /* cell order */
+    assert_int_equal(d2[2 * f], ids[f]);
+    assert_int_equal(d2[2 * f + 1], -ids[f]);
+    assert_true(d1[f] == 0.5f * (float)ids[f]);
+    /* Each vertex lies in the source cell's bounding box. */
+    const iso::Tet &t = m.tets[(size_t)ids[f]];
+    for (int k = 0; k < 3; k++)
+      for (int c = 0; c < 3; c++) {
+        const double x = s.points()[3 * s.triangles()[3 * f + (size_t)k] + (size_t)c];
+        double lo = 1e300, hi = -1e300;
+        for (int j = 0; j < 4; j++) {
+          lo = std::min(lo, (&m.pts[t.v[j]].x)[c]);
+          hi = std::max(hi, (&m.pts[t.v[j]].x)[c]);
+        }
+        assert_true(x >= lo && x <= hi);
+      }
+  }
+  /* Normals: the normalised sum of the unit normals of each point's
+   * triangles, computed here again. */
+  std::vector<double> sum(3 * s.num_points(), 0.0);
+  for (size_t f = 0; f < s.num_triangles(); f++) {
+    const int64_t *t = s.triangles() + 3 * f;
+    const double *a = s.points() + 3 * t[0], *b = s.points() + 3 * t[1], *c = s.points() + 3 * t[2];
+    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+                 v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                         u[0] * v[1] - u[1] * v[0]};
+    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3 && len > 0; k++)
+      for (int j = 0; j < 3; j++) sum[3 * (size_t)t[k] + (size_t)j] += n[j] / len;
+  }
+  const float *nr = s.normals();
+  assert_non_null(nr);
+  for (size_t p = 0; p < s.num_points(); p++) {
+    const double *n = &sum[3 * p];
+    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int j = 0; j < 3; j++) assert_true(std::fabs(nr[3 * p + (size_t)j] - n[j] / len) < 1e-6);
+  }
+}
+
+/* (Re)start the runtime with w unbound workers. */
+void start_workers(int w) {
+  adapt_finalize();
+  adapt_config cfg;
+  std::memset(&cfg, 0, sizeof cfg);
+  cfg.workers = w;
+  cfg.bind = -1;
+  assert_int_equal(adapt_init(&cfg), 0);
+}
+
+/* Everything s holds, as bytes (the comparison of two results). */
+std::string bytes_of(const ai::surface &s) {
+  std::string b((const char *)s.points(), 3 * s.num_points() * sizeof(double));
+  b.append((const char *)s.triangles(), 3 * s.num_triangles() * sizeof(int64_t));
+  for (size_t i = 0; i < s.num_point_data(); i++) {
+    const ai::array a = s.point_data(i);
+    b.append((const char *)a.data, a.count * (size_t)a.components * ai::dtype_size(a.type));
+  }
+  for (size_t i = 0; i < s.num_cell_data(); i++) {
+    const ai::array a = s.cell_data(i);
+    b.append((const char *)a.data, a.count * (size_t)a.components * ai::dtype_size(a.type));
+  }
+  if (s.normals()) b.append((const char *)s.normals(), 3 * s.num_points() * sizeof(float));
+  if (s.cell_ids()) b.append((const char *)s.cell_ids(), s.num_triangles() * sizeof(int64_t));
+  return b;
+}
+
+/* A request with every output, two values. */
+ai::request full_request(const iso::Mesh &m, const std::vector<float> &pd,
+                         const std::vector<int16_t> &cd) {
+  ai::request req = request_at({kIso, 93.5});
+  req.point_data = {ai::view(pd.data(), m.pts.size(), 3), ai::view(m.scalars.data(), m.pts.size())};
+  req.cell_data = {ai::view(cd.data(), m.tets.size())};
+  req.normals = req.cell_ids = req.scalars = true;
+  return req;
+}
+
+/* Workers 1 and 2, every mode, small grains: the same bytes; a call that
+ * asks for other workers than the runtime runs is refused. */
+void test_workers(void **) {
+  const iso::Mesh &m = grid();
+  const std::vector<float> pd = point_array<float>(m, 3);
+  const std::vector<int16_t> cd(m.tets.size(), 7);
+  ai::request req = full_request(m, pd, cd);
+  start_workers(2);
+  ai::surface s;
+  req.policy = ai::policy().workers(1);
+  run_ok(input_of(m), req, &s);
+  const std::string one = bytes_of(s);
+  for (ai::mode md : {ai::mode::sequential, ai::mode::none, ai::mode::static_, ai::mode::sliding})
+    for (size_t grain : {0, 32}) {
+      req.policy = ai::policy().window(md, 256).grain(grain);
+      run_ok(input_of(m), req, &s);
+      assert_true(bytes_of(s) == one);
+    }
+  req.policy = ai::policy().workers(2);
+  run_ok(input_of(m), req, &s);
+  assert_true(bytes_of(s) == one);
+  /* Calls into the same surface reuse its memory. */
+  assert_true(s.kept_bytes() > 0);
+  req.policy = ai::policy().workers(3);
+  assert_int_equal(ai::extract(input_of(m), req, &s), -EBUSY);
+  assert_non_null(std::strstr(s.message(), "3 workers"));
+  s.release();
+  assert_int_equal(s.num_points(), 0);
+  assert_int_equal(s.kept_bytes(), 0);
+}
+
+struct Nested {
+  const std::string *want;
+  const ai::request *req;
+  int ok[2];
+};
+
+/* Called from inside an adapt region: each body call extracts (nested). */
+void nested_body(size_t b, size_t e, void *ctx) {
+  Nested *n = static_cast<Nested *>(ctx);
+  for (size_t i = b; i < e; i++) {
+    ai::surface s;
+    n->ok[i] = ai::extract(input_of(grid()), *n->req, &s) == 0 && bytes_of(s) == *n->want;
+  }
+}
+
+void test_nested_and_threads(void **) {
+  const iso::Mesh &m = grid();
+  const std::vector<float> pd = point_array<float>(m, 3);
+  const std::vector<int16_t> cd(m.tets.size(), 7);
+  ai::request req = full_request(m, pd, cd);
+  ai::surface s;
+  run_ok(input_of(m), req, &s);
+  const std::string want = bytes_of(s);
+  start_workers(2);
+  Nested n{&want, &req, {0, 0}};
+  adapt_attr attr;
+  std::memset(&attr, 0, sizeof attr);
+  attr.grain = 1;
+  assert_int_equal(adapt_for(0, 2, nested_body, &n, &attr), 0);
+  assert_true(n.ok[0] && n.ok[1]);
+  /* Two threads of the caller's at once, three calls each. */
+  int ok[2] = {0, 0};
+  std::vector<std::thread> th;
+  for (int t = 0; t < 2; t++)
+    th.emplace_back([&, t] {
+      ai::surface own;
+      int good = 1;
+      for (int k = 0; k < 3; k++)
+        good &= ai::extract(input_of(m), req, &own) == 0 && bytes_of(own) == want;
+      ok[t] = good;
+    });
+  for (std::thread &t : th) t.join();
+  assert_true(ok[0] && ok[1]);
 }
 
 } // namespace
@@ -85,6 +384,16 @@ void test_tetrahedra(void **) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tetrahedra),
+      cmocka_unit_test(test_types),
+      cmocka_unit_test(test_values),
+      cmocka_unit_test(test_point_data),
+      cmocka_unit_test(test_cell_data),
+      cmocka_unit_test(test_split_one_cell),
+      cmocka_unit_test(test_split_meshes),
+      cmocka_unit_test(test_input_errors),
+      cmocka_unit_test(test_request_errors),
+      cmocka_unit_test(test_workers),
+      cmocka_unit_test(test_nested_and_threads),
   };
   const int rc = cmocka_run_group_tests(tests, nullptr, nullptr);
   adapt_finalize();

@@ -89,7 +89,7 @@ void interpolate(const T *in, int nc, const uint64_t *keys, const double *sc, do
     const T *lo = in + c * x.lo, *hi = in + c * x.hi;
     for (size_t k = 0; k < c; k++) {
       const double l = (double)lo[k], h = (double)hi[k];
-      o[k] = to_type<T>(l * (1.0 - x.t) + h * x.t); /* as vtkGenericDataArray::InterpolateTuple */
+      o[k] = to_type<T>((1 - x.t) * l + x.t * h);
     }
   }
 }

@@ -178,11 +178,12 @@ private:
  * No value: an empty surface.
  * point_data: arrays of the points (points.count tuples, any dtype, any
  *   number of components), interpolated onto the surface's points as
- *   vtkContourGrid does (vtkDataArray::InterpolateTuple: a (1 - t) + b t in
- *   double on the crossed edge from its end of smaller scalar a, at the
- *   crossing's parameter t; a point of the mesh on the surface takes its
- *   value). The output keeps the input's dtype: integers are rounded to
- *   the nearest, halves away from zero, as VTK rounds them.
+ *   vtkContourGrid does (vtkDataArray::InterpolateTuple): (1 - t) a + t b
+ *   in double, a and b the values at the crossed edge's ends of smaller
+ *   and larger scalar, t the crossing's parameter from a; a point of the
+ *   mesh on the surface takes its own value. The output keeps the input's
+ *   dtype: integers are rounded to the nearest, halves away from zero,
+ *   and clamped to the type's range, as VTK does.
  * cell_data: arrays of the cells (as many tuples as cells, before the
  *   split), each triangle taking the tuple of the cell it comes from.
  * normals: per point, the normalised sum of the unit normals of the
