@@ -14,9 +14,10 @@ vtkCellDataToPointData first). Compared: the triangle and merged point
 counts, the points, every point array (type, components, values within
 1e-6), the area within 1e-9 relative, per value of each cell array the
 count and area of its triangles. Errors: empty input, no
-scalars, a wrong array name, 2D and quadratic cells: an error event, an
-empty output. Then EXAMPLE.py (docs/isosurface.md's example) is run and its
-file read back. Exit status: the number of failed checks.
+scalars, a wrong array name, 2D and quadratic cells: an error, an empty
+output. Then EXAMPLE.py (docs/isosurface.md's example) is run and its file
+read back, and the docs' Python and C++ examples are checked to be
+EXAMPLE.py and the .cpp beside it. Exit status: the number of failed checks.
 """
 import importlib.util
 import os
@@ -211,9 +212,10 @@ def test_image():
           "wavelet image: the same surface on 1 and 2 workers, byte for byte")
 
 
-def cgal_member(tmp, member):
-    subprocess.run(["tar", "-xzf", CGAL_TARBALL, "-C", tmp, member], check=True)
-    return os.path.join(tmp, member)
+def cgal_members(tmp, *members):
+    """The members of libcgal-demo's data extracted into tmp (one pass)."""
+    subprocess.run(["tar", "-xzf", CGAL_TARBALL, "-C", tmp] + list(members), check=True)
+    return [os.path.join(tmp, m) for m in members]
 
 
 def load_convert():
@@ -225,7 +227,7 @@ def load_convert():
 
 def test_cgal(tmp):
     convert = load_convert()
-    off = cgal_member(tmp, "data/meshes/elephant.off")
+    off, inr = cgal_members(tmp, "data/meshes/elephant.off", "data/images/skull_2.9.inr")
     subprocess.run(["tetgen", "-pq1.4", "-Q", off], check=True)
     vtu = os.path.join(tmp, "elephant.vtu")
     convert.tetgen_to_vtu(off[:-4] + ".1", off, vtu, 0.2)
@@ -241,7 +243,6 @@ def test_cgal(tmp):
     compare("elephant (tetgen) gyroid at 0", adaptive(grid, [0.0], "gyroid"),
             contour_grid(grid, [0.0], "gyroid"))
 
-    inr = cgal_member(tmp, "data/images/skull_2.9.inr")
     vol, dims, spacing = convert.read_inr(inr)
     vol = vol.reshape(dims[2], dims[1], dims[0])
     image = vtkImageData()
@@ -458,6 +459,24 @@ def test_example(example, tmp):
           "the example's file: %d triangles with height and Normals" % pd.GetNumberOfCells())
 
 
+def doc_block(text, opening):
+    """The fenced block of text that opens with the line `opening`."""
+    start = text.index(opening + "\n") + len(opening) + 1
+    return text[start:text.index("```\n", start)]
+
+
+def test_docs(example):
+    """docs/isosurface.md shows the examples the tests run, as they are."""
+    with open(os.path.join(HERE, "..", "..", "docs", "isosurface.md")) as f:
+        doc = f.read()
+    with open(example) as f:
+        check(doc_block(doc, "```python") == f.read(),
+              "docs/isosurface.md's Python example is " + os.path.basename(example))
+    with open(os.path.splitext(example)[0] + ".cpp") as f:
+        check(doc_block(doc, '```cpp example=vtk-filter with=vtk-filter expect="contour:"') ==
+              f.read(), "docs/isosurface.md's C++ example is contour.cpp")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -468,6 +487,7 @@ def main():
         test_cgal(tmp)
         test_errors()
         test_example(sys.argv[1], tmp)
+        test_docs(sys.argv[1])
     print("test_vtk_filter.py: %d failed" % len(failures))
     return min(len(failures), 100)
 

@@ -55,10 +55,11 @@ vtk-filter:
 endif
 
 # ---- tests (release variant only) --------------------------------------------
-# tests/isosurface/test_vtk_filter.cpp: a plain program (exit status 0 or the
-# failures), the filter against vtkContourGrid in C++; test_vtk_filter.py the
-# same from /usr/bin/python3; the docs' examples (examples/contour.cpp and
-# contour.py) run by them.
+# tests/isosurface/test_vtk_filter.cpp (with _support.cpp and _cases.cpp): a
+# plain program (exit status: the failures), the filter against
+# vtkContourGrid in C++; tests/isosurface/test_vtk_filter.py the same from
+# /usr/bin/python3; the docs' examples (apps/isosurface/vtk/examples/) run by
+# them.
 VTKF_TEST     := $(ISO_TB)/test_vtk_filter
 VTKF_PYTEST   := $(ISO_TB)/test_vtk_filter_py
 VTKF_EXAMPLE  := $(ISO_TB)/vtk_example_contour
@@ -87,6 +88,13 @@ $(VTKF_PYTEST): tests/isosurface/test_vtk_filter.py $(VTKF_STAMP)
 	@chmod +x $@
 EXTRA_TESTS += $(VTKF_TEST) $(VTKF_PYTEST)
 DEMO_DEPS   += $(VTKF_STAMP)
+endif
+# check-docs compiles the docs' examples marked with=vtk-filter with these
+# (scripts/doc_examples.sh), in any variant, against the release build.
+ifneq ($(VTKF_HAVE),)
+DOC_DEPS += vtk-filter
+DOC_VTK_CXXFLAGS = $(VTKF_TEST_FLAGS)
+DOC_VTK_LIBS = $(VTKF_TEST_LINK)
 endif
 
 # ---- install -------------------------------------------------------------------
