@@ -98,37 +98,49 @@ DOC_VTK_LIBS = $(VTKF_TEST_LINK)
 endif
 
 # ---- install -------------------------------------------------------------------
-# cmake --install of the build above, with the prefix and directories of the
-# make command line: LIBDIR/libadaptVtkContour.so, INCLUDEDIR/adapt-vtk/,
-# LIBDIR/cmake/adapt-vtk/, PYTHONDIR/adapt_vtk/ (default
-# PREFIX/lib/python3/dist-packages). When PYTHONDIR is not on the path of
-# Debian's /usr/bin/python3 but PREFIX/lib/python3.X/dist-packages is (the
-# case of PREFIX=/usr/local), adapt_vtk.pth there adds PYTHONDIR to it.
+# `cmake --install` of the build above with the prefix of the make command
+# line: LIBDIR/libadaptVtkContour.so, INCLUDEDIR/adapt-vtk/ (its headers),
+# LIBDIR/cmake/adapt-vtk/ (find_package(adapt-vtk), VTK's module files),
+# LIBDIR/vtk/hierarchy/adapt-vtk/ (VTK's wrapping hierarchy, for modules
+# that wrap against this one), PYTHONDIR/adapt_vtk/ (default
+# PREFIX/lib/python3/dist-packages). The build above has the default layout
+# (lib, include, lib/python3/dist-packages under the prefix); other
+# directories are built in $(VTKF_B)-install (again: VTK's module build
+# places its build tree by the install directories). When PYTHONDIR is not
+# on the path of Debian's /usr/bin/python3 but PREFIX/lib/python3.X/
+# dist-packages is (the case of PREFIX=/usr/local), adapt_vtk.pth there
+# adds PYTHONDIR to it.
 PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
 VTKF_PY   ?= /usr/bin/python3
 vtkf_rel = $(shell realpath -m --relative-to='$(PREFIX)' '$(1)')
+VTKF_DIRS = $(call vtkf_rel,$(LIBDIR)) $(call vtkf_rel,$(INCLUDEDIR)) $(call vtkf_rel,$(PYTHONDIR))
 VTKF_PTH_DIR = $(shell $(VTKF_PY) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; \
   d = "$(PREFIX)/lib/python" + v + "/dist-packages"; p = "$(PYTHONDIR)"; \
   print(d if d in sys.path and p not in sys.path else "")' 2>/dev/null)
 
 install-vtk-filter: vtk-filter
-	$(CMAKE) -S $(VTKF_DIR) -B $(VTKF_B) -DCMAKE_INSTALL_PREFIX=$(PREFIX) \
-	  -DCMAKE_INSTALL_LIBDIR=$(call vtkf_rel,$(LIBDIR)) \
-	  -DCMAKE_INSTALL_INCLUDEDIR=$(call vtkf_rel,$(INCLUDEDIR)) \
-	  -DADAPT_VTK_PYTHONDIR=$(call vtkf_rel,$(PYTHONDIR)) >$(VTKF_B)/cmake-install.log
-	DESTDIR=$(DESTDIR) $(CMAKE) --build $(VTKF_B) --target install >>$(VTKF_B)/cmake-install.log
+	@set -e; b=$(VTKF_B); set -- $(VTKF_DIRS); \
+	if [ "$$*" != "lib include lib/python3/dist-packages" ]; then \
+	  b=$(VTKF_B)-install; echo "install: the VTK filter built for $$* in $$b"; mkdir -p $$b; \
+	  { $(CMAKE) -S $(VTKF_DIR) -B $$b $(VTKF_CMAKE_ARGS) -DCMAKE_INSTALL_LIBDIR:STRING=$$1 \
+	    -DCMAKE_INSTALL_INCLUDEDIR:STRING=$$2 -DADAPT_VTK_PYTHONDIR:STRING=$$3 && \
+	    $(CMAKE) --build $$b -j $(VTKF_JOBS); } >$$b/build.log 2>&1 || { cat $$b/build.log >&2; exit 1; }; \
+	fi; \
+	DESTDIR=$(DESTDIR) $(CMAKE) --install $$b --prefix $(PREFIX) >$$b/install.log
 	@if [ -n "$(VTKF_PTH_DIR)" ]; then install -d $(DESTDIR)$(VTKF_PTH_DIR) && \
 	  realpath -m --relative-to='$(VTKF_PTH_DIR)' '$(PYTHONDIR)' > $(DESTDIR)$(VTKF_PTH_DIR)/adapt_vtk.pth && \
 	  echo "install: $(VTKF_PTH_DIR)/adapt_vtk.pth adds $(PYTHONDIR) to $(VTKF_PY)'s path"; fi
 	@echo "install: the VTK filter (adapt_vtk, Adapt::Contour) in $(DESTDIR)$(PREFIX)"
 
-# Removes what install-vtk-filter wrote (the install manifest of the build).
+# Removes what install-vtk-filter wrote (the directories named adapt-vtk and
+# adapt_vtk are the filter's alone).
 uninstall-vtk-filter:
-	@if [ -f $(VTKF_B)/install_manifest.txt ]; then \
-	  sed 's|^|$(DESTDIR)|' $(VTKF_B)/install_manifest.txt | xargs rm -f; fi
+	rm -f $(DESTDIR)$(LIBDIR)/libadaptVtkContour.so
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/adapt-vtk $(DESTDIR)$(LIBDIR)/cmake/adapt-vtk \
+	  $(DESTDIR)$(LIBDIR)/vtk/hierarchy/adapt-vtk $(DESTDIR)$(PYTHONDIR)/adapt_vtk
 	@if [ -n "$(VTKF_PTH_DIR)" ]; then rm -f $(DESTDIR)$(VTKF_PTH_DIR)/adapt_vtk.pth; fi
-	-rmdir $(DESTDIR)$(PYTHONDIR)/adapt_vtk $(DESTDIR)$(LIBDIR)/cmake/adapt-vtk \
-	  $(DESTDIR)$(INCLUDEDIR)/adapt-vtk 2>/dev/null
+	-rmdir $(DESTDIR)$(LIBDIR)/vtk/hierarchy $(DESTDIR)$(LIBDIR)/vtk $(DESTDIR)$(PYTHONDIR) \
+	  $(DESTDIR)$(dir $(PYTHONDIR)) 2>/dev/null
 
 ifneq ($(VTKF_HAVE),)
 install: install-vtk-filter
