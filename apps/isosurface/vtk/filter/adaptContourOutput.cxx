@@ -173,6 +173,12 @@ int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err
     iso::dtype t;
     if (!arr || arr == skip[0] || arr == skip[1] || !DtypeOf(arr->GetDataType(), &t)) continue;
     if (arr == pd->GetScalars() && !computeScalars) continue;
+    if (arr->GetNumberOfTuples() != in.NumberOfPoints) {
+      *err = std::string("the point array '") + (arr->GetName() ? arr->GetName() : "") + "' has " +
+             std::to_string(arr->GetNumberOfTuples()) + " tuples for " +
+             std::to_string(in.NumberOfPoints) + " points";
+      return -EINVAL;
+    }
     vtkSmartPointer<vtkDataArray> c = arr;
     if (!arr->HasStandardMemoryLayout()) {
       c.TakeReference(vtkDataArray::CreateDataArray(arr->GetDataType()));
@@ -184,6 +190,16 @@ int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err
     call->Req.point_data.push_back(v);
     call->PointArrays.push_back(arr);
     call->PointAttributes.push_back(pd->IsArrayAnAttribute(a));
+  }
+  vtkCellData *cd = in.CellData;
+  for (int a = 0; a < cd->GetNumberOfArrays(); a++) {
+    vtkAbstractArray *arr = cd->GetAbstractArray(a);
+    if (arr && arr != cd->GetGlobalIds() && arr->GetNumberOfTuples() < in.NumberOfCells) {
+      *err = std::string("the cell array '") + (arr->GetName() ? arr->GetName() : "") + "' has " +
+             std::to_string(arr->GetNumberOfTuples()) + " tuples for " +
+             std::to_string(in.NumberOfCells) + " cells";
+      return -EINVAL;
+    }
   }
   call->Req.cell_ids = true;
   call->Req.scalars = false;

@@ -31,8 +31,9 @@ struct Call {
  * computeScalars; global and pedigree ids and non-numeric arrays left out,
  * as VTK does not interpolate them), cell ids requested (the cell arrays
  * are copied from them). values, policy and normals are the caller's to
- * set. Returns 0, or -EINVAL with *err set (an array type the core does
- * not read). The views point into in's arrays: in must outlive *call. */
+ * set. Returns 0, or -EINVAL with *err set (scalars of a type the core
+ * does not read, a point array of another length than the points, a cell
+ * array shorter than the cells). The views point into in's arrays: in must outlive *call. */
 int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err);
 
 /* The surface s of call into out: points (float when floatPoints, else
