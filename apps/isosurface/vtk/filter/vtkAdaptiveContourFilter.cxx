@@ -19,6 +19,10 @@
 
 vtkStandardNewMacro(vtkAdaptiveContourFilter);
 
+struct vtkAdaptiveContourFilter::Internals {
+  adapt::iso::surface Surface;
+};
+
 namespace {
 
 adapt::iso::mode IsoMode(int mode) {
@@ -34,13 +38,16 @@ adapt::iso::mode IsoMode(int mode) {
 
 vtkAdaptiveContourFilter::vtkAdaptiveContourFilter()
     : ContourValues(vtkContourValues::New()), ComputeScalars(1), ComputeNormals(0),
-      NumberOfWorkers(0), Mode(SLIDING_WINDOW), WindowSize(0) {
+      NumberOfWorkers(0), Mode(SLIDING_WINDOW), WindowSize(0), Internal(new Internals) {
   /* As vtkContourGrid: the active point scalars by default. */
   this->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
                                vtkDataSetAttributes::SCALARS);
 }
 
-vtkAdaptiveContourFilter::~vtkAdaptiveContourFilter() { this->ContourValues->Delete(); }
+vtkAdaptiveContourFilter::~vtkAdaptiveContourFilter() {
+  this->ContourValues->Delete();
+  delete this->Internal;
+}
 
 vtkMTimeType vtkAdaptiveContourFilter::GetMTime() {
   vtkMTimeType t = this->Superclass::GetMTime();
@@ -108,7 +115,7 @@ int vtkAdaptiveContourFilter::RequestData(vtkInformation *, vtkInformationVector
   call.Req.policy = adapt::iso::policy()
                         .window(IsoMode(this->Mode), size_t(this->WindowSize))
                         .workers(this->Mode == SEQUENTIAL ? 1 : this->NumberOfWorkers);
-  adapt::iso::surface s;
+  adapt::iso::surface &s = this->Internal->Surface;
   rc = adapt::iso::extract(call.In, call.Req, &s);
   if (rc != 0) {
     vtkErrorMacro("extraction failed: " << s.message() << " (" << std::strerror(-rc) << ")");

@@ -119,6 +119,10 @@ protected:
   vtkIdType WindowSize;
 
 private:
+  /* The core's surface, whose buffers the next RequestData reuses. */
+  struct Internals;
+  Internals *Internal;
+
   vtkAdaptiveContourFilter(const vtkAdaptiveContourFilter &) = delete;
   void operator=(const vtkAdaptiveContourFilter &) = delete;
 };
