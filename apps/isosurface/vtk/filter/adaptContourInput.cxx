@@ -58,7 +58,7 @@ bool CellVisible(vtkDataSet *in, vtkIdType c) {
 }
 
 /* The cells of a 3D structured block split into tetrahedra, cell (i, j, k)
- * by Triangulate((i + j + k) odd) as vtkDataSetTriangleFilter does;
+ * by Triangulate((i + j + k) mod 2) as vtkDataSetTriangleFilter does;
  * blanked cells skipped. */
 int SplitStructured(vtkDataSet *in, const int np[3], bool hexahedron, Input *out,
                     std::string *err) {
@@ -215,11 +215,6 @@ int PrepareScalars(vtkDataSet *in, vtkDataArray *scalars, int association, Input
 }
 
 } // namespace
-
-bool IsLinear3D(int type) {
-  return type == VTK_TETRA || type == VTK_VOXEL || type == VTK_HEXAHEDRON || type == VTK_WEDGE ||
-         type == VTK_PYRAMID;
-}
 
 int PrepareInput(vtkDataSet *input, vtkDataArray *scalars, int association, Input *out,
                  std::string *err) {

@@ -38,17 +38,14 @@ struct Input {
 
 /* Fills *out from input and its array to process (scalars, of the
  * association given: vtkDataObject::FIELD_ASSOCIATION_POINTS or _CELLS).
- * Returns 0, or -EINVAL with *err set: scalars missing, of several
- * components or not numeric, a cell neither linear 3D nor blanked, a
- * structured input that is not 3D, or a cell array / point count that does
- * not match the mesh. -ENOMEM on allocation failure. The input must outlive
+ * Returns 0, or -EINVAL with *err set: a dataset type other than those of
+ * vtkAdaptiveContourFilter.h, a structured input that is not 3D, a point
+ * set without points, scalars of several components or of another length
+ * than the points (cells for cell scalars). -ENOMEM on allocation failure.
+ * The cells' types and ids are checked by the core (adapt::iso::extract). The input must outlive
  * *out (its arrays are referenced). Not thread-safe on one Input. */
 int PrepareInput(vtkDataSet *input, vtkDataArray *scalars, int association, Input *out,
                  std::string *err);
-
-/* True if type is one of the linear 3D cells the core splits (tetrahedron,
- * hexahedron, voxel, wedge, pyramid, pentagonal and hexagonal prism). */
-bool IsLinear3D(int type);
 
 } // namespace adapt_vtk
 

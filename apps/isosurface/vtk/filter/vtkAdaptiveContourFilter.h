@@ -4,35 +4,43 @@
  * VTK filter").
  *
  * Inputs (port 0):
- * - vtkUnstructuredGrid of linear 3D cells (tetrahedron, hexahedron, voxel,
- *   wedge, pyramid, pentagonal and hexagonal prism), split into tetrahedra
- *   on the fly by the core; its arrays are read in place (points float or
- *   double, 32- or 64-bit offsets/connectivity, scalars of any numeric type).
+ * - vtkUnstructuredGrid of linear 3D cells (tetrahedron, voxel, hexahedron,
+ *   wedge, pyramid), the cells other than tetrahedra split into tetrahedra
+ *   on the fly by the core (<adapt/iso.hpp>, input); its arrays are read in
+ *   place (points float or double, 32- or 64-bit offsets/connectivity,
+ *   scalars and point arrays of any numeric type).
  * - vtkImageData, vtkRectilinearGrid, vtkStructuredGrid with 3D cells: each
  *   cell (i, j, k) is split into the 5 tetrahedra of vtkVoxel /
- *   vtkHexahedron::Triangulate(p), p = (i + j + k) odd, exactly as
+ *   vtkHexahedron::Triangulate(p), p = (i + j + k) mod 2, exactly as
  *   vtkDataSetTriangleFilter splits it; the surface is that of
  *   vtkDataSetTriangleFilter + vtkContourGrid (not the marching cubes of
  *   vtkContourFilter / vtkFlyingEdges3D). Blanked cells are skipped.
  * - vtkMultiBlockDataSet, vtkPartitionedDataSet(Collection): each block on
  *   its own, the output a composite of the same structure with a vtkPolyData
  *   per block (the composite pipeline's behaviour, as for vtkContourFilter).
- * Output: triangles, points merged (one per cut edge and isovalue),
- * triangles of isovalue i before those of isovalue i + 1 (the order of
- * the values); the point data interpolated from every input point array as
- * vtkContourGrid does (integer arrays rounded to the nearest integer), the
+ * Output: triangles, points merged (one per cut edge and isovalue; float
+ * when the input's are, else double), the triangles of isovalue i before
+ * those of isovalue i + 1; the point data interpolated from every numeric
+ * input point array as vtkContourGrid does (vtkDataArray::InterpolateTuple,
+ * integers rounded to the nearest; not the global and pedigree ids), the
  * scalars among them when ComputeScalars is on; the cell data of each
- * triangle copied from its source cell; "Normals" when ComputeNormals is on
- * (as vtkContourGrid: vtkPolyDataNormals, feature angle 180).
+ * triangle copied from its source cell (not the global ids); "Normals"
+ * (float) when ComputeNormals is on: per point the normalised sum of its
+ * triangles' unit normals. The triangles are wound, and the normals point,
+ * towards larger scalars (docs/isosurface.md, "What the extraction
+ * guarantees"), where vtkContourGrid's follow the tetrahedra's vertex order.
  * Scalars: SetInputArrayToProcess(0, 0, 0, association, name), point or
  * cell data (default: the active point scalars). Cell scalars are made point
  * scalars as vtkCellDataToPointData does (each point takes the mean of the
  * cells that use it); that point array then is the "scalars" of the output.
  * Errors (vtkErrorMacro, empty output, RequestData returns 1 so that the
  * pipeline goes on): no scalars, an array name not found, a scalars array of
- * more than one component or not numeric, a cell that is not linear 3D (2D,
- * quadratic, polyhedron), a mesh the core refuses (ids out of range), a
- * runtime failure. An input of no cells is an empty output without error.
+ * more than one component or not numeric, a point array of another length
+ * than the points or a cell array shorter than the cells, a cell that is
+ * not linear 3D (2D, quadratic, polyhedron), a 2D structured input, another
+ * dataset type, a mesh the core refuses (ids out of range), a worker count
+ * other than the running runtime's, a runtime failure. An input of no cells
+ * is an empty output without error (as vtkContourGrid).
  * Threads: one RequestData at a time per filter (as any vtkAlgorithm);
  * several filters may run at once on different threads. */
 #ifndef APPS_ISOSURFACE_VTK_FILTER_VTKADAPTIVECONTOURFILTER_H
