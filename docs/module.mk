@@ -13,7 +13,7 @@
 # table from them; `make docs-tables` regenerates the tables only.
 
 .PHONY: check-docs
-check-docs: $(LIB_A)
+check-docs: $(LIB_A) $(ISO_LIB_A)
 	@VARIANT=$(VARIANT) SAN_FLAGS="$(SAN_FLAGS)" CC="$(CC)" CXX="$(CXX)" LIBS_CORE="$(LIBS_CORE)" \
 	  bash scripts/doc_examples.sh
 	@bash scripts/doc_refs.sh

@@ -30,8 +30,8 @@ endif
 
 # The extraction (mt.h), split by what it holds: one cell and the
 # sequential merge, the case table, the cell phase, the chunked merge,
-# extract() itself.
-ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract
+# extract() itself, the cells of a MeshView (apps/isosurface/core/cell_source.cpp).
+ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract core/cell_source
 # The checks of the input files (file_checks.h), one file per format.
 ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_image
 ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
@@ -51,11 +51,12 @@ ISO_LTEST     := $(ISO_TB)/test_locality
 ISO_LTEST_OBJ := $(B)/obj/tests/isosurface/test_locality.o
 ISO_ALL_OBJS  += $(ISO_LTEST_OBJ)
 
-# <adapt/iso.hpp> (core/include/adapt/iso.hpp, core/iso_*.cpp): the
-# extraction as a library of its own, libadapt-iso.a and libadapt-iso.so
-# (on libadapt.so, found beside it: rpath $ORIGIN, so that a program with
-# an rpath to the library's directory loads both), no VTK. Its objects and the extraction's are built with
-# hidden visibility: the library exports what iso.hpp marks ADAPT_ISO_API.
+# <adapt/iso.hpp> (apps/isosurface/core/include/adapt/iso.hpp; iso_api.cpp and
+# its siblings in core/): the extraction as a library of its own,
+# libadapt-iso.a and libadapt-iso.so (on libadapt.so, found beside it: rpath
+# $ORIGIN, so that a program with an rpath to the library's directory loads
+# both), no VTK. Its objects and the extraction's are built with hidden
+# visibility: the library exports what iso.hpp marks ADAPT_ISO_API.
 ISO_API_DIR  := $(ISO_DIR)/core
 ISO_API_INC  := $(ISO_API_DIR)/include
 ISO_API_OBJS := $(patsubst %,$(B)/obj/$(ISO_API_DIR)/%.o,iso_api iso_input iso_attrs)
@@ -127,6 +128,7 @@ ISO_ALL_OBJS  += $(ISO_DIST_OBJ)
 ISO_DIST_TEST := $(ISO_TB)/test_dist
 
 $(ISO_ALL_OBJS): CPPFLAGS_ALL += $(PERF_INC) -isystem $(VTK_INC)
+$(B)/obj/$(ISO_DIR)/core/cell_source.o: CPPFLAGS_ALL += -I$(ISO_DIR)
 # The tests (tests/isosurface/) see the app's headers.
 $(ISO_TEST_OBJ) $(ISO_RTEST_OBJ) $(ISO_LTEST_OBJ): CPPFLAGS_ALL += -I$(ISO_DIR)
 # The renumbering sorts with the C++ front end's adapt::sort (header-only).
@@ -208,7 +210,7 @@ ISO_FUZZ_CXX ?= clang++
 ISO_FUZZ_B   := $(B)/fuzz
 ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE -isystem $(VTK_INC)
+ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE -isystem $(VTK_INC) -I$(ISO_DIR)
 ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
                  $(ISO_CHECK_SRCS) vtk_bridge pieces)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))

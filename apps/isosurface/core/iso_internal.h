@@ -38,14 +38,10 @@ bool with_type(dtype t, F &&f) {
   return false;
 }
 
-/* The mesh as the core reads it: views of the caller's arrays where their
- * types are the core's (float64 points and scalars, 32-bit tetrahedra),
- * else of the converted copies below, which later calls reuse. */
+/* The mesh as the core reads it: a view of the caller's arrays (checked),
+ * nothing copied. */
 struct Prepared {
-  ::iso::Mesh mesh;            /* the core's mesh (its arrays: copies) */
-  std::vector<int64_t> parent; /* tetrahedron -> source cell (split cells) */
-  bool split = false;          /* parent is used */
-  size_t ncells = 0;           /* cells of the input (before the split) */
+  ::iso::MeshView view;
 };
 
 /* A buffer of output elements of any dtype. */
@@ -91,10 +87,6 @@ int check_request(const input &in, const request &req, size_t ncells, std::strin
  * ids, scalars) into s; parallel loops unless sequential. 0, -ENOMEM, the
  * runtime's errors (message in s->msg). */
 int compute_attributes(const input &in, const request &req, bool sequential, surface::impl *s);
-
-/* The triangles of tetrahedron t of the core's mesh at iso (0, 1 or 2),
- * as the cell phase counts them (degenerate ones dropped). */
-int tet_triangles(const double *sc, const ::iso::Tet &t, double iso);
 
 } // namespace internal
 } // namespace iso
