@@ -161,7 +161,8 @@ void assemble(surface::impl *s) {
 }
 
 int run(const input &in, const request &req, surface::impl *s) {
-  if (int rc = internal::prepare_input(in, &s->prep, &s->msg)) return rc;
+  const bool seq = req.policy.window_mode() == mode::sequential || req.policy.worker_count() == 1;
+  if (int rc = internal::prepare_input(in, seq, &s->prep, &s->msg)) return rc;
   const ::iso::MeshView &v = s->prep.view;
   if (int rc = internal::check_request(in, req, v.cells.ncells, &s->msg)) return rc;
   ::iso::Mode mode;

@@ -46,21 +46,6 @@ int tet_triangles(const S *sc, const ::iso::Tet &t, double iso) {
   return n;
 }
 
-/* Runs body(b, e) over [0, n) in pieces: plain loop when sequential, else
- * adapt_for (each index written by one call: the result does not depend
- * on the schedule). 0 or the runtime's error. */
-template <class F>
-int loop(size_t n, bool sequential, F &&body) {
-  if (sequential || n < 2) {
-    body((size_t)0, n);
-    return 0;
-  }
-  using L = std::remove_reference_t<F>;
-  L *f = &body;
-  return adapt_for(
-      0, n, [](size_t b, size_t e, void *ctx) { (*static_cast<L *>(ctx))(b, e); }, f, nullptr);
-}
-
 /* v converted to T, integers rounded half away from zero and clamped to
  * T's range (vtkDataArray's rounding of interpolated values). */
 template <class T>

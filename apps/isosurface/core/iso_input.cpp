@@ -61,14 +61,48 @@ std::string id_message(size_t c, long long id, size_t npts) {
   return "cell " + num(c) + ": point id " + std::to_string(id) + " outside [0, " + num(npts) + ")";
 }
 
-/* The ids of ncells cells of `per` ids each in range. */
+/* Ids per chunk of the ids' check. */
+constexpr size_t kCheckIds = 65536;
+
+/* The largest of p[0, n): eight running maxima, which the compiler keeps
+ * in vector registers. */
+template <class U>
+U max_of(const U *p, size_t n) {
+  U m[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; j++) m[j] = p[i + (size_t)j] > m[j] ? p[i + (size_t)j] : m[j];
+  for (; i < n; i++) m[0] = p[i] > m[0] ? p[i] : m[0];
+  return *std::max_element(m, m + 8);
+}
+
+/* ids[0, n) in [0, npts): the largest of each chunk as unsigned (a
+ * negative id is then larger than any count), a loop the compiler
+ * vectorises; the first bad id found again in the first bad chunk. `per`:
+ * ids per cell (its index in the message; 0: the message says "id"). */
 template <class I>
-int check_tet_ids(const I *ids, size_t ncells, size_t npts, std::string *msg) {
-  for (size_t i = 0; i < 4 * ncells; i++)
-    if (outside(ids[i], npts)) {
-      *msg = id_message(i / 4, (long long)ids[i], npts);
-      return -ERANGE;
-    }
+int check_ids(const I *ids, size_t n, size_t npts, size_t per, bool seq, std::string *msg) {
+  using U = typename std::make_unsigned<I>::type;
+  const size_t nch = (n + kCheckIds - 1) / kCheckIds;
+  std::vector<U> most(nch);
+  const int rc = loop(nch, seq, [&](size_t b, size_t e) {
+    for (size_t k = b; k < e; k++)
+      most[k] = max_of(reinterpret_cast<const U *>(ids) + k * kCheckIds,
+                       std::min(n, (k + 1) * kCheckIds) - k * kCheckIds);
+  });
+  if (rc) {
+    *msg = std::string("checking the ids: ") + adapt_strerror(rc);
+    return rc;
+  }
+  for (size_t k = 0; k < nch; k++)
+    if ((uint64_t)most[k] >= npts)
+      for (size_t i = k * kCheckIds; i < std::min(n, (k + 1) * kCheckIds); i++)
+        if ((uint64_t)(U)ids[i] >= npts) {
+          *msg = per ? id_message(i / per, (long long)ids[i], npts)
+                     : "connectivity[" + num(i) + "]: point id " +
+                           std::to_string((long long)ids[i]) + " outside [0, " + num(npts) + ")";
+          return -ERANGE;
+        }
   return 0;
 }
 
@@ -82,33 +116,47 @@ std::string type_message(size_t c, unsigned type) {
                  "pyramid 14)");
 }
 
-/* Offsets, types and ids of VTK's cell arrays checked. */
+/* Cell c of VTK's cell arrays: 0, or its error (message in *msg). */
+template <class O>
+int check_cell(const O *off, const uint8_t *types, size_t c, size_t nconn, std::string *msg) {
+  const int np = ::iso::cell_points(types[c]);
+  if (!np) {
+    *msg = type_message(c, types[c]);
+    return -ENOTSUP;
+  }
+  if (off[c + 1] < off[c] || (uint64_t)(off[c + 1] - off[c]) != (uint64_t)np ||
+      (uint64_t)off[c + 1] > nconn) {
+    *msg = "cell " + num(c) + ": offsets " + std::to_string((long long)off[c]) + " to " +
+           std::to_string((long long)off[c + 1]) + " for type " + std::to_string(types[c]) + " (" +
+           std::to_string(np) + " points, " + num(nconn) + " ids in all)";
+    return -EINVAL;
+  }
+  return 0;
+}
+
+/* VTK's cell arrays checked: the first and last offsets, each cell's type
+ * and offsets (in parallel unless seq; the first bad cell's error), then
+ * the ids. */
 template <class O, class I>
 int check_cells(const O *off, const I *conn, const uint8_t *types, size_t ncells, size_t nconn,
-                size_t npts, std::string *msg) {
+                size_t npts, bool seq, std::string *msg) {
   if (off[0] != 0 || (uint64_t)off[ncells] != nconn) {
     *msg = "offsets: the first must be 0 and the last " + num(nconn) + " (connectivity count)";
     return -EINVAL;
   }
-  for (size_t c = 0; c < ncells; c++) {
+  auto bad = [&](size_t c) {
     const int np = ::iso::cell_points(types[c]);
-    if (!np) {
-      *msg = type_message(c, types[c]);
-      return -ENOTSUP;
-    }
-    if (off[c + 1] < off[c] || (uint64_t)(off[c + 1] - off[c]) != (uint64_t)np) {
-      *msg = "cell " + num(c) + ": " + std::to_string((long long)(off[c + 1] - off[c])) +
-             " points for type " + std::to_string(types[c]) + " (expected " + std::to_string(np) +
-             ")";
-      return -EINVAL;
-    }
-    for (size_t k = (size_t)off[c]; k < (size_t)off[c + 1]; k++)
-      if (outside(conn[k], npts)) {
-        *msg = id_message(c, (long long)conn[k], npts);
-        return -ERANGE;
-      }
+    return !np || off[c + 1] < off[c] || (uint64_t)(off[c + 1] - off[c]) != (uint64_t)np ||
+           (uint64_t)off[c + 1] > nconn;
+  };
+  int rc = 0;
+  const size_t c = first_bad(ncells, kCheckIds, seq, bad, &rc);
+  if (rc) {
+    *msg = std::string("checking the cells: ") + adapt_strerror(rc);
+    return rc;
   }
-  return 0;
+  if (c < ncells) return check_cell(off, types, c, nconn, msg);
+  return check_ids(conn, nconn, npts, 0, seq, msg);
 }
 
 int check_mixed(const input &in, std::string *msg) {
@@ -131,7 +179,7 @@ int check_mixed(const input &in, std::string *msg) {
 }
 
 /* Tetrahedra, 4 ids each: checked, read in place. */
-int prepare_tets(const input &in, ::iso::CellSource *src, std::string *msg) {
+int prepare_tets(const input &in, bool seq, ::iso::CellSource *src, std::string *msg) {
   const array &cn = in.connectivity;
   if (!is_id_type(cn.type, true) || cn.count % 4) {
     *msg = "connectivity: tetrahedra need int32, uint32, int64 or uint64 ids, 4 per cell (" +
@@ -146,13 +194,14 @@ int prepare_tets(const input &in, ::iso::CellSource *src, std::string *msg) {
   int rc = 0;
   with_type(cn.type, [&](auto z) {
     using I = decltype(z);
-    rc = check_tet_ids(static_cast<const I *>(cn.data), src->ncells, in.points.count, msg);
+    if constexpr (std::is_integral<I>::value) /* the id types above */
+      rc = check_ids(static_cast<const I *>(cn.data), cn.count, in.points.count, 4, seq, msg);
   });
   return rc;
 }
 
 /* VTK's cell arrays: checked, read in place and split block by block. */
-int prepare_mixed(const input &in, ::iso::CellSource *src, std::string *msg) {
+int prepare_mixed(const input &in, bool seq, ::iso::CellSource *src, std::string *msg) {
   if (int rc = check_mixed(in, msg)) return rc;
   const array &cn = in.connectivity;
   src->kind = ::iso::CellSource::Kind::Mixed;
@@ -166,15 +215,15 @@ int prepare_mixed(const input &in, ::iso::CellSource *src, std::string *msg) {
   const uint8_t *t = src->types;
   if (src->off64 && src->conn64)
     return check_cells((const int64_t *)src->offsets, (const int64_t *)cn.data, t, n, cn.count,
-                       npts, msg);
+                       npts, seq, msg);
   if (src->off64)
     return check_cells((const int64_t *)src->offsets, (const int32_t *)cn.data, t, n, cn.count,
-                       npts, msg);
+                       npts, seq, msg);
   if (src->conn64)
     return check_cells((const int32_t *)src->offsets, (const int64_t *)cn.data, t, n, cn.count,
-                       npts, msg);
+                       npts, seq, msg);
   return check_cells((const int32_t *)src->offsets, (const int32_t *)cn.data, t, n, cn.count, npts,
-                     msg);
+                     seq, msg);
 }
 
 ::iso::ScalarType scalar_type(dtype t) {
@@ -195,7 +244,7 @@ int prepare_mixed(const input &in, ::iso::CellSource *src, std::string *msg) {
 
 } // namespace
 
-int prepare_input(const input &in, Prepared *prep, std::string *msg) {
+int prepare_input(const input &in, bool seq, Prepared *prep, std::string *msg) {
   if (int rc = check_array(in.points, "points", 3, msg)) return rc;
   if (in.points.type != dtype::float32 && in.points.type != dtype::float64) {
     *msg = "points: dtype must be float32 or float64";
@@ -220,7 +269,7 @@ int prepare_input(const input &in, Prepared *prep, std::string *msg) {
   v.st = scalar_type(in.scalars.type);
   v.npts = in.points.count;
   const bool mixed = in.offsets.data || in.types.data || in.offsets.count || in.types.count;
-  return mixed ? prepare_mixed(in, &v.cells, msg) : prepare_tets(in, &v.cells, msg);
+  return mixed ? prepare_mixed(in, seq, &v.cells, msg) : prepare_tets(in, seq, &v.cells, msg);
 }
 
 int check_request(const input &in, const request &req, size_t ncells, std::string *msg) {
