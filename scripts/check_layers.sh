@@ -7,6 +7,10 @@
 #   perfcounters perfcounters/          (PAPI only)
 #   C++ front end stl/include           (public headers)
 #   above        apps/, bench/, tests/, packaging/ (public headers, stl, perfcounters)
+# apps/isosurface by its parts, each seeing itself and the parts listed (apps/isosurface/module.mk
+# gives each only their include paths): core (nothing else), io (core), vtk (core, io), cli
+# (core, io), tools (core), fuzz (core, io); an include of another part's header, by path or by
+# name, is reported.
 # Allowed relative includes across directories: libadapt/src -> libadapt/ext
 # (the extension header) and tests/*/test_*.c -> libadapt/src or algorithms/
 # (white-box tests, marked so).
@@ -47,6 +51,37 @@ while IFS= read -r f; do
       fi ;;
   esac
 done < <(git ls-files '*.c' '*.h' '*.cpp' '*.hpp')
+
+# The parts of apps/isosurface: which parts each may include (itself aside).
+declare -A iso_sees=([core]="" [io]="core" [vtk]="core io" [cli]="core io" [tools]="core"
+  [fuzz]="core io")
+declare -A iso_part_of=() # header name -> its part
+while IFS= read -r h; do
+  p=${h#apps/isosurface/}
+  iso_part_of[$(basename "$h")]=${p%%/*}
+done < <(git ls-files 'apps/isosurface/*.h' 'apps/isosurface/*.hpp')
+iso_allowed() { [ "$2" = "$1" ] || [[ " ${iso_sees[$1]} " == *" $2 "* ]]; }
+while IFS= read -r f; do
+  part=${f#apps/isosurface/}
+  part=${part%%/*}
+  [ -n "${iso_sees[$part]+x}" ] || continue
+  while IFS= read -r inc; do
+    if [[ $inc == */* ]]; then
+      target=$(realpath -m --relative-to=. "$(dirname "$f")/$inc")
+      [[ $target == apps/isosurface/*/* ]] || continue
+      tpart=${target#apps/isosurface/}
+      tpart=${tpart%%/*}
+      how="by path"
+    else
+      tpart=${iso_part_of[$inc]:-}
+      [ -n "$tpart" ] || continue
+      how="by name"
+    fi
+    iso_allowed "$part" "$tpart" ||
+      report "$f ($part) includes $inc of apps/isosurface/$tpart $how: not a part below it"
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done < <(git ls-files 'apps/isosurface/*.c' 'apps/isosurface/*.h' 'apps/isosurface/*.cpp' \
+  'apps/isosurface/*.hpp')
 
 # White-box includes are marked where they are made.
 while IFS= read -r line; do

@@ -4,7 +4,7 @@
 #   - every relative Markdown link [text](path) or [text](path#anchor): the file exists
 #     (relative to the page, as GitHub resolves it), inside the repository and outside build/;
 #     an anchor into a .md page (or #anchor alone) names one of its headings;
-#   - every repository path written in backticks (`docs/guide.md`, `apps/isosurface/demo.sh`,
+#   - every repository path written in backticks (`docs/guide.md`, `apps/isosurface/cli/demo.sh`,
 #     `tests/algorithms/test_algo_*.c`, `perfcounters/perfcounters.{h,c}`, `-Ilibadapt/include`): it exists,
 #     relative to the repository root; `<adapt/*.h>` (a header in angle brackets, under adapt/) names public
 #     headers of libadapt/include, algorithms/include, stl/include (the C++ front end's) or

@@ -1,11 +1,23 @@
 # apps/isosurface: the adapt-isosurface binary, its tests and `make demo`.
 #
-# VTK 9.1 from Debian (libvtk9-dev) is used only by vtk_bridge.cpp,
-# vtk_peers.cpp, render.cpp, the pieces' files and dist.cpp (its headers are
-# heavy); the rest is plain C++17 on libadapt's public headers and the
-# perfcounters component.
+# The app by its parts (docs/design.md, "Layers"; docs/isosurface.md), each
+# compiled with the include paths of itself and the parts below it, so that
+# a part including a part above it is a compile error (scripts/check_layers.sh
+# catches includes by path):
+#   core/   the extraction: libadapt's public headers and stl/include only,
+#           no VTK, no file I/O
+#   io/     file I/O through VTK: core and VTK 9.1's headers
+#   cli/    adapt-isosurface: core, io, VTK, perfcounters and MPI (dist.cpp)
+#   tools/  locality_map, locality_sim and the scripts: core
+#   fuzz/   the readers' harness: core and io
+# VTK 9.1 from Debian (libvtk9-dev) is used only by io/ and cli/ (its
+# headers are heavy).
 
 ISO_DIR  := apps/isosurface
+ISO_CORE := $(ISO_DIR)/core
+ISO_IO   := $(ISO_DIR)/io
+ISO_CLI  := $(ISO_DIR)/cli
+ISO_TOOLS := $(ISO_DIR)/tools
 ISO_B    := $(B)/apps/isosurface
 ISO_BIN  := $(ISO_B)/adapt-isosurface
 ISO_TB   := $(B)/tests/isosurface
@@ -31,22 +43,23 @@ endif
 # The extraction (mt.h), split by what it holds: one cell and the
 # sequential merge, the case table, the cell phase, the chunked merge,
 # extract() itself, the cells of a MeshView (apps/isosurface/core/cell_source.cpp).
-ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract core/cell_source
+ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract cell_source
 # The checks of the input files (file_checks.h), one file per format.
 ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_image
-ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
-                 $(ISO_CHECK_SRCS) reorder locality)
-ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,vtk_bridge vtk_peers pieces pieces_write \
-                   pvtp_union)
-ISO_REN_OBJS  := $(B)/obj/$(ISO_DIR)/render.o
+ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
+                 reorder locality)
+ISO_CHECK_OBJS := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,$(ISO_CHECK_SRCS))
+ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,vtk_bridge pieces pieces_write pvtp_union) \
+                 $(B)/obj/$(ISO_CLI)/vtk_peers.o
+ISO_REN_OBJS  := $(B)/obj/$(ISO_CLI)/render.o
 # adapt-isosurface's command line: main() and its phases (cli_*.cpp).
-ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,main cli_options cli_phases cli_report \
+ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_CLI)/%.o,main cli_options cli_phases cli_report \
                    cli_outputs)
 ISO_TEST_OBJ  := $(B)/obj/tests/isosurface/test_isosurface.o
 ISO_RTEST     := $(ISO_TB)/test_reorder
 ISO_RTEST_OBJ := $(B)/obj/tests/isosurface/test_reorder.o
-ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_MAIN_OBJ) $(ISO_TEST_OBJ) \
-                 $(ISO_RTEST_OBJ)
+ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_MAIN_OBJ) \
+                 $(ISO_TEST_OBJ) $(ISO_RTEST_OBJ)
 ISO_LTEST     := $(ISO_TB)/test_locality
 ISO_LTEST_OBJ := $(B)/obj/tests/isosurface/test_locality.o
 ISO_ALL_OBJS  += $(ISO_LTEST_OBJ)
@@ -57,15 +70,12 @@ ISO_ALL_OBJS  += $(ISO_LTEST_OBJ)
 # $ORIGIN, so that a program with an rpath to the library's directory loads
 # both), no VTK. Its objects and the extraction's are built with hidden
 # visibility: the library exports what iso.hpp marks ADAPT_ISO_API.
-ISO_API_DIR  := $(ISO_DIR)/core
-ISO_API_INC  := $(ISO_API_DIR)/include
-ISO_API_OBJS := $(patsubst %,$(B)/obj/$(ISO_API_DIR)/%.o,iso_api iso_input iso_attrs)
-ISO_LIB_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_DIR)/%.o,mesh $(ISO_EXTRACT_SRCS) arena)
+ISO_API_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,iso_api iso_input iso_attrs)
+ISO_LIB_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh $(ISO_EXTRACT_SRCS) arena)
 ISO_LIB_A       := $(B)/libadapt-iso.a
 ISO_LIB_SO_REAL := $(B)/libadapt-iso.so.$(VERSION)
 ISO_LIB_SO_NAME := libadapt-iso.so.$(VERSION_MAJOR)
 ISO_LIB_SO      := $(B)/libadapt-iso.so
-$(ISO_API_OBJS): CPPFLAGS_ALL += -I$(ISO_API_INC) -I$(ISO_API_DIR) -I$(ISO_DIR)
 $(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS): LAYER_CFLAGS := -fvisibility=hidden
 
 $(ISO_LIB_A): $(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS)
@@ -87,11 +97,11 @@ $(ISO_LIB_SO): $(ISO_LIB_SO_REAL)
 iso-lib: $(ISO_LIB_A) $(ISO_LIB_SO)
 lib: iso-lib
 
-# The library's test (tests/isosurface/test_iso_api.cpp): the public header
-# only, plus the app's headers to compare with the core's own path.
+# The library's test (tests/isosurface/test_iso_api.cpp): the public header,
+# plus the core's headers to compare with the core's own path.
 ISO_ATEST     := $(ISO_TB)/test_iso_api
 ISO_ATEST_OBJ := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_iso_api test_iso_api_cells)
-$(ISO_ATEST_OBJ): CPPFLAGS_ALL += -I$(ISO_API_INC) -I$(ISO_DIR)
+$(ISO_ATEST_OBJ): CPPFLAGS_ALL += $(ISO_CORE_INC)
 $(ISO_ATEST): $(ISO_ATEST_OBJ) $(ISO_LIB_A) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(ISO_ATEST_OBJ) $(ISO_LIB_A) $(LIB_A) $(LIBS_CORE) -lcmocka -lm
@@ -110,11 +120,11 @@ ifeq ($(ISO_NO_MPI),)
 endif
 ISO_HAVE_MPI := $(if $(and $(ISO_MPI_LINK),$(wildcard $(VTK_INC)/vtkMPIController.h)),1)
 ifneq ($(ISO_HAVE_MPI),)
-  ISO_DIST_OBJ  := $(B)/obj/$(ISO_DIR)/dist.o
+  ISO_DIST_OBJ  := $(B)/obj/$(ISO_CLI)/dist.o
   ISO_DIST_LIBS := -lvtkParallelMPI-$(VTK_VER) $(ISO_MPI_LINK)
   $(ISO_DIST_OBJ): CPPFLAGS_ALL += $(ISO_MPI_COMPILE) -DOMPI_SKIP_MPICXX=1
 else
-  ISO_DIST_OBJ  := $(B)/obj/$(ISO_DIR)/dist_nompi.o
+  ISO_DIST_OBJ  := $(B)/obj/$(ISO_CLI)/dist_nompi.o
   ISO_DIST_LIBS :=
 endif
 # Targets that need VTK (make test, demo, fuzz: deps.sh installed OpenMPI
@@ -127,12 +137,20 @@ endif
 ISO_ALL_OBJS  += $(ISO_DIST_OBJ)
 ISO_DIST_TEST := $(ISO_TB)/test_dist
 
-$(ISO_ALL_OBJS): CPPFLAGS_ALL += $(PERF_INC) -isystem $(VTK_INC)
-$(B)/obj/$(ISO_DIR)/core/cell_source.o: CPPFLAGS_ALL += -I$(ISO_DIR)
-# The tests (tests/isosurface/) see the app's headers.
-$(ISO_TEST_OBJ) $(ISO_RTEST_OBJ) $(ISO_LTEST_OBJ): CPPFLAGS_ALL += -I$(ISO_DIR)
-# The renumbering sorts with the C++ front end's adapt::sort (header-only).
-$(B)/obj/$(ISO_DIR)/reorder.o $(ISO_RTEST_OBJ): CPPFLAGS_ALL += -Istl/include
+# Each part's include paths: its own folder and the parts below it. The
+# renumbering (apps/isosurface/core/reorder.cpp) sorts with the C++ front
+# end's adapt::sort (header-only): core sees stl/include, and so does
+# everything above it.
+ISO_CORE_INC  := -I$(ISO_CORE) -I$(ISO_CORE)/include -Istl/include
+ISO_IO_INC    := $(ISO_CORE_INC) -I$(ISO_IO) -isystem $(VTK_INC)
+ISO_CLI_INC   := $(ISO_IO_INC) -I$(ISO_CLI) $(PERF_INC)
+ISO_TOOLS_INC := $(ISO_CORE_INC) -I$(ISO_TOOLS)
+$(B)/obj/$(ISO_CORE)/%.o:  LAYER_CPPFLAGS += $(ISO_CORE_INC)
+$(B)/obj/$(ISO_IO)/%.o:    LAYER_CPPFLAGS += $(ISO_IO_INC)
+$(B)/obj/$(ISO_CLI)/%.o:   LAYER_CPPFLAGS += $(ISO_CLI_INC)
+$(B)/obj/$(ISO_TOOLS)/%.o: LAYER_CPPFLAGS += $(ISO_TOOLS_INC)
+# The tests (tests/isosurface/) see the core and io parts.
+$(ISO_TEST_OBJ) $(ISO_RTEST_OBJ) $(ISO_LTEST_OBJ): CPPFLAGS_ALL += $(ISO_IO_INC)
 # The flags select code (the test's binary path): rebuild when they change.
 $(ISO_ALL_OBJS): $(ISO_B)/flags
 ISO_FLAGS_TEXT := $(abspath $(ISO_BIN)) mpi=$(ISO_HAVE_MPI)
@@ -142,8 +160,8 @@ $(ISO_B)/flags: FORCE_ISO_FLAGS
 .PHONY: FORCE_ISO_FLAGS
 FORCE_ISO_FLAGS:
 
-$(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_DIST_OBJ) \
-            $(PERF_OBJ) $(LIB_A)
+$(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) \
+            $(ISO_DIST_OBJ) $(PERF_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -Wl,--as-needed \
 	  $(ISO_DIST_LIBS) $(ISO_VTK_RENDER_LIBS) $(ISO_VTK_IO_LIBS) $(PERF_LIBS) -lz -lm
@@ -151,22 +169,22 @@ $(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(I
 # The test also runs this variant's binary (its command line).
 $(ISO_TEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"' \
                                   -DISO_FUZZ_DIR='"$(abspath $(ISO_DIR)/fuzz)"'
-$(ISO_TEST): $(ISO_TEST_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(LIB_A) $(ISO_BIN)
+$(ISO_TEST): $(ISO_TEST_OBJ) $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(LIB_A) $(ISO_BIN)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -Wl,--as-needed \
 	  $(ISO_VTK_IO_LIBS) -lz -lm
 
 # The renumbering's test (issue 15): its own binary, run like the one above.
 $(ISO_RTEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"'
-$(ISO_RTEST): $(ISO_RTEST_OBJ) $(ISO_CORE_OBJS) $(ISO_VTK_OBJS) $(LIB_A) $(ISO_BIN)
+$(ISO_RTEST): $(ISO_RTEST_OBJ) $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(LIB_A) $(ISO_BIN)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -Wl,--as-needed \
 	  $(ISO_VTK_IO_LIBS) -lz -lm
 
 # The reuse-distance model's test (issue 14): runs this variant's binary
-# under cachesim.sh (valgrind) on small meshes.
+# under apps/isosurface/tools/cachesim.sh (valgrind) on small meshes.
 $(ISO_LTEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"' \
-                                   -DISO_CACHESIM='"$(abspath $(ISO_DIR)/cachesim.sh)"'
+                                   -DISO_CACHESIM='"$(abspath $(ISO_TOOLS)/cachesim.sh)"'
 $(ISO_LTEST): $(ISO_LTEST_OBJ) $(ISO_CORE_OBJS) $(LIB_A) $(ISO_BIN)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -lz -lm
@@ -193,7 +211,7 @@ isosurface: $(ISO_BIN)
 
 # The demo: see docs/isosurface.md. ISO_DEMO_ARGS may override the mesh.
 demo-run: $(ISO_BIN)
-	@bash $(ISO_DIR)/demo.sh $(ISO_BIN) $(ISO_OUT)
+	@bash $(ISO_CLI)/demo.sh $(ISO_BIN) $(ISO_OUT)
 
 # ---- make fuzz: libFuzzer harnesses of the mesh readers ----------------------
 # One binary per format (apps/isosurface/fuzz/fuzz_reader.cpp with the
@@ -210,20 +228,23 @@ ISO_FUZZ_CXX ?= clang++
 ISO_FUZZ_B   := $(B)/fuzz
 ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE -isystem $(VTK_INC) -I$(ISO_DIR)
-ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
-                 $(ISO_CHECK_SRCS) vtk_bridge pieces)
+ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE
+ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/core/%.o,mesh names $(ISO_EXTRACT_SRCS) arena) \
+                 $(patsubst %,$(ISO_FUZZ_B)/obj/io/%.o,$(ISO_CHECK_SRCS) vtk_bridge pieces)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
 
+# Each part's objects with that part's include paths, as above.
+$(ISO_FUZZ_B)/obj/core/%.o: ISO_FUZZ_PART_INC := $(ISO_CORE_INC)
+$(ISO_FUZZ_B)/obj/io/%.o:   ISO_FUZZ_PART_INC := $(ISO_IO_INC)
 $(ISO_FUZZ_B)/obj/%.o: $(ISO_DIR)/%.cpp
 	@mkdir -p $(dir $@)
-	$(ISO_FUZZ_CXX) $(ISO_FUZZ_CPPFLAGS) $(ISO_FUZZ_FLAGS) -MMD -MP -c $< -o $@
+	$(ISO_FUZZ_CXX) $(ISO_FUZZ_CPPFLAGS) $(ISO_FUZZ_PART_INC) $(ISO_FUZZ_FLAGS) -MMD -MP -c $< -o $@
 
 # A static pattern rule: it must not match anything else under $(ISO_FUZZ_B).
 $(ISO_FUZZ_BINS): $(ISO_FUZZ_B)/fuzz_%: $(ISO_DIR)/fuzz/fuzz_reader.cpp $(ISO_FUZZ_OBJS) $(LIB_A) \
-                  $(wildcard $(ISO_DIR)/*.h)
+                  $(wildcard $(ISO_CORE)/*.h $(ISO_IO)/*.h)
 	@mkdir -p $(dir $@)
-	$(ISO_FUZZ_CXX) $(ISO_FUZZ_CPPFLAGS) -I$(ISO_DIR) $(ISO_FUZZ_FLAGS) -DISO_FUZZ_EXT='".$*"' -o $@ $< \
+	$(ISO_FUZZ_CXX) $(ISO_FUZZ_CPPFLAGS) $(ISO_IO_INC) $(ISO_FUZZ_FLAGS) -DISO_FUZZ_EXT='".$*"' -o $@ $< \
 	  $(ISO_FUZZ_OBJS) $(LIB_A) $(LIBS_CORE) $(ISO_VTK_IO_LIBS) -lz -lm
 
 .SECONDARY: $(ISO_FUZZ_OBJS)

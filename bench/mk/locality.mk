@@ -13,11 +13,14 @@
 # LOCALITY_SIM_MAX_P, LOCALITY_MAP_MESH, LOCALITY_MAP_CACHES, LOCALITY_MODEL_P.
 # Not part of `make bench` (it needs VTK for the app): run it on its own.
 
+# Their sources are apps/isosurface/tools/, on the extraction core
+# (apps/isosurface/core/: no VTK); apps/isosurface/module.mk gives the
+# tools' objects their include paths.
 LOC_MAP     := $(B)/apps/isosurface/locality_map
-LOC_MAP_OBJ := $(B)/obj/apps/isosurface/locality_map.o
-LOC_MAP_DEPS := $(addprefix $(B)/obj/apps/isosurface/,mesh.o names.o mt.o mt_cases.o cell_phase.o \
-                vertex_merge.o vertex_merge_local.o extract.o arena.o file_checks.o \
-                file_checks_legacy.o file_checks_xml.o file_checks_image.o reorder.o locality.o)
+LOC_MAP_OBJ := $(B)/obj/apps/isosurface/tools/locality_map.o
+LOC_MAP_DEPS := $(addprefix $(B)/obj/apps/isosurface/core/,mesh.o names.o mt.o mt_cases.o \
+                cell_phase.o vertex_merge.o vertex_merge_local.o extract.o arena.o reorder.o \
+                locality.o)
 
 $(LOC_MAP): $(LOC_MAP_OBJ) $(LOC_MAP_DEPS) $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -25,7 +28,7 @@ $(LOC_MAP): $(LOC_MAP_OBJ) $(LOC_MAP_DEPS) $(LIB_A)
 
 # locality_sim: the model's `scalars` kernel run for real (simulator, time).
 LOC_SIM     := $(B)/apps/isosurface/locality_sim
-LOC_SIM_OBJ := $(B)/obj/apps/isosurface/locality_sim.o
+LOC_SIM_OBJ := $(B)/obj/apps/isosurface/tools/locality_sim.o
 $(LOC_SIM): $(LOC_SIM_OBJ) $(LOC_MAP_DEPS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lz -lm

@@ -1,6 +1,6 @@
 # bench/mk/mpi.mk: the distributed isosurface (issue 13) against ParaView's
 # own distributed contour (pvbatch, Contour on the same .pvtu), R ranks each
-# (apps/isosurface/dist_bench.sh); docs/benchmarks-mpi.md.
+# (apps/isosurface/tools/dist_bench.sh); docs/benchmarks-mpi.md.
 #   make bench-mpi       deps, release build, then the runs (a few minutes)
 # Results: $(B)/bench-results/mpi_summary.csv, mpi_report.md, raw outputs in
 # $(B)/bench-results/mpi/. BENCH_MPI_MESH, BENCH_MPI_PIECES, BENCH_MPI_RANKS,
@@ -18,4 +18,4 @@ bench-mpi:
 # included after bench/module.mk.
 bench-mpi-run: $(B)/apps/isosurface/adapt-isosurface
 	@mkdir -p $(B)/bench-results
-	bash apps/isosurface/dist_bench.sh $< $(B)/bench-results
+	bash apps/isosurface/tools/dist_bench.sh $< $(B)/bench-results

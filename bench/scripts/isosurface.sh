@@ -9,7 +9,7 @@
 #   isosurface_vtk.csv      one process per mesh and W in 1 2, --mode all --peers
 #                           --verify --reps 5: the mesh in front of two rows of the
 #                           app's --csv, our fastest mode and vtkC3DLinearGrid/TBB
-#   isosurface_cachesim.csv apps/isosurface/cachesim.sh on CACHESIM_MESH (valgrind,
+#   isosurface_cachesim.csv apps/isosurface/tools/cachesim.sh on CACHESIM_MESH (valgrind,
 #                           about a minute per mode on the default mesh)
 # Every run has --events none: the columns are the app's without PAPI's.
 #
@@ -121,7 +121,7 @@ if [ "$cachesim" != none ]; then
   echo "bench-isosurface: simulated caches, $cachesim"
   # shellcheck disable=SC2086
   bash "$iso/cachesim.sh" "$bin" "$tmp/sim.csv" $cachesim
-  header "apps/isosurface/cachesim.sh $bin F $cachesim
+  header "apps/isosurface/tools/cachesim.sh $bin F $cachesim
 #   (valgrind's callgrind, --fair-sched=yes, LL ${ISO_SIM_LL:-33554432,16,64}, D1 ${ISO_SIM_D1:-49152,12,64}, ${ISO_SIM_WORKERS:-2} workers)" \
     "one process per mode; deterministic but for the thread interleaving (a few % between runs)" >"$sim"
   cat "$tmp/sim.csv" >>"$sim"

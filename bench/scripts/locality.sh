@@ -93,7 +93,7 @@ for name in "${meshes[@]}"; do
         echo "== $name, $p worker(s): no PMU reading, simulated caches (LL $cache bytes)"
         # shellcheck disable=SC2086
         ISO_SIM_WORKERS=$p ISO_SIM_MODES="seq nowin static sliding" ISO_SIM_LL="$cache,16,64" \
-          bash "$root/apps/isosurface/cachesim.sh" "$bin" "$out/sim-$name-P$p.csv" $args
+          bash "$root/apps/isosurface/tools/cachesim.sh" "$bin" "$out/sim-$name-P$p.csv" $args
       else
         echo "== no PMU reading and no valgrind: no misses measured (install valgrind)"
       fi
@@ -142,13 +142,13 @@ if [ -n "$sweep_sim" ] && command -v valgrind > /dev/null && [ -x "$simbin" ]; t
   for po in $sweep_sim; do
     sargs="--generate $sweep_mesh --order lex --point-order $po"
     # shellcheck disable=SC2086
-    SIMCHECK_MODES="seq nowin" bash "$root/apps/isosurface/locality_simcheck.sh" \
+    SIMCHECK_MODES="seq nowin" bash "$root/apps/isosurface/tools/locality_simcheck.sh" \
       "$tmpbin/locality_sim" "$map" "$sweep_cache" 2 $sargs |
       awk -F, -v po="$po" -v me="$sweep_mesh" 'NR > 1 {print me "," po ",0," $1 "," $6 ","}' \
       >> "$out/sweep-sim.csv"
     for w in ${wins//,/ }; do
       # shellcheck disable=SC2086
-      SIMCHECK_MODES=static SIMCHECK_WINDOW=$w bash "$root/apps/isosurface/locality_simcheck.sh" \
+      SIMCHECK_MODES=static SIMCHECK_WINDOW=$w bash "$root/apps/isosurface/tools/locality_simcheck.sh" \
         "$tmpbin/locality_sim" "$map" "$sweep_cache" 2 $sargs |
         awk -F, -v po="$po" -v me="$sweep_mesh" 'NR > 1 {print me "," po "," $4 "," $1 "," $6 ","}' \
         >> "$out/sweep-sim.csv"

@@ -8,7 +8,9 @@
 
 #include <errno.h>
 #include <hwloc.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cgroup.h"
 #include "rt.h"
@@ -16,6 +18,51 @@
 static hwloc_topology_t topo;
 static int topo_loaded;
 static hwloc_cpuset_t caller_set; /* worker 0's binding before init */
+
+/* The machine as hwloc loaded it, unrestricted, kept for the process's
+ * life: each start copies it (hwloc_topology_dup) instead of loading again,
+ * which reads /sys and dlopens hwloc's plugins: tens of ms per start, most
+ * of a start's cost (a program that starts and stops the runtime often, the
+ * test suite). Loaded again when the HWLOC_* environment that hwloc reads
+ * (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT, ...) differs from the one
+ * it was loaded with. Touched only by adapt_init and adapt_finalize
+ * (serialised by the runtime's init lock). */
+static hwloc_topology_t machine;
+static uint64_t machine_env; /* hwloc_env() when it was loaded */
+
+/* A hash (64-bit FNV-1a) of the HWLOC_* variables of the environment, in
+ * their order: no allocation, so that a start allocates what it did. */
+static uint64_t hwloc_env(void) {
+  extern char **environ;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (char **e = environ; e && *e; e++)
+    if (strncmp(*e, "HWLOC_", 6) == 0)
+      for (const char *c = *e;; c++) {
+        h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+        if (!*c) break;
+      }
+  return h;
+}
+
+/* machine, loaded for the current HWLOC_* environment. 0, -ENOMEM, or
+ * -ENODEV (hwloc could not load the topology). */
+static int machine_load(void) {
+  uint64_t env = hwloc_env();
+  if (machine && env == machine_env) return 0;
+  if (machine) {
+    hwloc_topology_destroy(machine);
+    machine = NULL;
+  }
+  hwloc_topology_t t;
+  if (hwloc_topology_init(&t) != 0) return -ENOMEM;
+  if (hwloc_topology_load(t) != 0) {
+    hwloc_topology_destroy(t);
+    return -ENODEV;
+  }
+  machine = t;
+  machine_env = env;
+  return 0;
+}
 
 /* Keep only the PUs the calling thread may run on. A binding that hwloc
  * cannot read, or that names none of the topology's PUs, keeps them all; so
@@ -38,12 +85,10 @@ static int restrict_to_binding(void) {
 }
 
 int adapt__topology_init(int *npus) {
-  if (hwloc_topology_init(&topo) != 0) return -ENOMEM;
-  if (hwloc_topology_load(topo) != 0) {
-    hwloc_topology_destroy(topo);
-    return -ENODEV;
-  }
-  int rc = restrict_to_binding();
+  int rc = machine_load();
+  if (rc) return rc;
+  if (hwloc_topology_dup(&topo, machine) != 0) return -ENOMEM;
+  rc = restrict_to_binding();
   if (rc) {
     hwloc_topology_destroy(topo);
     return rc;

@@ -754,7 +754,7 @@ static void run_once(const scenario *s, fault_mode mode, unsigned long k, tally 
  * failing once, then from k on. Each mode stops early after IDLE_STOP
  * consecutive runs in which no failure was injected: k is past the last
  * allocation of the run, and every later k would repeat a run without
- * fault (a start costs a topology load: tens of ms). */
+ * fault (a start costs a copy of the topology and the threads). */
 enum { IDLE_STOP = 3 };
 
 static void run_scenario(const scenario *s) {

@@ -2,7 +2,8 @@
  * thread starting it may run on (taskset, numactl, an MPI launcher's or a
  * batch system's binding). The default worker count is their number, each
  * worker is bound to one of them (or, unbound, inherits them), and the
- * caller's binding is given back at finalize. */
+ * caller's binding is given back at finalize. The machine's topology is
+ * loaded once per HWLOC_* environment. */
 #include <adapt/loop.h>
 #include <pthread.h>
 #include <sched.h>
@@ -169,6 +170,26 @@ static void test_restart_widens(void **state) {
   assert_int_equal(adapt_num_workers(), ncpus < 256 ? ncpus : 256);
 }
 
+/* The machine's topology is loaded once and copied at each start, but a
+ * change of the HWLOC_* environment loads it again: a synthetic machine of
+ * 6 PUs gives 6 workers (not this system: nothing bound), and the real one
+ * is back once the variable is gone. */
+static void test_hwloc_env_reloads(void **state) {
+  (void)state;
+  int ncpus = CPU_COUNT(&start_set);
+  assert_int_equal(adapt_init(NULL), 0);
+  assert_int_equal(adapt_num_workers(), ncpus < 256 ? ncpus : 256);
+  adapt_finalize();
+  setenv("HWLOC_SYNTHETIC", "pack:2 core:3 pu:1", 1);
+  int rc = adapt_init(NULL);
+  unsetenv("HWLOC_SYNTHETIC");
+  assert_int_equal(rc, 0);
+  assert_int_equal(adapt_num_workers(), 6);
+  adapt_finalize();
+  assert_int_equal(adapt_init(NULL), 0);
+  assert_int_equal(adapt_num_workers(), ncpus < 256 ? ncpus : 256);
+}
+
 int main(void) {
   unsetenv("ADAPT_WORKERS");
   unsetenv("ADAPT_BIND");
@@ -183,6 +204,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_one_cpu_three_workers, teardown),
       cmocka_unit_test_teardown(test_one_cpu_unbound, teardown),
       cmocka_unit_test_teardown(test_restart_widens, teardown),
+      cmocka_unit_test_teardown(test_hwloc_env_reloads, teardown),
   };
   return adapt_test_run("topology", tests);
 }

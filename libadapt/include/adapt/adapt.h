@@ -84,6 +84,9 @@ typedef struct adapt_config {
  * mask back at adapt_finalize.
  * cfg NULL: defaults and environment.
  * Optional: every entry point initialises lazily with cfg NULL.
+ * Topology: hwloc loads the machine's once per process (and again when the
+ * HWLOC_* environment changes); each start copies it and reads the calling
+ * thread's binding anew. The loaded topology stays in memory until exit.
  * Configuration: every ADAPT_* environment variable (the loop and algorithm
  * defaults ADAPT_GRAIN, ADAPT_SCHED, ADAPT_WINDOW, ADAPT_WINDOW_SIZE,
  * ADAPT_SPLITTER included) is read and checked here, once per call that

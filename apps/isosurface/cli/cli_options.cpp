@@ -1,0 +1,434 @@
+/* apps/isosurface/cli: adapt-isosurface's command line (see cli_options.h). */
+#include "cli_options.h"
+#include "file_checks.h"
+#include "names.h"
+#include "pieces.h"
+#include "vtk_bridge.h"
+
+#include <adapt/adapt.h>
+#include <adapt/algorithms.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+namespace iso {
+namespace cli {
+
+[[noreturn]] void die(int code, const std::string &msg) {
+  std::fprintf(stderr, "adapt-isosurface: %s\n", msg.c_str());
+  std::exit(code);
+}
+
+namespace {
+
+const char usage[] =
+    "usage: adapt-isosurface [options]\n"
+    "Input (one of):\n"
+    "  --input FILE          .vtu/.vtk unstructured grid of tetrahedra, or image volume\n"
+    "                        (.vti .mha .mhd .nii .nii.gz, legacy .vtk structured points)\n"
+    "  --generate NX[xNYxNZ] structured box of NX*NY*NZ hexahedra split into tetrahedra\n"
+    "    --field sphere|waves|flat|gyroid   built-in scalar field (default waves; gyroid:\n"
+    "                        period 12 cells, a surface crossing about a third of the cells)\n"
+    "    --split 5|6         tetrahedra per hexahedron (default 5)\n"
+    "    --order lex|morton|hilbert|random   cell order (default lex; also for images)\n"
+    "    --seed N            seed of the random orders (default 1)\n"
+    "  --point-order keep|first-use|random  point numbering after loading (default keep;\n"
+    "                        random: shuffled with --seed, a poor numbering on purpose)\n"
+    "  --reorder none|morton|hilbert|auto   renumber the cells along a curve of their\n"
+    "                        centroids, the points by first use (default auto: hilbert when\n"
+    "                        the numbering is poor, see docs/isosurface.md); timed apart\n"
+    "  --array NAME          point scalars to contour (default: the active scalars)\n"
+    "  --tetrahedralize      split linear 3D cells into tetrahedra (else they are refused;\n"
+    "                        2D cells are always refused)\n"
+    "Extraction:\n"
+    "  --iso VALUE           isovalue (default 0 for waves and gyroid, 0.6 for sphere, else\n"
+    "                        required)\n"
+    "  --mode M[,M...]       seq|nowin|static|sliding|all (default seq)\n"
+    "  --workers P           libadapt workers (default: env ADAPT_WORKERS, else the PUs\n"
+    "                        this process may run on, e.g. under taskset; at most\n"
+    "                        libadapt's limit, named if exceeded)\n"
+    "  --window M            window size in cells (default: shared cache / footprint / "
+    "4)\n"
+    "  --grain G             cells per steal point (default: libadapt's)\n"
+    "  --splitter local|distant|balanced  sliding-window splitter (default balanced)\n"
+    "  --sched adaptive      loop scheduler (default: env ADAPT_SCHED, else adaptive)\n"
+    "  --peers               also run vtkContourGrid and vtkContour3DLinearGrid (TBB, STDThread)\n"
+    "  --verify              check every mode against seq (byte for byte) and seq against\n"
+    "                        vtkContourGrid (triangles, vertices, area within 1e-6)\n"
+    "  --smp-check           diagnostic: match vtkSMPContourGrid's triangles (TBB, P threads)\n"
+    "                        against vtkContourGrid's (Debian VTK 9.1 corrupts them with P > 1)\n"
+    "Measurement and output:\n"
+    "  --reps N              repetitions, median reported (default 3; runs alternate modes)\n"
+    "  --fresh-output        every repetition extracts into a new surface (default: the\n"
+    "                        first does, the others reuse the row's previous surface, whose\n"
+    "                        pages are already faulted in; the first's time is printed apart)\n"
+    "  --events LIST|none    PAPI events, comma-separated (default: env ADAPT_PAPI_EVENTS, else\n"
+    "                        "
+    "PAPI_TOT_CYC,PAPI_L2_DCM,ANY_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL)\n"
+    "  --csv FILE            write the table as CSV\n"
+    "  --predict-misses      model each mode's last-level cache misses (reuse distances of\n"
+    "                        the cell phase, docs/locality.md): table column predLL, CSV\n"
+    "                        columns predicted_ll_misses, predicted_ll_rel\n"
+    "  --cache-bytes B       cache modelled by --predict-misses (default: the shared cache\n"
+    "                        hwloc reports)\n"
+    "  --predict-kernel K    classified (the extraction's reads, default) or scalars (the\n"
+    "                        paper's kernel: each cell reads its four points' scalars)\n"
+    "  --positions FILE      record which worker ran which cells when, one untimed run per\n"
+    "                        adaptive mode, as CSV (apps/isosurface/tools/trace_plot.py draws it)\n"
+    "  --output FILE.vtp     write the surface (vtkXMLPolyDataWriter)\n"
+    "  --save-mesh FILE.vtu  write the tetrahedral mesh\n"
+    "  --save-mesh FILE.pvtu --pieces N   write it in N pieces (contiguous cell ranges) and\n"
+    "                        their index, for a distributed run (docs/distributed.md)\n"
+    "  --verify-union FILE.pvtp  --verify, and check the pieces of a distributed run's surface,\n"
+    "                        coincident points merged, against vtkContourGrid and as a manifold\n"
+    "  --png FILE.png        render the surface (needs X: run under xvfb-run -a)\n"
+    "  --render FILE.vtp     only render FILE.vtp to --png, nothing else\n"
+    "  --color-array NAME    --png: colour the surface by the point array NAME of --color-source\n"
+    "                        (default: --input, a .vti or .vtu), probed at its vertices\n"
+    "  --color-source FILE   the .vti or .vtu holding --color-array\n"
+    "  --title TEXT          --png: the picture's title (default: iso, triangles, vertices)\n"
+    "  --quiet               only the table (no warnings, e.g. about missing counters)\n"
+    "  --version             the app's, libadapt's and VTK's versions\n"
+    "  --help\n"
+    "Distributed (under mpirun, or with --output FILE.pvtp): --input FILE.pvtu, each rank\n"
+    "  extracting its share of the pieces with --workers P; see docs/distributed.md\n"
+    "Options taking a value refuse one that starts with '--' (another option).\n"
+    "Output paths (--output, --csv, --save-mesh, --png) are checked before the extraction.\n"
+    "Exit status: 0 ok, 1 usage, 2 bad input, 3 empty surface, 4 verification failed, 5 run "
+    "error.\n";
+
+bool parse_u64(const char *s, uint64_t *out) {
+  if (!s || !*s || *s == '-') return false;
+  char *end;
+  errno = 0;
+  unsigned long long v = std::strtoull(s, &end, 10);
+  if (errno || *end) return false;
+  *out = v;
+  return true;
+}
+
+bool parse_double(const char *s, double *out) {
+  if (!s || !*s) return false;
+  char *end;
+  errno = 0;
+  double v = std::strtod(s, &end);
+  if (errno || *end || std::isnan(v)) return false;
+  *out = v;
+  return true;
+}
+
+/* ---- Phase: parse the options ----------------------------------------- */
+
+/* The options stored as given (text) and those set by their presence (on). */
+const struct {
+  const char *flag;
+  std::string Options::*text;
+  bool Options::*on;
+} plain_options[] = {{"--input", &Options::input, nullptr},
+                     {"--array", &Options::array, nullptr},
+                     {"--output", &Options::output, nullptr},
+                     {"--csv", &Options::csv, nullptr},
+                     {"--save-mesh", &Options::save_mesh, nullptr},
+                     {"--png", &Options::png, nullptr},
+                     {"--render", &Options::render, nullptr},
+                     {"--events", &Options::events, nullptr},
+                     {"--positions", &Options::positions, nullptr},
+                     {"--title", &Options::title, nullptr},
+                     {"--color-array", &Options::color_array, nullptr},
+                     {"--color-source", &Options::color_source, nullptr},
+                     {"--tetrahedralize", nullptr, &Options::tetrahedralize},
+                     {"--peers", nullptr, &Options::peers},
+                     {"--verify", nullptr, &Options::verify},
+                     {"--smp-check", nullptr, &Options::smp_check},
+                     {"--predict-misses", nullptr, &Options::predict_misses},
+                     {"--fresh-output", nullptr, &Options::fresh_output},
+                     {"--quiet", nullptr, &Options::quiet}};
+
+const Named<int> splitter_names[] = {{"local", ADAPT_SPLITTER_LOCAL},
+                                     {"distant", ADAPT_SPLITTER_DISTANT},
+                                     {"balanced", ADAPT_SPLITTER_BALANCED}};
+
+/* The entry of table for flag, or nullptr. */
+template <class Entry, size_t N>
+const Entry *find_option(const Entry (&table)[N], const std::string &flag) {
+  for (const Entry &e : table)
+    if (flag == e.flag) return &e;
+  return nullptr;
+}
+
+/* An integer option's value v in [lo, hi], else exit: "FLAG: expected WHAT". */
+uint64_t need_integer(const std::string &flag, const char *v, uint64_t lo, uint64_t hi,
+                      const char *what) {
+  uint64_t u;
+  if (!parse_u64(v, &u) || u < lo || u > hi) die(EXIT_USAGE, flag + ": expected " + what);
+  return u;
+}
+
+/* An enumerated option's value v through parse, else exit: message, v, "'". */
+template <class E>
+void need_named(int (*parse)(const std::string &, E *), const char *v, E *out,
+                const std::string &message) {
+  if (parse(v, out)) die(EXIT_USAGE, message + v + "'");
+}
+
+/* --generate N or NXxNYxNZ. */
+void parse_dims(const char *v, int64_t dims[3]) {
+  uint64_t d[3];
+  int n = 0;
+  std::stringstream ss(v);
+  std::string part;
+  while (std::getline(ss, part, 'x') && n < 4) {
+    if (n == 3 || !parse_u64(part.c_str(), &d[n]) || d[n] < 1 || d[n] > (1u << 20))
+      die(EXIT_USAGE,
+          std::string("--generate: expected N or NXxNYxNZ with 1 <= N <= 2^20, got '") + v + "'");
+    n++;
+  }
+  if (n == 1)
+    d[1] = d[2] = d[0];
+  else if (n != 3)
+    die(EXIT_USAGE, std::string("--generate: expected N or NXxNYxNZ, got '") + v + "'");
+  for (int k = 0; k < 3; k++) dims[k] = (int64_t)d[k];
+}
+
+/* --mode M[,M...], appended to modes. */
+void parse_modes(const char *v, std::vector<Mode> *modes) {
+  std::stringstream ss(v);
+  std::string m;
+  while (std::getline(ss, m, ',')) {
+    Mode md;
+    if (m == "all") {
+      for (Mode x : {Mode::Seq, Mode::NoWin, Mode::Static, Mode::Sliding}) modes->push_back(x);
+    } else if (parse_mode(m, &md) == 0)
+      modes->push_back(md);
+    else
+      die(EXIT_USAGE, "--mode: unknown mode '" + m + "' (seq, nowin, static, sliding, all)");
+  }
+}
+
+/* A file the run will write: die now (before any extraction) if it cannot
+ * be: its directory missing or not writable, the path a directory, or an
+ * existing file not writable. */
+void check_writable(const char *flag, const std::string &path) {
+  struct stat st;
+  std::string why;
+  if (path.empty())
+    why = "empty path";
+  else if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      why = "is a directory";
+    else if (access(path.c_str(), W_OK) != 0)
+      why = std::strerror(errno);
+  } else if (errno != ENOENT)
+    why = std::strerror(errno);
+  else {
+    const size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "."
+                            : slash == 0               ? "/"
+                                                       : path.substr(0, slash);
+    if (stat(dir.c_str(), &st) != 0)
+      why = "directory '" + dir + "': " + std::strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+      why = "'" + dir + "' is not a directory";
+    else if (access(dir.c_str(), W_OK | X_OK) != 0)
+      why = "directory '" + dir + "': " + std::strerror(errno);
+  }
+  if (!why.empty()) die(EXIT_USAGE, std::string(flag) + ": cannot write '" + path + "': " + why);
+}
+
+/* The checks and defaults that depend on several options. */
+void complete(Options &o) {
+  if (!o.color_array.empty() && o.color_source.empty() && o.input.empty())
+    die(EXIT_USAGE, "--color-array needs --color-source FILE (.vti or .vtu) or --input FILE");
+  if (!o.render.empty()) {
+    if (o.png.empty()) die(EXIT_USAGE, "--render needs --png FILE.png");
+    check_writable("--png", o.png);
+    return;
+  }
+  if (o.generate == !o.input.empty())
+    die(EXIT_USAGE, "give exactly one of --input FILE or --generate N (see --help)");
+  if (o.modes.empty()) o.modes.push_back(Mode::Seq);
+  std::vector<Mode> uniq;
+  for (Mode m : o.modes)
+    if (std::find(uniq.begin(), uniq.end(), m) == uniq.end()) uniq.push_back(m);
+  o.modes = uniq;
+  if (!o.iso_set) {
+    if (o.generate && (o.field == Field::Waves || o.field == Field::Gyroid))
+      o.iso = 0.0;
+    else if (o.generate && o.field == Field::Sphere)
+      o.iso = 0.6;
+    else
+      die(EXIT_USAGE, "--iso VALUE is required for this input");
+  }
+  const struct {
+    const char *flag;
+    const std::string &path;
+  } outputs[] = {{"--output", o.output},
+                 {"--csv", o.csv},
+                 {"--save-mesh", o.save_mesh},
+                 {"--png", o.png},
+                 {"--positions", o.positions}};
+  for (const auto &out : outputs)
+    if (!out.path.empty()) check_writable(out.flag, out.path);
+}
+
+/* The command line, an argument at a time. */
+struct Args {
+  int argc;
+  char **argv;
+  int i; /* the option being parsed */
+  /* The value of option argv[i]: the next argument, unless it is missing or
+   * another option ("--array --iso 150" must not name the array "--iso"). */
+  const char *value() {
+    if (i + 1 >= argc) die(EXIT_USAGE, std::string(argv[i]) + " needs a value (see --help)");
+    if (std::strncmp(argv[i + 1], "--", 2) == 0)
+      die(EXIT_USAGE, std::string(argv[i]) + " needs a value, got the option '" + argv[i + 1] +
+                          "' (see --help)");
+    return argv[++i];
+  }
+};
+
+/* The options whose value is a name (or a list, or dimensions); false if a
+ * is not one of them. */
+bool parse_named_option(Options &o, const std::string &a, Args &args) {
+  if (a == "--generate") {
+    parse_dims(args.value(), o.dims);
+    o.generate = true;
+  } else if (a == "--field")
+    need_named(parse_field, args.value(), &o.field, "--field: unknown field '");
+  else if (a == "--split")
+    need_named(parse_split, args.value(), &o.split, "--split: expected 5 or 6, got '");
+  else if (a == "--order")
+    need_named(parse_order, args.value(), &o.order, "--order: unknown order '");
+  else if (a == "--point-order")
+    need_named(parse_point_order, args.value(), &o.point_order, "--point-order: unknown order '");
+  else if (a == "--reorder")
+    need_named(parse_reorder, args.value(), &o.reorder,
+               "--reorder: expected none, morton, hilbert or auto, got '");
+  else if (a == "--mode")
+    parse_modes(args.value(), &o.modes);
+  else if (a == "--predict-kernel")
+    need_named(parse_kernel, args.value(), &o.kernel,
+               "--predict-kernel: expected classified or scalars, got '");
+  else if (a == "--splitter") {
+    if (parse_named(splitter_names, args.value(), &o.splitter))
+      die(EXIT_USAGE, "--splitter: expected local, distant or balanced");
+  } else if (a == "--sched") {
+    if (std::string(args.value()) != "adaptive")
+      die(EXIT_USAGE, "--sched: expected adaptive (the extraction is adapt_transform_var, whose "
+                      "output is merged in sequence order: only the adaptive scheduler does that)");
+    o.sched = ADAPT_SCHED_ADAPTIVE;
+  } else
+    return false;
+  return true;
+}
+
+/* The options whose value is a number (and --verify-union); false if a is
+ * not one of them. */
+bool parse_number_option(Options &o, const std::string &a, Args &args) {
+  const uint64_t any = UINT64_MAX;
+  if (a == "--seed")
+    o.seed = need_integer(a, args.value(), 0, any, "a non-negative integer");
+  else if (a == "--iso") {
+    if (!parse_double(args.value(), &o.iso)) die(EXIT_USAGE, "--iso: expected a number");
+    o.iso_set = true;
+  } else if (a == "--workers")
+    o.workers = (int)need_integer(a, args.value(), 1, INT_MAX, "a positive integer");
+  else if (a == "--cache-bytes")
+    o.cache_bytes = need_integer(a, args.value(), 64, any, "a number of bytes >= 64");
+  else if (a == "--window")
+    o.window = (size_t)need_integer(a, args.value(), 1, any, "a positive integer");
+  else if (a == "--grain")
+    o.grain = (size_t)need_integer(a, args.value(), 1, any, "a positive integer");
+  else if (a == "--reps")
+    o.reps = (int)need_integer(a, args.value(), 1, 1000, "1..1000");
+  else if (a == "--pieces")
+    o.pieces = (int)need_integer(a, args.value(), 1, 1u << 20, "1..2^20");
+  else if (a == "--verify-union") {
+    o.verify_union = args.value();
+    o.verify = true;
+  } else
+    return false;
+  return true;
+}
+
+} // namespace
+
+Options parse_options(int argc, char **argv) {
+  Options o;
+  Args args{argc, argv, 1};
+  for (; args.i < argc; args.i++) {
+    const std::string a = argv[args.i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(usage, stdout);
+      std::exit(EXIT_OK);
+    } else if (a == "--version") {
+      std::printf("adapt-isosurface %d.%d.%d (libadapt %s at run time, VTK %s)\n",
+                  ADAPT_VERSION_MAJOR, ADAPT_VERSION_MINOR, ADAPT_VERSION_PATCH,
+                  adapt_version_string(), vtk_version().c_str());
+      std::exit(EXIT_OK);
+    } else if (const auto *p = find_option(plain_options, a)) {
+      if (p->text)
+        o.*(p->text) = args.value();
+      else
+        o.*(p->on) = true;
+    } else if (!parse_named_option(o, a, args) && !parse_number_option(o, a, args))
+      die(EXIT_USAGE, "unknown option '" + a + "' (see --help)");
+  }
+  complete(o);
+  if (o.pieces && !has_extension(o.save_mesh, ".pvtu"))
+    die(EXIT_USAGE, "--pieces N needs --save-mesh FILE.pvtu");
+  return o;
+}
+
+DistOptions dist_options(const Options &o) {
+  const struct {
+    bool set;
+    const char *flag;
+  } serial_only[] = {{o.generate, "--generate"},
+                     {o.peers, "--peers"},
+                     {o.verify, "--verify"},
+                     {o.smp_check, "--smp-check"},
+                     {!o.png.empty(), "--png"},
+                     {!o.save_mesh.empty(), "--save-mesh"},
+                     {o.tetrahedralize, "--tetrahedralize"},
+                     {o.predict_misses, "--predict-misses"},
+                     {!o.positions.empty(), "--positions"}};
+  for (const auto &x : serial_only)
+    if (x.set)
+      die(EXIT_USAGE, std::string(x.flag) + " is not available in a distributed run (mpirun, or "
+                                            "--output FILE.pvtp); see docs/distributed.md");
+  if (file_format(o.input) != FileFormat::Pvtu)
+    die(EXIT_USAGE, "a distributed run reads --input FILE.pvtu (write one with --save-mesh "
+                    "FILE.pvtu --pieces N), got '" +
+                        o.input + "'");
+  if (!o.output.empty() && !has_extension(o.output, ".pvtp"))
+    die(EXIT_USAGE, "a distributed run writes --output FILE.pvtp, got '" + o.output + "'");
+  if (o.modes.size() != 1) die(EXIT_USAGE, "a distributed run takes one --mode");
+  DistOptions d;
+  d.input = o.input;
+  d.array = o.array;
+  d.output = o.output;
+  d.csv = o.csv;
+  d.iso = o.iso;
+  d.mode = o.modes[0];
+  d.workers = o.workers;
+  d.aopt.grain = o.grain;
+  d.aopt.window_size = o.window;
+  d.aopt.splitter = o.splitter;
+  d.aopt.sched = o.sched;
+  d.reps = o.reps;
+  d.quiet = o.quiet;
+  return d;
+}
+
+} // namespace cli
+} // namespace iso

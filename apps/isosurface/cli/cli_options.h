@@ -1,0 +1,70 @@
+/* apps/isosurface/cli: adapt-isosurface's command line: the options, parsed
+ * and checked before anything runs (cli_options.cpp), the exit codes, and
+ * the options of a distributed run (dist.h). */
+#ifndef APPS_ISOSURFACE_CLI_CLI_OPTIONS_H
+#define APPS_ISOSURFACE_CLI_CLI_OPTIONS_H
+
+#include "dist.h"
+#include "iso_config.h"
+#include "locality.h"
+#include "mesh.h"
+#include "mt.h"
+#include "reorder.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace iso {
+namespace cli {
+
+/* Exit codes. */
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_EMPTY = 3, EXIT_VERIFY = 4, EXIT_RUN = 5 };
+
+struct Options {
+  std::string input, array, output, csv, save_mesh, png, render, events;
+  std::string title, color_array, color_source; /* --png's title and colouring */
+  bool generate = false, tetrahedralize = false, peers = false, verify = false, quiet = false;
+  bool smp_check = false;
+  bool fresh_output = false; /* --fresh-output: no repetition reuses a surface */
+  int pieces = 0;            /* --pieces N: --save-mesh FILE.pvtu in N pieces */
+  std::string verify_union;  /* --verify-union FILE.pvtp */
+  bool predict_misses = false;
+  uint64_t cache_bytes = 0;           /* --cache-bytes, 0: the shared cache */
+  Kernel kernel = Kernel::Classified; /* --predict-kernel */
+  std::string positions;
+  int64_t dims[3] = {0, 0, 0};
+  Field field = Field::Waves;
+  Split split = Split::Five;
+  Order order = Order::Lex;
+  uint64_t seed = 1;
+  PointOrder point_order = PointOrder::Keep;
+  Reorder reorder = Reorder::Auto;
+  bool iso_set = false;
+  double iso = 0;
+  std::vector<Mode> modes;
+  int workers = 0;
+  size_t window = 0, grain = 0;
+  int splitter = 0;
+  int sched = 0;
+  int reps = ISO_DEFAULT_REPS;
+};
+
+/* "adapt-isosurface: msg" on stderr, then exit with code. */
+[[noreturn]] void die(int code, const std::string &msg);
+
+/* The options of the command line, checked: --help and --version print
+ * and exit, a bad option or value exits with EXIT_USAGE and a message,
+ * and so does an output path that cannot be written. */
+Options parse_options(int argc, char **argv);
+
+/* The options of a distributed run; exits with EXIT_USAGE if o has one it
+ * does not take (serial only) or files of another kind than .pvtu in,
+ * .pvtp out. */
+DistOptions dist_options(const Options &o);
+
+} // namespace cli
+} // namespace iso
+
+#endif /* APPS_ISOSURFACE_CLI_CLI_OPTIONS_H */

@@ -1,0 +1,632 @@
+/* apps/isosurface/io: meshes in VTK's parallel XML format read, whole or a
+ * range of their pieces (see pieces.h; pieces_write.cpp writes them,
+ * pvtp_union.cpp reads a distributed run's surface). */
+#include "pieces.h"
+#include "file_checks.h"
+#include "pieces_shared.h"
+#include "vtk_quiet.h"
+
+#include <vtkAbstractArray.h>
+#include <vtkCellType.h>
+#include <vtkCommand.h>
+#include <vtkNew.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLDataParser.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <locale>
+#include <unordered_map>
+#include <vector>
+
+namespace iso {
+
+const char *const kGlobalPointIds = "GlobalPointIds";
+
+namespace {
+
+/* The XML type name of values of VTK type t, as VTK's XML writers spell
+ * it. */
+std::string xml_type(int t) {
+  const std::string bits = std::to_string(8 * vtkAbstractArray::GetDataTypeSize(t));
+  switch (t) {
+  case VTK_FLOAT:
+  case VTK_DOUBLE: return "Float" + bits;
+  case VTK_UNSIGNED_CHAR:
+  case VTK_UNSIGNED_SHORT:
+  case VTK_UNSIGNED_INT:
+  case VTK_UNSIGNED_LONG:
+  case VTK_UNSIGNED_LONG_LONG: return "UInt" + bits;
+  case VTK_BIT: return "Bit";
+  case VTK_STRING: return "String";
+  default: return "Int" + bits;
+  }
+}
+
+/* The directory part of path, with its slash ("" for none). */
+std::string dir_of(const std::string &path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+/* A data array of a piece file, as its XML element declares it. */
+struct XmlArray {
+  vtkXMLDataElement *e = nullptr;
+  std::string name;
+  std::string type; /* as xml_type() spells it, or the attribute VTK does not know */
+  int vtk_type = 0; /* 0: not a type VTK knows */
+  int components = 1;
+  bool ascii = false; /* inline ASCII: VTK's parser parses it whole (again when another array
+                       * was read in between): read in one chunk */
+};
+
+/* Array element e as VTK's readers take it: its name, its type (the
+ * attribute "type"), its components (1 if not said), inline ASCII (no
+ * "offset" attribute and a format other than "binary"). */
+XmlArray xml_array(vtkXMLDataElement *e) {
+  XmlArray a;
+  a.e = e;
+  const char *n = e->GetAttribute("Name"), *t = e->GetAttribute("type");
+  a.name = n ? n : "";
+  if (!e->GetWordTypeAttribute("type", a.vtk_type)) a.vtk_type = 0;
+  a.type = a.vtk_type ? xml_type(a.vtk_type) : t ? t : "";
+  if (!e->GetScalarAttribute("NumberOfComponents", a.components)) a.components = 1;
+  const char *format = e->GetAttribute("format");
+  a.ascii = !e->GetAttribute("offset") && !(format && std::strcmp(format, "binary") == 0);
+  return a;
+}
+
+/* The arrays nested in element e (PointData, Points, Cells; null: none):
+ * VTK's XML readers read DataArray and Array (strings) elements. */
+std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e) {
+  std::vector<XmlArray> v;
+  for (int i = 0; e && i < e->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *a = e->GetNestedElement(i);
+    if (std::strcmp(a->GetName(), "DataArray") == 0 || std::strcmp(a->GetName(), "Array") == 0)
+      v.push_back(xml_array(a));
+  }
+  return v;
+}
+
+/* The array of v named name, or null. */
+const XmlArray *find_array(const std::vector<XmlArray> &v, const std::string &name) {
+  for (const XmlArray &a : v)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+/* The point arrays of a piece against those its index declares: "" if the
+ * same (names, types, components), else what differs. */
+std::string compare_arrays(const std::vector<XmlArray> &pd, const std::vector<ArrayDecl> &decl) {
+  std::string diff;
+  auto add = [&diff](const std::string &s) { diff += (diff.empty() ? "" : "; ") + s; };
+  for (const ArrayDecl &d : decl) {
+    const XmlArray *a = find_array(pd, d.name);
+    if (!a) {
+      add("array '" + d.name + "' missing");
+      continue;
+    }
+    if (a->type != d.type) add("array '" + d.name + "' is " + a->type + ", not " + d.type);
+    if (a->components != d.components)
+      add("array '" + d.name + "' has " + std::to_string(a->components) + " components, not " +
+          std::to_string(d.components));
+  }
+  for (const XmlArray &a : pd)
+    if (std::none_of(decl.begin(), decl.end(),
+                     [&](const ArrayDecl &d) { return d.name == a.name; }))
+      add("array '" + a.name + "' not in the index");
+  return diff;
+}
+
+/* Values [start, start + n) of array a (all its components flattened)
+ * through parser p (appended or inline, raw, base64 or compressed, as the
+ * file says), converted to T in out. `raw` is the reused read buffer.
+ * False if fewer values could be read (a truncated or corrupt array). */
+template <class T>
+bool read_values(vtkXMLDataParser *p, const XmlArray &a, uint64_t start, size_t n,
+                 std::vector<unsigned char> &raw, T *out) {
+  if (n == 0) return true;
+  raw.resize(n * p->GetWordTypeSize(a.vtk_type));
+  size_t got;
+  if (a.e->GetAttribute("offset")) {
+    long long offset = 0;
+    if (!a.e->GetScalarAttribute("offset", offset)) return false;
+    got = p->ReadAppendedData(offset, raw.data(), start, n, a.vtk_type);
+  } else {
+    got = p->ReadInlineData(a.e, a.ascii, raw.data(), start, n, a.vtk_type);
+  }
+  if (got != n) return false;
+  switch (a.vtk_type) {
+    vtkTemplateMacro({
+      const VTK_TT *v = reinterpret_cast<const VTK_TT *>(raw.data());
+      for (size_t i = 0; i < n; i++) out[i] = static_cast<T>(v[i]);
+    });
+  default: return false;
+  }
+  return true;
+}
+
+/* True if VTK type t holds integers. */
+bool integer_type(int t) {
+  switch (t) {
+    vtkTemplateMacro(return std::numeric_limits<VTK_TT>::is_integer);
+  default: return false;
+  }
+}
+
+/* True if VTK type t is a number (not a string, a bit or a variant). */
+bool numeric_type(int t) {
+  switch (t) {
+    vtkTemplateMacro(return true);
+  default: return false;
+  }
+}
+
+/* Global point id -> mesh point, by open addressing (linear probing) at a
+ * load of 3/4 at most: 4-byte slots (8-byte ones from 2^32 - 1 points on)
+ * holding a mesh point, and the global id of each mesh point (8 bytes):
+ * 13 to 19 bytes a point while the pieces are read. */
+class GidTable {
+public:
+  void init(size_t npoints) {
+    size_t cap = 16;
+    while (cap < npoints + npoints / 3 + 2) cap <<= 1;
+    wide_ = npoints >= UINT32_MAX;
+    if (wide_)
+      slots64_.assign(cap, UINT64_MAX);
+    else
+      slots32_.assign(cap, UINT32_MAX);
+    mask_ = cap - 1;
+    gids_.clear();
+    gids_.reserve(npoints);
+  }
+  /* The point of global id g, or `fresh` (the next point, == the points
+   * added so far) after adding it. */
+  int64_t find_or_add(int64_t g, int64_t fresh) {
+    uint64_t h = (uint64_t)g * 0x9e3779b97f4a7c15ull;
+    for (size_t at = (size_t)(h ^ (h >> 29)) & mask_;; at = (at + 1) & mask_) {
+      const uint64_t s = wide_                        ? slots64_[at]
+                         : slots32_[at] == UINT32_MAX ? UINT64_MAX
+                                                      : slots32_[at];
+      if (s == UINT64_MAX) {
+        if (wide_)
+          slots64_[at] = (uint64_t)fresh;
+        else
+          slots32_[at] = (uint32_t)fresh;
+        gids_.push_back(g);
+        return fresh;
+      }
+      if (gids_[s] == g) return (int64_t)s;
+    }
+  }
+
+private:
+  std::vector<uint32_t> slots32_;
+  std::vector<uint64_t> slots64_;
+  std::vector<int64_t> gids_;
+  size_t mask_ = 0;
+  bool wide_ = false;
+};
+
+/* Points of the pieces read so far, merged: by global id, else by exact
+ * coordinates. */
+struct PointMerger {
+  bool by_gid = true;
+  GidTable gid;
+  std::unordered_map<XyzKey, int64_t, XyzHash> xyz;
+};
+
+/* Check piece file `path` (check_file) and read its point and cell counts
+ * from its header (the data is not read). */
+int piece_counts(const PvtuIndex &idx, const std::string &path, size_t *npts, size_t *ncells,
+                 std::string *err) {
+  if (!regular_file(path, err)) {
+    *err = "piece '" + path + "' of '" + idx.path + "': " + *err;
+    return -ENOENT;
+  }
+  if (int rc = check_file(path, FileFormat::Vtu, err)) {
+    *err = "piece of '" + idx.path + "': " + *err;
+    return rc;
+  }
+  CaughtReader<vtkXMLUnstructuredGridReader> in(path);
+  in.r->UpdateInformation();
+  if (in.catcher->failed || in.r->GetErrorCode() != 0) {
+    *err = "VTK could not read piece '" + path + "'" + in.reason();
+    return -EIO;
+  }
+  in.r->SetupUpdateExtent(0, 1, 0);
+  *npts = (size_t)std::max<vtkIdType>(0, in.r->GetNumberOfPoints());
+  *ncells = (size_t)std::max<vtkIdType>(0, in.r->GetNumberOfCells());
+  return 0;
+}
+
+/* A piece file open for reading its arrays, a chunk at a time, through the
+ * parser of VTK's reader (which parsed its XML and set up its byte order,
+ * header type and compressor). */
+struct PieceFile {
+  const std::string &path;
+  vtkXMLDataParser *parser;
+  const ErrorCatcher &catcher;
+  const QuietVtk &quiet;
+  std::vector<unsigned char> raw; /* read buffer, one chunk */
+
+  /* Values [start, start + n) of a, converted to T; -EIO (message in
+   * *err) if they cannot be read. */
+  template <class T>
+  int read(const XmlArray &a, uint64_t start, size_t n, std::vector<T> *out, std::string *err) {
+    out->resize(n);
+    if (read_values(parser, a, start, n, raw, out->data())) return 0;
+    const std::string why = vtk_reason(catcher, quiet);
+    *err = "VTK could not read piece '" + path + "': array '" + a.name + "'" +
+           (why.empty() ? ": values " + std::to_string(start) + " to " + std::to_string(start + n) +
+                              " missing or corrupt"
+                        : why);
+    return -EIO;
+  }
+};
+
+/* The mesh points of a piece's points (to_mesh[p], or base + p when the
+ * pieces are not merged). */
+struct PointMap {
+  bool merge = false;
+  int64_t base = 0;
+  std::vector<int64_t> to_mesh;
+  int64_t operator()(int64_t p) const { return merge ? to_mesh[(size_t)p] : base + p; }
+};
+
+/* What a <Piece> holds, from its XML: its counts and the arrays read (the
+ * pointers point into pd). */
+struct PieceLayout {
+  long long np = 0, nc = 0;
+  std::vector<XmlArray> pd, xyz; /* point arrays, the Points' array */
+  const XmlArray *s = nullptr;   /* the scalars */
+  const XmlArray *g = nullptr;   /* the global point ids, or nullptr */
+  PieceLayout() = default;
+  PieceLayout(const PieceLayout &) = delete;
+};
+
+/* The layout of <Piece> element `piece` of file `path`, checked against the
+ * index (the same point arrays) and the pieces read so far (global ids in
+ * all or in none when they are merged). */
+int piece_layout(const PvtuIndex &idx, const std::string &path, vtkXMLDataElement *piece,
+                 const std::string &scalars, bool merge, PointMerger *pm, const Mesh &mesh,
+                 PieceLayout *l, std::string *err) {
+  if (!piece->GetScalarAttribute("NumberOfPoints", l->np)) l->np = 0;
+  if (!piece->GetScalarAttribute("NumberOfCells", l->nc)) l->nc = 0;
+  if (l->np < 0 || l->nc < 0) {
+    *err = "piece '" + path + "': negative NumberOfPoints or NumberOfCells";
+    return -EINVAL;
+  }
+  vtkXMLDataElement *epd = piece->FindNestedElementWithName("PointData");
+  l->pd = xml_arrays(epd);
+  const std::string diff = compare_arrays(l->pd, idx.arrays);
+  if (!diff.empty()) {
+    *err = "piece '" + path + "': point arrays differ from the index '" + idx.path + "': " + diff;
+    return -EPROTO;
+  }
+  const XmlArray *s = l->s = find_array(l->pd, scalars);
+  if (!s || s->components != 1 || !numeric_type(s->vtk_type)) {
+    *err = "piece '" + path + "': array '" + scalars + "' is " +
+           (s ? "not one scalar per point" : "missing");
+    return -EINVAL;
+  }
+  const XmlArray *g = find_array(l->pd, kGlobalPointIds);
+  if (!g && epd)
+    if (const char *name = epd->GetAttribute("GlobalIds")) g = find_array(l->pd, name);
+  if (g && (g->components != 1 || !integer_type(g->vtk_type))) {
+    *err = "piece '" + path + "': global point ids '" + g->name + "' are not one integer per point";
+    return -EPROTO;
+  }
+  l->g = g;
+  if (mesh.pts.empty() && mesh.tets.empty()) pm->by_gid = g != nullptr;
+  if (merge && pm->by_gid && !g) {
+    *err = "piece '" + path + "' has no global point ids ('" + kGlobalPointIds +
+           "') while the previous pieces have";
+    return -EPROTO;
+  }
+  l->xyz = xml_arrays(piece->FindNestedElementWithName("Points"));
+  const std::vector<XmlArray> &xyz = l->xyz;
+  if (l->np > 0 && (xyz.size() != 1 || xyz[0].components != 3 || !numeric_type(xyz[0].vtk_type))) {
+    *err = "VTK could not read piece '" + path + "': its Points are not one array of 3 numbers";
+    return -EIO;
+  }
+  return 0;
+}
+
+/* The points of a piece into *mesh (appended, merged through pm when
+ * `merge`), *map their mesh points. Inline ASCII arrays are parsed whole
+ * by VTK at each read (and cached while the same array is read): one
+ * chunk. */
+int read_piece_points(PieceFile &f, const PieceLayout &l, bool merge, PointMerger *pm, Mesh *mesh,
+                      PointMap *map, std::string *err) {
+  const size_t npts = (size_t)l.np;
+  const bool gids = merge && pm->by_gid;
+  size_t chunk = ISO_PIECE_CHUNK;
+  if (npts > 0 && (l.xyz[0].ascii || l.s->ascii || (gids && l.g->ascii))) chunk = npts;
+  *map = PointMap{merge, (int64_t)mesh->pts.size(), {}};
+  if (merge) map->to_mesh.resize(npts);
+  std::vector<double> x, v;
+  std::vector<int64_t> gv;
+  for (size_t p0 = 0; p0 < npts; p0 += chunk) {
+    const size_t n = std::min(chunk, npts - p0);
+    if (int rc = f.read(l.xyz[0], 3 * p0, 3 * n, &x, err)) return rc;
+    if (int rc = f.read(*l.s, p0, n, &v, err)) return rc;
+    if (gids)
+      if (int rc = f.read(*l.g, p0, n, &gv, err)) return rc;
+    for (size_t i = 0; i < n; i++) {
+      const Point q = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
+      int64_t id = (int64_t)mesh->pts.size();
+      bool fresh = true;
+      if (merge) {
+        if (gids) {
+          const int64_t found = pm->gid.find_or_add(gv[i], id);
+          fresh = found == id;
+          id = found;
+        } else {
+          auto xi = pm->xyz.emplace(XyzKey{{q.x, q.y, q.z}}, id);
+          fresh = xi.second;
+          id = xi.first->second;
+        }
+        map->to_mesh[p0 + i] = id;
+      }
+      if (fresh) {
+        mesh->pts.push_back(q);
+        mesh->scalars.push_back(v[i]);
+      }
+    }
+  }
+  if ((uint64_t)mesh->pts.size() >= kMaxMeshPoints) {
+    *err = "piece '" + f.path + "': the mesh reaches " + std::to_string(mesh->pts.size()) +
+           " points, at most " + std::to_string(kMaxMeshPoints - 1) + " (point ids are 32-bit)";
+    return -EOVERFLOW;
+  }
+  return 0;
+}
+
+/* Cell c of a chunk, the first that is not a tetrahedron (its type ty, or
+ * its point count from offsets `from` to `to`): the error. */
+int refuse_cell(const std::string &path, size_t c, int ty, int64_t from, int64_t to,
+                std::string *err) {
+  if (ty != VTK_TETRA) {
+    *err = "piece '" + path + "': cell " + std::to_string(c) + " (VTK cell type " +
+           std::to_string(ty) + ") is not a tetrahedron";
+    return -EPROTO;
+  }
+  *err = "piece '" + path + "': cell " + std::to_string(c) + " has " + std::to_string(to - from) +
+         " points, a tetrahedron has 4";
+  return -EINVAL;
+}
+
+/* The cells of a piece into *mesh (appended, their points through map):
+ * in each chunk, the cells up to the first that is not a tetrahedron have
+ * their points read and checked, then that cell is refused: the errors come
+ * in the cells' order. */
+int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &l,
+                     const PointMap &map, Mesh *mesh, std::string *err) {
+  const std::string &path = f.path;
+  const std::vector<XmlArray> cells = xml_arrays(piece->FindNestedElementWithName("Cells"));
+  const XmlArray *conn = find_array(cells, "connectivity"), *offs = find_array(cells, "offsets"),
+                 *types = find_array(cells, "types");
+  for (const XmlArray *a : {conn, offs, types})
+    if (!a || a->components != 1 || !integer_type(a->vtk_type)) {
+      *err = "VTK could not read piece '" + path +
+             "': its Cells need integer arrays connectivity, offsets and types";
+      return -EIO;
+    }
+  const size_t ncells = (size_t)l.nc;
+  const size_t chunk =
+      conn->ascii || offs->ascii || types->ascii ? ncells : (size_t)ISO_PIECE_CHUNK;
+  std::vector<int64_t> off, ids;
+  std::vector<int> ty;
+  int64_t end = 0; /* connectivity offset where the next cell starts */
+  for (size_t c0 = 0; c0 < ncells; c0 += chunk) {
+    const size_t n = std::min(chunk, ncells - c0);
+    if (int rc = f.read(*offs, c0, n, &off, err)) return rc;
+    if (int rc = f.read(*types, c0, n, &ty, err)) return rc;
+    size_t good = 0;
+    for (int64_t at = end; good < n && ty[good] == VTK_TETRA && off[good] - at == 4; good++)
+      at = off[good];
+    if (int rc = f.read(*conn, (uint64_t)end, 4 * good, &ids, err)) return rc;
+    for (size_t i = 0; i < good; i++) {
+      Tet t;
+      for (int k = 0; k < 4; k++) {
+        const int64_t id = ids[4 * i + (size_t)k];
+        if (id < 0 || id >= l.np) {
+          *err = "piece '" + path + "': cell " + std::to_string(c0 + i) + " uses point " +
+                 std::to_string(id) + ", out of range [0, " + std::to_string(l.np) + ")";
+          return -ERANGE;
+        }
+        t.v[k] = (uint32_t)map(id); /* < mesh->pts.size() < kMaxMeshPoints */
+      }
+      mesh->tets.push_back(t);
+    }
+    if (good < n)
+      return refuse_cell(path, c0 + good, ty[good], good ? off[good - 1] : end, off[good], err);
+    end = off[n - 1];
+  }
+  return 0;
+}
+
+/* One <Piece> of a piece file into *mesh (appended, points merged through
+ * pm), a chunk of ISO_PIECE_CHUNK points or cells at a time. */
+int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *piece,
+                       const std::string &scalars, bool merge, PointMerger *pm, Mesh *mesh,
+                       std::string *err) {
+  PieceLayout l;
+  if (int rc = piece_layout(idx, f.path, piece, scalars, merge, pm, *mesh, &l, err)) return rc;
+  PointMap map;
+  if (int rc = read_piece_points(f, l, merge, pm, mesh, &map, err)) return rc;
+  if (l.nc == 0) return 0;
+  return read_piece_cells(f, piece, l, map, mesh, err);
+}
+
+/* Read one piece file (checked by piece_counts) into *mesh (appended,
+ * points merged through pm; the first piece decides whether global ids are
+ * used). VTK's reader parses the file's XML; the arrays are then read a
+ * chunk at a time through its parser and converted at once, so that what
+ * is held beside the mesh is a chunk, not the piece (docs/distributed.md,
+ * Memory). Only the scalars, the global ids, the points and the cells are
+ * read. */
+int read_one_piece(const PvtuIndex &idx, const std::string &path, const std::string &scalars,
+                   bool merge, PointMerger *pm, Mesh *mesh, std::string *err) {
+  CaughtReader<vtkXMLUnstructuredGridReader> in(path);
+  in.r->UpdateInformation();
+  vtkXMLDataParser *parser = in.r->GetXMLParser();
+  vtkXMLDataElement *root = parser ? parser->GetRootElement() : nullptr;
+  vtkXMLDataElement *grid = root ? root->FindNestedElementWithName("UnstructuredGrid") : nullptr;
+  if (in.catcher->failed || in.r->GetErrorCode() != 0 || !grid || !in.quiet.text().empty()) {
+    *err = "VTK could not read piece '" + path + "'" + in.reason();
+    return -EIO;
+  }
+  std::ifstream stream(path, std::ios::in | std::ios::binary);
+  if (!stream) {
+    *err = "cannot read piece '" + path + "': " + std::strerror(errno);
+    return -ENOENT;
+  }
+  stream.imbue(std::locale::classic());
+  parser->AddObserver(vtkCommand::ErrorEvent, in.catcher);
+  parser->SetStream(&stream);
+  PieceFile f{path, parser, *in.catcher, in.quiet, {}};
+  int rc = 0;
+  for (int i = 0; rc == 0 && i < grid->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *e = grid->GetNestedElement(i);
+    if (std::strcmp(e->GetName(), "Piece") == 0)
+      rc = read_piece_element(idx, f, e, scalars, merge, pm, mesh, err);
+  }
+  parser->SetStream(nullptr);
+  return rc;
+}
+
+std::string list_arrays(const std::vector<ArrayDecl> &arrays) {
+  std::string s;
+  for (const ArrayDecl &a : arrays) s += (s.empty() ? "" : ", ") + a.name;
+  return s.empty() ? "none" : s;
+}
+
+} // namespace
+
+bool has_extension(const std::string &path, const char *ext) {
+  const size_t n = std::strlen(ext);
+  if (path.size() <= n) return false;
+  for (size_t i = 0; i < n; i++)
+    if (std::tolower((unsigned char)path[path.size() - n + i]) !=
+        std::tolower((unsigned char)ext[i]))
+      return false;
+  return true;
+}
+
+int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
+  if (int rc = need_regular_file(path, err)) return rc;
+  CaughtReader<vtkXMLDataParser> in(path);
+  if (!in.r->Parse() || in.catcher->failed || !in.r->GetRootElement()) {
+    *err = "'" + path + "' is not a readable XML file" + in.reason();
+    return -EIO;
+  }
+  vtkXMLDataElement *root = in.r->GetRootElement();
+  const char *type = root->GetAttribute("type");
+  vtkXMLDataElement *grid = root->FindNestedElementWithName("PUnstructuredGrid");
+  if (std::strcmp(root->GetName(), "VTKFile") != 0 || !type ||
+      std::strcmp(type, "PUnstructuredGrid") != 0 || !grid) {
+    *err = "'" + path + "' is not a .pvtu index (VTKFile of type PUnstructuredGrid)";
+    return -EPROTO;
+  }
+  PvtuIndex idx;
+  idx.path = path;
+  const std::string dir = dir_of(path);
+  for (int i = 0; i < grid->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *e = grid->GetNestedElement(i);
+    if (std::strcmp(e->GetName(), "Piece") == 0) {
+      const char *src = e->GetAttribute("Source");
+      if (!src || !*src) {
+        *err = "'" + path + "': piece " + std::to_string(idx.pieces.size()) + " has no Source";
+        return -EPROTO;
+      }
+      idx.pieces.push_back(src[0] == '/' ? std::string(src) : dir + src);
+    } else if (std::strcmp(e->GetName(), "PPointData") == 0) {
+      if (const char *sc = e->GetAttribute("Scalars")) idx.scalars = sc;
+      for (int j = 0; j < e->GetNumberOfNestedElements(); j++) {
+        vtkXMLDataElement *a = e->GetNestedElement(j);
+        const char *name = a->GetAttribute("Name"), *t = a->GetAttribute("type");
+        if (std::strcmp(a->GetName(), "PDataArray") != 0 || !name || !t) {
+          *err = "'" + path + "': point array " + std::to_string(j) + " has no Name or type";
+          return -EPROTO;
+        }
+        ArrayDecl d;
+        d.name = name;
+        d.type = t;
+        if (!a->GetScalarAttribute("NumberOfComponents", d.components)) d.components = 1;
+        idx.arrays.push_back(d);
+      }
+    }
+  }
+  if (idx.pieces.empty()) {
+    *err = "'" + path + "' lists no pieces";
+    return -EINVAL;
+  }
+  *out = std::move(idx);
+  return 0;
+}
+
+int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const std::string &array,
+                Mesh *mesh, std::string *err) {
+  const std::string scalars = array.empty() ? idx.scalars : array;
+  if (scalars.empty()) {
+    *err = "'" + idx.path + "' has no active point scalars; choose an array with --array NAME " +
+           "(point arrays: " + list_arrays(idx.arrays) + ")";
+    return -EINVAL;
+  }
+  if (std::none_of(idx.arrays.begin(), idx.arrays.end(),
+                   [&](const ArrayDecl &d) { return d.name == scalars; })) {
+    *err = "unknown point array '" + scalars + "' in '" + idx.path +
+           "' (point arrays: " + list_arrays(idx.arrays) + ")";
+    return -EINVAL;
+  }
+  if (first > last || last > idx.pieces.size()) {
+    *err = "'" + idx.path + "': pieces [" + std::to_string(first) + ", " + std::to_string(last) +
+           ") asked, it has " + std::to_string(idx.pieces.size());
+    return -EINVAL;
+  }
+  Mesh m;
+  m.array_name = scalars;
+  /* The counts first, so that the mesh is allocated once. */
+  size_t npts = 0, ncells = 0;
+  for (size_t i = first; i < last; i++) {
+    size_t p, c;
+    if (int rc = piece_counts(idx, idx.pieces[i], &p, &c, err)) return rc;
+    npts += p;
+    ncells += c;
+  }
+  m.pts.reserve(npts);
+  m.scalars.reserve(npts);
+  m.tets.reserve(ncells);
+  PointMerger pm;
+  const bool merge = last - first > 1;
+  if (merge) pm.gid.init(npts);
+  for (size_t i = first; i < last; i++)
+    if (int rc = read_one_piece(idx, idx.pieces[i], scalars, merge, &pm, &m, err)) return rc;
+  if (int rc = validate(m, err)) {
+    *err = "pieces of '" + idx.path + "': " + *err;
+    return rc;
+  }
+  *mesh = std::move(m);
+  return 0;
+}
+
+int read_pvtu(const std::string &path, const std::string &array, Mesh *mesh, std::string *err) {
+  PvtuIndex idx;
+  if (int rc = read_pvtu_index(path, &idx, err)) return rc;
+  Mesh m;
+  if (int rc = read_pieces(idx, 0, idx.pieces.size(), array, &m, err)) return rc;
+  if (m.tets.empty()) {
+    *err = "'" + path + "' has no cells";
+    return -EINVAL;
+  }
+  *mesh = std::move(m);
+  return 0;
+}
+
+} // namespace iso

@@ -1,0 +1,117 @@
+/* apps/isosurface/io: meshes and surfaces in VTK's parallel XML formats (see
+ * docs/distributed.md), behind an interface free of VTK and MPI headers.
+ *
+ *  - A .pvtu (vtkXMLPUnstructuredGridWriter) holds N pieces, piece i the
+ *    contiguous range [i*T/N, (i+1)*T/N) of the T cells, its points those
+ *    its cells use (numbered in the order of first use: the locality of the
+ *    cell order is kept), with the point scalars and the input point ids as
+ *    VTK global ids (point array "GlobalPointIds").
+ *  - A reader of pieces [first, last) of a .pvtu makes one mesh of them,
+ *    points shared by its pieces merged (by global id, else by exact
+ *    coordinates when the pieces have no global ids).
+ *  - A .pvtp written by the ranks (dist.cpp) is read back as one surface,
+ *    coincident points merged, and checked (manifold, against VTK).
+ *
+ * Calling context: one thread at a time (VTK's pipeline). Errors: a negative
+ * errno and a one-line message naming the file in *err; outputs untouched.
+ */
+#ifndef APPS_ISOSURFACE_IO_PIECES_H
+#define APPS_ISOSURFACE_IO_PIECES_H
+
+#include "iso_config.h"
+#include "mesh.h"
+#include "mt.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace iso {
+
+/* Name of the point array holding the input point ids in the pieces. */
+extern const char *const kGlobalPointIds;
+
+/* True if path ends with the extension ext (".pvtu"), case-insensitive. */
+bool has_extension(const std::string &path, const char *ext);
+
+/* Write m as path (.pvtu) and npieces piece files beside it (path without
+ * ".pvtu" + "_<i>.vtu"), through vtkXMLPUnstructuredGridWriter. More pieces
+ * than cells give empty pieces. Errors: -EINVAL npieces < 1 or path not a
+ * .pvtu, -EIO VTK could not write a file (named). */
+int write_pieces(const Mesh &m, const std::string &path, int npieces, std::string *err);
+
+/* One point array as a .pvtu index declares it. */
+struct ArrayDecl {
+  std::string name, type; /* type as in the XML: Float64, Int64, ... */
+  int components = 1;
+};
+
+/* What a .pvtu index says. */
+struct PvtuIndex {
+  std::string path;                /* the index */
+  std::vector<std::string> pieces; /* piece files, resolved against the index's directory */
+  std::vector<ArrayDecl> arrays;   /* its point arrays (PPointData) */
+  std::string scalars;             /* the active scalars' name, "" if none */
+};
+
+/* Parse a .pvtu index with VTK's XML parser (the pieces are not opened).
+ * Errors: -ENOENT unreadable, -EIO not XML, -EPROTO not a
+ * PUnstructuredGrid index or a piece without Source, -EINVAL no pieces. */
+int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err);
+
+/* Pieces [first, last) of idx as one mesh of tetrahedra, scalars `array`
+ * ("" the index's active scalars). Each piece file is checked (check_file)
+ * before VTK reads it, then its point arrays against the index (names,
+ * types, components: pieces whose arrays differ are refused), its cells
+ * (tetrahedra only), its point ids. VTK's reader parses each piece's XML;
+ * its arrays (only the points, the scalars, the global ids and the cells)
+ * are then read through VTK's parser ISO_PIECE_CHUNK values at a time and
+ * converted at once: the peak memory is the mesh, the global-id table and
+ * one chunk. first == last gives an empty mesh.
+ * Errors: check_file's and VTK's on a piece (-ENOENT, -EINVAL, -EIO, named),
+ * -EPROTO arrays that differ from the index or a cell that is not a
+ * tetrahedron, -EINVAL an unknown array (the index's are listed), -ERANGE a
+ * point id out of range, validate()'s. */
+int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const std::string &array,
+                Mesh *mesh, std::string *err);
+
+/* The whole .pvtu as one mesh (all its pieces). */
+int read_pvtu(const std::string &path, const std::string &array, Mesh *mesh, std::string *err);
+
+/* Piece `piece` of a .pvtp output: its file name beside the index (path
+ * without ".pvtp" + "_<piece>.vtp"), as vtkXMLPPolyDataWriter names it. */
+std::string pvtp_piece_path(const std::string &pvtp, int piece);
+
+/* A surface read back from a .pvtp (vtkXMLPPolyDataReader, every piece),
+ * its coincident points (identical coordinates) merged. */
+struct UnionSurface {
+  Surface s;
+  size_t pieces = 0;
+  size_t points_read = 0; /* before merging */
+};
+int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err);
+
+/* Edges of a triangle surface: each edge in one triangle (a border), in
+ * two (inner; opposite directions when consistently oriented), in more
+ * (not a manifold). Degenerate triangles (a repeated vertex) counted. */
+struct EdgeStats {
+  size_t border = 0, inner = 0, nonmanifold = 0, misoriented = 0, degenerate = 0;
+  bool manifold() const { return nonmanifold == 0 && misoriented == 0 && degenerate == 0; }
+};
+EdgeStats edge_stats(const Surface &s);
+
+/* The reference a union is checked against (vtkContourGrid on the whole
+ * mesh): triangles, vertices used, area. */
+struct UnionReference {
+  size_t ntris = 0, nverts = 0;
+  double area = 0;
+};
+
+/* Read the .pvtp at path, merge it, print one verification line per check
+ * (triangles, vertices, area within rtol, manifold) to stdout; true if all
+ * pass. A read error is printed (naming the file) and fails. */
+bool verify_union(const std::string &path, const UnionReference &ref, double rtol);
+
+} // namespace iso
+
+#endif /* APPS_ISOSURFACE_IO_PIECES_H */

@@ -1,0 +1,627 @@
+/* apps/isosurface/io: VTK readers, writers and peers (see vtk_bridge.h). */
+#include "vtk_bridge.h"
+#include "file_checks.h"
+#include "pieces.h"
+#include "vtk_convert.h"
+#include "vtk_quiet.h"
+
+#include <vtkCellArray.h>
+#include <vtkCellType.h>
+#include <vtkCellTypes.h>
+#include <vtkCommand.h>
+#include <vtkContourFilter.h>
+#include <vtkDataArray.h>
+#include <vtkDataSetReader.h>
+#include <vtkDataSetTriangleFilter.h>
+#include <vtkDoubleArray.h>
+#include <vtkIdTypeArray.h>
+#include <vtkImageData.h>
+#include <vtkMetaImageReader.h>
+#include <vtkNIFTIImageReader.h>
+#include <vtkLogger.h>
+#include <vtkMatrix3x3.h>
+#include <vtkNew.h>
+#include <vtkOutputWindow.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkVersion.h>
+#include <vtkXMLImageDataReader.h>
+#include <vtkXMLPolyDataReader.h>
+#include <vtkXMLPolyDataWriter.h>
+#include <vtkXMLUnstructuredGridReader.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <sys/stat.h>
+#include <vector>
+
+namespace iso {
+
+namespace {
+
+/* Pick the point scalars of ds: by name, else the active scalars. */
+int pick_array(vtkDataSet *ds, const std::string &name, vtkDataArray **out, std::string *err) {
+  vtkPointData *pd = ds->GetPointData();
+  vtkDataArray *a = name.empty() ? pd->GetScalars() : pd->GetArray(name.c_str());
+  if (!a) {
+    std::string avail;
+    for (int i = 0; i < pd->GetNumberOfArrays(); i++) {
+      const char *n = pd->GetArrayName(i);
+      avail += std::string(avail.empty() ? "" : ", ") + (n ? n : "(unnamed)");
+    }
+    if (avail.empty()) avail = "none";
+    *err =
+        name.empty()
+            ? "no active point scalars; choose an array with --array NAME (point arrays: " + avail +
+                  ")"
+            : "unknown point array '" + name + "' (point arrays: " + avail + ")";
+    return -EINVAL;
+  }
+  if (a->GetNumberOfComponents() != 1) {
+    *err = std::string("point array '") + (a->GetName() ? a->GetName() : "") + "' has " +
+           std::to_string(a->GetNumberOfComponents()) +
+           " components; a scalar (1 component) is needed";
+    return -EINVAL;
+  }
+  *out = a;
+  return 0;
+}
+
+/* The point count of the linear 3D cell types --tetrahedralize splits, 0
+ * for the others. */
+int linear_3d_points(int type) {
+  switch (type) {
+  case VTK_TETRA: return 4;
+  case VTK_VOXEL: return 8;
+  case VTK_HEXAHEDRON: return 8;
+  case VTK_WEDGE: return 6;
+  case VTK_PYRAMID: return 5;
+  case VTK_PENTAGONAL_PRISM: return 10;
+  case VTK_HEXAGONAL_PRISM: return 12;
+  default: return 0;
+  }
+}
+
+/* The dimension of a cell type: 3, or 2 and below, -1 if unknown. */
+int cell_dimension(int type) {
+  switch (type) {
+  case VTK_EMPTY_CELL:
+  case VTK_VERTEX:
+  case VTK_POLY_VERTEX: return 0;
+  case VTK_LINE:
+  case VTK_POLY_LINE:
+  case VTK_QUADRATIC_EDGE:
+  case VTK_CUBIC_LINE:
+  case VTK_LAGRANGE_CURVE:
+  case VTK_BEZIER_CURVE: return 1;
+  case VTK_TRIANGLE:
+  case VTK_TRIANGLE_STRIP:
+  case VTK_POLYGON:
+  case VTK_PIXEL:
+  case VTK_QUAD:
+  case VTK_QUADRATIC_TRIANGLE:
+  case VTK_QUADRATIC_QUAD:
+  case VTK_QUADRATIC_POLYGON:
+  case VTK_BIQUADRATIC_QUAD:
+  case VTK_QUADRATIC_LINEAR_QUAD:
+  case VTK_BIQUADRATIC_TRIANGLE:
+  case VTK_LAGRANGE_TRIANGLE:
+  case VTK_LAGRANGE_QUADRILATERAL:
+  case VTK_BEZIER_TRIANGLE:
+  case VTK_BEZIER_QUADRILATERAL: return 2;
+  case VTK_TETRA:
+  case VTK_VOXEL:
+  case VTK_HEXAHEDRON:
+  case VTK_WEDGE:
+  case VTK_PYRAMID:
+  case VTK_PENTAGONAL_PRISM:
+  case VTK_HEXAGONAL_PRISM:
+  case VTK_QUADRATIC_TETRA:
+  case VTK_QUADRATIC_HEXAHEDRON:
+  case VTK_QUADRATIC_WEDGE:
+  case VTK_QUADRATIC_PYRAMID:
+  case VTK_TRIQUADRATIC_HEXAHEDRON:
+  case VTK_QUADRATIC_LINEAR_WEDGE:
+  case VTK_BIQUADRATIC_QUADRATIC_WEDGE:
+  case VTK_BIQUADRATIC_QUADRATIC_HEXAHEDRON:
+  case VTK_TRIQUADRATIC_PYRAMID:
+  case VTK_CONVEX_POINT_SET:
+  case VTK_POLYHEDRON:
+  case VTK_LAGRANGE_TETRAHEDRON:
+  case VTK_LAGRANGE_HEXAHEDRON:
+  case VTK_LAGRANGE_WEDGE:
+  case VTK_BEZIER_TETRAHEDRON:
+  case VTK_BEZIER_HEXAHEDRON:
+  case VTK_BEZIER_WEDGE: return 3;
+  default: return -1;
+  }
+}
+
+std::string cell_type_name(int type) {
+  const char *n = vtkCellTypes::GetClassNameFromTypeId(type);
+  return std::string(n ? n : "unknown") + ", VTK cell type " + std::to_string(type);
+}
+
+/* The scalars array must have one value per point (VTK's readers accept
+ * shorter attribute arrays). */
+int check_tuples(vtkDataArray *arr, vtkIdType want, const char *what, std::string *err) {
+  if (arr->GetNumberOfTuples() == want) return 0;
+  *err = std::string("point array '") + (arr->GetName() ? arr->GetName() : "") + "' has " +
+         std::to_string(arr->GetNumberOfTuples()) + " values for " + std::to_string(want) + " " +
+         what;
+  return -EINVAL;
+}
+
+/* What VTK's reader returned, checked before anything uses it: one cell
+ * type per cell, every cell's point ids in range, the cells the options
+ * refuse, a tetrahedron with 4 ids, a cell to split with its type's count. */
+int check_cells(vtkUnstructuredGrid *grid, const ReadOptions &opt, std::string *err) {
+  const vtkIdType np = grid->GetNumberOfPoints(), nc = grid->GetNumberOfCells();
+  vtkCellArray *ca = grid->GetCells();
+  vtkUnsignedCharArray *types = grid->GetCellTypesArray();
+  if (nc > 0 && (!ca || !types || types->GetNumberOfTuples() != nc)) {
+    *err = "the file has " + std::to_string(nc) + " cells but " +
+           std::to_string(types ? types->GetNumberOfTuples() : 0) + " cell types";
+    return -EINVAL;
+  }
+  /* The offsets: from 0, non-decreasing, up to the connectivity's size
+   * (GetCellAtId trusts them). */
+  if (nc > 0) {
+    vtkDataArray *off = ca->GetOffsetsArray(), *conn = ca->GetConnectivityArray();
+    const vtkIdType nconn = conn ? conn->GetNumberOfTuples() : 0;
+    if (!off || off->GetNumberOfTuples() != nc + 1) {
+      *err = "the cell array has " + std::to_string(off ? off->GetNumberOfTuples() : 0) +
+             " offsets for " + std::to_string(nc) + " cells";
+      return -EINVAL;
+    }
+    double prev = 0;
+    for (vtkIdType c = 0; c <= nc; c++) {
+      const double o = off->GetComponent(c, 0);
+      if ((c == 0 && o != 0) || o < prev || o > (double)nconn || (c == nc && o != (double)nconn)) {
+        *err = "cell offset " + std::to_string(c) + " is " + std::to_string((long long)o) +
+               ": offsets go from 0 up to the connectivity size " + std::to_string(nconn);
+        return -EINVAL;
+      }
+      prev = o;
+    }
+  }
+  for (vtkIdType c = 0; c < nc; c++) {
+    const int type = types->GetValue(c);
+    vtkIdType n;
+    const vtkIdType *ids;
+    ca->GetCellAtId(c, n, ids);
+    const std::string cell = "cell " + std::to_string(c) + " (" + cell_type_name(type) + ", " +
+                             std::to_string(n) + " points)";
+    const int need = type == VTK_TETRA ? 4 : opt.tetrahedralize ? linear_3d_points(type) : 0;
+    if (need == 0) {
+      const int dim = cell_dimension(type);
+      if (dim < 0)
+        *err = cell + " is not a tetrahedron: refused (unknown cell type)";
+      else if (dim != 3)
+        *err = cell + " is not a tetrahedron: refused (a " + std::to_string(dim) +
+               "D cell: only 3D cells can be split into tetrahedra, --tetrahedralize refuses it "
+               "too)";
+      else if (opt.tetrahedralize)
+        *err = cell + " is not a tetrahedron: refused (--tetrahedralize splits the linear 3D cells "
+                      "only: voxels, hexahedra, wedges, pyramids, pentagonal and hexagonal prisms)";
+      else
+        *err = cell + " is not a tetrahedron: refused; rerun with --tetrahedralize to split 3D "
+                      "cells into tetrahedra";
+      return -EPROTO;
+    }
+    if (n != need) {
+      *err = cell + ": expected " + std::to_string(need) + " points for this cell type";
+      return -EINVAL;
+    }
+    for (vtkIdType k = 0; k < n; k++)
+      if (ids[k] < 0 || ids[k] >= np) {
+        *err = "cell " + std::to_string(c) + " refers to point " + std::to_string(ids[k]) +
+               ", out of range [0, " + std::to_string(np) + ")";
+        return -ERANGE;
+      }
+  }
+  return 0;
+}
+
+int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mesh,
+                      std::string *err) {
+  vtkSmartPointer<vtkUnstructuredGrid> grid = ug;
+  vtkDataArray *arr = nullptr;
+  int rc = pick_array(grid, opt.array, &arr, err);
+  if (rc || (rc = check_tuples(arr, grid->GetNumberOfPoints(), "points", err)) ||
+      (rc = check_cells(grid, opt, err)))
+    return rc;
+  const vtkIdType nc = grid->GetNumberOfCells();
+  bool all_tets = true;
+  for (vtkIdType c = 0; c < nc && all_tets; c++) all_tets = grid->GetCellType(c) == VTK_TETRA;
+  if (!all_tets) {
+    vtkNew<vtkDataSetTriangleFilter> tf;
+    tf->SetInputData(grid);
+    tf->TetrahedraOnlyOn();
+    tf->Update();
+    grid = tf->GetOutput();
+    if ((rc = pick_array(grid, opt.array, &arr, err)) ||
+        (rc = check_tuples(arr, grid->GetNumberOfPoints(), "points", err)) ||
+        (rc = check_cells(grid, opt, err)))
+      return rc;
+  }
+  Mesh m;
+  m.array_name = arr->GetName() ? arr->GetName() : "scalars";
+  const vtkIdType np = grid->GetNumberOfPoints(), ncells = grid->GetNumberOfCells();
+  if ((uint64_t)np >= kMaxMeshPoints) {
+    *err = "too many points (" + std::to_string(np) + ", at most " +
+           std::to_string(kMaxMeshPoints - 1) + ": point ids are 32-bit)";
+    return -EOVERFLOW;
+  }
+  try {
+    m.pts.resize((size_t)np);
+    m.scalars.resize((size_t)np);
+    for (vtkIdType p = 0; p < np; p++) {
+      double x[3];
+      grid->GetPoint(p, x);
+      m.pts[(size_t)p] = Point{x[0], x[1], x[2]};
+      m.scalars[(size_t)p] = arr->GetComponent(p, 0);
+    }
+    m.tets.resize((size_t)ncells);
+    vtkCellArray *ca = grid->GetCells();
+    for (vtkIdType c = 0; c < ncells; c++) {
+      vtkIdType n;
+      const vtkIdType *ids;
+      ca->GetCellAtId(c, n, ids);
+      /* In [0, np) (check_cells, or VTK's own triangle filter). */
+      for (int a = 0; a < 4; a++) m.tets[(size_t)c].v[a] = (uint32_t)ids[a];
+    }
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory reading the mesh";
+    return -ENOMEM;
+  }
+  *mesh = std::move(m);
+  return 0;
+}
+
+/* An image volume: its points are origin + D (ijk * spacing), ijk over the
+ * extent (which need not start at 0), D the direction matrix. */
+int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::string *err) {
+  vtkDataArray *arr = nullptr;
+  int rc = pick_array(img, opt.array, &arr, err);
+  if (rc) return rc;
+  int ext[6];
+  img->GetExtent(ext);
+  int64_t dims[3];
+  uint64_t n = 1;
+  for (int a = 0; a < 3; a++) {
+    dims[a] = (int64_t)ext[2 * a + 1] - ext[2 * a] + 1;
+    if (dims[a] < 2) {
+      *err = "image volume: extent " + std::to_string(ext[0]) + ".." + std::to_string(ext[1]) +
+             " x " + std::to_string(ext[2]) + ".." + std::to_string(ext[3]) + " x " +
+             std::to_string(ext[4]) + ".." + std::to_string(ext[5]) +
+             ": at least 2 points per axis are needed";
+      return -EINVAL;
+    }
+    if (__builtin_mul_overflow(n, (uint64_t)dims[a], &n) || n > (uint64_t)INT64_MAX) {
+      *err = "image volume: extent too large";
+      return -EOVERFLOW;
+    }
+  }
+  if ((rc = check_tuples(arr, (vtkIdType)n, "image points", err))) return rc;
+  const double *origin = img->GetOrigin(), *spacing = img->GetSpacing();
+  const double *d = img->GetDirectionMatrix()->GetData();
+  for (int a = 0; a < 3; a++)
+    if (!std::isfinite(origin[a]) || !std::isfinite(spacing[a])) {
+      *err = "image volume: origin or spacing is not finite";
+      return -EDOM;
+    }
+  for (int k = 0; k < 9; k++)
+    if (!std::isfinite(d[k])) {
+      *err = "image volume: direction matrix is not finite";
+      return -EDOM;
+    }
+  const bool identity = d[0] == 1 && d[1] == 0 && d[2] == 0 && d[3] == 0 && d[4] == 1 &&
+                        d[5] == 0 && d[6] == 0 && d[7] == 0 && d[8] == 1;
+  Mesh m;
+  try {
+    std::vector<double> s((size_t)n);
+    for (size_t i = 0; i < n; i++) s[i] = arr->GetComponent((vtkIdType)i, 0);
+    Grid g;
+    for (int a = 0; a < 3; a++) {
+      g.np[a] = dims[a];
+      g.origin[a] = (identity ? origin[a] : 0.0) + ext[2 * a] * spacing[a];
+      g.spacing[a] = spacing[a];
+    }
+    g.scalars = s.data();
+    m.array_name = arr->GetName() ? arr->GetName() : "scalars";
+    rc = tetrahedralize_grid(g, opt.split, opt.order, 1, &m, err);
+    if (rc) {
+      *err = "image volume: " + *err;
+      return rc;
+    }
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory reading the image volume";
+    return -ENOMEM;
+  }
+  if (!identity)
+    for (Point &p : m.pts) {
+      const double x = p.x, y = p.y, z = p.z;
+      p.x = origin[0] + d[0] * x + d[1] * y + d[2] * z;
+      p.y = origin[1] + d[3] * x + d[4] * y + d[5] * z;
+      p.z = origin[2] + d[6] * x + d[7] * y + d[8] * z;
+    }
+  *mesh = std::move(m);
+  return 0;
+}
+
+template <class Reader>
+vtkSmartPointer<Reader> make_reader(const std::string &path, ErrorCatcher *catcher) {
+  auto r = vtkSmartPointer<Reader>::New();
+  r->SetFileName(path.c_str());
+  r->AddObserver(vtkCommand::ErrorEvent, catcher);
+  return r;
+}
+
+/* Run reader r: its output (r kept alive in *keep), null if it threw (the
+ * message in *thrown). */
+template <class Reader>
+vtkSmartPointer<vtkDataSet> run_reader(const vtkSmartPointer<Reader> &r,
+                                       vtkSmartPointer<vtkAlgorithm> *keep, std::string *thrown) {
+  *keep = r;
+  try {
+    r->Update();
+  } catch (const std::exception &e) {
+    *thrown = e.what();
+    return nullptr;
+  }
+  return r->GetOutput();
+}
+
+/* Write data to path through an XML writer (appended data). 0 or -EIO. */
+template <class Writer>
+int write_xml(vtkDataObject *data, const std::string &path, std::string *err) {
+  QuietVtk quiet; /* the executive's dump of the failed request, colour codes and all */
+  vtkNew<Writer> w;
+  vtkNew<ErrorCatcher> catcher;
+  w->AddObserver(vtkCommand::ErrorEvent, catcher);
+  w->SetFileName(path.c_str());
+  w->SetInputData(data);
+  w->SetDataModeToAppended();
+  if (!w->Write() || catcher->failed) {
+    *err = "cannot write '" + path + "'" + caught_reason(*catcher);
+    return -EIO;
+  }
+  return 0;
+}
+
+} // namespace
+
+namespace {
+
+/* The file at path through VTK's reader of its format, after check_file:
+ * 0 and *ds (the reader kept alive in *keep), or read_mesh's errors. */
+int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
+                 vtkSmartPointer<vtkAlgorithm> *keep, std::string *err) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    *err = "cannot read '" + path + "': " + std::strerror(errno);
+    return -ENOENT;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *err = "cannot read '" + path + "': not a regular file";
+    return -ENOENT;
+  }
+  const FileFormat format = file_format(path);
+  if (format == FileFormat::Unknown || format == FileFormat::Pvtu) {
+    *err = "'" + path +
+           "': unknown file type (expected .vtu, .vtk, .vti, .mha, .mhd, .nii or .nii.gz)";
+    return -ENOTSUP;
+  }
+  if (int rc = check_file(path, format, err)) return rc;
+  QuietVtk quiet;
+  vtkNew<ErrorCatcher> catcher;
+  vtkSmartPointer<vtkDataSet> ds;
+  vtkSmartPointer<vtkAlgorithm> &reader = *keep;
+  std::string thrown;
+  switch (format) {
+  case FileFormat::Vtu:
+    ds = run_reader(make_reader<vtkXMLUnstructuredGridReader>(path, catcher), &reader, &thrown);
+    break;
+  case FileFormat::Vti:
+    ds = run_reader(make_reader<vtkXMLImageDataReader>(path, catcher), &reader, &thrown);
+    break;
+  case FileFormat::MetaImage:
+    ds = run_reader(make_reader<vtkMetaImageReader>(path, catcher), &reader, &thrown);
+    break;
+  case FileFormat::Nifti:
+  case FileFormat::NiftiGz:
+    ds = run_reader(make_reader<vtkNIFTIImageReader>(path, catcher), &reader, &thrown);
+    break;
+  default: {
+    auto r = make_reader<vtkDataSetReader>(path, catcher);
+    r->ReadAllScalarsOn();
+    ds = run_reader(r, &reader, &thrown);
+  }
+  }
+  if (catcher->failed || !ds || reader->GetErrorCode() != 0 || !quiet.text().empty()) {
+    const std::string why = !catcher->message.empty() ? catcher->message
+                            : !thrown.empty()         ? "exception: " + thrown
+                                                      : quiet.text();
+    *err = "VTK could not read '" + path + "'" + (why.empty() ? "" : ": " + message_line(why));
+    return -EIO;
+  }
+  *out = ds;
+  return 0;
+}
+
+} // namespace
+
+namespace {
+
+int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mesh,
+                      std::string *err) {
+  vtkSmartPointer<vtkDataSet> ds;
+  vtkSmartPointer<vtkAlgorithm> reader;
+  if (int rc = read_dataset(path, &ds, &reader, err)) return rc;
+  int rc;
+  if (auto *ug = vtkUnstructuredGrid::SafeDownCast(ds))
+    rc = from_unstructured(ug, opt, mesh, err);
+  else if (auto *img = vtkImageData::SafeDownCast(ds))
+    rc = from_image(img, opt, mesh, err);
+  else {
+    *err = "'" + path + "' holds a " + ds->GetClassName() +
+           "; an unstructured grid or an image volume is needed";
+    return -ENOTSUP;
+  }
+  if (rc) return rc;
+  if (mesh->tets.empty()) {
+    *err = "'" + path + "' has no cells";
+    return -EINVAL;
+  }
+  return validate(*mesh, err);
+}
+
+} // namespace
+
+int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err) {
+  if (file_format(path) == FileFormat::Pvtu) return read_pvtu(path, opt.array, mesh, err);
+  Mesh m; /* *mesh untouched on error */
+  const int rc = read_mesh_checked(path, opt, &m, err);
+  if (rc) {
+    *err = printable(*err); /* names and values from the file: one line */
+    return rc;
+  }
+  *mesh = std::move(m);
+  return 0;
+}
+
+/* The points and triangles of a VTK surface. */
+static Surface surface_of(vtkPolyData *pd) {
+  Surface out;
+  out.xyz.resize(3 * (size_t)pd->GetNumberOfPoints());
+  for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) pd->GetPoint(p, &out.xyz[3 * (size_t)p]);
+  for_each_triangle(pd, [&](const vtkIdType *ids) {
+    for (int k = 0; k < 3; k++) out.tri.push_back((int64_t)ids[k]);
+  });
+  return out;
+}
+
+std::string vtk_version() { return vtkVersion::GetVTKVersion(); }
+
+int vtk_image_contour(const std::string &path, const std::string &array, double iso, Surface *s,
+                      std::string *err) {
+  vtkSmartPointer<vtkDataSet> ds;
+  vtkSmartPointer<vtkAlgorithm> reader;
+  if (int rc = read_dataset(path, &ds, &reader, err)) {
+    *err = printable(*err);
+    return rc;
+  }
+  vtkImageData *img = vtkImageData::SafeDownCast(ds);
+  if (!img) {
+    *err = "'" + path + "' is not an image volume";
+    return -ENOTSUP;
+  }
+  vtkDataArray *arr = nullptr;
+  if (int rc = pick_array(img, array, &arr, err)) return rc;
+  vtkNew<ErrorCatcher> catcher;
+  vtkNew<vtkContourFilter> f;
+  f->AddObserver(vtkCommand::ErrorEvent, catcher);
+  f->SetInputData(img);
+  f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, arr->GetName());
+  f->SetValue(0, iso);
+  f->GenerateTrianglesOn();
+  f->ComputeNormalsOff();
+  f->ComputeScalarsOff();
+  f->Update();
+  vtkPolyData *pd = f->GetOutput();
+  if (catcher->failed || !pd) {
+    *err = "vtkContourFilter failed" + caught_reason(*catcher);
+    return -EIO;
+  }
+  *s = surface_of(pd);
+  return 0;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m) {
+  auto ug = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  vtkNew<vtkDoubleArray> xyz;
+  xyz->SetNumberOfComponents(3);
+  xyz->SetNumberOfTuples((vtkIdType)m.pts.size());
+  vtkNew<vtkDoubleArray> s;
+  s->SetName(m.array_name.c_str());
+  s->SetNumberOfTuples((vtkIdType)m.pts.size());
+  /* The same layouts: three doubles a point, one a scalar. */
+  if (!m.pts.empty()) {
+    std::memcpy(xyz->GetPointer(0), m.pts.data(), m.pts.size() * sizeof(Point));
+    std::memcpy(s->GetPointer(0), m.scalars.data(), m.scalars.size() * sizeof(double));
+  }
+  vtkNew<vtkPoints> points;
+  points->SetData(xyz);
+  ug->SetPoints(points);
+  vtkNew<vtkIdTypeArray> offsets, conn;
+  offsets->SetNumberOfTuples((vtkIdType)m.tets.size() + 1);
+  conn->SetNumberOfTuples((vtkIdType)(4 * m.tets.size()));
+  vtkIdType *po = offsets->GetPointer(0), *pc = conn->GetPointer(0);
+  for (size_t c = 0; c <= m.tets.size(); c++) po[c] = (vtkIdType)(4 * c);
+  /* VTK's own 64-bit ids (vtkIdType), as its readers make them: the VTK
+   * peers read the cells they read from a file. */
+  for (size_t c = 0; c < m.tets.size(); c++)
+    for (int a = 0; a < 4; a++) pc[4 * c + (size_t)a] = (vtkIdType)m.tets[c].v[a];
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(offsets, conn);
+  ug->SetCells(VTK_TETRA, cells);
+  ug->GetPointData()->SetScalars(s);
+  return ug;
+}
+
+vtkSmartPointer<vtkPolyData> to_vtk(const Surface &s) {
+  auto pd = vtkSmartPointer<vtkPolyData>::New();
+  vtkNew<vtkDoubleArray> xyz;
+  xyz->SetNumberOfComponents(3);
+  xyz->SetNumberOfTuples((vtkIdType)s.nverts());
+  if (!s.xyz.empty()) std::memcpy(xyz->GetPointer(0), s.xyz.data(), s.xyz.size() * sizeof(double));
+  vtkNew<vtkPoints> pts;
+  pts->SetData(xyz);
+  pd->SetPoints(pts);
+  vtkNew<vtkIdTypeArray> offsets, conn;
+  offsets->SetNumberOfTuples((vtkIdType)s.ntris() + 1);
+  conn->SetNumberOfTuples((vtkIdType)s.tri.size());
+  for (size_t f = 0; f <= s.ntris(); f++) offsets->SetValue((vtkIdType)f, (vtkIdType)(3 * f));
+  if (!s.tri.empty())
+    std::memcpy(conn->GetPointer(0), s.tri.data(), s.tri.size() * sizeof(int64_t));
+  vtkNew<vtkCellArray> polys;
+  polys->SetData(offsets, conn);
+  pd->SetPolys(polys);
+  return pd;
+}
+
+int write_vtu(const Mesh &m, const std::string &path, std::string *err) {
+  return write_xml<vtkXMLUnstructuredGridWriter>(to_vtk(m), path, err);
+}
+
+int write_vtp(const Surface &s, const std::string &path, std::string *err) {
+  return write_xml<vtkXMLPolyDataWriter>(to_vtk(s), path, err);
+}
+
+int read_vtp(const std::string &path, Surface *s, std::string *err) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    *err = "cannot read '" + path + "': " + std::strerror(errno);
+    return -ENOENT;
+  }
+  vtkNew<ErrorCatcher> catcher;
+  auto r = make_reader<vtkXMLPolyDataReader>(path, catcher);
+  r->Update();
+  vtkPolyData *pd = r->GetOutput();
+  if (catcher->failed || !pd) {
+    *err = "VTK could not read '" + path + "'" + caught_reason(*catcher);
+    return -EIO;
+  }
+  *s = surface_of(pd);
+  return 0;
+}
+
+} // namespace iso

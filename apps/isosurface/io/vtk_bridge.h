@@ -1,0 +1,131 @@
+/* apps/isosurface/io: everything that goes through VTK 9.1 (file readers and
+ * writers, the peer filters, rendering), behind an interface free of VTK
+ * headers so that only vtk_bridge.cpp, vtk_peers.cpp and render.cpp pay for
+ * them (and the pieces' files and dist.cpp, see pieces.h and dist.h).
+ *
+ * Calling context: one thread at a time (VTK's pipeline and the global SMP
+ * backend setting are not thread-safe); VtkGrid::run may start VTK's SMP
+ * threads. Results are returned by value or through the caller's objects;
+ * nothing returned is owned by VTK. On error the outputs are untouched.
+ */
+#ifndef APPS_ISOSURFACE_IO_VTK_BRIDGE_H
+#define APPS_ISOSURFACE_IO_VTK_BRIDGE_H
+
+#include "mesh.h"
+#include "mt.h"
+
+#include <memory>
+#include <string>
+
+namespace iso {
+
+/* How to read a file. */
+struct ReadOptions {
+  std::string array;           /* point scalars by name; "" = the active scalars */
+  bool tetrahedralize = false; /* split non-tetrahedral 3D cells (vtkDataSetTriangleFilter) */
+  Split split = Split::Five;   /* image volumes: hexahedron split */
+  Order order = Order::Lex;    /* image volumes: cell order */
+};
+
+/* Read an unstructured grid (.vtu, legacy .vtk) or an image volume (.vti,
+ * .mha/.mhd, .nii, .nii.gz, legacy .vtk structured points) through VTK's
+ * readers, after check_file (file_checks.h) has checked the counts and
+ * sizes the file declares; image volumes are tetrahedralized by
+ * tetrahedralize_grid at their physical place (origin, extent start,
+ * spacing, direction). What VTK returns is checked before use: the scalars
+ * have one value per point, one cell type per cell, the cell offsets within
+ * the connectivity, every point id in range, each cell its type's point
+ * count.
+ * Errors (message in *err, one line): -ENOENT missing or unreadable file,
+ * -ENOTSUP unknown extension, dataset type or file variant, -EINVAL a count
+ * or size the file cannot hold, an unknown array (the message lists the
+ * available ones), an array with more than one component or of the wrong
+ * length, a cell with the wrong point count; -ERANGE a point id out of
+ * range; -EPROTO a cell that is not a tetrahedron (named in the message;
+ * tetrahedralize splits the linear 3D ones, never 2D cells), -EDOM a
+ * non-finite image origin, spacing or direction; -EIO VTK failed to parse
+ * the file (or threw); plus validate()'s.
+ * A .pvtu index (file_format) is read whole by read_pvtu (pieces.h), with
+ * opt.array only, and its errors. */
+int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err);
+
+/* VTK's image volume reference: the file read by VTK's reader (after the
+ * same checks as read_mesh) and contoured by VTK's vtkContourFilter at iso,
+ * its points as VTK places them (origin, extent, spacing, direction). The
+ * tests compare read_mesh's geometry with it. Errors: read_mesh's, -ENOTSUP
+ * not an image volume, -EIO filter error. */
+int vtk_image_contour(const std::string &path, const std::string &array, double iso, Surface *s,
+                      std::string *err);
+
+/* VTK's version, e.g. "9.1.0". */
+std::string vtk_version();
+
+/* Write the mesh as a .vtu (binary, appended). 0 or -EIO. */
+int write_vtu(const Mesh &m, const std::string &path, std::string *err);
+
+/* Write the surface as a .vtp through vtkXMLPolyDataWriter. 0 or -EIO. */
+int write_vtp(const Surface &s, const std::string &path, std::string *err);
+
+/* Read a .vtp written by write_vtp (or any polydata of triangles). */
+int read_vtp(const std::string &path, Surface *s, std::string *err);
+
+/* The VTK peers. */
+enum class Peer {
+  ContourGrid,      /* vtkContourGrid, serial reference */
+  Linear3DTBB,      /* vtkContour3DLinearGrid, merge on, SMP backend TBB */
+  Linear3DSTDThread /* same with the STDThread backend */
+};
+const char *peer_name(Peer p);
+
+/* What a peer produced. */
+struct PeerResult {
+  double seconds = 0; /* Update() of the filter */
+  size_t ntris = 0;
+  size_t npoints = 0;      /* output points (VTK keeps those of dropped triangles) */
+  size_t npoints_used = 0; /* points referenced by a triangle */
+  double area = 0;
+};
+
+/* The mesh as a vtkUnstructuredGrid (built once, points as doubles). */
+class VtkGrid {
+public:
+  explicit VtkGrid(const Mesh &m);
+  ~VtkGrid();
+  VtkGrid(const VtkGrid &) = delete;
+  VtkGrid &operator=(const VtkGrid &) = delete;
+  /* Run one peer at iso with `threads` SMP threads (ignored by ContourGrid).
+   * Errors: -ENOTSUP the SMP backend is not in this VTK, -EIO filter error. */
+  int run(Peer p, double iso, int threads, PeerResult *out, std::string *err);
+  /* Diagnostic of Debian VTK 9.1's vtkSMPContourGrid (MergePieces on, TBB
+   * backend, `threads` threads): its triangles are matched, by their three
+   * vertex positions, against vtkContourGrid's. *ntris its triangle count,
+   * *unmatched those with no identical triangle in vtkContourGrid's output.
+   * Errors: -EIO filter error. */
+  int smp_contour_check(double iso, int threads, size_t *ntris, size_t *unmatched,
+                        std::string *err);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/* Render the surface to a PNG (width x height) with VTK's OpenGL2 backend
+ * (needs an X display: run under xvfb-run). 0 or -EIO. Defined in
+ * render.cpp. */
+int render_png(const Surface &s, const std::string &png, int width, int height,
+               const std::string &title, std::string *err);
+
+/* Same, the surface coloured by the point array `array` of the dataset in
+ * `source` (.vti image or .vtu grid, checked by check_file first) probed at
+ * its vertices (vtkProbeFilter: interpolated in the cell that holds the
+ * vertex), with a colour bar; the title may hold several lines. Errors:
+ * render_png's, check_file's, -ENOTSUP another format, -EINVAL no such
+ * array (the message lists the point arrays) or not one component, -EIO
+ * VTK failed to read the file. Defined in render.cpp. */
+int render_png_colored(const Surface &s, const std::string &png, int width, int height,
+                       const std::string &title, const std::string &source,
+                       const std::string &array, std::string *err);
+
+} // namespace iso
+
+#endif /* APPS_ISOSURFACE_IO_VTK_BRIDGE_H */
