@@ -20,7 +20,8 @@
 # examples see what an installed copy gives: <adapt/*.h> and the system's headers).
 #
 # Environment: VARIANT (release; asan, tsan) picks build/$VARIANT/libadapt.a and the output
-# directory build/$VARIANT/doc-examples; SAN_FLAGS (the Makefile passes its own; default: the
+# directory build/$VARIANT/doc-examples (C++ examples also link build/$VARIANT/libadapt-iso.a,
+# <adapt/iso.hpp>'s library, when it is built); SAN_FLAGS (the Makefile passes its own; default: the
 # Makefile's for the variant), CC, CXX, LIBS_CORE, DOC_TIMEOUT (seconds, per example).
 # Usage: bash scripts/doc_examples.sh [FILE.md...]   (default: README.md docs/*.md)
 set -euo pipefail
@@ -46,12 +47,15 @@ fi
 read -r -a san <<< "$SAN_FLAGS"
 read -r -a libs <<< "$LIBS_CORE"
 LIB_A=build/$VARIANT/libadapt.a
+ISO_LIB_A=build/$VARIANT/libadapt-iso.a
 OUT=build/$VARIANT/doc-examples
 # The flags of the issue: public headers only, every warning an error. -O2 (before the
 # sanitizer flags, which may lower it) also enables the warnings that need data-flow analysis.
 CFLAGS_DOC=(-std=c11 -O2 -Wall -Wextra -Werror -Ilibadapt/include -Ialgorithms/include)
-# C++ examples also see the C++ front end's headers (installed beside the C ones).
-CXXFLAGS_DOC=(-std=c++17 -O2 -Wall -Wextra -Werror -Ilibadapt/include -Ialgorithms/include -Istl/include)
+# C++ examples also see the C++ front end's headers and <adapt/iso.hpp> (installed beside the C
+# ones).
+CXXFLAGS_DOC=(-std=c++17 -O2 -Wall -Wextra -Werror -Ilibadapt/include -Ialgorithms/include -Istl/include
+  -Iapps/isosurface/core/include)
 
 if [ ! -f "$LIB_A" ]; then
   echo "doc-examples: $LIB_A is missing; build it first (make VARIANT=$VARIANT lib)" >&2
@@ -144,9 +148,12 @@ while IFS=$'\t' read -r k file line info; do
     continue
   fi
   seen[$name]="$file:$line"
+  libs_lang=("$LIB_A")
   case $lang in
     c) src=$OUT/$name.c compile=("$CC" "${CFLAGS_DOC[@]}") ;;
-    cpp | c++) src=$OUT/$name.cpp compile=("$CXX" "${CXXFLAGS_DOC[@]}") ;;
+    cpp | c++)
+      src=$OUT/$name.cpp compile=("$CXX" "${CXXFLAGS_DOC[@]}")
+      [ -f "$ISO_LIB_A" ] && libs_lang=("$ISO_LIB_A" "$LIB_A") ;;
     *)
       problem "$file:$line: example '$name' is a '$lang' block; only c and cpp are compiled"
       continue ;;
@@ -174,7 +181,7 @@ while IFS=$'\t' read -r k file line info; do
   # Every variable of env= for the run, after the default worker count.
   run_env=(ADAPT_WORKERS=2 "${envs[@]}")
   t0=$(date +%s.%N)
-  if [ -z "$why" ] && ! "${compile[@]}" "${san[@]}" -o "$bin" "$src" "${extra[@]}" "$LIB_A" "${libs[@]}" \
+  if [ -z "$why" ] && ! "${compile[@]}" "${san[@]}" -o "$bin" "$src" "${extra[@]}" "${libs_lang[@]}" "${libs[@]}" \
     > "$bin.build.log" 2>&1; then
     why="does not compile (see $bin.build.log)"
     sed 's/^/    /' "$bin.build.log" >&2

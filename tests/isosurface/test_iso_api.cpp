@@ -8,6 +8,7 @@
 #include <adapt/loop.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -46,80 +48,84 @@ void test_tetrahedra(void **) {
   assert_null(s.scalars());
 }
 
-/* Scalars of every dtype (shifted by `shift`, the value too: the
- * crossings' arithmetic is exact on these integers): the same surface as
- * the doubles'. */
-template <class T>
-void scalars_as(const iso::Mesh &m, const iso::Surface &r, double shift = 0) {
-  std::vector<T> sc;
-  for (double v : m.scalars) sc.push_back((T)(v + shift));
-  ai::input in = input_of(m);
-  in.scalars = ai::view(sc.data(), sc.size());
-  ai::surface s;
-  run_ok(in, request_at({kIso + shift}), &s);
-  assert_same(s, r);
+/* Arrays of every dtype, kept alive for the test's views. */
+struct Store {
+  std::vector<std::vector<unsigned char>> blobs;
+  /* v converted to T, as a view of nc components. */
+  template <class T>
+  ai::array add(const std::vector<double> &v, int nc = 1) {
+    blobs.emplace_back(v.size() * sizeof(T));
+    T *p = reinterpret_cast<T *>(blobs.back().data());
+    for (size_t i = 0; i < v.size(); i++) p[i] = (T)v[i];
+    return ai::view(p, v.size() / (size_t)nc, nc);
+  }
+};
+
+/* The scalars (shifted by `shift`, the value too: the crossings'
+ * arithmetic is exact on these integers) as every dtype, with their value. */
+std::vector<std::pair<ai::array, double>> all_scalars(const iso::Mesh &m, Store *st) {
+  std::vector<double> v(m.scalars.begin(), m.scalars.end()), low;
+  for (double x : v) low.push_back(x - 100);
+  return {{st->add<int8_t>(low), kIso - 100}, {st->add<uint8_t>(v), kIso},
+          {st->add<int16_t>(v), kIso},        {st->add<uint16_t>(v), kIso},
+          {st->add<int32_t>(v), kIso},        {st->add<uint32_t>(v), kIso},
+          {st->add<int64_t>(v), kIso},        {st->add<uint64_t>(v), kIso},
+          {st->add<float>(v), kIso},          {st->add<double>(v), kIso}};
 }
 
-/* Tetrahedra of every id dtype, and as VTK cell arrays of tetra cells. */
-template <class I>
-void ids_as(const iso::Mesh &m, const iso::Surface &r) {
-  std::vector<I> ids;
+/* The cells as tetrahedra of every id dtype and as VTK cell arrays of
+ * tetra cells with 32- and 64-bit offsets and ids: (connectivity,
+ * offsets, types). */
+std::vector<std::array<ai::array, 3>> all_cells(const iso::Mesh &m, Store *st) {
+  std::vector<double> ids, off;
   for (const iso::Tet &t : m.tets) ids.insert(ids.end(), t.v, t.v + 4);
-  ai::input in = input_of(m);
-  in.connectivity = ai::view(ids.data(), ids.size());
-  ai::surface s;
-  run_ok(in, request_at({kIso}), &s);
-  assert_same(s, r);
-  if (std::is_unsigned<I>::value) return;
-  std::vector<I> off;
-  std::vector<uint8_t> types(m.tets.size(), ai::tetra);
-  for (size_t c = 0; c <= m.tets.size(); c++) off.push_back((I)(4 * c));
-  in.offsets = ai::view(off.data(), off.size());
-  in.types = ai::view(types.data(), types.size());
-  run_ok(in, request_at({kIso}), &s);
-  assert_same(s, r);
-  /* Offsets of the other width. */
-  std::vector<int64_t> off64(off.begin(), off.end());
-  std::vector<int32_t> off32(off.begin(), off.end());
-  if (sizeof(I) == 4)
-    in.offsets = ai::view(off64.data(), off64.size());
-  else
-    in.offsets = ai::view(off32.data(), off32.size());
-  run_ok(in, request_at({kIso}), &s);
-  assert_same(s, r);
+  for (size_t c = 0; c <= m.tets.size(); c++) off.push_back((double)(4 * c));
+  const ai::array types = st->add<uint8_t>(std::vector<double>(m.tets.size(), ai::tetra));
+  const ai::array none;
+  std::vector<std::array<ai::array, 3>> all = {
+      {st->add<int32_t>(ids), none, none},
+      {st->add<uint32_t>(ids), none, none},
+      {st->add<int64_t>(ids), none, none},
+      {st->add<uint64_t>(ids), none, none},
+      {st->add<int32_t>(ids), st->add<int32_t>(off), types},
+      {st->add<int32_t>(ids), st->add<int64_t>(off), types},
+      {st->add<int64_t>(ids), st->add<int32_t>(off), types},
+      {st->add<int64_t>(ids), st->add<int64_t>(off), types}};
+  return all;
 }
 
+/* Every combination of point, scalar and cell types: the surface of the
+ * core's path on the same values, byte for byte. */
 void test_types(void **) {
   const iso::Mesh &m = grid();
-  const iso::Surface r = reference(m, kIso);
-  scalars_as<int8_t>(m, r, -100);
-  scalars_as<uint8_t>(m, r);
-  scalars_as<int16_t>(m, r);
-  scalars_as<uint16_t>(m, r);
-  scalars_as<int32_t>(m, r);
-  scalars_as<uint32_t>(m, r);
-  scalars_as<int64_t>(m, r);
-  scalars_as<uint64_t>(m, r);
-  scalars_as<float>(m, r);
-  scalars_as<double>(m, r);
-  ids_as<int32_t>(m, r);
-  ids_as<uint32_t>(m, r);
-  ids_as<int64_t>(m, r);
-  ids_as<uint64_t>(m, r);
-  /* float32 points: the surface of the mesh with its points rounded. */
+  /* float32 points: the reference is the mesh with its points rounded
+   * (read back from memory: GCC folds a double rounded to float and back
+   * into the double at -O2). */
+  Store st;
+  std::vector<double> scaled;
+  for (const iso::Point &p : m.pts)
+    scaled.insert(scaled.end(), {0.37 * p.x, 0.37 * p.y, 0.37 * p.z});
+  const ai::array pf = st.add<float>(scaled, 3);
   iso::Mesh mf = m;
-  std::vector<float> pf;
-  for (const iso::Point &p : m.pts) pf.insert(pf.end(), {(float)p.x, (float)p.y, (float)p.z});
-  for (float &f : pf) f *= 0.37f;
-  /* The reference reads the floats back from memory (GCC folds a double
-   * rounded to float and back into the double at -O2). */
+  const float *f = static_cast<const float *>(pf.data);
   for (size_t k = 0; k < mf.pts.size(); k++)
-    mf.pts[k] = iso::Point{pf[3 * k], pf[3 * k + 1], pf[3 * k + 2]};
-  ai::input in = input_of(m);
-  in.points = ai::view(pf.data(), mf.pts.size(), 3);
+    mf.pts[k] = iso::Point{f[3 * k], f[3 * k + 1], f[3 * k + 2]};
+  const iso::Surface r = reference(m, kIso), rf = reference(mf, kIso);
+  const auto scalars = all_scalars(m, &st);
+  const auto cells = all_cells(m, &st);
   ai::surface s;
-  run_ok(in, request_at({kIso}), &s);
-  assert_same(s, reference(mf, kIso));
+  for (int fl = 0; fl < 2; fl++)
+    for (const auto &sc : scalars)
+      for (const auto &c : cells) {
+        ai::input in = input_of(m);
+        if (fl) in.points = pf;
+        in.scalars = sc.first;
+        in.connectivity = c[0];
+        in.offsets = c[1];
+        in.types = c[2];
+        run_ok(in, request_at({sc.second}), &s);
+        assert_same(s, fl ? rf : r);
+      }
 }
 
 void test_values(void **) {

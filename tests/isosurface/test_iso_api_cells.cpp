@@ -216,6 +216,11 @@ void test_input_errors(void **) {
   ids[77] = (int32_t)m.pts.size();
   expect_error(in, req, -ERANGE);
   ids[77] = 0;
+  std::vector<uint64_t> ids64(ids.begin(), ids.end());
+  ids64.back() = (uint64_t)1 << 40;
+  ai::input in64 = good;
+  in64.connectivity = ai::view(ids64.data(), ids64.size());
+  expect_error(in64, req, -ERANGE);
   /* VTK cells: a 2D cell, an unknown type, wrong point counts, offsets. */
   std::vector<int32_t> off;
   for (size_t c = 0; c <= m.tets.size(); c++) off.push_back((int32_t)(4 * c));
@@ -226,6 +231,9 @@ void test_input_errors(void **) {
     ai::surface ok; /* the cells as given are good */
     run_ok(in, req, &ok);
   }
+  ids[77] = -1; /* an id out of range in a cell */
+  expect_error(in, req, -ERANGE);
+  ids[77] = 0;
   types[5] = 5; /* VTK_TRIANGLE */
   expect_error(in, req, -ENOTSUP);
   types[5] = 42;

@@ -94,7 +94,7 @@ namespace {
 
 /* The core's mode and options for pol on the prepared mesh; 0, or -EINVAL
  * / -EBUSY / the runtime's errors with the message in *msg. */
-int core_options(const policy &pol, const ::iso::Mesh &m, ::iso::Mode *mode,
+int core_options(const policy &pol, const ::iso::MeshView &m, ::iso::Mode *mode,
                  ::iso::AdaptOptions *opt, std::string *msg) {
   if (pol.worker_count() < 0) {
     *msg = "policy: negative worker count";
@@ -161,15 +161,16 @@ void assemble(surface::impl *s) {
 }
 
 int run(const input &in, const request &req, surface::impl *s) {
-  if (int rc = internal::prepare_input(in, &s->prep, &s->msg)) return rc;
-  if (int rc = internal::check_request(in, req, s->prep.ncells, &s->msg)) return rc;
+  const bool seq = req.policy.window_mode() == mode::sequential || req.policy.worker_count() == 1;
+  if (int rc = internal::prepare_input(in, seq, &s->prep, &s->msg)) return rc;
+  const ::iso::MeshView &v = s->prep.view;
+  if (int rc = internal::check_request(in, req, v.cells.ncells, &s->msg)) return rc;
   ::iso::Mode mode;
   ::iso::AdaptOptions opt;
-  if (int rc = core_options(req.policy, s->prep.mesh, &mode, &opt, &s->msg)) return rc;
+  if (int rc = core_options(req.policy, v, &mode, &opt, &s->msg)) return rc;
   s->parts.resize(req.values.size());
   for (size_t p = 0; p < req.values.size(); p++) {
-    const int rc =
-        ::iso::extract(s->prep.mesh, req.values[p], mode, opt, &s->parts[p], nullptr, &s->msg);
+    const int rc = ::iso::extract(v, req.values[p], mode, opt, &s->parts[p], nullptr, &s->msg);
     if (rc) return rc;
   }
   assemble(s);

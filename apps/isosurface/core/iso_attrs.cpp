@@ -6,6 +6,7 @@
 #include "iso_internal.h"
 
 #include "mt_cases.h"
+#include "iso_config.h"
 #include "mt_geometry.h"
 
 #include <adapt/loop.h>
@@ -22,10 +23,15 @@ namespace adapt {
 namespace iso {
 namespace internal {
 
-int tet_triangles(const double *sc, const ::iso::Tet &t, double iso) {
+namespace {
+
+/* The triangles of tetrahedron t at iso (0, 1 or 2), as the cell phase
+ * counts them (degenerate ones dropped). */
+template <class S>
+int tet_triangles(const S *sc, const ::iso::Tet &t, double iso) {
   using ::iso::cases;
-  const int idx = (sc[t.v[0]] >= iso) | (sc[t.v[1]] >= iso) << 1 | (sc[t.v[2]] >= iso) << 2 |
-                  (sc[t.v[3]] >= iso) << 3;
+  const int idx = ((double)sc[t.v[0]] >= iso) | ((double)sc[t.v[1]] >= iso) << 1 |
+                  ((double)sc[t.v[2]] >= iso) << 2 | ((double)sc[t.v[3]] >= iso) << 3;
   if (cases.ntri[idx] == 0) return 0;
   uint64_t key[4];
   for (int k = 0; k < cases.nedge[idx]; k++) {
@@ -38,23 +44,6 @@ int tet_triangles(const double *sc, const ::iso::Tet &t, double iso) {
     n += !(key[te[0]] == key[te[1]] || key[te[0]] == key[te[2]] || key[te[1]] == key[te[2]]);
   }
   return n;
-}
-
-namespace {
-
-/* Runs body(b, e) over [0, n) in pieces: plain loop when sequential, else
- * adapt_for (each index written by one call: the result does not depend
- * on the schedule). 0 or the runtime's error. */
-template <class F>
-int loop(size_t n, bool sequential, F &&body) {
-  if (sequential || n < 2) {
-    body((size_t)0, n);
-    return 0;
-  }
-  using L = std::remove_reference_t<F>;
-  L *f = &body;
-  return adapt_for(
-      0, n, [](size_t b, size_t e, void *ctx) { (*static_cast<L *>(ctx))(b, e); }, f, nullptr);
 }
 
 /* v converted to T, integers rounded half away from zero and clamped to
@@ -74,8 +63,8 @@ T to_type(double v) {
 
 /* The tuples of `in` (nc components of T) at the vertices of keys[b, e),
  * into out[b, e). */
-template <class T>
-void interpolate(const T *in, int nc, const uint64_t *keys, const double *sc, double iso, size_t b,
+template <class T, class S>
+void interpolate(const T *in, int nc, const uint64_t *keys, const S *sc, double iso, size_t b,
                  size_t e, T *out) {
   const size_t c = (size_t)nc;
   for (size_t v = b; v < e; v++) {
@@ -94,8 +83,19 @@ void interpolate(const T *in, int nc, const uint64_t *keys, const double *sc, do
   }
 }
 
+/* Point array a interpolated onto part p's points into dst (T the
+ * array's type, S the scalars'). */
+template <class T, class S>
+int interpolate_part(const array &a, const S *sc, const ::iso::Surface &part, double iso, bool seq,
+                     unsigned char *dst) {
+  return loop(part.nverts(), seq, [&](size_t b, size_t e) {
+    interpolate(static_cast<const T *>(a.data), a.components, part.keys.data(), sc, iso, b, e,
+                reinterpret_cast<T *>(dst));
+  });
+}
+
 int point_data(const request &req, bool seq, surface::impl *s) {
-  const double *sc = s->prep.mesh.scalars.data();
+  const ::iso::MeshView &v = s->prep.view;
   for (size_t i = 0; i < req.point_data.size(); i++) {
     const array &a = req.point_data[i];
     OutArray &o = s->pdata[i];
@@ -105,14 +105,13 @@ int point_data(const request &req, bool seq, surface::impl *s) {
     o.count = s->npts;
     o.bytes.resize(s->npts * (size_t)a.components * es);
     for (size_t p = 0; p < s->parts.size(); p++) {
-      const ::iso::Surface &part = s->parts[p];
       unsigned char *dst = o.bytes.data() + s->first_pt[p] * (size_t)a.components * es;
       int rc = 0;
       with_type(a.type, [&](auto z) {
-        using T = decltype(z);
-        rc = loop(part.nverts(), seq, [&](size_t b, size_t e) {
-          interpolate(static_cast<const T *>(a.data), a.components, part.keys.data(), sc,
-                      req.values[p], b, e, reinterpret_cast<T *>(dst));
+        ::iso::with_mesh_types(false, v.st, [&](auto, auto sz) {
+          using S = decltype(sz);
+          rc = interpolate_part<decltype(z)>(a, static_cast<const S *>(v.sc), s->parts[p],
+                                             req.values[p], seq, dst);
         });
       });
       if (rc) return rc;
@@ -121,50 +120,65 @@ int point_data(const request &req, bool seq, surface::impl *s) {
   return 0;
 }
 
-/* Cells of the core's mesh per block of the cell-id pass. */
-constexpr size_t kIdBlock = 4096;
+/* Blocks of the cell source per piece of the cell-id pass. */
+constexpr size_t kIdBlocks = 64;
+
+/* Triangles of the tetrahedra of blocks [b, e) at iso; ids (may be NULL):
+ * their source cells, written from ids[0] on. */
+template <class S>
+size_t block_triangles(const ::iso::CellSource &src, const S *sc, double iso, size_t b, size_t e,
+                       int64_t *ids) {
+  ::iso::Tet tets[ISO_CELL_BLOCK];
+  size_t cell_of[ISO_CELL_BLOCK];
+  size_t n = 0;
+  for (size_t blk = b; blk < e; blk++) {
+    const size_t nt = ::iso::fill_block(src, blk, tets, cell_of);
+    for (size_t k = 0; k < nt; k++) {
+      const int t = tet_triangles(sc, tets[k], iso);
+      if (ids)
+        for (int j = 0; j < t; j++) ids[n + (size_t)j] = (int64_t)cell_of[k];
+      n += (size_t)t;
+    }
+  }
+  return n;
+}
 
 /* Each triangle's source cell (s->cell_ids): the triangles come in cell
- * order, so a count per block of cells, a prefix sum, then the ids. */
+ * order, so a count per piece of blocks, a prefix sum, then the ids. */
 int cell_ids(const request &req, bool seq, surface::impl *s) {
-  const Prepared &pr = s->prep;
-  const ::iso::Tet *tets = pr.mesh.tets.data();
-  const double *sc = pr.mesh.scalars.data();
-  const size_t ntets = pr.mesh.tets.size(), nblk = (ntets + kIdBlock - 1) / kIdBlock;
-  std::vector<size_t> count(nblk + 1);
+  const ::iso::MeshView &v = s->prep.view;
+  const size_t nblk = ::iso::source_blocks(v.cells), npieces = (nblk + kIdBlocks - 1) / kIdBlocks;
+  std::vector<size_t> count(npieces + 1);
   s->cell_ids.resize(s->ntris);
   for (size_t p = 0; p < s->parts.size(); p++) {
     const double iso = req.values[p];
-    int rc = loop(nblk, seq, [&](size_t b, size_t e) {
-      for (size_t k = b; k < e; k++) {
-        size_t n = 0;
-        for (size_t c = k * kIdBlock; c < std::min(ntets, (k + 1) * kIdBlock); c++)
-          n += (size_t)tet_triangles(sc, tets[c], iso);
-        count[k] = n;
-      }
-    });
-    if (rc) return rc;
-    size_t total = 0;
-    for (size_t k = 0; k < nblk; k++) {
-      const size_t n = count[k];
-      count[k] = total;
-      total += n;
-    }
-    if (total != s->parts[p].ntris()) {
-      s->msg = "internal error: the source cells count " + std::to_string(total) +
-               " triangles, the surface has " + std::to_string(s->parts[p].ntris());
-      return -EPROTO;
-    }
     int64_t *ids = s->cell_ids.data() + s->first_tri[p];
-    rc = loop(nblk, seq, [&](size_t b, size_t e) {
-      for (size_t k = b; k < e; k++) {
-        size_t at = count[k];
-        for (size_t c = k * kIdBlock; c < std::min(ntets, (k + 1) * kIdBlock); c++) {
-          const int n = tet_triangles(sc, tets[c], iso);
-          const int64_t id = pr.split ? pr.parent[c] : (int64_t)c;
-          for (int t = 0; t < n; t++) ids[at++] = id;
-        }
+    int rc = 0;
+    ::iso::with_mesh_types(false, v.st, [&](auto, auto sz) {
+      using S = decltype(sz);
+      const S *sc = static_cast<const S *>(v.sc);
+      auto piece = [&](size_t k, int64_t *out) {
+        return block_triangles(v.cells, sc, iso, k * kIdBlocks, std::min(nblk, (k + 1) * kIdBlocks),
+                               out);
+      };
+      rc = loop(npieces, seq, [&](size_t b, size_t e) {
+        for (size_t k = b; k < e; k++) count[k] = piece(k, nullptr);
+      });
+      size_t total = 0;
+      for (size_t k = 0; k < npieces; k++) {
+        const size_t n = count[k];
+        count[k] = total;
+        total += n;
       }
+      if (!rc && total != s->parts[p].ntris()) {
+        s->msg = "internal error: the source cells count " + std::to_string(total) +
+                 " triangles, the surface has " + std::to_string(s->parts[p].ntris());
+        rc = -EPROTO;
+      }
+      if (!rc)
+        rc = loop(npieces, seq, [&](size_t b, size_t e) {
+          for (size_t k = b; k < e; k++) piece(k, ids + count[k]);
+        });
     });
     if (rc) return rc;
   }

@@ -49,32 +49,6 @@ bool is_id_type(dtype t, bool unsigned_ok) {
          (unsigned_ok && (t == dtype::uint32 || t == dtype::uint64));
 }
 
-/* The points (float32 or float64) as the core's doubles. */
-int convert_points(const array &a, ::iso::Mesh *m, std::string *msg) {
-  if (a.type != dtype::float32 && a.type != dtype::float64) {
-    *msg = "points: dtype must be float32 or float64";
-    return -EINVAL;
-  }
-  m->pts.resize(a.count);
-  if (a.type == dtype::float64) {
-    if (a.count) std::memcpy(m->pts.data(), a.data, a.count * sizeof(::iso::Point));
-  } else {
-    const float *f = static_cast<const float *>(a.data);
-    for (size_t p = 0; p < a.count; p++)
-      m->pts[p] = ::iso::Point{f[3 * p], f[3 * p + 1], f[3 * p + 2]};
-  }
-  return 0;
-}
-
-void convert_scalars(const array &a, ::iso::Mesh *m) {
-  m->scalars.resize(a.count);
-  with_type(a.type, [&](auto z) {
-    using T = decltype(z);
-    const T *s = static_cast<const T *>(a.data);
-    for (size_t p = 0; p < a.count; p++) m->scalars[p] = (double)s[p];
-  });
-}
-
 /* Is id outside [0, n)? */
 template <class I>
 bool outside(I id, size_t n) {
@@ -87,80 +61,49 @@ std::string id_message(size_t c, long long id, size_t npts) {
   return "cell " + num(c) + ": point id " + std::to_string(id) + " outside [0, " + num(npts) + ")";
 }
 
-/* The tetrahedra of a 4-ids-per-cell connectivity, range-checked. */
+/* Ids per chunk of the ids' check. */
+constexpr size_t kCheckIds = 65536;
+
+/* The largest of p[0, n): eight running maxima, which the compiler keeps
+ * in vector registers. */
+template <class U>
+U max_of(const U *p, size_t n) {
+  U m[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; j++) m[j] = p[i + (size_t)j] > m[j] ? p[i + (size_t)j] : m[j];
+  for (; i < n; i++) m[0] = p[i] > m[0] ? p[i] : m[0];
+  return *std::max_element(m, m + 8);
+}
+
+/* ids[0, n) in [0, npts): the largest of each chunk as unsigned (a
+ * negative id is then larger than any count), a loop the compiler
+ * vectorises; the first bad id found again in the first bad chunk. `per`:
+ * ids per cell (its index in the message; 0: the message says "id"). */
 template <class I>
-int copy_tets(const I *ids, size_t ntets, size_t npts, ::iso::Mesh *m, std::string *msg) {
-  m->tets.resize(ntets);
-  for (size_t c = 0; c < ntets; c++)
-    for (int k = 0; k < 4; k++) {
-      const I id = ids[4 * c + (size_t)k];
-      if (outside(id, npts)) {
-        *msg = id_message(c, (long long)id, npts);
-        return -ERANGE;
-      }
-      m->tets[c].v[k] = (uint32_t)id;
-    }
+int check_ids(const I *ids, size_t n, size_t npts, size_t per, bool seq, std::string *msg) {
+  using U = typename std::make_unsigned<I>::type;
+  const size_t nch = (n + kCheckIds - 1) / kCheckIds;
+  std::vector<U> most(nch);
+  const int rc = loop(nch, seq, [&](size_t b, size_t e) {
+    for (size_t k = b; k < e; k++)
+      most[k] = max_of(reinterpret_cast<const U *>(ids) + k * kCheckIds,
+                       std::min(n, (k + 1) * kCheckIds) - k * kCheckIds);
+  });
+  if (rc) {
+    *msg = std::string("checking the ids: ") + adapt_strerror(rc);
+    return rc;
+  }
+  for (size_t k = 0; k < nch; k++)
+    if ((uint64_t)most[k] >= npts)
+      for (size_t i = k * kCheckIds; i < std::min(n, (k + 1) * kCheckIds); i++)
+        if ((uint64_t)(U)ids[i] >= npts) {
+          *msg = per ? id_message(i / per, (long long)ids[i], npts)
+                     : "connectivity[" + num(i) + "]: point id " +
+                           std::to_string((long long)ids[i]) + " outside [0, " + num(npts) + ")";
+          return -ERANGE;
+        }
   return 0;
-}
-
-/* The faces of each linear 3D cell (VTK's vertex numbering): quads as
- * cyclic lists, triangles with -1 last. */
-struct CellShape {
-  int npoints, ntets, nfaces;
-  int face[6][4];
-};
-const CellShape kTetra = {4, 1, 4, {{1, 2, 3, -1}, {0, 2, 3, -1}, {0, 1, 3, -1}, {0, 1, 2, -1}}};
-const CellShape kVoxel = {
-    8, 6, 6, {{0, 1, 3, 2}, {4, 5, 7, 6}, {0, 1, 5, 4}, {1, 3, 7, 5}, {3, 2, 6, 7}, {2, 0, 4, 6}}};
-const CellShape kHexa = {
-    8, 6, 6, {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}}};
-const CellShape kWedge = {
-    6, 3, 5, {{0, 1, 2, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}}};
-const CellShape kPyramid = {
-    5, 2, 5, {{0, 1, 2, 3}, {0, 1, 4, -1}, {1, 2, 4, -1}, {2, 3, 4, -1}, {3, 0, 4, -1}}};
-
-const CellShape *shape_of(uint8_t type) {
-  switch (type) {
-  case tetra: return &kTetra;
-  case voxel: return &kVoxel;
-  case hexahedron: return &kHexa;
-  case wedge: return &kWedge;
-  case pyramid: return &kPyramid;
-  default: return nullptr;
-  }
-}
-
-/* Split one cell (its global ids p[0 .. npoints)) into tetrahedra at out:
- * the vertex of smallest id joined to the faces without it, each quad cut
- * by the diagonal through its vertex of smallest id. Returns how many. */
-int split_cell(const CellShape &s, const uint32_t *p, ::iso::Tet *out) {
-  if (s.npoints == 4) {
-    out[0] = ::iso::Tet{{p[0], p[1], p[2], p[3]}};
-    return 1;
-  }
-  int v = 0;
-  for (int k = 1; k < s.npoints; k++)
-    if (p[k] < p[v]) v = k;
-  int n = 0;
-  for (int f = 0; f < s.nfaces; f++) {
-    const int *fc = s.face[f];
-    const int nv = fc[3] < 0 ? 3 : 4;
-    bool has_v = false;
-    for (int k = 0; k < nv; k++) has_v |= fc[k] == v;
-    if (has_v) continue;
-    if (nv == 3) {
-      out[n++] = ::iso::Tet{{p[v], p[fc[0]], p[fc[1]], p[fc[2]]}};
-      continue;
-    }
-    int m = 0;
-    for (int k = 1; k < 4; k++)
-      if (p[fc[k]] < p[fc[m]]) m = k;
-    const uint32_t a = p[fc[m]], b = p[fc[(m + 1) & 3]], c = p[fc[(m + 2) & 3]],
-                   d = p[fc[(m + 3) & 3]];
-    out[n++] = ::iso::Tet{{p[v], a, b, c}};
-    out[n++] = ::iso::Tet{{p[v], a, c, d}};
-  }
-  return n;
 }
 
 std::string type_message(size_t c, unsigned type) {
@@ -173,58 +116,47 @@ std::string type_message(size_t c, unsigned type) {
                  "pyramid 14)");
 }
 
-/* Offsets, types and ids of the cells checked; the number of tetrahedra
- * of their split into *ntets. */
+/* Cell c of VTK's cell arrays: 0, or its error (message in *msg). */
 template <class O>
-int count_cells(const O *off, const uint8_t *types, size_t ncells, size_t nconn, size_t *ntets,
-                std::string *msg) {
+int check_cell(const O *off, const uint8_t *types, size_t c, size_t nconn, std::string *msg) {
+  const int np = ::iso::cell_points(types[c]);
+  if (!np) {
+    *msg = type_message(c, types[c]);
+    return -ENOTSUP;
+  }
+  if (off[c + 1] < off[c] || (uint64_t)(off[c + 1] - off[c]) != (uint64_t)np ||
+      (uint64_t)off[c + 1] > nconn) {
+    *msg = "cell " + num(c) + ": offsets " + std::to_string((long long)off[c]) + " to " +
+           std::to_string((long long)off[c + 1]) + " for type " + std::to_string(types[c]) + " (" +
+           std::to_string(np) + " points, " + num(nconn) + " ids in all)";
+    return -EINVAL;
+  }
+  return 0;
+}
+
+/* VTK's cell arrays checked: the first and last offsets, each cell's type
+ * and offsets (in parallel unless seq; the first bad cell's error), then
+ * the ids. */
+template <class O, class I>
+int check_cells(const O *off, const I *conn, const uint8_t *types, size_t ncells, size_t nconn,
+                size_t npts, bool seq, std::string *msg) {
   if (off[0] != 0 || (uint64_t)off[ncells] != nconn) {
     *msg = "offsets: the first must be 0 and the last " + num(nconn) + " (connectivity count)";
     return -EINVAL;
   }
-  size_t n = 0;
-  for (size_t c = 0; c < ncells; c++) {
-    const CellShape *s = shape_of(types[c]);
-    if (!s) {
-      *msg = type_message(c, types[c]);
-      return -ENOTSUP;
-    }
-    if (off[c + 1] < off[c] || (uint64_t)(off[c + 1] - off[c]) != (uint64_t)s->npoints) {
-      *msg = "cell " + num(c) + ": " + std::to_string((long long)(off[c + 1] - off[c])) +
-             " points for type " + std::to_string(types[c]) + " (expected " +
-             std::to_string(s->npoints) + ")";
-      return -EINVAL;
-    }
-    n += (size_t)s->ntets;
+  auto bad = [&](size_t c) {
+    const int np = ::iso::cell_points(types[c]);
+    return !np || off[c + 1] < off[c] || (uint64_t)(off[c + 1] - off[c]) != (uint64_t)np ||
+           (uint64_t)off[c + 1] > nconn;
+  };
+  int rc = 0;
+  const size_t c = first_bad(ncells, kCheckIds, seq, bad, &rc);
+  if (rc) {
+    *msg = std::string("checking the cells: ") + adapt_strerror(rc);
+    return rc;
   }
-  *ntets = n;
-  return 0;
-}
-
-template <class O, class I>
-int split_cells(const O *off, const I *conn, const uint8_t *types, size_t ncells, size_t npts,
-                Prepared *prep, std::string *msg) {
-  size_t ntets = 0;
-  if (const int rc = count_cells(off, types, ncells, (size_t)off[ncells], &ntets, msg)) return rc;
-  prep->mesh.tets.resize(ntets);
-  prep->parent.resize(ntets);
-  size_t at = 0;
-  for (size_t c = 0; c < ncells; c++) {
-    const CellShape &s = *shape_of(types[c]);
-    uint32_t p[8];
-    for (int k = 0; k < s.npoints; k++) {
-      const I id = conn[(size_t)off[c] + (size_t)k];
-      if (outside(id, npts)) {
-        *msg = id_message(c, (long long)id, npts);
-        return -ERANGE;
-      }
-      p[k] = (uint32_t)id;
-    }
-    const int n = split_cell(s, p, prep->mesh.tets.data() + at);
-    for (int k = 0; k < n; k++) prep->parent[at + (size_t)k] = (int64_t)c;
-    at += (size_t)n;
-  }
-  return 0;
+  if (c < ncells) return check_cell(off, types, c, nconn, msg);
+  return check_ids(conn, nconn, npts, 0, seq, msg);
 }
 
 int check_mixed(const input &in, std::string *msg) {
@@ -246,50 +178,78 @@ int check_mixed(const input &in, std::string *msg) {
   return 0;
 }
 
-/* The cells of in into prep (tetrahedra copied, or cells split). */
-int prepare_cells(const input &in, Prepared *prep, std::string *msg) {
-  const size_t npts = in.points.count;
+/* Tetrahedra, 4 ids each: checked, read in place. */
+int prepare_tets(const input &in, bool seq, ::iso::CellSource *src, std::string *msg) {
   const array &cn = in.connectivity;
-  if (int rc = check_array(cn, "connectivity", 1, msg)) return rc;
-  prep->split = in.offsets.data || in.types.data || in.offsets.count || in.types.count;
-  if (!prep->split) {
-    if (!is_id_type(cn.type, true) || cn.count % 4) {
-      *msg = "connectivity: tetrahedra need int32, uint32, int64 or uint64 ids, 4 per cell (" +
-             num(cn.count) + " ids)";
-      return -EINVAL;
-    }
-    prep->ncells = cn.count / 4;
-    int rc = 0;
-    with_type(cn.type, [&](auto z) {
-      using I = decltype(z);
-      rc = copy_tets(static_cast<const I *>(cn.data), cn.count / 4, npts, &prep->mesh, msg);
-    });
-    return rc;
+  if (!is_id_type(cn.type, true) || cn.count % 4) {
+    *msg = "connectivity: tetrahedra need int32, uint32, int64 or uint64 ids, 4 per cell (" +
+           num(cn.count) + " ids)";
+    return -EINVAL;
   }
-  if (int rc = check_mixed(in, msg)) return rc;
-  prep->ncells = in.types.count;
-  const uint8_t *types = static_cast<const uint8_t *>(in.types.data);
+  src->ncells = cn.count / 4;
+  const bool wide = dtype_size(cn.type) == 8;
+  src->kind = wide ? ::iso::CellSource::Kind::Tets64 : ::iso::CellSource::Kind::Tets;
+  src->tets = wide ? nullptr : static_cast<const ::iso::Tet *>(cn.data);
+  src->conn = cn.data;
   int rc = 0;
-  const bool o64 = in.offsets.type == dtype::int64, c64 = cn.type == dtype::int64;
-  if (o64 && c64)
-    rc = split_cells((const int64_t *)in.offsets.data, (const int64_t *)cn.data, types,
-                     prep->ncells, npts, prep, msg);
-  else if (o64)
-    rc = split_cells((const int64_t *)in.offsets.data, (const int32_t *)cn.data, types,
-                     prep->ncells, npts, prep, msg);
-  else if (c64)
-    rc = split_cells((const int32_t *)in.offsets.data, (const int64_t *)cn.data, types,
-                     prep->ncells, npts, prep, msg);
-  else
-    rc = split_cells((const int32_t *)in.offsets.data, (const int32_t *)cn.data, types,
-                     prep->ncells, npts, prep, msg);
+  with_type(cn.type, [&](auto z) {
+    using I = decltype(z);
+    if constexpr (std::is_integral<I>::value) /* the id types above */
+      rc = check_ids(static_cast<const I *>(cn.data), cn.count, in.points.count, 4, seq, msg);
+  });
   return rc;
+}
+
+/* VTK's cell arrays: checked, read in place and split block by block. */
+int prepare_mixed(const input &in, bool seq, ::iso::CellSource *src, std::string *msg) {
+  if (int rc = check_mixed(in, msg)) return rc;
+  const array &cn = in.connectivity;
+  src->kind = ::iso::CellSource::Kind::Mixed;
+  src->ncells = in.types.count;
+  src->conn = cn.data;
+  src->offsets = in.offsets.data;
+  src->types = static_cast<const uint8_t *>(in.types.data);
+  src->off64 = in.offsets.type == dtype::int64;
+  src->conn64 = cn.type == dtype::int64;
+  const size_t n = src->ncells, npts = in.points.count;
+  const uint8_t *t = src->types;
+  if (src->off64 && src->conn64)
+    return check_cells((const int64_t *)src->offsets, (const int64_t *)cn.data, t, n, cn.count,
+                       npts, seq, msg);
+  if (src->off64)
+    return check_cells((const int64_t *)src->offsets, (const int32_t *)cn.data, t, n, cn.count,
+                       npts, seq, msg);
+  if (src->conn64)
+    return check_cells((const int32_t *)src->offsets, (const int64_t *)cn.data, t, n, cn.count,
+                       npts, seq, msg);
+  return check_cells((const int32_t *)src->offsets, (const int32_t *)cn.data, t, n, cn.count, npts,
+                     seq, msg);
+}
+
+::iso::ScalarType scalar_type(dtype t) {
+  switch (t) {
+  case dtype::int8: return ::iso::ScalarType::I8;
+  case dtype::uint8: return ::iso::ScalarType::U8;
+  case dtype::int16: return ::iso::ScalarType::I16;
+  case dtype::uint16: return ::iso::ScalarType::U16;
+  case dtype::int32: return ::iso::ScalarType::I32;
+  case dtype::uint32: return ::iso::ScalarType::U32;
+  case dtype::int64: return ::iso::ScalarType::I64;
+  case dtype::uint64: return ::iso::ScalarType::U64;
+  case dtype::float32: return ::iso::ScalarType::F32;
+  case dtype::float64: break;
+  }
+  return ::iso::ScalarType::F64;
 }
 
 } // namespace
 
-int prepare_input(const input &in, Prepared *prep, std::string *msg) {
+int prepare_input(const input &in, bool seq, Prepared *prep, std::string *msg) {
   if (int rc = check_array(in.points, "points", 3, msg)) return rc;
+  if (in.points.type != dtype::float32 && in.points.type != dtype::float64) {
+    *msg = "points: dtype must be float32 or float64";
+    return -EINVAL;
+  }
   if (int rc = check_array(in.scalars, "scalars", 1, msg)) return rc;
   if (in.scalars.count != in.points.count) {
     *msg = "scalars: " + num(in.scalars.count) + " values for " + num(in.points.count) + " points";
@@ -300,15 +260,16 @@ int prepare_input(const input &in, Prepared *prep, std::string *msg) {
            num(::iso::kMaxMeshPoints - 1) + ")";
     return -EOVERFLOW;
   }
-  try {
-    if (int rc = prepare_cells(in, prep, msg)) return rc;
-    if (int rc = convert_points(in.points, &prep->mesh, msg)) return rc;
-    convert_scalars(in.scalars, &prep->mesh);
-  } catch (const std::bad_alloc &) {
-    *msg = "out of memory converting the input";
-    return -ENOMEM;
-  }
-  return 0;
+  if (int rc = check_array(in.connectivity, "connectivity", 1, msg)) return rc;
+  ::iso::MeshView &v = prep->view;
+  v = ::iso::MeshView();
+  v.pts = in.points.data;
+  v.pts_float = in.points.type == dtype::float32;
+  v.sc = in.scalars.data;
+  v.st = scalar_type(in.scalars.type);
+  v.npts = in.points.count;
+  const bool mixed = in.offsets.data || in.types.data || in.offsets.count || in.types.count;
+  return mixed ? prepare_mixed(in, seq, &v.cells, msg) : prepare_tets(in, seq, &v.cells, msg);
 }
 
 int check_request(const input &in, const request &req, size_t ncells, std::string *msg) {

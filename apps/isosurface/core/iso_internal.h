@@ -6,6 +6,7 @@
 #define APPS_ISOSURFACE_CORE_ISO_INTERNAL_H
 
 #include <adapt/iso.hpp>
+#include <adapt/loop.h>
 
 #include "mesh.h"
 #include "mt.h"
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace adapt {
@@ -38,14 +40,10 @@ bool with_type(dtype t, F &&f) {
   return false;
 }
 
-/* The mesh as the core reads it: views of the caller's arrays where their
- * types are the core's (float64 points and scalars, 32-bit tetrahedra),
- * else of the converted copies below, which later calls reuse. */
+/* The mesh as the core reads it: a view of the caller's arrays (checked),
+ * nothing copied. */
 struct Prepared {
-  ::iso::Mesh mesh;            /* the core's mesh (its arrays: copies) */
-  std::vector<int64_t> parent; /* tetrahedron -> source cell (split cells) */
-  bool split = false;          /* parent is used */
-  size_t ncells = 0;           /* cells of the input (before the split) */
+  ::iso::MeshView view;
 };
 
 /* A buffer of output elements of any dtype. */
@@ -55,6 +53,41 @@ struct OutArray {
   int components = 1;
   size_t count = 0;
 };
+
+/* Runs body(b, e) over [0, n) in pieces: plain loop when sequential, else
+ * adapt_for (each index written by one call: the result does not depend
+ * on the schedule). 0 or the runtime's error. */
+template <class F>
+int loop(size_t n, bool sequential, F &&body) {
+  if (sequential || n < 2) {
+    body((size_t)0, n);
+    return 0;
+  }
+  using L = std::remove_reference_t<F>;
+  L *f = &body;
+  return adapt_for(
+      0, n, [](size_t b, size_t e, void *ctx) { (*static_cast<L *>(ctx))(b, e); }, f, nullptr);
+}
+
+/* The first i in [0, n) with bad(i), or n: chunks of `chunk` indices in
+ * loop(), each finding its first; the smallest wins (the same at any
+ * worker count). *rc: the runtime's error, if any. */
+template <class Bad>
+size_t first_bad(size_t n, size_t chunk, bool sequential, Bad &&bad, int *rc) {
+  const size_t nch = (n + chunk - 1) / chunk;
+  std::vector<size_t> first(nch, n);
+  *rc = loop(nch, sequential, [&](size_t b, size_t e) {
+    for (size_t k = b; k < e; k++)
+      for (size_t i = k * chunk; i < n && i < (k + 1) * chunk; i++)
+        if (bad(i)) {
+          first[k] = i;
+          break;
+        }
+  });
+  for (size_t k = 0; k < nch; k++)
+    if (first[k] < n) return first[k];
+  return n;
+}
 
 } // namespace internal
 
@@ -79,9 +112,10 @@ struct surface::impl {
 
 namespace internal {
 
-/* Checks in (see extract's errors) and fills prep with the core's mesh:
- * 0, or a negative errno with the message in *msg. */
-int prepare_input(const input &in, Prepared *prep, std::string *msg);
+/* Checks in (see extract's errors; the ids in loop()s unless sequential)
+ * and fills prep with the core's view of it: 0, or a negative errno with
+ * the message in *msg. */
+int prepare_input(const input &in, bool sequential, Prepared *prep, std::string *msg);
 
 /* Checks req's arrays against in (counts, types); 0 or -EINVAL/-EOVERFLOW
  * with the message in *msg. */
@@ -91,10 +125,6 @@ int check_request(const input &in, const request &req, size_t ncells, std::strin
  * ids, scalars) into s; parallel loops unless sequential. 0, -ENOMEM, the
  * runtime's errors (message in s->msg). */
 int compute_attributes(const input &in, const request &req, bool sequential, surface::impl *s);
-
-/* The triangles of tetrahedron t of the core's mesh at iso (0, 1 or 2),
- * as the cell phase counts them (degenerate ones dropped). */
-int tet_triangles(const double *sc, const ::iso::Tet &t, double iso);
 
 } // namespace internal
 } // namespace iso

@@ -263,10 +263,16 @@ private:
 
 /* Extract the isosurfaces of in at req.values into *out (replaced on
  * success; emptied on error, its message set).
- * Memory: nothing of the caller's is copied, except where the conversion
- * is needed (see docs/isosurface.md, "What is copied"): *out's buffers are
- * reused when they hold the new surface (and are at most twice as large),
- * and the transient memory of the previous call into *out is taken first.
+ * Memory: nothing of the caller's is copied: the arrays are read in place
+ * (64-bit tetrahedra and VTK cell arrays converted, or split, a block of
+ * cells at a time into a buffer on the stack), after one pass over the
+ * ids and offsets that checks them. *out's buffers are reused when they
+ * hold the new surface (and are at most twice as large), and the
+ * transient memory of the previous call into *out is taken first.
+ * Work: the extraction per value (that of adapt-isosurface); interpolated
+ * arrays and cell data, loops over the output; source cells (cell_ids,
+ * or needed by cell_data), two passes over the cells per value; normals,
+ * one sequential pass over the triangles. Parallel as the policy says.
  * Calling context: any thread, inside an adapt region of the caller's (a
  * worker running a body: the call nests in it) or not. Concurrent calls
  * into distinct surfaces are safe (the input is only read).
