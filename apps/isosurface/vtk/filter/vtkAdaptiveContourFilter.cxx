@@ -13,6 +13,8 @@
 #include "vtkObjectFactory.h"
 #include "vtkPolyData.h"
 
+#include <adapt/adapt.h>
+
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -32,6 +34,17 @@ adapt::iso::mode IsoMode(int mode) {
   case vtkAdaptiveContourFilter::STATIC: return adapt::iso::mode::static_;
   default: return adapt::iso::mode::sliding;
   }
+}
+
+/* Starts the runtime with n workers (n > 1) when it is not running, before
+ * anything of the call can start it with the default count; a runtime
+ * already running with another count is left to extract's -EBUSY. */
+void StartRuntime(int n) {
+  if (n <= 1) return;
+  adapt_config cfg;
+  std::memset(&cfg, 0, sizeof cfg);
+  cfg.workers = n;
+  (void)adapt_init(&cfg);
 }
 
 } // namespace
@@ -115,6 +128,7 @@ int vtkAdaptiveContourFilter::RequestData(vtkInformation *, vtkInformationVector
   call.Req.policy = adapt::iso::policy()
                         .window(IsoMode(this->Mode), size_t(this->WindowSize))
                         .workers(this->Mode == SEQUENTIAL ? 1 : this->NumberOfWorkers);
+  StartRuntime(this->Mode == SEQUENTIAL ? 1 : this->NumberOfWorkers);
   adapt::iso::surface &s = this->Internal->Surface;
   rc = adapt::iso::extract(call.In, call.Req, &s);
   if (rc != 0) {
