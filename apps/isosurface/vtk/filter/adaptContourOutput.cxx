@@ -127,6 +127,7 @@ void FillTriangles(const iso::surface &s, vtkPolyData *out) {
  * vtkContourGrid's CopyData; the active global ids are not copied). */
 void FillCellData(const iso::surface &s, const Input &in, vtkPolyData *out) {
   const vtkIdType n = vtkIdType(s.num_triangles());
+  if (!s.cell_ids()) return; /* no cell array to copy */
   vtkNew<vtkIdList> src;
   src->SetNumberOfIds(n);
   const std::int64_t *ids = s.cell_ids();
@@ -192,6 +193,7 @@ int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err
     call->PointAttributes.push_back(pd->IsArrayAnAttribute(a));
   }
   vtkCellData *cd = in.CellData;
+  bool cellArrays = false;
   for (int a = 0; a < cd->GetNumberOfArrays(); a++) {
     vtkAbstractArray *arr = cd->GetAbstractArray(a);
     if (arr && arr != cd->GetGlobalIds() && arr->GetNumberOfTuples() < in.NumberOfCells) {
@@ -200,8 +202,9 @@ int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err
              std::to_string(in.NumberOfCells) + " cells";
       return -EINVAL;
     }
+    cellArrays = cellArrays || (arr && arr != cd->GetGlobalIds());
   }
-  call->Req.cell_ids = true;
+  call->Req.cell_ids = cellArrays; /* the source cells, to copy the cell arrays */
   call->Req.scalars = false;
   return 0;
 }
