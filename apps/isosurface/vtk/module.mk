@@ -142,7 +142,13 @@ uninstall-vtk-filter:
 	-rmdir $(DESTDIR)$(LIBDIR)/vtk/hierarchy $(DESTDIR)$(LIBDIR)/vtk $(DESTDIR)$(PYTHONDIR) \
 	  $(DESTDIR)$(dir $(PYTHONDIR)) 2>/dev/null
 
-ifneq ($(VTKF_HAVE),)
+.PHONY: install-vtk-filter-absent
+install-vtk-filter-absent:
+	@echo "install: the VTK filter not built (it needs VTK 9.1's headers and CMake files, and cmake;" \
+	  "\`make deps\` installs them)"
+ifeq ($(VTKF_HAVE),)
+install: install-vtk-filter-absent
+else
 install: install-vtk-filter
 uninstall: uninstall-vtk-filter
 # check-consumers installs (install-vtk-filter) from a make of its own: the
