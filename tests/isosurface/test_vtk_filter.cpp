@@ -29,6 +29,7 @@
 #include <vtkIdTypeArray.h>
 #include <vtkImageData.h>
 #include <vtkIntArray.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkLogger.h>
 #include <vtkOutputWindow.h>
 #include <vtkMultiBlockDataSet.h>
@@ -150,6 +151,34 @@ void TestCellScalars() {
   Compare("cell scalars", Poly(Adaptive(grid, v, "cs", o)), ContourGrid(c2p->GetOutput(), v, "cs"));
 }
 
+/* Blanked cells are skipped: against vtkContourGrid on the tetrahedra of
+ * the visible cells (vtkDataSetTriangleFilter's, 5 per cell in order). */
+void TestBlanked() {
+  vtkSmartPointer<vtkImageData> img = Image(11, 10, 9);
+  AddCellArrays(img);
+  img->AllocateCellGhostArray();
+  for (vtkIdType c = 0; c < img->GetNumberOfCells(); c += 7)
+    img->GetCellGhostArray()->SetValue(c, vtkDataSetAttributes::HIDDENCELL);
+  Check(img->HasAnyBlankCells() && !img->IsCellVisible(7), "an image with blanked cells");
+  vtkSmartPointer<vtkUnstructuredGrid> all = Tetrahedra(img);
+  vtkNew<vtkUnstructuredGrid> visible;
+  visible->SetPoints(all->GetPoints());
+  visible->GetPointData()->ShallowCopy(all->GetPointData());
+  visible->GetCellData()->CopyAllocate(all->GetCellData());
+  visible->Allocate(all->GetNumberOfCells());
+  for (vtkIdType t = 0; t < all->GetNumberOfCells(); t++) {
+    if ((t / 5) % 7 == 0) continue;
+    vtkIdType n;
+    const vtkIdType *ids;
+    all->GetCellPoints(t, n, ids);
+    visible->GetCellData()->CopyData(all->GetCellData(), t,
+                                     visible->InsertNextCell(VTK_TETRA, n, ids));
+  }
+  const std::vector<double> v = {-0.1, 0.5};
+  Compare("vtkImageData with blanked cells", Poly(Adaptive(img, v, "s")),
+          ContourGrid(visible, v, "s"));
+}
+
 } // namespace
 
 int main() {
@@ -162,6 +191,7 @@ int main() {
   TestModes();
   TestStructured();
   TestCellScalars();
+  TestBlanked();
   TestComposites();
   TestOutputs();
   TestErrors();

@@ -19,6 +19,7 @@
 #include "vtkVoxel.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <new>
 
 namespace adapt_vtk {
@@ -57,9 +58,31 @@ bool CellVisible(vtkDataSet *in, vtkIdType c) {
   return static_cast<vtkStructuredGrid *>(in)->IsCellVisible(c) != 0;
 }
 
-/* The cells of a 3D structured block split into tetrahedra, cell (i, j, k)
- * by Triangulate((i + j + k) mod 2) as vtkDataSetTriangleFilter does;
- * blanked cells skipped. */
+/* The cells of a 3D structured block split into tetrahedra into *tets
+ * (point ids of type T), cell (i, j, k) by Triangulate((i + j + k) mod 2)
+ * as vtkDataSetTriangleFilter does; blanked cells skipped (then each
+ * tetrahedron's cell in *tetCell). */
+template <class T>
+void Split(vtkDataSet *in, const int np[3], bool hexahedron, const vtkIdType local[2][20],
+           std::vector<T> *tets, std::vector<vtkIdType> *tetCell) {
+  const bool blanks = in->HasAnyBlankCells();
+  const int nc[3] = {np[0] - 1, np[1] - 1, np[2] - 1};
+  tets->clear();
+  tetCell->clear();
+  tets->reserve(size_t(nc[0]) * size_t(nc[1]) * size_t(nc[2]) * 20);
+  vtkIdType c = 0;
+  for (int k = 0; k < nc[2]; k++)
+    for (int j = 0; j < nc[1]; j++)
+      for (int i = 0; i < nc[0]; i++, c++) {
+        if (blanks && !CellVisible(in, c)) continue;
+        vtkIdType ids[8];
+        CellPoints(np, i, j, k, hexahedron, ids);
+        const vtkIdType *l = local[(i + j + k) % 2];
+        for (int t = 0; t < 20; t++) tets->push_back(T(ids[l[t]]));
+        if (blanks) tetCell->insert(tetCell->end(), 5, c);
+      }
+}
+
 int SplitStructured(vtkDataSet *in, const int np[3], bool hexahedron, Input *out,
                     std::string *err) {
   vtkSmartPointer<vtkCell> cell;
@@ -70,29 +93,16 @@ int SplitStructured(vtkDataSet *in, const int np[3], bool hexahedron, Input *out
   vtkIdType local[2][20];
   LocalSplit(cell, 0, local[0]);
   LocalSplit(cell, 1, local[1]);
-  const bool blanks = in->HasAnyBlankCells();
-  const int nc[3] = {np[0] - 1, np[1] - 1, np[2] - 1};
-  const vtkIdType ncells = vtkIdType(nc[0]) * nc[1] * nc[2];
+  out->Structured = true;
   try {
-    out->Tets.clear();
-    out->TetCell.clear();
-    out->Tets.reserve(size_t(ncells) * 20);
-    out->TetCell.reserve(size_t(ncells) * 5);
+    if (out->NumberOfPoints <= INT32_MAX)
+      Split(in, np, hexahedron, local, &out->Tets32, &out->TetCell);
+    else
+      Split(in, np, hexahedron, local, &out->Tets64, &out->TetCell);
   } catch (const std::bad_alloc &) {
     *err = "out of memory splitting the cells into tetrahedra";
     return -ENOMEM;
   }
-  vtkIdType c = 0;
-  for (int k = 0; k < nc[2]; k++)
-    for (int j = 0; j < nc[1]; j++)
-      for (int i = 0; i < nc[0]; i++, c++) {
-        if (blanks && !CellVisible(in, c)) continue;
-        vtkIdType ids[8];
-        CellPoints(np, i, j, k, hexahedron, ids);
-        const vtkIdType *l = local[(i + j + k) % 2];
-        for (int t = 0; t < 20; t++) out->Tets.push_back(ids[l[t]]);
-        for (int t = 0; t < 5; t++) out->TetCell.push_back(c);
-      }
   return 0;
 }
 

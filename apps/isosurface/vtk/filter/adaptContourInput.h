@@ -10,6 +10,7 @@
 #include "vtkPointData.h"
 #include "vtkSmartPointer.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@ namespace adapt_vtk {
  * is float or double (else a double copy; image and rectilinear grids: the
  * coordinates computed in double). Cells: an unstructured grid's offsets,
  * connectivity and types read in place (Ugrid set); a structured input's
- * cells split into tetrahedra, 4 ids each in Tets, TetCell[t] the source
- * cell of tetrahedron t. Scalars: one component, standard memory layout,
+ * cells split into tetrahedra (Structured set), 4 ids each in Tets32 (when
+ * the ids fit in 32 bits) or Tets64, tetrahedron t from cell t / 5, or
+ * TetCell[t] when some cells are blanked (skipped). Scalars: one component, standard memory layout,
  * point data (converted from cell data as vtkCellDataToPointData does).
  * PointData: the arrays to interpolate (the input's point arrays, the
  * converted scalars added), CellData: the input's. */
@@ -29,7 +31,9 @@ struct Input {
   vtkIdType NumberOfPoints = 0;
   vtkIdType NumberOfCells = 0;
   vtkDataSet *Ugrid = nullptr;
-  std::vector<vtkIdType> Tets;
+  bool Structured = false;
+  std::vector<std::int32_t> Tets32;
+  std::vector<std::int64_t> Tets64;
   std::vector<vtkIdType> TetCell;
   vtkSmartPointer<vtkDataArray> Scalars;
   vtkSmartPointer<vtkPointData> PointData;

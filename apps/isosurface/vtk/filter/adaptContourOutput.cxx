@@ -59,7 +59,10 @@ int View(vtkDataArray *a, iso::array *v) {
  * or the tetrahedra of a structured block. */
 void ViewCells(const Input &in, Call *call) {
   if (!in.Ugrid) {
-    call->In.connectivity = iso::view(in.Tets.data(), in.Tets.size());
+    if (in.Tets64.empty())
+      call->In.connectivity = iso::view(in.Tets32.data(), in.Tets32.size());
+    else
+      call->In.connectivity = iso::view(in.Tets64.data(), in.Tets64.size());
     return;
   }
   auto *ug = static_cast<vtkUnstructuredGrid *>(in.Ugrid);
@@ -132,7 +135,9 @@ void FillCellData(const iso::surface &s, const Input &in, vtkPolyData *out) {
   src->SetNumberOfIds(n);
   const std::int64_t *ids = s.cell_ids();
   for (vtkIdType t = 0; t < n; t++)
-    src->SetId(t, in.TetCell.empty() ? vtkIdType(ids[t]) : in.TetCell[size_t(ids[t])]);
+    src->SetId(t, !in.Structured       ? vtkIdType(ids[t])
+                  : in.TetCell.empty() ? vtkIdType(ids[t] / 5)
+                                       : in.TetCell[size_t(ids[t])]);
   vtkCellData *cd = in.CellData;
   vtkAbstractArray *globalIds = cd->GetGlobalIds();
   for (int a = 0; a < cd->GetNumberOfArrays(); a++) {
