@@ -18,6 +18,9 @@
 #include "vtkUnstructuredGrid.h"
 #include "vtkVoxel.h"
 
+#include <adapt/adapt.h>
+#include <adapt/loop.h>
+
 #include <cerrno>
 #include <cstdint>
 #include <new>
@@ -60,30 +63,66 @@ bool CellVisible(vtkDataSet *in, vtkIdType c) {
 
 /* The cells of a 3D structured block split into tetrahedra into *tets
  * (point ids of type T), cell (i, j, k) by Triangulate((i + j + k) mod 2)
- * as vtkDataSetTriangleFilter does; blanked cells skipped (then each
- * tetrahedron's cell in *tetCell). */
+ * as vtkDataSetTriangleFilter does, tetrahedra 5c .. 5c + 4 from cell c;
+ * the rows of cells shared among the runtime's workers when parallel. */
 template <class T>
-void Split(vtkDataSet *in, const int np[3], bool hexahedron, const vtkIdType local[2][20],
-           std::vector<T> *tets, std::vector<vtkIdType> *tetCell) {
-  const bool blanks = in->HasAnyBlankCells();
+int SplitAll(const int np[3], bool hexahedron, const vtkIdType local[2][20], bool parallel,
+             std::vector<T> *tets) {
+  const int nc[3] = {np[0] - 1, np[1] - 1, np[2] - 1};
+  tets->resize(size_t(nc[0]) * size_t(nc[1]) * size_t(nc[2]) * 20);
+  auto rows = [&](size_t b, size_t e) {
+    for (size_t r = b; r < e; r++) {
+      const int j = int(r % size_t(nc[1])), k = int(r / size_t(nc[1]));
+      T *o = tets->data() + r * size_t(nc[0]) * 20;
+      for (int i = 0; i < nc[0]; i++, o += 20) {
+        vtkIdType ids[8];
+        CellPoints(np, i, j, k, hexahedron, ids);
+        const vtkIdType *l = local[(i + j + k) % 2];
+        for (int t = 0; t < 20; t++) o[t] = T(ids[l[t]]);
+      }
+    }
+  };
+  const size_t nrows = size_t(nc[1]) * size_t(nc[2]);
+  if (!parallel) {
+    rows(0, nrows);
+    return 0;
+  }
+  using Rows = decltype(rows);
+  return adapt_for(
+      0, nrows, [](size_t b, size_t e, void *ctx) { (*static_cast<Rows *>(ctx))(b, e); }, &rows,
+      nullptr);
+}
+
+/* The same with blanked cells skipped, tetrahedron t from cell (*tetCell)[t]
+ * (sequential). */
+template <class T>
+void SplitVisible(vtkDataSet *in, const int np[3], bool hexahedron, const vtkIdType local[2][20],
+                  std::vector<T> *tets, std::vector<vtkIdType> *tetCell) {
   const int nc[3] = {np[0] - 1, np[1] - 1, np[2] - 1};
   tets->clear();
   tetCell->clear();
-  tets->reserve(size_t(nc[0]) * size_t(nc[1]) * size_t(nc[2]) * 20);
   vtkIdType c = 0;
   for (int k = 0; k < nc[2]; k++)
     for (int j = 0; j < nc[1]; j++)
       for (int i = 0; i < nc[0]; i++, c++) {
-        if (blanks && !CellVisible(in, c)) continue;
+        if (!CellVisible(in, c)) continue;
         vtkIdType ids[8];
         CellPoints(np, i, j, k, hexahedron, ids);
         const vtkIdType *l = local[(i + j + k) % 2];
         for (int t = 0; t < 20; t++) tets->push_back(T(ids[l[t]]));
-        if (blanks) tetCell->insert(tetCell->end(), 5, c);
+        tetCell->insert(tetCell->end(), 5, c);
       }
 }
 
-int SplitStructured(vtkDataSet *in, const int np[3], bool hexahedron, Input *out,
+template <class T>
+int Split(vtkDataSet *in, const int np[3], bool hexahedron, const vtkIdType local[2][20],
+          bool parallel, std::vector<T> *tets, std::vector<vtkIdType> *tetCell) {
+  if (!in->HasAnyBlankCells()) return SplitAll(np, hexahedron, local, parallel, tets);
+  SplitVisible(in, np, hexahedron, local, tets, tetCell);
+  return 0;
+}
+
+int SplitStructured(vtkDataSet *in, const int np[3], bool hexahedron, bool parallel, Input *out,
                     std::string *err) {
   vtkSmartPointer<vtkCell> cell;
   if (hexahedron)
@@ -94,16 +133,17 @@ int SplitStructured(vtkDataSet *in, const int np[3], bool hexahedron, Input *out
   LocalSplit(cell, 0, local[0]);
   LocalSplit(cell, 1, local[1]);
   out->Structured = true;
+  int rc;
   try {
-    if (out->NumberOfPoints <= INT32_MAX)
-      Split(in, np, hexahedron, local, &out->Tets32, &out->TetCell);
-    else
-      Split(in, np, hexahedron, local, &out->Tets64, &out->TetCell);
+    rc = out->NumberOfPoints <= INT32_MAX
+             ? Split(in, np, hexahedron, local, parallel, &out->Tets32, &out->TetCell)
+             : Split(in, np, hexahedron, local, parallel, &out->Tets64, &out->TetCell);
   } catch (const std::bad_alloc &) {
     *err = "out of memory splitting the cells into tetrahedra";
     return -ENOMEM;
   }
-  return 0;
+  if (rc != 0) *err = std::string("splitting the cells: ") + adapt_strerror(rc);
+  return rc;
 }
 
 /* The points of an image (origin, spacing, direction) or a rectilinear grid
@@ -226,8 +266,8 @@ int PrepareScalars(vtkDataSet *in, vtkDataArray *scalars, int association, Input
 
 } // namespace
 
-int PrepareInput(vtkDataSet *input, vtkDataArray *scalars, int association, Input *out,
-                 std::string *err) {
+int PrepareInput(vtkDataSet *input, vtkDataArray *scalars, int association, bool parallel,
+                 Input *out, std::string *err) {
   out->NumberOfPoints = input->GetNumberOfPoints();
   out->NumberOfCells = input->GetNumberOfCells();
   out->CellData = input->GetCellData();
@@ -258,7 +298,8 @@ int PrepareInput(vtkDataSet *input, vtkDataArray *scalars, int association, Inpu
     out->Ugrid = input;
     return 0;
   }
-  return SplitStructured(input, np, vtkStructuredGrid::SafeDownCast(input) != nullptr, out, err);
+  return SplitStructured(input, np, vtkStructuredGrid::SafeDownCast(input) != nullptr, parallel,
+                         out, err);
 }
 
 } // namespace adapt_vtk

@@ -46,10 +46,13 @@ struct Input {
  * vtkAdaptiveContourFilter.h, a structured input that is not 3D, a point
  * set without points, scalars of several components or of another length
  * than the points (cells for cell scalars). -ENOMEM on allocation failure.
- * The cells' types and ids are checked by the core (adapt::iso::extract). The input must outlive
+ * The cells' types and ids are checked by the core (adapt::iso::extract).
+ * parallel: a structured input's cells are split on the runtime's workers
+ * (adapt_for; the runtime starts if it is not running), else on the calling
+ * thread; the runtime's errors are returned with *err set. The input must outlive
  * *out (its arrays are referenced). Not thread-safe on one Input. */
-int PrepareInput(vtkDataSet *input, vtkDataArray *scalars, int association, Input *out,
-                 std::string *err);
+int PrepareInput(vtkDataSet *input, vtkDataArray *scalars, int association, bool parallel,
+                 Input *out, std::string *err);
 
 } // namespace adapt_vtk
 

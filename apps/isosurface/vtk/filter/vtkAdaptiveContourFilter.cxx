@@ -115,7 +115,9 @@ int vtkAdaptiveContourFilter::RequestData(vtkInformation *, vtkInformationVector
   adapt_vtk::Input in;
   adapt_vtk::Call call;
   std::string err;
-  int rc = adapt_vtk::PrepareInput(input, scalars, association, &in, &err);
+  const int workers = this->Mode == SEQUENTIAL ? 1 : this->NumberOfWorkers;
+  StartRuntime(workers);
+  int rc = adapt_vtk::PrepareInput(input, scalars, association, workers != 1, &in, &err);
   if (rc == 0) rc = adapt_vtk::BuildCall(in, this->ComputeScalars != 0, &call, &err);
   if (rc != 0) {
     vtkErrorMacro(<< err);
@@ -125,10 +127,8 @@ int vtkAdaptiveContourFilter::RequestData(vtkInformation *, vtkInformationVector
   const double *values = this->ContourValues->GetValues();
   call.Req.values.assign(values, values + n);
   call.Req.normals = this->ComputeNormals != 0;
-  call.Req.policy = adapt::iso::policy()
-                        .window(IsoMode(this->Mode), size_t(this->WindowSize))
-                        .workers(this->Mode == SEQUENTIAL ? 1 : this->NumberOfWorkers);
-  StartRuntime(this->Mode == SEQUENTIAL ? 1 : this->NumberOfWorkers);
+  call.Req.policy =
+      adapt::iso::policy().window(IsoMode(this->Mode), size_t(this->WindowSize)).workers(workers);
   adapt::iso::surface &s = this->Internal->Surface;
   rc = adapt::iso::extract(call.In, call.Req, &s);
   if (rc != 0) {
