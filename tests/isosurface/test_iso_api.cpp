@@ -340,6 +340,62 @@ void test_workers(void **) {
   assert_int_equal(s.kept_bytes(), 0);
 }
 
+/* A box of n^3 hexahedra (VTK cell arrays, 32-bit ids) with the gyroid
+ * field: a surface of several merge chunks, split on the fly. */
+struct HexBox {
+  std::vector<float> pts;
+  std::vector<double> sc;
+  std::vector<int32_t> conn, off{0};
+  std::vector<uint8_t> types;
+  explicit HexBox(int n) {
+    auto id = [n](int i, int j, int k) { return (int32_t)(i + (n + 1) * (j + (n + 1) * k)); };
+    for (int k = 0; k <= n; k++)
+      for (int j = 0; j <= n; j++)
+        for (int i = 0; i <= n; i++) {
+          pts.insert(pts.end(), {(float)i, (float)j, (float)k});
+          sc.push_back(iso::field_value(iso::Field::Gyroid, i, j, k, n, n, n));
+        }
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+          conn.insert(conn.end(), {id(i, j, k), id(i + 1, j, k), id(i + 1, j + 1, k),
+                                   id(i, j + 1, k), id(i, j, k + 1), id(i + 1, j, k + 1),
+                                   id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1)});
+          off.push_back((int32_t)conn.size());
+          types.push_back(ai::hexahedron);
+        }
+  }
+  ai::input input() const {
+    ai::input in;
+    in.points = ai::view(pts.data(), sc.size(), 3);
+    in.scalars = ai::view(sc.data(), sc.size());
+    in.connectivity = ai::view(conn.data(), conn.size());
+    in.offsets = ai::view(off.data(), off.size());
+    in.types = ai::view(types.data(), types.size());
+    return in;
+  }
+};
+
+/* Split cells, float points, a surface of several merge chunks: 1 and 2
+ * workers, every mode, the same bytes. */
+void test_workers_split(void **) {
+  const HexBox box(27);
+  ai::request req = request_at({0.0, 0.5});
+  req.point_data = {ai::view(box.sc.data(), box.sc.size())};
+  req.cell_ids = req.normals = true;
+  start_workers(2);
+  ai::surface s;
+  req.policy = ai::policy().workers(1);
+  run_ok(box.input(), req, &s);
+  assert_true(s.first_triangle(1) > 2 * 16384); /* several merge chunks */
+  const std::string one = bytes_of(s);
+  for (ai::mode md : {ai::mode::none, ai::mode::static_, ai::mode::sliding}) {
+    req.policy = ai::policy().window(md, 4096).grain(64);
+    run_ok(box.input(), req, &s);
+    assert_true(bytes_of(s) == one);
+  }
+}
+
 struct Nested {
   const std::string *want;
   const ai::request *req;
@@ -389,17 +445,12 @@ void test_nested_and_threads(void **) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_tetrahedra),
-      cmocka_unit_test(test_types),
-      cmocka_unit_test(test_values),
-      cmocka_unit_test(test_point_data),
-      cmocka_unit_test(test_cell_data),
-      cmocka_unit_test(test_split_one_cell),
-      cmocka_unit_test(test_split_meshes),
-      cmocka_unit_test(test_input_errors),
-      cmocka_unit_test(test_request_errors),
-      cmocka_unit_test(test_workers),
-      cmocka_unit_test(test_nested_and_threads),
+      cmocka_unit_test(test_tetrahedra),     cmocka_unit_test(test_types),
+      cmocka_unit_test(test_values),         cmocka_unit_test(test_point_data),
+      cmocka_unit_test(test_cell_data),      cmocka_unit_test(test_split_one_cell),
+      cmocka_unit_test(test_split_meshes),   cmocka_unit_test(test_input_errors),
+      cmocka_unit_test(test_request_errors), cmocka_unit_test(test_workers),
+      cmocka_unit_test(test_workers_split),  cmocka_unit_test(test_nested_and_threads),
   };
   const int rc = cmocka_run_group_tests(tests, nullptr, nullptr);
   adapt_finalize();

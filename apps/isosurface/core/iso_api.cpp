@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <utility>
 
@@ -20,8 +21,8 @@ void surface::impl::clear_outputs() {
   pts = nullptr;
   tris = nullptr;
   npts = ntris = 0;
-  first_pt.assign(1, 0);
-  first_tri.assign(1, 0);
+  first_pt.clear(); /* no allocation: this runs in extract's handlers */
+  first_tri.clear();
   pdata.clear();
   cdata.clear();
   has_normals = has_ids = has_scalars = false;
@@ -36,7 +37,9 @@ std::size_t surface::num_points() const noexcept { return p_ ? p_->npts : 0; }
 const double *surface::points() const noexcept { return p_ ? p_->pts : nullptr; }
 std::size_t surface::num_triangles() const noexcept { return p_ ? p_->ntris : 0; }
 const std::int64_t *surface::triangles() const noexcept { return p_ ? p_->tris : nullptr; }
-std::size_t surface::num_values() const noexcept { return p_ ? p_->first_pt.size() - 1 : 0; }
+std::size_t surface::num_values() const noexcept {
+  return p_ && !p_->first_pt.empty() ? p_->first_pt.size() - 1 : 0;
+}
 std::size_t surface::first_point(std::size_t i) const noexcept {
   return p_ && i < p_->first_pt.size() ? p_->first_pt[i] : num_points();
 }
@@ -192,10 +195,11 @@ int extract(const input &in, const request &req, surface *out) noexcept {
       if (s->msg.empty()) s->msg = adapt_strerror(rc);
     }
     return rc;
-  } catch (const std::bad_alloc &) {
+  } catch (const std::exception &) {
+    /* bad_alloc, or length_error for sizes no memory holds. */
     if (out->p_) {
       out->p_->clear_outputs();
-      out->p_->msg = "out of memory";
+      out->p_->msg = "out of memory"; /* within std::string's own buffer */
     }
     return -ENOMEM;
   }

@@ -173,9 +173,10 @@ private:
 };
 
 /* What to compute. values: the isovalues, in order; the surface of each
- * is appended after the previous one's (points and triangles), as
- * vtkContourGrid does; a point on two values' surfaces appears in both.
- * No value: an empty surface.
+ * is appended after the previous one's (points and triangles), so that
+ * each value's part is contiguous (vtkContourGrid gives the same
+ * triangles and points, but interleaves the values cell by cell). Equal
+ * values give their surface twice. No value: an empty surface.
  * point_data: arrays of the points (points.count tuples, any dtype, any
  *   number of components), interpolated onto the surface's points as
  *   vtkContourGrid does (vtkDataArray::InterpolateTuple): (1 - t) a + t b
