@@ -6,6 +6,8 @@
 #     consumer linked with `adapt` (shared) and one with `adapt-static`, and
 #     a CMake consumer with adapt::adapt and adapt::adapt_static, all built
 #     and run without LD_LIBRARY_PATH; the static ones need no libadapt.so;
+#     <adapt/iso.hpp>'s consumer likewise, with `adapt-iso` and with
+#     adapt::iso and adapt::iso_static;
 #  2. find_package refuses another major/minor version;
 #  3. uninstall leaves no file behind;
 #  4. without VTK, install installs the library and says the app is not built.
@@ -32,7 +34,8 @@ $MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$stage" PREFIX=$
 root="$stage$prefix"
 for f in include/adapt/adapt.h include/adapt/loop.h $libsub/libadapt.a $libsub/libadapt.so \
   $libsub/pkgconfig/adapt.pc $libsub/pkgconfig/adapt-static.pc $libsub/cmake/adapt/adaptConfig.cmake \
-  $libsub/cmake/adapt/adaptConfigVersion.cmake; do
+  $libsub/cmake/adapt/adaptConfigVersion.cmake include/adapt/iso.hpp $libsub/libadapt-iso.a \
+  $libsub/libadapt-iso.so $libsub/pkgconfig/adapt-iso.pc; do
   [ -e "$root/$f" ] || fail "install did not write $f"
 done
 soname=$(readelf -d "$root/$libsub/libadapt.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
@@ -51,6 +54,10 @@ needed "$work/pc_shared" | grep -qx 'libadapt.so.0' || fail "pc_shared does not 
 pkg-config --static --libs adapt | grep -q -- '-lhwloc' || fail "adapt.pc: no hwloc in --static"
 "$work/pc_shared"
 "$work/pc_static"
+c++ -std=c++17 -O2 packaging/consumer/iso_consumer.cpp -o "$work/pc_iso" \
+  $(pkg-config --cflags --libs adapt-iso)
+needed "$work/pc_iso" | grep -qx 'libadapt-iso.so.0' || fail "pc_iso does not load libadapt-iso.so.0"
+"$work/pc_iso"
 
 # CMake, shared and static imported targets.
 version=$(pkg-config --modversion adapt)
@@ -61,6 +68,12 @@ needed "$work/cmake/consumer_shared" | grep -qx 'libadapt.so.0' || fail "cmake s
 ! needed "$work/cmake/consumer_static" | grep -q '^libadapt' || fail "cmake static needs libadapt.so"
 "$work/cmake/consumer_shared"
 "$work/cmake/consumer_static"
+needed "$work/cmake/iso_consumer_shared" | grep -qx 'libadapt-iso.so.0' ||
+  fail "cmake adapt::iso: no libadapt-iso.so.0"
+! needed "$work/cmake/iso_consumer_static" | grep -q '^libadapt' ||
+  fail "cmake adapt::iso_static needs a shared libadapt"
+"$work/cmake/iso_consumer_shared"
+"$work/cmake/iso_consumer_static"
 
 # Another version is refused.
 major=${version%%.*}
@@ -79,9 +92,10 @@ left=$(find "$stage" -type f -o -type l)
 $MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$work/stage_novtk" \
   PREFIX=$prefix VTK_INC=/nonexistent ISO_REQUIRE_VTK= >"$work/install_novtk.log"
 [ -e "$work/stage_novtk$prefix/lib/libadapt.a" ] || fail "no-VTK install: no library"
+[ -e "$work/stage_novtk$prefix/lib/libadapt-iso.a" ] || fail "no-VTK install: no libadapt-iso"
 [ ! -e "$work/stage_novtk$prefix/bin/adapt-isosurface" ] || fail "no-VTK install: app installed"
 grep -q 'adapt-isosurface not built' "$work/install_novtk.log" || fail "no-VTK install: no message"
 
-echo "check-consumers: pkg-config (shared, static) and CMake (adapt::adapt," \
-  "adapt::adapt_static) consumers built and ran from a staged install; uninstall clean;" \
+echo "check-consumers: pkg-config (adapt, adapt-static, adapt-iso) and CMake (adapt::adapt," \
+  "adapt::adapt_static, adapt::iso, adapt::iso_static) consumers built and ran from a staged install; uninstall clean;" \
   "install without VTK installs the library"

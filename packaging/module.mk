@@ -1,5 +1,5 @@
 # packaging/: `make install`, `make uninstall`, the pkg-config files (adapt,
-# adapt-static), the CMake package (adaptConfig.cmake, adaptConfigVersion.cmake)
+# adapt-static, adapt-iso), the CMake package (adaptConfig.cmake, adaptConfigVersion.cmake)
 # and `make check-consumers`, which builds a pkg-config and a CMake consumer
 # against a staged install and runs them without LD_LIBRARY_PATH.
 #
@@ -9,7 +9,7 @@
 # dynamic loader searches by default (e.g. PREFIX=$HOME/.local).
 
 PKG_B   := $(B)/packaging
-PKG_GEN := $(PKG_B)/adapt.pc $(PKG_B)/adapt-static.pc $(PKG_B)/adaptConfig.cmake \
+PKG_GEN := $(PKG_B)/adapt.pc $(PKG_B)/adapt-static.pc $(PKG_B)/adapt-iso.pc $(PKG_B)/adaptConfig.cmake \
            $(PKG_B)/adaptConfigVersion.cmake
 CMAKEDIR ?= $(LIBDIR)/cmake/adapt
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
@@ -18,6 +18,8 @@ PUBLIC_HEADERS := $(wildcard libadapt/include/adapt/*.h) $(wildcard algorithms/i
 # The C++ front end (stl/): <adapt/stl.hpp> and its <adapt/stl/*.hpp>.
 STL_PUBLIC_HEADERS := $(wildcard stl/include/adapt/*.hpp)
 STL_PUBLIC_DETAIL  := $(wildcard stl/include/adapt/stl/*.hpp)
+# <adapt/iso.hpp> (apps/isosurface/core) and its libraries (apps/isosurface/module.mk).
+ISO_PUBLIC_HEADERS := apps/isosurface/core/include/adapt/iso.hpp
 
 , := ,
 # Directories the loader searches without an rpath (ld.so.conf on Debian).
@@ -49,11 +51,15 @@ install: lib $(PKG_GEN) $(INSTALL_BINS)
 	install -d $(DESTDIR)$(INCLUDEDIR)/adapt/stl
 	install -m 644 $(STL_PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/adapt/
 	install -m 644 $(STL_PUBLIC_DETAIL) $(DESTDIR)$(INCLUDEDIR)/adapt/stl/
-	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
-	install -m 755 $(LIB_SO_REAL) $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(ISO_PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/adapt/
+	install -m 644 $(LIB_A) $(ISO_LIB_A) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIB_SO_REAL) $(ISO_LIB_SO_REAL) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME)
 	ln -sf $(LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/libadapt.so
-	install -m 644 $(PKG_B)/adapt.pc $(PKG_B)/adapt-static.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	ln -sf $(notdir $(ISO_LIB_SO_REAL)) $(DESTDIR)$(LIBDIR)/$(ISO_LIB_SO_NAME)
+	ln -sf $(ISO_LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/libadapt-iso.so
+	install -m 644 $(PKG_B)/adapt.pc $(PKG_B)/adapt-static.pc $(PKG_B)/adapt-iso.pc \
+	  $(DESTDIR)$(PKGCONFIGDIR)/
 	install -m 644 $(PKG_B)/adaptConfig.cmake $(PKG_B)/adaptConfigVersion.cmake $(DESTDIR)$(CMAKEDIR)/
 ifneq ($(strip $(INSTALL_BINS)),)
 	install -d $(DESTDIR)$(BINDIR)
@@ -71,10 +77,14 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/,$(notdir $(PUBLIC_HEADERS)))
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/,$(notdir $(STL_PUBLIC_HEADERS)))
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/stl/,$(notdir $(STL_PUBLIC_DETAIL)))
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/,$(notdir $(ISO_PUBLIC_HEADERS)))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/adapt/stl 2>/dev/null
 	rm -f $(DESTDIR)$(LIBDIR)/libadapt.a $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_SO_REAL)) \
 	  $(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/libadapt.so
-	rm -f $(DESTDIR)$(PKGCONFIGDIR)/adapt.pc $(DESTDIR)$(PKGCONFIGDIR)/adapt-static.pc
+	rm -f $(DESTDIR)$(LIBDIR)/libadapt-iso.a $(DESTDIR)$(LIBDIR)/$(notdir $(ISO_LIB_SO_REAL)) \
+	  $(DESTDIR)$(LIBDIR)/$(ISO_LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/libadapt-iso.so
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/adapt.pc $(DESTDIR)$(PKGCONFIGDIR)/adapt-static.pc \
+	  $(DESTDIR)$(PKGCONFIGDIR)/adapt-iso.pc
 	rm -f $(DESTDIR)$(CMAKEDIR)/adaptConfig.cmake $(DESTDIR)$(CMAKEDIR)/adaptConfigVersion.cmake
 	rm -f $(DESTDIR)$(BINDIR)/adapt-isosurface
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/adapt $(DESTDIR)$(CMAKEDIR) 2>/dev/null

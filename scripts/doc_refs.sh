@@ -7,7 +7,8 @@
 #   - every repository path written in backticks (`docs/guide.md`, `apps/isosurface/cli/demo.sh`,
 #     `tests/algorithms/test_algo_*.c`, `perfcounters/perfcounters.{h,c}`, `-Ilibadapt/include`): it exists,
 #     relative to the repository root; `<adapt/*.h>` (a header in angle brackets, under adapt/) names public
-#     headers of libadapt/include, algorithms/include or stl/include (the C++ front end's).
+#     headers of libadapt/include, algorithms/include, stl/include (the C++ front end's) or
+#     apps/isosurface/core/include (<adapt/iso.hpp>).
 # What counts as a repository path (the docs also show commands, units and ratios such as
 # `n/8P` or `LLC/seq` in backticks): a word of a code span that contains a slash and either
 # starts with a top-level directory of the repository or ends with a source extension
@@ -221,7 +222,9 @@ check_word() {
     local h=${BASH_REMATCH[1]}
     npaths=$((npaths + 1))
     exists "libadapt/include/$h" || exists "algorithms/include/$h" || exists "stl/include/$h" ||
-      report "$where: <$h> is not a public header (libadapt/include, algorithms/include, stl/include)"
+      exists "apps/isosurface/core/include/$h" ||
+      report "$where: <$h> is not a public header (libadapt/include, algorithms/include," \
+        "stl/include, apps/isosurface/core/include)"
     return 0
   fi
   [[ $w == \<* ]] && return 0 # a system header, <sys/mman.h>

@@ -44,8 +44,8 @@ endif
 
 # The extraction (mt.h), split by what it holds: one cell and the
 # sequential merge, the case table, the cell phase, the chunked merge,
-# extract() itself.
-ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract
+# extract() itself, the cells of a MeshView (apps/isosurface/core/cell_source.cpp).
+ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract cell_source
 # The checks of the input files (file_checks.h), one file per format.
 ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_image
 ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
@@ -65,6 +65,49 @@ ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OB
 ISO_LTEST     := $(ISO_TB)/test_locality
 ISO_LTEST_OBJ := $(B)/obj/tests/isosurface/test_locality.o
 ISO_ALL_OBJS  += $(ISO_LTEST_OBJ)
+
+# <adapt/iso.hpp> (apps/isosurface/core/include/adapt/iso.hpp; iso_api.cpp and
+# its siblings in core/): the extraction as a library of its own,
+# libadapt-iso.a and libadapt-iso.so (on libadapt.so, found beside it: rpath
+# $ORIGIN, so that a program with an rpath to the library's directory loads
+# both), no VTK. Its objects and the extraction's are built with hidden
+# visibility: the library exports what iso.hpp marks ADAPT_ISO_API.
+ISO_API_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,iso_api iso_input iso_attrs)
+ISO_LIB_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh $(ISO_EXTRACT_SRCS) arena)
+ISO_LIB_A       := $(B)/libadapt-iso.a
+ISO_LIB_SO_REAL := $(B)/libadapt-iso.so.$(VERSION)
+ISO_LIB_SO_NAME := libadapt-iso.so.$(VERSION_MAJOR)
+ISO_LIB_SO      := $(B)/libadapt-iso.so
+$(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS): LAYER_CFLAGS := -fvisibility=hidden
+
+$(ISO_LIB_A): $(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(ISO_LIB_SO_REAL): $(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS) $(LIB_SO)
+	@mkdir -p $(dir $@)
+	$(CXX) -shared -Wl,-soname,$(ISO_LIB_SO_NAME) -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' \
+	  $(ALL_LDFLAGS) -o $@ \
+	  $(filter %.o,$^) -L$(B) -ladapt $(LIBS_CORE)
+
+$(ISO_LIB_SO): $(ISO_LIB_SO_REAL)
+	ln -sf $(notdir $(ISO_LIB_SO_REAL)) $(B)/$(ISO_LIB_SO_NAME)
+	ln -sf $(ISO_LIB_SO_NAME) $@
+
+.PHONY: iso-lib
+iso-lib: $(ISO_LIB_A) $(ISO_LIB_SO)
+lib: iso-lib
+
+# The library's test (tests/isosurface/test_iso_api.cpp): the public header,
+# plus the core's headers to compare with the core's own path.
+ISO_ATEST     := $(ISO_TB)/test_iso_api
+ISO_ATEST_OBJ := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_iso_api test_iso_api_cells)
+$(ISO_ATEST_OBJ): CPPFLAGS_ALL += $(ISO_CORE_INC)
+$(ISO_ATEST): $(ISO_ATEST_OBJ) $(ISO_LIB_A) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(ISO_ATEST_OBJ) $(ISO_LIB_A) $(LIB_A) $(LIBS_CORE) -lcmocka -lm
+EXTRA_TESTS += $(ISO_ATEST)
 
 # The distributed run (issue 13, docs/distributed.md): MPI is optional, like
 # VTK. Found when mpicxx answers --showme (OpenMPI; scripts/deps.sh installs
@@ -169,7 +212,7 @@ $(ISO_DIST_TEST): tests/isosurface/test_dist.sh $(ISO_BIN) $(ISO_B)/flags
 isosurface: $(ISO_BIN)
 
 # The demo: see docs/isosurface.md. ISO_DEMO_ARGS may override the mesh.
-demo-run: $(ISO_BIN)
+demo-run: $(ISO_BIN) $(DEMO_DEPS)
 	@bash $(ISO_CLI)/demo.sh $(ISO_BIN) $(ISO_OUT)
 
 # ---- make fuzz: libFuzzer harnesses of the mesh readers ----------------------

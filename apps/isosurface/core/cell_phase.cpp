@@ -16,8 +16,8 @@
 
 namespace iso {
 
-bool cells_local(const Mesh &m) {
-  const size_t n = m.tets.size(), parts = ISO_LOCAL_SAMPLE_PARTS;
+bool cells_local(const MeshView &m) {
+  const size_t n = m.cells.ncells, parts = ISO_LOCAL_SAMPLE_PARTS;
   if (n < 2 * parts) return false;
   const size_t step = std::max<size_t>(1, n / (parts * ISO_LOCAL_SAMPLE_CELLS));
   int64_t lo = INT64_MAX, hi = -1;
@@ -25,8 +25,7 @@ bool cells_local(const Mesh &m) {
   for (size_t c = 0; c < parts; c++) {
     int64_t clo = INT64_MAX, chi = -1;
     for (size_t f = n * c / parts; f < n * (c + 1) / parts; f += step) {
-      const Tet &t = m.tets[f];
-      const int64_t a = std::min(std::min(t.v[0], t.v[1]), std::min(t.v[2], t.v[3]));
+      const int64_t a = cell_min_id(m.cells, f);
       clo = std::min(clo, a);
       chi = std::max(chi, a);
     }
@@ -37,21 +36,46 @@ bool cells_local(const Mesh &m) {
   return summed <= ISO_PAR_MERGE_OVERLAP * (double)parts * (double)(hi - lo + 1);
 }
 
-adapt_attr cell_phase_attr(const Mesh &m, Mode mode, const AdaptOptions &opt) {
+size_t cell_bytes(const MeshView &m) {
+  const CellSource &c = m.cells;
+  if (c.ncells == 0) return 0;
+  size_t ids = sizeof(Tet);
+  if (c.kind == CellSource::Kind::Tets64) ids = 4 * sizeof(uint64_t);
+  if (c.kind == CellSource::Kind::Mixed) {
+    const size_t nconn = c.off64 ? (size_t) static_cast<const int64_t *>(c.offsets)[c.ncells]
+                                 : (size_t) static_cast<const int32_t *>(c.offsets)[c.ncells];
+    const size_t w = c.conn64 ? 8 : 4, ow = c.off64 ? 8 : 4;
+    ids = nconn * w / c.ncells + ow + 1;
+  }
+  static const size_t st_bytes[] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
+  const size_t pt = (m.pts_float ? sizeof(PointF) : sizeof(Point)) + st_bytes[(int)m.st];
+  return ids + pt * m.npts / c.ncells;
+}
+
+adapt_attr cell_phase_attr(const MeshView &m, Mode mode, const AdaptOptions &opt) {
   adapt_attr attr;
   std::memset(&attr, 0, sizeof attr);
   /* Options are in cells; the elements of the call are blocks. */
-  attr.grain = (opt.grain + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
+  const size_t per = cells_per_block(m.cells);
+  attr.grain = (opt.grain + per - 1) / per;
   attr.window = mode == Mode::NoWin    ? ADAPT_WINDOW_NONE
                 : mode == Mode::Static ? ADAPT_WINDOW_STATIC
                                        : ADAPT_WINDOW_SLIDING;
-  attr.window_size = (opt.window_size + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
+  attr.window_size = (opt.window_size + per - 1) / per;
   attr.splitter = (adapt_window_splitter)opt.splitter;
   attr.sched = (adapt_sched)opt.sched;
-  /* Bytes one cell brings into the cache: its four ids and its share of
-   * the points (paper §4: m cells should fit in the shared cache). */
-  attr.footprint = ISO_CELL_BLOCK * cell_bytes(m);
+  /* Bytes one cell brings into the cache: its ids and its share of the
+   * points (paper §4: m cells should fit in the shared cache). */
+  attr.footprint = per * cell_bytes(m);
   return attr;
+}
+
+adapt_attr cell_phase_attr(const Mesh &m, Mode mode, const AdaptOptions &opt) {
+  return cell_phase_attr(view_of(m), mode, opt);
+}
+
+size_t default_window(const MeshView &m, uint64_t cache_bytes) {
+  return (size_t)std::max<uint64_t>(1, cache_bytes / (cell_bytes(m) * ISO_WINDOW_CACHE_DIVISOR));
 }
 
 size_t default_window(const Mesh &m, uint64_t cache_bytes) {
@@ -62,14 +86,16 @@ namespace {
 
 /* Packed key of the vertex on the crossed edge (p, q), without its
  * position: km_global computes the positions of the merged vertices only. */
-inline uint64_t edge_key(const double *sc, uint32_t p, uint32_t q, double iso) {
+template <class S>
+inline uint64_t edge_key(const S *sc, uint32_t p, uint32_t q, double iso) {
   return crossing_key(crossing(sc, p, q, iso), p, q);
 }
 
 /* Triangles of a cell of case idx (1 to 14: crossed) as packed keys, three
  * per triangle, into out; returns how many. mt_cell's, but each crossed
  * edge's key is computed once. */
-inline size_t cell_keys(const Point *pts, const double *sc, const Tet &t, int idx, double iso,
+template <class P, class S>
+inline size_t cell_keys(const P *pts, const S *sc, const Tet &t, int idx, double iso,
                         uint64_t out[6]) {
   const double det = cell_det(pts[t.v[0]], pts[t.v[1]], pts[t.v[2]], pts[t.v[3]]);
   uint64_t key[4];
@@ -103,8 +129,9 @@ inline bool crossed(int idx) { return (unsigned)(idx - 1) < 14u; }
  * (a branch-free list of the crossed cells, whose points are prefetched:
  * empty cells never read their points, so a crossed cell's are cold), then
  * the triangles of the listed cells. */
-inline size_t cells_block(const Point *pts, const double *sc, const uint8_t *in, const Tet *first,
-                          size_t n, double iso, uint64_t *out) {
+template <class P, class S>
+inline size_t cells_block(const P *pts, const S *sc, const uint8_t *in, const Tet *first, size_t n,
+                          double iso, uint64_t *out) {
   uint8_t idx[ISO_CELL_BLOCK], at[ISO_CELL_BLOCK];
   size_t nc = 0;
   for (size_t i = 0; i < n; i++) {
@@ -128,20 +155,21 @@ static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
                   std::atomic<uint32_t>::is_always_lock_free,
               "owner[] is filled with memset");
 struct ClassifyCtx {
-  const double *sc;
+  const void *sc;
   uint8_t *in;
   std::atomic<uint32_t> *owner;
   double iso;
 };
 
+template <class S>
 void classify(size_t b, size_t e, void *ctx) {
   const ClassifyCtx *c = static_cast<const ClassifyCtx *>(ctx);
   /* Locals: in[] is bytes, which may alias *c, so that the compiler would
    * load c's fields again at every point. */
-  const double *const sc = c->sc;
+  const S *const sc = static_cast<const S *>(c->sc);
   uint8_t *const in = c->in;
   const double iso = c->iso;
-  for (size_t p = b; p < e; p++) in[p] = sc[p] >= iso;
+  for (size_t p = b; p < e; p++) in[p] = (double)sc[p] >= iso;
   /* owner[] to UINT32_MAX in one memset (glibc's wide stores), not an
    * atomic store per point, which the compiler does not vectorise. Nothing
    * else touches these entries until the cell phase, after this loop's
@@ -197,13 +225,30 @@ void seal(KeyChunk *ch, const CellCtx *c) {
   if (c->local && !ch->closed) chunk_local(*c->arena, *c->tables, *ch, c->owner);
 }
 
+/* The cells of m's block blk: in place (Native: the Tet array), else
+ * converted into buf. */
+template <bool Native>
+inline const Tet *block_tets(const CellSource &src, size_t blk, Tet *buf, size_t *n) {
+  if (Native) {
+    const size_t first = blk * ISO_CELL_BLOCK;
+    *n = std::min<size_t>(ISO_CELL_BLOCK, src.ncells - first);
+    return src.tets + first;
+  }
+  *n = fill_block(src, blk, buf, nullptr);
+  return buf;
+}
+
+template <class P, class S, bool Native>
 void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
   const CellCtx *c = static_cast<const CellCtx *>(ctx);
   PieceState *st = static_cast<PieceState *>(state);
+  const P *pts = static_cast<const P *>(c->mesh->pts);
+  const S *sc = static_cast<const S *>(c->mesh->sc);
   uint64_t buf[6 * ISO_CELL_BLOCK];
+  Tet tbuf[Native ? 1 : ISO_CELL_BLOCK];
   for (size_t blk = b; blk < e; blk++) {
-    const size_t first = blk * ISO_CELL_BLOCK;
-    const size_t n = std::min<size_t>(ISO_CELL_BLOCK, c->cells.ntets - first);
+    size_t n;
+    const Tet *first = block_tets<Native>(c->mesh->cells, blk, tbuf, &n);
     KeyChunk *t = st->tail;
     /* A chunk that cannot take a block in place (full, or its buffer no
      * longer the last of this worker's slab: another worker's, or this one
@@ -211,11 +256,9 @@ void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
      * one. */
     if (t && !t->sealed && !grow(c, t, t->ntri + kBlockTris)) seal(t, c);
     if (t && !t->sealed) {
-      t->ntri += cells_block(c->cells.pts, c->cells.sc, c->in, c->cells.tets + first, n,
-                             c->cells.iso, t->keys + 3 * t->ntri);
+      t->ntri += cells_block(pts, sc, c->in, first, n, c->iso, t->keys + 3 * t->ntri);
     } else {
-      const size_t k = cells_block(c->cells.pts, c->cells.sc, c->in, c->cells.tets + first, n,
-                                   c->cells.iso, buf);
+      const size_t k = cells_block(pts, sc, c->in, first, n, c->iso, buf);
       if (k == 0) continue;
       KeyChunk *nc =
           new_chunk(*c->arena, std::min(k + kGrowTris, c->chunk_tris + kBlockTris), (uint32_t)blk);
@@ -276,14 +319,16 @@ void cells_discard(adapt_seq *, void *thief_state, void *) {
 
 } // namespace
 
-int run_cell_phase(const Mesh &m, Mode mode, const AdaptOptions &opt, uint8_t *inside,
-                   const CellCtx &ctx, PieceState *st, std::string *err) {
-  const size_t npts = m.pts.size();
-  const size_t nblocks = (m.tets.size() + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
-  ClassifyCtx cc{ctx.cells.sc, inside, ctx.owner, ctx.cells.iso};
+namespace {
+
+template <class P, class S, bool Native>
+int run_typed(const MeshView &m, Mode mode, const AdaptOptions &opt, uint8_t *inside,
+              const CellCtx &ctx, PieceState *st, std::string *err) {
+  const size_t nblocks = source_blocks(m.cells);
+  ClassifyCtx cc{m.sc, inside, ctx.owner, ctx.iso};
   if (mode == Mode::Seq) {
-    classify(0, npts, &cc);
-    cells_run(nullptr, st, 0, nblocks, const_cast<CellCtx *>(&ctx));
+    classify<S>(0, m.npts, &cc);
+    cells_run<P, S, Native>(nullptr, st, 0, nblocks, const_cast<CellCtx *>(&ctx));
     return 0;
   }
   adapt_attr attr;
@@ -293,17 +338,32 @@ int run_cell_phase(const Mesh &m, Mode mode, const AdaptOptions &opt, uint8_t *i
    * answer the second worker only after it (0.3-0.4 ms late on a 1.3 ms
    * loop). */
   attr.sched = ADAPT_SCHED_LOOPFRAME;
-  int rc = adapt_for(0, npts, classify, &cc, &attr);
+  int rc = adapt_for(0, m.npts, classify<S>, &cc, &attr);
   if (rc) {
     *err = std::string("adapt_for: ") + adapt_strerror(rc);
     return rc;
   }
   attr = cell_phase_attr(m, mode, opt);
-  static const adapt_seq_kernel kernel = {cells_run, cells_merge, cells_discard, sizeof(PieceState),
-                                          0};
+  static const adapt_seq_kernel kernel = {cells_run<P, S, Native>, cells_merge, cells_discard,
+                                          sizeof(PieceState), 0};
   rc = adapt_seq_run("extract", nblocks, ISO_CELL_BLOCK * sizeof(Tet), &kernel,
                      const_cast<CellCtx *>(&ctx), st, &attr);
   if (rc) *err = std::string("the cell phase: ") + adapt_strerror(rc);
+  return rc;
+}
+
+} // namespace
+
+int run_cell_phase(const MeshView &m, Mode mode, const AdaptOptions &opt, uint8_t *inside,
+                   const CellCtx &ctx, PieceState *st, std::string *err) {
+  int rc = 0;
+  const bool native = m.cells.kind == CellSource::Kind::Tets;
+  with_mesh_types(m.pts_float, m.st, [&](auto p, auto s) {
+    using P = decltype(p);
+    using S = decltype(s);
+    rc = native ? run_typed<P, S, true>(m, mode, opt, inside, ctx, st, err)
+                : run_typed<P, S, false>(m, mode, opt, inside, ctx, st, err);
+  });
   return rc;
 }
 

@@ -42,7 +42,7 @@ inline CellInput cell_input(const Mesh &m, double iso) {
  * disjoint ranges, parts when every part spans everything). Otherwise
  * (random orders) most vertices of a merge chunk would be looked up in
  * most earlier chunks, and one chunk (the sequential merge) is faster. */
-bool cells_local(const Mesh &m);
+bool cells_local(const MeshView &m);
 
 /* The cell phase runs adapt_seq_run over blocks of ISO_CELL_BLOCK cells
  * (one unit = one block, so that the indirect call is amortised; the last
@@ -56,7 +56,8 @@ bool cells_local(const Mesh &m);
  * keys appended to the victim's last chunk, so that steals do not leave
  * many small chunks). */
 struct CellCtx {
-  CellInput cells;
+  const MeshView *mesh;
+  double iso;
   const uint8_t *in;            /* the points' inside bytes (1 if s >= iso) */
   std::atomic<uint32_t> *owner; /* NULL: not local, one chunk in the end */
   Arena *arena;
@@ -76,13 +77,19 @@ constexpr size_t kBlockTris = 2 * ISO_CELL_BLOCK;
 /* Most triangles of a chunk: its local ids are 32-bit (3 keys each). */
 constexpr size_t kMaxChunkTris = ((size_t)UINT32_MAX - 1) / 3;
 
-/* The cell phase of m in mode with opt: the points classified first
+/* The cell phase of m in mode with opt (its template instance for m's
+ * point and scalar types, and for Tet cells read in place or converted a
+ * block at a time: chosen once here): the points classified first
  * (inside, ctx.in's memory: one byte per point; ctx.owner, when not NULL,
  * set to UINT32_MAX), then the cells: the chunks' list into *st (head,
  * tail; st->err -ENOMEM when a chunk could not be allocated). 0, or the
  * runtime's errors (message in *err). */
-int run_cell_phase(const Mesh &m, Mode mode, const AdaptOptions &opt, uint8_t *inside,
+int run_cell_phase(const MeshView &m, Mode mode, const AdaptOptions &opt, uint8_t *inside,
                    const CellCtx &ctx, PieceState *st, std::string *err);
+
+/* Bytes a cell of m brings into the cache on average: its ids and its
+ * share of the points and scalars (cell_bytes of mesh.h for a Mesh). */
+size_t cell_bytes(const MeshView &m);
 
 } // namespace iso
 

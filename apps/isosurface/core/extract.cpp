@@ -51,21 +51,15 @@ struct ExtractState {
 
 /* The sizes extract() refuses (see mt.h): 0, or -EINVAL or -EOVERFLOW with
  * the message in *err. */
-int check_sizes(const Mesh &m, std::string *err) {
-  const size_t npts = m.pts.size();
-  if (m.scalars.size() != npts) {
-    *err = "the mesh has " + std::to_string(m.scalars.size()) + " scalars for " +
-           std::to_string(npts) + " points";
-    return -EINVAL;
-  }
+int check_sizes(const MeshView &m, std::string *err) {
+  const size_t npts = m.npts;
   if ((uint64_t)npts >= kMaxMeshPoints) {
     *err = "too many points for 32-bit vertex keys (" + std::to_string(npts) + ", at most " +
            std::to_string(kMaxMeshPoints - 1) + ")";
     return -EOVERFLOW;
   }
-  const size_t nblocks = (m.tets.size() + ISO_CELL_BLOCK - 1) / ISO_CELL_BLOCK;
-  if ((uint64_t)nblocks >= UINT32_MAX) {
-    *err = "too many cells for 32-bit chunk positions (" + std::to_string(m.tets.size()) + ")";
+  if ((uint64_t)source_blocks(m.cells) >= UINT32_MAX) {
+    *err = "too many cells for 32-bit chunk positions (" + std::to_string(m.cells.ncells) + ")";
     return -EOVERFLOW;
   }
   return 0;
@@ -132,9 +126,19 @@ size_t chunk_tris(const AdaptOptions &opt) {
 
 int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
             Timing *timing, std::string *err) {
+  if (m.scalars.size() != m.pts.size()) {
+    *err = "the mesh has " + std::to_string(m.scalars.size()) + " scalars for " +
+           std::to_string(m.pts.size()) + " points";
+    return -EINVAL;
+  }
+  return extract(view_of(m), iso, mode, opt, out, timing, err);
+}
+
+int extract(const MeshView &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
+            Timing *timing, std::string *err) {
   if (const int rc = check_sizes(m, err)) return rc;
   Timing tm;
-  const size_t npts = m.pts.size();
+  const size_t npts = m.npts;
   const double t0 = now();
   const bool parallel = mode != Mode::Seq;
   const bool local = cells_local(m);
@@ -153,8 +157,7 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
     *err = "out of memory";
     return -ENOMEM;
   }
-  const CellCtx ctx{cell_input(m, iso), inside.get(), owner.get(), &arena, &tables,
-                    chunk_tris(opt),    local};
+  const CellCtx ctx{&m, iso, inside.get(), owner.get(), &arena, &tables, chunk_tris(opt), local};
   ExtractState xs;
   int rc = run_cell_phase(m, mode, opt, inside.get(), ctx, &xs.st, err);
   if (rc) return rc;
@@ -167,9 +170,11 @@ int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surfa
   KeyMerge km;
   km.arena = &arena;
   km.tables = &tables;
-  km.pts = m.pts.data();
-  km.sc = m.scalars.data();
+  km.pts = m.pts;
+  km.sc = m.sc;
   km.iso = iso;
+  km.global = global_phase(m.pts_float, m.st);
+  km.want_keys = opt.vertex_keys;
   rc = gather_chunks(xs, local, owner, km, &s);
   const double t1 = now();
   if (!rc) rc = merge_finish(km, parallel, &s, out);

@@ -104,6 +104,9 @@ private:
 struct Surface {
   std::vector<double, OutAlloc<double>> xyz;
   std::vector<int64_t, OutAlloc<int64_t>> tri;
+  /* Vertex v's packed key (mt_geometry.h, pack()), when the extraction was
+   * asked for them (AdaptOptions::vertex_keys), else empty. */
+  std::vector<uint64_t, OutAlloc<uint64_t>> keys;
   KeptMemory kept;
   size_t nverts() const { return xyz.size() / 3; }
   size_t ntris() const { return tri.size() / 3; }
@@ -129,6 +132,76 @@ int merge(const Point *pts, const double *sc, double iso, const TriRec *rec, siz
 int merge_chunked(const Point *pts, const double *sc, double iso, const TriRec *rec, size_t n,
                   size_t nchunks, Surface *out);
 
+/* ---- Meshes in other arrays than Mesh's (the library, <adapt/iso.hpp>) ----
+ * The extraction reads them in place: points of doubles (Point) or floats
+ * (PointF), scalars of any of ScalarType's types (each read as a double),
+ * cells as the Tet array or given the library's ways (CellSource), each
+ * combination a template instance chosen once per call, never per
+ * element. */
+enum class ScalarType : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+
+struct PointF {
+  float x, y, z;
+};
+static_assert(sizeof(PointF) == 12, "a point's position is three floats");
+
+/* The cells: Tets, tetrahedra as 4 32-bit ids each, read in place (the
+ * app's Tet array; ids as uint32 or valid int32); Tets64, 4 64-bit ids each
+ * (valid, so read as uint64); Mixed, VTK's cell arrays (offsets, ids of 32
+ * or 64 bits, a cell type each: tetra 10, voxel 11, hexahedron 12, wedge
+ * 13, pyramid 14), each cell split into tetrahedra (split_cell,
+ * cell_source.cpp). The last two are converted a block of cells at a time
+ * (fill_block) into a buffer on the stack. Checked before (ids in range,
+ * offsets and types consistent): the extraction does not check them. */
+struct CellSource {
+  enum class Kind : uint8_t { Tets, Tets64, Mixed };
+  Kind kind = Kind::Tets;
+  const Tet *tets = nullptr;      /* Tets */
+  const void *conn = nullptr;     /* Tets64: 4 ids a cell; Mixed: the ids */
+  const void *offsets = nullptr;  /* Mixed: ncells + 1 */
+  const uint8_t *types = nullptr; /* Mixed */
+  bool conn64 = true, off64 = true;
+  size_t ncells = 0;
+};
+
+/* A mesh read in place: npts points (pts_float: PointF, else Point) and
+ * their scalars (st), the cells. */
+struct MeshView {
+  const void *pts = nullptr;
+  bool pts_float = false;
+  const void *sc = nullptr;
+  ScalarType st = ScalarType::F64;
+  size_t npts = 0;
+  CellSource cells;
+};
+
+/* The view of m's arrays (its scalars must be as many as its points). */
+MeshView view_of(const Mesh &m);
+
+/* Most tetrahedra of one cell's split, and the cells of a Mixed source per
+ * block of the cell phase (so that a block holds at most ISO_CELL_BLOCK
+ * tetrahedra). */
+constexpr int kMaxSplitTets = 6;
+/* Cells of src per block of the cell phase, and the blocks. */
+size_t cells_per_block(const CellSource &src);
+size_t source_blocks(const CellSource &src);
+/* The tetrahedra of block blk of src into out (ISO_CELL_BLOCK at most);
+ * cell_of (may be NULL): the index in src of each one's cell. Returns how
+ * many. Thread-safe (reads src only). */
+size_t fill_block(const CellSource &src, size_t blk, Tet *out, size_t *cell_of);
+/* The smallest point id of cell c of src. */
+uint32_t cell_min_id(const CellSource &src, size_t c);
+/* Split one linear 3D cell of VTK type `type` (its global point ids p,
+ * npoints of them) into tetrahedra at out (kMaxSplitTets at most): the
+ * vertex of smallest id joined to every face without it, each
+ * quadrilateral face cut by the diagonal through its own vertex of
+ * smallest id (conforming between cells). Returns how many, 0 for a type
+ * that is not one of the five. */
+int split_cell(uint8_t type, const uint32_t *p, Tet *out);
+/* Points of a cell of VTK type `type` (tetra 4, voxel 8, ...), 0 for
+ * another type. */
+int cell_points(uint8_t type);
+
 enum class Mode { Seq, NoWin, Static, Sliding };
 int parse_mode(const std::string &name, Mode *out);
 const char *mode_name(Mode m);
@@ -143,6 +216,8 @@ struct AdaptOptions {
   /* Triangles per merge chunk (0: ISO_MERGE_CHUNK_TRIS); tests use small
    * values so that small meshes get many chunks. */
   size_t chunk_tris = 0;
+  /* Fill Surface::keys (the library's interpolation of point arrays). */
+  bool vertex_keys = false;
 };
 
 /* The attributes of the adaptive cell phase of mode (not Mode::Seq) with
@@ -151,12 +226,14 @@ struct AdaptOptions {
  * their share of the points. Used by extract() and by the locality model's
  * recorded runs, so both run the same schedule. */
 adapt_attr cell_phase_attr(const Mesh &m, Mode mode, const AdaptOptions &opt);
+adapt_attr cell_phase_attr(const MeshView &m, Mode mode, const AdaptOptions &opt);
 
 /* The default window, in cells, for a shared cache of cache_bytes: the
  * cells whose footprint (cell_bytes) fills 1/ISO_WINDOW_CACHE_DIVISOR of
  * it, at least 1. Used by the app, the distributed run and the locality
  * tools alike. */
 size_t default_window(const Mesh &m, uint64_t cache_bytes);
+size_t default_window(const MeshView &m, uint64_t cache_bytes);
 
 /* Per-phase times of one extraction, seconds. */
 struct Timing {
@@ -209,6 +286,12 @@ struct Timing {
  * local (one chunk: 32-bit local ids), the runtime's negative errno. The mesh must have passed
  * validate(). */
 int extract(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
+            Timing *timing, std::string *err);
+/* The same on a mesh read in place (the Mesh above is view_of(m)); the
+ * window and grain of opt count the cells of m.cells (before the split),
+ * rounded up to whole blocks of cells_per_block(). Same errors, but for
+ * the scalars' count, which the view cannot get wrong. */
+int extract(const MeshView &m, double iso, Mode mode, const AdaptOptions &opt, Surface *out,
             Timing *timing, std::string *err);
 
 } // namespace iso

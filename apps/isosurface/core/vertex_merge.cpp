@@ -102,8 +102,11 @@ inline uint64_t rank_of(const RankWord *rank, size_t l) {
   return w.before + (uint64_t)__builtin_popcountll(w.bits & (((uint64_t)1 << (l & 63)) - 1));
 }
 
+template <class P, class S>
 void km_global(size_t b, size_t e, void *ctx) {
   KeyMerge *km = static_cast<KeyMerge *>(ctx);
+  const P *pts = static_cast<const P *>(km->pts);
+  const S *sc = static_cast<const S *>(km->sc);
   for (size_t i = b; i < e; i++) {
     const size_t c = km->order[i];
     KeyChunk &ch = *km->chunks[c];
@@ -119,14 +122,15 @@ void km_global(size_t b, size_t e, void *ctx) {
         /* The points of a vertex made kPosAhead keys later: they were read
          * in the cell phase, long out of cache by now. */
         const uint64_t ahead = ch.ukeys[l + kPosAhead];
-        __builtin_prefetch(&km->pts[ahead >> 32]);
-        __builtin_prefetch(&km->pts[ahead & 0xFFFFFFFFu]);
-        __builtin_prefetch(&km->sc[ahead >> 32]);
-        __builtin_prefetch(&km->sc[ahead & 0xFFFFFFFFu]);
+        __builtin_prefetch(&pts[ahead >> 32]);
+        __builtin_prefetch(&pts[ahead & 0xFFFFFFFFu]);
+        __builtin_prefetch(&sc[ahead >> 32]);
+        __builtin_prefetch(&sc[ahead & 0xFFFFFFFFu]);
       }
       if (is_new(rank, l)) {
         g = (int64_t)(km->offset[c] + r++);
-        key_position(km->pts, km->sc, km->iso, ch.ukeys[l], km->xyz + 3 * g);
+        key_position(pts, sc, km->iso, ch.ukeys[l], km->xyz + 3 * g);
+        if (km->keys) km->keys[g] = ch.ukeys[l];
       } else {
         const uint64_t at = ch.foreign[fi++];
         const size_t j = (size_t)(at >> 32), lj = (size_t)(at & 0xFFFFFFFFu);
@@ -310,16 +314,19 @@ int prepare_output(KeyMerge &km, size_t ntri, Surface *s, Surface *reuse) {
   if (reuse && reuse != s) {
     if (reusable(reuse->xyz.capacity(), 3 * total)) s->xyz.swap(reuse->xyz);
     if (s->tri.empty() && reusable(reuse->tri.capacity(), 3 * ntri)) s->tri.swap(reuse->tri);
+    if (km.want_keys && reusable(reuse->keys.capacity(), total)) s->keys.swap(reuse->keys);
   }
   try {
     /* Uninitialised (OutAlloc): the global phase writes every element. */
     s->xyz.resize(3 * total);
     if (s->tri.size() != 3 * ntri) s->tri.resize(3 * ntri);
+    if (km.want_keys) s->keys.resize(total);
   } catch (const std::bad_alloc &) {
     return -ENOMEM;
   }
   km.xyz = s->xyz.data();
   km.tri = s->tri.data();
+  km.keys = km.want_keys ? s->keys.data() : nullptr;
   return 0;
 }
 
@@ -337,7 +344,7 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
   if (const int rc = km_phase(km, parallel, false, km_rank)) return rc;
   if (const int rc = end_ranks(km)) return rc;
   if (const int rc = prepare_output(km, ntri, s, reuse)) return rc;
-  const int rc3 = km_phase(km, parallel, true, km_global);
+  const int rc3 = km_phase(km, parallel, true, km.global);
   /* Not expected (the runtime ran the previous steps): reuse's buffers may
    * be partly written, so it is emptied rather than left half old. */
   if (rc3 && reuse && reuse != s) {
@@ -345,8 +352,15 @@ int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse) {
     Surface empty;
     reuse->xyz.swap(empty.xyz);
     reuse->tri.swap(empty.tri);
+    reuse->keys.swap(empty.keys);
   }
   return rc3;
+}
+
+PhaseFn global_phase(bool pts_float, ScalarType st) {
+  PhaseFn f = nullptr;
+  with_mesh_types(pts_float, st, [&](auto p, auto s) { f = km_global<decltype(p), decltype(s)>; });
+  return f;
 }
 
 void free_list(KeyChunk *ch) {
@@ -403,6 +417,7 @@ int merge_chunked(const Point *pts, const double *sc, double iso, const TriRec *
   km.pts = pts;
   km.sc = sc;
   km.iso = iso;
+  km.global = global_phase(false, ScalarType::F64);
   int rc = km_phase(km, true, false, km_local);
   if (!rc) rc = merge_finish(km, true, &s, nullptr);
   if (rc) return rc;

@@ -160,9 +160,11 @@ struct KeyChunk {
 void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t> *owner);
 
 struct KeyMerge {
-  const Point *pts = nullptr;
-  const double *sc = nullptr; /* the points' scalars */
+  const void *pts = nullptr; /* the points (Point or PointF) */
+  const void *sc = nullptr;  /* their scalars */
   double iso = 0;
+  /* Step (3) for the types of pts and sc (global_phase). */
+  void (*global)(size_t b, size_t e, void *km) = nullptr;
   std::vector<KeyChunk *> chunks; /* in sequence order */
   std::vector<uint32_t> pos;      /* chunks[c]->pos */
   /* The largest bmax of the chunks before c (UINT32_MAX from an open one
@@ -183,6 +185,8 @@ struct KeyMerge {
   std::vector<size_t> order;
   int64_t *tri = nullptr;
   double *xyz = nullptr;
+  bool want_keys = false;   /* fill Surface::keys */
+  uint64_t *keys = nullptr; /* the output's keys (want_keys), else NULL */
 };
 
 /* Phase (1) of the chunks sealed without it (all but the last, whose (1)
@@ -197,6 +201,11 @@ struct KeyMerge {
  * largest cost on this VM, docs/benchmarks-isosurface.md). 0, -ENOMEM, the
  * runtime's errors. */
 int merge_finish(KeyMerge &km, bool parallel, Surface *s, Surface *reuse);
+
+/* Step (3) of the chunks [b, e) of the KeyMerge km, for points of
+ * PointF (pts_float) or Point and scalars of type st. */
+using PhaseFn = void (*)(size_t b, size_t e, void *km);
+PhaseFn global_phase(bool pts_float, ScalarType st);
 
 /* Delete the chunk list that starts at ch (may be NULL). */
 void free_list(KeyChunk *ch);

@@ -1,0 +1,209 @@
+/* apps/isosurface/core: <adapt/iso.hpp>'s extract() and surface: the
+ * input checked and prepared (iso_input.cpp), one core extraction per
+ * value (mt.h), the parts appended, the attributes (iso_attrs.cpp). */
+#include "iso_internal.h"
+
+#include "iso_config.h"
+
+#include <adapt/adapt.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <utility>
+
+namespace adapt {
+namespace iso {
+
+void surface::impl::clear_outputs() {
+  pts = nullptr;
+  tris = nullptr;
+  npts = ntris = 0;
+  first_pt.clear(); /* no allocation: this runs in extract's handlers */
+  first_tri.clear();
+  pdata.clear();
+  cdata.clear();
+  has_normals = has_ids = has_scalars = false;
+}
+
+surface::surface() noexcept = default;
+surface::~surface() = default;
+surface::surface(surface &&) noexcept = default;
+surface &surface::operator=(surface &&) noexcept = default;
+
+std::size_t surface::num_points() const noexcept { return p_ ? p_->npts : 0; }
+const double *surface::points() const noexcept { return p_ ? p_->pts : nullptr; }
+std::size_t surface::num_triangles() const noexcept { return p_ ? p_->ntris : 0; }
+const std::int64_t *surface::triangles() const noexcept { return p_ ? p_->tris : nullptr; }
+std::size_t surface::num_values() const noexcept {
+  return p_ && !p_->first_pt.empty() ? p_->first_pt.size() - 1 : 0;
+}
+std::size_t surface::first_point(std::size_t i) const noexcept {
+  return p_ && i < p_->first_pt.size() ? p_->first_pt[i] : num_points();
+}
+std::size_t surface::first_triangle(std::size_t i) const noexcept {
+  return p_ && i < p_->first_tri.size() ? p_->first_tri[i] : num_triangles();
+}
+std::size_t surface::num_point_data() const noexcept { return p_ ? p_->pdata.size() : 0; }
+std::size_t surface::num_cell_data() const noexcept { return p_ ? p_->cdata.size() : 0; }
+
+namespace {
+array out_view(const internal::OutArray &o) {
+  array a;
+  a.data = o.bytes.data();
+  a.type = o.type;
+  a.count = o.count;
+  a.components = o.components;
+  return a;
+}
+} // namespace
+
+array surface::point_data(std::size_t i) const noexcept {
+  return p_ && i < p_->pdata.size() ? out_view(p_->pdata[i]) : array();
+}
+array surface::cell_data(std::size_t i) const noexcept {
+  return p_ && i < p_->cdata.size() ? out_view(p_->cdata[i]) : array();
+}
+const float *surface::normals() const noexcept {
+  return p_ && p_->has_normals ? p_->normals.data() : nullptr;
+}
+const std::int64_t *surface::cell_ids() const noexcept {
+  return p_ && p_->has_ids ? p_->cell_ids.data() : nullptr;
+}
+const double *surface::scalars() const noexcept {
+  return p_ && p_->has_scalars ? p_->scalars.data() : nullptr;
+}
+const char *surface::message() const noexcept { return p_ ? p_->msg.c_str() : ""; }
+
+double surface::area() const noexcept {
+  double sum = 0;
+  if (!p_) return 0;
+  for (const ::iso::Surface &s : p_->parts) sum += s.area();
+  return sum;
+}
+
+std::size_t surface::kept_bytes() const noexcept {
+  size_t b = 0;
+  if (p_)
+    for (const ::iso::Surface &s : p_->parts) b += s.kept.bytes();
+  return b;
+}
+
+void surface::release() noexcept { p_.reset(); }
+
+namespace {
+
+/* The core's mode and options for pol on the prepared mesh; 0, or -EINVAL
+ * / -EBUSY / the runtime's errors with the message in *msg. */
+int core_options(const policy &pol, const ::iso::MeshView &m, ::iso::Mode *mode,
+                 ::iso::AdaptOptions *opt, std::string *msg) {
+  if (pol.worker_count() < 0) {
+    *msg = "policy: negative worker count";
+    return -EINVAL;
+  }
+  opt->vertex_keys = true;
+  opt->grain = pol.grain_size();
+  if (pol.window_mode() == mode::sequential || pol.worker_count() == 1) {
+    *mode = ::iso::Mode::Seq;
+    return 0;
+  }
+  switch (pol.window_mode()) {
+  case mode::none: *mode = ::iso::Mode::NoWin; break;
+  case mode::static_: *mode = ::iso::Mode::Static; break;
+  case mode::sliding: *mode = ::iso::Mode::Sliding; break;
+  default: *msg = "policy: unknown mode"; return -EINVAL;
+  }
+  if (pol.worker_count() > 1) {
+    adapt_config cfg;
+    std::memset(&cfg, 0, sizeof cfg);
+    cfg.workers = pol.worker_count();
+    if (const int rc = adapt_init(&cfg)) {
+      *msg = rc == -EBUSY ? "policy: " + std::to_string(cfg.workers) +
+                                " workers asked, the runtime runs with " +
+                                std::to_string(adapt_num_workers())
+                          : std::string("adapt_init: ") + adapt_strerror(rc);
+      return rc;
+    }
+  }
+  size_t shared = ISO_FALLBACK_SHARED_CACHE;
+  if (size_t c = adapt_shared_cache_size()) shared = c;
+  opt->window_size = pol.window_size() ? pol.window_size() : ::iso::default_window(m, shared);
+  return 0;
+}
+
+/* The parts appended into one surface (offsets of their point ids), or
+ * parts[0]'s buffers when there is one. */
+void assemble(surface::impl *s) {
+  const size_t nparts = s->parts.size();
+  s->first_pt.assign(nparts + 1, 0);
+  s->first_tri.assign(nparts + 1, 0);
+  for (size_t p = 0; p < nparts; p++) {
+    s->first_pt[p + 1] = s->first_pt[p] + s->parts[p].nverts();
+    s->first_tri[p + 1] = s->first_tri[p] + s->parts[p].ntris();
+  }
+  s->npts = s->first_pt[nparts];
+  s->ntris = s->first_tri[nparts];
+  if (nparts == 1) {
+    s->pts = s->parts[0].xyz.data();
+    s->tris = s->parts[0].tri.data();
+    return;
+  }
+  s->xyz.resize(3 * s->npts);
+  s->tri.resize(3 * s->ntris);
+  for (size_t p = 0; p < nparts; p++) {
+    const ::iso::Surface &part = s->parts[p];
+    std::copy(part.xyz.begin(), part.xyz.end(), s->xyz.begin() + 3 * (ptrdiff_t)s->first_pt[p]);
+    const int64_t off = (int64_t)s->first_pt[p];
+    int64_t *t = s->tri.data() + 3 * s->first_tri[p];
+    for (size_t i = 0; i < part.tri.size(); i++) t[i] = part.tri[i] + off;
+  }
+  s->pts = s->xyz.data();
+  s->tris = s->tri.data();
+}
+
+int run(const input &in, const request &req, surface::impl *s) {
+  const bool seq = req.policy.window_mode() == mode::sequential || req.policy.worker_count() == 1;
+  if (int rc = internal::prepare_input(in, seq, &s->prep, &s->msg)) return rc;
+  const ::iso::MeshView &v = s->prep.view;
+  if (int rc = internal::check_request(in, req, v.cells.ncells, &s->msg)) return rc;
+  ::iso::Mode mode;
+  ::iso::AdaptOptions opt;
+  if (int rc = core_options(req.policy, v, &mode, &opt, &s->msg)) return rc;
+  s->parts.resize(req.values.size());
+  for (size_t p = 0; p < req.values.size(); p++) {
+    const int rc = ::iso::extract(v, req.values[p], mode, opt, &s->parts[p], nullptr, &s->msg);
+    if (rc) return rc;
+  }
+  assemble(s);
+  return internal::compute_attributes(in, req, mode == ::iso::Mode::Seq, s);
+}
+
+} // namespace
+
+int extract(const input &in, const request &req, surface *out) noexcept {
+  if (!out) return -EINVAL;
+  try {
+    if (!out->p_) out->p_.reset(new surface::impl);
+    surface::impl *s = out->p_.get();
+    s->msg.clear();
+    s->clear_outputs();
+    const int rc = run(in, req, s);
+    if (rc) {
+      s->clear_outputs();
+      if (s->msg.empty()) s->msg = adapt_strerror(rc);
+    }
+    return rc;
+  } catch (const std::exception &) {
+    /* bad_alloc, or length_error for sizes no memory holds. */
+    if (out->p_) {
+      out->p_->clear_outputs();
+      out->p_->msg = "out of memory"; /* within std::string's own buffer */
+    }
+    return -ENOMEM;
+  }
+}
+
+} // namespace iso
+} // namespace adapt
