@@ -146,9 +146,13 @@ uninstall-vtk-filter:
 install-vtk-filter-absent:
 	@echo "install: the VTK filter not built (it needs VTK 9.1's headers and CMake files, and cmake;" \
 	  "\`make deps\` installs them)"
+# VTKF_INSTALL=0: install and uninstall leave the filter out
+# (packaging/check_consumers.sh, whose multiarch LIBDIR would build it again:
+# it checks the filter's install in the default layout).
+VTKF_INSTALL ?= 1
 ifeq ($(VTKF_HAVE),)
 install: install-vtk-filter-absent
-else
+else ifeq ($(VTKF_INSTALL),1)
 install: install-vtk-filter
 uninstall: uninstall-vtk-filter
 # check-consumers installs (install-vtk-filter) from a make of its own: the
