@@ -2,7 +2,6 @@
 #include "seq_engine.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,35 +43,16 @@ typedef struct {
   void (*key)(void);
   size_t grain;
 } grain_entry;
-/* The table is on the heap, one per thread (allocated at the thread's first
+/* The table is on the heap, one per thread (made at the thread's first
  * use, freed at its exit; NULL when that failed: no cache), not in the
- * thread-local block: libadapt.so's thread-local data must stay small so
- * that dlopen can load it (a Python module using it: glibc gives a library
- * with initial-exec thread-locals only its small static TLS surplus). */
-static _Thread_local grain_entry *grain_cache;
-static pthread_key_t grain_key;
-static pthread_once_t grain_once = PTHREAD_ONCE_INIT;
-static int grain_key_ok;
+ * thread-local block (adapt__thread_table, adapt_ext.h). */
+static _Thread_local void *grain_cache; /* a grain_entry[GRAIN_CACHE] */
+static adapt__thread_table grain_tables =
+    ADAPT__THREAD_TABLE_INIT(GRAIN_CACHE * sizeof(grain_entry));
 
-static void grain_free(void *table) {
-  grain_cache = NULL;
-  free(table);
-}
-
-static void grain_key_init(void) { grain_key_ok = pthread_key_create(&grain_key, grain_free) == 0; }
-
-/* The calling thread's table, NULL if it cannot be allocated. */
+/* The calling thread's table, NULL if it cannot be made. */
 static grain_entry *grain_table(void) {
-  if (grain_cache) return grain_cache;
-  pthread_once(&grain_once, grain_key_init);
-  if (!grain_key_ok) return NULL;
-  grain_entry *t = calloc(GRAIN_CACHE, sizeof *t);
-  if (t && pthread_setspecific(grain_key, t) != 0) {
-    free(t);
-    t = NULL;
-  }
-  grain_cache = t;
-  return t;
+  return grain_cache ? grain_cache : adapt__thread_table_make(&grain_tables, &grain_cache);
 }
 
 static size_t grain_slot(const adapt__seq_kernel *k, void (*key)(void)) {

@@ -6,6 +6,7 @@
 #ifndef LIBADAPT_EXT_ADAPT_EXT_H
 #define LIBADAPT_EXT_ADAPT_EXT_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,29 @@ typedef struct adapt__seq_defaults {
  * (the values are written before adapt_init publishes the runtime).
  * Errors: adapt_init's (its detail is set). Any thread. */
 int adapt__seq_defaults_get(adapt__seq_defaults *out);
+
+/* --- Per-thread tables on the heap (libadapt/src/thread_table.c) -------- */
+
+/* A table of `bytes` zeroed bytes for each thread that asks, made at its
+ * first call and freed when the thread exits (a pthread key's destructor),
+ * for per-thread caches too large for the library's thread-local block
+ * (which dlopen must fit in glibc's static TLS surplus). Declare one static
+ * adapt__thread_table per cache, initialised by ADAPT__THREAD_TABLE_INIT,
+ * and a _Thread_local pointer `slot`; read the table as
+ *   T *tab = slot ? slot : adapt__thread_table_make(&table, (void **)&slot);
+ * adapt__thread_table_make sets the slot to the new table (and back to
+ * NULL when the thread's table is freed). NULL when out of memory or out of
+ * pthread keys: the caller then runs without its cache (and asks again at
+ * its next call). Any thread. */
+typedef struct adapt__thread_table {
+  size_t bytes;
+  pthread_mutex_t lock; /* serialises the key's creation */
+  atomic_int state;     /* 0: no key yet, 1: key made, -1: pthread_key_create failed */
+  pthread_key_t key;
+} adapt__thread_table;
+#define ADAPT__THREAD_TABLE_INIT(nbytes)                                                           \
+  { (nbytes), PTHREAD_MUTEX_INITIALIZER, 0, 0 }
+void *adapt__thread_table_make(adapt__thread_table *t, void **slot);
 
 /* --- Last-error detail (libadapt/src/error.c): adapt_last_error() -------- */
 
