@@ -145,6 +145,7 @@ static void test_find_stops_early(void **state) {
   assert_true(a && seen);
   a[1000] = 5;
   for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    if (adapt_test_skip_workers(algo_workers[wi])) continue;
     assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
     for (size_t mi = 0; mi < ALGO_NMODES; mi++) {
       for (size_t i = 0; i < n; i++) atomic_store_explicit(&seen[i], 0, memory_order_relaxed);
@@ -176,6 +177,7 @@ static void test_find_schedulers(void **state) {
   assert_true(a && seen);
   const size_t at_pos[] = {0, 1000, n / 2 + 7, n - 1, n /* none */};
   for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    if (adapt_test_skip_workers(algo_workers[wi])) continue;
     assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
     for (int s = ADAPT_SCHED_ADAPTIVE; s < ADAPT_SCHED_COUNT; s++) {
       for (size_t k = 0; k < sizeof at_pos / sizeof *at_pos; k++) {

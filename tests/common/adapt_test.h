@@ -36,6 +36,15 @@ static inline size_t adapt_test_scale(size_t n_release, size_t n_sanitized) {
   return (v && strcmp(v, "release") != 0) ? n_sanitized : n_release;
 }
 
+/* 1 when a matrix of cases may leave out its runs on n workers in this
+ * variant: under ThreadSanitizer, the runs on one worker (nothing runs
+ * concurrently there: the release and asan variants check their results).
+ * Every other variant runs every case. */
+static inline int adapt_test_skip_workers(int n) {
+  const char *v = getenv("ADAPT_TEST_VARIANT");
+  return n == 1 && v && strcmp(v, "tsan") == 0;
+}
+
 /* (Re)start the runtime with n workers; returns adapt_init's code. */
 static inline int adapt_test_workers(int n) {
   adapt_finalize();

@@ -94,6 +94,7 @@ static inline size_t algo_matrix(size_t mid, size_t big, int (*fn)(const algo_ca
   const size_t nsizes = sizeof sizes / sizeof *sizes;
   size_t fails = 0, k = 0;
   for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
+    if (adapt_test_skip_workers(algo_workers[wi])) continue;
     if (adapt_test_workers(algo_workers[wi]) != 0) return 1;
     for (size_t mi = 0; mi < ALGO_NMODES; mi++)
       for (size_t gi = 0; gi < ALGO_NGRAINS; gi++)

@@ -8,9 +8,24 @@
 #include "iso_config.h"
 #include "mesh.h"
 #include "mt.h"
+#include "pieces.h"
 #include "vtk_bridge.h"
+#include "vtk_convert.h"
 
 #include <adapt/adapt.h>
+
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkFloatArray.h>
+#include <vtkInformation.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataReader.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkUnstructuredGridWriter.h>
 
 #include <cerrno>
 #include <algorithm>
@@ -998,6 +1013,204 @@ void test_file_checks(void **) {
   assert_true(printable(std::string(500, 'x'), 10) == std::string(10, 'x') + "...");
 }
 
+/* Legacy files as VTK 9.1's vtkUnstructuredGridWriter writes them when
+ * arrays carry component names or information keys: a METADATA block
+ * (COMPONENT_NAMES, INFORMATION) after the array's values, the scalars',
+ * the points' and every array of a FIELD block (several arrays, so that one
+ * follows a block), ASCII and binary. They are read, as VTK reads them. */
+void test_legacy_metadata(void **) {
+  const Mesh g = make_mesh(2, 2, 1, Field::Waves, Split::Five, Order::Lex);
+  vtkSmartPointer<vtkUnstructuredGrid> ug = to_vtk(g);
+  const vtkIdType np = ug->GetNumberOfPoints();
+  vtkDataArray *s = ug->GetPointData()->GetScalars();
+  s->SetComponentName(0, "level");
+  s->GetInformation()->Set(vtkDataArray::UNITS_LABEL(), "kelvin units");
+  ug->GetPoints()->GetData()->SetComponentName(0, "east");
+  for (const char *name : {"velocity", "vorticity"}) {
+    vtkNew<vtkFloatArray> v;
+    v->SetName(name);
+    v->SetNumberOfComponents(3);
+    v->SetNumberOfTuples(np);
+    v->Fill(1.5);
+    for (int c = 0; c < 3; c++) v->SetComponentName(c, std::string(1, "xyz"[c]).c_str());
+    ug->GetPointData()->AddArray(v);
+  }
+  vtkNew<vtkDoubleArray> time;
+  time->SetName("TimeValue");
+  time->InsertNextValue(2.5);
+  time->GetInformation()->Set(vtkDataArray::UNITS_LABEL(), "s");
+  ug->GetFieldData()->AddArray(time);
+  vtkNew<vtkIntArray> cycle;
+  cycle->SetName("Cycle");
+  cycle->InsertNextValue(3);
+  ug->GetFieldData()->AddArray(cycle);
+  for (bool binary : {false, true}) {
+    const std::string path = tmpdir() + (binary ? "/meta_bin.vtk" : "/meta_ascii.vtk");
+    vtkNew<vtkUnstructuredGridWriter> w;
+    w->SetInputData(ug);
+    w->SetFileName(path.c_str());
+    if (binary)
+      w->SetFileTypeToBinary();
+    else
+      w->SetFileTypeToASCII();
+    assert_int_equal(w->Write(), 1);
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    assert_true(contains(text, "METADATA\nCOMPONENT_NAMES\nx\ny\nz\n\nvorticity"));
+    assert_true(contains(text, "INFORMATION 1\nNAME UNITS_LABEL LOCATION vtkDataArray\n"));
+    Mesh back;
+    ReadOptions ro;
+    std::string err;
+    const int rc = read_mesh(path, ro, &back, &err);
+    if (rc) std::fprintf(stderr, "%s: %s\n", path.c_str(), err.c_str());
+    assert_int_equal(rc, 0);
+    assert_int_equal(back.tets.size(), g.tets.size());
+    for (size_t p = 0; p < g.scalars.size(); p++)
+      assert_true(std::fabs(back.scalars[p] - g.scalars[p]) <= 1e-9);
+  }
+}
+
+/* A NaN scalar is named as the file numbers its points, not as the mesh
+ * does after its own numbering: an image's point by its index and ijk
+ * whatever --order, a .pvtu's by its piece, its index there and its global
+ * id. */
+void test_nan_named_as_in_file(void **) {
+  std::string img = "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"0.1\">\n"
+                    "<ImageData WholeExtent=\"2 5 0 3 0 3\" Origin=\"0 0 0\" Spacing=\"1 1 1\">\n"
+                    "<Piece Extent=\"2 5 0 3 0 3\">\n<PointData Scalars=\"f\">\n"
+                    "<DataArray type=\"Float64\" Name=\"f\" format=\"ascii\">\n";
+  for (int p = 0; p < 64; p++) img += p == 37 ? "nan " : std::to_string(p % 5) + " ";
+  img += "\n</DataArray>\n</PointData>\n</Piece>\n</ImageData>\n</VTKFile>\n";
+  const std::string vti = write_file("nan.vti", img);
+  for (Order o : {Order::Lex, Order::Hilbert}) {
+    ReadOptions ro;
+    ro.order = o;
+    Mesh m;
+    std::string err;
+    assert_int_equal(read_mesh(vti, ro, &m, &err), -EDOM);
+    assert_true(contains(err, "image point 37 (i 3, j 1, k 2) has a NaN scalar in array 'f'"));
+  }
+  Mesh g = make_mesh(3, 3, 3, Field::Waves, Split::Five, Order::Hilbert);
+  const size_t bad = g.pts.size() - 1; /* first used by the last cells: the second piece's */
+  g.scalars[bad] = NAN;
+  std::string err;
+  const std::string pvtu = tmpdir() + "/nan.pvtu";
+  assert_int_equal(write_pieces(g, pvtu, 2, &err), 0);
+  Mesh m;
+  assert_int_equal(read_mesh(pvtu, ReadOptions(), &m, &err), -EDOM);
+  assert_true(contains(err, "piece '" + tmpdir() + "/nan_1.vtu': point ") &&
+              contains(err, " (global id " + std::to_string(bad) + ") has a NaN scalar"));
+}
+
+/* A NIfTI-1 header's placement (the fields the test sets). */
+struct NiftiPlace {
+  float pixdim[3] = {1.5f, 2.0f, 3.0f};
+  float qfac = 1;
+  short qform_code = 0, sform_code = 0;
+  float quatern[3] = {0, 0, 0}, qoffset[3] = {0, 0, 0};
+  float srow[3][4] = {};
+};
+
+/* A .nii of 4x5x6 float32 points, point (i, j, k) of the file holding
+ * i + 10 j + 100 k, placed by h. */
+std::string write_nifti(const std::string &name, const NiftiPlace &h) {
+  std::string b(352, '\0');
+  auto put = [&b](size_t at, const void *v, size_t n) { std::memcpy(&b[at], v, n); };
+  const int32_t hsize = 348;
+  const int16_t dim[8] = {3, 4, 5, 6, 1, 1, 1, 1}, type = 16, bitpix = 32;
+  const float pixdim[8] = {h.qfac, h.pixdim[0], h.pixdim[1], h.pixdim[2], 1, 1, 1, 1};
+  const float vox_offset = 352;
+  put(0, &hsize, 4);
+  put(40, dim, sizeof dim);
+  put(70, &type, 2);
+  put(72, &bitpix, 2);
+  put(76, pixdim, sizeof pixdim);
+  put(108, &vox_offset, 4);
+  put(252, &h.qform_code, 2);
+  put(254, &h.sform_code, 2);
+  put(256, h.quatern, 12);
+  put(268, h.qoffset, 12);
+  put(280, h.srow, sizeof h.srow);
+  put(344, "n+1", 4);
+  for (int k = 0; k < 6; k++)
+    for (int j = 0; j < 5; j++)
+      for (int i = 0; i < 4; i++) {
+        const float v = (float)(i + 10 * j + 100 * k);
+        b.append(reinterpret_cast<const char *>(&v), 4);
+      }
+  return write_file(name, b);
+}
+
+/* World coordinates of file point (i, j, k) by the NIfTI-1 rules: sform
+ * when sform_code > 0, else qform (quaternion, qfac) when qform_code > 0,
+ * else pixdim scaling. */
+void nifti_world(const NiftiPlace &h, int i, int j, int k, double w[3]) {
+  const double ijk[3] = {(double)i, (double)j, (double)k};
+  if (h.sform_code > 0) {
+    for (int r = 0; r < 3; r++)
+      w[r] = h.srow[r][0] * ijk[0] + h.srow[r][1] * ijk[1] + h.srow[r][2] * ijk[2] + h.srow[r][3];
+    return;
+  }
+  const double p[3] = {ijk[0] * h.pixdim[0], ijk[1] * h.pixdim[1], ijk[2] * h.pixdim[2] * h.qfac};
+  if (h.qform_code <= 0) {
+    for (int r = 0; r < 3; r++) w[r] = p[r];
+    return;
+  }
+  const double b = h.quatern[0], c = h.quatern[1], d = h.quatern[2];
+  const double a = std::sqrt(std::max(0.0, 1 - b * b - c * c - d * d));
+  const double R[3][3] = {
+      {a * a + b * b - c * c - d * d, 2 * (b * c - a * d), 2 * (b * d + a * c)},
+      {2 * (b * c + a * d), a * a + c * c - b * b - d * d, 2 * (c * d - a * b)},
+      {2 * (b * d - a * c), 2 * (c * d + a * b), a * a + d * d - c * c - b * b}};
+  for (int r = 0; r < 3; r++)
+    w[r] = R[r][0] * p[0] + R[r][1] * p[1] + R[r][2] * p[2] + h.qoffset[r];
+}
+
+/* A NIfTI volume is placed as its header says: every mesh point, known by
+ * its scalar (i + 10 j + 100 k), at the world position of its file point,
+ * for an sform (used over the qform beside it), a qform with qfac -1 (VTK
+ * reverses the slices), and neither (pixdim). The surface follows. */
+void test_nifti_placement(void **) {
+  NiftiPlace sform, qform, plain;
+  sform.sform_code = 2;
+  sform.qform_code = 1;
+  sform.quatern[2] = 0.70710678f;
+  sform.qoffset[0] = sform.qoffset[1] = sform.qoffset[2] = 100;
+  const float rows[3][4] = {{0, -2, 0, 5}, {1.5f, 0, 0, -3}, {0, 0, 3, 7}};
+  std::memcpy(sform.srow, rows, sizeof rows);
+  qform.qform_code = 1;
+  qform.qfac = -1;
+  qform.quatern[2] = 0.70710678f;
+  qform.qoffset[0] = 10;
+  qform.qoffset[1] = 20;
+  qform.qoffset[2] = 30;
+  const NiftiPlace *cases[] = {&sform, &qform, &plain};
+  for (const NiftiPlace *h : cases) {
+    const std::string nii = write_nifti("place" + std::to_string(h - &sform) + ".nii", *h);
+    for (Order o : {Order::Lex, Order::Hilbert}) {
+      ReadOptions ro;
+      ro.order = o;
+      Mesh m;
+      std::string err;
+      assert_int_equal(read_mesh(nii, ro, &m, &err), 0);
+      assert_int_equal(m.pts.size(), 4 * 5 * 6);
+      for (size_t p = 0; p < m.pts.size(); p++) {
+        const int v = (int)m.scalars[p];
+        double w[3];
+        nifti_world(*h, v % 10, v / 10 % 10, v / 100, w);
+        const double got[3] = {m.pts[p].x, m.pts[p].y, m.pts[p].z};
+        for (int a = 0; a < 3; a++) {
+          if (std::fabs(got[a] - w[a]) > 1e-5)
+            std::fprintf(stderr, "%s: point of value %d axis %d at %g, expected %g\n", nii.c_str(),
+                         v, a, got[a], w[a]);
+          assert_true(std::fabs(got[a] - w[a]) <= 1e-5);
+        }
+      }
+      assert_true(run(m, 255.5, Mode::Seq).ntris() > 0);
+    }
+  }
+}
+
 #ifdef ISO_FUZZ_DIR
 /* The files of dir (sorted). */
 std::vector<std::string> list_dir(const std::string &dir) {
@@ -1113,6 +1326,18 @@ void test_cli(void **) {
   assert_true(contains(out, "unknown point array 'nope'"));
   assert_int_equal(run_cli("--input " + tets + " --iso 100 --events none", &out), 3);
   assert_true(contains(out, "empty surface"));
+  /* --save-mesh of a file needs no --iso (nothing is extracted), unless a
+   * surface is asked for too. */
+  const std::string saved = tmpdir() + "/cli_saved.vtu";
+  assert_int_equal(run_cli("--input " + tets + " --save-mesh " + saved, &out), 0);
+  assert_true(contains(out, "mesh written to " + saved) && !contains(out, "isosurface at"));
+  Mesh back;
+  std::string err;
+  assert_int_equal(read_mesh(saved, ReadOptions(), &back, &err), 0);
+  assert_int_equal(back.tets.size(), 2);
+  assert_int_equal(run_cli("--input " + tets + " --save-mesh " + saved + " --output x.vtp", &out),
+                   1);
+  assert_true(contains(out, "--iso VALUE is required to extract a surface"));
   const std::string hex = write_file(
       "clihex.vtk", std::string(legacy_head) + "CELLS 1 9\n8 0 1 3 2 4 5 7 6\nCELL_TYPES 1\n12\n" +
                         legacy_scalars);
@@ -1156,6 +1381,88 @@ void test_cli_options(void **) {
   assert_int_equal(std::count(out.begin(), out.end(), '\n'), 1);
   assert_int_equal(run_cli("--generate 4 --events none --csv " + tmpdir(), &out), 1);
   assert_true(contains(out, "--csv: cannot write") && contains(out, "is a directory"));
+  /* The file type follows the extension, another one is refused before
+   * any work: legacy .vtk for the surface and the mesh. */
+  for (const char *bad : {"--output s.obj", "--save-mesh m.stl", "--png p.jpg"}) {
+    assert_int_equal(run_cli(std::string("--generate 4 --events none ") + bad, &out), 1);
+    assert_true(contains(out, "unknown file type of") && !contains(out, "mesh: generating"));
+  }
+  const std::string lvtk = tmpdir() + "/s.vtk", mvtk = tmpdir() + "/m.vtk";
+  const std::string tcsv = tmpdir() + "/tris.csv";
+  assert_int_equal(run_cli("--generate 4 --events none --reps 1 --output " + lvtk +
+                               " --save-mesh " + mvtk + " --csv " + tcsv,
+                           &out),
+                   0);
+  Mesh saved;
+  std::string err;
+  assert_int_equal(read_mesh(mvtk, ReadOptions(), &saved, &err), 0);
+  assert_int_equal(saved.tets.size(), 4 * 4 * 4 * 5);
+  vtkNew<vtkPolyDataReader> pr;
+  pr->SetFileName(lvtk.c_str());
+  pr->Update();
+  assert_true(pr->IsFilePolyData() == 1 && pr->GetFileType() == VTK_BINARY);
+  assert_true(pr->GetOutput()->GetNumberOfPolys() > 0);
+  assert_true((double)pr->GetOutput()->GetNumberOfPolys() == csv_column(tcsv, "triangles")["seq"]);
+  /* --png (and --render) without an X display that opens: said before any
+   * work, not after the extraction (nor an abort in VTK's X window). */
+  const std::string png = tmpdir() + "/p.png";
+  for (const char *env : {"env -u DISPLAY", "env DISPLAY=:8123"}) {
+    assert_int_equal(run_cli("--generate 4 --events none --png " + png, &out, env), 5);
+    assert_true(contains(out, "--png: ") && contains(out, "xvfb-run -a") &&
+                !contains(out, "mesh: generating"));
+    assert_int_equal(run_cli("--render " + lvtk + " --png " + png, &out, env), 5);
+    assert_true(contains(out, "--png: ") && !contains(out, "vtkXOpenGLRenderWindow"));
+  }
+  /* --render reads a .pvtp (its pieces appended); VTK's multi-line log of
+   * a file it cannot parse is caught: one line. */
+  const Mesh a = make_mesh(3, 3, 3, Field::Waves, Split::Five, Order::Lex);
+  const Surface sa = run(a, 0.0, Mode::Seq), sb = run(a, 0.3, Mode::Seq);
+  assert_int_equal(write_vtp(sa, tmpdir() + "/pa.vtp", &err), 0);
+  assert_int_equal(write_vtp(sb, tmpdir() + "/pb.vtp", &err), 0);
+  const std::string pvtp =
+      write_file("p.pvtp", "<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"0.1\" "
+                           "byte_order=\"LittleEndian\">\n<PPolyData GhostLevel=\"0\">\n<PPoints>"
+                           "<PDataArray type=\"Float64\" NumberOfComponents=\"3\"/></PPoints>\n"
+                           "<Piece Source=\"pa.vtp\"/>\n<Piece Source=\"pb.vtp\"/>\n</PPolyData>\n"
+                           "</VTKFile>\n");
+  Surface both;
+  assert_int_equal(read_surface(pvtp, &both, &err), 0);
+  assert_int_equal(both.ntris(), sa.ntris() + sb.ntris());
+  assert_int_equal(both.nverts(), sa.nverts() + sb.nverts());
+  assert_true(std::equal(sa.xyz.begin(), sa.xyz.end(), both.xyz.begin()));
+  /* xvfb-run -a picks the first free display from 99 up: several test runs
+   * at once race for it, so each starts from its own. */
+  const std::string xvfb = "xvfb-run -a -n " + std::to_string(100 + getpid() % 20000);
+  /* Under ASan: Mesa's GL driver, loaded and unloaded by VTK's window,
+   * leaves allocations LeakSanitizer cannot attribute (an unknown module);
+   * the app's own are checked by every other run. */
+  const std::string gl = "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" ";
+  assert_int_equal(run_cli("--render " + pvtp + " --png " + png, &out, gl + xvfb), 0);
+  assert_true(contains(out, "rendered " + pvtp) && access(png.c_str(), R_OK) == 0);
+  const std::string bad = write_file("bad.vtp", "<?xml version=\"1.0\"?>\n<VTKFile type=\"Poly");
+  assert_int_equal(read_surface(bad, &both, &err), -EIO);
+  assert_int_equal(run_cli("--render " + bad + " --png " + png, &out, xvfb), 2);
+  assert_true(contains(out, "VTK could not read '" + bad + "'"));
+  assert_int_equal(std::count(out.begin(), out.end(), '\n'), 1);
+  assert_false(contains(out, "\033") || contains(out, "vtkExecutive") || contains(out, "(0x"));
+  /* --positions records each mode's window (trace_plot.py prints it in the
+   * titles of workers.png): the one given, 0 without one. */
+  const std::string pos = tmpdir() + "/pos.csv";
+  assert_int_equal(run_cli("--generate 8 --mode nowin,static --workers 2 --window 300 --reps 1 "
+                           "--events none --positions " +
+                               pos,
+                           &out),
+                   0);
+  std::ifstream pin(pos);
+  std::string line;
+  assert_true(std::getline(pin, line) && line == "mode,worker,begin,end,t_ns,window");
+  size_t nowin = 0, windowed = 0;
+  while (std::getline(pin, line)) {
+    const std::string last = line.substr(line.rfind(',') + 1);
+    if (line.rfind("nowin,", 0) == 0 && last == "0") nowin++;
+    if (line.rfind("static,", 0) == 0 && last == "300") windowed++;
+  }
+  assert_true(nowin > 0 && windowed > 0);
   /* No seq row: the speedup (table and CSV) is "-" / empty, never nan. */
   const std::string csv = tmpdir() + "/noseq.csv";
   assert_int_equal(
@@ -1221,6 +1528,9 @@ int main(void) {
       cmocka_unit_test(test_round_trips),
       cmocka_unit_test(test_image_extent),
       cmocka_unit_test(test_file_checks),
+      cmocka_unit_test(test_legacy_metadata),
+      cmocka_unit_test(test_nan_named_as_in_file),
+      cmocka_unit_test(test_nifti_placement),
 #ifdef ISO_FUZZ_DIR
       cmocka_unit_test(test_fuzz_regressions),
 #endif

@@ -285,19 +285,21 @@ void test_record_positions(void **) {
   assert_true(fd >= 0);
   close(fd);
   assert_int_equal(record_positions(m, 0.6, Mode::NoWin, opt, &ev, &err), 0);
-  assert_int_equal(append_positions_csv(path, Mode::NoWin, ev), 0);
-  assert_int_equal(append_positions_csv(path, Mode::Static, ev), 0);
+  assert_int_equal(append_positions_csv(path, Mode::NoWin, 0, ev), 0);
+  assert_int_equal(append_positions_csv(path, Mode::Static, 4096, ev), 0);
   std::ifstream in(path);
   std::string line;
-  size_t lines = 0, headers = 0;
+  size_t lines = 0, headers = 0, windows = 0;
   while (std::getline(in, line)) {
     lines++;
-    headers += line == "mode,worker,begin,end,t_ns";
+    headers += line == "mode,worker,begin,end,t_ns,window";
+    windows += line.size() > 5 && line.compare(line.size() - 5, 5, ",4096") == 0;
   }
   assert_int_equal(headers, 1);
   assert_int_equal(lines, 1 + 2 * ev.size());
+  assert_int_equal(windows, ev.size()); /* the static run's lines */
   unlink(path);
-  assert_int_equal(append_positions_csv("/nonexistent-dir/x.csv", Mode::NoWin, ev), -ENOENT);
+  assert_int_equal(append_positions_csv("/nonexistent-dir/x.csv", Mode::NoWin, 0, ev), -ENOENT);
 }
 
 /* ---- Against cachesim.sh (valgrind) ------------------------------------ */
@@ -314,26 +316,6 @@ std::string run_output(const std::string &cmd) {
   size_t k;
   while ((k = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, k);
   assert_int_equal(pclose(p), 0);
-  return out;
-}
-
-/* name -> the column `col` of a CSV with a header. */
-std::map<std::string, double> csv_column(const std::string &path, const std::string &col) {
-  std::ifstream in(path);
-  std::string line;
-  assert_true((bool)std::getline(in, line));
-  std::vector<std::string> head;
-  std::stringstream hs(line);
-  for (std::string f; std::getline(hs, f, ',');) head.push_back(f);
-  const size_t k = (size_t)(std::find(head.begin(), head.end(), col) - head.begin());
-  assert_true(k < head.size());
-  std::map<std::string, double> out;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ls(line);
-    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
-    if (f.size() > k && !f[k].empty()) out[f[0]] = std::atof(f[k].c_str());
-  }
   return out;
 }
 

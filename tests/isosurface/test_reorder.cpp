@@ -357,13 +357,27 @@ void test_cli(void **) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   assert_true(contains(text, ",cell_spread,pair_spread,reorder,reorder_s"));
   assert_true(contains(text, ",hilbert,"));
+  /* The CSV's spreads are those of the mesh extracted, after --reorder
+   * (the mesh line's, before it, are poor). */
+  for (const char *col : {"cell_spread", "pair_spread"}) {
+    const std::map<std::string, double> spread = csv_column(csv, col);
+    assert_true(spread.count("seq") && spread.at("seq") < 0.1);
+  }
   /* The saved mesh is the renumbered one: good, left alone when read. */
   Mesh saved;
   std::string err;
   assert_int_equal(read_mesh(vtu, ReadOptions(), &saved, &err), 0);
   assert_false(reorder_needed(measure_numbering(saved), saved.pts.size()));
   assert_int_equal(run_cli("--input " + vtu + " --iso 0 --events none --reps 1", &out), 0);
-  assert_true(contains(out, "reorder: none (auto: the numbering is not poor)"));
+  assert_true(contains(out, "reorder: none (auto: the numbering is not poor: pair spread "));
+  /* A small mesh is left alone for its size, poor numbering or not. */
+  assert_int_equal(run_cli("--generate 6 --order random --point-order random --events none "
+                           "--reps 1",
+                           &out),
+                   0);
+  assert_true(contains(out, ": poor\n") &&
+              contains(out, "reorder: none (auto: 343 points, fewer than 32768: "));
+  assert_false(contains(out, "not poor"));
   /* --reorder none keeps the poor numbering; morton is applied as asked. */
   assert_int_equal(run_cli(poor + "--reorder none", &out), 0);
   assert_true(contains(out, "reorder: none\n"));

@@ -11,11 +11,16 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 /* (Re)start the runtime with w unbound workers. */
 inline void start_workers(int w) {
@@ -70,6 +75,26 @@ inline const std::string &scratch_dir(const char *prefix) {
   return d;
 }
 
+/* name -> the column `col` of a CSV with a header (the app's --csv). */
+inline std::map<std::string, double> csv_column(const std::string &path, const std::string &col) {
+  std::ifstream in(path);
+  std::string line;
+  assert_true((bool)std::getline(in, line));
+  std::vector<std::string> head;
+  std::stringstream hs(line);
+  for (std::string f; std::getline(hs, f, ',');) head.push_back(f);
+  const size_t k = (size_t)(std::find(head.begin(), head.end(), col) - head.begin());
+  assert_true(k < head.size());
+  std::map<std::string, double> out;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    if (f.size() > k && !f[k].empty()) out[f[0]] = std::atof(f[k].c_str());
+  }
+  return out;
+}
+
 /* Run the tests, then stop the runtime they started; main's exit status. */
 template <size_t N>
 int run_tests_and_finalize(const CMUnitTest (&tests)[N]) {
@@ -79,10 +104,11 @@ int run_tests_and_finalize(const CMUnitTest (&tests)[N]) {
 }
 
 #ifdef ISO_TEST_BIN
-/* Run the binary under test (this variant's adapt-isosurface) with args:
- * its output (stdout and stderr) into *out, its exit status returned. */
-inline int run_cli(const std::string &args, std::string *out) {
-  const std::string cmd = std::string(ISO_TEST_BIN) + " " + args + " 2>&1";
+/* Run the binary under test (this variant's adapt-isosurface) with args,
+ * after the command prefix (e.g. "env -u DISPLAY"): its output (stdout and
+ * stderr) into *out, its exit status returned. */
+inline int run_cli(const std::string &args, std::string *out, const std::string &prefix = "") {
+  const std::string cmd = prefix + " " + ISO_TEST_BIN + " " + args + " 2>&1";
   FILE *p = popen(cmd.c_str(), "r");
   assert_non_null(p);
   char buf[4096];

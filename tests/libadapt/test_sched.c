@@ -31,6 +31,7 @@ static void test_exactly_once(void **state) {
   static const size_t grains[] = {1, 7, 0};
   for (int wi = 0; wi < NWC; wi++) {
     int p = worker_counts[wi];
+    if (adapt_test_skip_workers(p)) continue;
     assert_int_equal(adapt_test_workers(p), 0);
     for (size_t gi = 0; gi < 3; gi++)
       for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
@@ -54,6 +55,7 @@ static void test_short_loops(void **state) {
   unsigned seed = 12345;
   body_spin_ns = 3000;
   for (int wi = 0; wi < 3; wi++) {
+    if (adapt_test_skip_workers(pw[wi])) continue;
     assert_int_equal(adapt_test_workers(pw[wi]), 0);
     for (size_t k = 0; k < rounds; k++) {
       size_t n = lcg(&seed) % 41, g = 1 + lcg(&seed) % 3;
@@ -107,6 +109,7 @@ static void level1(size_t b, size_t e, void *ctx) {
  * scheduler, which varies with both) on levels 2-3. */
 static void test_nested_mixed(void **state) {
   for (int wi = 0; wi < NWC; wi++) {
+    if (adapt_test_skip_workers(worker_counts[wi])) continue;
     assert_int_equal(adapt_test_workers(worker_counts[wi]), 0);
     for (int s0 = 0; s0 < NSCHED; s0++)
       for (int s1 = 0; s1 < NSCHED; s1++) {
@@ -177,6 +180,7 @@ static void test_loops_in_tasks(void **state) {
     assert_non_null(l[k].hits);
   }
   for (int wi = 0; wi < NWC; wi++) {
+    if (adapt_test_skip_workers(worker_counts[wi])) continue;
     assert_int_equal(adapt_test_workers(worker_counts[wi]), 0);
     for (int rep = 0; rep < 2; rep++) {
       reset_body_errors();
@@ -248,6 +252,7 @@ static void test_fib_loops(void **state) {
   long expect[31] = {0, 1};
   for (int i = 2; i <= 30; i++) expect[i] = expect[i - 1] + expect[i - 2];
   for (int wi = 0; wi < NWC; wi++) {
+    if (adapt_test_skip_workers(worker_counts[wi])) continue;
     assert_int_equal(adapt_test_workers(worker_counts[wi]), 0);
     reset_body_errors();
     long got = fib_loop(n, 0, sel);
@@ -291,6 +296,7 @@ static void test_nqueens_loops(void **state) {
   long expect = n == 10 ? 724 : 352;
   signed char cols[16] = {0};
   for (int wi = 0; wi < NWC; wi++) {
+    if (adapt_test_skip_workers(worker_counts[wi])) continue;
     assert_int_equal(adapt_test_workers(worker_counts[wi]), 0);
     reset_body_errors();
     atomic_long count = 0;

@@ -51,8 +51,11 @@ def main():
     ax1.set_xticks(range(len(rows)))
     ax1.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
     ax1.set_ylabel("extraction time, ms (median)")
-    ax1.set_title("%d tetrahedra, %s workers/threads (blue: libadapt, red: VTK)"
-                  % (tets, workers), fontsize=9)
+    # The window of the windowed modes (static, sliding): one value a run.
+    wins = sorted({int(r["window"]) for r in rows if r.get("window") not in (None, "", "0")})
+    window = (", window %s cells" % "/".join("{:,}".format(w) for w in wins)) if wins else ""
+    ax1.set_title("%d tetrahedra, %s workers/threads%s (blue: libadapt, red: VTK)"
+                  % (tets, workers, window), fontsize=9)
 
     # Cache misses relative to seq: PAPI columns ending in _rel, else the simulation.
     # Columns with no value (no PMU; the locality model without its inputs) are left out.

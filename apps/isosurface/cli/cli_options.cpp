@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <sstream>
 
 namespace iso {
@@ -51,7 +52,8 @@ const char usage[] =
     "                        2D cells are always refused)\n"
     "Extraction:\n"
     "  --iso VALUE           isovalue (default 0 for waves and gyroid, 0.6 for sphere, else\n"
-    "                        required)\n"
+    "                        required, but by --save-mesh alone: the mesh is written, no\n"
+    "                        surface extracted)\n"
     "  --mode M[,M...]       seq|nowin|static|sliding|all (default seq)\n"
     "  --workers P           libadapt workers (default: env ADAPT_WORKERS, else the PUs\n"
     "                        this process may run on, e.g. under taskset; at most\n"
@@ -84,14 +86,15 @@ const char usage[] =
     "                        paper's kernel: each cell reads its four points' scalars)\n"
     "  --positions FILE      record which worker ran which cells when, one untimed run per\n"
     "                        adaptive mode, as CSV (apps/isosurface/tools/trace_plot.py draws it)\n"
-    "  --output FILE.vtp     write the surface (vtkXMLPolyDataWriter)\n"
-    "  --save-mesh FILE.vtu  write the tetrahedral mesh\n"
+    "  --output FILE.vtp     write the surface (vtkXMLPolyDataWriter; FILE.vtk: legacy\n"
+    "                        vtkPolyDataWriter, binary; FILE.pvtp: a distributed run)\n"
+    "  --save-mesh FILE.vtu  write the tetrahedral mesh (FILE.vtk: legacy, binary)\n"
     "  --save-mesh FILE.pvtu --pieces N   write it in N pieces (contiguous cell ranges) and\n"
     "                        their index, for a distributed run (docs/distributed.md)\n"
     "  --verify-union FILE.pvtp  --verify, and check the pieces of a distributed run's surface,\n"
     "                        coincident points merged, against vtkContourGrid and as a manifold\n"
     "  --png FILE.png        render the surface (needs X: run under xvfb-run -a)\n"
-    "  --render FILE.vtp     only render FILE.vtp to --png, nothing else\n"
+    "  --render FILE.vtp     only render FILE.vtp (or .pvtp, legacy .vtk) to --png\n"
     "  --color-array NAME    --png: colour the surface by the point array NAME of --color-source\n"
     "                        (default: --input, a .vti or .vtu), probed at its vertices\n"
     "  --color-source FILE   the .vti or .vtu holding --color-array\n"
@@ -102,7 +105,8 @@ const char usage[] =
     "Distributed (under mpirun, or with --output FILE.pvtp): --input FILE.pvtu, each rank\n"
     "  extracting its share of the pieces with --workers P; see docs/distributed.md\n"
     "Options taking a value refuse one that starts with '--' (another option).\n"
-    "Output paths (--output, --csv, --save-mesh, --png) are checked before the extraction.\n"
+    "Output paths (--output, --csv, --save-mesh, --png) are checked before the extraction,\n"
+    "their file types too (another extension is refused).\n"
     "Exit status: 0 ok, 1 usage, 2 bad input, 3 empty surface, 4 verification failed, 5 run "
     "error.\n";
 
@@ -244,13 +248,39 @@ void check_writable(const char *flag, const std::string &path) {
   if (!why.empty()) die(EXIT_USAGE, std::string(flag) + ": cannot write '" + path + "': " + why);
 }
 
+/* An output path's extension (case-insensitive) among exts: else exit,
+ * before any work, naming the ones the option takes. */
+void check_extension(const char *flag, const std::string &path,
+                     std::initializer_list<const char *> exts) {
+  std::string list;
+  size_t i = 0;
+  for (const char *e : exts) {
+    if (has_extension(path, e)) return;
+    list += i == 0 ? "" : i + 1 == exts.size() ? " or " : ", ";
+    list += e;
+    i++;
+  }
+  die(EXIT_USAGE,
+      std::string(flag) + ": unknown file type of '" + path + "' (expected " + list + ")");
+}
+
+/* --png renders through VTK's X window: exit now (EXIT_RUN, before any
+ * work) when no X display opens. */
+void need_display() {
+  std::string why;
+  if (render_check(&why)) die(EXIT_RUN, "--png: " + why);
+}
+
 /* The checks and defaults that depend on several options. */
 void complete(Options &o) {
   if (!o.color_array.empty() && o.color_source.empty() && o.input.empty())
     die(EXIT_USAGE, "--color-array needs --color-source FILE (.vti or .vtu) or --input FILE");
+  if (!o.png.empty()) check_extension("--png", o.png, {".png"});
+  if (!o.render.empty()) check_extension("--render", o.render, {".vtp", ".pvtp", ".vtk"});
   if (!o.render.empty()) {
     if (o.png.empty()) die(EXIT_USAGE, "--render needs --png FILE.png");
     check_writable("--png", o.png);
+    need_display();
     return;
   }
   if (o.generate == !o.input.empty())
@@ -265,9 +295,17 @@ void complete(Options &o) {
       o.iso = 0.0;
     else if (o.generate && o.field == Field::Sphere)
       o.iso = 0.6;
-    else
+    else if (o.save_mesh.empty())
       die(EXIT_USAGE, "--iso VALUE is required for this input");
+    else if (!o.output.empty() || !o.png.empty() || !o.csv.empty() || !o.positions.empty() ||
+             o.verify || o.peers || o.smp_check || o.predict_misses)
+      die(EXIT_USAGE, "--iso VALUE is required to extract a surface (--save-mesh alone does not "
+                      "need it)");
+    else
+      o.mesh_only = true;
   }
+  if (!o.output.empty()) check_extension("--output", o.output, {".vtp", ".vtk", ".pvtp"});
+  if (!o.save_mesh.empty()) check_extension("--save-mesh", o.save_mesh, {".vtu", ".vtk", ".pvtu"});
   const struct {
     const char *flag;
     const std::string &path;
@@ -278,6 +316,7 @@ void complete(Options &o) {
                  {"--positions", o.positions}};
   for (const auto &out : outputs)
     if (!out.path.empty()) check_writable(out.flag, out.path);
+  if (!o.png.empty()) need_display();
 }
 
 /* The command line, an argument at a time. */

@@ -27,6 +27,7 @@ struct Options {
   std::string title, color_array, color_source; /* --png's title and colouring */
   bool generate = false, tetrahedralize = false, peers = false, verify = false, quiet = false;
   bool smp_check = false;
+  bool mesh_only = false;    /* --save-mesh of a file without --iso: no extraction */
   bool fresh_output = false; /* --fresh-output: no repetition reuses a surface */
   int pieces = 0;            /* --pieces N: --save-mesh FILE.pvtu in N pieces */
   std::string verify_union;  /* --verify-union FILE.pvtp */

@@ -29,7 +29,7 @@ void render(const Options &o, const Surface &s, const char *title) {
 int render_file(const Options &o) {
   Surface s;
   std::string err;
-  if (read_vtp(o.render, &s, &err)) die(EXIT_INPUT, err);
+  if (read_surface(o.render, &s, &err)) die(EXIT_INPUT, err);
   char title[160];
   std::snprintf(title, sizeof title, "%s: %zu triangles, %zu vertices", o.render.c_str(), s.ntris(),
                 s.nverts());
@@ -68,7 +68,7 @@ void write_outputs(Run &r) {
   }
   std::string err;
   if (!r.o.output.empty()) {
-    if (write_vtp(*ref, r.o.output, &err)) die(EXIT_RUN, err);
+    if (write_surface(*ref, r.o.output, &err)) die(EXIT_RUN, err);
     if (!r.o.quiet) std::printf("surface written to %s\n", r.o.output.c_str());
   }
   if (!r.o.png.empty()) {

@@ -104,7 +104,7 @@ void load_mesh(Run &r) {
                 source.c_str(), r.o.point_order == PointOrder::Keep ? "" : ", points ",
                 r.o.point_order == PointOrder::Keep ? "" : point_order_name(r.o.point_order),
                 m.pts.size(), m.tets.size(), mib, secs, r.loc.cell_spread, r.loc.pair_spread,
-                r.loc.pair_p90, reorder_needed(r.loc, m.pts.size()) ? ": poor" : "");
+                r.loc.pair_p90, r.loc.pair_spread > ISO_REORDER_POOR_SPREAD ? ": poor" : "");
 }
 
 /* ---- Phase: counters, then the runtime -------------------------------- */
@@ -146,19 +146,40 @@ void init_runtime(Run &r) {
 
 /* ---- Phase: --reorder (on the runtime, timed apart), then --save-mesh -- */
 
+namespace {
+
+/* Why --reorder auto left the numbering alone (reorder_needed): a mesh too
+ * small for its order to matter, else a numbering that is not poor. */
+std::string auto_reason(const Run &r) {
+  char buf[200];
+  if (r.mesh.pts.size() < (size_t)ISO_REORDER_MIN_POINTS)
+    std::snprintf(buf, sizeof buf,
+                  " (auto: %zu points, fewer than %d: the points stay in the L2 cache whatever "
+                  "their order)",
+                  r.mesh.pts.size(), ISO_REORDER_MIN_POINTS);
+  else
+    std::snprintf(buf, sizeof buf, " (auto: the numbering is not poor: pair spread %.3g <= %g)",
+                  r.loc.pair_spread, ISO_REORDER_POOR_SPREAD);
+  return buf;
+}
+
+} // namespace
+
 void renumber(Run &r) {
   Reorder curve = r.o.reorder;
   if (curve == Reorder::Auto)
     curve = reorder_needed(r.loc, r.mesh.pts.size()) ? Reorder::Hilbert : Reorder::None;
   std::string err;
+  r.extracted = r.loc;
   if (curve != Reorder::None) {
     ReorderTiming tm;
     const double t0 = now();
     if (reorder_cells(&r.mesh, curve, &tm, &err)) die(EXIT_RUN, "--reorder: " + err);
     r.reorder_secs = now() - t0;
     r.reordered = curve;
+    r.extracted = measure_numbering(r.mesh);
     if (!r.o.quiet) {
-      const Numbering after = measure_numbering(r.mesh);
+      const Numbering &after = r.extracted;
       std::printf("reorder: %s%s, %.1f ms on %d worker(s) (keys %.1f, sort %.1f, cells %.1f, "
                   "points %.1f); numbering: cell spread %.3g, pair spread %.3g (p90 %.3g)\n",
                   reorder_name(curve), r.o.reorder == Reorder::Auto ? " (auto)" : "",
@@ -166,12 +187,11 @@ void renumber(Run &r) {
                   1e3 * tm.points, after.cell_spread, after.pair_spread, after.pair_p90);
     }
   } else if (!r.o.quiet)
-    std::printf("reorder: none%s\n",
-                r.o.reorder == Reorder::Auto ? " (auto: the numbering is not poor)" : "");
+    std::printf("reorder: none%s\n", r.o.reorder == Reorder::Auto ? auto_reason(r).c_str() : "");
   if (!r.o.save_mesh.empty()) {
     const bool pvtu = has_extension(r.o.save_mesh, ".pvtu");
     if (pvtu ? write_pieces(r.mesh, r.o.save_mesh, std::max(1, r.o.pieces), &err)
-             : write_vtu(r.mesh, r.o.save_mesh, &err))
+             : write_mesh(r.mesh, r.o.save_mesh, &err))
       die(EXIT_RUN, err);
     if (!r.o.quiet)
       std::printf("mesh written to %s%s\n", r.o.save_mesh.c_str(),
@@ -250,7 +270,7 @@ void record_all_positions(Run &r) {
     std::vector<PositionEvent> ev;
     std::string err;
     if (record_positions(r.mesh, r.o.iso, row.mode, r.aopt, &ev, &err)) die(EXIT_RUN, err);
-    if (int rc = append_positions_csv(r.o.positions, row.mode, ev))
+    if (int rc = append_positions_csv(r.o.positions, row.mode, row.window, ev))
       die(EXIT_RUN, "--positions: cannot write '" + r.o.positions + "': " + std::strerror(-rc));
   }
   if (!r.o.quiet) std::printf("positions written to %s\n", r.o.positions.c_str());

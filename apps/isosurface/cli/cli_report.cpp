@@ -100,7 +100,7 @@ void csv_row(FILE *csv, const Run &r, const Row &row, const Row *seq, double tse
                csv_num(tseq / t, "%.6g").c_str(),
                row.ours && row.mode != Mode::Seq ? median(row.steals) : 0.0, row.window, row.ntris,
                row.nverts);
-  std::fprintf(csv, ",%.6g,%.6g,%s,%.9g", r.loc.cell_spread, r.loc.pair_spread,
+  std::fprintf(csv, ",%.6g,%.6g,%s,%.9g", r.extracted.cell_spread, r.extracted.pair_spread,
                reorder_name(r.reordered), r.reorder_secs);
   for (int e = 0; e < r.nev; e++) {
     const double v = median(row.counts[(size_t)e]);

@@ -69,6 +69,7 @@ struct Run {
   Options o;
   Mesh mesh;
   Numbering loc;                     /* of the mesh as loaded (after --point-order) */
+  Numbering extracted;               /* of the mesh as extracted (after --reorder): the CSV's */
   Reorder reordered = Reorder::None; /* the curve applied by --reorder */
   double reorder_secs = 0;
   perfctr pc{};

@@ -12,6 +12,7 @@
 #        ISO_DEMO_COLOR point array of the --input file colouring the picture
 #                       (default: gradient_magnitude for the skull, none otherwise)
 #        ISO_DEMO_WORKERS (default 2), ISO_DEMO_REPS (default 7)
+#        ISO_DEMO_WINDOW window of workers.png's runs, cells (default 98304)
 #        ISO_DEMO_CACHESIM=1 adds the simulated caches (../tools/cachesim.sh, about a minute per mode)
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 BIN OUTDIR" >&2; exit 1; }
@@ -98,11 +99,19 @@ phase "chart"
 
 # The workers in the sequence (docs/locality.md): a mesh of its own, so that
 # the picture does not depend on ISO_DEMO_ARGS; untimed runs of the cell
-# phase recording which worker ran which cells when.
-phase "workers in the sequence: nowin, static, sliding on 192x192x8 (workers.png)"
+# phase recording which worker ran which cells when. The window is pinned
+# (ISO_DEMO_WINDOW, default 98,304 cells: 15 windows over the 1,474,560
+# cells): the default one (a quarter of the shared cache) may exceed the
+# whole mesh on a large cache, and the windows would not show.
+trace_window=${ISO_DEMO_WINDOW:-98304}
+phase "workers in the sequence: nowin, static, sliding on 192x192x8, window $trace_window" \
+  "cells (workers.png)"
 "$bin" --generate 192x192x8 --field sphere --mode nowin,static,sliding --workers "$workers" \
-  --reps 1 --events none --quiet --positions "$out/positions.csv" >/dev/null
-/usr/bin/python3 "$iso/tools/trace_plot.py" "$out/positions.csv" "$out/workers.png"
+  --window "$trace_window" --reps 1 --events none --quiet --positions "$out/positions.csv" \
+  >/dev/null
+/usr/bin/python3 "$iso/tools/trace_plot.py" "$out/positions.csv" "$out/workers.png" \
+  "Each worker's position in the cell sequence: 192x192x8 sphere, 1,474,560 cells, window \
+$trace_window cells (static, sliding)"
 echo
 phase "done: outputs in $out/"
 ls -l "$out"

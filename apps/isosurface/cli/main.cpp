@@ -37,9 +37,13 @@ int main(int argc, char **argv) {
     return dist_run(dist_options(r.o));
   if (!r.o.render.empty()) return render_file(r.o);
   load_mesh(r);
-  init_counters(r);
+  if (!r.o.mesh_only) init_counters(r);
   init_runtime(r);
   renumber(r);
+  if (r.o.mesh_only) { /* --save-mesh without --iso: nothing to extract */
+    adapt_finalize();
+    return EXIT_OK;
+  }
   set_up_rows(r);
   predict(r);
   run_rows(r);

@@ -3,6 +3,7 @@
 #include "file_checks.h"
 #include "vtk_bridge.h"
 #include "vtk_convert.h"
+#include "vtk_quiet.h"
 
 #include <vtkAutoInit.h>
 VTK_MODULE_INIT(vtkRenderingOpenGL2);
@@ -38,6 +39,10 @@ VTK_MODULE_INIT(vtkRenderingFreeType);
 #include <cerrno>
 #include <cstdlib>
 #include <vector>
+
+/* Last: Xlib defines macros (None, Status, Bool) that VTK's headers and
+ * ours must not see. */
+#include <X11/Xlib.h>
 
 namespace iso {
 
@@ -136,9 +141,13 @@ void set_scene(vtkRenderer *ren, const std::string &title, int height, const Col
   cam->Zoom(c ? 1.15 : long_title ? 1.0 : 1.2); /* room for a title of several lines */
 }
 
-/* Render ren off screen to png. */
+/* Render ren off screen to png; VTK's log (its OpenGL and X messages)
+ * caught, its last line the reason of a failure. */
 int write_png(vtkRenderer *ren, const std::string &png, int width, int height, std::string *err) {
+  QuietVtk quiet;
+  vtkNew<ErrorCatcher> catcher;
   vtkNew<vtkRenderWindow> win;
+  win->AddObserver(vtkCommand::ErrorEvent, catcher);
   win->SetOffScreenRendering(1);
   win->AddRenderer(ren);
   win->SetSize(width, height);
@@ -150,9 +159,10 @@ int write_png(vtkRenderer *ren, const std::string &png, int width, int height, s
   vtkNew<vtkPNGWriter> w;
   w->SetFileName(png.c_str());
   w->SetInputConnection(grab->GetOutputPort());
+  w->AddObserver(vtkCommand::ErrorEvent, catcher);
   w->Write();
-  if (w->GetErrorCode() != 0) {
-    *err = "cannot write '" + png + "'";
+  if (w->GetErrorCode() != 0 || catcher->failed) {
+    *err = "cannot write '" + png + "'" + vtk_reason(*catcher, quiet);
     return -EIO;
   }
   return 0;
@@ -161,10 +171,7 @@ int write_png(vtkRenderer *ren, const std::string &png, int width, int height, s
 /* Render pd (normals computed here) to png; coloured by c's array when c. */
 int render_polydata(vtkPolyData *pd, const std::string &png, int width, int height,
                     const std::string &title, const Coloring *c, std::string *err) {
-  if (!std::getenv("DISPLAY")) {
-    *err = "no X display for VTK's OpenGL rendering (DISPLAY unset): run under xvfb-run -a";
-    return -EIO;
-  }
+  if (int rc = render_check(err)) return rc;
   vtkNew<vtkPolyDataNormals> normals; /* smooth shading; our winding is consistent */
   normals->SetInputData(pd);
   normals->SplittingOff();
@@ -191,16 +198,20 @@ int read_source(const std::string &path, vtkSmartPointer<vtkDataSet> *out, std::
     return -ENOTSUP;
   }
   if (int rc = check_file(path, f, err)) return rc;
+  QuietVtk quiet;
+  vtkNew<ErrorCatcher> catcher;
   vtkSmartPointer<vtkXMLReader> reader;
   if (f == FileFormat::Vti)
     reader = vtkSmartPointer<vtkXMLImageDataReader>::New();
   else
     reader = vtkSmartPointer<vtkXMLUnstructuredGridReader>::New();
+  reader->AddObserver(vtkCommand::ErrorEvent, catcher);
   reader->SetFileName(path.c_str());
   reader->Update();
   vtkDataSet *ds = vtkDataSet::SafeDownCast(reader->GetOutputDataObject(0));
-  if (reader->GetErrorCode() != 0 || !ds || ds->GetNumberOfPoints() == 0) {
-    *err = "'" + path + "': VTK could not read it (or it has no points)";
+  if (reader->GetErrorCode() != 0 || catcher->failed || !ds || ds->GetNumberOfPoints() == 0) {
+    *err =
+        "'" + path + "': VTK could not read it (or it has no points)" + vtk_reason(*catcher, quiet);
     return -EIO;
   }
   *out = ds;
@@ -208,6 +219,27 @@ int read_source(const std::string &path, vtkSmartPointer<vtkDataSet> *out, std::
 }
 
 } // namespace
+
+int render_check(std::string *err) {
+  const char *name = std::getenv("DISPLAY");
+  if (!name || !*name) {
+    *err = "no X display for VTK's OpenGL rendering (DISPLAY unset): run under xvfb-run -a";
+    return -EIO;
+  }
+  /* VTK's X window aborts the process on a display it cannot open. The
+   * connection stays open until exit: an X server without -noreset (as
+   * xvfb-run starts Xvfb) resets when its last client leaves, and VTK's
+   * window could then come during the reset and find no server. */
+  static Display *held = nullptr;
+  if (held) return 0;
+  held = XOpenDisplay(name);
+  if (!held) {
+    *err = std::string("cannot open the X display '") + printable(name, 80) +
+           "' for VTK's OpenGL rendering: run under xvfb-run -a";
+    return -EIO;
+  }
+  return 0;
+}
 
 int render_png(const Surface &s, const std::string &png, int width, int height,
                const std::string &title, std::string *err) {

@@ -468,15 +468,15 @@ int record_positions(const Mesh &m, double iso, Mode mode, const AdaptOptions &o
   return 0;
 }
 
-int append_positions_csv(const std::string &path, Mode mode,
+int append_positions_csv(const std::string &path, Mode mode, size_t window,
                          const std::vector<PositionEvent> &events) {
   FILE *f = std::fopen(path.c_str(), "a");
   if (!f) return -errno;
   if (std::fseek(f, 0, SEEK_END) == 0 && std::ftell(f) == 0)
-    std::fprintf(f, "mode,worker,begin,end,t_ns\n");
+    std::fprintf(f, "mode,worker,begin,end,t_ns,window\n");
   for (const PositionEvent &e : events)
-    std::fprintf(f, "%s,%d,%zu,%zu,%llu\n", mode_name(mode), e.worker, e.begin, e.end,
-                 (unsigned long long)e.t_ns);
+    std::fprintf(f, "%s,%d,%zu,%zu,%llu,%zu\n", mode_name(mode), e.worker, e.begin, e.end,
+                 (unsigned long long)e.t_ns, window);
   const int bad = std::ferror(f);
   if (std::fclose(f) != 0 || bad) return -EIO;
   return 0;

@@ -143,9 +143,10 @@ struct PositionEvent {
 int record_positions(const Mesh &m, double iso, Mode mode, const AdaptOptions &opt,
                      std::vector<PositionEvent> *out, std::string *err);
 
-/* Append events as CSV lines "mode,worker,begin,end,t_ns" (with the header
- * when the file is new or empty). 0 or -errno. */
-int append_positions_csv(const std::string &path, Mode mode,
+/* Append events as CSV lines "mode,worker,begin,end,t_ns,window" (with the
+ * header when the file is new or empty); window: the mode's window in
+ * cells, 0 for a mode without one (nowin). 0 or -errno. */
+int append_positions_csv(const std::string &path, Mode mode, size_t window,
                          const std::vector<PositionEvent> &events);
 
 } // namespace iso

@@ -14,7 +14,10 @@
  *    pack 8), and every value there (ASCII: a number per token; binary: the
  *    bytes), so a truncated or malformed file is refused before VTK reads it;
  *    a cell list before version 5 tiles its size with exactly its cells, a
- *    version 5 OFFSETS goes from 0 up to the CONNECTIVITY size;
+ *    version 5 OFFSETS goes from 0 up to the CONNECTIVITY size; the
+ *    METADATA block VTK 9 writes after an array (component names,
+ *    information keys), FIELD arrays included, is skipped up to its empty
+ *    line;
  *  - XML .vtu/.vti: NumberOfPoints, NumberOfCells, Extent, WholeExtent,
  *    NumberOfComponents, NumberOfTuples: at most 8 values per byte, or 1032
  *    (zlib's largest ratio) per byte when the file declares a compressor;

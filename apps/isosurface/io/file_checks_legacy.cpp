@@ -71,6 +71,24 @@ public:
     p_ = nl ? nl + 1 : end_;
     return out;
   }
+  /* The block after a METADATA keyword line: text lines (component names,
+   * information keys) up to an empty one, consumed. */
+  void skip_metadata() {
+    while (p_ < end_ && !rest_of_line().empty()) {}
+  }
+  /* If the next token is METADATA (VTK 9's writers put one after an array
+   * with component names or information keys), that keyword's line and
+   * block consumed; else nothing. */
+  void skip_optional_metadata() {
+    LegacyStream at = *this;
+    std::string t;
+    if (!token(&t) || upper(t) != "METADATA") {
+      *this = at;
+      return;
+    }
+    rest_of_line();
+    skip_metadata();
+  }
   bool skip_bytes(uint64_t n) {
     if (n > (uint64_t)(end_ - p_)) return false;
     p_ += n;
@@ -205,7 +223,7 @@ public:
   }
 
   /* The arrays of a FIELD block: NAME COMPONENTS TUPLES TYPE (or
-   * NULL_ARRAY) then the values, each. */
+   * NULL_ARRAY) then the values, each, then a METADATA block if any. */
   int field(uint64_t narrays) {
     for (uint64_t i = 0; i < narrays; i++) {
       std::vector<std::string> h;
@@ -223,6 +241,7 @@ public:
       if (int rc = legacy_count(r_, what, h, 2, &ntuples)) return rc;
       if (!legacy_type(h[3])) return r_.fail(what + ": unknown type '" + h[3] + "'");
       if (int rc = values(what, product({ncomp, ntuples}, &n) ? n : UINT64_MAX, h[3])) return rc;
+      in_.skip_optional_metadata();
     }
     return 0;
   }
@@ -345,9 +364,6 @@ int legacy_keyword(Report &r, LegacyStream &in, LegacyChecker &check, const std:
   } else if (key == "FIELD") {
     if (!(rc = legacy_count(r, key, tok, 1, &a)) && !(rc = r.values(key, a, st->limit)))
       rc = check.field(a);
-  } else if (key == "METADATA") {
-    /* Text lines up to an empty one (component names, information keys). */
-    while (!in.rest_of_line().empty()) {}
   }
   return rc;
 }
@@ -365,6 +381,13 @@ int check_legacy(const std::string &path, const Mapped &f, std::string *err) {
   std::vector<std::string> tok;
   while (in.token(&t)) {
     const std::string key = upper(t);
+    /* After an array's values (an OFFSETS' too, before its CONNECTIVITY):
+     * text lines up to an empty one (component names, information keys). */
+    if (key == "METADATA" && (st.expect.empty() || st.expect == "CONNECTIVITY")) {
+      in.rest_of_line();
+      in.skip_metadata();
+      continue;
+    }
     const int arity = legacy_arity(key);
     if (arity == -2) return r.fail("unknown keyword '" + t.substr(0, 40) + "'");
     if (!st.expect.empty() && key != st.expect)

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -337,6 +338,19 @@ int piece_layout(const PvtuIndex &idx, const std::string &path, vtkXMLDataElemen
   return 0;
 }
 
+/* A point of a piece with a NaN or infinite scalar (v) or coordinate: the
+ * error, naming the point as the piece file numbers it (and its global
+ * id when gid >= 0), not as the merged mesh does. */
+int non_finite_point(const std::string &path, size_t p, int64_t gid, double v,
+                     const std::string &array, std::string *err) {
+  *err = "piece '" + path + "': point " + std::to_string(p) +
+         (gid >= 0 ? " (global id " + std::to_string(gid) + ")" : std::string()) + " has " +
+         (std::isfinite(v) ? std::string("a non-finite coordinate")
+                           : std::string(std::isnan(v) ? "a NaN" : "an infinite") +
+                                 " scalar in array '" + array + "'");
+  return -EDOM;
+}
+
 /* The points of a piece into *mesh (appended, merged through pm when
  * `merge`), *map their mesh points. Inline ASCII arrays are parsed whole
  * by VTK at each read (and cached while the same array is read): one
@@ -359,6 +373,8 @@ int read_piece_points(PieceFile &f, const PieceLayout &l, bool merge, PointMerge
       if (int rc = f.read(*l.g, p0, n, &gv, err)) return rc;
     for (size_t i = 0; i < n; i++) {
       const Point q = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
+      if (!std::isfinite(v[i]) || !std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z))
+        return non_finite_point(f.path, p0 + i, gids ? gv[i] : -1, v[i], mesh->array_name, err);
       int64_t id = (int64_t)mesh->pts.size();
       bool fresh = true;
       if (merge) {

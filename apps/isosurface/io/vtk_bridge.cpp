@@ -13,27 +13,23 @@
 #include <vtkDataArray.h>
 #include <vtkDataSetReader.h>
 #include <vtkDataSetTriangleFilter.h>
-#include <vtkDoubleArray.h>
-#include <vtkIdTypeArray.h>
 #include <vtkImageData.h>
 #include <vtkMetaImageReader.h>
+#include <vtkNIFTIImageHeader.h>
 #include <vtkNIFTIImageReader.h>
 #include <vtkLogger.h>
 #include <vtkMatrix3x3.h>
+#include <vtkMatrix4x4.h>
 #include <vtkNew.h>
 #include <vtkOutputWindow.h>
 #include <vtkPointData.h>
-#include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkVersion.h>
 #include <vtkXMLImageDataReader.h>
-#include <vtkXMLPolyDataReader.h>
-#include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUnstructuredGridReader.h>
-#include <vtkXMLUnstructuredGridWriter.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -286,9 +282,53 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
   return 0;
 }
 
+/* The image's scalars s (extent ext, x fastest) are finite, else the
+ * error names the first bad point as the file numbers it, index and ijk
+ * (the mesh's numbering, validate's, follows --order). */
+int check_image_scalars(const std::vector<double> &s, const int ext[6], const char *name,
+                        std::string *err) {
+  const size_t nx = (size_t)(ext[1] - ext[0] + 1), ny = (size_t)(ext[3] - ext[2] + 1);
+  for (size_t i = 0; i < s.size(); i++) {
+    if (std::isfinite(s[i])) continue;
+    *err = "image point " + std::to_string(i) + " (i " +
+           std::to_string(ext[0] + (int64_t)(i % nx)) + ", j " +
+           std::to_string(ext[2] + (int64_t)(i / nx % ny)) + ", k " +
+           std::to_string(ext[4] + (int64_t)(i / (nx * ny))) + ") has " +
+           (std::isnan(s[i]) ? "a NaN" : "an infinite") + " scalar in array '" +
+           (name ? name : "") + "'";
+    return -EDOM;
+  }
+  return 0;
+}
+
+/* The points of an image's mesh, made at origin-free ijk * spacing, moved
+ * to origin + D p (unless identity), then by the 4x4 affine w (row-major)
+ * when w. */
+void place_points(Mesh *m, const double origin[3], const double *d, bool identity,
+                  const double *w) {
+  if (identity && !w) return;
+  for (Point &p : m->pts) {
+    double x = p.x, y = p.y, z = p.z;
+    if (!identity) {
+      x = origin[0] + d[0] * p.x + d[1] * p.y + d[2] * p.z;
+      y = origin[1] + d[3] * p.x + d[4] * p.y + d[5] * p.z;
+      z = origin[2] + d[6] * p.x + d[7] * p.y + d[8] * p.z;
+    }
+    if (w) {
+      p.x = w[0] * x + w[1] * y + w[2] * z + w[3];
+      p.y = w[4] * x + w[5] * y + w[6] * z + w[7];
+      p.z = w[8] * x + w[9] * y + w[10] * z + w[11];
+    } else
+      p = Point{x, y, z};
+  }
+}
+
 /* An image volume: its points are origin + D (ijk * spacing), ijk over the
- * extent (which need not start at 0), D the direction matrix. */
-int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::string *err) {
+ * extent (which need not start at 0), D the direction matrix, then moved
+ * by the affine `world` (4x4 row-major, a NIfTI file's placement) unless
+ * null. */
+int from_image(vtkImageData *img, const ReadOptions &opt, const double *world, Mesh *mesh,
+               std::string *err) {
   vtkDataArray *arr = nullptr;
   int rc = pick_array(img, opt.array, &arr, err);
   if (rc) return rc;
@@ -323,12 +363,18 @@ int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::strin
       *err = "image volume: direction matrix is not finite";
       return -EDOM;
     }
+  for (int k = 0; world && k < 16; k++)
+    if (!std::isfinite(world[k])) {
+      *err = "image volume: the NIfTI header's qform or sform is not finite";
+      return -EDOM;
+    }
   const bool identity = d[0] == 1 && d[1] == 0 && d[2] == 0 && d[3] == 0 && d[4] == 1 &&
                         d[5] == 0 && d[6] == 0 && d[7] == 0 && d[8] == 1;
   Mesh m;
   try {
     std::vector<double> s((size_t)n);
     for (size_t i = 0; i < n; i++) s[i] = arr->GetComponent((vtkIdType)i, 0);
+    if ((rc = check_image_scalars(s, ext, arr->GetName(), err))) return rc;
     Grid g;
     for (int a = 0; a < 3; a++) {
       g.np[a] = dims[a];
@@ -346,13 +392,7 @@ int from_image(vtkImageData *img, const ReadOptions &opt, Mesh *mesh, std::strin
     *err = "out of memory reading the image volume";
     return -ENOMEM;
   }
-  if (!identity)
-    for (Point &p : m.pts) {
-      const double x = p.x, y = p.y, z = p.z;
-      p.x = origin[0] + d[0] * x + d[1] * y + d[2] * z;
-      p.y = origin[1] + d[3] * x + d[4] * y + d[5] * z;
-      p.z = origin[2] + d[6] * x + d[7] * y + d[8] * z;
-    }
+  place_points(&m, origin, d, identity, world);
   *mesh = std::move(m);
   return 0;
 }
@@ -378,23 +418,6 @@ vtkSmartPointer<vtkDataSet> run_reader(const vtkSmartPointer<Reader> &r,
     return nullptr;
   }
   return r->GetOutput();
-}
-
-/* Write data to path through an XML writer (appended data). 0 or -EIO. */
-template <class Writer>
-int write_xml(vtkDataObject *data, const std::string &path, std::string *err) {
-  QuietVtk quiet; /* the executive's dump of the failed request, colour codes and all */
-  vtkNew<Writer> w;
-  vtkNew<ErrorCatcher> catcher;
-  w->AddObserver(vtkCommand::ErrorEvent, catcher);
-  w->SetFileName(path.c_str());
-  w->SetInputData(data);
-  w->SetDataModeToAppended();
-  if (!w->Write() || catcher->failed) {
-    *err = "cannot write '" + path + "'" + caught_reason(*catcher);
-    return -EIO;
-  }
-  return 0;
 }
 
 } // namespace
@@ -461,6 +484,21 @@ int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
 
 namespace {
 
+/* Where a NIfTI header places the image (reader a vtkNIFTIImageReader):
+ * the sform when sform_code > 0, else the qform when qform_code > 0, as
+ * VTK gives them (4x4 row-major, from VTK's data coordinates: ijk *
+ * pixdim, the slices in VTK's order, reversed when qfac is -1); null for
+ * another reader or neither code (pixdim scaling only, VTK's spacing). */
+const double *nifti_placement(vtkAlgorithm *reader) {
+  auto *r = vtkNIFTIImageReader::SafeDownCast(reader);
+  vtkNIFTIImageHeader *h = r ? r->GetNIFTIHeader() : nullptr;
+  vtkMatrix4x4 *m = !h                      ? nullptr
+                    : h->GetSFormCode() > 0 ? r->GetSFormMatrix()
+                    : h->GetQFormCode() > 0 ? r->GetQFormMatrix()
+                                            : nullptr;
+  return m ? m->GetData() : nullptr;
+}
+
 int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mesh,
                       std::string *err) {
   vtkSmartPointer<vtkDataSet> ds;
@@ -470,7 +508,7 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
   if (auto *ug = vtkUnstructuredGrid::SafeDownCast(ds))
     rc = from_unstructured(ug, opt, mesh, err);
   else if (auto *img = vtkImageData::SafeDownCast(ds))
-    rc = from_image(img, opt, mesh, err);
+    rc = from_image(img, opt, nifti_placement(reader), mesh, err);
   else {
     *err = "'" + path + "' holds a " + ds->GetClassName() +
            "; an unstructured grid or an image volume is needed";
@@ -496,17 +534,6 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
   }
   *mesh = std::move(m);
   return 0;
-}
-
-/* The points and triangles of a VTK surface. */
-static Surface surface_of(vtkPolyData *pd) {
-  Surface out;
-  out.xyz.resize(3 * (size_t)pd->GetNumberOfPoints());
-  for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) pd->GetPoint(p, &out.xyz[3 * (size_t)p]);
-  for_each_triangle(pd, [&](const vtkIdType *ids) {
-    for (int k = 0; k < 3; k++) out.tri.push_back((int64_t)ids[k]);
-  });
-  return out;
 }
 
 std::string vtk_version() { return vtkVersion::GetVTKVersion(); }
@@ -539,85 +566,6 @@ int vtk_image_contour(const std::string &path, const std::string &array, double 
   vtkPolyData *pd = f->GetOutput();
   if (catcher->failed || !pd) {
     *err = "vtkContourFilter failed" + caught_reason(*catcher);
-    return -EIO;
-  }
-  *s = surface_of(pd);
-  return 0;
-}
-
-vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m) {
-  auto ug = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  vtkNew<vtkDoubleArray> xyz;
-  xyz->SetNumberOfComponents(3);
-  xyz->SetNumberOfTuples((vtkIdType)m.pts.size());
-  vtkNew<vtkDoubleArray> s;
-  s->SetName(m.array_name.c_str());
-  s->SetNumberOfTuples((vtkIdType)m.pts.size());
-  /* The same layouts: three doubles a point, one a scalar. */
-  if (!m.pts.empty()) {
-    std::memcpy(xyz->GetPointer(0), m.pts.data(), m.pts.size() * sizeof(Point));
-    std::memcpy(s->GetPointer(0), m.scalars.data(), m.scalars.size() * sizeof(double));
-  }
-  vtkNew<vtkPoints> points;
-  points->SetData(xyz);
-  ug->SetPoints(points);
-  vtkNew<vtkIdTypeArray> offsets, conn;
-  offsets->SetNumberOfTuples((vtkIdType)m.tets.size() + 1);
-  conn->SetNumberOfTuples((vtkIdType)(4 * m.tets.size()));
-  vtkIdType *po = offsets->GetPointer(0), *pc = conn->GetPointer(0);
-  for (size_t c = 0; c <= m.tets.size(); c++) po[c] = (vtkIdType)(4 * c);
-  /* VTK's own 64-bit ids (vtkIdType), as its readers make them: the VTK
-   * peers read the cells they read from a file. */
-  for (size_t c = 0; c < m.tets.size(); c++)
-    for (int a = 0; a < 4; a++) pc[4 * c + (size_t)a] = (vtkIdType)m.tets[c].v[a];
-  vtkNew<vtkCellArray> cells;
-  cells->SetData(offsets, conn);
-  ug->SetCells(VTK_TETRA, cells);
-  ug->GetPointData()->SetScalars(s);
-  return ug;
-}
-
-vtkSmartPointer<vtkPolyData> to_vtk(const Surface &s) {
-  auto pd = vtkSmartPointer<vtkPolyData>::New();
-  vtkNew<vtkDoubleArray> xyz;
-  xyz->SetNumberOfComponents(3);
-  xyz->SetNumberOfTuples((vtkIdType)s.nverts());
-  if (!s.xyz.empty()) std::memcpy(xyz->GetPointer(0), s.xyz.data(), s.xyz.size() * sizeof(double));
-  vtkNew<vtkPoints> pts;
-  pts->SetData(xyz);
-  pd->SetPoints(pts);
-  vtkNew<vtkIdTypeArray> offsets, conn;
-  offsets->SetNumberOfTuples((vtkIdType)s.ntris() + 1);
-  conn->SetNumberOfTuples((vtkIdType)s.tri.size());
-  for (size_t f = 0; f <= s.ntris(); f++) offsets->SetValue((vtkIdType)f, (vtkIdType)(3 * f));
-  if (!s.tri.empty())
-    std::memcpy(conn->GetPointer(0), s.tri.data(), s.tri.size() * sizeof(int64_t));
-  vtkNew<vtkCellArray> polys;
-  polys->SetData(offsets, conn);
-  pd->SetPolys(polys);
-  return pd;
-}
-
-int write_vtu(const Mesh &m, const std::string &path, std::string *err) {
-  return write_xml<vtkXMLUnstructuredGridWriter>(to_vtk(m), path, err);
-}
-
-int write_vtp(const Surface &s, const std::string &path, std::string *err) {
-  return write_xml<vtkXMLPolyDataWriter>(to_vtk(s), path, err);
-}
-
-int read_vtp(const std::string &path, Surface *s, std::string *err) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    *err = "cannot read '" + path + "': " + std::strerror(errno);
-    return -ENOENT;
-  }
-  vtkNew<ErrorCatcher> catcher;
-  auto r = make_reader<vtkXMLPolyDataReader>(path, catcher);
-  r->Update();
-  vtkPolyData *pd = r->GetOutput();
-  if (catcher->failed || !pd) {
-    *err = "VTK could not read '" + path + "'" + caught_reason(*catcher);
     return -EIO;
   }
   *s = surface_of(pd);

@@ -1,7 +1,8 @@
 /* apps/isosurface/io: everything that goes through VTK 9.1 (file readers and
  * writers, the peer filters, rendering), behind an interface free of VTK
- * headers so that only vtk_bridge.cpp, vtk_peers.cpp and render.cpp pay for
- * them (and the pieces' files and dist.cpp, see pieces.h and dist.h).
+ * headers so that only vtk_bridge.cpp, vtk_files.cpp, vtk_peers.cpp and
+ * render.cpp pay for them (and the pieces' files and dist.cpp, see pieces.h
+ * and dist.h).
  *
  * Calling context: one thread at a time (VTK's pipeline and the global SMP
  * backend setting are not thread-safe); VtkGrid::run may start VTK's SMP
@@ -32,7 +33,7 @@ struct ReadOptions {
  * readers, after check_file (file_checks.h) has checked the counts and
  * sizes the file declares; image volumes are tetrahedralized by
  * tetrahedralize_grid at their physical place (origin, extent start,
- * spacing, direction). What VTK returns is checked before use: the scalars
+ * spacing, direction; a NIfTI file's sform, else qform, else pixdim). What VTK returns is checked before use: the scalars
  * have one value per point, one cell type per cell, the cell offsets within
  * the connectivity, every point id in range, each cell its type's point
  * count.
@@ -66,8 +67,26 @@ int write_vtu(const Mesh &m, const std::string &path, std::string *err);
 /* Write the surface as a .vtp through vtkXMLPolyDataWriter. 0 or -EIO. */
 int write_vtp(const Surface &s, const std::string &path, std::string *err);
 
-/* Read a .vtp written by write_vtp (or any polydata of triangles). */
+/* Write the mesh in the format of path's extension (case-insensitive):
+ * .vtu (write_vtu) or legacy .vtk (vtkUnstructuredGridWriter, binary).
+ * 0, -ENOTSUP another extension (nothing written), -EIO the write failed. */
+int write_mesh(const Mesh &m, const std::string &path, std::string *err);
+
+/* Write the surface in the format of path's extension (case-insensitive):
+ * .vtp (write_vtp) or legacy .vtk (vtkPolyDataWriter, binary). 0, -ENOTSUP
+ * another extension (nothing written), -EIO the write failed. */
+int write_surface(const Surface &s, const std::string &path, std::string *err);
+
+/* Read a .vtp written by write_vtp (or any polydata of triangles): 0, or
+ * -ENOENT (missing, not a regular file), -EIO (VTK could not read it;
+ * VTK's own messages are caught, the reason is the one line of *err). */
 int read_vtp(const std::string &path, Surface *s, std::string *err);
+
+/* Read a surface by path's extension (case-insensitive): .vtp (read_vtp),
+ * .pvtp (vtkXMLPPolyDataReader: the pieces appended, the points they share
+ * not merged) or legacy .vtk (polydata, after check_file). 0, or
+ * read_vtp's errors, check_file's, -ENOTSUP another extension. */
+int read_surface(const std::string &path, Surface *s, std::string *err);
 
 /* The VTK peers. */
 enum class Peer {
@@ -108,6 +127,14 @@ private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/* Whether render_png can run here: DISPLAY names an X display that opens
+ * (VTK's X window aborts the process when it cannot open it). 0, or -EIO
+ * and a one-line message saying to run under xvfb-run. The first success
+ * opens a connection to the X server kept until exit (so that the server
+ * does not reset before VTK's window connects); later calls return 0.
+ * Not thread-safe. Defined in render.cpp. */
+int render_check(std::string *err);
 
 /* Render the surface to a PNG (width x height) with VTK's OpenGL2 backend
  * (needs an X display: run under xvfb-run). 0 or -EIO. Defined in

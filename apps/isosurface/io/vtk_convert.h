@@ -1,6 +1,7 @@
-/* apps/isosurface/io: the app's meshes and surfaces as VTK data objects,
- * shared by vtk_bridge.cpp (writers), vtk_peers.cpp (peers), render.cpp
- * (rendering), dist.cpp and the pieces' files. Includes VTK's headers. */
+/* apps/isosurface/io: the app's meshes and surfaces as VTK data objects
+ * (defined in vtk_files.cpp), shared by vtk_files.cpp (writers, readers),
+ * vtk_bridge.cpp, vtk_peers.cpp (peers), render.cpp (rendering), dist.cpp
+ * and the pieces' files. Includes VTK's headers. */
 #ifndef APPS_ISOSURFACE_IO_VTK_CONVERT_H
 #define APPS_ISOSURFACE_IO_VTK_CONVERT_H
 
@@ -20,6 +21,9 @@ vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m);
 
 /* The surface as polydata of triangles. */
 vtkSmartPointer<vtkPolyData> to_vtk(const Surface &s);
+
+/* The points and triangles of a VTK surface (other polygons skipped). */
+Surface surface_of(vtkPolyData *pd);
 
 /* Calls fn(ids) with the three point ids of each triangle of pd, in cell
  * order (other polygons are skipped). */

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Picture of the workers in the sequence: one panel per adaptive mode, x the
 time since the start of the cell phase, y the cell index, one colour per
-worker. Input: the CSV of `adapt-isosurface --positions FILE` (mode, worker,
-begin, end, t_ns: worker ran cells [begin, end) from t_ns on).
+worker, the window (static, sliding) in the panel's title. Input: the CSV of
+`adapt-isosurface --positions FILE` (mode, worker, begin, end, t_ns, window:
+worker ran cells [begin, end) from t_ns on, the mode's window in cells, 0
+without one).
 
 usage: /usr/bin/python3 trace_plot.py POSITIONS.csv OUT.png [TITLE]
 (Debian's python3-matplotlib belongs to /usr/bin/python3.)
@@ -20,13 +22,16 @@ MODES = ["nowin", "static", "sliding"]
 
 
 def load(path):
+    """The events of each mode, and each mode's window (0: none)."""
     runs = defaultdict(list)
+    windows = {}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             runs[r["mode"]].append(
                 (int(r["worker"]), int(r["begin"]), int(r["end"]), int(r["t_ns"]) / 1e6)
             )
-    return runs
+            windows[r["mode"]] = int(r.get("window") or 0)
+    return runs, windows
 
 
 def spread(events):
@@ -45,7 +50,7 @@ def spread(events):
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    runs = load(sys.argv[1])
+    runs, windows = load(sys.argv[1])
     modes = [m for m in MODES if m in runs]
     if not modes:
         sys.exit("trace_plot: no nowin, static or sliding events in " + sys.argv[1])
@@ -64,7 +69,8 @@ def main():
                       [e for _w, _b, e, _t in mine], color=colours(w % 10), linewidth=1.5)
             ax.plot([t for _w, _b, _e, t in mine], [b for _w, b, _e, _t in mine], ".",
                     markersize=2.5, color=colours(w % 10), label=f"worker {w}")
-        ax.set_title(f"{mode}: workers {len(workers)} apart by {spread(ev):,} cells (median)",
+        window = f", window {windows[mode]:,} cells" if windows.get(mode) else ""
+        ax.set_title(f"{mode}{window}: {len(workers)} workers {spread(ev):,} cells apart (median)",
                      fontsize=9)
         ax.set_xlabel("time in the cell phase (ms)")
         ax.grid(alpha=0.3)
@@ -75,7 +81,10 @@ def main():
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=110)
-    print(f"trace_plot: {sys.argv[2]} ({', '.join(f'{m}: {len(runs[m])} events' for m in modes)})")
+    print(f"trace_plot: {sys.argv[2]} ("
+          + ", ".join(f"{m}: {len(runs[m])} events"
+                      + (f", window {windows[m]:,} cells" if windows.get(m) else "")
+                      for m in modes) + ")")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,210 @@
+/* apps/isosurface/io: the app's meshes and surfaces as VTK data objects
+ * (vtk_convert.h) and their files: the mesh and surface writers by
+ * extension, the surface readers (see vtk_bridge.h). */
+#include "file_checks.h"
+#include "pieces.h"
+#include "vtk_bridge.h"
+#include "vtk_convert.h"
+#include "vtk_quiet.h"
+
+#include <vtkCellArray.h>
+#include <vtkCommand.h>
+#include <vtkDoubleArray.h>
+#include <vtkIdTypeArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataReader.h>
+#include <vtkPolyDataWriter.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkUnstructuredGridWriter.h>
+#include <vtkXMLPPolyDataReader.h>
+#include <vtkXMLPolyDataReader.h>
+#include <vtkXMLPolyDataWriter.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace iso {
+
+namespace {
+
+/* Write data to path through an XML writer (appended data). 0 or -EIO. */
+template <class Writer>
+int write_xml(vtkDataObject *data, const std::string &path, std::string *err) {
+  QuietVtk quiet; /* the executive's dump of the failed request, colour codes and all */
+  vtkNew<Writer> w;
+  vtkNew<ErrorCatcher> catcher;
+  w->AddObserver(vtkCommand::ErrorEvent, catcher);
+  w->SetFileName(path.c_str());
+  w->SetInputData(data);
+  w->SetDataModeToAppended();
+  if (!w->Write() || catcher->failed) {
+    *err = "cannot write '" + path + "'" + caught_reason(*catcher);
+    return -EIO;
+  }
+  return 0;
+}
+
+/* Write data to path through a legacy writer (binary). 0 or -EIO. */
+template <class Writer>
+int write_legacy(vtkDataObject *data, const std::string &path, std::string *err) {
+  QuietVtk quiet;
+  vtkNew<Writer> w;
+  vtkNew<ErrorCatcher> catcher;
+  w->AddObserver(vtkCommand::ErrorEvent, catcher);
+  w->SetFileName(path.c_str());
+  w->SetInputData(data);
+  w->SetFileTypeToBinary();
+  if (!w->Write() || catcher->failed) {
+    *err = "cannot write '" + path + "'" + caught_reason(*catcher);
+    return -EIO;
+  }
+  return 0;
+}
+
+/* The message of an output path whose extension no writer takes. */
+int unknown_extension(const std::string &path, const char *expected, std::string *err) {
+  *err = "'" + path + "': unknown file type (expected " + expected + ")";
+  return -ENOTSUP;
+}
+
+} // namespace
+
+Surface surface_of(vtkPolyData *pd) {
+  Surface out;
+  out.xyz.resize(3 * (size_t)pd->GetNumberOfPoints());
+  for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) pd->GetPoint(p, &out.xyz[3 * (size_t)p]);
+  for_each_triangle(pd, [&](const vtkIdType *ids) {
+    for (int k = 0; k < 3; k++) out.tri.push_back((int64_t)ids[k]);
+  });
+  return out;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> to_vtk(const Mesh &m) {
+  auto ug = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  vtkNew<vtkDoubleArray> xyz;
+  xyz->SetNumberOfComponents(3);
+  xyz->SetNumberOfTuples((vtkIdType)m.pts.size());
+  vtkNew<vtkDoubleArray> s;
+  s->SetName(m.array_name.c_str());
+  s->SetNumberOfTuples((vtkIdType)m.pts.size());
+  /* The same layouts: three doubles a point, one a scalar. */
+  if (!m.pts.empty()) {
+    std::memcpy(xyz->GetPointer(0), m.pts.data(), m.pts.size() * sizeof(Point));
+    std::memcpy(s->GetPointer(0), m.scalars.data(), m.scalars.size() * sizeof(double));
+  }
+  vtkNew<vtkPoints> points;
+  points->SetData(xyz);
+  ug->SetPoints(points);
+  vtkNew<vtkIdTypeArray> offsets, conn;
+  offsets->SetNumberOfTuples((vtkIdType)m.tets.size() + 1);
+  conn->SetNumberOfTuples((vtkIdType)(4 * m.tets.size()));
+  vtkIdType *po = offsets->GetPointer(0), *pc = conn->GetPointer(0);
+  for (size_t c = 0; c <= m.tets.size(); c++) po[c] = (vtkIdType)(4 * c);
+  /* VTK's own 64-bit ids (vtkIdType), as its readers make them: the VTK
+   * peers read the cells they read from a file. */
+  for (size_t c = 0; c < m.tets.size(); c++)
+    for (int a = 0; a < 4; a++) pc[4 * c + (size_t)a] = (vtkIdType)m.tets[c].v[a];
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(offsets, conn);
+  ug->SetCells(VTK_TETRA, cells);
+  ug->GetPointData()->SetScalars(s);
+  return ug;
+}
+
+vtkSmartPointer<vtkPolyData> to_vtk(const Surface &s) {
+  auto pd = vtkSmartPointer<vtkPolyData>::New();
+  vtkNew<vtkDoubleArray> xyz;
+  xyz->SetNumberOfComponents(3);
+  xyz->SetNumberOfTuples((vtkIdType)s.nverts());
+  if (!s.xyz.empty()) std::memcpy(xyz->GetPointer(0), s.xyz.data(), s.xyz.size() * sizeof(double));
+  vtkNew<vtkPoints> pts;
+  pts->SetData(xyz);
+  pd->SetPoints(pts);
+  vtkNew<vtkIdTypeArray> offsets, conn;
+  offsets->SetNumberOfTuples((vtkIdType)s.ntris() + 1);
+  conn->SetNumberOfTuples((vtkIdType)s.tri.size());
+  for (size_t f = 0; f <= s.ntris(); f++) offsets->SetValue((vtkIdType)f, (vtkIdType)(3 * f));
+  if (!s.tri.empty())
+    std::memcpy(conn->GetPointer(0), s.tri.data(), s.tri.size() * sizeof(int64_t));
+  vtkNew<vtkCellArray> polys;
+  polys->SetData(offsets, conn);
+  pd->SetPolys(polys);
+  return pd;
+}
+
+int write_vtu(const Mesh &m, const std::string &path, std::string *err) {
+  return write_xml<vtkXMLUnstructuredGridWriter>(to_vtk(m), path, err);
+}
+
+int write_vtp(const Surface &s, const std::string &path, std::string *err) {
+  return write_xml<vtkXMLPolyDataWriter>(to_vtk(s), path, err);
+}
+
+int write_mesh(const Mesh &m, const std::string &path, std::string *err) {
+  if (has_extension(path, ".vtu")) return write_vtu(m, path, err);
+  if (has_extension(path, ".vtk"))
+    return write_legacy<vtkUnstructuredGridWriter>(to_vtk(m), path, err);
+  return unknown_extension(path, ".vtu or .vtk", err);
+}
+
+int write_surface(const Surface &s, const std::string &path, std::string *err) {
+  if (has_extension(path, ".vtp")) return write_vtp(s, path, err);
+  if (has_extension(path, ".vtk")) return write_legacy<vtkPolyDataWriter>(to_vtk(s), path, err);
+  return unknown_extension(path, ".vtp or .vtk", err);
+}
+
+namespace {
+
+/* The triangles of path through VTK's polydata reader R (a .pvtp's pieces
+ * appended, their points not merged), VTK's messages caught: 0, or -ENOENT
+ * and -EIO with one line. */
+template <class R>
+int read_polydata(const std::string &path, Surface *s, std::string *err) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    *err = "cannot read '" + path + "': " + std::strerror(errno);
+    return -ENOENT;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *err = "cannot read '" + path + "': not a regular file";
+    return -ENOENT;
+  }
+  CaughtReader<R> in(path);
+  in.r->Update();
+  vtkPolyData *pd = in.r->GetOutput();
+  if (in.catcher->failed || !pd || in.r->GetErrorCode() != 0 || !in.quiet.text().empty()) {
+    *err = "VTK could not read '" + path + "'" + in.reason();
+    return -EIO;
+  }
+  *s = surface_of(pd);
+  return 0;
+}
+
+} // namespace
+
+int read_vtp(const std::string &path, Surface *s, std::string *err) {
+  return read_polydata<vtkXMLPolyDataReader>(path, s, err);
+}
+
+int read_surface(const std::string &path, Surface *s, std::string *err) {
+  int rc;
+  if (has_extension(path, ".vtp"))
+    rc = read_vtp(path, s, err);
+  else if (has_extension(path, ".pvtp"))
+    rc = read_polydata<vtkXMLPPolyDataReader>(path, s, err);
+  else if (has_extension(path, ".vtk"))
+    rc = check_file(path, FileFormat::LegacyVtk, err);
+  else
+    return unknown_extension(path, ".vtp, .pvtp or .vtk", err);
+  if (!rc && has_extension(path, ".vtk")) rc = read_polydata<vtkPolyDataReader>(path, s, err);
+  if (rc) *err = printable(*err);
+  return rc;
+}
+
+} // namespace iso
