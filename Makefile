@@ -10,7 +10,8 @@
 #   make check      the same for the release variant only (the quick run)
 #   make bench      benchmarks (bench/), release build
 #   make demo       the isosurface demo (apps/isosurface)
-#   make install PREFIX=/usr/local [LIBDIR=...] [DESTDIR=...]
+#   make vtk-filter the VTK filter vtkAdaptiveContourFilter (C++ and Python)
+#   make install PREFIX=/usr/local [LIBDIR=...] [DESTDIR=...] [PYTHONDIR=...]
 #   make uninstall  (same PREFIX, LIBDIR and DESTDIR)
 #   make format     clang-format every C/C++ source (format-check: report only)
 #
@@ -97,10 +98,12 @@ TEST_SUPPORT_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(TEST_SUPPORT))
 
 # Modules append to these: INSTALL_BINS (installed to BINDIR), EXTRA_TESTS
 # (more test binaries of this variant, run by test-run after TEST_BINS),
-# CHECKS (release-only checks run by `make test`), BENCH_RUNS.
+# CHECKS (release-only checks run by `make test`), BENCH_RUNS, DEMO_DEPS
+# (built by `make demo`), DOC_DEPS (built before check-docs).
 INSTALL_BINS :=
 EXTRA_TESTS :=
 DEMO_DEPS :=
+DOC_DEPS :=
 BENCH_RUNS :=
 CHECKS :=
 
@@ -112,7 +115,7 @@ all: lib
 lib: $(LIB_A) $(LIB_SO)
 
 help:
-	@sed -n '2,22p' Makefile
+	@sed -n '2,21p' Makefile
 
 deps:
 	@bash scripts/deps.sh all
@@ -149,6 +152,7 @@ tests: $(TEST_BINS)
 -include perfcounters/module.mk
 -include bench/module.mk
 -include apps/isosurface/module.mk
+-include apps/isosurface/vtk/module.mk
 -include stl/module.mk
 -include packaging/module.mk
 -include docs/module.mk

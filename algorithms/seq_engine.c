@@ -2,6 +2,7 @@
 #include "seq_engine.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +39,41 @@ static void ctx_init(adapt__seq_ctx *c, const adapt__seq_kernel *k, void *kctx,
  * a cheap operation: 5-7% of a 2^14-element call). Direct-mapped,
  * thread-local: no sharing. */
 enum { GRAIN_CACHE = 64 };
-static _Thread_local struct {
+typedef struct {
   const adapt__seq_kernel *kernel;
   void (*key)(void);
   size_t grain;
-} grain_cache[GRAIN_CACHE];
+} grain_entry;
+/* The table is on the heap, one per thread (allocated at the thread's first
+ * use, freed at its exit; NULL when that failed: no cache), not in the
+ * thread-local block: libadapt.so's thread-local data must stay small so
+ * that dlopen can load it (a Python module using it: glibc gives a library
+ * with initial-exec thread-locals only its small static TLS surplus). */
+static _Thread_local grain_entry *grain_cache;
+static pthread_key_t grain_key;
+static pthread_once_t grain_once = PTHREAD_ONCE_INIT;
+static int grain_key_ok;
+
+static void grain_free(void *table) {
+  grain_cache = NULL;
+  free(table);
+}
+
+static void grain_key_init(void) { grain_key_ok = pthread_key_create(&grain_key, grain_free) == 0; }
+
+/* The calling thread's table, NULL if it cannot be allocated. */
+static grain_entry *grain_table(void) {
+  if (grain_cache) return grain_cache;
+  pthread_once(&grain_once, grain_key_init);
+  if (!grain_key_ok) return NULL;
+  grain_entry *t = calloc(GRAIN_CACHE, sizeof *t);
+  if (t && pthread_setspecific(grain_key, t) != 0) {
+    free(t);
+    t = NULL;
+  }
+  grain_cache = t;
+  return t;
+}
 
 static size_t grain_slot(const adapt__seq_kernel *k, void (*key)(void)) {
   uintptr_t h = (uintptr_t)key ^ ((uintptr_t)k >> 3);
@@ -55,8 +86,9 @@ static void master_init(const adapt__seq_ctx *c, adapt__seq_work *w) {
   w->grain = c->p.grain;
   if (c->p.auto_grain && c->p.grain_key) {
     size_t s = grain_slot(c->kernel, c->p.grain_key);
-    if (grain_cache[s].kernel == c->kernel && grain_cache[s].key == c->p.grain_key)
-      w->grain = min_size(grain_cache[s].grain, c->p.window);
+    grain_entry *gc = grain_table();
+    if (gc && gc[s].kernel == c->kernel && gc[s].key == c->p.grain_key)
+      w->grain = min_size(gc[s].grain, c->p.window);
   }
   w->calibrate = c->p.auto_grain ? ADAPT_ALGO_GRAIN_STRIKES : 0;
   /* The first window (all of [0, n) in NONE mode). */
@@ -339,9 +371,12 @@ int adapt__seq_run(adapt__seq_ctx *c, adapt__seq_work *w, const adapt__seq_kerne
   int rc = exec(c, w);
   if (c->p.auto_grain && c->p.grain_key && w->calibrate == 0) { /* learned a grain */
     size_t s = grain_slot(k, c->p.grain_key);
-    grain_cache[s].kernel = k;
-    grain_cache[s].key = c->p.grain_key;
-    grain_cache[s].grain = w->grain;
+    grain_entry *gc = grain_table();
+    if (gc) {
+      gc[s].kernel = k;
+      gc[s].key = c->p.grain_key;
+      gc[s].grain = w->grain;
+    }
   }
   return rc;
 }

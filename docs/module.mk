@@ -13,9 +13,9 @@
 # table from them; `make docs-tables` regenerates the tables only.
 
 .PHONY: check-docs
-check-docs: $(LIB_A) $(ISO_LIB_A)
+check-docs: $(LIB_A) $(ISO_LIB_A) $(DOC_DEPS)
 	@VARIANT=$(VARIANT) SAN_FLAGS="$(SAN_FLAGS)" CC="$(CC)" CXX="$(CXX)" LIBS_CORE="$(LIBS_CORE)" \
-	  bash scripts/doc_examples.sh
+	  DOC_VTK_CXXFLAGS="$(DOC_VTK_CXXFLAGS)" DOC_VTK_LIBS="$(DOC_VTK_LIBS)" bash scripts/doc_examples.sh
 	@bash scripts/doc_refs.sh
 	@python3 scripts/doc_tables.py --check README.md docs/*.md && echo "doc-tables: every table matches its CSV"
 	@bash scripts/doc_history.sh

@@ -10,7 +10,8 @@
 #     adapt::iso and adapt::iso_static;
 #  2. find_package refuses another major/minor version;
 #  3. uninstall leaves no file behind;
-#  4. without VTK, install installs the library and says the app is not built.
+#  4. the VTK filter installed in the default layout, imported by Debian's python3;
+#  5. without VTK, install installs the library and says the app is not built.
 # Usage: check_consumers.sh MAKE WORKDIR
 set -euo pipefail
 MAKE_CMD=${1:-make}
@@ -30,7 +31,7 @@ unset LD_LIBRARY_PATH
 export ADAPT_WORKERS=2
 
 $MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$stage" PREFIX=$prefix \
-  LIBDIR=$libdir >"$work/install.log"
+  LIBDIR=$libdir VTKF_INSTALL=0 >"$work/install.log"
 root="$stage$prefix"
 for f in include/adapt/adapt.h include/adapt/loop.h $libsub/libadapt.a $libsub/libadapt.so \
   $libsub/pkgconfig/adapt.pc $libsub/pkgconfig/adapt-static.pc $libsub/cmake/adapt/adaptConfig.cmake \
@@ -84,9 +85,42 @@ fi
 
 # Uninstall leaves no file.
 $MAKE_CMD --no-print-directory VARIANT=release uninstall DESTDIR="$stage" PREFIX=$prefix \
-  LIBDIR=$libdir >"$work/uninstall.log"
+  LIBDIR=$libdir VTKF_INSTALL=0 >"$work/uninstall.log"
 left=$(find "$stage" -type f -o -type l)
 [ -z "$left" ] || fail "uninstall left: $left"
+
+# The VTK filter, in the default layout (the build of `make vtk-filter`,
+# installed as it is): Debian's python3 imports adapt_vtk from the staged
+# tree and contours with it; uninstall removes it.
+vtk_filter=""
+if [ -e build/release/apps/isosurface/vtk/built ]; then
+  vstage="$work/stage_vtk"
+  $MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$vstage" PREFIX=$prefix \
+    >"$work/install_vtk.log"
+  vroot="$vstage$prefix"
+  for f in lib/libadaptVtkContour.so lib/python3/dist-packages/adapt_vtk/__init__.py \
+    lib/cmake/adapt-vtk; do
+    [ -e "$vroot/$f" ] || fail "install did not write $f"
+  done
+  PYTHONPATH="$vroot/lib/python3/dist-packages" /usr/bin/python3 - <<'PY' || fail "adapt_vtk from the staged install"
+from vtkmodules.vtkImagingCore import vtkRTAnalyticSource
+from vtkmodules.vtkFiltersGeneral import vtkDataSetTriangleFilter
+from adapt_vtk import vtkAdaptiveContourFilter
+src = vtkRTAnalyticSource()
+tets = vtkDataSetTriangleFilter()
+tets.SetInputConnection(src.GetOutputPort())
+f = vtkAdaptiveContourFilter()
+f.SetInputConnection(tets.GetOutputPort())
+f.SetValue(0, 150.0)
+f.Update()
+assert f.GetOutput().GetNumberOfCells() > 1000, f.GetOutput().GetNumberOfCells()
+PY
+  $MAKE_CMD --no-print-directory VARIANT=release uninstall DESTDIR="$vstage" PREFIX=$prefix \
+    >"$work/uninstall_vtk.log"
+  left=$(find "$vstage" -type f -o -type l)
+  [ -z "$left" ] || fail "uninstall left: $left"
+  vtk_filter=" the VTK filter imported from Debian's python3;"
+fi
 
 # Without VTK: the library is installed, the app is not, and install says so.
 $MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$work/stage_novtk" \
@@ -97,5 +131,5 @@ $MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$work/stage_novt
 grep -q 'adapt-isosurface not built' "$work/install_novtk.log" || fail "no-VTK install: no message"
 
 echo "check-consumers: pkg-config (adapt, adapt-static, adapt-iso) and CMake (adapt::adapt," \
-  "adapt::adapt_static, adapt::iso, adapt::iso_static) consumers built and ran from a staged install; uninstall clean;" \
+  "adapt::adapt_static, adapt::iso, adapt::iso_static) consumers built and ran from a staged install; uninstall clean;$vtk_filter" \
   "install without VTK installs the library"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The shared library exports its public API and nothing else but the slow
 # paths of the inline steal and preempt points (at most 5 internal adapt__
-# symbols). Usage: check_symbols.sh LIBADAPT_SO PUBLIC_HEADER_DIR...
+# symbols), with a thread-local block small enough to dlopen. Usage: check_symbols.sh LIBADAPT_SO PUBLIC_HEADER_DIR...
 # (the runtime's and the algorithms' public header folders)
 set -euo pipefail
 so=${1:?shared library}
@@ -20,7 +20,19 @@ declared=$(grep -hv '^#' "${hdr_files[@]}" | tr '\n' ' ' | grep -oE 'ADAPT_API[^
 missing=$(comm -23 <(echo "$declared") <(echo "$exported"))
 undeclared=$(comm -13 <(echo "$declared") <(grep -E '^adapt_' <<<"$exported" | sort -u))
 
+# Its thread-local block: the library has initial-exec thread-locals
+# (ADAPT__TLS_FAST), so a dlopen (a Python module using it) must find the
+# whole block in glibc's small static TLS surplus (about 1.6 KB, shared with
+# the other libraries loaded so).
+max_tls=1024
+tls=$(readelf -lW "$so" | awk '$1 == "TLS" { print $6 }')
+tls=$((${tls:-0}))
+
 bad=0
+if [ "$tls" -gt $max_tls ]; then
+  echo "check-symbols: thread-local block of $tls bytes (at most $max_tls: dlopen must fit it in static TLS)" >&2
+  bad=1
+fi
 if [ "$n_internal" -gt $max_internal ]; then
   echo "check-symbols: $n_internal internal symbols exported (at most $max_internal):" $internal >&2
   bad=1

@@ -10,6 +10,9 @@
 # renders as usual. The program runs with ADAPT_WORKERS=2 (env= may override it) under a
 # timeout; it passes when it compiles without warnings, exits with 0 and, with expect=, prints
 # TEXT (a fixed substring of stdout+stderr). Values with spaces are double-quoted.
+# with=vtk-filter (C++): the example uses the VTK filter vtkAdaptiveContourFilter; it is
+# compiled with DOC_VTK_CXXFLAGS and linked with DOC_VTK_LIBS (the Makefile's, from
+# apps/isosurface/vtk/module.mk), and fails when they are not given.
 #
 # Also fails when a block that contains `int main(` is not marked (every program in the docs
 # is compiled), when a marked block has no `int main(` (a marked block is a whole program),
@@ -108,7 +111,7 @@ while IFS=$'\t' read -r k file line info; do
   lang=${info%%[[:space:]]*}
   attrs=${info#"$lang"}
   # Parse key=value / key="value with spaces" attributes of the info string.
-  name='' expect='' args='' envs=() nattrs=0
+  name='' expect='' args='' with='' envs=() nattrs=0
   while [[ $attrs =~ ^[[:space:]]*([a-z]+)=(\"([^\"]*)\"|([^[:space:]\"]*))(.*)$ ]]; do
     key=${BASH_REMATCH[1]}
     val=${BASH_REMATCH[3]}${BASH_REMATCH[4]}
@@ -119,6 +122,7 @@ while IFS=$'\t' read -r k file line info; do
       expect) expect=$val ;;
       args) args=$val ;;
       env) envs+=("$val") ;;
+      with) with=$val ;;
       *) problem "$file:$line: unknown marker attribute '$key' in '$info'" ;;
     esac
   done
@@ -156,7 +160,19 @@ while IFS=$'\t' read -r k file line info; do
   esac
   cp "$block" "$src"
   why=
-  if [ $is_program -eq 0 ]; then
+  extra=()
+  if [ "$with" = vtk-filter ] && [ -n "${DOC_VTK_LIBS:-}" ]; then
+    read -r -a vtk_cxx <<< "${DOC_VTK_CXXFLAGS:-}"
+    read -r -a vtk_libs <<< "$DOC_VTK_LIBS"
+    compile+=("${vtk_cxx[@]}")
+    extra=("${vtk_libs[@]}")
+  elif [ -n "$with" ]; then
+    why="with=$with: $([ "$with" = vtk-filter ] && echo "the VTK filter's flags are not given \
+(DOC_VTK_LIBS; make check-docs passes them when VTK is there)" || echo "unknown")"
+  fi
+  if [ -n "$why" ]; then
+    :
+  elif [ $is_program -eq 0 ]; then
     why="not a complete program (no int main)"
   elif grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"; then
     why="includes a header by a quoted path (public <adapt/...> headers only)"
@@ -165,7 +181,7 @@ while IFS=$'\t' read -r k file line info; do
   # Every variable of env= for the run, after the default worker count.
   run_env=(ADAPT_WORKERS=2 "${envs[@]}")
   t0=$(date +%s.%N)
-  if [ -z "$why" ] && ! "${compile[@]}" "${san[@]}" -o "$bin" "$src" "${libs_lang[@]}" "${libs[@]}" \
+  if [ -z "$why" ] && ! "${compile[@]}" "${san[@]}" -o "$bin" "$src" "${extra[@]}" "${libs_lang[@]}" "${libs[@]}" \
     > "$bin.build.log" 2>&1; then
     why="does not compile (see $bin.build.log)"
     sed 's/^/    /' "$bin.build.log" >&2

@@ -212,7 +212,7 @@ $(ISO_DIST_TEST): tests/isosurface/test_dist.sh $(ISO_BIN) $(ISO_B)/flags
 isosurface: $(ISO_BIN)
 
 # The demo: see docs/isosurface.md. ISO_DEMO_ARGS may override the mesh.
-demo-run: $(ISO_BIN)
+demo-run: $(ISO_BIN) $(DEMO_DEPS)
 	@bash $(ISO_CLI)/demo.sh $(ISO_BIN) $(ISO_OUT)
 
 # ---- make fuzz: libFuzzer harnesses of the mesh readers ----------------------

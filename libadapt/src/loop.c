@@ -6,6 +6,8 @@
  * point of this worker (this loop's or one nested in the body) sees only
  * unclaimed iterations, and gives thieves the tail: [end - piece, end). */
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
 
 #include <adapt/adaptive.h>
 #include <adapt/loop.h>
@@ -123,11 +125,41 @@ static size_t rescale(size_t g, size_t n, uint64_t dt, unsigned *probe, int *str
  * run's is rescaled at its first timed chunk (rescale). Direct-mapped,
  * thread-local: no sharing. */
 enum { GRAIN_CACHE = 64 };
-static _Thread_local struct {
+typedef struct {
   void (*body)(size_t, size_t, void *);
   size_t grain;
   unsigned probe;
-} grain_cache[GRAIN_CACHE];
+} grain_entry;
+/* The table is on the heap, one per thread (allocated at the thread's first
+ * use, freed at its exit; NULL when that failed: no cache), not in the
+ * thread-local block: libadapt.so's thread-local data must stay small so
+ * that dlopen can load it (a Python module using it: glibc gives a library
+ * with initial-exec thread-locals only its small static TLS surplus). */
+static _Thread_local grain_entry *grain_cache;
+static pthread_key_t grain_key;
+static pthread_once_t grain_once = PTHREAD_ONCE_INIT;
+static int grain_key_ok;
+
+static void grain_free(void *table) {
+  grain_cache = NULL;
+  free(table);
+}
+
+static void grain_key_init(void) { grain_key_ok = pthread_key_create(&grain_key, grain_free) == 0; }
+
+/* The calling thread's table, NULL if it cannot be allocated. */
+static grain_entry *grain_table(void) {
+  if (grain_cache) return grain_cache;
+  pthread_once(&grain_once, grain_key_init);
+  if (!grain_key_ok) return NULL;
+  grain_entry *t = calloc(GRAIN_CACHE, sizeof *t);
+  if (t && pthread_setspecific(grain_key, t) != 0) {
+    free(t);
+    t = NULL;
+  }
+  grain_cache = t;
+  return t;
+}
 
 static size_t grain_slot(void (*body)(size_t, size_t, void *)) {
   uintptr_t h = (uintptr_t)body;
@@ -270,13 +302,14 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   }
   for_work w = {first, last, 1, 0, 0, 0, 0};
   size_t slot = grain_slot(body);
+  grain_entry *gc = g ? NULL : grain_table();
   if (g) {
     w.grain = g;
   } else {
     w.autograin = 1;
-    if (grain_cache[slot].body == body) {
-      w.grain = grain_cache[slot].grain;
-      w.probe = grain_cache[slot].probe;
+    if (gc && gc[slot].body == body) {
+      w.grain = gc[slot].grain;
+      w.probe = gc[slot].probe;
     } else {
       w.calibrating = 1;
     }
@@ -291,10 +324,10 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   for_run(&f, &w, &c);
   rc = adapt_end(&f);
   adapt__region_leave(region);
-  if (!g && !w.calibrating) { /* learned a grain: remember it */
-    grain_cache[slot].body = body;
-    grain_cache[slot].grain = w.grain;
-    grain_cache[slot].probe = w.probe;
+  if (gc && !w.calibrating) { /* learned a grain: remember it */
+    gc[slot].body = body;
+    gc[slot].grain = w.grain;
+    gc[slot].probe = w.probe;
   }
   return rc ? rc : for_result(&c);
 }

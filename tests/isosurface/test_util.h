@@ -22,6 +22,17 @@
 #include <string>
 #include <vector>
 
+/* The variant's name (ADAPT_TEST_VARIANT, set by make test-run), "" when
+ * run by hand. */
+inline std::string test_variant() {
+  const char *v = std::getenv("ADAPT_TEST_VARIANT");
+  return v ? v : "";
+}
+
+/* Under ThreadSanitizer the loops over worker counts leave out one worker:
+ * nothing runs concurrently there (release and asan check its results). */
+inline bool tsan_skips(int workers) { return workers == 1 && test_variant() == "tsan"; }
+
 /* (Re)start the runtime with w unbound workers. */
 inline void start_workers(int w) {
   adapt_finalize();

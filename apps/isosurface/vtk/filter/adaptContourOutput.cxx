@@ -1,0 +1,249 @@
+/* vtkAdaptiveContourFilter's request and output (adaptContourOutput.h). */
+#include "adaptContourOutput.h"
+
+#include "vtkCellArray.h"
+#include "vtkDoubleArray.h"
+#include "vtkFloatArray.h"
+#include "vtkIdTypeArray.h"
+#include "vtkIdList.h"
+#include "vtkPoints.h"
+#include "vtkTypeInt32Array.h"
+#include "vtkTypeInt64Array.h"
+#include "vtkUnsignedCharArray.h"
+#include "vtkUnstructuredGrid.h"
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+namespace adapt_vtk {
+
+namespace {
+
+namespace iso = adapt::iso;
+
+/* The dtype of a VTK type code, false for the types the core does not read
+ * (bit, string, variant arrays). */
+bool DtypeOf(int vtkType, iso::dtype *t) {
+  switch (vtkType) {
+  case VTK_CHAR: *t = iso::dtype_of<char>(); return true;
+  case VTK_SIGNED_CHAR: *t = iso::dtype::int8; return true;
+  case VTK_UNSIGNED_CHAR: *t = iso::dtype::uint8; return true;
+  case VTK_SHORT: *t = iso::dtype::int16; return true;
+  case VTK_UNSIGNED_SHORT: *t = iso::dtype::uint16; return true;
+  case VTK_INT: *t = iso::dtype::int32; return true;
+  case VTK_UNSIGNED_INT: *t = iso::dtype::uint32; return true;
+  case VTK_LONG: *t = iso::dtype_of<long>(); return true;
+  case VTK_UNSIGNED_LONG: *t = iso::dtype_of<unsigned long>(); return true;
+  case VTK_ID_TYPE: *t = iso::dtype_of<vtkIdType>(); return true;
+  case VTK_LONG_LONG: *t = iso::dtype::int64; return true;
+  case VTK_UNSIGNED_LONG_LONG: *t = iso::dtype::uint64; return true;
+  case VTK_FLOAT: *t = iso::dtype::float32; return true;
+  case VTK_DOUBLE: *t = iso::dtype::float64; return true;
+  default: return false;
+  }
+}
+
+/* The view of a contiguous (AOS) numeric array. */
+int View(vtkDataArray *a, iso::array *v) {
+  iso::dtype t;
+  if (!DtypeOf(a->GetDataType(), &t)) return -EINVAL;
+  v->data = a->GetVoidPointer(0);
+  v->type = t;
+  v->count = size_t(a->GetNumberOfTuples());
+  v->components = a->GetNumberOfComponents();
+  return 0;
+}
+
+/* The cells: an unstructured grid's cell arrays (32- or 64-bit) and types,
+ * or the tetrahedra of a structured block. */
+void ViewCells(const Input &in, Call *call) {
+  if (!in.Ugrid) {
+    if (in.Tets64.empty())
+      call->In.connectivity = iso::view(in.Tets32.data(), in.Tets32.size());
+    else
+      call->In.connectivity = iso::view(in.Tets64.data(), in.Tets64.size());
+    return;
+  }
+  auto *ug = static_cast<vtkUnstructuredGrid *>(in.Ugrid);
+  vtkCellArray *cells = ug->GetCells();
+  vtkDataArray *off, *conn;
+  if (cells->IsStorage64Bit()) {
+    off = cells->GetOffsetsArray64();
+    conn = cells->GetConnectivityArray64();
+  } else {
+    off = cells->GetOffsetsArray32();
+    conn = cells->GetConnectivityArray32();
+  }
+  View(off, &call->In.offsets);
+  View(conn, &call->In.connectivity);
+  View(ug->GetCellTypesArray(), &call->In.types);
+}
+
+/* The output array of the same type, name and components as `like`,
+ * holding the n tuples at data. */
+vtkSmartPointer<vtkDataArray> ArrayFrom(vtkDataArray *like, const void *data, vtkIdType n) {
+  vtkSmartPointer<vtkDataArray> a;
+  a.TakeReference(vtkDataArray::CreateDataArray(like->GetDataType()));
+  a->SetName(like->GetName());
+  a->SetNumberOfComponents(like->GetNumberOfComponents());
+  for (int c = 0; c < like->GetNumberOfComponents(); c++)
+    if (like->GetComponentName(c)) a->SetComponentName(c, like->GetComponentName(c));
+  a->SetNumberOfTuples(n);
+  if (n > 0)
+    std::memcpy(a->GetVoidPointer(0), data,
+                size_t(n) * size_t(like->GetNumberOfComponents()) *
+                    size_t(like->GetDataTypeSize()));
+  return a;
+}
+
+void FillPoints(const iso::surface &s, bool floatPoints, vtkPolyData *out) {
+  const vtkIdType n = vtkIdType(s.num_points());
+  vtkNew<vtkPoints> pts;
+  pts->SetDataType(floatPoints ? VTK_FLOAT : VTK_DOUBLE);
+  pts->SetNumberOfPoints(n);
+  const double *xyz = s.points();
+  if (floatPoints) {
+    float *f = static_cast<vtkFloatArray *>(pts->GetData())->GetPointer(0);
+    for (vtkIdType i = 0; i < 3 * n; i++) f[i] = float(xyz[i]);
+  } else if (n > 0) {
+    std::memcpy(static_cast<vtkDoubleArray *>(pts->GetData())->GetPointer(0), xyz,
+                size_t(n) * 3 * sizeof(double));
+  }
+  out->SetPoints(pts);
+}
+
+void FillTriangles(const iso::surface &s, vtkPolyData *out) {
+  const vtkIdType n = vtkIdType(s.num_triangles());
+  vtkNew<vtkTypeInt64Array> offsets, conn;
+  offsets->SetNumberOfTuples(n + 1);
+  conn->SetNumberOfTuples(3 * n);
+  vtkTypeInt64 *o = offsets->GetPointer(0);
+  for (vtkIdType t = 0; t <= n; t++) o[t] = 3 * t;
+  if (n > 0) std::memcpy(conn->GetPointer(0), s.triangles(), size_t(n) * 3 * sizeof(std::int64_t));
+  vtkNew<vtkCellArray> polys;
+  polys->SetData(offsets, conn);
+  out->SetPolys(polys);
+}
+
+/* The cell arrays, each triangle taking the tuple of its source cell (as
+ * vtkContourGrid's CopyData; the active global ids are not copied). */
+void FillCellData(const iso::surface &s, const Input &in, vtkPolyData *out) {
+  const vtkIdType n = vtkIdType(s.num_triangles());
+  if (!s.cell_ids()) return; /* no cell array to copy */
+  vtkNew<vtkIdList> src;
+  src->SetNumberOfIds(n);
+  const std::int64_t *ids = s.cell_ids();
+  for (vtkIdType t = 0; t < n; t++)
+    src->SetId(t, !in.Structured       ? vtkIdType(ids[t])
+                  : in.TetCell.empty() ? vtkIdType(ids[t] / 5)
+                                       : in.TetCell[size_t(ids[t])]);
+  vtkCellData *cd = in.CellData;
+  vtkAbstractArray *globalIds = cd->GetGlobalIds();
+  for (int a = 0; a < cd->GetNumberOfArrays(); a++) {
+    vtkAbstractArray *arr = cd->GetAbstractArray(a);
+    if (!arr || arr == globalIds) continue;
+    vtkSmartPointer<vtkAbstractArray> o;
+    o.TakeReference(arr->NewInstance());
+    o->SetName(arr->GetName());
+    o->SetNumberOfComponents(arr->GetNumberOfComponents());
+    o->SetNumberOfTuples(n);
+    arr->GetTuples(src, o);
+    const int attr = cd->IsArrayAnAttribute(a);
+    auto *oda = vtkDataArray::SafeDownCast(o);
+    if (attr >= 0 && oda)
+      out->GetCellData()->SetAttribute(oda, attr);
+    else
+      out->GetCellData()->AddArray(o);
+  }
+}
+
+} // namespace
+
+int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err) {
+  call->Keep.clear();
+  call->PointArrays.clear();
+  call->PointAttributes.clear();
+  View(in.Points, &call->In.points);
+  if (View(in.Scalars, &call->In.scalars) != 0) {
+    *err = std::string("the scalars are of type ") + in.Scalars->GetDataTypeAsString() +
+           ", not a numeric type";
+    return -EINVAL;
+  }
+  ViewCells(in, call);
+  vtkPointData *pd = in.PointData;
+  vtkAbstractArray *skip[2] = {pd->GetGlobalIds(), pd->GetPedigreeIds()};
+  call->Req.point_data.clear();
+  for (int a = 0; a < pd->GetNumberOfArrays(); a++) {
+    vtkDataArray *arr = pd->GetArray(a);
+    iso::dtype t;
+    if (!arr || arr == skip[0] || arr == skip[1] || !DtypeOf(arr->GetDataType(), &t)) continue;
+    if (arr == pd->GetScalars() && !computeScalars) continue;
+    if (arr->GetNumberOfTuples() != in.NumberOfPoints) {
+      *err = std::string("the point array '") + (arr->GetName() ? arr->GetName() : "") + "' has " +
+             std::to_string(arr->GetNumberOfTuples()) + " tuples for " +
+             std::to_string(in.NumberOfPoints) + " points";
+      return -EINVAL;
+    }
+    vtkSmartPointer<vtkDataArray> c = arr;
+    if (!arr->HasStandardMemoryLayout()) {
+      c.TakeReference(vtkDataArray::CreateDataArray(arr->GetDataType()));
+      c->DeepCopy(arr);
+      call->Keep.push_back(c);
+    }
+    iso::array v;
+    View(c, &v);
+    call->Req.point_data.push_back(v);
+    call->PointArrays.push_back(arr);
+    call->PointAttributes.push_back(pd->IsArrayAnAttribute(a));
+  }
+  vtkCellData *cd = in.CellData;
+  bool cellArrays = false;
+  for (int a = 0; a < cd->GetNumberOfArrays(); a++) {
+    vtkAbstractArray *arr = cd->GetAbstractArray(a);
+    if (arr && arr != cd->GetGlobalIds() && arr->GetNumberOfTuples() < in.NumberOfCells) {
+      *err = std::string("the cell array '") + (arr->GetName() ? arr->GetName() : "") + "' has " +
+             std::to_string(arr->GetNumberOfTuples()) + " tuples for " +
+             std::to_string(in.NumberOfCells) + " cells";
+      return -EINVAL;
+    }
+    cellArrays = cellArrays || (arr && arr != cd->GetGlobalIds());
+  }
+  call->Req.cell_ids = cellArrays; /* the source cells, to copy the cell arrays */
+  call->Req.scalars = false;
+  return 0;
+}
+
+int FillOutput(const iso::surface &s, const Input &in, const Call &call, bool floatPoints,
+               vtkPolyData *out) {
+  try {
+    FillPoints(s, floatPoints, out);
+    FillTriangles(s, out);
+    vtkPointData *opd = out->GetPointData();
+    for (size_t i = 0; i < call.PointArrays.size(); i++) {
+      vtkDataArray *like = call.PointArrays[i];
+      iso::array v = s.point_data(i);
+      vtkSmartPointer<vtkDataArray> o = ArrayFrom(like, v.data, vtkIdType(s.num_points()));
+      if (call.PointAttributes[i] >= 0)
+        opd->SetAttribute(o, call.PointAttributes[i]);
+      else
+        opd->AddArray(o);
+    }
+    if (call.Req.normals) {
+      vtkNew<vtkFloatArray> normals;
+      normals->SetName("Normals");
+      normals->SetNumberOfComponents(3);
+      normals->SetNumberOfTuples(vtkIdType(s.num_points()));
+      if (s.num_points() > 0)
+        std::memcpy(normals->GetPointer(0), s.normals(), s.num_points() * 3 * sizeof(float));
+      opd->SetNormals(normals);
+    }
+    FillCellData(s, in, out);
+  } catch (const std::bad_alloc &) {
+    out->Initialize();
+    return -ENOMEM;
+  }
+  return 0;
+}
+
+} // namespace adapt_vtk

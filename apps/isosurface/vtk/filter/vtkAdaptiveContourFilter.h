@@ -1,0 +1,138 @@
+/* vtkAdaptiveContourFilter: isosurfaces of linear 3D cells by marching
+ * tetrahedra on libadapt's runtime (<adapt/iso.hpp>), a drop-in for
+ * vtkContourGrid / vtkContourFilter in a pipeline (docs/isosurface.md, "The
+ * VTK filter").
+ *
+ * Inputs (port 0):
+ * - vtkUnstructuredGrid of linear 3D cells (tetrahedron, voxel, hexahedron,
+ *   wedge, pyramid), the cells other than tetrahedra split into tetrahedra
+ *   on the fly by the core (<adapt/iso.hpp>, input); its arrays are read in
+ *   place (points float or double, 32- or 64-bit offsets/connectivity,
+ *   scalars and point arrays of any numeric type).
+ * - vtkImageData, vtkRectilinearGrid, vtkStructuredGrid with 3D cells: each
+ *   cell (i, j, k) is split into the 5 tetrahedra of vtkVoxel /
+ *   vtkHexahedron::Triangulate(p), p = (i + j + k) mod 2, exactly as
+ *   vtkDataSetTriangleFilter splits it; the surface is that of
+ *   vtkDataSetTriangleFilter + vtkContourGrid (not the marching cubes of
+ *   vtkContourFilter / vtkFlyingEdges3D). Blanked cells are skipped.
+ * - vtkMultiBlockDataSet, vtkPartitionedDataSet(Collection): each block on
+ *   its own, the output a composite of the same structure with a vtkPolyData
+ *   per block (the composite pipeline's behaviour, as for vtkContourFilter).
+ * Output: triangles, points merged (one per cut edge and isovalue; float
+ * when the input's are, else double), the triangles of isovalue i before
+ * those of isovalue i + 1; the point data interpolated from every numeric
+ * input point array as vtkContourGrid does (vtkDataArray::InterpolateTuple,
+ * integers rounded to the nearest; not the global and pedigree ids), the
+ * scalars among them when ComputeScalars is on; the cell data of each
+ * triangle copied from its source cell (not the global ids); "Normals"
+ * (float) when ComputeNormals is on: per point the normalised sum of its
+ * triangles' unit normals. The triangles are wound, and the normals point,
+ * towards larger scalars (docs/isosurface.md, "What the extraction
+ * guarantees"), where vtkContourGrid's follow the tetrahedra's vertex order.
+ * Scalars: SetInputArrayToProcess(0, 0, 0, association, name), point or
+ * cell data (default: the active point scalars). Cell scalars are made point
+ * scalars as vtkCellDataToPointData does (each point takes the mean of the
+ * cells that use it); that point array then is the "scalars" of the output.
+ * Errors (vtkErrorMacro, empty output, RequestData returns 1 so that the
+ * pipeline goes on): no scalars, an array name not found, a scalars array of
+ * more than one component or not numeric, a point array of another length
+ * than the points or a cell array shorter than the cells, a cell that is
+ * not linear 3D (2D, quadratic, polyhedron), a 2D structured input, another
+ * dataset type, a mesh the core refuses (ids out of range), a worker count
+ * other than the running runtime's, a runtime failure. An input of no cells
+ * is an empty output without error (as vtkContourGrid).
+ * Threads: one RequestData at a time per filter (as any vtkAlgorithm);
+ * several filters may run at once on different threads. */
+#ifndef APPS_ISOSURFACE_VTK_FILTER_VTKADAPTIVECONTOURFILTER_H
+#define APPS_ISOSURFACE_VTK_FILTER_VTKADAPTIVECONTOURFILTER_H
+
+#include "adaptVtkContourModule.h" // ADAPTVTKCONTOUR_EXPORT
+#include "vtkContourValues.h"      // inline SetValue etc.
+#include "vtkPolyDataAlgorithm.h"
+
+class ADAPTVTKCONTOUR_EXPORT vtkAdaptiveContourFilter : public vtkPolyDataAlgorithm {
+public:
+  static vtkAdaptiveContourFilter *New();
+  vtkTypeMacro(vtkAdaptiveContourFilter, vtkPolyDataAlgorithm);
+  void PrintSelf(ostream &os, vtkIndent indent) override;
+
+  /* How the cells are shared among the workers (docs/isosurface.md, "Modes"):
+   * SEQUENTIAL runs on the calling thread alone; NONE, STATIC and
+   * SLIDING_WINDOW run adaptively without a window, with a static window or
+   * a sliding one of WindowSize cells. The surface is the same in every
+   * mode. */
+  enum Modes { SEQUENTIAL = 0, NONE = 1, STATIC = 2, SLIDING_WINDOW = 3 };
+
+  /* The isovalues (vtkContourValues, as vtkContourGrid). */
+  void SetValue(int i, double value) { this->ContourValues->SetValue(i, value); }
+  double GetValue(int i) { return this->ContourValues->GetValue(i); }
+  double *GetValues() { return this->ContourValues->GetValues(); }
+  void GetValues(double *contourValues) { this->ContourValues->GetValues(contourValues); }
+  void SetNumberOfContours(int number) { this->ContourValues->SetNumberOfContours(number); }
+  vtkIdType GetNumberOfContours() { return this->ContourValues->GetNumberOfContours(); }
+  void GenerateValues(int numContours, double range[2]) {
+    this->ContourValues->GenerateValues(numContours, range);
+  }
+  void GenerateValues(int numContours, double rangeStart, double rangeEnd) {
+    this->ContourValues->GenerateValues(numContours, rangeStart, rangeEnd);
+  }
+
+  /* The input's scalars interpolated onto the output points and made its
+   * active scalars (default on, as vtkContourGrid). */
+  vtkSetMacro(ComputeScalars, vtkTypeBool);
+  vtkGetMacro(ComputeScalars, vtkTypeBool);
+  vtkBooleanMacro(ComputeScalars, vtkTypeBool);
+
+  /* Point normals "Normals" (default off, as vtkContourGrid). */
+  vtkSetMacro(ComputeNormals, vtkTypeBool);
+  vtkGetMacro(ComputeNormals, vtkTypeBool);
+  vtkBooleanMacro(ComputeNormals, vtkTypeBool);
+
+  /* Workers of the adaptive runtime (0, the default: ADAPT_WORKERS, else the
+   * runtime's default, one per processing unit). The runtime is one per
+   * process: a value other than the running runtime's worker count makes
+   * RequestData report an error unless the runtime is not started yet. */
+  vtkSetClampMacro(NumberOfWorkers, int, 0, 4096);
+  vtkGetMacro(NumberOfWorkers, int);
+
+  /* Modes above (default SLIDING_WINDOW). */
+  vtkSetClampMacro(Mode, int, SEQUENTIAL, SLIDING_WINDOW);
+  vtkGetMacro(Mode, int);
+  void SetModeToSequential() { this->SetMode(SEQUENTIAL); }
+  void SetModeToNone() { this->SetMode(NONE); }
+  void SetModeToStatic() { this->SetMode(STATIC); }
+  void SetModeToSlidingWindow() { this->SetMode(SLIDING_WINDOW); }
+  static const char *GetModeAsString(int mode);
+
+  /* Window size of STATIC and SLIDING_WINDOW in cells (0, the default:
+   * ADAPT_WINDOW_SIZE, else from the shared cache's size). */
+  vtkSetClampMacro(WindowSize, vtkIdType, 0, VTK_ID_MAX);
+  vtkGetMacro(WindowSize, vtkIdType);
+
+  /* Modified when the isovalues are. */
+  vtkMTimeType GetMTime() override;
+
+protected:
+  vtkAdaptiveContourFilter();
+  ~vtkAdaptiveContourFilter() override;
+
+  int RequestData(vtkInformation *, vtkInformationVector **, vtkInformationVector *) override;
+  int FillInputPortInformation(int port, vtkInformation *info) override;
+
+  vtkContourValues *ContourValues;
+  vtkTypeBool ComputeScalars;
+  vtkTypeBool ComputeNormals;
+  int NumberOfWorkers;
+  int Mode;
+  vtkIdType WindowSize;
+
+private:
+  /* The core's surface, whose buffers the next RequestData reuses. */
+  struct Internals;
+  Internals *Internal;
+
+  vtkAdaptiveContourFilter(const vtkAdaptiveContourFilter &) = delete;
+  void operator=(const vtkAdaptiveContourFilter &) = delete;
+};
+
+#endif

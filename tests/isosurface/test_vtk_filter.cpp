@@ -1,0 +1,201 @@
+/* vtkAdaptiveContourFilter (apps/isosurface/vtk) in C++ against
+ * vtkContourGrid, run by `make test` in the release variant. A plain
+ * program: prints one line per check, exits with the number of failures.
+ * Meshes: a generated tetrahedral grid (points float and double, 32- and
+ * 64-bit cell arrays; point arrays of 1, 3, 9 components, float, double,
+ * int; cell arrays; several isovalues), a vtkStructuredGrid and a
+ * vtkRectilinearGrid (against vtkDataSetTriangleFilter's tetrahedra), cell
+ * scalars, composites (vtkMultiBlockDataSet, vtkPartitionedDataSet,
+ * vtkPartitionedDataSetCollection), every mode on 1 and 2 workers (byte for
+ * byte), normals, ComputeScalars, and the errors (empty input, no scalars,
+ * a wrong array name, several components, 2D and quadratic cells, a 2D
+ * image, an unsupported dataset, a worker count other than the running
+ * runtime's). Then the docs' C++ example (VTKF_EXAMPLE) is run against
+ * vtkContourGrid. Compared with vtkContourGrid: triangle and merged point
+ * counts, the points as a set, every point array within 1e-6, the area
+ * within 1e-9 relative, per value of each cell array the triangles' count
+ * and area. */
+#include "test_vtk_filter.h"
+
+#include <vtkAdaptiveContourFilter.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCellDataToPointData.h>
+#include <vtkCommand.h>
+#include <vtkContourGrid.h>
+#include <vtkDataSetTriangleFilter.h>
+#include <vtkDoubleArray.h>
+#include <vtkFloatArray.h>
+#include <vtkIdTypeArray.h>
+#include <vtkImageData.h>
+#include <vtkIntArray.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkLogger.h>
+#include <vtkOutputWindow.h>
+#include <vtkMultiBlockDataSet.h>
+#include <vtkPartitionedDataSet.h>
+#include <vtkPartitionedDataSetCollection.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkRectilinearGrid.h>
+#include <vtkStructuredGrid.h>
+#include <vtkUnstructuredGrid.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+void TestTetrahedra() {
+  vtkSmartPointer<vtkImageData> img = Image(13, 11, 9);
+  vtkSmartPointer<vtkUnstructuredGrid> grid = Tetrahedra(img);
+  AddCellArrays(grid);
+  const std::vector<double> one = {0.3}, three = {-0.8, 0.1, 0.9};
+  Compare("tetrahedra, 64-bit cells, double points, at 0.3", Poly(Adaptive(grid, one, "s")),
+          ContourGrid(grid, one, "s"));
+  Compare("tetrahedra, 3 isovalues", Poly(Adaptive(grid, three, "s")),
+          ContourGrid(grid, three, "s"));
+  Compare("tetrahedra, scalars f1 (float)", Poly(Adaptive(grid, one, "f1")),
+          ContourGrid(grid, one, "f1"));
+  vtkNew<vtkUnstructuredGrid> g32;
+  g32->DeepCopy(grid);
+  g32->GetCells()->ConvertTo32BitStorage();
+  vtkNew<vtkPoints> fpts;
+  fpts->SetDataTypeToFloat();
+  fpts->DeepCopy(grid->GetPoints());
+  fpts->SetDataTypeToFloat();
+  fpts->GetData()->DeepCopy(grid->GetPoints()->GetData());
+  g32->SetPoints(fpts);
+  Check(!g32->GetCells()->IsStorage64Bit() && g32->GetPoints()->GetDataType() == VTK_FLOAT,
+        "the 32-bit grid has 32-bit cells and float points");
+  Compare("tetrahedra, 32-bit cells, float points, 3 isovalues", Poly(Adaptive(g32, three, "s")),
+          ContourGrid(g32, three, "s"));
+}
+
+/* Every mode on 1 and 2 workers: the same output, byte for byte. */
+void TestModes() {
+  vtkSmartPointer<vtkUnstructuredGrid> grid = Tetrahedra(Image(15, 13, 11));
+  AddCellArrays(grid);
+  const std::vector<double> v = {-0.5, 0.4};
+  Options o;
+  o.mode = vtkAdaptiveContourFilter::SEQUENTIAL;
+  vtkSmartPointer<vtkDataObject> ref = Adaptive(grid, v, "s", o);
+  for (int mode = vtkAdaptiveContourFilter::NONE; mode <= vtkAdaptiveContourFilter::SLIDING_WINDOW;
+       mode++)
+    for (int w : {1, 2}) {
+      o.mode = mode;
+      o.workers = w;
+      Check(SameBytes(Poly(ref), Poly(Adaptive(grid, v, "s", o))),
+            std::string("mode ") + vtkAdaptiveContourFilter::GetModeAsString(mode) + " on " +
+                std::to_string(w) + " worker(s): the sequential output, byte for byte");
+    }
+}
+
+void TestStructured() {
+  vtkSmartPointer<vtkImageData> img = Image(12, 10, 9);
+  vtkNew<vtkStructuredGrid> sg;
+  sg->SetDimensions(img->GetDimensions());
+  vtkNew<vtkPoints> pts;
+  for (vtkIdType i = 0; i < img->GetNumberOfPoints(); i++) {
+    double x[3];
+    img->GetPoint(i, x);
+    pts->InsertNextPoint(x[0] + 0.05 * std::sin(3 * x[1]), x[1] + 0.04 * x[2] * x[0], x[2]);
+  }
+  sg->SetPoints(pts);
+  AddPointArrays(sg);
+  const std::vector<double> v = {-0.2, 0.6};
+  Compare("vtkStructuredGrid (float points)", Poly(Adaptive(sg, v, "s")),
+          ContourGrid(Tetrahedra(sg), v, "s"));
+  vtkNew<vtkRectilinearGrid> rg;
+  rg->SetDimensions(9, 8, 7);
+  vtkNew<vtkDoubleArray> xc, yc, zc;
+  for (int i = 0; i < 9; i++) xc->InsertNextValue(-2.0 + 0.4 * i + 0.03 * i * i);
+  for (int i = 0; i < 8; i++) yc->InsertNextValue(-1.5 + 0.35 * i);
+  for (int i = 0; i < 7; i++) zc->InsertNextValue(-1.0 + 0.3 * i + 0.02 * i * i);
+  rg->SetXCoordinates(xc);
+  rg->SetYCoordinates(yc);
+  rg->SetZCoordinates(zc);
+  AddPointArrays(rg);
+  AddCellArrays(rg);
+  Compare("vtkRectilinearGrid", Poly(Adaptive(rg, v, "s")), ContourGrid(Tetrahedra(rg), v, "s"));
+  vtkSmartPointer<vtkImageData> im = Image(11, 9, 8);
+  AddCellArrays(im);
+  Compare("vtkImageData with cell arrays", Poly(Adaptive(im, v, "s")),
+          ContourGrid(Tetrahedra(im), v, "s"));
+}
+
+/* Cell scalars: vtkCellDataToPointData's point data, then vtkContourGrid. */
+void TestCellScalars() {
+  vtkSmartPointer<vtkUnstructuredGrid> grid = Tetrahedra(Image(10, 9, 8));
+  vtkNew<vtkDoubleArray> cs;
+  cs->SetName("cs");
+  for (vtkIdType c = 0; c < grid->GetNumberOfCells(); c++) {
+    double b[6];
+    grid->GetCellBounds(c, b);
+    cs->InsertNextValue(std::sin(b[0] + b[3]) + 0.5 * std::cos(b[2] * b[5]));
+  }
+  grid->GetCellData()->AddArray(cs);
+  vtkNew<vtkCellDataToPointData> c2p;
+  c2p->SetInputData(grid);
+  c2p->ProcessAllArraysOff();
+  c2p->AddCellDataArray("cs");
+  c2p->PassCellDataOn();
+  c2p->Update();
+  Options o;
+  o.assoc = vtkDataObject::FIELD_ASSOCIATION_CELLS;
+  const std::vector<double> v = {0.1, 0.7};
+  Compare("cell scalars", Poly(Adaptive(grid, v, "cs", o)), ContourGrid(c2p->GetOutput(), v, "cs"));
+}
+
+/* Blanked cells are skipped: against vtkContourGrid on the tetrahedra of
+ * the visible cells (vtkDataSetTriangleFilter's, 5 per cell in order). */
+void TestBlanked() {
+  vtkSmartPointer<vtkImageData> img = Image(11, 10, 9);
+  AddCellArrays(img);
+  img->AllocateCellGhostArray();
+  for (vtkIdType c = 0; c < img->GetNumberOfCells(); c += 7)
+    img->GetCellGhostArray()->SetValue(c, vtkDataSetAttributes::HIDDENCELL);
+  Check(img->HasAnyBlankCells() && !img->IsCellVisible(7), "an image with blanked cells");
+  vtkSmartPointer<vtkUnstructuredGrid> all = Tetrahedra(img);
+  vtkNew<vtkUnstructuredGrid> visible;
+  visible->SetPoints(all->GetPoints());
+  visible->GetPointData()->ShallowCopy(all->GetPointData());
+  visible->GetCellData()->CopyAllocate(all->GetCellData());
+  visible->Allocate(all->GetNumberOfCells());
+  for (vtkIdType t = 0; t < all->GetNumberOfCells(); t++) {
+    if ((t / 5) % 7 == 0) continue;
+    vtkIdType n;
+    const vtkIdType *ids;
+    all->GetCellPoints(t, n, ids);
+    visible->GetCellData()->CopyData(all->GetCellData(), t,
+                                     visible->InsertNextCell(VTK_TETRA, n, ids));
+  }
+  const std::vector<double> v = {-0.1, 0.5};
+  Compare("vtkImageData with blanked cells", Poly(Adaptive(img, v, "s")),
+          ContourGrid(visible, v, "s"));
+}
+
+} // namespace
+
+int main() {
+  /* The runtime's worker count (it starts at the first call): 2, as the
+   * modes' checks ask for. */
+  setenv("ADAPT_WORKERS", "2", 1);
+  vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF); /* the errors expected: checked */
+  vtkOutputWindow::GetInstance()->SetDisplayModeToNever();
+  TestTetrahedra();
+  TestModes();
+  TestStructured();
+  TestCellScalars();
+  TestBlanked();
+  TestComposites();
+  TestOutputs();
+  TestErrors();
+  TestExample(VTKF_EXAMPLE);
+  std::printf("test_vtk_filter: %d failed\n", Failures());
+  return Failures() > 100 ? 100 : Failures();
+}

@@ -1,0 +1,496 @@
+#!/usr/bin/python3
+"""vtkAdaptiveContourFilter from Python (adapt_vtk) against vtkContourGrid,
+run by `make test` (release variant) with Debian's /usr/bin/python3:
+
+    PYTHONPATH=<build>/lib/python3/dist-packages test_vtk_filter.py EXAMPLE.py
+
+Meshes: the wavelet image (vtkRTAnalyticSource), a tetgen mesh of CGAL's
+elephant.off and a crop of CGAL's skull_2.9.inr (libcgal-demo's data, as
+apps/isosurface/data/make_meshes.sh builds them), a grid of mixed linear
+cells, cell scalars. Reference: vtkContourGrid on the same tetrahedra
+(images: vtkDataSetTriangleFilter's, with the image's points in double;
+mixed cells: split here by the rule <adapt/iso.hpp> documents; cell scalars:
+vtkCellDataToPointData first). Compared: the triangle and merged point
+counts, the points, every point array (type, components, values within
+1e-6), the area within 1e-9 relative, per value of each cell array the
+count and area of its triangles. Errors: empty input, no
+scalars, a wrong array name, 2D and quadratic cells: an error, an empty
+output. Then EXAMPLE.py (docs/isosurface.md's example) is run and its file
+read back, and the docs' Python and C++ examples are checked to be
+EXAMPLE.py and the .cpp beside it. Exit status: the number of failed checks.
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from vtkmodules.util import numpy_support as ns
+from vtkmodules.vtkCommonCore import (vtkDoubleArray, vtkLogger, vtkOutputWindow, vtkPoints,
+                                      vtkStringOutputWindow)
+from vtkmodules.vtkCommonDataModel import (VTK_HEXAHEDRON, VTK_PIXEL, VTK_PYRAMID,
+                                           VTK_QUADRATIC_TETRA, VTK_TETRA, VTK_TRIANGLE,
+                                           VTK_VOXEL, VTK_WEDGE, vtkCellArray,
+                                           vtkDataObject, vtkImageData, vtkUnstructuredGrid)
+from vtkmodules.vtkFiltersCore import vtkCellDataToPointData, vtkContourGrid
+from vtkmodules.vtkFiltersGeneral import vtkDataSetTriangleFilter
+from vtkmodules.vtkImagingCore import vtkExtractVOI, vtkRTAnalyticSource
+from vtkmodules.vtkIOXML import vtkXMLPolyDataReader, vtkXMLUnstructuredGridReader
+
+from adapt_vtk import vtkAdaptiveContourFilter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "..", "..", "apps", "isosurface", "data")
+CGAL_TARBALL = "/usr/share/doc/libcgal-dev/data.tar.gz"
+POINTS, CELLS = vtkDataObject.FIELD_ASSOCIATION_POINTS, vtkDataObject.FIELD_ASSOCIATION_CELLS
+failures = []
+
+
+def check(ok, what):
+    print(("ok: " if ok else "FAIL: ") + what)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+# ---- the surfaces as numpy arrays -------------------------------------------
+
+def triangles(pd):
+    polys = pd.GetPolys()
+    if polys.GetNumberOfCells() == 0:
+        return np.zeros((0, 3), dtype=np.int64)
+    off = ns.vtk_to_numpy(polys.GetOffsetsArray())
+    assert np.all(np.diff(off) == 3), "a cell that is not a triangle"
+    return ns.vtk_to_numpy(polys.GetConnectivityArray()).astype(np.int64).reshape(-1, 3)
+
+
+def point_map(name, ours, ref, used):
+    """ref point id -> ours, matching coordinates (quantized to 1e-9 of the
+    bounding box): None if the used points differ."""
+    xo = ns.vtk_to_numpy(ours.GetPoints().GetData()).astype(np.float64)
+    xr = ns.vtk_to_numpy(ref.GetPoints().GetData()).astype(np.float64)
+    q = max(1e-300, 1e-9 * np.linalg.norm(xr[used].max(0) - xr[used].min(0)))
+    ko = {tuple(k): i for i, k in enumerate(np.rint(xo / q).astype(np.int64))}
+    kr = np.rint(xr / q).astype(np.int64)
+    m = np.full(len(xr), -1, dtype=np.int64)
+    for i in used:
+        m[i] = ko.get(tuple(kr[i]), -1)
+    missing = int((m[used] < 0).sum())
+    return m if check(missing == 0, "%s: every point of vtkContourGrid's at the same place"
+                      " (%d missing)" % (name, missing)) else None
+
+
+def same_array(name, what, a, b):
+    return (check(a is not None and b is not None, "%s: %s present in both" % (name, what)) and
+            check(a.GetDataType() == b.GetDataType() and
+                  a.GetNumberOfComponents() == b.GetNumberOfComponents(),
+                  "%s: %s of the same type and components" % (name, what)))
+
+
+def values(a, rows):
+    return ns.vtk_to_numpy(a).astype(np.float64).reshape(a.GetNumberOfTuples(), -1)[rows]
+
+
+def by_cell_value(a, areas):
+    """Triangle count and area per distinct tuple of the cell array a."""
+    groups = {}
+    for row, ar in zip(map(tuple, values(a, slice(None))), areas):
+        n, s = groups.get(row, (0, 0.0))
+        groups[row] = (n + 1, s + ar)
+    return groups
+
+
+def compare(name, ours, ref):
+    """ours (the filter's vtkPolyData) against ref (vtkContourGrid's): the
+    triangle and merged point counts, the points (as a set), every point
+    array at them, the area, and per tuple of each cell array the count and
+    area of its triangles. The triangles themselves are not compared: the
+    cut of a tetrahedron is planar, and a quadrilateral cut may be split by
+    either diagonal."""
+    to, tr = triangles(ours), triangles(ref)
+    used = np.unique(tr)
+    if not check(len(to) == len(tr) and ours.GetNumberOfPoints() == len(used),
+                 "%s: %d triangles %d points, vtkContourGrid %d triangles %d points"
+                 % (name, len(to), ours.GetNumberOfPoints(), len(tr), len(used))):
+        return
+    if len(tr) == 0:
+        return
+    m = point_map(name, ours, ref, used)
+    if m is None:
+        return
+    check(len(np.unique(m[used])) == len(used) and np.all(to[:, 0] != to[:, 1]) and
+          np.all(to[:, 1] != to[:, 2]) and np.all(to[:, 0] != to[:, 2]),
+          "%s: points distinct, triangles of 3 distinct points" % name)
+    xo = ns.vtk_to_numpy(ours.GetPoints().GetData()).astype(np.float64)
+    xr = ns.vtk_to_numpy(ref.GetPoints().GetData()).astype(np.float64)
+    a, b = xo[to], xr[tr]
+    ao = 0.5 * np.linalg.norm(np.cross(a[:, 1] - a[:, 0], a[:, 2] - a[:, 0]), axis=1)
+    ar = 0.5 * np.linalg.norm(np.cross(b[:, 1] - b[:, 0], b[:, 2] - b[:, 0]), axis=1)
+    check(abs(ao.sum() - ar.sum()) <= 1e-9 * ar.sum(), "%s: area %.12g, vtkContourGrid %.12g"
+          % (name, ao.sum(), ar.sum()))
+    pd, rpd = ours.GetPointData(), ref.GetPointData()
+    for i in range(rpd.GetNumberOfArrays()):
+        ra = rpd.GetArray(i)
+        oa = pd.GetArray(ra.GetName())
+        what = "point array %s" % ra.GetName()
+        if same_array(name, what, oa, ra):
+            vo, vr = values(oa, m[used]), values(ra, used)
+            err = (np.abs(vo - vr) / np.maximum(1.0, np.abs(vr))).max()
+            check(err <= 1e-6, "%s: %s within 1e-6 (max %.2g)" % (name, what, err))
+    cd, rcd = ours.GetCellData(), ref.GetCellData()
+    for i in range(rcd.GetNumberOfArrays()):
+        ra = rcd.GetArray(i)
+        oa = cd.GetArray(ra.GetName())
+        what = "cell array %s" % ra.GetName()
+        if same_array(name, what, oa, ra):
+            go, gr = by_cell_value(oa, ao), by_cell_value(ra, ar)
+            bad = [k for k in gr if k not in go or go[k][0] != gr[k][0] or
+                   abs(go[k][1] - gr[k][1]) > 1e-9 * max(gr[k][1], 1e-300)]
+            check(not bad and len(go) == len(gr), "%s: %s: per value, the same triangle count "
+                  "and area (%d values, %d differ)" % (name, what, len(gr), len(bad)))
+
+
+# ---- pipelines ----------------------------------------------------------------
+
+def contour_grid(grid, values, array, assoc=POINTS):
+    g = vtkContourGrid()
+    g.SetInputData(grid)
+    g.SetInputArrayToProcess(0, 0, 0, assoc, array)
+    for i, v in enumerate(values):
+        g.SetValue(i, v)
+    g.Update()
+    return g.GetOutput()
+
+
+def adaptive(data, values, array, assoc=POINTS, workers=0):
+    f = vtkAdaptiveContourFilter()
+    f.SetInputData(data)
+    f.SetInputArrayToProcess(0, 0, 0, assoc, array)
+    for i, v in enumerate(values):
+        f.SetValue(i, v)
+    f.SetNumberOfWorkers(workers)
+    f.Update()
+    return f.GetOutput()
+
+
+def split_image(image):
+    """vtkDataSetTriangleFilter's tetrahedra of image, its points in double."""
+    t = vtkDataSetTriangleFilter()
+    t.SetInputData(image)
+    t.Update()
+    grid = t.GetOutput()
+    xyz = vtkDoubleArray()
+    xyz.SetNumberOfComponents(3)
+    xyz.SetNumberOfTuples(image.GetNumberOfPoints())
+    for i in range(image.GetNumberOfPoints()):
+        xyz.SetTuple(i, image.GetPoint(i))
+    pts = vtkPoints()
+    pts.SetData(xyz)
+    grid.SetPoints(pts)
+    return grid
+
+
+def wavelet(n):
+    src = vtkRTAnalyticSource()
+    src.SetWholeExtent(-n, n, -n, n, -n, n)
+    src.Update()
+    return src.GetOutput()
+
+
+def test_image():
+    image = wavelet(12)
+    grid = split_image(image)
+    for values in ([150.0], [90.0, 150.0, 210.0]):
+        compare("wavelet image at %s" % values, adaptive(image, values, "RTData"),
+                contour_grid(grid, values, "RTData"))
+    one = adaptive(image, [150.0], "RTData", workers=1)
+    two = adaptive(image, [150.0], "RTData", workers=2)
+    check(np.array_equal(ns.vtk_to_numpy(one.GetPoints().GetData()),
+                         ns.vtk_to_numpy(two.GetPoints().GetData())) and
+          np.array_equal(triangles(one), triangles(two)),
+          "wavelet image: the same surface on 1 and 2 workers, byte for byte")
+
+
+def cgal_members(tmp, *members):
+    """The members of libcgal-demo's data extracted into tmp (one pass)."""
+    subprocess.run(["tar", "-xzf", CGAL_TARBALL, "-C", tmp] + list(members), check=True)
+    return [os.path.join(tmp, m) for m in members]
+
+
+def load_convert():
+    spec = importlib.util.spec_from_file_location("convert", os.path.join(DATA, "convert.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_cgal(tmp):
+    convert = load_convert()
+    off, inr = cgal_members(tmp, "data/meshes/elephant.off", "data/images/skull_2.9.inr")
+    subprocess.run(["tetgen", "-pq1.4", "-Q", off], check=True)
+    vtu = os.path.join(tmp, "elephant.vtu")
+    convert.tetgen_to_vtu(off[:-4] + ".1", off, vtu, 0.2)
+    r = vtkXMLUnstructuredGridReader()
+    r.SetFileName(vtu)
+    r.Update()
+    grid = r.GetOutput()
+    check(grid.GetNumberOfCells() > 10000, "tetgen mesh of elephant.off: %d tetrahedra"
+          % grid.GetNumberOfCells())
+    compare("elephant (tetgen) distance at -0.02, -0.005",
+            adaptive(grid, [-0.02, -0.005], "distance"),
+            contour_grid(grid, [-0.02, -0.005], "distance"))
+    compare("elephant (tetgen) gyroid at 0", adaptive(grid, [0.0], "gyroid"),
+            contour_grid(grid, [0.0], "gyroid"))
+
+    vol, dims, spacing = convert.read_inr(inr)
+    vol = vol.reshape(dims[2], dims[1], dims[0])
+    image = vtkImageData()
+    image.SetDimensions(vol.shape[2], vol.shape[1], vol.shape[0])
+    image.SetSpacing(spacing)
+    arr = ns.numpy_to_vtk(np.ascontiguousarray(vol).reshape(-1), deep=1)
+    arr.SetName("density")
+    image.GetPointData().SetScalars(arr)
+    crop = vtkExtractVOI()
+    crop.SetInputData(image)
+    crop.SetVOI(16, 47, 16, 47, 20, 43)
+    crop.Update()
+    skull = crop.GetOutput()
+    compare("skull_2.9.inr (cropped) at 2.9", adaptive(skull, [2.9], "density"),
+            contour_grid(split_image(skull), [2.9], "density"))
+
+
+def mixed_grid():
+    """A 6x5x5-cell grid, layer by layer hexahedra, voxels, wedges (2 per
+    cube), pyramids (3 per cube, apex at its corner 6), tetrahedra (5 per
+    cube); scalars random, a cell array "layer" and the point arrays."""
+    rng = np.random.default_rng(7)
+    n = (7, 6, 6)
+    g = np.stack(np.meshgrid(*[np.arange(k, dtype=np.float64) for k in n], indexing="ij"), -1)
+    xyz = g.transpose(2, 1, 0, 3).reshape(-1, 3)
+    pid = lambda i, j, k: i + n[0] * (j + n[1] * k)
+    cells, types, layer = [], [], []
+    for k in range(n[2] - 1):
+        for j in range(n[1] - 1):
+            for i in range(n[0] - 1):
+                v = [pid(i + a, j + b, k + c) for c in (0, 1) for b in (0, 1) for a in (0, 1)]
+                hexa = [v[0], v[1], v[3], v[2], v[4], v[5], v[7], v[6]]
+                kind = i % 5
+                if kind == 0:
+                    add = [(VTK_HEXAHEDRON, hexa)]
+                elif kind == 1:
+                    add = [(VTK_VOXEL, v)]
+                elif kind == 2:
+                    h = hexa
+                    add = [(VTK_WEDGE, [h[0], h[1], h[2], h[4], h[5], h[6]]),
+                           (VTK_WEDGE, [h[0], h[2], h[3], h[4], h[6], h[7]])]
+                elif kind == 3:
+                    h = hexa
+                    add = [(VTK_PYRAMID, [h[0], h[1], h[2], h[3], h[6]]),
+                           (VTK_PYRAMID, [h[0], h[4], h[5], h[1], h[6]]),
+                           (VTK_PYRAMID, [h[0], h[3], h[7], h[4], h[6]])]
+                else:
+                    h = hexa
+                    add = [(VTK_TETRA, t) for t in ([h[0], h[1], h[3], h[4]],
+                                                    [h[1], h[2], h[3], h[6]],
+                                                    [h[1], h[4], h[5], h[6]],
+                                                    [h[3], h[4], h[6], h[7]],
+                                                    [h[1], h[3], h[4], h[6]])]
+                for t, ids in add:
+                    types.append(t)
+                    cells.append(ids)
+                    layer.append(k * 10 + kind)
+    grid = vtkUnstructuredGrid()
+    pts = vtkPoints()
+    pts.SetData(ns.numpy_to_vtk(xyz, deep=1))
+    grid.SetPoints(pts)
+    ca = vtkCellArray()
+    for ids in cells:
+        ca.InsertNextCell(len(ids), ids)
+    grid.SetCells(ns.numpy_to_vtk(np.array(types, dtype=np.uint8), deep=1), ca)
+    add_point_arrays(grid, rng)
+    lay = ns.numpy_to_vtk(np.array(layer, dtype=np.int32), deep=1)
+    lay.SetName("layer")
+    grid.GetCellData().AddArray(lay)
+    return grid
+
+
+def add_point_arrays(grid, rng):
+    npts = grid.GetNumberOfPoints()
+    for name, comps, dtype in (("s", 1, np.float64), ("f1", 1, np.float32),
+                               ("d3", 3, np.float64), ("i9", 9, np.int32)):
+        vals = rng.uniform(-1.0, 1.0, (npts, comps))
+        if dtype == np.int32:
+            vals = rng.integers(-1000, 1000, (npts, comps))
+        a = ns.numpy_to_vtk(np.ascontiguousarray(vals.astype(dtype)), deep=1)
+        a.SetName(name)
+        grid.GetPointData().AddArray(a)
+    grid.GetPointData().SetActiveScalars("s")
+
+
+def split_like_iso(grid):
+    """The tetrahedra of <adapt/iso.hpp>'s split (its header): the cell's
+    vertex v of the smallest id joined to every face without v, each
+    quadrilateral cut by the diagonal through its own smallest id."""
+    out = vtkCellArray()
+    src = []
+    for c in range(grid.GetNumberOfCells()):
+        cell = grid.GetCell(c)
+        if cell.GetCellType() == VTK_TETRA:
+            out.InsertNextCell(4, [cell.GetPointId(k) for k in range(4)])
+            src.append(c)
+            continue
+        ids = [cell.GetPointId(k) for k in range(cell.GetNumberOfPoints())]
+        v = min(ids)
+        for f in range(cell.GetNumberOfFaces()):
+            face = cell.GetFace(f)
+            fi = [face.GetPointId(k) for k in range(face.GetNumberOfPoints())]
+            if face.GetCellType() == VTK_PIXEL:
+                fi = [fi[0], fi[1], fi[3], fi[2]]
+            if v in fi:
+                continue
+            tris = [fi]
+            if len(fi) == 4:
+                p = fi.index(min(fi))
+                q = [fi[(p + k) % 4] for k in range(4)]
+                tris = [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]
+            for t in tris:
+                out.InsertNextCell(4, [v] + t)
+                src.append(c)
+    tets = vtkUnstructuredGrid()
+    tets.SetPoints(grid.GetPoints())
+    tets.SetCells(VTK_TETRA, out)
+    tets.GetPointData().ShallowCopy(grid.GetPointData())
+    idx = np.array(src, dtype=np.int64)
+    for i in range(grid.GetCellData().GetNumberOfArrays()):
+        a = grid.GetCellData().GetArray(i)
+        b = ns.numpy_to_vtk(np.ascontiguousarray(ns.vtk_to_numpy(a)[idx]), deep=1)
+        b.SetName(a.GetName())
+        tets.GetCellData().AddArray(b)
+    return tets
+
+
+def test_mixed():
+    grid = mixed_grid()
+    tets = split_like_iso(grid)
+    for values in ([0.1], [-0.3, 0.0, 0.4]):
+        compare("mixed linear cells at %s" % values, adaptive(grid, values, "s"),
+                contour_grid(tets, values, "s"))
+    # Cell scalars: vtkCellDataToPointData's point data, then vtkContourGrid.
+    c2p = vtkCellDataToPointData()
+    c2p.SetInputData(tets)
+    c2p.ProcessAllArraysOff()
+    c2p.AddCellDataArray("layer")
+    c2p.PassCellDataOn()
+    c2p.Update()
+    conv = c2p.GetOutput()
+    compare("cell scalars layer at 12.5", adaptive(tets, [12.5], "layer", CELLS),
+            contour_grid(conv, [12.5], "layer"))
+
+
+class Errors:
+    """The messages of a filter's error events (observed: not printed)."""
+
+    def __init__(self, f):
+        self.messages = []
+        f.AddObserver("ErrorEvent", self)
+
+    def __call__(self, obj, event):
+        self.messages.append(event)
+
+
+def expect_error(name, data, array=None, words=()):
+    """The filter on data reports one error naming words, and its output is
+    empty; without words, no error (empty input, as vtkContourGrid)."""
+    f = vtkAdaptiveContourFilter()
+    f.SetInputData(data)
+    if array is not None:
+        f.SetInputArrayToProcess(0, 0, 0, POINTS, array)
+    f.SetValue(0, 0.5)
+    log = vtkStringOutputWindow()
+    vtkOutputWindow.SetInstance(log)
+    f.Update()
+    vtkOutputWindow.SetInstance(None)
+    text = log.GetOutput()
+    out = f.GetOutput()
+    check(out.GetNumberOfCells() == 0 and out.GetNumberOfPoints() == 0,
+          "%s: an empty output" % name)
+    if words:
+        check(all(w in text for w in words), "%s: the error names %s: %s"
+              % (name, ", ".join(words), text.strip().splitlines()[-1:] if text else "none"))
+    else:
+        check("ERROR" not in text, "%s: no error" % name)
+
+
+def test_errors():
+    empty = vtkUnstructuredGrid()
+    empty.SetPoints(vtkPoints())
+    expect_error("empty input", empty)
+    grid = mixed_grid()
+    noscal = vtkUnstructuredGrid()
+    noscal.ShallowCopy(grid)
+    noscal.GetPointData().Initialize()
+    expect_error("no scalars", noscal, words=("no scalars",))
+    expect_error("a wrong array name", grid, "nonexistent", words=("nonexistent",))
+    for ctype, npts, what in ((VTK_TRIANGLE, 3, "triangle"), (VTK_QUADRATIC_TETRA, 10, "quadratic")):
+        bad = vtkUnstructuredGrid()
+        pts = vtkPoints()
+        for i in range(npts):
+            pts.InsertNextPoint(i % 2, (i // 2) % 2, i // 4)
+        bad.SetPoints(pts)
+        bad.InsertNextCell(ctype, npts, list(range(npts)))
+        s = ns.numpy_to_vtk(np.linspace(0.0, 1.0, npts), deep=1)
+        s.SetName("s")
+        bad.GetPointData().SetScalars(s)
+        expect_error("a %s cell" % what, bad, words=("cell",))
+
+
+def test_example(example, tmp):
+    out = os.path.join(tmp, "example.vtp")
+    res = subprocess.run([sys.executable, example, out], capture_output=True, text=True)
+    check(res.returncode == 0 and "triangles" in res.stdout,
+          "the docs' example runs: " + (res.stdout + res.stderr).strip())
+    r = vtkXMLPolyDataReader()
+    r.SetFileName(out)
+    r.Update()
+    pd = r.GetOutput()
+    check(pd.GetNumberOfCells() > 0 and pd.GetPointData().GetArray("height") is not None and
+          pd.GetPointData().GetArray("Normals") is not None,
+          "the example's file: %d triangles with height and Normals" % pd.GetNumberOfCells())
+
+
+def doc_block(text, opening):
+    """The fenced block of text that opens with the line `opening`."""
+    start = text.index(opening + "\n") + len(opening) + 1
+    return text[start:text.index("```\n", start)]
+
+
+def test_docs(example):
+    """docs/isosurface.md shows the examples the tests run, as they are."""
+    with open(os.path.join(HERE, "..", "..", "docs", "isosurface.md")) as f:
+        doc = f.read()
+    with open(example) as f:
+        check(doc_block(doc, "```python") == f.read(),
+              "docs/isosurface.md's Python example is " + os.path.basename(example))
+    with open(os.path.splitext(example)[0] + ".cpp") as f:
+        check(doc_block(doc, '```cpp example=vtk-filter with=vtk-filter expect="contour:"') ==
+              f.read(), "docs/isosurface.md's C++ example is contour.cpp")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    vtkLogger.SetStderrVerbosity(vtkLogger.VERBOSITY_OFF)  # the errors expected: checked below
+    with tempfile.TemporaryDirectory() as tmp:
+        test_image()
+        test_mixed()
+        test_cgal(tmp)
+        test_errors()
+        test_example(sys.argv[1], tmp)
+        test_docs(sys.argv[1])
+    print("test_vtk_filter.py: %d failed" % len(failures))
+    return min(len(failures), 100)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

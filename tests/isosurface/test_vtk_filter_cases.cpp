@@ -1,0 +1,213 @@
+/* test_vtk_filter: composites, the output's arrays, the errors and the
+ * docs' C++ example (test_vtk_filter.h). */
+#include "test_vtk_filter.h"
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCompositeDataIterator.h>
+#include <vtkCompositeDataSet.h>
+#include <vtkContourGrid.h>
+#include <vtkDataArray.h>
+#include <vtkDataSetTriangleFilter.h>
+#include <vtkDoubleArray.h>
+#include <vtkMultiBlockDataSet.h>
+#include <vtkNew.h>
+#include <vtkPartitionedDataSet.h>
+#include <vtkPartitionedDataSetCollection.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkRTAnalyticSource.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+/* Block i of the output composite against the filter on block i alone. */
+void CheckBlocks(const std::string &name, vtkDataObject *in, vtkDataObject *out,
+                 vtkDataObject *const *blocks, int n) {
+  if (!Check(out && std::string(out->GetClassName()) == in->GetClassName(),
+             name + ": the output is a " + in->GetClassName()))
+    return;
+  auto *cd = vtkCompositeDataSet::SafeDownCast(out);
+  vtkCompositeDataIterator *iter = cd->NewIterator();
+  int k = 0, same = 0;
+  for (iter->InitTraversal(); !iter->IsDoneWithTraversal(); iter->GoToNextItem(), k++) {
+    if (k >= n) break;
+    vtkSmartPointer<vtkDataObject> alone = Adaptive(blocks[k], {0.2}, "s");
+    same += SameBytes(Poly(iter->GetCurrentDataObject()), Poly(alone)) ? 1 : 0;
+  }
+  iter->Delete();
+  Check(k == n && same == n,
+        name + ": " + std::to_string(n) + " blocks, each the filter's surface of that block alone");
+}
+
+} // namespace
+
+void TestComposites() {
+  vtkSmartPointer<vtkImageData> img = Image(9, 8, 7);
+  vtkSmartPointer<vtkUnstructuredGrid> grid = Tetrahedra(Image(8, 9, 10));
+  vtkDataObject *blocks[2] = {img, grid};
+  vtkNew<vtkMultiBlockDataSet> mb;
+  mb->SetNumberOfBlocks(2);
+  mb->SetBlock(0, img);
+  mb->SetBlock(1, grid);
+  CheckBlocks("vtkMultiBlockDataSet", mb, Adaptive(mb, {0.2}, "s"), blocks, 2);
+  vtkNew<vtkPartitionedDataSet> pds;
+  pds->SetPartition(0, img);
+  pds->SetPartition(1, grid);
+  CheckBlocks("vtkPartitionedDataSet", pds, Adaptive(pds, {0.2}, "s"), blocks, 2);
+  vtkNew<vtkPartitionedDataSetCollection> pdc;
+  vtkNew<vtkPartitionedDataSet> p0, p1;
+  p0->SetPartition(0, img);
+  p1->SetPartition(0, grid);
+  pdc->SetPartitionedDataSet(0, p0);
+  pdc->SetPartitionedDataSet(1, p1);
+  CheckBlocks("vtkPartitionedDataSetCollection", pdc, Adaptive(pdc, {0.2}, "s"), blocks, 2);
+}
+
+/* Normals: unit, float, one per point, pointing as the triangles' windings
+ * do; ComputeScalars off: no scalars array. */
+void TestOutputs() {
+  vtkSmartPointer<vtkImageData> img = Image(12, 11, 10);
+  Options o;
+  o.normals = true;
+  vtkSmartPointer<vtkDataObject> out = Adaptive(img, {0.3}, "s", o);
+  vtkPolyData *pd = Poly(out);
+  vtkDataArray *n = pd ? pd->GetPointData()->GetNormals() : nullptr;
+  if (Check(n && n->GetDataType() == VTK_FLOAT && n->GetNumberOfComponents() == 3 &&
+                n->GetNumberOfTuples() == pd->GetNumberOfPoints() && pd->GetNumberOfCells() > 0,
+            "normals: a float array of 3 components per point")) {
+    int bad = 0;
+    for (vtkIdType t = 0; t < pd->GetNumberOfCells(); t++) {
+      vtkIdType np;
+      const vtkIdType *ids;
+      pd->GetPolys()->GetCellAtId(t, np, ids);
+      double a[3], b[3], c[3], m[3];
+      pd->GetPoint(ids[0], a);
+      pd->GetPoint(ids[1], b);
+      pd->GetPoint(ids[2], c);
+      n->GetTuple(ids[0], m);
+      const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+      const double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      const double f[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                           u[0] * v[1] - u[1] * v[0]};
+      const double len = std::sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+      if (std::fabs(len - 1.0) > 1e-6 || m[0] * f[0] + m[1] * f[1] + m[2] * f[2] < 0) bad++;
+    }
+    Check(bad == 0,
+          "normals: unit, on the side of the triangles' winding (" + std::to_string(bad) + " not)");
+  }
+  o.normals = false;
+  o.scalars = false;
+  vtkSmartPointer<vtkDataObject> plain = Adaptive(img, {0.3}, "s", o);
+  vtkPolyData *ns = Poly(plain);
+  Check(ns && ns->GetNumberOfCells() == pd->GetNumberOfCells() &&
+            !ns->GetPointData()->GetArray("s") && ns->GetPointData()->GetArray("d3"),
+        "ComputeScalars off: the other arrays, not the scalars");
+}
+
+namespace {
+
+/* The filter on data reports an error naming `word`, its output empty. */
+void ExpectError(const std::string &name, vtkDataObject *data, const char *array,
+                 const std::string &word, const Options &o = Options()) {
+  vtkNew<ErrorLog> log;
+  vtkSmartPointer<vtkDataObject> out = Adaptive(data, {0.5}, array, o, log);
+  vtkPolyData *pd = Poly(out);
+  Check(pd && pd->GetNumberOfCells() == 0 && pd->GetNumberOfPoints() == 0,
+        name + ": an empty output");
+  const std::string msg = log->Messages.empty() ? "none" : log->Messages.back();
+  Check(log->Messages.size() == 1 && msg.find(word) != std::string::npos,
+        name + ": one error naming '" + word + "': " + msg);
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> OneCell(int type, int npts) {
+  auto g = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  vtkNew<vtkPoints> pts;
+  std::vector<vtkIdType> ids;
+  for (int i = 0; i < npts; i++) {
+    pts->InsertNextPoint(i % 2, (i / 2) % 2, i / 4);
+    ids.push_back(i);
+  }
+  g->SetPoints(pts);
+  g->InsertNextCell(type, npts, ids.data());
+  vtkNew<vtkDoubleArray> s;
+  s->SetName("s");
+  for (int i = 0; i < npts; i++) s->InsertNextValue(double(i) / npts);
+  g->GetPointData()->SetScalars(s);
+  return g;
+}
+
+} // namespace
+
+void TestErrors() {
+  vtkNew<vtkUnstructuredGrid> empty;
+  vtkNew<ErrorLog> log;
+  vtkSmartPointer<vtkDataObject> out = Adaptive(empty, {0.5}, nullptr, Options(), log);
+  vtkPolyData *e = Poly(out);
+  Check(e && e->GetNumberOfCells() == 0 && log->Messages.empty(),
+        "empty input: an empty output, no error (as vtkContourGrid)");
+  vtkSmartPointer<vtkUnstructuredGrid> grid = Tetrahedra(Image(5, 5, 5));
+  vtkNew<vtkUnstructuredGrid> bare;
+  bare->CopyStructure(grid);
+  ExpectError("no scalars", bare, nullptr, "no scalars");
+  ExpectError("a wrong array name", grid, "nonexistent", "nonexistent");
+  vtkNew<vtkDoubleArray> two;
+  two->SetName("two");
+  two->SetNumberOfComponents(2);
+  two->SetNumberOfTuples(grid->GetNumberOfPoints());
+  two->Fill(0.5);
+  grid->GetPointData()->AddArray(two);
+  ExpectError("scalars of 2 components", grid, "two", "components");
+  vtkNew<vtkDoubleArray> shortp, shortc;
+  shortp->SetName("shortp");
+  shortp->SetNumberOfTuples(grid->GetNumberOfPoints() - 1);
+  shortp->Fill(0.0);
+  shortc->SetName("shortc");
+  shortc->SetNumberOfTuples(grid->GetNumberOfCells() - 1);
+  shortc->Fill(0.0);
+  grid->GetPointData()->AddArray(shortp);
+  ExpectError("scalars of another length than the points", grid, "shortp", "values for");
+  ExpectError("a point array of another length", grid, "s", "shortp");
+  grid->GetPointData()->RemoveArray("shortp");
+  grid->GetCellData()->AddArray(shortc);
+  ExpectError("a cell array shorter than the cells", grid, "s", "shortc");
+  grid->GetCellData()->RemoveArray("shortc");
+  ExpectError("a triangle", OneCell(VTK_TRIANGLE, 3), "s", "cell 0");
+  ExpectError("a quadratic tetrahedron", OneCell(VTK_QUADRATIC_TETRA, 10), "s", "cell 0");
+  ExpectError("a 2D image", Image(6, 5, 1), "s", "not 3D");
+  vtkNew<vtkPolyData> poly;
+  poly->ShallowCopy(Poly(Adaptive(Image(12, 11, 10), {0.3}, "s")));
+  Check(poly->GetNumberOfCells() > 0, "a vtkPolyData with cells to contour");
+  ExpectError("a vtkPolyData input", poly, "s", "vtkPolyData");
+  /* The runtime runs (the calls above started it): another worker count
+   * is refused with the core's message. */
+  Options o;
+  o.workers = 61;
+  ExpectError("61 workers while the runtime runs with 2", Image(6, 6, 6), "s", "worker", o);
+}
+
+/* The docs' example prints the counts vtkContourGrid gives on its pipeline. */
+void TestExample(const char *example) {
+  FILE *p = popen(example, "r");
+  char line[256] = "";
+  const bool read = p && std::fgets(line, sizeof line, p) != nullptr;
+  const int rc = p ? pclose(p) : -1;
+  long long tris = -1, pts = -1;
+  std::sscanf(line, "contour: %lld triangles, %lld points", &tris, &pts);
+  vtkNew<vtkRTAnalyticSource> w;
+  w->SetWholeExtent(-20, 20, -20, 20, -20, 20);
+  vtkNew<vtkDataSetTriangleFilter> t;
+  t->SetInputConnection(w->GetOutputPort());
+  vtkNew<vtkContourGrid> cg;
+  cg->SetInputConnection(t->GetOutputPort());
+  cg->SetValue(0, 120.0);
+  cg->SetValue(1, 200.0);
+  cg->Update();
+  Check(read && rc == 0 && tris == cg->GetOutput()->GetNumberOfCells() &&
+            pts == cg->GetOutput()->GetNumberOfPoints(),
+        std::string("the docs' C++ example: ") + line);
+}
