@@ -51,7 +51,7 @@ ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_ima
 ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
                  reorder locality)
 ISO_CHECK_OBJS := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,$(ISO_CHECK_SRCS))
-ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,vtk_bridge vtk_files pieces pieces_write pvtp_union) \
+ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,vtk_bridge vtk_files pieces pieces_xml pieces_write pvtp_union) \
                  $(B)/obj/$(ISO_CLI)/vtk_peers.o
 ISO_REN_OBJS  := $(B)/obj/$(ISO_CLI)/render.o
 # adapt-isosurface's command line: main() and its phases (cli_*.cpp).
@@ -232,7 +232,7 @@ ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE
 ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/core/%.o,mesh names $(ISO_EXTRACT_SRCS) arena) \
-                 $(patsubst %,$(ISO_FUZZ_B)/obj/io/%.o,$(ISO_CHECK_SRCS) vtk_bridge vtk_files pieces)
+                 $(patsubst %,$(ISO_FUZZ_B)/obj/io/%.o,$(ISO_CHECK_SRCS) vtk_bridge vtk_files pieces pieces_xml)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
 
 # Each part's objects with that part's include paths, as above.

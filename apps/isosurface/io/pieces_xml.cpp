@@ -1,0 +1,111 @@
+/* apps/isosurface/io: the XML of VTK's parallel and piece files (see
+ * pieces_xml.h). */
+#include "pieces_xml.h"
+
+#include <vtkAbstractArray.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace iso {
+
+/* The XML type name of values of VTK type t, as VTK's XML writers spell
+ * it. */
+std::string xml_type(int t) {
+  const std::string bits = std::to_string(8 * vtkAbstractArray::GetDataTypeSize(t));
+  switch (t) {
+  case VTK_FLOAT:
+  case VTK_DOUBLE: return "Float" + bits;
+  case VTK_UNSIGNED_CHAR:
+  case VTK_UNSIGNED_SHORT:
+  case VTK_UNSIGNED_INT:
+  case VTK_UNSIGNED_LONG:
+  case VTK_UNSIGNED_LONG_LONG: return "UInt" + bits;
+  case VTK_BIT: return "Bit";
+  case VTK_STRING: return "String";
+  default: return "Int" + bits;
+  }
+}
+
+/* The directory part of path, with its slash ("" for none). */
+std::string dir_of(const std::string &path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+/* Array element e as VTK's readers take it: its name, its type (the
+ * attribute "type"), its components (1 if not said), inline ASCII (no
+ * "offset" attribute and a format other than "binary"). */
+XmlArray xml_array(vtkXMLDataElement *e) {
+  XmlArray a;
+  a.e = e;
+  const char *n = e->GetAttribute("Name"), *t = e->GetAttribute("type");
+  a.name = n ? n : "";
+  if (!e->GetWordTypeAttribute("type", a.vtk_type)) a.vtk_type = 0;
+  a.type = a.vtk_type ? xml_type(a.vtk_type) : t ? t : "";
+  if (!e->GetScalarAttribute("NumberOfComponents", a.components)) a.components = 1;
+  const char *format = e->GetAttribute("format");
+  a.ascii = !e->GetAttribute("offset") && !(format && std::strcmp(format, "binary") == 0);
+  return a;
+}
+
+/* The arrays nested in element e (PointData, Points, Cells; null: none):
+ * VTK's XML readers read DataArray and Array (strings) elements. */
+std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e) {
+  std::vector<XmlArray> v;
+  for (int i = 0; e && i < e->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *a = e->GetNestedElement(i);
+    if (std::strcmp(a->GetName(), "DataArray") == 0 || std::strcmp(a->GetName(), "Array") == 0)
+      v.push_back(xml_array(a));
+  }
+  return v;
+}
+
+/* The array of v named name, or null. */
+const XmlArray *find_array(const std::vector<XmlArray> &v, const std::string &name) {
+  for (const XmlArray &a : v)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+/* The point arrays of a piece against those its index declares: "" if the
+ * same (names, types, components), else what differs. */
+std::string compare_arrays(const std::vector<XmlArray> &pd, const std::vector<ArrayDecl> &decl) {
+  std::string diff;
+  auto add = [&diff](const std::string &s) { diff += (diff.empty() ? "" : "; ") + s; };
+  for (const ArrayDecl &d : decl) {
+    const XmlArray *a = find_array(pd, d.name);
+    if (!a) {
+      add("array '" + d.name + "' missing");
+      continue;
+    }
+    if (a->type != d.type) add("array '" + d.name + "' is " + a->type + ", not " + d.type);
+    if (a->components != d.components)
+      add("array '" + d.name + "' has " + std::to_string(a->components) + " components, not " +
+          std::to_string(d.components));
+  }
+  for (const XmlArray &a : pd)
+    if (std::none_of(decl.begin(), decl.end(),
+                     [&](const ArrayDecl &d) { return d.name == a.name; }))
+      add("array '" + a.name + "' not in the index");
+  return diff;
+}
+
+/* True if VTK type t holds integers. */
+bool integer_type(int t) {
+  switch (t) {
+    vtkTemplateMacro(return std::numeric_limits<VTK_TT>::is_integer);
+  default: return false;
+  }
+}
+
+/* True if VTK type t is a number (not a string, a bit or a variant). */
+bool numeric_type(int t) {
+  switch (t) {
+    vtkTemplateMacro(return true);
+  default: return false;
+  }
+}
+
+} // namespace iso
