@@ -5,10 +5,11 @@
  *
  * One call, adapt::iso::extract(input, request, &surface), contours the
  * mesh at one or several values and fills a surface object whose buffers
- * the next call into the same object reuses. The surfaces are those of
- * vtkContourGrid on tetrahedra (same triangles, same merged points, same
- * orientation), numbered in order of first appearance, and byte-identical
- * whatever the policy and the number of workers.
+ * the next call into the same object reuses. On tetrahedra the surfaces
+ * are vtkContourGrid's (docs/isosurface.md, "What the extraction
+ * guarantees", has the conventions and the one rounding difference),
+ * numbered in order of first appearance, and byte-identical whatever the
+ * policy and the number of workers.
  *
  * Errors are returned, never thrown: 0 or a negative errno value, with a
  * one-line message in surface::message(). Nothing here throws. */
@@ -104,15 +105,14 @@ enum cell_type : std::uint8_t { tetra = 10, voxel = 11, hexahedron = 12, wedge =
  *    cell c come before those of cell c + 1. The split: the cell's vertex
  *    of the smallest point id, v, is joined to every face that does not
  *    hold v, each quadrilateral face cut by the diagonal through its own
- *    vertex of the smallest point id (Dompierre et al.'s rule: the cells
- *    sharing a face cut it alike, so the tetrahedra are conforming):
+ *    vertex of the smallest point id (so that two cells sharing a face
+ *    cut it alike: the tetrahedra are conforming):
  *    voxel and hexahedron 6 tetrahedra, wedge 3, pyramid 2, tetra 1.
  *    It is not vtkDataSetTriangleFilter's (vtkOrderedTriangulator's
  *    Delaunay split), and vtkContourGrid contours such cells with their
  *    own case tables, not through a split: on meshes with other cells
- *    than tetrahedra the surface is a different piecewise-linear
- *    approximation (same topology in most cells, area within a fraction
- *    of a percent on smooth fields), not the same triangles.
+ *    than tetrahedra the surface is another piecewise-linear
+ *    approximation of the same level set, not the same triangles.
  * Every id must be in [0, points.count). */
 struct input {
   array points;
