@@ -1,5 +1,6 @@
 /* apps/isosurface/io: VTK readers, writers and peers (see vtk_bridge.h). */
 #include "vtk_bridge.h"
+#include "vtk_arrays.h"
 #include "file_checks.h"
 #include "pieces.h"
 #include "vtk_convert.h"
@@ -278,6 +279,7 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
     *err = "out of memory reading the mesh";
     return -ENOMEM;
   }
+  if ((rc = copy_arrays(grid, opt, m.array_name, {}, true, &m, err))) return rc;
   *mesh = std::move(m);
   return 0;
 }
@@ -327,6 +329,27 @@ void place_points(Mesh *m, const double origin[3], const double *d, bool identit
  * extent (which need not start at 0), D the direction matrix, then moved
  * by the affine `world` (4x4 row-major, a NIfTI file's placement) unless
  * null. */
+/* The image point each point of the mesh tetrahedralize_grid makes of a
+ * grid of dims points comes from (its numbering by first use): the same
+ * split of a grid whose scalars are the point indices. */
+int image_point_sources(const int64_t dims[3], const ReadOptions &opt, std::vector<int64_t> *src,
+                        std::string *err) {
+  try {
+    std::vector<double> idx((size_t)(dims[0] * dims[1] * dims[2]));
+    for (size_t i = 0; i < idx.size(); i++) idx[i] = (double)i;
+    Grid g;
+    for (int a = 0; a < 3; a++) g.np[a] = dims[a];
+    g.scalars = idx.data();
+    Mesh m;
+    if (int rc = tetrahedralize_grid(g, opt.split, opt.order, 1, &m, err)) return rc;
+    src->assign(m.scalars.begin(), m.scalars.end());
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory reading the image's arrays";
+    return -ENOMEM;
+  }
+  return 0;
+}
+
 int from_image(vtkImageData *img, const ReadOptions &opt, const double *world, Mesh *mesh,
                std::string *err) {
   vtkDataArray *arr = nullptr;
@@ -393,6 +416,11 @@ int from_image(vtkImageData *img, const ReadOptions &opt, const double *world, M
     return -ENOMEM;
   }
   place_points(&m, origin, d, identity, world);
+  std::vector<int64_t> src;
+  if (wants_point_arrays(img, opt, m.array_name) &&
+      (rc = image_point_sources(dims, opt, &src, err)))
+    return rc;
+  if ((rc = copy_arrays(img, opt, m.array_name, src, false, &m, err))) return rc;
   *mesh = std::move(m);
   return 0;
 }
@@ -505,10 +533,13 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
   vtkSmartPointer<vtkAlgorithm> reader;
   if (int rc = read_dataset(path, &ds, &reader, err)) return rc;
   int rc;
+  ReadOptions o = opt;
+  if (wants_cell_scalars(ds, opt) && (rc = cell_scalars_to_points(&ds, opt, &o.array, err)))
+    return rc;
   if (auto *ug = vtkUnstructuredGrid::SafeDownCast(ds))
-    rc = from_unstructured(ug, opt, mesh, err);
+    rc = from_unstructured(ug, o, mesh, err);
   else if (auto *img = vtkImageData::SafeDownCast(ds))
-    rc = from_image(img, opt, nifti_placement(reader), mesh, err);
+    rc = from_image(img, o, nifti_placement(reader), mesh, err);
   else {
     *err = "'" + path + "' holds a " + ds->GetClassName() +
            "; an unstructured grid or an image volume is needed";
@@ -525,7 +556,13 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
 } // namespace
 
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err) {
-  if (file_format(path) == FileFormat::Pvtu) return read_pvtu(path, opt.array, mesh, err);
+  if (file_format(path) == FileFormat::Pvtu) {
+    if (opt.cell_scalars || !opt.arrays.empty()) {
+      *err = "'" + path + "': a .pvtu input gives point scalars only (no cell scalars, no arrays)";
+      return -ENOTSUP;
+    }
+    return read_pvtu(path, opt.array, mesh, err);
+  }
   Mesh m; /* *mesh untouched on error */
   const int rc = read_mesh_checked(path, opt, &m, err);
   if (rc) {
