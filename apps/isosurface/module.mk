@@ -57,7 +57,7 @@ ISO_REN_OBJS  := $(B)/obj/$(ISO_CLI)/render.o
 # adapt-isosurface's command line: main() and its phases (cli_*.cpp).
 ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_CLI)/%.o,main cli_options cli_phases cli_report \
                    cli_outputs cli_library)
-ISO_TEST_OBJ  := $(B)/obj/tests/isosurface/test_isosurface.o
+ISO_TEST_OBJ  := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_isosurface test_cli_values)
 ISO_RTEST     := $(ISO_TB)/test_reorder
 ISO_RTEST_OBJ := $(B)/obj/tests/isosurface/test_reorder.o
 ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_MAIN_OBJ) \

@@ -1550,6 +1550,7 @@ int main(void) {
 #ifdef ISO_TEST_BIN
       cmocka_unit_test(test_cli),
       cmocka_unit_test(test_cli_options),
+      cmocka_unit_test(test_cli_values),
 #endif
   };
   if (const char *f = std::getenv("ADAPT_TEST_FILTER")) cmocka_set_test_filter(f);
