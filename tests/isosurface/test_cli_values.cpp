@@ -15,6 +15,8 @@
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
 #include <vtkUnstructuredGrid.h>
+#include <vtkImageData.h>
+#include <vtkXMLImageDataWriter.h>
 #include <vtkXMLPolyDataReader.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
@@ -239,8 +241,10 @@ void test_cli_values(void **) {
                    0);
   assert_true(slurp(out) == list_bytes);
   /* Some arrays; none (one value: the surface as before, no arrays). */
-  assert_int_equal(run_cli(run + "--array s --iso 0.45 --arrays vel,region --output " + out, &log),
-                   0);
+  assert_int_equal(
+      run_cli(run + "--array s --iso 0.45 --arrays vel,region --point-order random --output " + out,
+              &log),
+      0);
   compare(read_vtp(out), contour(ug, {0.45}, "s"), {"s", "vel"}, {"region"});
   assert_int_equal(run_cli(run + "--array s --iso 0.45 --arrays none --output " + out, &log), 0);
   vtkSmartPointer<vtkPolyData> bare = read_vtp(out);
@@ -257,6 +261,45 @@ void test_cli_values(void **) {
   for (const char *how : {"--array cval", "--cell-scalars --array cval"}) {
     assert_int_equal(run_cli(run + how + " --iso 2.13,3.37 --output " + out, &log), 0);
     compare(read_vtp(out), ref, {"cval", "s", "temp", "vel", "ids"}, cells);
+  }
+  /* An image volume (its points renumbered by the app's split, Morton
+   * order): "lin", linear in the position, interpolates exactly; "copy",
+   * the scalars again, gives the isovalue. */
+  vtkNew<vtkImageData> img;
+  img->SetDimensions(7, 6, 5);
+  img->SetOrigin(1, 2, 3);
+  img->SetSpacing(0.5, 1, 2);
+  vtkNew<vtkDoubleArray> f, lin, copy;
+  f->SetName("f"), lin->SetName("lin"), copy->SetName("copy");
+  for (vtkIdType p = 0; p < img->GetNumberOfPoints(); p++) {
+    double x[3];
+    img->GetPoint(p, x);
+    const double v = std::sin(x[0]) + std::cos(0.7 * x[1]) * x[2];
+    f->InsertNextValue(v), copy->InsertNextValue(v);
+    lin->InsertNextValue(x[0] + 2 * x[1] - 3 * x[2]);
+  }
+  img->GetPointData()->AddArray(f);
+  img->GetPointData()->AddArray(lin);
+  img->GetPointData()->AddArray(copy);
+  vtkNew<vtkXMLImageDataWriter> iw;
+  iw->SetFileName((dir() + "/img.vti").c_str());
+  iw->SetInputData(img);
+  assert_int_equal(iw->Write(), 1);
+  assert_int_equal(run_cli("--input " + dir() + "/img.vti --array f --iso 0.5 --order morton " +
+                               "--events none --reps 1 --output " + out,
+                           &log),
+                   0);
+  vtkSmartPointer<vtkPolyData> surf = read_vtp(out);
+  assert_true(surf->GetNumberOfPoints() > 50);
+  vtkDataArray *sl = surf->GetPointData()->GetArray("lin");
+  vtkDataArray *sc = surf->GetPointData()->GetArray("copy");
+  assert_non_null(sl);
+  assert_non_null(sc);
+  for (vtkIdType p = 0; p < surf->GetNumberOfPoints(); p++) {
+    double x[3];
+    surf->GetPoint(p, x);
+    assert_true(std::fabs(sl->GetComponent(p, 0) - (x[0] + 2 * x[1] - 3 * x[2])) <= 1e-9);
+    assert_true(std::fabs(sc->GetComponent(p, 0) - 0.5) <= 1e-9);
   }
   /* Bad arguments. */
   for (const char *bad : {"--iso ,", "--iso 0.1,,0.2", "--iso 0:1:0", "--iso 0:1", "--iso 0:1:x",
