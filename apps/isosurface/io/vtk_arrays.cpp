@@ -139,6 +139,24 @@ int cell_scalars_to_points(vtkSmartPointer<vtkDataSet> *ds, const ReadOptions &o
   return 0;
 }
 
+int image_point_sources(const int64_t dims[3], const ReadOptions &opt, std::vector<int64_t> *src,
+                        std::string *err) {
+  try {
+    std::vector<double> idx((size_t)(dims[0] * dims[1] * dims[2]));
+    for (size_t i = 0; i < idx.size(); i++) idx[i] = (double)i;
+    Grid g;
+    for (int a = 0; a < 3; a++) g.np[a] = dims[a];
+    g.scalars = idx.data();
+    Mesh m;
+    if (int rc = tetrahedralize_grid(g, opt.split, opt.order, 1, &m, err)) return rc;
+    src->assign(m.scalars.begin(), m.scalars.end());
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory reading the image's arrays";
+    return -ENOMEM;
+  }
+  return 0;
+}
+
 bool wants_point_arrays(vtkDataSet *ds, const ReadOptions &opt, const std::string &scalars) {
   vtkPointData *pd = ds->GetPointData();
   for (int i = 0; i < pd->GetNumberOfArrays(); i++)

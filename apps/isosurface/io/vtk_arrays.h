@@ -46,6 +46,13 @@ int copy_arrays(vtkDataSet *ds, const ReadOptions &opt, const std::string &scala
 /* Whether opt asks for point arrays of ds other than `scalars`. */
 bool wants_point_arrays(vtkDataSet *ds, const ReadOptions &opt, const std::string &scalars);
 
+/* The image point each point of the mesh tetrahedralize_grid makes of an
+ * image of dims points with opt's split and order comes from (its
+ * numbering by first use): the same split of a grid whose scalars are the
+ * point indices. Errors: tetrahedralize_grid's, -ENOMEM. */
+int image_point_sources(const int64_t dims[3], const ReadOptions &opt, std::vector<int64_t> *src,
+                        std::string *err);
+
 } // namespace iso
 
 #endif /* APPS_ISOSURFACE_IO_VTK_ARRAYS_H */

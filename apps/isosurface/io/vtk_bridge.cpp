@@ -329,27 +329,6 @@ void place_points(Mesh *m, const double origin[3], const double *d, bool identit
  * extent (which need not start at 0), D the direction matrix, then moved
  * by the affine `world` (4x4 row-major, a NIfTI file's placement) unless
  * null. */
-/* The image point each point of the mesh tetrahedralize_grid makes of a
- * grid of dims points comes from (its numbering by first use): the same
- * split of a grid whose scalars are the point indices. */
-int image_point_sources(const int64_t dims[3], const ReadOptions &opt, std::vector<int64_t> *src,
-                        std::string *err) {
-  try {
-    std::vector<double> idx((size_t)(dims[0] * dims[1] * dims[2]));
-    for (size_t i = 0; i < idx.size(); i++) idx[i] = (double)i;
-    Grid g;
-    for (int a = 0; a < 3; a++) g.np[a] = dims[a];
-    g.scalars = idx.data();
-    Mesh m;
-    if (int rc = tetrahedralize_grid(g, opt.split, opt.order, 1, &m, err)) return rc;
-    src->assign(m.scalars.begin(), m.scalars.end());
-  } catch (const std::bad_alloc &) {
-    *err = "out of memory reading the image's arrays";
-    return -ENOMEM;
-  }
-  return 0;
-}
-
 int from_image(vtkImageData *img, const ReadOptions &opt, const double *world, Mesh *mesh,
                std::string *err) {
   vtkDataArray *arr = nullptr;
