@@ -366,7 +366,8 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
     row.reuse_checked++;
     if (!(s == r.surfaces[i])) row.reuse_failed = true;
   }
-  if (&s == &r.work[i]) row.kept_mib = (double)s.kept.bytes() / (1 << 20);
+  if (&s == &r.work[i])
+    row.kept_mib = (double)(values ? r.libs[i].kept_bytes() : s.kept.bytes()) / (1 << 20);
   row.secs.push_back(t1 - t0);
   row.cells.push_back(tm.cells);
   row.merges.push_back(tm.merge);
