@@ -250,6 +250,21 @@ void test_cli_values(void **) {
   vtkSmartPointer<vtkPolyData> bare = read_vtp(out);
   assert_int_equal(bare->GetPointData()->GetNumberOfArrays(), 0);
   assert_int_equal(bare->GetCellData()->GetNumberOfArrays(), 0);
+  /* The default (all arrays): the same points and triangles, in order. */
+  assert_int_equal(run_cli(run + "--array s --iso 0.45 --output " + out, &log), 0);
+  vtkSmartPointer<vtkPolyData> full = read_vtp(out);
+  assert_int_equal(full->GetPointData()->GetNumberOfArrays(), 4);
+  assert_int_equal(full->GetNumberOfPoints(), bare->GetNumberOfPoints());
+  assert_int_equal(full->GetNumberOfCells(), bare->GetNumberOfCells());
+  for (vtkIdType p = 0; p < full->GetNumberOfPoints(); p++)
+    for (int k = 0; k < 3; k++) assert_true(full->GetPoint(p)[k] == bare->GetPoint(p)[k]);
+  for (vtkIdType c = 0; c < full->GetNumberOfCells(); c++) {
+    vtkIdType n1, n2;
+    const vtkIdType *a, *b;
+    full->GetCellPoints(c, n1, a);
+    bare->GetCellPoints(c, n2, b);
+    assert_true(n1 == 3 && n2 == 3 && std::equal(a, a + 3, b));
+  }
   /* Cell scalars, named or with --cell-scalars: vtkCellDataToPointData. */
   vtkNew<vtkCellDataToPointData> c2p;
   c2p->SetInputData(ug);
