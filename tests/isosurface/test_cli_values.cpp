@@ -178,7 +178,10 @@ void compare(vtkPolyData *ours, vtkPolyData *ref, const std::vector<std::string>
       auto it = at.find(key(ours->GetPoint(p)));
       assert_true(it != at.end());
       for (int k = 0; k < a->GetNumberOfComponents(); k++)
-        assert_true(std::fabs(a->GetComponent(p, k) - b->GetComponent(it->second, k)) <= 1e-6);
+        if (!(std::fabs(a->GetComponent(p, k) - b->GetComponent(it->second, k)) <= 1e-6))
+          fail_msg("point array %s, point %lld (%g %g %g), component %d: ours %.17g, VTK's %.17g",
+                   name.c_str(), (long long)p, ours->GetPoint(p)[0], ours->GetPoint(p)[1],
+                   ours->GetPoint(p)[2], k, a->GetComponent(p, k), b->GetComponent(it->second, k));
     }
   }
   assert_int_equal(ours->GetCellData()->GetNumberOfArrays(), (int)cell_arrays.size());
