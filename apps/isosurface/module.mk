@@ -51,13 +51,14 @@ ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_ima
 ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
                  reorder locality)
 ISO_CHECK_OBJS := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,$(ISO_CHECK_SRCS))
-ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,vtk_bridge vtk_files pieces pieces_xml pieces_write pvtp_union) \
+ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,vtk_bridge vtk_arrays vtk_files pieces pieces_xml \
+                   pieces_write pvtp_union) \
                  $(B)/obj/$(ISO_CLI)/vtk_peers.o
 ISO_REN_OBJS  := $(B)/obj/$(ISO_CLI)/render.o
 # adapt-isosurface's command line: main() and its phases (cli_*.cpp).
 ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_CLI)/%.o,main cli_options cli_phases cli_report \
-                   cli_outputs)
-ISO_TEST_OBJ  := $(B)/obj/tests/isosurface/test_isosurface.o
+                   cli_outputs cli_library)
+ISO_TEST_OBJ  := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_isosurface test_cli_values)
 ISO_RTEST     := $(ISO_TB)/test_reorder
 ISO_RTEST_OBJ := $(B)/obj/tests/isosurface/test_reorder.o
 ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_MAIN_OBJ) \
@@ -162,7 +163,7 @@ $(ISO_B)/flags: FORCE_ISO_FLAGS
 .PHONY: FORCE_ISO_FLAGS
 FORCE_ISO_FLAGS:
 
-$(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) \
+$(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_API_OBJS) $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) \
             $(ISO_DIST_OBJ) $(PERF_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -Wl,--as-needed \
@@ -232,7 +233,8 @@ ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE
 ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/core/%.o,mesh names $(ISO_EXTRACT_SRCS) arena) \
-                 $(patsubst %,$(ISO_FUZZ_B)/obj/io/%.o,$(ISO_CHECK_SRCS) vtk_bridge vtk_files pieces pieces_xml)
+                 $(patsubst %,$(ISO_FUZZ_B)/obj/io/%.o,$(ISO_CHECK_SRCS) vtk_bridge vtk_arrays vtk_files pieces \
+                   pieces_xml)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
 
 # Each part's objects with that part's include paths, as above.

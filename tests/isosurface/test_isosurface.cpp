@@ -1486,7 +1486,8 @@ void test_cli_options(void **) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   assert_true(contains(text, "static,libadapt"));
   assert_false(text.find("nan") != std::string::npos);
-  assert_true(contains(text, ",best_s,best_speedup\n") && contains(out, "best ms"));
+  assert_true(contains(text, ",best_s,best_speedup,isovalues,iso_triangles\n") &&
+              contains(out, "best ms"));
   /* --version: the app's and the library's versions. */
   assert_int_equal(run_cli("--version", &out), 0);
   assert_true(contains(out, "adapt-isosurface ") &&
@@ -1550,6 +1551,7 @@ int main(void) {
 #ifdef ISO_TEST_BIN
       cmocka_unit_test(test_cli),
       cmocka_unit_test(test_cli_options),
+      cmocka_unit_test(test_cli_values),
 #endif
   };
   if (const char *f = std::getenv("ADAPT_TEST_FILTER")) cmocka_set_test_filter(f);

@@ -60,7 +60,7 @@ inline void check_against_vtk(const iso::Mesh &m, double isovalue, const iso::Su
   iso::VtkGrid vg(m);
   iso::PeerResult pr;
   std::string err;
-  assert_int_equal(vg.run(iso::Peer::ContourGrid, isovalue, 1, &pr, &err), 0);
+  assert_int_equal(vg.run(iso::Peer::ContourGrid, {isovalue}, 1, &pr, &err), 0);
   if (pr.ntris != s.ntris() || pr.npoints_used != s.nverts())
     std::fprintf(stderr, "iso %g: ours %zu tris %zu verts, VTK %zu tris %zu verts\n", isovalue,
                  s.ntris(), s.nverts(), pr.ntris, pr.npoints_used);
@@ -130,6 +130,9 @@ inline int run_cli(const std::string &args, std::string *out, const std::string 
   assert_true(WIFEXITED(st));
   return WEXITSTATUS(st);
 }
+
+/* test_cli_values.cpp: several isovalues, the arrays, cell scalars. */
+void test_cli_values(void **state);
 #endif
 
 #endif /* APPS_ISOSURFACE_TEST_UTIL_H */

@@ -47,13 +47,22 @@ const char usage[] =
     "  --reorder none|morton|hilbert|auto   renumber the cells along a curve of their\n"
     "                        centroids, the points by first use (default auto: hilbert when\n"
     "                        the numbering is poor, see docs/isosurface.md); timed apart\n"
-    "  --array NAME          point scalars to contour (default: the active scalars)\n"
+    "  --array NAME          scalars to contour (default: the active point scalars); a cell\n"
+    "                        array is converted to point data as vtkCellDataToPointData does\n"
+    "  --cell-scalars        contour the cell array --array (default: the active cell\n"
+    "                        scalars), converted to point data as above\n"
+    "  --arrays all|none|NAME[,NAME...]  point arrays interpolated onto the surface and cell\n"
+    "                        arrays passed to its triangles, in --output's file with the\n"
+    "                        scalars (default: all when --output is given, else none)\n"
     "  --tetrahedralize      split linear 3D cells into tetrahedra (else they are refused;\n"
     "                        2D cells are always refused)\n"
     "Extraction:\n"
     "  --iso VALUE           isovalue (default 0 for waves and gyroid, 0.6 for sphere, else\n"
     "                        required, but by --save-mesh alone: the mesh is written, no\n"
     "                        surface extracted)\n"
+    "  --iso V1,V2,...       several isovalues, the surfaces appended in that order\n"
+    "  --iso A:B:N           N values evenly from A to B inclusive (vtkContourFilter's\n"
+    "                        GenerateValues(N, A, B))\n"
     "  --mode M[,M...]       seq|nowin|static|sliding|all (default seq)\n"
     "  --workers P           libadapt workers (default: env ADAPT_WORKERS, else the PUs\n"
     "                        this process may run on, e.g. under taskset; at most\n"
@@ -149,7 +158,9 @@ const struct {
                      {"--title", &Options::title, nullptr},
                      {"--color-array", &Options::color_array, nullptr},
                      {"--color-source", &Options::color_source, nullptr},
+                     {"--arrays", &Options::arrays_arg, nullptr},
                      {"--tetrahedralize", nullptr, &Options::tetrahedralize},
+                     {"--cell-scalars", nullptr, &Options::cell_scalars},
                      {"--peers", nullptr, &Options::peers},
                      {"--verify", nullptr, &Options::verify},
                      {"--smp-check", nullptr, &Options::smp_check},
@@ -271,6 +282,35 @@ void need_display() {
   if (render_check(&why)) die(EXIT_RUN, "--png: " + why);
 }
 
+/* --arrays and --cell-scalars, and what several isovalues exclude. */
+void complete_arrays(Options &o) {
+  const bool file_out = !o.output.empty() && !has_extension(o.output, ".pvtp");
+  const std::string &a = o.arrays_arg;
+  if (!a.empty() && a != "none" && !file_out)
+    die(EXIT_USAGE, "--arrays: the arrays go into the surface file: give --output FILE.vtp (or "
+                    ".vtk)");
+  o.all_arrays = file_out && (a.empty() || a == "all");
+  if (a != "none" && a != "all") {
+    std::stringstream ss(a);
+    std::string name;
+    while (std::getline(ss, name, ','))
+      if (name.empty())
+        die(EXIT_USAGE, "--arrays: expected all, none or NAME[,NAME...], got '" + a + "'");
+      else
+        o.arrays.push_back(name);
+    if (!a.empty() && a.back() == ',')
+      die(EXIT_USAGE, "--arrays: expected all, none or NAME[,NAME...], got '" + a + "'");
+  }
+  if (o.generate && (o.cell_scalars || !o.arrays.empty()))
+    die(EXIT_USAGE, std::string(o.cell_scalars ? "--cell-scalars" : "--arrays NAME") +
+                        ": a generated mesh has its scalars only (read a file with --input)");
+  if (o.isos.size() > 1)
+    for (const auto &x : {std::make_pair(o.predict_misses, "--predict-misses"),
+                          std::make_pair(!o.positions.empty(), "--positions"),
+                          std::make_pair(o.smp_check, "--smp-check")})
+      if (x.first) die(EXIT_USAGE, std::string(x.second) + " takes one isovalue");
+}
+
 /* The checks and defaults that depend on several options. */
 void complete(Options &o) {
   if (!o.color_array.empty() && o.color_source.empty() && o.input.empty())
@@ -304,7 +344,9 @@ void complete(Options &o) {
     else
       o.mesh_only = true;
   }
+  if (o.isos.empty()) o.isos.push_back(o.iso);
   if (!o.output.empty()) check_extension("--output", o.output, {".vtp", ".vtk", ".pvtp"});
+  complete_arrays(o);
   if (!o.save_mesh.empty()) check_extension("--save-mesh", o.save_mesh, {".vtu", ".vtk", ".pvtu"});
   const struct {
     const char *flag;
@@ -370,6 +412,41 @@ bool parse_named_option(Options &o, const std::string &a, Args &args) {
   return true;
 }
 
+/* --iso V, V1,V2,... or A:B:N (GenerateValues(N, A, B): N values evenly
+ * from A to B, A alone when N is 1). */
+void parse_isos(const char *v, std::vector<double> *isos) {
+  const std::string s = v;
+  isos->clear();
+  if (s.find(':') != std::string::npos) {
+    std::stringstream ss(s);
+    std::string part[4];
+    int n = 0;
+    while (n < 4 && std::getline(ss, part[n], ':')) n++;
+    double a, b;
+    uint64_t count;
+    if (n != 3 || !parse_double(part[0].c_str(), &a) || !parse_double(part[1].c_str(), &b) ||
+        !parse_u64(part[2].c_str(), &count) || count < 1 || count > ISO_MAX_ISOVALUES ||
+        !std::isfinite(a) || !std::isfinite(b))
+      die(EXIT_USAGE, "--iso: expected A:B:N, N values from A to B with 1 <= N <= " +
+                          std::to_string(ISO_MAX_ISOVALUES) + ", got '" + s + "'");
+    for (uint64_t i = 0; i < count; i++)
+      isos->push_back(count == 1 ? a : a + (b - a) * (double)i / (double)(count - 1));
+    return;
+  }
+  std::stringstream ss(s);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    double x;
+    if (!parse_double(part.c_str(), &x) || !std::isfinite(x))
+      die(EXIT_USAGE, "--iso: expected a number or a list V1,V2,..., got '" + s + "'");
+    isos->push_back(x);
+  }
+  if (isos->empty() || s.back() == ',')
+    die(EXIT_USAGE, "--iso: expected a number or a list V1,V2,..., got '" + s + "'");
+  if (isos->size() > ISO_MAX_ISOVALUES)
+    die(EXIT_USAGE, "--iso: at most " + std::to_string(ISO_MAX_ISOVALUES) + " values");
+}
+
 /* The options whose value is a number (and --verify-union); false if a is
  * not one of them. */
 bool parse_number_option(Options &o, const std::string &a, Args &args) {
@@ -377,7 +454,8 @@ bool parse_number_option(Options &o, const std::string &a, Args &args) {
   if (a == "--seed")
     o.seed = need_integer(a, args.value(), 0, any, "a non-negative integer");
   else if (a == "--iso") {
-    if (!parse_double(args.value(), &o.iso)) die(EXIT_USAGE, "--iso: expected a number");
+    parse_isos(args.value(), &o.isos);
+    o.iso = o.isos[0];
     o.iso_set = true;
   } else if (a == "--workers")
     o.workers = (int)need_integer(a, args.value(), 1, INT_MAX, "a positive integer");
@@ -452,6 +530,10 @@ DistOptions dist_options(const Options &o) {
   if (!o.output.empty() && !has_extension(o.output, ".pvtp"))
     die(EXIT_USAGE, "a distributed run writes --output FILE.pvtp, got '" + o.output + "'");
   if (o.modes.size() != 1) die(EXIT_USAGE, "a distributed run takes one --mode");
+  if (o.isos.size() > 1 || !o.arrays.empty() || o.cell_scalars)
+    die(EXIT_USAGE, "a distributed run (mpirun, or --output FILE.pvtp) takes one isovalue and "
+                    "point scalars, and writes no arrays (--iso V, no --arrays, no "
+                    "--cell-scalars); see docs/distributed.md");
   DistOptions d;
   d.input = o.input;
   d.array = o.array;

@@ -43,7 +43,14 @@ struct Options {
   PointOrder point_order = PointOrder::Keep;
   Reorder reorder = Reorder::Auto;
   bool iso_set = false;
-  double iso = 0;
+  double iso = 0;           /* the first isovalue */
+  std::vector<double> isos; /* --iso: every isovalue, in order (isos[0] == iso) */
+  /* --arrays: "all" (the default when a surface file is written, else
+   * none), "none" or the names; --cell-scalars. */
+  std::string arrays_arg;
+  bool all_arrays = false;
+  std::vector<std::string> arrays;
+  bool cell_scalars = false;
   std::vector<Mode> modes;
   int workers = 0;
   size_t window = 0, grain = 0;

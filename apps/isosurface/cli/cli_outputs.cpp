@@ -61,20 +61,22 @@ void write_outputs(Run &r) {
     const auto range = std::minmax_element(r.mesh.scalars.begin(), r.mesh.scalars.end());
     std::fprintf(
         stderr,
-        "adapt-isosurface: empty surface: no cell crosses iso=%g (scalars of '%s' in [%g, %g])\n",
-        r.o.iso, r.mesh.array_name.c_str(), *range.first, *range.second);
+        "adapt-isosurface: empty surface: no cell crosses iso=%s (scalars of '%s' in [%g, %g])\n",
+        iso_text(r.o).c_str(), r.mesh.array_name.c_str(), *range.first, *range.second);
     if (r.exit_code == EXIT_OK) r.exit_code = EXIT_EMPTY;
     return;
   }
   std::string err;
-  if (!r.o.output.empty()) {
+  if (!r.o.output.empty() && (r.o.all_arrays || !r.o.arrays.empty() || r.o.isos.size() > 1)) {
+    if (write_surface_arrays(r, &err)) die(EXIT_RUN, err);
+  } else if (!r.o.output.empty()) {
     if (write_surface(*ref, r.o.output, &err)) die(EXIT_RUN, err);
     if (!r.o.quiet) std::printf("surface written to %s\n", r.o.output.c_str());
   }
   if (!r.o.png.empty()) {
     char title[160];
-    std::snprintf(title, sizeof title, "iso=%g: %zu triangles, %zu vertices", r.o.iso, ref->ntris(),
-                  ref->nverts());
+    std::snprintf(title, sizeof title, "iso=%s: %zu triangles, %zu vertices", iso_text(r.o).c_str(),
+                  ref->ntris(), ref->nverts());
     render(r.o, *ref, title);
     if (!r.o.quiet) std::printf("rendering written to %s\n", r.o.png.c_str());
   }

@@ -68,12 +68,19 @@ std::string read_input(const Options &o, Mesh *mesh) {
   ReadOptions ro;
   ro.array = o.array;
   ro.tetrahedralize = o.tetrahedralize;
+  ro.cell_scalars = o.cell_scalars;
+  ro.all_arrays = o.all_arrays;
+  ro.arrays = o.arrays;
   ro.split = o.split;
   ro.order = o.order;
   std::string err;
   const int rc = read_mesh(o.input, ro, mesh, &err);
   if (rc) die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
-  return o.input + " (array " + mesh->array_name + ")";
+  std::string carried;
+  for (const auto *arrays : {&mesh->point_data, &mesh->cell_data})
+    for (const MeshArray &a : *arrays) carried += (carried.empty() ? "" : ", ") + a.name;
+  return o.input + " (array " + mesh->array_name + ")" +
+         (carried.empty() ? "" : " carrying " + carried);
 }
 
 } // namespace
@@ -229,6 +236,7 @@ void set_up_rows(Run &r) {
   for (Row &row : r.rows) row.counts.assign((size_t)r.nev, {});
   r.surfaces.resize(r.rows.size());
   r.work.resize(r.rows.size());
+  if (r.o.isos.size() > 1) r.libs.resize(r.rows.size());
 }
 
 /* ---- Phase: --predict-misses (docs/locality.md) ----------------------- */
@@ -330,14 +338,21 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
    * later row, docs/benchmarks-isosurface.md, "Cells of 16 bytes"). */
   if (rep == 0) malloc_trim(0);
 #endif
+  const bool values = r.o.isos.size() > 1;
+  if (values && r.o.fresh_output) r.libs[i].release();
   const long rss0 = rep == 0 && reset_peak_rss() ? status_kib("VmRSS:") : -1;
   perfctr_start(&r.pc);
   ISO_SIM_START();
   const double t0 = now();
-  int rc = extract(r.mesh, r.o.iso, row.mode, r.aopt, &s, &tm, &err);
+  int rc = values ? extract_values(r, i, &err)
+                  : extract(r.mesh, r.o.iso, row.mode, r.aopt, &s, &tm, &err);
   const double t1 = now();
   ISO_SIM_STOP();
   perfctr_stop(&r.pc, vals);
+  if (values) { /* untimed: the library's surface as the others' */
+    copy_values(r, i, &s);
+    tm.cells = tm.merge = NAN;
+  }
   const long hwm = rss0 >= 0 ? status_kib("VmHWM:") : -1;
   if (hwm >= 0) row.rss_extra_mib = (double)(hwm - rss0) / 1024;
   if (rc) {
@@ -351,7 +366,8 @@ bool run_ours(Run &r, size_t i, int rep, long long *vals) {
     row.reuse_checked++;
     if (!(s == r.surfaces[i])) row.reuse_failed = true;
   }
-  if (&s == &r.work[i]) row.kept_mib = (double)s.kept.bytes() / (1 << 20);
+  if (&s == &r.work[i])
+    row.kept_mib = (double)(values ? r.libs[i].kept_bytes() : s.kept.bytes()) / (1 << 20);
   row.secs.push_back(t1 - t0);
   row.cells.push_back(tm.cells);
   row.merges.push_back(tm.merge);
@@ -381,7 +397,7 @@ bool run_peer(Run &r, Row &row, long long *vals) {
   std::string err;
   StartCpus unbind;
   perfctr_start(&r.pc);
-  int rc = r.vgrid->run(row.peer, r.o.iso, r.workers, &pr, &err);
+  int rc = r.vgrid->run(row.peer, r.o.isos, r.workers, &pr, &err);
   perfctr_stop(&r.pc, vals);
   if (rc) {
     std::fprintf(stderr, "adapt-isosurface: %s: %s\n", row.name.c_str(), err.c_str());

@@ -35,7 +35,7 @@ double fastest(const std::vector<double> &secs) {
 void print_row(const Run &r, const Row &row, const Row *seq, double tseq) {
   const double t = median(row.secs);
   std::printf("%-27s %9.1f", row.name.c_str(), 1e3 * t);
-  if (row.ours)
+  if (row.ours && std::isfinite(median(row.cells)))
     std::printf(" %9.1f %9.1f", 1e3 * median(row.cells), 1e3 * median(row.merges));
   else
     std::printf(" %9s %9s", "-", "-");
@@ -77,7 +77,8 @@ FILE *open_csv(const Run &r) {
       csv, "name,kind,workers,tets,time_s,cells_s,merge_s,speedup,steals,window,triangles,vertices,"
            "cell_spread,pair_spread,reorder,reorder_s");
   for (int e = 0; e < r.nev; e++) std::fprintf(csv, ",%s,%s_rel", r.pc.names[e], r.pc.names[e]);
-  std::fprintf(csv, ",predicted_ll_misses,predicted_ll_rel,best_s,best_speedup\n");
+  std::fprintf(csv, ",predicted_ll_misses,predicted_ll_rel,best_s,best_speedup,isovalues,"
+                    "iso_triangles\n");
   return csv;
 }
 
@@ -109,8 +110,28 @@ void csv_row(FILE *csv, const Run &r, const Row &row, const Row *seq, double tse
   }
   std::fprintf(csv, ",%s,%s", csv_num(row.predicted, "%.0f").c_str(),
                csv_num(seq ? row.predicted / seq->predicted : NAN, "%.6g").c_str());
-  std::fprintf(csv, ",%s,%s\n", csv_num(fastest(row.secs), "%.9g").c_str(),
+  std::fprintf(csv, ",%s,%s", csv_num(fastest(row.secs), "%.9g").c_str(),
                csv_num(seq ? fastest(seq->secs) / fastest(row.secs) : NAN, "%.6g").c_str());
+  /* Several values: each one's triangles, ';'-separated (ours; the peers
+   * give the total only). */
+  std::string values = iso_text(r.o), counts;
+  std::replace(values.begin(), values.end(), ',', ';');
+  for (size_t k = 0; k < row.value_tris.size(); k++)
+    counts += (k ? ";" : "") + std::to_string(row.value_tris[k]);
+  if (r.o.isos.size() == 1) counts = std::to_string(row.ntris);
+  std::fprintf(csv, ",%s,%s\n", values.c_str(), counts.c_str());
+}
+
+/* Several values: each one's triangles (the first of our rows run). */
+void print_values(const Run &r) {
+  for (const Row &row : r.rows) {
+    if (!row.ours || row.skipped || row.value_tris.empty()) continue;
+    std::printf("isovalues (%s):", row.name.c_str());
+    for (size_t k = 0; k < row.value_tris.size() && k < r.o.isos.size(); k++)
+      std::printf("%s %g: %zu triangles", k ? "," : "", r.o.isos[k], row.value_tris[k]);
+    std::printf("\n");
+    return;
+  }
 }
 
 } // namespace
@@ -120,9 +141,9 @@ void print_table(const Run &r) {
   for (const Row &row : r.rows)
     if (row.ours && row.mode == Mode::Seq && !row.skipped) seq = &row;
   const double tseq = seq ? median(seq->secs) : NAN;
-  std::printf("\nisosurface at iso=%g, %d worker(s), %zu tetrahedra, median of %d run(s); best: "
+  std::printf("\nisosurface at iso=%s, %d worker(s), %zu tetrahedra, median of %d run(s); best: "
               "the fastest run\n",
-              r.o.iso, r.workers, r.mesh.tets.size(), r.o.reps);
+              iso_text(r.o).c_str(), r.workers, r.mesh.tets.size(), r.o.reps);
   std::printf("%-27s %9s %9s %9s %8s %8s %7s", "mode", "time ms", "cells ms", "merge ms", "speedup",
               "best ms", "best x");
   for (int e = 0; e < r.nev; e++)
@@ -139,6 +160,7 @@ void print_table(const Run &r) {
     if (csv) csv_row(csv, r, row, seq, tseq);
   }
   if (csv) std::fclose(csv);
+  print_values(r);
   const double mesh_mib = (double)mesh_bytes(r.mesh) / (1 << 20);
   for (const Row &row : r.rows)
     if (row.ours && !row.skipped && std::isfinite(row.rss_extra_mib))

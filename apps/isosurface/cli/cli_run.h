@@ -11,6 +11,8 @@
 #include "cli_options.h"
 #include "vtk_bridge.h"
 
+#include <adapt/iso.hpp>
+
 extern "C" {
 #include "perfcounters.h"
 }
@@ -61,7 +63,8 @@ struct Row {
   bool reuse_failed = false; /* and whether one differed from the first run's */
   double area = 0;
   size_t window = 0;
-  double predicted = NAN; /* --predict-misses: modelled last-level misses */
+  double predicted = NAN;         /* --predict-misses: modelled last-level misses */
+  std::vector<size_t> value_tris; /* several isovalues: each one's triangles */
 };
 
 /* The state the phases build and read, in the order of main(). */
@@ -78,9 +81,10 @@ struct Run {
   int workers = 1;
   AdaptOptions aopt;
   std::vector<Row> rows;
-  std::vector<Surface> surfaces;  /* per row: our surface of the first repetition */
-  std::vector<Surface> work;      /* per row: the surface the later ones reuse */
-  std::unique_ptr<VtkGrid> vgrid; /* for the peers, the verification, --smp-check */
+  std::vector<Surface> surfaces;         /* per row: our surface of the first repetition */
+  std::vector<Surface> work;             /* per row: the surface the later ones reuse */
+  std::unique_ptr<VtkGrid> vgrid;        /* for the peers, the verification, --smp-check */
+  std::vector<adapt::iso::surface> libs; /* per row, several isovalues: the library's surface */
   int exit_code = EXIT_OK;
 };
 
@@ -130,6 +134,19 @@ void set_up_rows(Run &r);
 void predict(Run &r);
 void run_rows(Run &r);
 void record_all_positions(Run &r);
+
+/* cli_library.cpp: extractions through <adapt/iso.hpp>. Several isovalues:
+ * row i's extraction of them all into r.libs[i] (reused unless
+ * --fresh-output), its policy the row's mode, window and grain; copied
+ * into *s untimed, each value's triangles into the row. The surface file
+ * with arrays: the mesh's arrays interpolated, its cell arrays passed, the
+ * scalars (the isovalue of each point, named as the input's) first.
+ * 0, or the library's errors (message in *err). */
+int extract_values(Run &r, size_t i, std::string *err);
+void copy_values(Run &r, size_t i, Surface *s);
+int write_surface_arrays(const Run &r, std::string *err);
+/* The isovalues as the command line gives them back: "0.1,0.2". */
+std::string iso_text(const Options &o);
 
 /* cli_report.cpp: the table (and --csv); --verify, which sets r.exit_code
  * when a check fails. */

@@ -62,13 +62,15 @@ struct VtkGrid::Impl {
   vtkSmartPointer<vtkUnstructuredGrid> ug;
   std::string array;
   /* What every contour filter here shares: errors to catcher, the grid's
-   * point scalars, the one isovalue, neither normals nor scalars output. */
+   * point scalars, the isovalues (SetValue(i, v)), neither normals nor
+   * scalars output. */
   template <class Filter>
-  void contour(Filter *f, double iso, ErrorCatcher *catcher) const {
+  void contour(Filter *f, const std::vector<double> &isos, ErrorCatcher *catcher) const {
     f->AddObserver(vtkCommand::ErrorEvent, catcher);
     f->SetInputData(ug);
     f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, array.c_str());
-    f->SetValue(0, iso);
+    f->SetNumberOfContours((int)isos.size());
+    for (size_t i = 0; i < isos.size(); i++) f->SetValue((int)i, isos[i]);
     f->ComputeNormalsOff();
     f->ComputeScalarsOff();
   }
@@ -108,13 +110,14 @@ void summarize(vtkPolyData *pd, PeerResult *out) {
 
 } // namespace
 
-int VtkGrid::run(Peer p, double iso, int threads, PeerResult *out, std::string *err) {
+int VtkGrid::run(Peer p, const std::vector<double> &isos, int threads, PeerResult *out,
+                 std::string *err) {
   vtkNew<ErrorCatcher> catcher;
   vtkSmartPointer<vtkPolyData> pd;
   double seconds;
   if (p == Peer::ContourGrid) {
     vtkNew<vtkContourGrid> f;
-    impl_->contour(f.Get(), iso, catcher);
+    impl_->contour(f.Get(), isos, catcher);
     f->GenerateTrianglesOn();
     f->UseScalarTreeOff();
     seconds = timed_update(f);
@@ -123,7 +126,7 @@ int VtkGrid::run(Peer p, double iso, int threads, PeerResult *out, std::string *
     int rc = use_smp_backend(p == Peer::Linear3DTBB ? "TBB" : "STDThread", threads, err);
     if (rc) return rc;
     vtkNew<vtkContour3DLinearGrid> f;
-    impl_->contour(f.Get(), iso, catcher);
+    impl_->contour(f.Get(), isos, catcher);
     f->MergePointsOn();
     f->InterpolateAttributesOff();
     f->UseScalarTreeOff();
@@ -164,12 +167,12 @@ int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *u
                                std::string *err) {
   vtkNew<ErrorCatcher> catcher;
   vtkNew<vtkContourGrid> ref;
-  impl_->contour(ref.Get(), iso, catcher);
+  impl_->contour(ref.Get(), {iso}, catcher);
   ref->Update();
   std::multiset<TriKey> want = triangle_keys(ref->GetOutput());
   if (int rc = use_smp_backend("TBB", threads, err)) return rc;
   vtkNew<vtkSMPContourGrid> smp;
-  impl_->contour(smp.Get(), iso, catcher);
+  impl_->contour(smp.Get(), {iso}, catcher);
   smp->MergePiecesOn();
   smp->Update();
   vtkPolyData *pd = vtkPolyData::SafeDownCast(smp->GetOutputDataObject(0));

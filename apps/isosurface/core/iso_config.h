@@ -145,6 +145,11 @@
 #define ISO_AREA_RTOL 1e-6
 #endif
 
+/* adapt-isosurface --iso: at most this many values. */
+#ifndef ISO_MAX_ISOVALUES
+#define ISO_MAX_ISOVALUES 4096
+#endif
+
 /* PNG size of the rendering, pixels. */
 #ifndef ISO_PNG_WIDTH
 #define ISO_PNG_WIDTH 900

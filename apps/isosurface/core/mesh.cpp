@@ -238,6 +238,13 @@ int tetrahedralize_grid(const Grid &g, Split split, Order order, uint64_t seed, 
   return 0;
 }
 
+void scatter_tuples(std::vector<MeshArray> *arrays, const std::vector<int64_t> &newid) {
+  if (arrays->empty()) return;
+  std::vector<int64_t> old(newid.size());
+  for (size_t p = 0; p < newid.size(); p++) old[(size_t)newid[p]] = (int64_t)p;
+  gather_tuples(arrays, [&](size_t i) { return (size_t)old[i]; });
+}
+
 int validate(const Mesh &m, std::string *err) {
   const int64_t n = (int64_t)m.pts.size();
   if (m.scalars.size() != m.pts.size()) {

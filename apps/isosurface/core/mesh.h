@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -79,14 +80,53 @@ using PointVec = std::vector<Point, HugeAlloc<Point>>;
 using ScalarVec = std::vector<double, HugeAlloc<double>>;
 using TetVec = std::vector<Tet, HugeAlloc<Tet>>;
 
+/* An array carried by the mesh for the surface (adapt-isosurface's
+ * --arrays): `components` elements of `elem_size` bytes per tuple, of the
+ * type `type` (VTK's type code, that of <adapt/iso.hpp>'s dtype), one
+ * tuple per point or per cell, interleaved, in bytes. */
+struct MeshArray {
+  std::string name;
+  int type = 11; /* VTK_DOUBLE */
+  int components = 1;
+  size_t elem_size = 8;
+  std::vector<unsigned char> bytes;
+  size_t tuple_bytes() const { return elem_size * (size_t)components; }
+  size_t tuples() const { return tuple_bytes() ? bytes.size() / tuple_bytes() : 0; }
+};
+
 /* pts[p] is point p's position and scalars[p] its scalar: the two arrays
- * have the same size (validate() checks it). */
+ * have the same size (validate() checks it). point_data and cell_data: the
+ * arrays carried for the surface (none unless a reader was asked for them),
+ * a tuple per point and per tetrahedron, moved with them by the
+ * renumberings (reorder.h). */
 struct Mesh {
   PointVec pts;
   ScalarVec scalars;
   TetVec tets;
   std::string array_name = "scalars"; /* name of the point scalars */
+  std::vector<MeshArray> point_data, cell_data;
 };
+
+/* Tuple p of every array moved to newid[p] (a permutation of the tuples).
+ * Sequential; throws std::bad_alloc (the arrays then untouched). */
+void scatter_tuples(std::vector<MeshArray> *arrays, const std::vector<int64_t> &newid);
+
+/* Tuple i of every array replaced by old tuple old_of(i) (a permutation).
+ * Sequential; throws std::bad_alloc (the arrays then untouched). */
+template <class F>
+void gather_tuples(std::vector<MeshArray> *arrays, F old_of) {
+  std::vector<std::vector<unsigned char>> moved(arrays->size());
+  for (size_t a = 0; a < arrays->size(); a++) {
+    const MeshArray &arr = (*arrays)[a];
+    const size_t w = arr.tuple_bytes(), n = arr.tuples();
+    moved[a].resize(arr.bytes.size());
+    for (size_t i = 0; i < n; i++) {
+      const unsigned char *src = arr.bytes.data() + (size_t)old_of(i) * w;
+      std::copy(src, src + w, moved[a].data() + i * w);
+    }
+  }
+  for (size_t a = 0; a < arrays->size(); a++) (*arrays)[a].bytes.swap(moved[a]);
+}
 
 /* Order of the cells (hexahedra of a grid, their tetrahedra kept together). */
 enum class Order { Lex, Morton, Hilbert, Random };

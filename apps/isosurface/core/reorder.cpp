@@ -216,6 +216,7 @@ int apply_point_ids(Mesh *m, const std::vector<int64_t> &newid, bool parallel, s
   } else {
     relabel(0, tets.size());
   }
+  scatter_tuples(&m->point_data, newid);
   m->pts.swap(pts);
   m->scalars.swap(sc);
   m->tets.swap(tets);
@@ -346,11 +347,11 @@ int curve_words(const Mesh &m, bool hilbert, std::vector<uint64_t> *keys,
 }
 
 /* The points of m renumbered by first use in the cells new_tets, which are
- * relabelled in place; the points moved into *new_pts and *new_sc. */
+ * relabelled in place; the points moved into *new_pts and *new_sc, newid
+ * their new numbers. */
 int renumber_by_first_use(const Mesh &m, TetVec &new_tets, PointVec *new_pts, ScalarVec *new_sc,
-                          std::string *err) {
+                          std::vector<int64_t> &newid, std::string *err) {
   const size_t nc = new_tets.size();
-  std::vector<int64_t> newid;
   auto cell = [&](size_t i) -> const Tet & { return new_tets[i]; };
   int rc = first_use_ids(cell, nc, m.pts.size(), &newid, err);
   if (!rc) rc = move_points(m, newid, true, new_pts, new_sc, err);
@@ -395,13 +396,20 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
         },
         "moving the cells", err);
     if (rc) return rc;
+    std::vector<MeshArray> cell_data = m->cell_data;
+    gather_tuples(&cell_data, [&](size_t i) { return (size_t)(keys[i] & idx_mask); });
     std::vector<uint64_t>().swap(keys);
     double t3 = now();
     tm.apply = t3 - t2;
     PointVec new_pts;
     ScalarVec new_sc;
-    if ((rc = renumber_by_first_use(*m, new_tets, &new_pts, &new_sc, err))) return rc;
+    std::vector<int64_t> newid;
+    if ((rc = renumber_by_first_use(*m, new_tets, &new_pts, &new_sc, newid, err))) return rc;
+    std::vector<MeshArray> point_data = m->point_data;
+    scatter_tuples(&point_data, newid);
     tm.points = now() - t3;
+    m->point_data.swap(point_data);
+    m->cell_data.swap(cell_data);
     m->pts.swap(new_pts);
     m->scalars.swap(new_sc);
     m->tets.swap(new_tets);

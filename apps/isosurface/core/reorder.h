@@ -79,20 +79,22 @@ struct ReorderTiming {
 /* Renumber the cells of *m along curve (Reorder::Morton or Reorder::Hilbert)
  * of their centroids (quantized in the points' bounding box, the same
  * scale on every axis, ISO_REORDER_KEY_EXTRA_BITS bits finer than the mean
- * cell spacing), then the points by first use (below).
- * *timing may be NULL. -EINVAL another curve, -ENOMEM, the runtime's
- * errors. */
+ * cell spacing), then the points by first use (below). The mesh's
+ * point_data and cell_data move with their points and cells (sequentially,
+ * in the cells' and points' times). *timing may be NULL. -EINVAL another
+ * curve, -ENOMEM, the runtime's errors. */
 int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *err);
 
 /* Renumber the points of *m in order of first use by its cells (cell by
  * cell, each cell's points in their order); unused points follow in their
- * previous order. Sequential, no runtime (--point-order first-use, and the
- * reference of reorder_cells' parallel numbering in the tests). -ENOMEM. */
+ * previous order, the point_data with them. Sequential, no runtime
+ * (--point-order first-use, and the reference of reorder_cells' parallel
+ * numbering in the tests). -ENOMEM. */
 int renumber_points_first_use(Mesh *m, std::string *err);
 
 /* Shuffle the point numbering of *m (Fisher-Yates, mt19937_64 seeded with
- * seed): a poor numbering on purpose (--point-order random). Sequential, no
- * runtime. -ENOMEM. */
+ * seed), the point_data with them: a poor numbering on purpose
+ * (--point-order random). Sequential, no runtime. -ENOMEM. */
 int shuffle_points(Mesh *m, uint64_t seed, std::string *err);
 
 } // namespace iso

@@ -1,5 +1,6 @@
 /* apps/isosurface/io: VTK readers, writers and peers (see vtk_bridge.h). */
 #include "vtk_bridge.h"
+#include "vtk_arrays.h"
 #include "file_checks.h"
 #include "pieces.h"
 #include "vtk_convert.h"
@@ -278,6 +279,7 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
     *err = "out of memory reading the mesh";
     return -ENOMEM;
   }
+  if ((rc = copy_arrays(grid, opt, m.array_name, {}, true, &m, err))) return rc;
   *mesh = std::move(m);
   return 0;
 }
@@ -393,6 +395,11 @@ int from_image(vtkImageData *img, const ReadOptions &opt, const double *world, M
     return -ENOMEM;
   }
   place_points(&m, origin, d, identity, world);
+  std::vector<int64_t> src;
+  if (wants_point_arrays(img, opt, m.array_name) &&
+      (rc = image_point_sources(dims, opt, &src, err)))
+    return rc;
+  if ((rc = copy_arrays(img, opt, m.array_name, src, false, &m, err))) return rc;
   *mesh = std::move(m);
   return 0;
 }
@@ -505,10 +512,13 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
   vtkSmartPointer<vtkAlgorithm> reader;
   if (int rc = read_dataset(path, &ds, &reader, err)) return rc;
   int rc;
+  ReadOptions o = opt;
+  if (wants_cell_scalars(ds, opt) && (rc = cell_scalars_to_points(&ds, opt, &o.array, err)))
+    return rc;
   if (auto *ug = vtkUnstructuredGrid::SafeDownCast(ds))
-    rc = from_unstructured(ug, opt, mesh, err);
+    rc = from_unstructured(ug, o, mesh, err);
   else if (auto *img = vtkImageData::SafeDownCast(ds))
-    rc = from_image(img, opt, nifti_placement(reader), mesh, err);
+    rc = from_image(img, o, nifti_placement(reader), mesh, err);
   else {
     *err = "'" + path + "' holds a " + ds->GetClassName() +
            "; an unstructured grid or an image volume is needed";
@@ -525,7 +535,13 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
 } // namespace
 
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err) {
-  if (file_format(path) == FileFormat::Pvtu) return read_pvtu(path, opt.array, mesh, err);
+  if (file_format(path) == FileFormat::Pvtu) {
+    if (opt.cell_scalars || !opt.arrays.empty()) {
+      *err = "'" + path + "': a .pvtu input gives point scalars only (no cell scalars, no arrays)";
+      return -ENOTSUP;
+    }
+    return read_pvtu(path, opt.array, mesh, err);
+  }
   Mesh m; /* *mesh untouched on error */
   const int rc = read_mesh_checked(path, opt, &m, err);
   if (rc) {

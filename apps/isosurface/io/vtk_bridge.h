@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace iso {
 
@@ -26,6 +27,17 @@ struct ReadOptions {
   bool tetrahedralize = false; /* split non-tetrahedral 3D cells (vtkDataSetTriangleFilter) */
   Split split = Split::Five;   /* image volumes: hexahedron split */
   Order order = Order::Lex;    /* image volumes: cell order */
+  /* Cell scalars: the cell array `array` (or the active cell scalars)
+   * converted to point data as vtkCellDataToPointData does (each point the
+   * mean of the cells that use it), then contoured. Also when `array`
+   * names no point array but a cell array. */
+  bool cell_scalars = false;
+  /* The arrays carried into Mesh::point_data and Mesh::cell_data for the
+   * surface: every numeric point and cell array but the scalars
+   * (all_arrays), else those named (an unknown name is an error listing
+   * the arrays). Image volumes carry point arrays only. */
+  bool all_arrays = false;
+  std::vector<std::string> arrays;
 };
 
 /* Read an unstructured grid (.vtu, legacy .vtk) or an image volume (.vti,
@@ -47,7 +59,8 @@ struct ReadOptions {
  * non-finite image origin, spacing or direction; -EIO VTK failed to parse
  * the file (or threw); plus validate()'s.
  * A .pvtu index (file_format) is read whole by read_pvtu (pieces.h), with
- * opt.array only, and its errors. */
+ * opt.array only, and its errors (-ENOTSUP when opt asks for cell scalars
+ * or names arrays; all_arrays carries none). */
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err);
 
 /* VTK's image volume reference: the file read by VTK's reader (after the
@@ -76,6 +89,15 @@ int write_mesh(const Mesh &m, const std::string &path, std::string *err);
  * .vtp (write_vtp) or legacy .vtk (vtkPolyDataWriter, binary). 0, -ENOTSUP
  * another extension (nothing written), -EIO the write failed. */
 int write_surface(const Surface &s, const std::string &path, std::string *err);
+
+/* The same with arrays: point_data (a tuple per surface point) and
+ * cell_data (a tuple per triangle) as vtkDataArrays of their type (VTK's
+ * code, MeshArray::type) and names; the first point array is made the
+ * active scalars when `scalars` is set. Errors: write_surface's, -EINVAL
+ * an array of another length or type. */
+int write_surface(const Surface &s, const std::vector<MeshArray> &point_data,
+                  const std::vector<MeshArray> &cell_data, bool scalars, const std::string &path,
+                  std::string *err);
 
 /* Read a .vtp written by write_vtp (or any polydata of triangles): 0, or
  * -ENOENT (missing, not a regular file), -EIO (VTK could not read it;
@@ -112,9 +134,10 @@ public:
   ~VtkGrid();
   VtkGrid(const VtkGrid &) = delete;
   VtkGrid &operator=(const VtkGrid &) = delete;
-  /* Run one peer at iso with `threads` SMP threads (ignored by ContourGrid).
-   * Errors: -ENOTSUP the SMP backend is not in this VTK, -EIO filter error. */
-  int run(Peer p, double iso, int threads, PeerResult *out, std::string *err);
+  /* Run one peer at the isovalues isos (SetValue(i, isos[i])) with
+   * `threads` SMP threads (ignored by ContourGrid). Errors: -ENOTSUP the
+   * SMP backend is not in this VTK, -EIO filter error. */
+  int run(Peer p, const std::vector<double> &isos, int threads, PeerResult *out, std::string *err);
   /* Diagnostic of Debian VTK 9.1's vtkSMPContourGrid (MergePieces on, TBB
    * backend, `threads` threads): its triangles are matched, by their three
    * vertex positions, against vtkContourGrid's. *ntris its triangle count,

@@ -8,7 +8,9 @@
 #include "vtk_quiet.h"
 
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkCommand.h>
+#include <vtkDataArray.h>
 #include <vtkDoubleArray.h>
 #include <vtkIdTypeArray.h>
 #include <vtkNew.h>
@@ -151,6 +153,41 @@ int write_mesh(const Mesh &m, const std::string &path, std::string *err) {
   if (has_extension(path, ".vtk"))
     return write_legacy<vtkUnstructuredGridWriter>(to_vtk(m), path, err);
   return unknown_extension(path, ".vtu or .vtk", err);
+}
+
+namespace {
+
+/* The MeshArrays as arrays of fd; false if one has n tuples or an unknown type. */
+bool add_arrays(vtkFieldData *fd, const std::vector<MeshArray> &arrays, size_t n) {
+  for (const MeshArray &a : arrays) {
+    vtkSmartPointer<vtkDataArray> d;
+    d.TakeReference(vtkDataArray::CreateDataArray(a.type));
+    if (!d || (size_t)d->GetDataTypeSize() != a.elem_size || a.tuples() != n) return false;
+    d->SetName(a.name.c_str());
+    d->SetNumberOfComponents(a.components);
+    d->SetNumberOfTuples((vtkIdType)n);
+    if (!a.bytes.empty()) std::memcpy(d->GetVoidPointer(0), a.bytes.data(), a.bytes.size());
+    fd->AddArray(d);
+  }
+  return true;
+}
+
+} // namespace
+
+int write_surface(const Surface &s, const std::vector<MeshArray> &point_data,
+                  const std::vector<MeshArray> &cell_data, bool scalars, const std::string &path,
+                  std::string *err) {
+  vtkSmartPointer<vtkPolyData> pd = to_vtk(s);
+  if (!add_arrays(pd->GetPointData(), point_data, s.nverts()) ||
+      !add_arrays(pd->GetCellData(), cell_data, s.ntris())) {
+    *err = "write_surface: an array of the wrong length or type";
+    return -EINVAL;
+  }
+  if (scalars && !point_data.empty())
+    pd->GetPointData()->SetActiveScalars(point_data[0].name.c_str());
+  if (has_extension(path, ".vtp")) return write_xml<vtkXMLPolyDataWriter>(pd, path, err);
+  if (has_extension(path, ".vtk")) return write_legacy<vtkPolyDataWriter>(pd, path, err);
+  return unknown_extension(path, ".vtp or .vtk", err);
 }
 
 int write_surface(const Surface &s, const std::string &path, std::string *err) {
