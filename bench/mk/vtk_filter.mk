@@ -9,8 +9,9 @@
 #   make bench-vtk-filter-callgrind  instructions of the filter and of the core
 #                                    on one mesh (valgrind, about a minute)
 # Results: $(B)/bench-results/vtk_filter{,_memory,_callgrind}.csv
-# VTKF_BENCH_MESHES (names of bench/scripts/isosurface.sh's table),
-# VTKF_BENCH_ROUNDS (rounds per mesh), VTKF_BENCH_CALLGRIND (the counted mesh):
+# VTKF_BENCH_MESHES (names of the table of bench/scripts/isosurface.sh),
+# VTKF_BENCH_ROUNDS (rounds per mesh), VTKF_BENCH_APPEND=1 (add the meshes' rows
+# to the last run's CSV files: a run in parts), VTKF_BENCH_CALLGRIND (the counted mesh):
 # see bench/scripts/vtk_filter.sh. A smoke run of seconds:
 #   make bench-vtk-filter VTKF_BENCH_MESHES=gyroid-40 VTKF_BENCH_ROUNDS=1
 # Not part of `make bench` (BENCH_RUNS): it needs VTK and the meshes.
@@ -23,11 +24,11 @@
 .PHONY: bench-vtk-filter bench-vtk-filter-run bench-vtk-filter-callgrind \
         bench-vtk-filter-callgrind-run
 VTKF_BENCH_MESHES ?= waves100 gyroid100 skull2x liver armadillo armadillo-gyroid bunny bunny-gyroid
-VTKF_BENCH_ROUNDS ?= 7
+VTKF_BENCH_ROUNDS ?= 5
 VTKF_BENCH_CALLGRIND ?= gyroid-60
 VTKF_BENCH_BIN := build/release/bench/bench_vtk_filter
 VTKF_BENCH_ENV = VTKF_BENCH_MESHES="$(VTKF_BENCH_MESHES)" VTKF_BENCH_ROUNDS="$(VTKF_BENCH_ROUNDS)" \
-  VTKF_BENCH_CALLGRIND="$(VTKF_BENCH_CALLGRIND)" ISO_BENCH_DATA="$(ISO_BENCH_DATA)"
+  VTKF_BENCH_CALLGRIND="$(VTKF_BENCH_CALLGRIND)" VTKF_BENCH_APPEND="$(VTKF_BENCH_APPEND)" ISO_BENCH_DATA="$(ISO_BENCH_DATA)"
 
 bench-vtk-filter:
 	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 bench-vtk-filter-run
