@@ -23,8 +23,8 @@
  * VARIANT: filter, core, c3dlg (vtkContour3DLinearGrid), cg (vtkContourGrid).
  * --memory prints one CSV line: mesh, variant, workers, arrays, the input's
  * RSS (MiB) and the growth of the RSS high-water mark over it during two
- * runs (MiB; the mark reset after loading, /proc/self/clear_refs); on
- * stderr, the minor page faults of the second run (the process's).
+ * runs (MiB; the mark reset after loading, /proc/self/clear_refs), the
+ * process's minor page faults during the second run.
  * --callgrind runs the variant once untimed, then once between callgrind's
  * client requests (zeroed, dumped as "VARIANT"). Exit status 0, 1 on a
  * failure (message on stderr). */
@@ -531,10 +531,8 @@ void Memory(const Options &o, vtkUnstructuredGrid *ug) {
   getrusage(RUSAGE_SELF, &r0);
   Seconds(v.get(), &made);
   getrusage(RUSAGE_SELF, &r1);
-  std::fprintf(stderr, "%s %s: %ld minor page faults in the second run\n", o.mesh.c_str(),
-               o.memory.c_str(), r1.ru_minflt - r0.ru_minflt);
-  std::printf("%s,%s,%d,%d,%.1f,%.1f\n", o.mesh.c_str(), o.memory.c_str(), w, o.arrays,
-              base / 1024.0, (Kib("VmHWM:") - base) / 1024.0);
+  std::printf("%s,%s,%d,%d,%.1f,%.1f,%ld\n", o.mesh.c_str(), o.memory.c_str(), w, o.arrays,
+              base / 1024.0, (Kib("VmHWM:") - base) / 1024.0, r1.ru_minflt - r0.ru_minflt);
 }
 
 /* One run of a variant counted by callgrind (the counters zeroed before,

@@ -89,7 +89,7 @@ timed() {
     header "per mesh: bench_vtk_filter --mesh M MESH --rounds $rounds --workers 1,2" \
       "medians and minima of $rounds alternated rounds per mesh (one process); vs_X: the row's over X's at the same workers and arrays; speedup: the filter's at 1 worker over the row's; load: load average before-after" >"$csv"
     header "per mesh, variant and arrays (0, 3): bench_vtk_filter --mesh M MESH --memory VARIANT --workers 2 --arrays A" \
-      "input_mib: RSS with the input built; peak_mib: growth of the RSS high-water mark over it in two runs; vs_c3dlg: over vtkContour3DLinearGrid's" >"$mem"
+      "input_mib: RSS with the input built; peak_mib: growth of the RSS high-water mark over it in two runs; faults: minor page faults of the second run; vs_c3dlg: peak_mib over vtkContour3DLinearGrid's" >"$mem"
     first=1
   fi
   for m in "${meshes[@]}"; do
@@ -100,7 +100,7 @@ timed() {
       die "$m: $bench failed"
     if [ -n "$first" ]; then cat "$tmp/run.csv"; else sed 1d "$tmp/run.csv"; fi >>"$csv"
     echo "bench-vtk-filter: $m: peak memory"
-    echo "mesh,variant,workers,arrays,input_mib,peak_mib" >"$tmp/mem.rows"
+    echo "mesh,variant,workers,arrays,input_mib,peak_mib,faults" >"$tmp/mem.rows"
     for a in 0 3; do
       for v in filter core c3dlg cg; do
         # shellcheck disable=SC2086
@@ -122,24 +122,26 @@ timed() {
 # array count: f1_/f2_ at 1 and 2 workers (median ms, over
 # vtkContour3DLinearGrid's median and minimum, over the core's median and
 # minimum), speedup2 (1 worker's median over 2 workers'), cg_x (vtkContourGrid's
-# median over the filter's at 1 worker), peak_mib and peak_vs_c3dlg (2 workers).
+# median over the filter's at 1 worker), peak_mib, peak_vs_c3dlg and the minor
+# page faults of a run (faults; core_ and c3dlg_faults: theirs), at 2 workers.
 summary() {
   local csv=$out/vtk_filter.csv mem=$out/vtk_filter_memory.csv sum=$tmp/vtk_filter_summary.csv
   [ -e "$csv" ] && [ -e "$mem" ] || die "no $csv or $mem"
   sed -n '/^# machine/p; /^# command/p' "$csv" >"$sum"
   echo "# figures: the filter's rows of vtk_filter.csv and vtk_filter_memory.csv per mesh and arrays (bench/scripts/vtk_filter.sh, summary)" >>"$sum"
   awk -F, 'FNR == 1 && /^#/ { next } /^#/ || $1 == "mesh" { next }
-    FILENAME ~ /memory/ { if ($2 == "filter") { peak[$1 "," $4] = $6; pv[$1 "," $4] = $7 }; next }
+    FILENAME ~ /memory/ { k = $1 "," $4; if ($2 == "filter") { peak[k] = $6; pv[k] = $8; ff[k] = $7 }
+      if ($2 == "core") cf[k] = $7; if ($2 == "c3dlg") lf[k] = $7; next }
     { k = $1 "," $4 }
     !(k in seen) { seen[k] = 1; order[++n] = k; tris[k] = $6; load[k] = $16 }
     $5 == "cg" { cg[k] = $9 }
     $5 == "filter" { w = $3; ms[k, w] = 1000 * $9; vl[k, w] = $11; vlm[k, w] = $12; vc[k, w] = $13; vcm[k, w] = $14 }
     END {
-      print "mesh,arrays,triangles,f1_ms,f1_vs_c3dlg,f1_vs_c3dlg_min,f1_vs_core,f1_vs_core_min,f2_ms,f2_vs_c3dlg,f2_vs_c3dlg_min,f2_vs_core,f2_vs_core_min,speedup2,cg_x,peak_mib,peak_vs_c3dlg,load"
+      print "mesh,arrays,triangles,f1_ms,f1_vs_c3dlg,f1_vs_c3dlg_min,f1_vs_core,f1_vs_core_min,f2_ms,f2_vs_c3dlg,f2_vs_c3dlg_min,f2_vs_core,f2_vs_core_min,speedup2,cg_x,peak_mib,peak_vs_c3dlg,faults,core_faults,c3dlg_faults,load"
       for (i = 1; i <= n; i++) { k = order[i]
         printf "%s,%s,%.2f,%s,%s,%s,%s,%.2f,%s,%s,%s,%s,%.2f,%.2f,%s,%s,%s\n", k, tris[k],
           ms[k, 1], vl[k, 1], vlm[k, 1], vc[k, 1], vcm[k, 1], ms[k, 2], vl[k, 2], vlm[k, 2], vc[k, 2], vcm[k, 2],
-          ms[k, 1] / ms[k, 2], 1000 * cg[k] / ms[k, 1], peak[k], pv[k], load[k] } }' \
+          ms[k, 1] / ms[k, 2], 1000 * cg[k] / ms[k, 1], peak[k], pv[k], ff[k], cf[k], lf[k], load[k] } }' \
     "$mem" "$csv" >>"$sum"
   cp "$sum" "$out"/
 }
