@@ -139,7 +139,7 @@ summary() {
     END {
       print "mesh,arrays,triangles,f1_ms,f1_vs_c3dlg,f1_vs_c3dlg_min,f1_vs_core,f1_vs_core_min,f2_ms,f2_vs_c3dlg,f2_vs_c3dlg_min,f2_vs_core,f2_vs_core_min,speedup2,cg_x,peak_mib,peak_vs_c3dlg,faults,core_faults,c3dlg_faults,load"
       for (i = 1; i <= n; i++) { k = order[i]
-        printf "%s,%s,%.2f,%s,%s,%s,%s,%.2f,%s,%s,%s,%s,%.2f,%.2f,%s,%s,%s\n", k, tris[k],
+        printf "%s,%s,%.2f,%s,%s,%s,%s,%.2f,%s,%s,%s,%s,%.2f,%.2f,%s,%s,%s,%s,%s,%s\n", k, tris[k],
           ms[k, 1], vl[k, 1], vlm[k, 1], vc[k, 1], vcm[k, 1], ms[k, 2], vl[k, 2], vlm[k, 2], vc[k, 2], vcm[k, 2],
           ms[k, 1] / ms[k, 2], 1000 * cg[k] / ms[k, 1], peak[k], pv[k], ff[k], cf[k], lf[k], load[k] } }' \
     "$mem" "$csv" >>"$sum"
