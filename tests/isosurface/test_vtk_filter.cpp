@@ -10,7 +10,7 @@
  * byte), normals, ComputeScalars, and the errors (empty input, no scalars,
  * a wrong array name, several components, 2D and quadratic cells, a 2D
  * image, an unsupported dataset, a worker count other than the running
- * runtime's). Then the docs' C++ example (VTKF_EXAMPLE) is run against
+ * runtime's), the calling thread's CPUs untouched. Then the docs' C++ example (VTKF_EXAMPLE) is run against
  * vtkContourGrid. Compared with vtkContourGrid: triangle and merged point
  * counts, the points as a set, every point array within 1e-6, the area
  * within 1e-9 relative, per value of each cell array the triangles' count
@@ -41,6 +41,8 @@
 #include <vtkRectilinearGrid.h>
 #include <vtkStructuredGrid.h>
 #include <vtkUnstructuredGrid.h>
+
+#include <sched.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -185,6 +187,11 @@ int main() {
   /* The runtime's worker count (it starts at the first call): 2, as the
    * modes' checks ask for. */
   setenv("ADAPT_WORKERS", "2", 1);
+  unsetenv("ADAPT_BIND");
+  cpu_set_t before, after;
+  CPU_ZERO(&before);
+  CPU_ZERO(&after);
+  Check(sched_getaffinity(0, sizeof before, &before) == 0, "the CPUs of the calling thread");
   vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF); /* the errors expected: checked */
   vtkOutputWindow::GetInstance()->SetDisplayModeToNever();
   TestTetrahedra();
@@ -196,6 +203,10 @@ int main() {
   TestOutputs();
   TestErrors();
   TestExample(VTKF_EXAMPLE);
+  /* The filter started the runtime unbound: the calling thread (and the
+   * TBB arena VTK's SMP filters would start from it) kept its CPUs. */
+  Check(sched_getaffinity(0, sizeof after, &after) == 0 && CPU_EQUAL(&before, &after),
+        "the calling thread keeps its CPUs after the filter ran on 2 workers");
   std::printf("test_vtk_filter: %d failed\n", Failures());
   return Failures() > 100 ? 100 : Failures();
 }

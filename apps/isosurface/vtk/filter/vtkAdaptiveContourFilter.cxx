@@ -16,6 +16,7 @@
 #include <adapt/adapt.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -36,14 +37,20 @@ adapt::iso::mode IsoMode(int mode) {
   }
 }
 
-/* Starts the runtime with n workers (n > 1) when it is not running, before
- * anything of the call can start it with the default count; a runtime
- * already running with another count is left to extract's -EBUSY. */
+/* Starts the runtime with n workers (0: the default count) when it is not
+ * running, before anything of the call can start it lazily: unbound unless
+ * ADAPT_BIND says otherwise, so that the calling thread keeps its CPUs (a
+ * bound start pins it to one until adapt_finalize, and the rest of the
+ * pipeline with it: a TBB arena first used from that thread then sizes
+ * itself to that one CPU). A runtime already running (with another count
+ * or binding) is left as it is; extract's -EBUSY reports a count that
+ * differs. */
 void StartRuntime(int n) {
-  if (n <= 1) return;
+  if (n == 1) return;
   adapt_config cfg;
   std::memset(&cfg, 0, sizeof cfg);
   cfg.workers = n;
+  if (!std::getenv("ADAPT_BIND")) cfg.bind = -1;
   (void)adapt_init(&cfg);
 }
 
