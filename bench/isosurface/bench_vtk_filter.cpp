@@ -2,7 +2,7 @@
  * vtkContour3DLinearGrid (VTK's SMP backend, TBB in Debian's VTK 9.1, with
  * the same thread count) and vtkContourGrid (serial), and against the core
  * extraction it wraps (<adapt/iso.hpp> called directly on the same arrays):
- * docs/benchmarks-isosurface.md, "The VTK filter in a pipeline"; run by
+ * docs/benchmarks-vtk-filter.md; run by
  * `make bench-vtk-filter` (bench/scripts/vtk_filter.sh).
  *
  * The mesh is read once (.vtu, or .vti split into tetrahedra by

@@ -1,7 +1,7 @@
 # bench/mk/vtk_filter.mk: the VTK filter vtkAdaptiveContourFilter in a VTK
 # pipeline against vtkContour3DLinearGrid (TBB) and vtkContourGrid, and
 # against the core extraction it wraps (<adapt/iso.hpp> called directly);
-# docs/benchmarks-isosurface.md, "The VTK filter in a pipeline".
+# docs/benchmarks-vtk-filter.md.
 #   make bench-vtk-filter            the timed rounds and the peak memory on
 #                                    the benchmark meshes (a few minutes; the
 #                                    file meshes are built first when missing,
