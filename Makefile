@@ -150,9 +150,9 @@ $(B)/tests/%: tests/%.c $(TEST_SUPPORT_OBJS) $(LIB_A)
 tests: $(TEST_BINS)
 
 -include perfcounters/module.mk
--include bench/module.mk
 -include apps/isosurface/module.mk
 -include apps/isosurface/vtk/module.mk
+-include bench/module.mk
 -include stl/module.mk
 -include packaging/module.mk
 -include docs/module.mk

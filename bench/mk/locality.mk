@@ -14,13 +14,12 @@
 # Not part of `make bench` (it needs VTK for the app): run it on its own.
 
 # Their sources are apps/isosurface/tools/, on the extraction core
-# (apps/isosurface/core/: no VTK); apps/isosurface/module.mk gives the
-# tools' objects their include paths.
+# (apps/isosurface/core/: no VTK, its objects ISO_CORE_OBJS);
+# apps/isosurface/module.mk (included before bench's) gives the tools'
+# objects their include paths.
 LOC_MAP     := $(B)/apps/isosurface/locality_map
 LOC_MAP_OBJ := $(B)/obj/apps/isosurface/tools/locality_map.o
-LOC_MAP_DEPS := $(addprefix $(B)/obj/apps/isosurface/core/,mesh.o names.o mt.o mt_cases.o \
-                cell_phase.o vertex_merge.o vertex_merge_local.o extract.o arena.o reorder.o \
-                locality.o)
+LOC_MAP_DEPS := $(ISO_CORE_OBJS)
 
 $(LOC_MAP): $(LOC_MAP_OBJ) $(LOC_MAP_DEPS) $(LIB_A)
 	@mkdir -p $(dir $@)
