@@ -10,7 +10,8 @@
 # job slots. Prints one line ("ok", the seconds and the program), or on
 # failure the last lines of the log; a program still running after
 # ADAPT_TEST_TIMEOUT seconds (default 900) is killed and reported as hung.
-# Writes the seconds taken to LOG.time (read by scripts/test_all.sh).
+# Writes the seconds taken, wall clock and CPU, to LOG.time (read by
+# scripts/test_all.sh).
 set -u
 bin=${1:?test program}
 log=${2:?log file}
@@ -28,7 +29,10 @@ start=$(date +%s.%N)
 ADAPT_TEST_VARIANT=$variant timeout -k 10 "$limit" "$bin" >"$log" 2>&1
 rc=$?
 secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-echo "$secs" >"$log.time"
+# The program's CPU time (user + system): the children line of `times`
+# (it also counts the few short commands above: milliseconds).
+cpu=$(times | awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); n += p[1] * 60 + p[2] } printf "%.1f", n }')
+echo "$secs $cpu" >"$log.time"
 if [ $rc -eq 0 ]; then
   printf '  ok  %6ss  [%s] %s\n' "$secs" "$variant" "$bin"
   exit 0

@@ -29,19 +29,22 @@ summary() {
   for v in $variants; do
     f=build/$v/test-logs
     [ -f "$f/span" ] || continue
-    n=0 sum=0
-    for t in $(find "$f" -name '*.log.time'); do
-      n=$((n + 1))
-      sum=$(awk -v a="$sum" -v b="$(cat "$t")" 'BEGIN { printf "%.0f", a + b }')
-    done
-    printf '  %-44s %5ss  (its %d test programs: %ss)\n' \
-      "$v: build,$([ "$v" = release ] && echo ' checks,') tests (wall clock)" "$(cat "$f/span")" "$n" "$sum"
+    read -r n sum cpu < <(find "$f" -name '*.log.time' -exec cat {} + |
+      awk '{ n++; w += $1; c += $2 } END { printf "%d %.0f %.0f", n, w, c }')
+    printf '  %-44s %5ss  (its %d test programs: %ss, %ss of CPU)\n' \
+      "$v: build,$([ "$v" = release ] && echo ' checks,') tests (wall clock)" "$(cat "$f/span")" \
+      "$n" "$sum" "$cpu"
   done
   printf '  %-44s %5ss\n' "total (wall clock; the variants overlap)" "$(secs_since "$t0")"
+  # The CPU time of everything make test ran: the children line of `times`
+  # (run in this shell: a subshell would count its own children only).
+  times >build/.make-test-times
+  printf '  %-44s %5ss\n' "total CPU (every job, deps included)" \
+    "$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); n += p[1] * 60 + p[2] } printf "%.0f", n }' build/.make-test-times)"
   echo "== make test: the slowest programs"
   for v in $variants; do find build/"$v"/test-logs -name '*.log.time' 2>/dev/null; done |
     while read -r f; do printf '%s %s\n' "$(cat "$f")" "${f%.log.time}"; done |
-    sort -rn | head -n 8 | awk '{ printf "  %6ss  %s\n", $1, $2 }' |
+    sort -rn | head -n 8 | awk '{ printf "  %6ss  (CPU %6ss)  %s\n", $1, $2, $3 }' |
     sed 's#build/\([a-z]*\)/test-logs/#[\1] #'
 }
 
