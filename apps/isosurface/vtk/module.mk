@@ -81,7 +81,7 @@ $(VTKF_EXAMPLE): $(VTKF_DIR)/examples/contour.cpp $(VTKF_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O1 -Wall -Wextra $(VTKF_TEST_FLAGS) -o $@ $< $(VTKF_TEST_LINK)
 $(VTKF_TEST): $(VTKF_EXAMPLE)
-$(VTKF_PYTEST): tests/isosurface/test_vtk_filter.py $(VTKF_STAMP)
+$(VTKF_PYTEST): tests/isosurface/test_vtk_filter.py tests/isosurface/surface_compare.py $(VTKF_STAMP)
 	@mkdir -p $(dir $@)
 	@printf '#!/bin/sh\nPYTHONPATH=%s exec /usr/bin/python3 %s %s\n' '$(abspath $(VTKF_PYDIR))' \
 	  '$(abspath tests/isosurface/test_vtk_filter.py)' '$(abspath $(VTKF_DIR)/examples/contour.py)' > $@
@@ -159,3 +159,6 @@ uninstall: uninstall-vtk-filter
 # filter is built before, never by two ninjas at once.
 check-consumers: vtk-filter
 endif
+
+# The ParaView plugin (the same filter against ParaView's VTK).
+-include apps/isosurface/vtk/paraview/module.mk

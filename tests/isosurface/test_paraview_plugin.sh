@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The ParaView plugin's test (make test, release variant; docs/paraview.md,
+# "What is tested"): test_paraview_plugin.py in pvbatch, serial, then under
+# mpirun -np 2 (pvbatch --symmetric: each rank contours its piece).
+#   test_paraview_plugin.sh PLUGIN.so
+# PYTHONPATH: where ParaView's Python modules are unless python3-paraview is
+# installed (scripts/paraview_python.sh). Exit status: 0 when both runs
+# end with every rank's "0 failed".
+set -u
+plugin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=()
+[ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+fail=0
+
+# run NAME RANKS CMD...: the command, its output in $tmp/NAME.log; every
+# rank's last line must say "0 failed".
+run() {
+  local name=$1 ranks=$2 rc ok
+  shift 2
+  timeout 300 "$@" >"$tmp/$name.log" 2>&1
+  rc=$?
+  ok=$(grep -c '^test_paraview_plugin.py (rank [0-9]* of [0-9]*): 0 failed$' "$tmp/$name.log")
+  grep -E '^(FAIL|ok): ' "$tmp/$name.log" | sed "s/^/$name: /" | grep '^[a-z0-9-]*: FAIL' || true
+  if [ "$rc" -ne 0 ] || [ "$ok" -ne "$ranks" ]; then
+    echo "test_paraview_plugin: $name: exit status $rc, $ok of $ranks rank(s) without failures; its output:"
+    tail -n 40 "$tmp/$name.log"
+    fail=$((fail + 1))
+  else
+    echo "test_paraview_plugin: $name: $(grep -c '^ok: ' "$tmp/$name.log") checks passed"
+  fi
+}
+
+run serial 1 pvbatch "$here/test_paraview_plugin.py" "$plugin" "$tmp"
+[ -f "$tmp/serial_counts.txt" ] &&
+  run mpirun-np2 2 mpirun "${root[@]}" --oversubscribe --mca btl self,vader -np 2 \
+    pvbatch --symmetric "$here/test_paraview_plugin.py" "$plugin" "$tmp" --mpi
+[ -f "$tmp/serial_counts.txt" ] || { echo "test_paraview_plugin: the serial run wrote no meshes"; fail=$((fail + 1)); }
+exit $fail
