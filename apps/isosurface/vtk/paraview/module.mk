@@ -26,7 +26,8 @@ ifneq ($(ISO_REQUIRE_VTK),)
       (scripts/paraview_python.sh); make deps installs them)
   endif
 endif
-PVP_SRCS := $(wildcard $(PVP_DIR)/* $(VTKF_DIR)/CMakeLists.txt $(VTKF_DIR)/filter/*)
+PVP_SRCS := $(wildcard $(PVP_DIR)/* $(VTKF_DIR)/CMakeLists.txt $(VTKF_DIR)/filter/*) \
+            apps/isosurface/core/rank_share.h
 PVP_CMAKE_ARGS = -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(CXX) \
   -DADAPT_VTK_PARAVIEW=ON -DParaView_DIR=$(PVP_CMAKE_DIR) -DADAPT_PARAVIEW_PYTHON=$(PVP_PYROOT) \
   -DADAPT_INCLUDE_DIRS="$(abspath libadapt/include);$(abspath algorithms/include);$(abspath $(VTKF_ISO_INC))" \
