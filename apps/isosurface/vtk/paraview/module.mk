@@ -73,7 +73,7 @@ EXTRA_TESTS += $(PVP_TEST)
 endif
 
 # ---- install -------------------------------------------------------------------
-# `cmake --install` of the build above: LIBDIR/$(PVP_SUBDIR)/
+# `cmake --install` of the build above (its component runtime): LIBDIR/$(PVP_SUBDIR)/
 # (AdaptiveContour.so and the module libadaptVtkContour-pv5.11.so), run
 # paths to LIBDIR. The build above has LIBDIR = PREFIX/lib; another LIBDIR
 # is built in $(PVP_B)-install (the plugin's build tree is laid out by it).
@@ -84,7 +84,7 @@ install-paraview-plugin: paraview-plugin
 	  { $(CMAKE) -S $(VTKF_DIR) -B $$b $(PVP_CMAKE_ARGS) -DCMAKE_INSTALL_LIBDIR:STRING=$$l && \
 	    $(CMAKE) --build $$b -j $(VTKF_JOBS); } >$$b/build.log 2>&1 || { cat $$b/build.log >&2; exit 1; }; \
 	fi; \
-	DESTDIR=$(DESTDIR) $(CMAKE) --install $$b --prefix $(PREFIX) >$$b/install.log
+	DESTDIR=$(DESTDIR) $(CMAKE) --install $$b --prefix $(PREFIX) --component runtime >$$b/install.log
 	@echo "install: the ParaView plugin in $(DESTDIR)$(LIBDIR)/$(PVP_SUBDIR)/AdaptiveContour.so"
 
 uninstall-paraview-plugin:

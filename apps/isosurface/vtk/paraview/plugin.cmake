@@ -9,7 +9,9 @@
 # AdaptiveContour.so, the plugin ParaView loads, and beside it the module
 # libadaptVtkContour-pv5.11.so (the suffix keeps it apart from the VTK
 # filter's libadaptVtkContour.so); their run paths reach libadapt in
-# ${CMAKE_INSTALL_LIBDIR}.
+# ${CMAKE_INSTALL_LIBDIR}. Both are the install component "runtime" (make
+# install installs it alone: the "development" files, the module's headers
+# and its client-server library, are of no use without ParaView's sources).
 include("${CMAKE_CURRENT_SOURCE_DIR}/paraview/python_stubs.cmake")
 if (NOT ParaView_DIR)
   find_path(ParaView_DIR paraview-config.cmake
@@ -37,4 +39,5 @@ paraview_plugin_scan(
 paraview_plugin_build(
   PLUGINS              ${adapt_plugins}
   LIBRARY_SUBDIRECTORY "paraview-${ParaView_VERSION_MAJOR}.${ParaView_VERSION_MINOR}/plugins"
-  ADD_INSTALL_RPATHS   ON)
+  ADD_INSTALL_RPATHS   ON
+  PLUGINS_COMPONENT    runtime)
