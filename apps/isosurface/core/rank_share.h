@@ -1,10 +1,11 @@
 /* A rank's share of its machine's CPUs, the rule of the distributed run:
  * the ranks of one machine split its cores in contiguous shares, one per
  * rank (one core each, shared round robin, when there are more ranks than
- * cores). Used by adapt-isosurface under mpirun (cli/dist.cpp: it binds
- * each rank to its share, and libadapt then starts one worker per PU of
- * it) and by the VTK filter and its ParaView plugin (vtk/filter: the
- * workers of a rank launched by mpirun, unbound, one per PU of its share).
+ * cores). Used by adapt-isosurface under mpirun (apps/isosurface/cli/dist.cpp:
+ * it binds each rank to its share, and libadapt then starts one worker per
+ * PU of it) and by the VTK filter and its ParaView plugin
+ * (apps/isosurface/vtk/filter: the workers of a rank launched by mpirun,
+ * unbound, one per PU of its share).
  * Header-only: the VTK filter's CMake build reaches it as the CLI does. */
 #ifndef APPS_ISOSURFACE_CORE_RANK_SHARE_H
 #define APPS_ISOSURFACE_CORE_RANK_SHARE_H
