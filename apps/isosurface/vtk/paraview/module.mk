@@ -95,5 +95,8 @@ ifneq ($(PVP_HAVE),)
 ifeq ($(VTKF_INSTALL),1)
 install: install-paraview-plugin
 uninstall: uninstall-paraview-plugin
+# check-consumers installs from a make of its own: the plugin is built
+# before (as the VTK filter, apps/isosurface/vtk/module.mk).
+check-consumers: paraview-plugin
 endif
 endif
