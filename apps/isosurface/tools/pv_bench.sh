@@ -35,7 +35,7 @@ echo "bench-paraview: mesh $mesh in $pieces pieces" >&2
 "$bin" --generate "$mesh" --field waves --order hilbert --reorder none --reps 1 --events none \
   --quiet --save-mesh mesh.pvtu --pieces "$pieces" >gen.txt
 summary=$out/pv_summary.csv
-echo "filter,ranks,read_max_s,contour_max_s,contour_cpu_max_s,contour_cpu_sum_s,rss_max_mib,\
+echo "filter,ranks,read_max_s,read_cpu_max_s,contour_max_s,contour_cpu_max_s,contour_cpu_sum_s,rss_max_mib,\
 rss_growth_max_mib,triangles" >"$summary"
 for r in $ranks; do
   for f in Contour AdaptiveContour; do
@@ -44,11 +44,12 @@ for r in $ranks; do
       pvbatch --symmetric "$here/pv_bench.py" "$plugin" mesh.pvtu waves 0 "$f" "$reps" \
       >"${f}_$r.txt" 2>&1
     awk -v f="$f" -v r="$r" '$1 == "pv_bench" && $2 == f {
-        rd = $9 > rd ? $9 : rd; ex = $13 > ex ? $13 : ex; c = $15 > c ? $15 : c; cs += $15
-        rss = $19 > rss ? $19 : rss; g = $19 - $17; gr = g > gr ? g : gr; t += $21; n++ }
+        rd = $8 > rd ? $8 : rd; rc = $10 > rc ? $10 : rc; ex = $12 > ex ? $12 : ex
+        c = $14 > c ? $14 : c; cs += $14
+        rss = $18 > rss ? $18 : rss; g = $18 - $16; gr = g > gr ? g : gr; t += $20; n++ }
       END { if (n != r) { print "pv_bench: " n " rank lines, want " r > "/dev/stderr"; exit 1 }
-            printf "%s,%d,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%d\n", f, r, rd, ex, c, cs, rss / 1024,
-            gr / 1024, t }' "${f}_$r.txt" >>"$summary"
+            printf "%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%d\n", f, r, rd, rc, ex, c, cs,
+            rss / 1024, gr / 1024, t }' "${f}_$r.txt" >>"$summary"
   done
 done
 
@@ -61,10 +62,10 @@ done
   echo "ranks (contour: median of $reps runs; cpu: the process's, every thread); RSS: peak per rank,"
   echo "growth: over the RSS after reading."
   echo
-  echo "| filter | ranks | read | contour | contour cpu | cpu, all ranks | RSS MiB | growth MiB | triangles |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-  tail -n +2 "$summary" | tr ',' ' ' | while read -r f r rd ex c cs rss g t; do
-    echo "| $f | $r | $rd | $ex | $c | $cs | $rss | $g | $t |"
+  echo "| filter | ranks | read | read cpu | contour | contour cpu | cpu, all ranks | RSS MiB | growth MiB | triangles |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  tail -n +2 "$summary" | tr ',' ' ' | while read -r f r rd rc ex c cs rss g t; do
+    echo "| $f | $r | $rd | $rc | $ex | $c | $cs | $rss | $g | $t |"
   done
 } >"$out/pv_report.md"
 cat "$out/pv_report.md"
