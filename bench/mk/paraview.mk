@@ -13,7 +13,7 @@ bench-paraview:
 	@bash scripts/deps.sh all
 	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 bench-paraview-run
 
-# The paths are spelled out: apps/isosurface's makefiles are included after
+# The paths are spelled out: the makefiles of apps/isosurface are included after
 # bench/module.mk.
 bench-paraview-run: $(B)/apps/isosurface/adapt-isosurface paraview-plugin
 	@mkdir -p $(B)/bench-results

@@ -9,8 +9,8 @@
 # 80x80x64, waves field, Hilbert order), BENCH_PV_PIECES (12),
 # BENCH_PV_RANKS ("1 2"), BENCH_PV_REPS (3). Every run under mpirun
 # --bind-to none (ParaView's threads and ours may use every core; ours
-# take the rank's share, docs/paraview.md). Results: OUTDIR/pv_summary.csv,
-# OUTDIR/pv_report.md, the raw outputs in OUTDIR/pv/.
+# take the rank's share, docs/paraview.md). Results: $OUTDIR/pv_summary.csv,
+# $OUTDIR/pv_report.md, the raw outputs in $OUTDIR/pv/.
 set -eu
 set -o pipefail
 
