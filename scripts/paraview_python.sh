@@ -49,7 +49,11 @@ if [ ! -w "$parent" ] && [ "$(id -u)" -ne 0 ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && apt-get download "python3-paraview=$version" >/dev/null 2>download.log) || {
+download() { (cd "$tmp" && apt-get download "python3-paraview=$version" >/dev/null 2>download.log); }
+# Stale package lists: updated once (as root or through sudo), then again.
+root_cmd=""
+[ "$(id -u)" -ne 0 ] && root_cmd=sudo
+download || { $root_cmd apt-get update -qq >/dev/null 2>&1 && download; } || {
   cat "$tmp/download.log" >&2
   echo "paraview_python.sh: apt-get download python3-paraview=$version failed" >&2
   exit 1
