@@ -20,8 +20,9 @@ usual error; read by XMLUnstructuredGridReader: the reader's error, an
 empty surface, no crash), an array that does not exist.
 Under mpirun (--mpi): each rank compares its own piece's surfaces, and the
 triangle counts summed over the ranks equal the serial run's. Each rank
-ends with the line "test_paraview_plugin.py (rank R of N): F failed"; the
-serial run's exit status is F (at most 100).
+ends with the line "test_paraview_plugin.py (rank R of N): F failed", on
+stdout when serial (its exit status is F, at most 100), in DIR/rank_R.log
+under mpirun.
 """
 import os
 import sys
@@ -45,6 +46,8 @@ MPI = "--mpi" in sys.argv[3:]
 LoadPlugin(PLUGIN, ns=globals())
 pm = vtkProcessModule.GetProcessModule()
 RANK, SIZE = pm.GetPartitionId(), pm.GetNumberOfLocalPartitions()
+if MPI:  # one file per rank: the ranks' lines would interleave on one pipe
+    sys.stdout = open(os.path.join(DIR, "rank_%d.log" % RANK), "w", buffering=1)
 VALUE_SETS = ([150.0], [90.0, 140.0, 190.0, 240.0])
 SECOND_VALUES = [0.5]
 

@@ -15,21 +15,25 @@ root=()
 [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 fail=0
 
-# run NAME RANKS CMD...: the command, its output in $tmp/NAME.log; every
-# rank's last line must say "0 failed".
+# run NAME RANKS CMD...: the command, its output in $tmp/NAME.log (under
+# mpirun each rank's checks in $tmp/rank_R.log); every rank's last line
+# must say "0 failed".
 run() {
-  local name=$1 ranks=$2 rc ok
+  local name=$1 ranks=$2 rc logs ok
   shift 2
+  rm -f "$tmp"/rank_*.log
   timeout 300 "$@" >"$tmp/$name.log" 2>&1
   rc=$?
-  ok=$(grep -c '^test_paraview_plugin.py (rank [0-9]* of [0-9]*): 0 failed$' "$tmp/$name.log")
-  grep -E '^(FAIL|ok): ' "$tmp/$name.log" | sed "s/^/$name: /" | grep '^[a-z0-9-]*: FAIL' || true
+  logs=("$tmp/$name.log")
+  [ "$ranks" -gt 1 ] && logs=("$tmp"/rank_*.log)
+  ok=$(cat "${logs[@]}" | grep -c '^test_paraview_plugin.py (rank [0-9]* of [0-9]*): 0 failed$')
+  cat "${logs[@]}" | grep '^FAIL: ' | sed "s/^/$name: /" || true
   if [ "$rc" -ne 0 ] || [ "$ok" -ne "$ranks" ]; then
     echo "test_paraview_plugin: $name: exit status $rc, $ok of $ranks rank(s) without failures; its output:"
     tail -n 40 "$tmp/$name.log"
     fail=$((fail + 1))
   else
-    echo "test_paraview_plugin: $name: $(grep -c '^ok: ' "$tmp/$name.log") checks passed"
+    echo "test_paraview_plugin: $name: $(cat "${logs[@]}" | grep -c '^ok: ') checks passed"
   fi
 }
 
