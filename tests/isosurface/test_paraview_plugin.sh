@@ -38,8 +38,19 @@ run() {
 }
 
 run serial 1 pvbatch "$here/test_paraview_plugin.py" "$plugin" "$tmp"
+# Unbound ranks (--bind-to none): each rank's workers are its share of the
+# machine (rank_share.h), together at most the processing units, where
+# each would take them all without the share (libadapt prints its worker
+# count at exit with ADAPT_STATS=1).
 [ -f "$tmp/serial_counts.txt" ] &&
-  run mpirun-np2 2 mpirun "${root[@]}" --oversubscribe --mca btl self,vader -np 2 \
-    pvbatch --symmetric "$here/test_paraview_plugin.py" "$plugin" "$tmp" --mpi
+  run mpirun-np2 2 mpirun "${root[@]}" --oversubscribe --bind-to none --mca btl self,vader \
+    -x ADAPT_STATS=1 -np 2 pvbatch --symmetric "$here/test_paraview_plugin.py" "$plugin" "$tmp" --mpi &&
+  workers=$(sed -n 's/^libadapt statistics (\([0-9]*\) workers)$/\1/p' "$tmp/mpirun-np2.log" | xargs) &&
+  if [ "$(echo "$workers" | wc -w)" -eq 2 ] && [ "$(echo "$workers" | awk '{ s += $1 } END { print s }')" -le "$(nproc)" ]; then
+    echo "test_paraview_plugin: mpirun-np2: workers per rank $workers on $(nproc) processing units"
+  else
+    echo "test_paraview_plugin: mpirun-np2: workers per rank '$workers', want 2 counts summing to at most $(nproc)"
+    fail=$((fail + 1))
+  fi
 [ -f "$tmp/serial_counts.txt" ] || { echo "test_paraview_plugin: the serial run wrote no meshes"; fail=$((fail + 1)); }
 exit $fail
