@@ -11,6 +11,7 @@
 #   make bench      benchmarks (bench/), release build
 #   make demo       the isosurface demo (apps/isosurface)
 #   make vtk-filter the VTK filter vtkAdaptiveContourFilter (C++ and Python)
+#   make paraview-plugin  the ParaView plugin AdaptiveContour (docs/paraview.md)
 #   make install PREFIX=/usr/local [LIBDIR=...] [DESTDIR=...] [PYTHONDIR=...]
 #   make uninstall  (same PREFIX, LIBDIR and DESTDIR)
 #   make format     clang-format every C/C++ source (format-check: report only)

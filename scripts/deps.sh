@@ -5,6 +5,12 @@
 # Called by `make test`, `make demo` and `make bench`; safe to run again.
 # data: what apps/isosurface/data/make_meshes.sh needs (the data of
 # libcgal-demo, tetgen, Debian's VTK for python3); `all` includes it.
+# `all` also installs ParaView for its plugin (docs/paraview.md, "Installing
+# ParaView"): paraview-dev without its Recommends, whose python3-paraview
+# conflicts with python3-vtk9 and would remove VTK's packages; its files are
+# unpacked beside them instead (scripts/paraview_python.sh --unpack).
+# No package is ever removed: an install that apt would make remove one is
+# refused.
 set -eu
 set -o pipefail
 
@@ -13,9 +19,11 @@ core_pkgs="gcc g++ make pkg-config libhwloc-dev libcmocka-dev libpapi-dev libtbb
 app_pkgs="libvtk9-dev libx11-dev cmake ninja-build xvfb xauth python3-vtk9 python3-numpy python3-matplotlib papi-tools hwloc valgrind openmpi-bin libopenmpi-dev"
 pkgs="$core_pkgs"
 fuzz_pkgs="clang libclang-rt-14-dev"
-# Installed without their Recommends (libcgal-demo's: Qt 5's development files).
+# Installed without their Recommends (libcgal-demo's: Qt 5's development files;
+# paraview-dev's: python3-paraview, see above).
 data_pkgs="libcgal-demo tetgen"
-[ "$want" = all ] && pkgs="$pkgs $app_pkgs $data_pkgs"
+pv_pkgs="paraview-dev"
+[ "$want" = all ] && pkgs="$pkgs $app_pkgs $data_pkgs $pv_pkgs"
 [ "$want" = data ] && pkgs="python3-vtk9 python3-numpy $data_pkgs"
 [ "$want" = fuzz ] && pkgs="$pkgs $app_pkgs $fuzz_pkgs"
 
@@ -25,7 +33,16 @@ for p in $pkgs; do
     missing="$missing $p"
   fi
 done
-[ -z "$missing" ] && exit 0
+# python3-paraview's files beside VTK's, once paraview is there.
+paraview_python() {
+  if [ "$want" = all ] && dpkg-query -W -f='${Status}' paraview 2>/dev/null | grep -q 'install ok installed'; then
+    bash "$(dirname "$0")/paraview_python.sh" --unpack >/dev/null
+  fi
+}
+if [ -z "$missing" ]; then
+  paraview_python
+  exit 0
+fi
 
 echo "deps: installing missing Debian packages:$missing" >&2
 SUDO=""
@@ -39,13 +56,24 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 plain="" norec=""
 for p in $missing; do
-  case " $data_pkgs " in
+  case " $data_pkgs $pv_pkgs " in
     *" $p "*) norec="$norec $p" ;;
     *) plain="$plain $p" ;;
   esac
 done
+# install ARGS...: apt-get install, after a simulation that removes nothing.
+install() {
+  local removed
+  removed=$(apt-get install -s "$@" 2>/dev/null | sed -n 's/^Remv \([^ ]*\).*/\1/p' | tr '\n' ' ')
+  if [ -n "$removed" ]; then
+    echo "deps: refusing 'apt-get install $*': it would remove $removed" >&2
+    exit 1
+  fi
+  $SUDO apt-get install -y -qq "$@" >/dev/null
+}
 # shellcheck disable=SC2086
-[ -z "$plain" ] || $SUDO apt-get install -y -qq $plain >/dev/null
+[ -z "$plain" ] || install $plain
 # shellcheck disable=SC2086
-[ -z "$norec" ] || $SUDO apt-get install -y -qq --no-install-recommends $norec >/dev/null
+[ -z "$norec" ] || install --no-install-recommends $norec
+paraview_python
 echo "deps: done" >&2

@@ -203,6 +203,7 @@ int main() {
   TestOutputs();
   TestErrors();
   TestExample(VTKF_EXAMPLE);
+  TestRankShare();
   /* The filter started the runtime unbound: the calling thread (and the
    * TBB arena VTK's SMP filters would start from it) kept its CPUs. */
   Check(sched_getaffinity(0, sizeof after, &after) == 0 && CPU_EQUAL(&before, &after),

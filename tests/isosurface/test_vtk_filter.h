@@ -76,5 +76,6 @@ void TestComposites();
 void TestOutputs();
 void TestErrors();
 void TestExample(const char *example);
+void TestRankShare();
 
 #endif

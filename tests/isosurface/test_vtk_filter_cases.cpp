@@ -1,5 +1,7 @@
-/* test_vtk_filter: composites, the output's arrays, the errors and the
- * docs' C++ example (test_vtk_filter.h). */
+/* test_vtk_filter: composites, the output's arrays, the errors, the
+ * docs' C++ example (test_vtk_filter.h) and the ranks' shares of a machine
+ * (rank_share.h: the filter's workers under mpirun). */
+#include "rank_share.h"
 #include "test_vtk_filter.h"
 
 #include <vtkCellArray.h>
@@ -21,6 +23,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -210,4 +213,46 @@ void TestExample(const char *example) {
   Check(read && rc == 0 && tris == cg->GetOutput()->GetNumberOfCells() &&
             pts == cg->GetOutput()->GetNumberOfPoints(),
         std::string("the docs' C++ example: ") + line);
+}
+
+/* rank_share on a synthetic machine of 4 cores of 2 PUs: the shares of 1,
+ * 2, 3 and 8 ranks (contiguous cores; round robin, oversubscribed, past
+ * 4), and the launcher's variables rank_share_workers reads. */
+void TestRankShare() {
+  hwloc_topology_t topo;
+  bool ok = hwloc_topology_init(&topo) == 0;
+  ok = ok && hwloc_topology_set_synthetic(topo, "core:4 pu:2") == 0 &&
+       hwloc_topology_load(topo) == 0;
+  if (!Check(ok, "a synthetic topology of 4 cores, 2 PUs each")) return;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  char list[64];
+  const struct {
+    int rank, size, pus;
+    const char *cpus;
+    bool over;
+  } cases[] = {{0, 1, 8, "0-7", false},
+               {1, 2, 4, "4-7", false},
+               {0, 3, 2, "0-1", false},
+               {2, 3, 4, "4-7", false},
+               {5, 8, 2, "2-3", true}};
+  for (const auto &c : cases) {
+    std::string note;
+    const int pus = adapt_iso::rank_share(topo, c.rank, c.size, set, &note);
+    hwloc_bitmap_list_snprintf(list, sizeof list, set);
+    Check(pus == c.pus && std::string(list) == c.cpus && note.empty() != c.over,
+          "rank " + std::to_string(c.rank) + " of " + std::to_string(c.size) + ": PUs " + list +
+              " (" + std::to_string(pus) + "), note '" + note + "'");
+  }
+  hwloc_bitmap_free(set);
+  hwloc_topology_destroy(topo);
+  int rank = -1, size = -1;
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "1", 1);
+  setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "3", 1);
+  Check(adapt_iso::launcher_local_rank(&rank, &size) && rank == 1 && size == 3,
+        "Open MPI's local rank 1 of 3");
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "3", 1);
+  Check(!adapt_iso::launcher_local_rank(&rank, &size), "a local rank out of range: none");
+  unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  Check(adapt_iso::rank_share_workers() == 0, "not under a launcher: no share");
 }

@@ -4,6 +4,7 @@
 #include "dist.h"
 #include "iso_config.h"
 #include "pieces.h"
+#include "rank_share.h"
 #include "vtk_convert.h"
 #include "vtk_quiet.h"
 
@@ -98,9 +99,9 @@ void agree(const World &w, int code, const std::string &msg) {
   std::exit(head[0]);
 }
 
-/* Bind this process to its share of its machine's cores: the node's ranks
- * split the cores in contiguous shares (one core each, shared, when there
- * are more ranks than cores). libadapt, started after it, keeps to this
+/* Bind this process to its share of its machine's cores (rank_share.h:
+ * the node's ranks split the cores in contiguous shares, one core each,
+ * shared, when there are more ranks than cores). libadapt, started after it, keeps to this
  * binding: one worker per PU of the share by default, each bound to one of
  * its PUs. *pus:
  * the PUs of the share; *cpus: their list; *note: why binding failed or
@@ -117,26 +118,8 @@ void bind_share(const World &w, int *pus, std::string *cpus, std::string *note) 
     *note = "hwloc_topology_load failed: not bound";
     return;
   }
-  hwloc_obj_type_t unit = HWLOC_OBJ_CORE;
-  int n = hwloc_get_nbobjs_by_type(topo, unit);
-  if (n <= 0) {
-    unit = HWLOC_OBJ_PU;
-    n = std::max(1, hwloc_get_nbobjs_by_type(topo, unit));
-  }
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
-  int c0, c1;
-  if (w.local_size <= n) {
-    c0 = (int)((long)w.local_rank * n / w.local_size);
-    c1 = (int)((long)(w.local_rank + 1) * n / w.local_size);
-  } else {
-    c0 = w.local_rank % n;
-    c1 = c0 + 1;
-    *note =
-        std::to_string(w.local_size) + " ranks on " + std::to_string(n) + " cores: oversubscribed";
-  }
-  for (int c = c0; c < c1; c++)
-    if (hwloc_obj_t o = hwloc_get_obj_by_type(topo, unit, (unsigned)c))
-      hwloc_bitmap_or(set, set, o->cpuset);
+  adapt_iso::rank_share(topo, w.local_rank, w.local_size, set, note);
   if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) != 0)
     *note = std::string("hwloc_set_cpubind: ") + std::strerror(errno) + ": not bound";
   *pus = std::max(1, hwloc_bitmap_weight(set));

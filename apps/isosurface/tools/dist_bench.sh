@@ -15,8 +15,8 @@
 # pvbatch: Debian 12's python3-paraview conflicts with python3-vtk9, which
 # libvtk9-dev (the app's build) depends on: installing it removes VTK's
 # headers. So only the paraview package is installed (without its
-# recommends), and python3-paraview's modules are unpacked into OUTDIR/mpi
-# (apt-get download + dpkg -x, not installed) for pvbatch's PYTHONPATH.
+# recommends), and python3-paraview's modules are unpacked beside VTK's
+# (scripts/paraview_python.sh, not installed) for pvbatch's PYTHONPATH.
 set -eu
 set -o pipefail
 
@@ -41,14 +41,11 @@ if [ "$pvbatch" = 1 ] && ! command -v pvbatch >/dev/null; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     paraview >/dev/null
 fi
-pvpy=$work/pvpython/usr/lib/python3/dist-packages
+pvpy=""
 pvver=""
 if [ "$pvbatch" = 1 ]; then
-  if [ ! -d "$pvpy/paraview" ]; then
-    rm -f python3-paraview_*.deb
-    apt-get download python3-paraview 2>/dev/null
-    dpkg -x python3-paraview_*.deb "$work/pvpython"
-  fi
+  pvroot=$(bash "$here/../../../scripts/paraview_python.sh" --unpack)
+  [ "$pvroot" = / ] || pvpy=$pvroot/usr/lib/python3/dist-packages
   pvver=$(dpkg-query -W -f='${Version}' paraview)
 fi
 

@@ -17,6 +17,7 @@ VTKF_STAMP := $(VTKF_B)/built
 VTKF_LIB   := $(VTKF_B)/lib/libadaptVtkContour.so
 VTKF_PYDIR := $(VTKF_B)/lib/python3/dist-packages
 VTKF_SRCS  := $(wildcard $(VTKF_DIR)/CMakeLists.txt $(VTKF_DIR)/*.in $(VTKF_DIR)/filter/*) \
+              apps/isosurface/core/rank_share.h \
               $(wildcard $(VTKF_DIR)/adapt_vtk/*.py)
 VTKF_JOBS  ?= 2
 CMAKE      ?= cmake
@@ -68,9 +69,9 @@ VTKF_TEST_SRCS := $(addprefix tests/isosurface/,test_vtk_filter.cpp test_vtk_fil
 VTKF_VTK_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersGeneral FiltersCore ImagingCore \
                    CommonExecutionModel CommonDataModel CommonCore CommonSystem CommonMisc \
                    CommonMath CommonTransforms)
-VTKF_TEST_FLAGS = -I$(VTKF_DIR)/filter -I$(VTKF_B)/filter -isystem $(VTK_INC)
+VTKF_TEST_FLAGS = -I$(VTKF_DIR)/filter -I$(VTKF_B)/filter -isystem $(VTK_INC) -Iapps/isosurface/core
 VTKF_TEST_LINK  = -L$(VTKF_B)/lib -ladaptVtkContour -Wl,-rpath,$(abspath $(VTKF_B)/lib) \
-                  -Wl,-rpath,$(abspath build/release) $(VTKF_VTK_LIBS)
+                  -Wl,-rpath,$(abspath build/release) $(VTKF_VTK_LIBS) -lhwloc
 
 ifeq ($(VARIANT)$(if $(VTKF_HAVE),1),release1)
 $(VTKF_TEST): $(VTKF_TEST_SRCS) tests/isosurface/test_vtk_filter.h $(VTKF_STAMP)
@@ -81,7 +82,7 @@ $(VTKF_EXAMPLE): $(VTKF_DIR)/examples/contour.cpp $(VTKF_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O1 -Wall -Wextra $(VTKF_TEST_FLAGS) -o $@ $< $(VTKF_TEST_LINK)
 $(VTKF_TEST): $(VTKF_EXAMPLE)
-$(VTKF_PYTEST): tests/isosurface/test_vtk_filter.py $(VTKF_STAMP)
+$(VTKF_PYTEST): tests/isosurface/test_vtk_filter.py tests/isosurface/surface_compare.py $(VTKF_STAMP)
 	@mkdir -p $(dir $@)
 	@printf '#!/bin/sh\nPYTHONPATH=%s exec /usr/bin/python3 %s %s\n' '$(abspath $(VTKF_PYDIR))' \
 	  '$(abspath tests/isosurface/test_vtk_filter.py)' '$(abspath $(VTKF_DIR)/examples/contour.py)' > $@
@@ -159,3 +160,6 @@ uninstall: uninstall-vtk-filter
 # filter is built before, never by two ninjas at once.
 check-consumers: vtk-filter
 endif
+
+# The ParaView plugin (the same filter against ParaView's VTK).
+-include apps/isosurface/vtk/paraview/module.mk

@@ -5,6 +5,7 @@
 
 #include "adaptContourInput.h"
 #include "adaptContourOutput.h"
+#include "rank_share.h"
 
 #include "vtkDataObject.h"
 #include "vtkDataSet.h"
@@ -37,8 +38,10 @@ adapt::iso::mode IsoMode(int mode) {
   }
 }
 
-/* Starts the runtime with n workers (0: the default count) when it is not
- * running, before anything of the call can start it lazily: unbound unless
+/* Starts the runtime with n workers (0: ADAPT_WORKERS, else under mpirun
+ * one per PU of this rank's share of its machine, rank_share.h, else the
+ * default count) when it is not running, before anything of the call can
+ * start it lazily: unbound unless
  * ADAPT_BIND says otherwise, so that the calling thread keeps its CPUs (a
  * bound start pins it to one until adapt_finalize, and the rest of the
  * pipeline with it: a TBB arena first used from that thread then sizes
@@ -47,6 +50,8 @@ adapt::iso::mode IsoMode(int mode) {
  * differs. */
 void StartRuntime(int n) {
   if (n == 1) return;
+  static const int share = adapt_iso::rank_share_workers(); /* once per process */
+  if (n == 0 && !std::getenv("ADAPT_WORKERS")) n = share;
   adapt_config cfg;
   std::memset(&cfg, 0, sizeof cfg);
   cfg.workers = n;

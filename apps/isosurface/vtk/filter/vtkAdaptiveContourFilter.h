@@ -88,8 +88,10 @@ public:
   vtkGetMacro(ComputeNormals, vtkTypeBool);
   vtkBooleanMacro(ComputeNormals, vtkTypeBool);
 
-  /* Workers of the adaptive runtime (0, the default: ADAPT_WORKERS, else the
-   * runtime's default, one per processing unit). The runtime is one per
+  /* Workers of the adaptive runtime (0, the default: ADAPT_WORKERS, else,
+   * in a process started by mpirun (Open MPI, MPICH), one per processing
+   * unit of this rank's share of its machine, the distributed run's rule,
+   * else the runtime's default, one per processing unit). The runtime is one per
    * process: a value other than the running runtime's worker count makes
    * RequestData report an error unless the runtime is not started yet. The
    * filter starts the runtime itself, unbound unless ADAPT_BIND is set: the

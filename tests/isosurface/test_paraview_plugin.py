@@ -1,0 +1,225 @@
+"""The ParaView plugin AdaptiveContour against ParaView's own Contour, in
+pvbatch (tests/isosurface/test_paraview_plugin.sh runs it):
+
+    pvbatch test_paraview_plugin.py PLUGIN DIR            (serial; writes DIR's meshes)
+    mpirun -np 2 pvbatch --symmetric test_paraview_plugin.py PLUGIN DIR --mpi
+
+LoadPlugin(PLUGIN, ns=globals()) gives AdaptiveContour. Meshes (written by
+the serial run with ParaView's VTK): the wavelet (vtkRTAnalyticSource,
+20^3 voxels) with a second point array, a 3-component one and a cell
+array, split into tetrahedra (vtkDataSetTriangleFilter), as DIR/mesh.vtu
+and as DIR/mesh.pvtu in 3 pieces. Serial: both files, one and four
+isovalues, contoured by RTData and by the second array; each surface
+compared with Contour's on the same reader (surface_compare.compare: the
+triangle and merged point counts, the points, every interpolated point
+array within 1e-6, the area; normals off; on the .pvtu after Clean, see
+pair()), then with normals on (ours of
+unit length, along Contour's up to orientation), ComputeScalars off (no
+scalars array), and the errors: a file that is not VTK XML (OpenDataFile's
+usual error; read by XMLUnstructuredGridReader: the reader's error, an
+empty surface, no crash), an array that does not exist.
+Under mpirun (--mpi): each rank compares its own piece's surfaces, and the
+triangle counts summed over the ranks equal the serial run's. Each rank
+ends with the line "test_paraview_plugin.py (rank R of N): F failed", on
+stdout when serial (its exit status is F, at most 100), in DIR/rank_R.log
+under mpirun.
+"""
+import os
+import sys
+
+import numpy as np
+from paraview.modules.vtkRemotingCore import vtkProcessModule
+from paraview.simple import Clean, Contour, LoadPlugin, OpenDataFile, XMLUnstructuredGridReader
+from vtkmodules.util import numpy_support as ns
+from vtkmodules.vtkCommonCore import vtkOutputWindow, vtkStringOutputWindow
+from vtkmodules.vtkFiltersCore import vtkArrayCalculator, vtkPointDataToCellData
+from vtkmodules.vtkFiltersGeneral import vtkDataSetTriangleFilter
+from vtkmodules.vtkImagingCore import vtkRTAnalyticSource
+from vtkmodules.vtkIOParallelXML import vtkXMLPUnstructuredGridWriter
+from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridWriter
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from surface_compare import check, compare, failures, triangles  # noqa: E402
+
+PLUGIN, DIR = sys.argv[1], sys.argv[2]
+MPI = "--mpi" in sys.argv[3:]
+LoadPlugin(PLUGIN, ns=globals())
+pm = vtkProcessModule.GetProcessModule()
+RANK, SIZE = pm.GetPartitionId(), pm.GetNumberOfLocalPartitions()
+if MPI:  # one file per rank: the ranks' lines would interleave on one pipe
+    sys.stdout = open(os.path.join(DIR, "rank_%d.log" % RANK), "w", buffering=1)
+VALUE_SETS = ([150.0], [90.0, 140.0, 190.0, 240.0])
+SECOND_VALUES = [0.5]
+
+
+def make_meshes():
+    """DIR/mesh.vtu and DIR/mesh.pvtu (3 pieces) of the wavelet's tetrahedra."""
+    src = vtkRTAnalyticSource()
+    src.SetWholeExtent(-10, 10, -10, 10, -10, 10)
+    second = vtkArrayCalculator()
+    second.SetInputConnection(src.GetOutputPort())
+    second.AddCoordinateScalarVariable("x", 0)
+    second.AddCoordinateScalarVariable("y", 1)
+    second.AddScalarVariable("s", "RTData")
+    second.SetFunction("0.01 * x * y + s / 250")
+    second.SetResultArrayName("second")
+    vec = vtkArrayCalculator()
+    vec.SetInputConnection(second.GetOutputPort())
+    vec.AddCoordinateScalarVariable("z", 2)
+    vec.AddScalarVariable("s", "RTData")
+    vec.SetFunction("z * iHat + s * jHat + (z * z) * kHat")
+    vec.SetResultArrayName("vec")
+    cells = vtkPointDataToCellData()
+    cells.SetInputConnection(vec.GetOutputPort())
+    cells.PassPointDataOn()
+    tets = vtkDataSetTriangleFilter()
+    tets.SetInputConnection(cells.GetOutputPort())
+    w = vtkXMLUnstructuredGridWriter()
+    w.SetInputConnection(tets.GetOutputPort())
+    w.SetFileName(os.path.join(DIR, "mesh.vtu"))
+    w.Write()
+    p = vtkXMLPUnstructuredGridWriter()
+    p.SetInputConnection(tets.GetOutputPort())
+    p.SetFileName(os.path.join(DIR, "mesh.pvtu"))
+    p.SetNumberOfPieces(3)
+    p.SetStartPiece(0)
+    p.SetEndPiece(2)
+    p.Write()
+    with open(os.path.join(DIR, "bad.vtu"), "w") as f:
+        f.write("this is not a VTK XML file\n")
+
+
+def local(proxy):
+    """This rank's output of proxy (its piece under mpirun)."""
+    proxy.UpdatePipeline()
+    return proxy.GetClientSideObject().GetOutputDataObject(0)
+
+
+def pair(reader, array, values, **props):
+    """(ours, Contour's) surfaces of reader's local piece. A .pvtu's pieces
+    keep their own points, a seam's twice: ours keeps them apart (merged by
+    mesh edge), Contour merges them by coordinates (its point locator); ours
+    then goes through Clean (exact duplicates merged) after checking that it
+    has Contour's triangles and at least its points."""
+    ours = AdaptiveContour(Input=reader, ContourBy=["POINTS", array],  # noqa: F821
+                           Isosurfaces=values, **props)
+    ref = local(Contour(Input=reader, ContourBy=["POINTS", array], Isosurfaces=values, **props))
+    if reader.FileName[0].endswith(".pvtu"):
+        raw = local(ours)
+        check(raw.GetNumberOfCells() == ref.GetNumberOfCells() and
+              raw.GetNumberOfPoints() >= ref.GetNumberOfPoints(),
+              "%s at %s: %d triangles %d points before Clean, Contour %d triangles %d points"
+              % (array, values, raw.GetNumberOfCells(), raw.GetNumberOfPoints(),
+                 ref.GetNumberOfCells(), ref.GetNumberOfPoints()))
+        # PieceInvariant off: each rank cleans its own piece.
+        ours = Clean(Input=ours, Tolerance=0.0, PieceInvariant=0)
+    return local(ours), ref
+
+
+def check_surfaces(tag, reader):
+    """The comparisons of one file; returns the triangle counts."""
+    counts = []
+    for values in VALUE_SETS:
+        ours, ref = pair(reader, "RTData", values, ComputeNormals=0)
+        name = "%s RTData at %s" % (tag, values)
+        check(ref.GetNumberOfCells() > 0 or MPI, "%s: Contour's surface not empty" % name)
+        compare(name, ours, ref, "Contour")
+        counts.append(ours.GetNumberOfCells())
+    ours, ref = pair(reader, "second", SECOND_VALUES, ComputeNormals=0)
+    compare("%s second at %s" % (tag, SECOND_VALUES), ours, ref, "Contour")
+    counts.append(ours.GetNumberOfCells())
+    # Normals: ours the normalised sum of the triangles' unit normals,
+    # Contour's its own estimate: the same direction up to orientation.
+    ours, ref = pair(reader, "RTData", VALUE_SETS[0], ComputeNormals=1)
+    compare("%s RTData at %s, normals on" % (tag, VALUE_SETS[0]), ours, ref, "Contour",
+            skip=("Normals",))
+    no, nr = ours.GetPointData().GetArray("Normals"), ref.GetPointData().GetArray("Normals")
+    if check(no is not None and nr is not None, "%s: Normals in both" % tag) and len(triangles(ours)):
+        a = ns.vtk_to_numpy(no).astype(np.float64)
+        check(np.allclose(np.linalg.norm(a, axis=1), 1.0, atol=1e-5),
+              "%s: our normals of unit length" % tag)
+        xo = ns.vtk_to_numpy(ours.GetPoints().GetData()).astype(np.float64)
+        xr = ns.vtk_to_numpy(ref.GetPoints().GetData()).astype(np.float64)
+        order_o, order_r = np.lexsort(xo.T[::-1]), np.lexsort(xr.T[::-1])
+        b = ns.vtk_to_numpy(nr).astype(np.float64)
+        dots = np.abs(np.sum(a[order_o] * b[order_r], axis=1))
+        check(np.median(dots) > 0.99, "%s: our normals along Contour's (median |cos| %.4f)"
+              % (tag, np.median(dots)))
+    ours, ref = pair(reader, "RTData", VALUE_SETS[0], ComputeNormals=0, ComputeScalars=0)
+    check(ours.GetPointData().GetArray("RTData") is None and
+          ours.GetNumberOfCells() == ref.GetNumberOfCells(),
+          "%s: ComputeScalars off: no RTData on the surface, the same triangles" % tag)
+    return counts
+
+
+def expect_error(name, make_reader, array, words):
+    """AdaptiveContour of make_reader()'s output by array: an empty surface,
+    an error naming words on VTK's output window, no crash."""
+    window = vtkStringOutputWindow()
+    previous = vtkOutputWindow.GetInstance()
+    vtkOutputWindow.SetInstance(window)
+    try:
+        out = local(AdaptiveContour(Input=make_reader(),  # noqa: F821
+                                    ContourBy=["POINTS", array], Isosurfaces=[150.0]))
+    finally:
+        vtkOutputWindow.SetInstance(previous)
+    text = window.GetOutput()
+    check(out.GetNumberOfCells() == 0, "%s: an empty surface" % name)
+    check(all(w in text for w in words), "%s: the error names %s: %s"
+          % (name, " and ".join(words), " ".join(text.split())[:200]))
+
+
+def main():
+    if not MPI:
+        make_meshes()
+    totals = {}
+    for f in (["mesh.pvtu"] if MPI else ["mesh.vtu", "mesh.pvtu"]):
+        reader = OpenDataFile(os.path.join(DIR, f))
+        totals[f] = check_surfaces("%s (rank %d of %d)" % (f, RANK, SIZE), reader)
+    if MPI:
+        # The ranks' triangle counts add up to the serial run's.
+        comm = pm.GetGlobalController()
+        from vtkmodules.vtkCommonCore import vtkIdTypeArray
+        mine, summed = vtkIdTypeArray(), vtkIdTypeArray()
+        for c in totals["mesh.pvtu"]:
+            mine.InsertNextValue(c)
+        summed.SetNumberOfValues(mine.GetNumberOfValues())
+        comm.AllReduce(mine, summed, 2)  # vtkCommunicator::SUM_OP
+        with open(os.path.join(DIR, "serial_counts.txt")) as fh:
+            serial = [int(v) for v in fh.read().split()]
+        check([summed.GetValue(i) for i in range(summed.GetNumberOfValues())] == serial,
+              "rank %d: triangles over the ranks %s, serial %s"
+              % (RANK, [summed.GetValue(i) for i in range(summed.GetNumberOfValues())], serial))
+    else:
+        check(totals["mesh.vtu"] == totals["mesh.pvtu"],
+              "the .vtu and the .pvtu give the same triangle counts %s" % totals["mesh.vtu"])
+        with open(os.path.join(DIR, "serial_counts.txt"), "w") as fh:
+            fh.write(" ".join(str(c) for c in totals["mesh.pvtu"]) + "\n")
+        bad = os.path.join(DIR, "bad.vtu")
+        try:
+            OpenDataFile(bad)
+            check(False, "OpenDataFile of a file that is not VTK XML: an error")
+        except RuntimeError as e:
+            check("No reader found" in str(e), "OpenDataFile of a file that is not VTK XML: "
+                  "ParaView's error: %s" % e)
+        expect_error("a file that is not VTK XML, read by XMLUnstructuredGridReader",
+                     lambda: XMLUnstructuredGridReader(FileName=[bad]), "RTData",
+                     ["Error parsing XML", "vtkXMLUnstructuredGridReader"])
+        expect_error("no such array", lambda: OpenDataFile(os.path.join(DIR, "mesh.vtu")),
+                     "nosuch", ["nosuch", "vtkAdaptiveContourFilter"])
+    print("test_paraview_plugin.py (rank %d of %d): %d failed" % (RANK, SIZE, len(failures)))
+    return min(len(failures), 100)
+
+
+if __name__ == "__main__":
+    try:
+        rc = main()
+    except Exception:  # a rank that stops must not leave the others waiting
+        import traceback
+        traceback.print_exc()
+        sys.stdout.flush()
+        os._exit(100)
+    # Under mpirun pvbatch finalizes MPI after the script: no sys.exit there
+    # (test_paraview_plugin.sh reads each rank's last line).
+    if not MPI:
+        sys.exit(rc)
