@@ -167,6 +167,7 @@ void adapt__run_theft(adapt__worker *w, adapt__theft *rec) {
    * call's cancel scope, if it has one), never in the thief's current one. */
   adapt__cancel_scope barrier = {0};
   adapt__cancel_push(&barrier);
+  if (w->nest < ADAPT_MAX_NEST) w->running[w->nest] = (uintptr_t)rec;
   w->nest++;
   task->entry((adapt_frame *)&f, rec->work, task->ctx);
   w->nest--;

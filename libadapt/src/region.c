@@ -8,6 +8,7 @@
 #include "error.h"
 #include "frame.h"
 #include "runtime.h"
+#include "scope.h"
 #include "worker.h"
 
 /* The calling thread's solo worker (adapt__region_enter), created at its
@@ -172,6 +173,22 @@ void adapt__region_leave(int region) {
  * pending requests (depth 0: no splitter is called), drop the spawned
  * entries not yet stolen. On the exiting thread, worker 0's owner. */
 static void reset_pool_worker(adapt__worker *w) {
+  /* Other workers' work it was running: publish each stolen piece as final
+   * (its owner reduces the descriptor as the thief left it, as after a
+   * preemption; the piece's own thieves are dropped) and count each stolen
+   * entry done in its scope, innermost first. */
+  for (unsigned i = w->nest < ADAPT_MAX_NEST ? w->nest : ADAPT_MAX_NEST; i-- > 0;) {
+    uintptr_t r = w->running[i];
+    if (r & 1u) {
+      /* release: pairs with the acquire load of remote in adapt__scope_wait. */
+      atomic_fetch_add_explicit(&((adapt__scope *)(r - 1u))->remote, 1, memory_order_release);
+    } else if (r) {
+      adapt__theft *rec = (adapt__theft *)r;
+      rec->handover = NULL;
+      /* release: pairs with the owner's acquire load in adapt__wait_final. */
+      atomic_store_explicit(&rec->state, ADAPT__THEFT_FINAL, memory_order_release);
+    }
+  }
   for (unsigned i = 0; i < w->depth; i++) w->frames[i] = NULL;
   w->depth = 0;
   w->floor = 0;

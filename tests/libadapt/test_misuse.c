@@ -126,6 +126,56 @@ static void test_pthread_exit_in_body(void **state) {
   check_place_given_back(log, "adapt_for");
 }
 
+/* The thread exits while worker 0 runs a piece it stole from worker 1 (at
+ * the join of its own loop): worker 1's loop still ends (the piece is
+ * published as final), so do this thread's loop and the finalize. */
+static atomic_int outer1_started, outer1_worker;
+
+static void stolen_inner_body(size_t b, size_t e, void *ctx) {
+  (void)ctx;
+  if (adapt_worker_id() == 0) pthread_exit(NULL); /* a piece stolen from worker 1 */
+  adapt_test_spin_ns(100000 * (e - b));
+}
+
+static void poll_body(size_t b, size_t e, void *ctx) {
+  (void)b, (void)e, (void)ctx;
+  usleep(100);
+}
+
+static void stolen_outer_body(size_t b, size_t e, void *ctx) {
+  (void)e, (void)ctx;
+  adapt_attr a = {0};
+  a.grain = 1;
+  if (adapt_worker_id() == 0) {
+    /* let worker 1 take a piece first (the steal points of a nested loop
+     * answer its request from the outer frame), then join and steal from
+     * worker 1's inner loop */
+    for (int k = 0; b == 0 && k < 20000 && !atomic_load(&outer1_started); k++)
+      adapt_for(0, 2, poll_body, NULL, &a);
+    return;
+  }
+  if (atomic_exchange(&outer1_started, 1)) return;
+  atomic_store(&outer1_worker, adapt_worker_id());
+  adapt_for(0, 200, stolen_inner_body, NULL, &a);
+}
+
+static void *exit_in_stolen_piece(void *arg) {
+  (void)arg;
+  adapt_attr a = {0};
+  a.grain = 1;
+  adapt_for(0, 8, stolen_outer_body, NULL, &a);
+  return NULL; /* reached only if worker 0 never stole an inner piece */
+}
+
+static void test_exit_in_stolen_piece(void **state) {
+  char log[1024];
+  atomic_store(&outer1_started, 0);
+  atomic_store(&outer1_worker, -1);
+  assert_int_equal(run_capturing_stderr(exit_in_stolen_piece, NULL, log, sizeof log), 0);
+  assert_int_equal(atomic_load(&outer1_worker), 1); /* the inner loop ran on worker 1 */
+  check_place_given_back(log, "adapt_for");
+}
+
 /* A region run alone (the pool held by this thread's loop) whose thread
  * exits: finalize does not wait for it. */
 static atomic_int solo_done;
@@ -268,6 +318,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       ADAPT_TEST_WORKERS(test_exit_in_scope, 2),
       ADAPT_TEST_WORKERS(test_pthread_exit_in_body, 2),
+      ADAPT_TEST_WORKERS(test_exit_in_stolen_piece, 2),
       ADAPT_TEST_WORKERS(test_exit_in_solo_scope, 2),
       ADAPT_TEST_WORKERS(test_preempt_other_thread, 2),
       ADAPT_TEST(test_splitter_overflow_named),
