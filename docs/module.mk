@@ -4,7 +4,8 @@
 # Markdown links and backticked repository paths of those pages resolve inside the repository
 # (scripts/doc_refs.sh), that every generated figure table equals what its CSV in
 # docs/figures/ gives (scripts/doc_tables.py --check), and that no page speaks of
-# session stops or has dated sections (scripts/doc_history.sh). `make test` runs it
+# session stops or has dated sections (scripts/doc_history.sh), and that `make help`
+# lists every phony target (scripts/check_help.sh). `make test` runs it
 # in the release variant (CHECKS); `make VARIANT=asan check-docs` runs the examples
 # under ASan+UBSan.
 #
@@ -19,6 +20,7 @@ check-docs: $(LIB_A) $(ISO_LIB_A) $(DOC_DEPS)
 	@bash scripts/doc_refs.sh
 	@python3 scripts/doc_tables.py --check README.md docs/*.md && echo "doc-tables: every table matches its CSV"
 	@bash scripts/doc_history.sh
+	@bash scripts/check_help.sh "$(MAKE)"
 CHECKS += check-docs
 
 .PHONY: docs-tables docs-figures

@@ -22,7 +22,8 @@ extern "C" {
 #endif
 
 /* Version of these headers (semantic versioning; the shared library's real
- * name is libadapt.so.MAJOR.MINOR.PATCH, its soname libadapt.so.MAJOR).
+ * name is libadapt.so.MAJOR.MINOR.PATCH, its soname libadapt.so.MAJOR, and
+ * libadapt.so.0.MINOR while MAJOR is 0).
  * ADAPT_VERSION_HEX is comparable: 0xMMmmpp. adapt_version() gives the
  * version of the library actually loaded at run time. Until 1.0 a minor
  * version may break the ABI (0.3: adapt_seq_kernel grew thief_parts). */

@@ -120,7 +120,10 @@ typedef struct adapt_task {
  * (adapt_begin, adapt_scope_begin or adapt_for), closes the region and gives
  * its place back (later regions get the workers, adapt_finalize does not
  * wait for it). The work other workers had taken from it still runs; its
- * results are lost. Not guaranteed: anything about memory of the exited
+ * results are lost. Work of other workers that the thread was running
+ * (while it waited at a join) is published as done: a stolen piece with its
+ * descriptor as the entry left it (reduced as after a preemption), a stolen
+ * spawned task as complete. Not guaranteed: anything about memory of the exited
  * thread's stack that such work (or a spawned task) still uses. */
 ADAPT_API int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work);
 
