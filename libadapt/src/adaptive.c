@@ -76,17 +76,15 @@ int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work) {
 }
 
 int adapt_preempt_next_thief(adapt_frame *frame) {
-  adapt__error_clear();
   adapt__frame *f = frame ? adapt__frame_of(frame) : NULL;
-  if (!f) return adapt__fail(-EINVAL, "adapt_preempt_next_thief: frame is NULL");
-  /* The owner's token first: another thread reads no field that the owner
-   * writes after adapt_begin (magic and thread are written before). */
-  if (f->magic != ADAPT__FRAME_MAGIC)
-    return adapt__fail(-EINVAL, "adapt_preempt_next_thief: frame was not begun (or is ended)");
-  if (f->thread != adapt__thread_token())
+  if (!f || f->magic != ADAPT__FRAME_MAGIC) return 0; /* not begun, or ended: no thief */
+  /* The owner's token before the flags: another thread reads no field that
+   * the owner writes after adapt_begin (magic and thread are written there). */
+  if (f->thread != adapt__thread_token()) {
+    adapt__error_clear();
     return adapt__fail(-EINVAL, "adapt_preempt_next_thief: the frame's owner is another thread");
-  if (!(f->flags & ADAPT__FRAME_BEGUN))
-    return adapt__fail(-EINVAL, "adapt_preempt_next_thief: frame was not begun (or is ended)");
+  }
+  if (!(f->flags & ADAPT__FRAME_BEGUN)) return 0;
   adapt__theft *rec = f->thieves;
   if (!rec) return 0;
   int expected = ADAPT__THEFT_RUNNING;

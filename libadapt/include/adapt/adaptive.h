@@ -145,9 +145,10 @@ ADAPT_API int adapt_end(adapt_frame *frame);
  * (other frames' are), so the thief reduced is always the one waited for,
  * in sequence order. Call from the frame's owner, normally when its own
  * range is done; called earlier, the owner keeps its remaining work.
- * Errors: -EINVAL (nothing is done; adapt_last_error() says why) for a NULL
- * frame, a frame not begun or already ended, or a call from another thread
- * than the one running the frame (so loop with `> 0`, not `!= 0`). */
+ * 0 too for a NULL frame, or one not begun or already ended. Errors:
+ * -EINVAL (nothing is done; adapt_last_error() says so) for a call from
+ * another thread than the one running the frame (so loop with `> 0`, not
+ * `!= 0`). */
 ADAPT_API int adapt_preempt_next_thief(adapt_frame *frame);
 
 /* In a splitter: the descriptor buffer (task->work_size bytes, zeroed) of
