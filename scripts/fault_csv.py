@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn the summary lines of the fault-injection driver (`make fault`'s
-output, tests/fault/fault_driver.c) into the CSV of docs/reliability.md's
-table (docs/figures/fault_VARIANT.csv, copied there by `make docs-figures`).
+output, tests/fault/fault_driver.c) into the CSV of the table of
+docs/reliability.md (docs/figures/fault_VARIANT.csv, copied there by `make docs-figures`).
 
   fault: NAME   R runs: I with a failure injected, E returned an error; at most A allocations ...
   fault: threads      S starts (explicit and lazy) with a failing pthread_create, all -EAGAIN

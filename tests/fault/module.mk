@@ -19,7 +19,7 @@ $(FAULT_BIN): $(FAULT_OBJS) $(LIB_A)
 
 # `make fault` also writes its summary as $(B)/fault-results/fault_$(VARIANT).csv
 # (scripts/fault_csv.py), which `make docs-figures` copies to docs/figures/
-# for docs/reliability.md's table.
+# for the table of docs/reliability.md.
 .PHONY: fault
 fault: $(FAULT_BIN)
 	@mkdir -p $(B)/fault-results
