@@ -1,6 +1,6 @@
-# libadapt: top-level build.
+# libadapt: top-level build. `make help` prints this list.
 #
-#   make            build the library (release variant)
+#   make / make all / make lib   the library (libadapt.a, .so; libadapt-iso)
 #   make test       install missing Debian packages, then build the three
 #                   variants at once and run the checks (layers, symbols,
 #                   format, docs, models, consumers) and every test program
@@ -8,13 +8,40 @@
 #                   several at a time; prints the time of each phase
 #                   (scripts/test_all.sh; TEST_JOBS=n programs at once)
 #   make check      the same for the release variant only (the quick run)
-#   make bench      benchmarks (bench/), release build
-#   make demo       the isosurface demo (apps/isosurface)
+#   make tests / test-build / test-run   this variant's test programs:
+#                   build the C ones / build all / build and run all
+#   make checks     the release checks: check-layers check-symbols
+#                   format-check check-docs model-check check-consumers
+#   make check-layers   each layer includes only what it may
+#   make check-symbols  libadapt.so exports its public API only
+#   make check-docs     the docs' examples run, links resolve, tables match
+#   make model-check    spin verifies the protocol models (model/)
+#   make check-consumers  staged installs used via pkg-config and CMake
+#   make fault      fault injection: allocations and threads failing
+#   make soak [MINUTES=2] [SOAK_SEED=n]   random regions for a while
+#   make fuzz [FUZZ_SECONDS=n]   libFuzzer on the mesh readers (fuzz-build,
+#                   fuzz-run)
+#   make bench      benchmarks (bench/), release build (bench-build,
+#                   bench-run; one suite: bench-core bench-core-spread
+#                   bench-core-callgrind bench-sched bench-window
+#                   bench-window-callgrind bench-stl bench-stl-cachesim
+#                   bench-stl-ir bench-locality locality-map bench-isosurface
+#                   bench-isosurface-run bench-vtk-filter bench-vtk-filter-run
+#                   bench-vtk-filter-callgrind bench-vtk-filter-callgrind-run
+#                   bench-mpi bench-mpi-run)
+#   make demo       the isosurface demo (apps/isosurface; demo-run)
+#   make isosurface the adapt-isosurface app; iso-lib: libadapt-iso alone;
+#                   stl: the C++ front end's test
 #   make vtk-filter the VTK filter vtkAdaptiveContourFilter (C++ and Python)
 #   make paraview-plugin  the ParaView plugin AdaptiveContour (docs/paraview.md)
 #   make install PREFIX=/usr/local [LIBDIR=...] [DESTDIR=...] [PYTHONDIR=...]
-#   make uninstall  (same PREFIX, LIBDIR and DESTDIR)
+#                   (install-vtk-filter: the filter alone)
+#   make uninstall  (same PREFIX, LIBDIR and DESTDIR; uninstall-vtk-filter)
+#   make docs-tables / docs-figures   regenerate the docs' tables (from
+#                   the last make bench's CSV files for docs-figures)
 #   make format     clang-format every C/C++ source (format-check: report only)
+#   make deps / deps-core   install the Debian packages (all / the library's)
+#   make clean      remove build/;  make help: this list
 #
 # Variants build into build/<variant>/ so objects never mix:
 #   release (default), tsan, asan.   e.g. make VARIANT=tsan test-run
@@ -54,6 +81,9 @@ VERSION_MAJOR := $(call adapt_version_field,MAJOR)
 VERSION_MINOR := $(call adapt_version_field,MINOR)
 VERSION_PATCH := $(call adapt_version_field,PATCH)
 VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+# The soname's version: MAJOR, or 0.MINOR while MAJOR is 0 (a 0.x minor
+# version may break the ABI: a binary linked against 0.2 must not load 0.3).
+SOVERSION := $(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
 
 WARN         := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 ALL_CFLAGS   := -std=c11 $(WARN) -fPIC -pthread -MMD -MP $(CFLAGS) $(SAN_FLAGS)
@@ -88,7 +118,7 @@ LIB_SRCS := $(wildcard libadapt/src/*.c) $(wildcard algorithms/*.c)
 LIB_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
 LIB_A    := $(B)/libadapt.a
 LIB_SO_REAL := $(B)/libadapt.so.$(VERSION)
-LIB_SO_NAME := libadapt.so.$(VERSION_MAJOR)
+LIB_SO_NAME := libadapt.so.$(SOVERSION)
 LIB_SO   := $(B)/libadapt.so
 
 # Every test lives in tests/<component>/ (tests/common/: their shared headers).
@@ -116,7 +146,7 @@ all: lib
 lib: $(LIB_A) $(LIB_SO)
 
 help:
-	@sed -n '2,21p' Makefile
+	@sed -n '2,/^# be overridden/p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash scripts/deps.sh all

@@ -4,12 +4,13 @@
 # Markdown links and backticked repository paths of those pages resolve inside the repository
 # (scripts/doc_refs.sh), that every generated figure table equals what its CSV in
 # docs/figures/ gives (scripts/doc_tables.py --check), and that no page speaks of
-# session stops or has dated sections (scripts/doc_history.sh). `make test` runs it
+# session stops or has dated sections (scripts/doc_history.sh), and that `make help`
+# lists every phony target (scripts/check_help.sh). `make test` runs it
 # in the release variant (CHECKS); `make VARIANT=asan check-docs` runs the examples
 # under ASan+UBSan.
 #
-# `make docs-figures` copies the CSV files of the last `make bench` run
-# ($(B)/bench-results/) over their namesakes in docs/figures/ and regenerates every
+# `make docs-figures` copies the CSV files of the last `make bench` and `make fault` runs
+# ($(B)/bench-results/, $(B)/fault-results/) over their namesakes in docs/figures/ and regenerates every
 # table from them; `make docs-tables` regenerates the tables only.
 
 .PHONY: check-docs
@@ -19,6 +20,7 @@ check-docs: $(LIB_A) $(ISO_LIB_A) $(DOC_DEPS)
 	@bash scripts/doc_refs.sh
 	@python3 scripts/doc_tables.py --check README.md docs/*.md && echo "doc-tables: every table matches its CSV"
 	@bash scripts/doc_history.sh
+	@bash scripts/check_help.sh "$(MAKE)"
 CHECKS += check-docs
 
 .PHONY: docs-tables docs-figures
@@ -28,5 +30,6 @@ docs-figures:
 	@for f in docs/figures/*.csv; do \
 	  n=$$(basename $$f); \
 	  if [ -f $(B)/bench-results/$$n ]; then cp $(B)/bench-results/$$n $$f && echo "docs-figures: $$f"; fi; \
+	  if [ -f $(B)/fault-results/$$n ]; then cp $(B)/fault-results/$$n $$f && echo "docs-figures: $$f"; fi; \
 	done
 	python3 scripts/doc_tables.py README.md docs/*.md

@@ -8,8 +8,13 @@
 #     and run without LD_LIBRARY_PATH; the static ones need no libadapt.so;
 #     <adapt/iso.hpp>'s consumer likewise, with `adapt-iso` and with
 #     adapt::iso and adapt::iso_static;
-#  2. find_package refuses another major/minor version;
-#  3. uninstall leaves no file behind;
+#     an installed CMake consumer (cmake --install) runs too (the package's
+#     rpath); `pkg-config --static --libs adapt` names no library that
+#     hwloc's Libs.private pulls in (libudev-dev may be missing) and links;
+#  2. find_package refuses another major/minor version, and a binary linked
+#     against another 0.x version (soname libadapt.so.0.MINOR) is refused by
+#     the loader;
+#  3. uninstall leaves no file and no directory it created behind;
 #  4. the VTK filter installed in the default layout, imported by Debian's python3;
 #  5. without VTK, install installs the library and says the app is not built.
 # Usage: check_consumers.sh MAKE WORKDIR
@@ -28,6 +33,7 @@ fail() { echo "check-consumers: FAIL: $*" >&2; exit 1; }
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 
 unset LD_LIBRARY_PATH
+refused=""
 export ADAPT_WORKERS=2
 
 $MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$stage" PREFIX=$prefix \
@@ -41,23 +47,36 @@ for f in include/adapt/adapt.h include/adapt/loop.h $libsub/libadapt.a $libsub/l
 done
 soname=$(readelf -d "$root/$libsub/libadapt.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 real=$(readlink -f "$root/$libsub/libadapt.so")
-case "$soname:$(basename "$real")" in
-  libadapt.so.0:libadapt.so.0.*.*) ;;
-  *) fail "soname $soname, real name $(basename "$real")" ;;
+version=$(basename "$real" | sed 's/^libadapt\.so\.//')
+minor=$(echo "$version" | cut -d. -f2)
+case "$version" in
+  0.*) want_so=libadapt.so.0.$minor ;; # 0.x: a minor version may break the ABI
+  *) want_so=libadapt.so.${version%%.*} ;;
 esac
+[ "$soname" = "$want_so" ] || fail "soname $soname for $(basename "$real") (want $want_so)"
 
 # pkg-config, shared and static.
 export PKG_CONFIG_PATH="$root/$libsub/pkgconfig"
 cc -O2 packaging/consumer/consumer.c -o "$work/pc_shared" $(pkg-config --cflags --libs adapt)
 cc -O2 packaging/consumer/consumer.c -o "$work/pc_static" $(pkg-config --cflags --libs adapt-static)
-needed "$work/pc_shared" | grep -qx 'libadapt.so.0' || fail "pc_shared does not load libadapt.so.0"
+needed "$work/pc_shared" | grep -qx "$want_so" || fail "pc_shared does not load $want_so"
 ! needed "$work/pc_static" | grep -q '^libadapt' || fail "pc_static depends on libadapt.so"
-pkg-config --static --libs adapt | grep -q -- '-lhwloc' || fail "adapt.pc: no hwloc in --static"
+static_libs=$(pkg-config --static --libs adapt)
+echo "$static_libs" | grep -q -- '-lhwloc' || fail "adapt.pc: no hwloc in --static"
+for l in $static_libs; do
+  case "$l" in
+    -L* | -Wl,* | -pthread | -ladapt | -lhwloc | -lm | -lpthread) ;;
+    *) fail "pkg-config --static --libs adapt: $l (hwloc's Libs.private, e.g. -ludev, need not be installed)" ;;
+  esac
+done
+cc -O2 packaging/consumer/consumer.c -o "$work/pc_static_flag" $(pkg-config --cflags adapt) $static_libs
+"$work/pc_static_flag"
 "$work/pc_shared"
 "$work/pc_static"
 c++ -std=c++17 -O2 packaging/consumer/iso_consumer.cpp -o "$work/pc_iso" \
   $(pkg-config --cflags --libs adapt-iso)
-needed "$work/pc_iso" | grep -qx 'libadapt-iso.so.0' || fail "pc_iso does not load libadapt-iso.so.0"
+needed "$work/pc_iso" | grep -qx "libadapt-iso.so.${want_so#libadapt.so.}" ||
+  fail "pc_iso does not load libadapt-iso.so.${want_so#libadapt.so.}"
 "$work/pc_iso"
 
 # CMake, shared and static imported targets.
@@ -65,16 +84,41 @@ version=$(pkg-config --modversion adapt)
 cmake -S packaging/consumer -B "$work/cmake" -DCMAKE_PREFIX_PATH="$root" \
   -DADAPT_WANT_VERSION="$version" >"$work/cmake.log"
 cmake --build "$work/cmake" >>"$work/cmake.log"
-needed "$work/cmake/consumer_shared" | grep -qx 'libadapt.so.0' || fail "cmake shared: no libadapt.so.0"
+needed "$work/cmake/consumer_shared" | grep -qx "$want_so" || fail "cmake shared: no $want_so"
 ! needed "$work/cmake/consumer_static" | grep -q '^libadapt' || fail "cmake static needs libadapt.so"
 "$work/cmake/consumer_shared"
 "$work/cmake/consumer_static"
-needed "$work/cmake/iso_consumer_shared" | grep -qx 'libadapt-iso.so.0' ||
-  fail "cmake adapt::iso: no libadapt-iso.so.0"
+needed "$work/cmake/iso_consumer_shared" | grep -qx "libadapt-iso.so.${want_so#libadapt.so.}" ||
+  fail "cmake adapt::iso: no libadapt-iso.so.${want_so#libadapt.so.}"
 ! needed "$work/cmake/iso_consumer_static" | grep -q '^libadapt' ||
   fail "cmake adapt::iso_static needs a shared libadapt"
 "$work/cmake/iso_consumer_shared"
 "$work/cmake/iso_consumer_static"
+# Installed (cmake --install drops the build tree's rpath): the package's
+# own rpath finds libadapt.
+cmake --install "$work/cmake" --prefix "$work/cmake_installed" >>"$work/cmake.log"
+"$work/cmake_installed/bin/consumer_shared" || fail "installed CMake consumer does not run"
+"$work/cmake_installed/bin/iso_consumer_shared" || fail "installed CMake iso consumer does not run"
+
+# A binary of another 0.x minor version is refused: a stand-in for a
+# program linked against libadapt 0.(minor-1), run with the install's
+# directory first in the loader's path, does not load this libadapt.
+if [ "${version%%.*}" = 0 ] && [ "$minor" -gt 0 ]; then
+  old_so=libadapt.so.0.$((minor - 1))
+  mkdir -p "$work/old"
+  printf 'unsigned adapt_version(void) { return 0; }\n' >"$work/old/old.c"
+  cc -shared -fPIC -Wl,-soname,$old_so "$work/old/old.c" -o "$work/old/libadapt.so"
+  printf 'unsigned adapt_version(void);\nint main(void) { return (int)adapt_version(); }\n' \
+    >"$work/old/main.c"
+  cc "$work/old/main.c" -o "$work/old/old_binary" -L"$work/old" -ladapt
+  rm "$work/old/libadapt.so"
+  if LD_LIBRARY_PATH="$root/$libsub" "$work/old/old_binary" 2>"$work/old/refused.log"; then
+    fail "a binary linked against $old_so loaded $(basename "$real")"
+  fi
+  grep -q "$old_so: cannot open shared object file" "$work/old/refused.log" ||
+    fail "old binary: $(cat "$work/old/refused.log")"
+  refused=" a binary linked against $old_so refused (${old_so}: cannot open shared object file);"
+fi
 
 # Another version is refused.
 major=${version%%.*}
@@ -83,11 +127,13 @@ if cmake -S packaging/consumer -B "$work/cmake_bad" -DCMAKE_PREFIX_PATH="$root" 
   fail "find_package accepted version $((major + 1)).0"
 fi
 
-# Uninstall leaves no file.
+# Uninstall leaves no file, and no directory that install created.
 $MAKE_CMD --no-print-directory VARIANT=release uninstall DESTDIR="$stage" PREFIX=$prefix \
   LIBDIR=$libdir VTKF_INSTALL=0 >"$work/uninstall.log"
 left=$(find "$stage" -type f -o -type l)
 [ -z "$left" ] || fail "uninstall left: $left"
+left=$(find "$stage" -mindepth 1 -type d)
+[ -z "$left" ] || fail "uninstall left directories: $left"
 
 # The VTK filter, in the default layout (the build of `make vtk-filter`,
 # installed as it is): Debian's python3 imports adapt_vtk from the staged
@@ -131,5 +177,6 @@ $MAKE_CMD --no-print-directory VARIANT=release install DESTDIR="$work/stage_novt
 grep -q 'adapt-isosurface not built' "$work/install_novtk.log" || fail "no-VTK install: no message"
 
 echo "check-consumers: pkg-config (adapt, adapt-static, adapt-iso) and CMake (adapt::adapt," \
-  "adapt::adapt_static, adapt::iso, adapt::iso_static) consumers built and ran from a staged install; uninstall clean;$vtk_filter" \
+  "adapt::adapt_static, adapt::iso, adapt::iso_static) consumers built and ran from a staged install" \
+  "(CMake's also installed);$refused uninstall clean;$vtk_filter" \
   "install without VTK installs the library"

@@ -35,16 +35,28 @@ FORCE_PKG:
 $(PKG_B)/%: packaging/%.in FORCE_PKG
 	@mkdir -p $(dir $@)
 	@sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|g' \
-	  -e 's|@VERSION_MINOR@|$(VERSION_MINOR)|g' \
+	  -e 's|@VERSION_MINOR@|$(VERSION_MINOR)|g' -e 's|@SOVERSION@|$(SOVERSION)|g' \
 	  -e 's|@PC_TO_PREFIX@|$(call pkg_rel,$(PKGCONFIGDIR),$(PREFIX))|g' \
 	  -e 's|@PC_TO_INCLUDEDIR@|$(call pkg_rel,$(PKGCONFIGDIR),$(INCLUDEDIR))|g' \
-	  -e 's|@PC_RPATH@|$(PKG_RPATH)|g' \
+	  -e 's|@PC_RPATH@|$(PKG_RPATH)|g' -e 's|@CM_RPATH@|$(if $(PKG_RPATH),TRUE,FALSE)|g' \
 	  -e 's|@CM_TO_LIBDIR@|$(call pkg_rel,$(CMAKEDIR),$(LIBDIR))|g' \
 	  -e 's|@CM_TO_INCLUDEDIR@|$(call pkg_rel,$(CMAKEDIR),$(INCLUDEDIR))|g' \
 	  -e "s|@SIZEOF_VOID_P@|$$(getconf LONG_BIT | awk '{print $$1/8}')|g" $< > $@.tmp
 	@mv $@.tmp $@
 
+# The directories install makes; those it creates (not there before) are
+# listed, without DESTDIR, in CMAKEDIR/installed-dirs (kept across
+# installs), which uninstall removes when they are empty.
+INSTALL_DIRS = $(INCLUDEDIR)/adapt/stl $(LIBDIR) $(PKGCONFIGDIR) $(CMAKEDIR) \
+               $(if $(strip $(INSTALL_BINS)),$(BINDIR))
+PKG_DIRS_LIST = $(DESTDIR)$(CMAKEDIR)/installed-dirs
+
 install: lib $(PKG_GEN) $(INSTALL_BINS)
+	@new=""; for d in $(INSTALL_DIRS); do \
+	  while [ "$$d" != / ] && [ ! -d "$(DESTDIR)$$d" ]; do new="$$new $$d"; d=$$(dirname "$$d"); done; \
+	done; install -d $(DESTDIR)$(CMAKEDIR) && \
+	{ cat $(PKG_DIRS_LIST) 2>/dev/null || true; for d in $$new; do echo "$$d"; done; } | sort -u \
+	  > $(PKG_DIRS_LIST).tmp && mv $(PKG_DIRS_LIST).tmp $(PKG_DIRS_LIST)
 	install -d $(DESTDIR)$(INCLUDEDIR)/adapt $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	  $(DESTDIR)$(CMAKEDIR)
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/adapt/
@@ -72,7 +84,8 @@ endif
 	@if [ -z "$(DESTDIR)" ] && [ -z "$(PKG_RPATH)" ] && command -v ldconfig >/dev/null 2>&1; then \
 	  ldconfig 2>/dev/null || true; fi
 
-# Removes what install wrote (also the app, whether or not it is built now).
+# Removes what install wrote (also the app, whether or not it is built now),
+# then the directories it created, deepest first, those left empty.
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/,$(notdir $(PUBLIC_HEADERS)))
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/adapt/,$(notdir $(STL_PUBLIC_HEADERS)))
@@ -87,7 +100,9 @@ uninstall:
 	  $(DESTDIR)$(PKGCONFIGDIR)/adapt-iso.pc
 	rm -f $(DESTDIR)$(CMAKEDIR)/adaptConfig.cmake $(DESTDIR)$(CMAKEDIR)/adaptConfigVersion.cmake
 	rm -f $(DESTDIR)$(BINDIR)/adapt-isosurface
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/adapt $(DESTDIR)$(CMAKEDIR) 2>/dev/null
+	@dirs=$$(sort -r $(PKG_DIRS_LIST) 2>/dev/null || true); rm -f $(PKG_DIRS_LIST); \
+	rmdir $(DESTDIR)$(INCLUDEDIR)/adapt $(DESTDIR)$(CMAKEDIR) 2>/dev/null || true; \
+	for d in $$dirs; do rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done
 	@echo "uninstall: done ($(DESTDIR)$(PREFIX))"
 
 # Staged installs, consumers built and run without LD_LIBRARY_PATH, uninstall

@@ -77,7 +77,7 @@ ISO_API_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,iso_api iso_input iso_attr
 ISO_LIB_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh $(ISO_EXTRACT_SRCS) arena)
 ISO_LIB_A       := $(B)/libadapt-iso.a
 ISO_LIB_SO_REAL := $(B)/libadapt-iso.so.$(VERSION)
-ISO_LIB_SO_NAME := libadapt-iso.so.$(VERSION_MAJOR)
+ISO_LIB_SO_NAME := libadapt-iso.so.$(SOVERSION)
 ISO_LIB_SO      := $(B)/libadapt-iso.so
 $(ISO_API_OBJS) $(ISO_LIB_CORE_OBJS): LAYER_CFLAGS := -fvisibility=hidden
 

@@ -15,6 +15,7 @@ void *adapt_reply(adapt_reply_set *rs, size_t key) {
   adapt__theft *rec = adapt__theft_get(rs->w);
   if (!rec) return NULL; /* ENOMEM: the request fails, nothing is lost */
   adapt__frame *f = rs->frame;
+  adapt__theft_arm(rec, f->task->work_size);
   rec->key = key;
   rec->task = f->task;
   rec->thief = rs->ids[rs->given];
@@ -63,7 +64,7 @@ int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work) {
   adapt__frame *f = adapt__frame_of(frame);
   adapt__worker *w;
   int region;
-  int rc = adapt__region_enter(&w, &region);
+  int rc = adapt__region_enter(&w, &region, "adapt_begin");
   if (rc) return rc;
   adapt__frame_init(f, w, task, work, NULL);
   f->region = region;
@@ -76,7 +77,14 @@ int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work) {
 
 int adapt_preempt_next_thief(adapt_frame *frame) {
   adapt__frame *f = frame ? adapt__frame_of(frame) : NULL;
-  if (!f || f->magic != ADAPT__FRAME_MAGIC || !(f->flags & ADAPT__FRAME_BEGUN)) return 0;
+  if (!f || f->magic != ADAPT__FRAME_MAGIC) return 0; /* not begun, or ended: no thief */
+  /* The owner's token before the flags: another thread reads no field that
+   * the owner writes after adapt_begin (magic and thread are written there). */
+  if (f->thread != adapt__thread_token()) {
+    adapt__error_clear();
+    return adapt__fail(-EINVAL, "adapt_preempt_next_thief: the frame's owner is another thread");
+  }
+  if (!(f->flags & ADAPT__FRAME_BEGUN)) return 0;
   adapt__theft *rec = f->thieves;
   if (!rec) return 0;
   int expected = ADAPT__THEFT_RUNNING;

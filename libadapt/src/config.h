@@ -89,6 +89,14 @@
 #define ADAPT_MAX_NEST 200u
 #endif
 
+/* While a finalize waits for running regions, new top-level regions wait
+ * for it; every this many milliseconds without the regions ending, the
+ * finalize lets the waiting ones in (one region each: one of them may be
+ * what a running body waits for, e.g. a thread it joins). Default 20. */
+#ifndef ADAPT_FINALIZE_ADMIT_MS
+#define ADAPT_FINALIZE_ADMIT_MS 20
+#endif
+
 /* Events kept per worker by the trace (ADAPT_TRACE=file). Default 1<<20. */
 #ifndef ADAPT_TRACE_MAX_EVENTS
 #define ADAPT_TRACE_MAX_EVENTS (1u << 20)
@@ -110,6 +118,8 @@ _Static_assert((ADAPT_RTT_SAMPLES & (ADAPT_RTT_SAMPLES - 1)) == 0,
 _Static_assert(ADAPT_GRAIN_MAX >= 1 && ADAPT_GRAIN_TARGET_NS >= 100, "automatic grain bounds");
 _Static_assert(ADAPT_WORK_MAX % 16 == 0, "ADAPT_WORK_MAX must keep 16-byte alignment");
 _Static_assert(ADAPT_THEFT_BLOCK >= 1, "ADAPT_THEFT_BLOCK must be >= 1");
+_Static_assert(ADAPT_FINALIZE_ADMIT_MS >= 1 && ADAPT_FINALIZE_ADMIT_MS <= 1000,
+               "ADAPT_FINALIZE_ADMIT_MS must be 1..1000");
 _Static_assert(ADAPT_SCHED_GRAIN_MAX >= 1, "ADAPT_SCHED_GRAIN_MAX must be >= 1");
 _Static_assert(ADAPT_GRAIN_PROBE >= 2, "ADAPT_GRAIN_PROBE must be >= 2");
 _Static_assert(ADAPT_DEQUE_CAP >= 2 && ADAPT_MAX_NEST >= 2, "deque capacity and nesting");

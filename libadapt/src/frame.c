@@ -3,6 +3,11 @@
  * piece, and the join, preemption wait and reduction of a frame's thieves. */
 #include "frame.h"
 
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "debug.h"
 #include "idle.h"
 #include "thief.h"
@@ -10,6 +15,32 @@
 
 /* Constant "not preempted" flag for frames that do not run a stolen piece. */
 static const atomic_int never_preempted = 0;
+
+/* A task's callback that wrote past the descriptor of rec (who: "splitter"
+ * writing a piece, "entry" running one): name it on stderr, by its symbol
+ * if it has one in the dynamic symbol table, else by its object file and
+ * offset (addr2line -f -e FILE OFFSET), and abort: the next record may be
+ * overwritten. */
+static void check_overrun(const adapt__theft *rec, const char *who) {
+  const adapt_task *t = rec->task;
+  size_t at = adapt__theft_overrun(rec, t->work_size);
+  if (ADAPT_LIKELY(at == 0)) return;
+  void *fn;
+  if (who[0] == 's')
+    memcpy(&fn, &t->splitter, sizeof fn);
+  else
+    memcpy(&fn, &t->entry, sizeof fn);
+  Dl_info di = {0};
+  int found = dladdr(fn, &di) != 0;
+  fprintf(stderr,
+          "libadapt: the %s of a task (work_size %zu) wrote past a piece's descriptor "
+          "(byte %zu of the reply buffer changed): %s %p = %s+0x%zx%s%s\n",
+          who, t->work_size, at, who, fn, found && di.dli_fname ? di.dli_fname : "?",
+          found ? (size_t)((char *)fn - (char *)di.dli_fbase) : (size_t)0,
+          found && di.dli_sname && di.dli_saddr == fn ? " " : "",
+          found && di.dli_sname && di.dli_saddr == fn ? di.dli_sname : "");
+  abort();
+}
 
 int adapt__serve(adapt__worker *w) {
   if (w->serving) return 0; /* a splitter or reducer polled: not re-entrant */
@@ -49,6 +80,7 @@ int adapt__serve(adapt__worker *w) {
     rs.frame = f;
     int before = rs.given;
     f->task->splitter((adapt_frame *)f, f->work, rs.count - rs.given, &rs, f->task->ctx);
+    for (int j = before; j < rs.given; j++) check_overrun(rs.recs[j], "splitter");
     if (rs.given > before) ADAPT_STAT_INC(w, splits);
   }
   for (int j = 0; j < rs.count; j++) {
@@ -100,6 +132,7 @@ void adapt__reduce_head(adapt__frame *f) {
   adapt__theft *rec = f->thieves;
   f->thieves = rec->next;
   rec->next = NULL;
+  check_overrun(rec, "entry");
   if (f->task->reducer) {
     /* Inside the reducer, a steal point answers requests only from frames
      * begun in it (a parallel loop the reducer runs, so that idle workers
@@ -128,11 +161,13 @@ void adapt__run_theft(adapt__worker *w, adapt__theft *rec) {
   adapt__frame f;
   const adapt_task *task = rec->task;
   adapt__frame_init(&f, w, task, rec->work, rec);
+  f.thread = adapt__thread_token(); /* its owner (adapt_preempt_next_thief's check) */
   adapt__publish(w, &f);
   /* A stolen piece runs in its own call's context (its entry pushes that
    * call's cancel scope, if it has one), never in the thief's current one. */
   adapt__cancel_scope barrier = {0};
   adapt__cancel_push(&barrier);
+  if (w->nest < ADAPT_MAX_NEST) w->running[w->nest] = (uintptr_t)rec;
   w->nest++;
   task->entry((adapt_frame *)&f, rec->work, task->ctx);
   w->nest--;

@@ -267,7 +267,7 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   /* Starts the runtime if needed (ADAPT_GRAIN and ADAPT_SCHED are read by
    * adapt_init); its configuration read below stays until the leave. */
   adapt__worker *wk;
-  int region, rc = adapt__region_enter(&wk, &region);
+  int region, rc = adapt__region_enter(&wk, &region, "adapt_for");
   if (rc) return rc;
   size_t g = attr && attr->grain ? attr->grain : adapt__rt.seq.grain;
   if (sched == ADAPT_SCHED_DEFAULT) sched = adapt__rt.seq.sched;

@@ -9,6 +9,20 @@
 
 #include "worker.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define GUARD_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define GUARD_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#define GUARD_CANARY 0
+#else
+#define GUARD_POISON(p, n) ((void)(p), (void)(n))
+#define GUARD_UNPOISON(p, n) ((void)(p), (void)(n))
+#define GUARD_CANARY 1
+#endif
+
+/* The canary byte of the guarded area past a descriptor. */
+enum { CANARY = 0xa5 };
+
 typedef struct block {
   struct block *next;
   adapt__theft *recs;
@@ -46,11 +60,31 @@ adapt__theft *adapt__theft_get(adapt__worker *w) {
   adapt__theft *rec = w->pool;
   w->pool = rec->next;
   rec->next = NULL;
-  memset(rec->work, 0, sizeof rec->work);
   return rec;
 }
 
+/* The work area of rec: its descriptor, then the guard line if any. */
+static unsigned char *area(const adapt__theft *rec) {
+  return (unsigned char *)rec + offsetof(adapt__theft, work);
+}
+
+void adapt__theft_arm(adapt__theft *rec, size_t work_size) {
+  unsigned char *a = area(rec);
+  memset(a, 0, work_size);
+  if (GUARD_CANARY) memset(a + work_size, CANARY, ADAPT__THEFT_AREA - work_size);
+  GUARD_POISON(a + work_size, ADAPT__THEFT_AREA - work_size);
+}
+
+size_t adapt__theft_overrun(const adapt__theft *rec, size_t work_size) {
+  if (!GUARD_CANARY) return 0;
+  const unsigned char *a = area(rec);
+  for (size_t i = work_size; i < ADAPT__THEFT_AREA; i++)
+    if (a[i] != CANARY) return i;
+  return 0;
+}
+
 void adapt__theft_put(adapt__worker *w, adapt__theft *rec) {
+  GUARD_UNPOISON(area(rec), ADAPT__THEFT_AREA);
   rec->next = w->pool;
   w->pool = rec;
 }
@@ -75,6 +109,8 @@ void adapt__theft_free_all(void) {
   while (blocks) {
     block *b = blocks;
     blocks = b->next;
+    /* records of a region whose thread exited inside it were never put back */
+    GUARD_UNPOISON(b->recs, sizeof(adapt__theft) * ADAPT_THEFT_BLOCK);
     free(b->recs);
     free(b);
   }

@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include "config.h"
+#include "debug.h"
 
 enum adapt__theft_state {
   ADAPT__THEFT_RUNNING = 0,
@@ -40,16 +41,33 @@ typedef struct adapt__theft {
   struct adapt__theft *handover;
 
   /* The piece's descriptor: written by the victim's splitter, then by the
-   * thief while it runs, then read by the owner's reducer. */
+   * thief while it runs, then read by the owner's reducer. Its bytes past
+   * the task's work_size, and in debug builds (ADAPT_DEBUG) a guard line
+   * after it, hold a canary (ASan builds: are poisoned instead) from
+   * adapt_reply until the record is recycled: adapt__theft_overrun finds
+   * a splitter or an entry that wrote past its descriptor. */
   _Alignas(ADAPT_CACHE_LINE) unsigned char work[ADAPT_WORK_MAX];
+#if ADAPT_DEBUG
+  unsigned char guard[ADAPT_CACHE_LINE];
+#endif
 } adapt__theft;
 
-/* Take a zeroed record from w's pool (allocating a block when empty). NULL on
- * ENOMEM. Owner only. */
+/* Bytes from work to the end of the record's guarded area. */
+#define ADAPT__THEFT_AREA (sizeof(adapt__theft) - offsetof(adapt__theft, work))
+
+/* Take a record from w's pool (allocating a block when empty); its work
+ * area is not initialised (adapt__theft_arm does). NULL on ENOMEM. Owner
+ * only. */
 adapt__theft *adapt__theft_get(struct adapt__worker *w);
 /* In a fork's child (runtime.c): the blocks' lock made anew. */
 void adapt__theft_after_fork(void);
-/* Return a record to w's pool. Owner only. */
+/* Zero rec's descriptor (work_size bytes) and guard the rest of its area. */
+void adapt__theft_arm(adapt__theft *rec, size_t work_size);
+/* The offset in rec's area of the first guarded byte that was written
+ * since adapt__theft_arm, or 0 if none (ASan builds: always 0, ASan reports
+ * the write itself). */
+size_t adapt__theft_overrun(const adapt__theft *rec, size_t work_size);
+/* Return a record to w's pool (its guard removed). Owner only. */
 void adapt__theft_put(struct adapt__worker *w, adapt__theft *rec);
 /* Insert rec into the list at *head sorted by key (stable for equal keys). */
 void adapt__theft_insert(adapt__theft **head, adapt__theft *rec);

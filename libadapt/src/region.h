@@ -15,8 +15,10 @@ struct adapt__worker;
  * and joined by a body may run loops); finalize waits until the region
  * leaves. Either way the thread's frame count is incremented. 0 and
  * *region (ADAPT__REGION_*, rt.h), or adapt_init's errors, or -ENOMEM (no
- * solo worker); on error nothing is entered. */
-int adapt__region_enter(struct adapt__worker **w, int *region);
+ * solo worker); on error nothing is entered. fn: the public call (a static
+ * string), named on stderr if the thread exits before the region ends
+ * (the region is then closed and its place given back). */
+int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn);
 /* Close what adapt__region_enter opened (region: the kind it gave). */
 void adapt__region_leave(int region);
 

@@ -10,6 +10,7 @@ adapt__runtime adapt__rt = {
     .init_lock = PTHREAD_MUTEX_INITIALIZER,
     .region_lock = PTHREAD_MUTEX_INITIALIZER,
     .regions_done = PTHREAD_COND_INITIALIZER,
+    .admitted = PTHREAD_COND_INITIALIZER,
 };
 
 _Thread_local struct adapt__worker *adapt__tls_worker ADAPT__TLS_FAST;

@@ -45,9 +45,15 @@ typedef struct adapt__runtime {
   /* --- Top-level regions. While a region runs (counted in regions) or
    * region_lock is held with up == 1, the runtime is not finalized: its
    * configuration and workers stay as they are. --- */
-  pthread_mutex_t region_lock; /* adapt__pin; finalize's teardown; regions_done */
+  pthread_mutex_t region_lock; /* adapt__pin; finalize's teardown; the fields below */
   pthread_cond_t regions_done; /* finalize waits here for no running region */
   atomic_int finalize_waiting; /* finalizes waiting on regions_done */
+  /* New regions waiting while a finalize closes (ADAPT__REGIONS_CLOSING):
+   * they wait on admitted until the teardown, or until a finalize bumps
+   * admit_gen to let the waiting ones in. Under region_lock. */
+  pthread_cond_t admitted;
+  unsigned closing_waiters;
+  unsigned admit_gen;
 
   /* --- Sleep/wake and regions: written by everyone, own lines --- */
   /* ADAPT__REGIONS_OPEN | ADAPT__REGIONS_POOL | running regions *
@@ -62,11 +68,14 @@ extern adapt__runtime adapt__rt;
 
 /* The bits of adapt__rt.regions. OPEN: the runtime runs and admits regions
  * (set by init once every worker runs, cleared by finalize when no region
- * runs, before its teardown). POOL: a region holds worker 0's place. */
+ * runs, before its teardown). POOL: a region holds worker 0's place.
+ * CLOSING: a finalize has begun (set under the init lock, cleared with
+ * OPEN): new top-level regions wait for it (region.c). */
 enum {
   ADAPT__REGIONS_OPEN = 1u,
   ADAPT__REGIONS_POOL = 2u,
-  ADAPT__REGIONS_ONE = 4u /* one running region */
+  ADAPT__REGIONS_CLOSING = 4u,
+  ADAPT__REGIONS_ONE = 8u /* one running region */
 };
 
 /* Kinds of region adapt__region_enter (region.h) opens. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "error.h"
 #include "idle.h"
@@ -138,6 +139,9 @@ static void after_fork_child(void) {
   pthread_mutex_init(&adapt__rt.init_lock, NULL);
   pthread_mutex_init(&adapt__rt.region_lock, NULL);
   pthread_cond_init(&adapt__rt.regions_done, NULL);
+  pthread_cond_init(&adapt__rt.admitted, NULL);
+  adapt__rt.closing_waiters = 0;
+  adapt__rt.admit_gen = 0;
   /* relaxed, all: one thread runs in the child, and until it returns from
    * fork nothing else reads the runtime. */
   adapt__topology_after_fork(atomic_load_explicit(&adapt__rt.up, memory_order_relaxed) &&
@@ -285,8 +289,24 @@ int adapt__pin_start(void) {
 static void wait_regions(void) {
   pthread_mutex_lock(&adapt__rt.region_lock);
   atomic_fetch_add_explicit(&adapt__rt.finalize_waiting, 1, memory_order_seq_cst);
-  while (atomic_load_explicit(&adapt__rt.regions, memory_order_seq_cst) >= ADAPT__REGIONS_ONE)
-    pthread_cond_wait(&adapt__rt.regions_done, &adapt__rt.region_lock);
+  while (atomic_load_explicit(&adapt__rt.regions, memory_order_seq_cst) >= ADAPT__REGIONS_ONE) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += ADAPT_FINALIZE_ADMIT_MS * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+    }
+    /* Regions still run after a while: let the new ones waiting in
+     * wait_closing (region.c) in, one region each, since a running body
+     * may wait for one of them (a thread it joins). */
+    if (pthread_cond_timedwait(&adapt__rt.regions_done, &adapt__rt.region_lock, &until) ==
+            ETIMEDOUT &&
+        adapt__rt.closing_waiters > 0) {
+      adapt__rt.admit_gen++;
+      pthread_cond_broadcast(&adapt__rt.admitted);
+    }
+  }
   atomic_fetch_sub_explicit(&adapt__rt.finalize_waiting, 1, memory_order_relaxed);
   pthread_mutex_unlock(&adapt__rt.region_lock);
 }
@@ -296,15 +316,17 @@ static int finalize(const char *fn) {
   if (adapt__pool_thread() || adapt__in_region())
     return adapt__fail(-EBUSY,
                        "%s: called inside a parallel region (a body, a task or an open scope)", fn);
-  /* Wait for the regions of other threads to end, without the init lock:
-   * a thread that a running body creates and joins may call adapt_init
-   * (which then finds the runtime up) or start regions of its own (a region
-   * never waits for another, nor for a finalize). Once no region runs, one
-   * compare-and-swap closes the runtime to new regions (they then wait for
-   * the init lock, and start a new runtime after the teardown); the init
-   * lock, then region_lock (the lock order) are held to the end. Two
-   * finalizes may wait together; the first to close tears down, the other
-   * then finds up == 0. */
+  /* Close the runtime to new top-level regions (CLOSING: they wait in
+   * region.c), then wait for the running ones to end, without the init
+   * lock: a thread that a running body creates and joins may call
+   * adapt_init (which then finds the runtime up) or start a region, which
+   * wait_regions lets in after a while (so that regions that other threads
+   * keep starting cannot delay the finalize without bound). Once no region
+   * runs, one compare-and-swap clears OPEN and CLOSING (new regions then
+   * wait for the init lock, and start a new runtime after the teardown);
+   * the init lock, then region_lock (the lock order) are held to the end.
+   * Two finalizes may wait together; the first to close tears down, the
+   * other then finds up == 0. */
   for (;;) {
     pthread_mutex_lock(&adapt__rt.init_lock);
     /* acquire: pairs with the release store of up in adapt_init. */
@@ -312,7 +334,10 @@ static int finalize(const char *fn) {
       pthread_mutex_unlock(&adapt__rt.init_lock);
       return 0;
     }
-    unsigned open = ADAPT__REGIONS_OPEN;
+    /* relaxed: a region sees CLOSING at its compare-and-swap (which then
+     * fails) or its next load; nothing is published with it. */
+    atomic_fetch_or_explicit(&adapt__rt.regions, ADAPT__REGIONS_CLOSING, memory_order_relaxed);
+    unsigned open = ADAPT__REGIONS_OPEN | ADAPT__REGIONS_CLOSING;
     /* acquire: pairs with the seq_cst (release) subtraction of the last
      * region's leave: its writes come before the teardown. */
     if (atomic_compare_exchange_strong_explicit(&adapt__rt.regions, &open, 0, memory_order_acquire,
@@ -338,6 +363,7 @@ static int finalize(const char *fn) {
   free(adapt__rt.trace_file);
   adapt__rt.trace_file = NULL;
   adapt__trace_mask = 0;
+  pthread_cond_broadcast(&adapt__rt.admitted); /* the regions in wait_closing (region.c) */
   pthread_mutex_unlock(&adapt__rt.region_lock);
   pthread_mutex_unlock(&adapt__rt.init_lock);
   return 0;

@@ -27,6 +27,8 @@ void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
    * reaches the call this worker happened to be running (a barrier). */
   adapt__cancel_scope barrier = {0};
   adapt__cancel_push(&barrier);
+  /* bit 0: a scope (theft records are at least 2-aligned too) */
+  if (w->nest < ADAPT_MAX_NEST) w->running[w->nest] = s && s->w != w ? (uintptr_t)s | 1u : 0;
   w->nest++;
   t->run(w, t);
   w->nest--;

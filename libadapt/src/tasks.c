@@ -14,7 +14,7 @@ int adapt_scope_begin(adapt_scope *scope) {
   adapt__scope *s = (adapt__scope *)(void *)scope;
   adapt__worker *w;
   int region;
-  int rc = adapt__region_enter(&w, &region);
+  int rc = adapt__region_enter(&w, &region, "adapt_scope_begin");
   if (rc) return rc;
   adapt__scope_open(s, w);
   s->thread = adapt__thread_token();

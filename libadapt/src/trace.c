@@ -21,7 +21,10 @@ void adapt__trace(adapt__worker *w, unsigned cat, uint64_t t0, uint64_t t1, uint
     adapt__trace_event *ev =
         tb->cap >= ADAPT_TRACE_MAX_EVENTS ? NULL : realloc(tb->ev, cap * sizeof *ev);
     if (!ev) { /* full, or out of memory: counted, said when the trace is written */
-      tb->dropped++;
+      if (tb->cap >= ADAPT_TRACE_MAX_EVENTS)
+        tb->dropped++;
+      else
+        tb->dropped_nomem++;
       return;
     }
     tb->ev = ev;
@@ -59,12 +62,17 @@ int adapt__trace_write(const char *path) {
   }
   int rc = fclose(f) ? -errno : 0;
   for (int i = 0; i < adapt__rt.nworkers; i++) {
-    size_t d = adapt__rt.workers[i]->trace.dropped;
-    if (d)
+    const adapt__trace_buf *tb = &adapt__rt.workers[i]->trace;
+    if (tb->dropped_nomem)
+      fprintf(stderr,
+              "libadapt: trace %s: worker %d dropped %zu events: out of memory growing its "
+              "buffer (the trace has gaps where they were)\n",
+              path, i, tb->dropped_nomem);
+    if (tb->dropped)
       fprintf(stderr,
               "libadapt: trace %s: worker %d dropped its last %zu events (at most %u per "
               "worker: ADAPT_TRACE_MAX_EVENTS, libadapt/src/config.h)\n",
-              path, i, d, (unsigned)ADAPT_TRACE_MAX_EVENTS);
+              path, i, tb->dropped, (unsigned)ADAPT_TRACE_MAX_EVENTS);
   }
   return rc;
 }
@@ -72,5 +80,5 @@ int adapt__trace_write(const char *path) {
 void adapt__trace_free(adapt__worker *w) {
   free(w->trace.ev);
   w->trace.ev = NULL;
-  w->trace.n = w->trace.cap = w->trace.dropped = 0;
+  w->trace.n = w->trace.cap = w->trace.dropped = w->trace.dropped_nomem = 0;
 }

@@ -24,7 +24,8 @@ typedef struct adapt__trace_event {
 typedef struct adapt__trace_buf {
   adapt__trace_event *ev;
   size_t n, cap;
-  size_t dropped; /* events lost: buffer at ADAPT_TRACE_MAX_EVENTS, or out of memory */
+  size_t dropped;       /* events lost: buffer at ADAPT_TRACE_MAX_EVENTS (the last ones) */
+  size_t dropped_nomem; /* events lost: growing the buffer failed (gaps in the trace) */
 } adapt__trace_buf;
 
 struct adapt__worker;

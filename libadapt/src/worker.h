@@ -36,6 +36,12 @@ typedef struct adapt__worker {
   struct adapt__lazy_td *postponed_oldest; /* lazy-bf: private deque of postponed */
   struct adapt__lazy_td *postponed_newest; /* ranges, on this worker's stack */
   struct adapt__frame *frames[ADAPT_MAX_DEPTH];
+  /* Work of other workers running on this stack, by nesting level (nest
+   * before the run): the theft record of a stolen piece, or the scope of a
+   * spawned entry stolen from another worker (tagged by bit 0), NULL for
+   * this worker's own entries. Read at the exit of a region's thread that
+   * exits inside it (region.c), so that no owner waits for it forever. */
+  uintptr_t running[ADAPT_MAX_NEST];
   adapt__trace_buf trace;
 
   /* --- Written by thieves (post and cancel), read by the owner's poll --- */

@@ -1,6 +1,8 @@
 /* Fault injection (docs/reliability.md): every public entry point runs with
- * its k-th allocation failing, k = 1..50, once (a transient failure) and
- * from k on (memory exhausted), and adapt_init runs with the creation of
+ * its k-th allocation failing, k = 1..50, once (a transient failure: the
+ * k-th, and in longer runs the (k+50)-th, (k+100)-th... so that every
+ * allocation fails) and from k on (memory exhausted), and adapt_init runs
+ * with the creation of
  * its k-th worker thread failing (docs/reliability.md has the scenarios
  * and the counts). Each run starts the runtime (or lets the calls start
  * it, under the fault), makes the calls, stops it, and checks that
@@ -83,7 +85,7 @@ static fault_mode cur_mode;
 
 static void fail_run(const char *what, int rc) {
   fail_msg("%s, k=%lu (%s): %s: rc %d (%s) [%s]", cur_name, cur_k,
-           cur_mode == FAULT_ONCE ? "once" : "from k on", what, rc, adapt_strerror(rc),
+           cur_mode == FAULT_FROM ? "from k on" : "once", what, rc, adapt_strerror(rc),
            adapt_last_error());
 }
 
@@ -725,7 +727,10 @@ static void run_once(const scenario *s, fault_mode mode, unsigned long k, tally 
     cfg.workers = WORKERS;
     assert_int_equal(adapt_init(&cfg), 0);
   }
-  fault_alloc_arm(k, mode);
+  if (mode == FAULT_EVERY)
+    fault_alloc_arm_every(k, K_MAX);
+  else
+    fault_alloc_arm(k, mode);
   s->run();
   fault_disarm();
   unsigned long injected = fault_injected(), seen = fault_allocs_seen();
@@ -751,7 +756,9 @@ static void run_once(const scenario *s, fault_mode mode, unsigned long k, tally 
 }
 
 /* k = 0: a run without fault (it counts the allocations); then k = 1..K_MAX
- * failing once, then from k on. Each mode stops early after IDLE_STOP
+ * failing once (FAULT_EVERY: the k-th, (k+K_MAX)-th... allocation, so that
+ * the K_MAX runs reach every allocation of a longer run), then from k on.
+ * Each mode stops early after IDLE_STOP
  * consecutive runs in which no failure was injected: k is past the last
  * allocation of the run, and every later k would repeat a run without
  * fault (a start costs a copy of the topology and the threads). */
@@ -764,7 +771,7 @@ static void run_scenario(const scenario *s) {
     unsigned long idle = 0;
     for (unsigned long k = 1; k <= K_MAX && idle < IDLE_STOP; k++) {
       unsigned long before = t.injected;
-      run_once(s, m ? FAULT_FROM : FAULT_ONCE, k, &t);
+      run_once(s, m ? FAULT_FROM : FAULT_EVERY, k, &t);
       idle = t.injected > before ? 0 : idle + 1;
     }
   }

@@ -33,6 +33,7 @@ enum { ARM_NONE, ARM_ALLOC, ARM_THREAD };
 static atomic_int armed;          /* ARM_* */
 static atomic_ulong fail_at;      /* k */
 static atomic_int fail_mode;      /* fault_mode */
+static atomic_ulong fail_period;  /* FAULT_EVERY: p */
 static atomic_ulong allocs_seen;  /* allocation calls since the arm */
 static atomic_ulong threads_seen; /* pthread_create calls since the arm */
 static atomic_ulong injected;     /* failures injected since the arm */
@@ -51,6 +52,11 @@ static void arm(int what, unsigned long k, fault_mode mode) {
 }
 
 void fault_alloc_arm(unsigned long k, fault_mode mode) { arm(ARM_ALLOC, k, mode); }
+void fault_alloc_arm_every(unsigned long k, unsigned long p) {
+  /* relaxed: published by the release store of armed in arm(). */
+  atomic_store_explicit(&fail_period, p ? p : 1, memory_order_relaxed);
+  arm(ARM_ALLOC, k, FAULT_EVERY);
+}
 void fault_thread_arm(unsigned long k) { arm(ARM_THREAD, k, FAULT_ONCE); }
 
 void fault_disarm(void) {
@@ -75,8 +81,12 @@ static int should_fail(int what, atomic_ulong *seen) {
   /* relaxed: the read-modify-write alone numbers the calls uniquely. */
   unsigned long n = atomic_fetch_add_explicit(seen, 1, memory_order_relaxed) + 1;
   unsigned long k = atomic_load_explicit(&fail_at, memory_order_relaxed);
-  int from = atomic_load_explicit(&fail_mode, memory_order_relaxed) == FAULT_FROM;
-  if (from ? n < k : n != k) return 0;
+  int mode = atomic_load_explicit(&fail_mode, memory_order_relaxed);
+  if (mode == FAULT_FROM ? n < k
+      : mode == FAULT_EVERY
+          ? n < k || (n - k) % atomic_load_explicit(&fail_period, memory_order_relaxed) != 0
+          : n != k)
+    return 0;
   atomic_fetch_add_explicit(&injected, 1, memory_order_relaxed);
   return 1;
 }

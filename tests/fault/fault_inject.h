@@ -13,13 +13,18 @@
 /* How an armed allocation fault behaves. */
 typedef enum fault_mode {
   FAULT_ONCE, /* only the k-th allocation fails (a transient failure) */
-  FAULT_FROM  /* the k-th and every later one fail (memory exhausted) */
+  FAULT_FROM, /* the k-th and every later one fail (memory exhausted) */
+  FAULT_EVERY /* the k-th, (k+p)-th, (k+2p)-th... fail (transient failures;
+                  p: fault_alloc_arm_every) */
 } fault_mode;
 
 /* From now on, the k-th call (k >= 1) of malloc, calloc, realloc,
  * posix_memalign, aligned_alloc or strdup fails (and, FAULT_FROM, every
  * later one), on any thread, until fault_disarm. Resets the counts. */
 void fault_alloc_arm(unsigned long k, fault_mode mode);
+/* fault_alloc_arm(k, FAULT_EVERY) with period p >= 1: k = 1..p reach every
+ * allocation of a run, each failing alone in its stretch of p calls. */
+void fault_alloc_arm_every(unsigned long k, unsigned long p);
 
 /* From now on, the k-th call of pthread_create (k >= 1) fails with EAGAIN,
  * until fault_disarm. Resets the counts. */

@@ -17,8 +17,15 @@ $(FAULT_BIN): $(FAULT_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(FAULT_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(FAULT_WRAP) -lcmocka $(LIBS_CORE)
 
+# `make fault` also writes its summary as $(B)/fault-results/fault_$(VARIANT).csv
+# (scripts/fault_csv.py), which `make docs-figures` copies to docs/figures/
+# for the table of docs/reliability.md.
 .PHONY: fault
 fault: $(FAULT_BIN)
-	ADAPT_TEST_VARIANT=$(VARIANT) $(FAULT_BIN)
+	@mkdir -p $(B)/fault-results
+	@ADAPT_TEST_VARIANT=$(VARIANT) $(FAULT_BIN) >$(B)/fault-results/fault.log 2>&1; rc=$$?; \
+	cat $(B)/fault-results/fault.log; [ $$rc = 0 ] || exit $$rc
+	@python3 scripts/fault_csv.py $(VARIANT) <$(B)/fault-results/fault.log \
+	  >$(B)/fault-results/fault_$(VARIANT).csv && echo "fault: $(B)/fault-results/fault_$(VARIANT).csv"
 
 EXTRA_TESTS += $(FAULT_BIN)

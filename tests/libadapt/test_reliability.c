@@ -490,6 +490,56 @@ static void test_finalize_while_joined_thread_inits(void **state) {
   assert_int_equal(atomic_load(&fin_joined_ok), 1);
 }
 
+/* --- Finalize while other threads keep starting regions (issue 38) ------- */
+
+/* Three threads start short regions back to back; a finalize must end in
+ * bounded time (before the fix it waited for an instant when none ran,
+ * which could take forever). */
+enum { CHURN_THREADS = 3, CHURN_LIMIT_S = 10 };
+static atomic_int churn_stop, churn_started, churn_failures;
+
+static void churn_body(size_t b, size_t e, void *ctx) {
+  (void)ctx;
+  adapt_test_spin_ns(500 * (e - b));
+}
+
+static void *churn_main(void *arg) {
+  (void)arg;
+  adapt_attr a = {0};
+  a.grain = 8;
+  atomic_fetch_add(&churn_started, 1);
+  while (!atomic_load(&churn_stop))
+    if (adapt_for(0, 256, churn_body, NULL, &a) != 0) atomic_fetch_add(&churn_failures, 1);
+  return NULL;
+}
+
+static void *churn_finalizer(void *arg) {
+  (void)arg;
+  adapt_finalize();
+  return NULL;
+}
+
+static void test_finalize_bounded_under_churn(void **state) {
+  atomic_store(&churn_stop, 0);
+  atomic_store(&churn_started, 0);
+  atomic_store(&churn_failures, 0);
+  pthread_t t[CHURN_THREADS], f;
+  for (int k = 0; k < CHURN_THREADS; k++)
+    assert_int_equal(pthread_create(&t[k], NULL, churn_main, NULL), 0);
+  while (atomic_load(&churn_started) < CHURN_THREADS) sched_yield();
+  usleep(20000);
+  assert_int_equal(pthread_create(&f, NULL, churn_finalizer, NULL), 0);
+  struct timespec limit;
+  clock_gettime(CLOCK_REALTIME, &limit);
+  limit.tv_sec += CHURN_LIMIT_S;
+  int rc = pthread_timedjoin_np(f, NULL, &limit);
+  atomic_store(&churn_stop, 1);
+  for (int k = 0; k < CHURN_THREADS; k++) pthread_join(t[k], NULL);
+  if (rc != 0) pthread_join(f, NULL);
+  assert_int_equal(rc, 0);
+  assert_int_equal(atomic_load(&churn_failures), 0);
+}
+
 int main(void) {
   alarm(WATCHDOG_S);
   const struct CMUnitTest tests[] = {
@@ -503,6 +553,7 @@ int main(void) {
       ADAPT_TEST(test_stats_reset_not_lost),
       ADAPT_TEST(test_steal_point_in_reducer),
       ADAPT_TEST(test_finalize_while_joined_thread_inits),
+      ADAPT_TEST_WORKERS(test_finalize_bounded_under_churn, 2),
   };
   return adapt_test_run("reliability", tests);
 }

@@ -22,7 +22,8 @@ extern "C" {
 #endif
 
 /* Version of these headers (semantic versioning; the shared library's real
- * name is libadapt.so.MAJOR.MINOR.PATCH, its soname libadapt.so.MAJOR).
+ * name is libadapt.so.MAJOR.MINOR.PATCH, its soname libadapt.so.MAJOR, and
+ * libadapt.so.0.MINOR while MAJOR is 0).
  * ADAPT_VERSION_HEX is comparable: 0xMMmmpp. adapt_version() gives the
  * version of the library actually loaded at run time. Until 1.0 a minor
  * version may break the ABI (0.3: adapt_seq_kernel grew thief_parts). */
@@ -121,10 +122,13 @@ ADAPT_API int adapt_init(const adapt_config *cfg);
  * and (ADAPT_STATS=1) print the statistics. Idempotent; a later call of any
  * entry point starts a new runtime.
  * Called from a thread that is not inside a region while other threads run
- * regions: waits until none runs (regions that start meanwhile are waited
- * for too: a region never waits for a finalize, so a thread that a body
- * joins may still run loops, and adapt_init there returns 0 on the running
- * runtime); a region started after the teardown starts a new runtime. Two
+ * regions: waits until none runs. Top-level regions that start meanwhile
+ * wait for the finalize; every 20 ms that the running regions do not end,
+ * the finalize lets those waiting then in, one region each (a thread that a
+ * body joins may so still run loops, and adapt_init there returns 0 on the
+ * running runtime). So regions that other threads keep starting delay a
+ * finalize by about the time of one of theirs, not without bound. A region
+ * that waited until the teardown starts a new runtime. Two
  * threads may finalize together: one tears down, both return once it is
  * done. A finalize from a thread that a running body waits for never
  * returns (that region cannot end). Called from inside a region (a body): does nothing and

@@ -33,6 +33,12 @@
  *   in sequence order: the order of the keys given to adapt_reply.
  *
  * Rules for the splitter, the reducer and the code between steal points:
+ * - A splitter writes at most task->work_size bytes into each buffer that
+ *   adapt_reply gives, and an entry at most that many into its descriptor:
+ *   the bytes after it are guarded (a canary checked after each splitter
+ *   call and before each reduction; ASan builds poison them, and debug
+ *   builds guard one more cache line): a write past them names the
+ *   callback on stderr and aborts the process.
  * - A steal point reached inside a splitter does nothing (the worker does
  *   not answer requests until it returns). Inside a reducer, a steal point
  *   answers requests only from frames begun inside that reducer (a parallel
@@ -107,7 +113,18 @@ typedef struct adapt_task {
  * Errors: -EINVAL NULL frame/task/work/entry/splitter or work_size 0,
  * -E2BIG work_size > ADAPT_WORK_MAX, -ENOMEM (a region run alone: its
  * worker), or adapt_init's errors. On error nothing is published and
- * adapt_end must not be called. */
+ * adapt_end must not be called.
+ * A thread that exits (returns from its start routine, or pthread_exit,
+ * also in a body) before ending the frames and scopes it began: at its exit
+ * libadapt says so on stderr, naming the call that opened its region
+ * (adapt_begin, adapt_scope_begin or adapt_for), closes the region and gives
+ * its place back (later regions get the workers, adapt_finalize does not
+ * wait for it). The work other workers had taken from it still runs; its
+ * results are lost. Work of other workers that the thread was running
+ * (while it waited at a join) is published as done: a stolen piece with its
+ * descriptor as the entry left it (reduced as after a preemption), a stolen
+ * spawned task as complete. Not guaranteed: anything about memory of the exited
+ * thread's stack that such work (or a spawned task) still uses. */
 ADAPT_API int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work);
 
 /* Join: wait for every thief of the frame (and theirs) to finish, reduce
@@ -127,7 +144,11 @@ ADAPT_API int adapt_end(adapt_frame *frame);
  * has no thief left. While it waits, the frame's splitter is not called
  * (other frames' are), so the thief reduced is always the one waited for,
  * in sequence order. Call from the frame's owner, normally when its own
- * range is done; called earlier, the owner keeps its remaining work. */
+ * range is done; called earlier, the owner keeps its remaining work.
+ * 0 too for a NULL frame, or one not begun or already ended. Errors:
+ * -EINVAL (nothing is done; adapt_last_error() says so) for a call from
+ * another thread than the one running the frame (so loop with `> 0`, not
+ * `!= 0`). */
 ADAPT_API int adapt_preempt_next_thief(adapt_frame *frame);
 
 /* In a splitter: the descriptor buffer (task->work_size bytes, zeroed) of
