@@ -14,7 +14,7 @@
  * vtkContourGrid. Compared with vtkContourGrid: triangle and merged point
  * counts, the points as a set, every point array within 1e-6, the area
  * within 1e-9 relative, per value of each cell array the triangles' count
- * and area. */
+ * and area, the triangles wound alike, the normals. */
 #include "test_vtk_filter.h"
 
 #include <vtkAdaptiveContourFilter.h>

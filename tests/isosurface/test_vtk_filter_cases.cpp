@@ -69,7 +69,9 @@ void TestComposites() {
 }
 
 /* Normals: unit, float, one per point, pointing as the triangles' windings
- * do; ComputeScalars off: no scalars array. */
+ * do, and vtkContourGrid's with ComputeNormals (vtkPolyDataNormals: the
+ * same triangles wound alike, the same normals within 1e-6); ComputeScalars
+ * off: no scalars array. */
 void TestOutputs() {
   vtkSmartPointer<vtkImageData> img = Image(12, 11, 10);
   Options o;
@@ -99,6 +101,13 @@ void TestOutputs() {
     }
     Check(bad == 0,
           "normals: unit, on the side of the triangles' winding (" + std::to_string(bad) + " not)");
+    vtkNew<vtkContourGrid> cg;
+    cg->SetInputData(Tetrahedra(img));
+    cg->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, "s");
+    cg->SetValue(0, 0.3);
+    cg->ComputeNormalsOn();
+    cg->Update();
+    Compare("normals against vtkContourGrid's", pd, cg->GetOutput());
   }
   o.normals = false;
   o.scalars = false;

@@ -26,9 +26,11 @@
  * scalars among them when ComputeScalars is on; the cell data of each
  * triangle copied from its source cell (not the global ids); "Normals"
  * (float) when ComputeNormals is on: per point the normalised sum of its
- * triangles' unit normals. The triangles are wound, and the normals point,
- * towards larger scalars (docs/isosurface.md, "What the extraction
- * guarantees"), where vtkContourGrid's follow the tetrahedra's vertex order.
+ * triangles' unit normals. The triangles are vtkContourGrid's, wound as its
+ * are on tetrahedra of positive determinant: towards smaller scalars, as
+ * the normals point (docs/isosurface.md, "What the extraction guarantees");
+ * on a tetrahedron of negative determinant vtkContourGrid's winding flips,
+ * ours does not.
  * Scalars: SetInputArrayToProcess(0, 0, 0, association, name), point or
  * cell data (default: the active point scalars). Cell scalars are made point
  * scalars as vtkCellDataToPointData does (each point takes the mean of the

@@ -190,7 +190,8 @@ private:
  * normals: per point, the normalised sum of the unit normals of the
  *   triangles that use it (vtkContour3DLinearGrid's ComputeNormals and
  *   vtkPolyDataNormals without splitting: no gradient), float32, pointing
- *   towards larger scalars; a point of degenerate triangles only gets
+ *   towards smaller scalars (as the triangles' winding, and as
+ *   vtkContourGrid's normals); a point of degenerate triangles only gets
  *   (0, 0, 0).
  * cell_ids: per triangle, the index of its source cell (int64).
  * scalars: per point, the isovalue of its surface (float64; VTK's
@@ -222,7 +223,10 @@ public:
   surface &operator=(const surface &) = delete;
 
   /* Points, 3 doubles each (x, y, z); triangles, 3 point ids each, wound
-   * so that (p1 - p0) x (p2 - p0) points towards larger scalars. */
+   * so that (p1 - p0) x (p2 - p0) points towards smaller scalars:
+   * vtkContourGrid's triangles, corners in its order, on tetrahedra of
+   * positive determinant (VTK's winding flips on the others, ours does
+   * not). */
   std::size_t num_points() const noexcept;
   const double *points() const noexcept;
   std::size_t num_triangles() const noexcept;
