@@ -13,10 +13,7 @@
 #include "vtkObjectFactory.h"
 #include "vtkPolyData.h"
 
-#include <adapt/adapt.h>
-
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -37,21 +34,14 @@ adapt::iso::mode IsoMode(int mode) {
   }
 }
 
-/* Starts the runtime with n workers (0: the default count) when it is not
- * running, before anything of the call can start it lazily: unbound unless
- * ADAPT_BIND says otherwise, so that the calling thread keeps its CPUs (a
- * bound start pins it to one until adapt_finalize, and the rest of the
- * pipeline with it: a TBB arena first used from that thread then sizes
- * itself to that one CPU). A runtime already running (with another count
- * or binding) is left as it is; extract's -EBUSY reports a count that
- * differs. */
+/* Starts the runtime as <adapt/iso.hpp> does (adapt::iso::start_runtime:
+ * unbound unless ADAPT_BIND is set, so that the calling thread and the
+ * rest of the pipeline, a TBB arena first used from that thread, keep
+ * their CPUs) before PrepareInput's loops could start it lazily, bound. A
+ * runtime already running is left as it is; extract's -EBUSY reports a
+ * count that differs. */
 void StartRuntime(int n) {
-  if (n == 1) return;
-  adapt_config cfg;
-  std::memset(&cfg, 0, sizeof cfg);
-  cfg.workers = n;
-  if (!std::getenv("ADAPT_BIND")) cfg.bind = -1;
-  (void)adapt_init(&cfg);
+  if (n != 1) (void)adapt::iso::start_runtime(n);
 }
 
 } // namespace

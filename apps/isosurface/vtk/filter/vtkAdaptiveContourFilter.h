@@ -94,7 +94,8 @@ public:
    * runtime's default, one per processing unit). The runtime is one per
    * process: a value other than the running runtime's worker count makes
    * RequestData report an error unless the runtime is not started yet. The
-   * filter starts the runtime itself, unbound unless ADAPT_BIND is set: the
+   * filter starts the runtime as <adapt/iso.hpp> does
+   * (adapt::iso::start_runtime), unbound unless ADAPT_BIND is set: the
    * calling thread and the rest of the pipeline (VTK's TBB threads) keep
    * their CPUs. */
   vtkSetClampMacro(NumberOfWorkers, int, 0, 4096);

@@ -146,8 +146,9 @@ public:
   }
   /* Workers: 0 (default) the runtime's (ADAPT_WORKERS, else one per PU);
    * 1 runs the call sequentially on the calling thread, whatever the mode;
-   * n > 1 starts the runtime with n workers if it is not running (see
-   * extract's errors when it runs with another count). */
+   * n > 1 the runtime with n workers (see extract's errors when it runs
+   * with another count). A call that is not sequential starts the runtime
+   * when it is not running, as start_runtime() does (unbound). */
   constexpr policy workers(int n) const {
     policy p = *this;
     p.workers_ = n;
@@ -266,6 +267,22 @@ private:
   friend ADAPT_ISO_API int extract(const input &, const request &, surface *) noexcept;
 };
 
+/* Starts libadapt's runtime (<adapt/adapt.h>) as extract() starts it for
+ * a call that is not sequential, when it is not running: with `workers`
+ * workers (0: ADAPT_WORKERS, else one per processing unit), unbound unless
+ * the environment sets ADAPT_BIND. A library's implicit start does not pin
+ * its caller: a bound start makes the calling thread worker 0, bound to
+ * one CPU until adapt_finalize, and with it what the caller starts later
+ * from that thread (a TBB arena of VTK's SMP filters sizes itself to that
+ * one CPU). A runtime already running, bound or not, is left as it is.
+ * Returns 0 (running after the call), -EINVAL workers < 0, -EBUSY it runs
+ * with another worker count (workers > 0), or adapt_init's errors.
+ * Calling context: any thread, inside an adapt region or not. Thread-safe.
+ * Not guaranteed: that a runtime finalized by another thread between the
+ * checks inside this call is not restarted with the environment's
+ * binding. */
+ADAPT_ISO_API int start_runtime(int workers) noexcept;
+
 /* Extract the isosurfaces of in at req.values into *out (replaced on
  * success; emptied on error, its message set).
  * Memory: nothing of the caller's is copied: the arrays are read in place
@@ -281,6 +298,9 @@ private:
  * Calling context: any thread, inside an adapt region of the caller's (a
  * worker running a body: the call nests in it) or not. Concurrent calls
  * into distinct surfaces are safe (the input is only read).
+ * Runtime: a call that is not sequential starts libadapt's runtime when it
+ * is not running, as start_runtime(policy.worker_count()) does: unbound
+ * unless ADAPT_BIND is set (the caller's thread keeps its CPUs).
  * Guaranteed: the output is the same, byte for byte, for every policy and
  * worker count. Not guaranteed: which worker runs what, the times.
  * Errors (message in out->message()):
