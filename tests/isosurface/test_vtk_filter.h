@@ -74,6 +74,7 @@ inline vtkPolyData *Poly(vtkDataObject *d) { return vtkPolyData::SafeDownCast(d)
 /* test_vtk_filter_cases.cpp */
 void TestComposites();
 void TestOutputs();
+void TestReuse();
 void TestErrors();
 void TestExample(const char *example);
 

@@ -152,6 +152,44 @@ vtkSmartPointer<vtkUnstructuredGrid> OneCell(int type, int npts) {
 
 } // namespace
 
+/* The output arrays adopt the core's buffers: a second Update whose
+ * previous output nobody holds reuses them; an output held (a shallow
+ * copy) keeps its values through later Updates at another isovalue and
+ * the filter's deletion. */
+void TestReuse() {
+  vtkSmartPointer<vtkUnstructuredGrid> grid = Tetrahedra(Image(10, 9, 8));
+  auto f = vtkSmartPointer<vtkAdaptiveContourFilter>::New();
+  f->SetInputData(grid);
+  f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, "s");
+  f->SetValue(0, 0.3);
+  f->Update();
+  auto pointer = [](vtkPolyData *pd) { return pd->GetPoints()->GetData()->GetVoidPointer(0); };
+  const void *first = pointer(f->GetOutput());
+  f->SetValue(0, 0.31);
+  f->Update();
+  Check(pointer(f->GetOutput()) == first && f->GetOutput()->GetNumberOfCells() > 0,
+        "reuse: a second Update writes into the first output's memory");
+  vtkNew<vtkPolyData> held;
+  held->ShallowCopy(f->GetOutput());
+  auto bytes = [](vtkPolyData *pd) {
+    std::vector<char> b;
+    for (vtkDataArray *a : {pd->GetPoints()->GetData(), pd->GetPolys()->GetConnectivityArray(),
+                            pd->GetPointData()->GetArray("d3")}) {
+      const char *p = static_cast<const char *>(a->GetVoidPointer(0));
+      b.insert(b.end(), p, p + a->GetNumberOfValues() * a->GetDataTypeSize());
+    }
+    return b;
+  };
+  const std::vector<char> before = bytes(held);
+  f->SetValue(0, -0.2);
+  f->Update();
+  Check(pointer(f->GetOutput()) != pointer(held) && bytes(held) == before,
+        "reuse: an output held keeps its values through the next Update");
+  f = nullptr; /* the filter deleted: the held output's memory stays */
+  Compare("reuse: the output held, after another Update and the filter's deletion", held,
+          ContourGrid(grid, {0.31}, "s"));
+}
+
 void TestErrors() {
   vtkNew<vtkUnstructuredGrid> empty;
   vtkNew<ErrorLog> log;

@@ -20,7 +20,7 @@
 vtkStandardNewMacro(vtkAdaptiveContourFilter);
 
 struct vtkAdaptiveContourFilter::Internals {
-  adapt::iso::surface Surface;
+  adapt_vtk::Reuse Outputs;
 };
 
 namespace {
@@ -126,14 +126,16 @@ int vtkAdaptiveContourFilter::RequestData(vtkInformation *, vtkInformationVector
   call.Req.normals = this->ComputeNormals != 0;
   call.Req.policy =
       adapt::iso::policy().window(IsoMode(this->Mode), size_t(this->WindowSize)).workers(workers);
-  adapt::iso::surface &s = this->Internal->Surface;
-  rc = adapt::iso::extract(call.In, call.Req, &s);
+  /* A surface that no array of a previous output holds: its buffers are
+   * reused, and adopted by this output's arrays. */
+  const std::shared_ptr<adapt::iso::surface> s = this->Internal->Outputs.Next();
+  rc = adapt::iso::extract(call.In, call.Req, s.get());
   if (rc != 0) {
-    vtkErrorMacro("extraction failed: " << s.message() << " (" << std::strerror(-rc) << ")");
+    vtkErrorMacro("extraction failed: " << s->message() << " (" << std::strerror(-rc) << ")");
     return 1;
   }
   const bool floatPoints = in.Points->GetDataType() == VTK_FLOAT;
-  if (adapt_vtk::FillOutput(s, in, call, floatPoints, output) != 0) {
+  if (adapt_vtk::FillOutput(s, in, call, floatPoints, &this->Internal->Outputs, output) != 0) {
     vtkErrorMacro("out of memory building the output");
     output->Initialize();
   }

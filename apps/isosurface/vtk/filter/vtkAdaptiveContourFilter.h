@@ -133,7 +133,8 @@ protected:
   vtkIdType WindowSize;
 
 private:
-  /* The core's surface, whose buffers the next RequestData reuses. */
+  /* The core's surfaces, whose buffers the output arrays adopt and the
+   * next RequestData reuses once no output array holds them. */
   struct Internals;
   Internals *Internal;
 
