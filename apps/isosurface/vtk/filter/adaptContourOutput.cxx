@@ -134,12 +134,11 @@ vtkSmartPointer<vtkDataArray> ArrayFrom(vtkDataArray *like, const void *data, vt
   return a;
 }
 
-/* keep, when nothing but keep holds it, else a new array of VTK type
- * `type`, made `tuples` tuples of `comps` (its memory reused when it is
- * large enough). */
-vtkDataArray *Kept(vtkSmartPointer<vtkDataArray> *keep, int type, int comps, vtkIdType tuples) {
-  if (!*keep || (*keep)->GetReferenceCount() > 1)
-    keep->TakeReference(vtkDataArray::CreateDataArray(type));
+/* keep, when nothing but keep holds it, else a new array A, made `tuples`
+ * tuples of `comps` (its memory reused when it is large enough). */
+template <class A>
+A *Kept(vtkSmartPointer<A> *keep, int comps, vtkIdType tuples) {
+  if (!*keep || (*keep)->GetReferenceCount() > 1) *keep = vtkSmartPointer<A>::New();
   (*keep)->SetNumberOfComponents(comps);
   (*keep)->SetNumberOfTuples(tuples);
   return *keep;
@@ -151,8 +150,8 @@ void FillPoints(const std::shared_ptr<iso::surface> &s, bool floatPoints, Reuse 
   vtkNew<vtkPoints> pts;
   const double *xyz = s->points();
   if (floatPoints) {
-    vtkDataArray *a = Kept(&reuse->FloatPoints, VTK_FLOAT, 3, n);
-    float *f = static_cast<vtkFloatArray *>(a)->GetPointer(0);
+    vtkFloatArray *a = Kept(&reuse->FloatPoints, 3, n);
+    float *f = a->GetPointer(0);
     for (vtkIdType i = 0; i < 3 * n; i++) f[i] = float(xyz[i]);
     pts->SetData(a);
   } else {
@@ -166,7 +165,7 @@ void FillPoints(const std::shared_ptr<iso::surface> &s, bool floatPoints, Reuse 
 
 void FillTriangles(const std::shared_ptr<iso::surface> &s, Reuse *reuse, vtkPolyData *out) {
   const vtkIdType n = vtkIdType(s->num_triangles());
-  auto *offsets = static_cast<vtkTypeInt64Array *>(Kept(&reuse->Offsets, VTK_TYPE_INT64, 1, n + 1));
+  vtkTypeInt64Array *offsets = Kept(&reuse->Offsets, 1, n + 1);
   vtkTypeInt64 *o = offsets->GetPointer(0);
   for (vtkIdType t = 0; t <= n; t++) o[t] = 3 * t;
   vtkNew<vtkTypeInt64Array> conn;

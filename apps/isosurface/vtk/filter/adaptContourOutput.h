@@ -6,7 +6,9 @@
 
 #include "adaptContourInput.h"
 
+#include "vtkFloatArray.h"
 #include "vtkPolyData.h"
+#include "vtkTypeInt64Array.h"
 
 #include <adapt/iso.hpp>
 
@@ -51,8 +53,8 @@ struct Reuse {
   /* The surfaces of previous outputs (a few: a composite input's blocks
    * each hold one); one that no array holds any more is reused. */
   std::vector<std::shared_ptr<adapt::iso::surface>> Pool;
-  vtkSmartPointer<vtkDataArray> FloatPoints;
-  vtkSmartPointer<vtkDataArray> Offsets;
+  vtkSmartPointer<vtkFloatArray> FloatPoints;
+  vtkSmartPointer<vtkTypeInt64Array> Offsets;
   /* A surface to extract into: one of Pool that no output array holds,
    * else a new one (added to Pool). */
   std::shared_ptr<adapt::iso::surface> Next();
