@@ -43,6 +43,10 @@
  * dataset type, a mesh the core refuses (ids out of range), a worker count
  * other than the running runtime's, a runtime failure. An input of no cells
  * is an empty output without error (as vtkContourGrid).
+ * Memory: the output's double points, triangles, interpolated arrays and
+ * normals are the core's buffers, adopted without a copy (each array holds
+ * its surface until VTK frees it); the next RequestData extracts into a
+ * surface that no array of an earlier output holds, reusing its memory.
  * Threads: one RequestData at a time per filter (as any vtkAlgorithm);
  * several filters may run at once on different threads. */
 #ifndef APPS_ISOSURFACE_VTK_FILTER_VTKADAPTIVECONTOURFILTER_H
