@@ -64,13 +64,29 @@ def by_cell_value(a, areas):
     return groups
 
 
-def compare(name, ours, ref, ref_name="vtkContourGrid", skip=()):
+def rotated(t):
+    """Triangles t (n x 3) each rotated so that its smallest id comes first
+    (winding kept), sorted by rows."""
+    r = np.argmin(t, axis=1)
+    idx = (r[:, None] + np.arange(3)[None, :]) % 3
+    u = np.take_along_axis(t, idx, axis=1)
+    return u[np.lexsort(u.T[::-1])]
+
+
+def count_in(a, b):
+    """Rows of a (n x 3) found in b."""
+    have = set(map(tuple, b))
+    return sum(tuple(r) in have for r in a)
+
+
+def compare(name, ours, ref, ref_name="vtkContourGrid", skip=(), winding=True):
     """ours (the filter's vtkPolyData) against ref (ref_name's): the
     triangle and merged point counts, the points (as a set), every point
-    array at them, the area, and per tuple of each cell array the count and
-    area of its triangles. The triangles themselves are not compared: the
-    cut of a tetrahedron is planar, and a quadrilateral cut may be split by
-    either diagonal. The point arrays named in skip are not compared."""
+    array at them, the area, per tuple of each cell array the count and
+    area of its triangles, and unless winding is False the triangles
+    themselves with their winding (the same triangles wound alike: on
+    tetrahedra of positive determinant, with their vertices in the same
+    order). The point arrays named in skip are not compared."""
     to, tr = triangles(ours), triangles(ref)
     used = np.unique(tr)
     if not check(len(to) == len(tr) and ours.GetNumberOfPoints() == len(used),
@@ -92,6 +108,11 @@ def compare(name, ours, ref, ref_name="vtkContourGrid", skip=()):
     ar = 0.5 * np.linalg.norm(np.cross(b[:, 1] - b[:, 0], b[:, 2] - b[:, 0]), axis=1)
     check(abs(ao.sum() - ar.sum()) <= 1e-9 * ar.sum(), "%s: area %.12g, %s %.12g"
           % (name, ao.sum(), ref_name, ar.sum()))
+    wo, wr = rotated(to), rotated(m[tr])
+    flipped = rotated(m[tr][:, [0, 2, 1]])
+    same = np.array_equal(wo, wr)
+    check(same or not winding, "%s: every triangle is %s's, wound alike (%d of %d; %d reversed)"
+          % (name, ref_name, len(tr) if same else count_in(wr, wo), len(tr), count_in(flipped, wo)))
     pd, rpd = ours.GetPointData(), ref.GetPointData()
     for i in range(rpd.GetNumberOfArrays()):
         ra = rpd.GetArray(i)

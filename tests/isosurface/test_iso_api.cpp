@@ -1,17 +1,21 @@
 /* tests/isosurface: <adapt/iso.hpp>, the extraction as a library: every
  * input type against the core's own path (byte-identical), several
  * values, interpolated point arrays, cell arrays, normals, worker counts,
- * nested and concurrent calls; test_iso_api_cells.cpp: the split of linear
+ * nested and concurrent calls, the library's unbound start of the
+ * runtime; test_iso_api_cells.cpp: the split of linear
  * cells and the errors. Small meshes (the suite runs under TSan and ASan
  * too). */
 #include <adapt/adapt.h>
 #include <adapt/loop.h>
+
+#include <sched.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -441,6 +445,42 @@ void test_nested_and_threads(void **) {
   assert_true(ok[0] && ok[1]);
 }
 
+/* A start by the library (extract not sequential, on the default count
+ * or 2 workers) leaves the calling thread's CPUs as they were (ADAPT_BIND
+ * unset); a runtime already running bound is used as it is. */
+void test_unbound_start(void **) {
+  const iso::Mesh &m = grid();
+  ai::request req = request_at({kIso});
+  const char *env = std::getenv("ADAPT_BIND");
+  const std::string saved = env ? env : "";
+  unsetenv("ADAPT_BIND");
+  cpu_set_t before, after;
+  assert_int_equal(sched_getaffinity(0, sizeof before, &before), 0);
+  ai::surface s;
+  for (int w : {0, 2}) {
+    adapt_finalize();
+    req.policy = ai::policy().workers(w);
+    run_ok(input_of(m), req, &s);
+    assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+    assert_true(CPU_EQUAL(&before, &after));
+  }
+  adapt_finalize();
+  adapt_config cfg;
+  std::memset(&cfg, 0, sizeof cfg);
+  cfg.workers = 2;
+  cfg.bind = 1;
+  assert_int_equal(adapt_init(&cfg), 0);
+  for (int w : {0, 2}) {
+    req.policy = ai::policy().workers(w);
+    run_ok(input_of(m), req, &s);
+  }
+  assert_int_equal(ai::start_runtime(2), 0);
+  assert_int_equal(ai::start_runtime(3), -EBUSY);
+  assert_int_equal(ai::start_runtime(-1), -EINVAL);
+  adapt_finalize();
+  if (env) setenv("ADAPT_BIND", saved.c_str(), 1);
+}
+
 } // namespace
 
 int main(void) {
@@ -451,6 +491,7 @@ int main(void) {
       cmocka_unit_test(test_split_meshes),   cmocka_unit_test(test_input_errors),
       cmocka_unit_test(test_request_errors), cmocka_unit_test(test_workers),
       cmocka_unit_test(test_workers_split),  cmocka_unit_test(test_nested_and_threads),
+      cmocka_unit_test(test_unbound_start),
   };
   const int rc = cmocka_run_group_tests(tests, nullptr, nullptr);
   adapt_finalize();

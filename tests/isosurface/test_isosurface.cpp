@@ -174,7 +174,8 @@ void test_flat_and_empty(void **) {
   assert_int_equal(e.ntris(), 0);
 }
 
-/* Normals point along the gradient: outwards on the sphere field. */
+/* Normals point against the gradient (towards smaller scalars, VTK's
+ * winding on cells of positive determinant): inwards on the sphere field. */
 void test_orientation(void **) {
   Mesh m = make_mesh(10, 10, 10, Field::Sphere, Split::Five, Order::Morton);
   Surface s = run(m, 0.7, Mode::Seq);
@@ -188,13 +189,13 @@ void test_orientation(void **) {
                      u[0] * v[1] - u[1] * v[0]};
     double out = 0;
     for (int k = 0; k < 3; k++) out += nrm[k] * ((a[k] + b[k] + c[k]) / 3 - 5.0);
-    assert_true(out > 0);
+    assert_true(out < 0);
   }
 }
 
 /* The orientation from the case table and the sign of the cell's
  * determinant (mt.cpp, CaseTable) equals the gradient test it replaced:
- * normal . gradient > 0, on random cells of both orientations, slivers
+ * normal . gradient < 0, on random cells of both orientations, slivers
  * included, wherever that test is not rounding noise (a non-degenerate
  * triangle in a cell that is not flat). */
 void test_orientation_table(void **) {
@@ -254,7 +255,7 @@ void test_orientation_table(void **) {
       const double scale = std::sqrt((nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]) *
                                      (G[0] * G[0] + G[1] * G[1] + G[2] * G[2]));
       if (std::fabs(d) <= 1e-6 * scale || std::fabs(det) <= 1e-12) continue;
-      assert_true(d * det > 0);
+      assert_true(d * det < 0);
       checked++;
       negative += det < 0;
     }

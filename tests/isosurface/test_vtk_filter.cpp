@@ -7,14 +7,15 @@
  * vtkRectilinearGrid (against vtkDataSetTriangleFilter's tetrahedra), cell
  * scalars, composites (vtkMultiBlockDataSet, vtkPartitionedDataSet,
  * vtkPartitionedDataSetCollection), every mode on 1 and 2 workers (byte for
- * byte), normals, ComputeScalars, and the errors (empty input, no scalars,
+ * byte), normals, ComputeScalars, the output's memory reused across
+ * Updates (and kept by an output held), and the errors (empty input, no scalars,
  * a wrong array name, several components, 2D and quadratic cells, a 2D
  * image, an unsupported dataset, a worker count other than the running
  * runtime's), the calling thread's CPUs untouched. Then the docs' C++ example (VTKF_EXAMPLE) is run against
  * vtkContourGrid. Compared with vtkContourGrid: triangle and merged point
  * counts, the points as a set, every point array within 1e-6, the area
  * within 1e-9 relative, per value of each cell array the triangles' count
- * and area. */
+ * and area, the triangles wound alike, the normals. */
 #include "test_vtk_filter.h"
 
 #include <vtkAdaptiveContourFilter.h>
@@ -201,6 +202,7 @@ int main() {
   TestBlanked();
   TestComposites();
   TestOutputs();
+  TestReuse();
   TestErrors();
   TestExample(VTKF_EXAMPLE);
   TestRankShare();

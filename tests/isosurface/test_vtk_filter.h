@@ -24,9 +24,9 @@ int Failures();
  * point counts, the points as a set (coordinates within 1e-9 of the
  * bounding box), every point array of ref in ours (type, components,
  * values within 1e-6), the area within 1e-9 relative, per tuple of each
- * cell array the count and area of its triangles. The triangles are not
- * compared one by one: a tetrahedron's cut is planar, and a quadrilateral
- * cut may be split by either diagonal. */
+ * cell array the count and area of its triangles, and every triangle of
+ * ref in ours with the same winding (on tetrahedra of positive
+ * determinant, as every test mesh's, the same triangles wound alike). */
 void Compare(const std::string &name, vtkPolyData *ours, vtkPolyData *ref);
 
 /* The same points, triangles and point and cell arrays, byte for byte. */
@@ -74,6 +74,7 @@ inline vtkPolyData *Poly(vtkDataObject *d) { return vtkPolyData::SafeDownCast(d)
 /* test_vtk_filter_cases.cpp */
 void TestComposites();
 void TestOutputs();
+void TestReuse();
 void TestErrors();
 void TestExample(const char *example);
 void TestRankShare();

@@ -13,7 +13,8 @@ mixed cells: split here by the rule <adapt/iso.hpp> documents; cell scalars:
 vtkCellDataToPointData first). Compared: the triangle and merged point
 counts, the points, every point array (type, components, values within
 1e-6), the area within 1e-9 relative, per value of each cell array the
-count and area of its triangles. Errors: empty input, no
+count and area of its triangles, the triangles wound alike (not on the
+mixed cells: see test_mixed). Errors: empty input, no
 scalars, a wrong array name, 2D and quadratic cells: an error, an empty
 output. Then EXAMPLE.py (docs/isosurface.md's example) is run and its file
 read back, and the docs' Python and C++ examples are checked to be
@@ -265,11 +266,17 @@ def split_like_iso(grid):
 
 
 def test_mixed():
+    """The mixed cells against vtkContourGrid on split_like_iso's tetrahedra:
+    the same tetrahedra as the core's split, but not their vertices' order
+    (VTK's faces, not the core's), by which VTK's case table picks a
+    quadrilateral cut's diagonal, and some of negative determinant, where
+    VTK's winding flips and ours does not: the triangles are not compared
+    one by one."""
     grid = mixed_grid()
     tets = split_like_iso(grid)
     for values in ([0.1], [-0.3, 0.0, 0.4]):
         compare("mixed linear cells at %s" % values, adaptive(grid, values, "s"),
-                contour_grid(tets, values, "s"))
+                contour_grid(tets, values, "s"), winding=False)
     # Cell scalars: vtkCellDataToPointData's point data, then vtkContourGrid.
     c2p = vtkCellDataToPointData()
     c2p.SetInputData(tets)
@@ -279,7 +286,7 @@ def test_mixed():
     c2p.Update()
     conv = c2p.GetOutput()
     compare("cell scalars layer at 12.5", adaptive(tets, [12.5], "layer", CELLS),
-            contour_grid(conv, [12.5], "layer"))
+            contour_grid(conv, [12.5], "layer"), winding=False)
 
 
 class Errors:

@@ -72,7 +72,9 @@ void TestComposites() {
 }
 
 /* Normals: unit, float, one per point, pointing as the triangles' windings
- * do; ComputeScalars off: no scalars array. */
+ * do, and vtkContourGrid's with ComputeNormals (vtkPolyDataNormals: the
+ * same triangles wound alike, the same normals within 1e-6); ComputeScalars
+ * off: no scalars array. */
 void TestOutputs() {
   vtkSmartPointer<vtkImageData> img = Image(12, 11, 10);
   Options o;
@@ -102,6 +104,13 @@ void TestOutputs() {
     }
     Check(bad == 0,
           "normals: unit, on the side of the triangles' winding (" + std::to_string(bad) + " not)");
+    vtkNew<vtkContourGrid> cg;
+    cg->SetInputData(Tetrahedra(img));
+    cg->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, "s");
+    cg->SetValue(0, 0.3);
+    cg->ComputeNormalsOn();
+    cg->Update();
+    Compare("normals against vtkContourGrid's", pd, cg->GetOutput());
   }
   o.normals = false;
   o.scalars = false;
@@ -145,6 +154,44 @@ vtkSmartPointer<vtkUnstructuredGrid> OneCell(int type, int npts) {
 }
 
 } // namespace
+
+/* The output arrays adopt the core's buffers: a second Update whose
+ * previous output nobody holds reuses them; an output held (a shallow
+ * copy) keeps its values through later Updates at another isovalue and
+ * the filter's deletion. */
+void TestReuse() {
+  vtkSmartPointer<vtkUnstructuredGrid> grid = Tetrahedra(Image(10, 9, 8));
+  auto f = vtkSmartPointer<vtkAdaptiveContourFilter>::New();
+  f->SetInputData(grid);
+  f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, "s");
+  f->SetValue(0, 0.3);
+  f->Update();
+  auto pointer = [](vtkPolyData *pd) { return pd->GetPoints()->GetData()->GetVoidPointer(0); };
+  const void *first = pointer(f->GetOutput());
+  f->SetValue(0, 0.31);
+  f->Update();
+  Check(pointer(f->GetOutput()) == first && f->GetOutput()->GetNumberOfCells() > 0,
+        "reuse: a second Update writes into the first output's memory");
+  vtkNew<vtkPolyData> held;
+  held->ShallowCopy(f->GetOutput());
+  auto bytes = [](vtkPolyData *pd) {
+    std::vector<char> b;
+    for (vtkDataArray *a : {pd->GetPoints()->GetData(), pd->GetPolys()->GetConnectivityArray(),
+                            pd->GetPointData()->GetArray("d3")}) {
+      const char *p = static_cast<const char *>(a->GetVoidPointer(0));
+      b.insert(b.end(), p, p + a->GetNumberOfValues() * a->GetDataTypeSize());
+    }
+    return b;
+  };
+  const std::vector<char> before = bytes(held);
+  f->SetValue(0, -0.2);
+  f->Update();
+  Check(pointer(f->GetOutput()) != pointer(held) && bytes(held) == before,
+        "reuse: an output held keeps its values through the next Update");
+  f = nullptr; /* the filter deleted: the held output's memory stays */
+  Compare("reuse: the output held, after another Update and the filter's deletion", held,
+          ContourGrid(grid, {0.31}, "s"));
+}
 
 void TestErrors() {
   vtkNew<vtkUnstructuredGrid> empty;

@@ -86,6 +86,39 @@ bool PointMap(vtkPolyData *ours, vtkPolyData *ref, std::vector<vtkIdType> *map, 
   return ok;
 }
 
+using Tri = std::array<vtkIdType, 3>;
+
+/* t rotated so that its smallest id comes first (its winding kept). */
+Tri Rotated(Tri t) {
+  while (t[0] > t[1] || t[0] > t[2]) t = {t[1], t[2], t[0]};
+  return t;
+}
+
+/* The triangles of ref (through map, into ours' ids) found in ours with
+ * the same winding, *reversed with the other, *other not at all (another
+ * diagonal of a quadrilateral cut), as multisets. */
+size_t SameWinding(vtkPolyData *ours, vtkPolyData *ref, const std::vector<vtkIdType> &map,
+                   size_t *reversed, size_t *other) {
+  std::map<Tri, int> have;
+  vtkIdType ids[3];
+  for (vtkIdType t = 0; t < ours->GetNumberOfCells(); t++)
+    if (Triangle(ours, t, ids)) have[Rotated({ids[0], ids[1], ids[2]})]++;
+  size_t same = 0;
+  *reversed = *other = 0;
+  for (vtkIdType t = 0; t < ref->GetNumberOfCells(); t++) {
+    if (!Triangle(ref, t, ids)) continue;
+    const Tri m = {map[size_t(ids[0])], map[size_t(ids[1])], map[size_t(ids[2])]};
+    auto it = have.find(Rotated(m)), rit = have.find(Rotated({m[0], m[2], m[1]}));
+    if (it != have.end() && it->second > 0)
+      it->second--, same++;
+    else if (rit != have.end() && rit->second > 0)
+      rit->second--, (*reversed)++;
+    else
+      (*other)++;
+  }
+  return same;
+}
+
 /* Per tuple of the cell array a: its triangles' count and area. */
 std::map<std::vector<double>, std::pair<int, double>> ByCellValue(vtkPolyData *pd,
                                                                   vtkDataArray *a) {
@@ -173,6 +206,12 @@ void Compare(const std::string &name, vtkPolyData *ours, vtkPolyData *ref) {
   for (vtkIdType t = 0; t < ref->GetNumberOfCells(); t++) ar += Area(ref, t);
   Check(std::fabs(ao - ar) <= 1e-9 * ar,
         name + ": area " + std::to_string(ao) + ", vtkContourGrid " + std::to_string(ar));
+  size_t reversed, other;
+  const size_t same = SameWinding(ours, ref, map, &reversed, &other);
+  Check(reversed == 0 && other == 0, name + ": every triangle is vtkContourGrid's, wound alike (" +
+                                         std::to_string(same) + "; " + std::to_string(reversed) +
+                                         " reversed, " + std::to_string(other) +
+                                         " on another diagonal)");
   ComparePointArrays(name, ours, ref, map);
   CompareCellArrays(name, ours, ref);
 }

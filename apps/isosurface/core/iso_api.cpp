@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -93,16 +94,42 @@ std::size_t surface::kept_bytes() const noexcept {
 
 void surface::release() noexcept { p_.reset(); }
 
+int start_runtime(int workers) noexcept {
+  if (workers < 0) return -EINVAL;
+  adapt_config cfg;
+  std::memset(&cfg, 0, sizeof cfg);
+  cfg.workers = workers;
+  /* A library's implicit start does not pin its caller; ADAPT_BIND decides
+   * when it is set (adapt_init reads it for a bind field left at 0). */
+  if (!std::getenv("ADAPT_BIND")) cfg.bind = -1;
+  int rc = adapt_init(&cfg);
+  if (rc == -EBUSY && cfg.bind != 0) {
+    /* Running, bound or with another count: any binding will do. */
+    cfg.bind = 0;
+    rc = adapt_init(&cfg);
+  }
+  return rc;
+}
+
 namespace {
 
+/* The runtime of a parallel call, started (start_runtime) before anything
+ * of the call starts it lazily (bound); 0, or -EBUSY / the runtime's
+ * errors with the message in *msg. */
+int start_for(const policy &pol, std::string *msg) {
+  const int rc = start_runtime(pol.worker_count());
+  if (rc == -EBUSY)
+    *msg = "policy: " + std::to_string(pol.worker_count()) +
+           " workers asked, the runtime runs with " + std::to_string(adapt_num_workers());
+  else if (rc)
+    *msg = std::string("adapt_init: ") + adapt_strerror(rc);
+  return rc;
+}
+
 /* The core's mode and options for pol on the prepared mesh; 0, or -EINVAL
- * / -EBUSY / the runtime's errors with the message in *msg. */
+ * with the message in *msg. */
 int core_options(const policy &pol, const ::iso::MeshView &m, ::iso::Mode *mode,
                  ::iso::AdaptOptions *opt, std::string *msg) {
-  if (pol.worker_count() < 0) {
-    *msg = "policy: negative worker count";
-    return -EINVAL;
-  }
   opt->vertex_keys = true;
   opt->grain = pol.grain_size();
   if (pol.window_mode() == mode::sequential || pol.worker_count() == 1) {
@@ -114,18 +141,6 @@ int core_options(const policy &pol, const ::iso::MeshView &m, ::iso::Mode *mode,
   case mode::static_: *mode = ::iso::Mode::Static; break;
   case mode::sliding: *mode = ::iso::Mode::Sliding; break;
   default: *msg = "policy: unknown mode"; return -EINVAL;
-  }
-  if (pol.worker_count() > 1) {
-    adapt_config cfg;
-    std::memset(&cfg, 0, sizeof cfg);
-    cfg.workers = pol.worker_count();
-    if (const int rc = adapt_init(&cfg)) {
-      *msg = rc == -EBUSY ? "policy: " + std::to_string(cfg.workers) +
-                                " workers asked, the runtime runs with " +
-                                std::to_string(adapt_num_workers())
-                          : std::string("adapt_init: ") + adapt_strerror(rc);
-      return rc;
-    }
   }
   size_t shared = ISO_FALLBACK_SHARED_CACHE;
   if (size_t c = adapt_shared_cache_size()) shared = c;
@@ -165,6 +180,12 @@ void assemble(surface::impl *s) {
 
 int run(const input &in, const request &req, surface::impl *s) {
   const bool seq = req.policy.window_mode() == mode::sequential || req.policy.worker_count() == 1;
+  if (req.policy.worker_count() < 0) {
+    s->msg = "policy: negative worker count";
+    return -EINVAL;
+  }
+  if (!seq)
+    if (int rc = start_for(req.policy, &s->msg)) return rc;
   if (int rc = internal::prepare_input(in, seq, &s->prep, &s->msg)) return rc;
   const ::iso::MeshView &v = s->prep.view;
   if (int rc = internal::check_request(in, req, v.cells.ncells, &s->msg)) return rc;

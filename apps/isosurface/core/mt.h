@@ -2,7 +2,8 @@
  * (libadapt sequence engine, adapt_seq_run) extraction. No VTK here.
  *
  * Conventions (those of VTK's vtkTetra::Contour, so that the surfaces equal
- * vtkContourGrid's):
+ * vtkContourGrid's; the one difference is the winding in cells of negative
+ * determinant):
  *  - a point with scalar s >= iso is inside;
  *  - on a crossed edge the vertex is x_lo + t (x_hi - x_lo), t = (iso - s_lo)
  *    / (s_hi - s_lo), lo the end with the smaller scalar;
@@ -10,8 +11,12 @@
  *    vertex that falls exactly on a mesh point (t == 1: s_hi == iso) is keyed
  *    by that point, so all edges ending there share it;
  *  - a triangle with two equal vertex keys is degenerate and dropped;
- *  - triangle winding: the normal (v1 - v0) x (v2 - v0) points along the
- *    gradient of the cell's linear field (towards larger scalars).
+ *  - each cell's triangles, their corners' order and the diagonal of a
+ *    quadrilateral cut are vtkTetra::Contour's (mt_cases.h);
+ *  - triangle winding: the normal (v1 - v0) x (v2 - v0) points against the
+ *    gradient of the cell's linear field (towards smaller scalars), which is
+ *    VTK's winding in every cell of positive determinant; VTK's flips with
+ *    a cell of negative determinant, ours does not.
  * Vertices are numbered in order of first appearance in the triangle
  * sequence, and triangles keep the cell order, so the output is the same,
  * byte for byte, whatever the mode and worker count.

@@ -5,6 +5,33 @@
 
 namespace iso {
 
+namespace {
+/* Each case's triangles as the local vertex pairs of their corners, in
+ * vtkTetra::Contour's order (VTK 9.1's case table, vtkTetra.cxx): the same
+ * triangles, corners in the same order (so that the vertices are numbered
+ * as vtkContourGrid numbers them) and the same diagonal for the
+ * quadrilateral cuts. An unused triangle's pairs are {-1, -1}. */
+const signed char kVtkCases[16][2][3][2] = {
+    {{{-1, -1}, {-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+    {{{0, 3}, {0, 1}, {0, 2}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+    {{{1, 2}, {0, 1}, {1, 3}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+    {{{0, 2}, {0, 3}, {1, 3}}, {{0, 2}, {1, 3}, {1, 2}}},
+    {{{0, 2}, {1, 2}, {2, 3}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+    {{{2, 3}, {0, 3}, {1, 2}}, {{1, 2}, {0, 3}, {0, 1}}},
+    {{{0, 2}, {0, 1}, {2, 3}}, {{2, 3}, {0, 1}, {1, 3}}},
+    {{{2, 3}, {0, 3}, {1, 3}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+    {{{1, 3}, {0, 3}, {2, 3}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+    {{{1, 3}, {0, 1}, {2, 3}}, {{2, 3}, {0, 1}, {0, 2}}},
+    {{{2, 3}, {0, 1}, {0, 3}}, {{1, 2}, {0, 1}, {2, 3}}},
+    {{{0, 2}, {2, 3}, {1, 2}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+    {{{1, 3}, {0, 3}, {1, 2}}, {{1, 2}, {0, 3}, {0, 2}}},
+    {{{1, 3}, {0, 1}, {1, 2}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+    {{{0, 2}, {0, 1}, {0, 3}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+    {{{-1, -1}, {-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}, {-1, -1}}},
+};
+
+} // namespace
+
 const CaseTable cases;
 
 CaseTable::CaseTable() {
@@ -15,36 +42,15 @@ CaseTable::CaseTable() {
   }
 }
 
-/* ntri and edge of case idx: 1 or 3 inside, one triangle around the lone
- * vertex; 2 inside {a,b}, outside {c,d}, the quad (a,c) (b,c) (b,d) (a,d)
- * split along (a,c)-(b,d). */
+/* ntri and edge of case idx, from kVtkCases. */
 void CaseTable::make_triangles(int idx) {
-  int in[4], out[4], ni = 0, no = 0;
-  for (int v = 0; v < 4; v++) {
-    if (idx & (1 << v))
-      in[ni++] = v;
-    else
-      out[no++] = v;
-  }
   ntri[idx] = 0;
-  if (ni == 1 || ni == 3) {
-    int lone = ni == 1 ? in[0] : out[0];
-    const int *others = ni == 1 ? out : in;
+  for (int t = 0; t < 2 && kVtkCases[idx][t][0][0] >= 0; t++) {
     for (int k = 0; k < 3; k++) {
-      edge[idx][0][k][0] = lone;
-      edge[idx][0][k][1] = others[k];
+      edge[idx][t][k][0] = kVtkCases[idx][t][k][0];
+      edge[idx][t][k][1] = kVtkCases[idx][t][k][1];
     }
-    ntri[idx] = 1;
-  } else if (ni == 2) {
-    const int a = in[0], b = in[1], c = out[0], d = out[1];
-    const int quad[4][2] = {{a, c}, {b, c}, {b, d}, {a, d}};
-    const int split[2][3] = {{0, 1, 2}, {0, 2, 3}};
-    for (int t = 0; t < 2; t++)
-      for (int k = 0; k < 3; k++) {
-        edge[idx][t][k][0] = quad[split[t][k]][0];
-        edge[idx][t][k][1] = quad[split[t][k]][1];
-      }
-    ntri[idx] = 2;
+    ntri[idx] = t + 1;
   }
 }
 
@@ -70,7 +76,9 @@ void CaseTable::make_distinct_edges(int idx) {
 
 /* swap_pos of case idx on the unit tetrahedron (determinant 1), scalars 1
  * inside and 0 outside, the crossings at the midpoints: the gradient is
- * (s1 - s0, s2 - s0, s3 - s0), every value exact. */
+ * (s1 - s0, s2 - s0, s3 - s0), every value exact; a triangle whose normal
+ * has a positive component along it is swapped. (VTK's table needs no swap
+ * there: every swap_pos is false.) */
 void CaseTable::make_orientation(int idx) {
   static const double V[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
   double sv[4];
@@ -89,7 +97,7 @@ void CaseTable::make_orientation(int idx) {
       w[a] = x[2][a] - x[0][a];
     }
     cross(u, w, nrm);
-    swap_pos[idx][t] = dot(nrm, grad) < 0;
+    swap_pos[idx][t] = dot(nrm, grad) > 0;
   }
 }
 

@@ -8,15 +8,19 @@
 namespace iso {
 
 /* Triangles of each of the 16 inside/outside cases, as pairs of local
- * vertices (the crossed edges). Built once from the rule: 1 or 3 inside: one
- * triangle around the lone vertex; 2 inside {a,b}, outside {c,d}: the quad
- * (a,c) (b,c) (b,d) (a,d) split along (a,c)-(b,d).
+ * vertices (the crossed edges): those of VTK's vtkTetra::Contour, in its
+ * order (its triangles, their corners' order, its diagonal of the
+ * quadrilateral cuts: mt_cases.cpp, kVtkCases).
  *
- * Orientation: a triangle's normal points along the gradient of the cell's
- * linear field (towards the inside points). For corners x_k on the crossed
- * edges at parameters in (0, 1), the sign of dot(normal, gradient) is that
- * of orient3d(x_0, x_1, x_2, an inside vertex), which is the tetrahedron's
- * determinant times the determinant of the corners' barycentric
+ * Orientation: a triangle's normal points against the gradient of the
+ * cell's linear field (towards the outside points, the smaller scalars):
+ * VTK's winding in a cell of positive determinant, where its table needs
+ * no swap; in a cell of negative determinant VTK's triangles flip with the
+ * cell, ours are swapped so that the surface stays consistently oriented.
+ * For corners x_k on the crossed edges at parameters in (0, 1), the sign
+ * of dot(normal, gradient) is that of orient3d(x_0, x_1, x_2, an inside
+ * vertex), which is the tetrahedron's determinant times the determinant
+ * of the corners' barycentric
  * coordinates. The latter never vanishes while the parameters stay in
  * (0, 1) (the triangle is a non-degenerate piece of the section, the
  * inside vertex strictly on one side), so its sign depends on the case and

@@ -14,7 +14,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <unordered_map>
+#include <utility>
 
 namespace adapt_vtk {
 
@@ -80,47 +83,93 @@ void ViewCells(const Input &in, Call *call) {
   View(ug->GetCellTypesArray(), &call->In.types);
 }
 
-/* The output array of the same type, name and components as `like`,
- * holding the n tuples at data. */
-vtkSmartPointer<vtkDataArray> ArrayFrom(vtkDataArray *like, const void *data, vtkIdType n) {
+/* The surfaces whose buffers output arrays hold, by buffer: an entry per
+ * adopted array, dropped by the array's free function (Released), on
+ * whatever thread frees it. Never destroyed: arrays may outlive main. */
+struct Held {
+  std::mutex Lock;
+  std::unordered_map<const void *, std::shared_ptr<const iso::surface>> By;
+};
+Held &HeldSurfaces() {
+  static Held *h = new Held;
+  return *h;
+}
+
+void Released(void *data) {
+  std::shared_ptr<const iso::surface> drop; /* destroyed outside the lock */
+  Held &h = HeldSurfaces();
+  std::lock_guard<std::mutex> g(h.Lock);
+  auto it = h.By.find(data);
+  if (it == h.By.end()) return;
+  drop = std::move(it->second);
+  h.By.erase(it);
+}
+
+/* a (empty, its components set) made the view of `values` elements of s's
+ * memory at data, holding s until VTK frees it. */
+void Adopt(vtkDataArray *a, const void *data, vtkIdType values,
+           const std::shared_ptr<iso::surface> &s) {
+  if (values == 0 || !data) return;
+  {
+    Held &h = HeldSurfaces();
+    std::lock_guard<std::mutex> g(h.Lock);
+    h.By[data] = s;
+  }
+  a->SetVoidArray(const_cast<void *>(data), values, 0,
+                  vtkAbstractArray::VTK_DATA_ARRAY_USER_DEFINED);
+  a->SetArrayFreeFunction(Released);
+}
+
+/* The output array of the same type, name and components as `like`, the
+ * view of the n tuples at data (s's memory, adopted). */
+vtkSmartPointer<vtkDataArray> ArrayFrom(vtkDataArray *like, const void *data, vtkIdType n,
+                                        const std::shared_ptr<iso::surface> &s) {
   vtkSmartPointer<vtkDataArray> a;
   a.TakeReference(vtkDataArray::CreateDataArray(like->GetDataType()));
   a->SetName(like->GetName());
   a->SetNumberOfComponents(like->GetNumberOfComponents());
   for (int c = 0; c < like->GetNumberOfComponents(); c++)
     if (like->GetComponentName(c)) a->SetComponentName(c, like->GetComponentName(c));
-  a->SetNumberOfTuples(n);
-  if (n > 0)
-    std::memcpy(a->GetVoidPointer(0), data,
-                size_t(n) * size_t(like->GetNumberOfComponents()) *
-                    size_t(like->GetDataTypeSize()));
+  Adopt(a, data, n * like->GetNumberOfComponents(), s);
   return a;
 }
 
-void FillPoints(const iso::surface &s, bool floatPoints, vtkPolyData *out) {
-  const vtkIdType n = vtkIdType(s.num_points());
+/* keep, when nothing but keep holds it, else a new array A, made `tuples`
+ * tuples of `comps` (its memory reused when it is large enough). */
+template <class A>
+A *Kept(vtkSmartPointer<A> *keep, int comps, vtkIdType tuples) {
+  if (!*keep || (*keep)->GetReferenceCount() > 1) *keep = vtkSmartPointer<A>::New();
+  (*keep)->SetNumberOfComponents(comps);
+  (*keep)->SetNumberOfTuples(tuples);
+  return *keep;
+}
+
+void FillPoints(const std::shared_ptr<iso::surface> &s, bool floatPoints, Reuse *reuse,
+                vtkPolyData *out) {
+  const vtkIdType n = vtkIdType(s->num_points());
   vtkNew<vtkPoints> pts;
-  pts->SetDataType(floatPoints ? VTK_FLOAT : VTK_DOUBLE);
-  pts->SetNumberOfPoints(n);
-  const double *xyz = s.points();
+  const double *xyz = s->points();
   if (floatPoints) {
-    float *f = static_cast<vtkFloatArray *>(pts->GetData())->GetPointer(0);
+    vtkFloatArray *a = Kept(&reuse->FloatPoints, 3, n);
+    float *f = a->GetPointer(0);
     for (vtkIdType i = 0; i < 3 * n; i++) f[i] = float(xyz[i]);
-  } else if (n > 0) {
-    std::memcpy(static_cast<vtkDoubleArray *>(pts->GetData())->GetPointer(0), xyz,
-                size_t(n) * 3 * sizeof(double));
+    pts->SetData(a);
+  } else {
+    vtkNew<vtkDoubleArray> a;
+    a->SetNumberOfComponents(3);
+    Adopt(a, xyz, 3 * n, s);
+    pts->SetData(a);
   }
   out->SetPoints(pts);
 }
 
-void FillTriangles(const iso::surface &s, vtkPolyData *out) {
-  const vtkIdType n = vtkIdType(s.num_triangles());
-  vtkNew<vtkTypeInt64Array> offsets, conn;
-  offsets->SetNumberOfTuples(n + 1);
-  conn->SetNumberOfTuples(3 * n);
+void FillTriangles(const std::shared_ptr<iso::surface> &s, Reuse *reuse, vtkPolyData *out) {
+  const vtkIdType n = vtkIdType(s->num_triangles());
+  vtkTypeInt64Array *offsets = Kept(&reuse->Offsets, 1, n + 1);
   vtkTypeInt64 *o = offsets->GetPointer(0);
   for (vtkIdType t = 0; t <= n; t++) o[t] = 3 * t;
-  if (n > 0) std::memcpy(conn->GetPointer(0), s.triangles(), size_t(n) * 3 * sizeof(std::int64_t));
+  vtkNew<vtkTypeInt64Array> conn;
+  Adopt(conn, s->triangles(), 3 * n, s);
   vtkNew<vtkCellArray> polys;
   polys->SetData(offsets, conn);
   out->SetPolys(polys);
@@ -214,16 +263,30 @@ int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err
   return 0;
 }
 
-int FillOutput(const iso::surface &s, const Input &in, const Call &call, bool floatPoints,
-               vtkPolyData *out) {
+std::shared_ptr<iso::surface> Reuse::Next() {
+  /* A pool entry referenced only here: no output array holds it (the
+   * arrays' free functions drop their references; use_count only
+   * decreases meanwhile: a stale count makes a new surface, never a reuse
+   * of a held one). */
+  for (const std::shared_ptr<iso::surface> &p : Pool)
+    if (p.use_count() == 1) return p;
+  constexpr size_t kMaxPool = 8;
+  if (Pool.size() >= kMaxPool) Pool.erase(Pool.begin()); /* held by its arrays until freed */
+  Pool.push_back(std::make_shared<iso::surface>());
+  return Pool.back();
+}
+
+int FillOutput(const std::shared_ptr<iso::surface> &sp, const Input &in, const Call &call,
+               bool floatPoints, Reuse *reuse, vtkPolyData *out) {
+  const iso::surface &s = *sp;
   try {
-    FillPoints(s, floatPoints, out);
-    FillTriangles(s, out);
+    FillPoints(sp, floatPoints, reuse, out);
+    FillTriangles(sp, reuse, out);
     vtkPointData *opd = out->GetPointData();
     for (size_t i = 0; i < call.PointArrays.size(); i++) {
       vtkDataArray *like = call.PointArrays[i];
       iso::array v = s.point_data(i);
-      vtkSmartPointer<vtkDataArray> o = ArrayFrom(like, v.data, vtkIdType(s.num_points()));
+      vtkSmartPointer<vtkDataArray> o = ArrayFrom(like, v.data, vtkIdType(s.num_points()), sp);
       if (call.PointAttributes[i] >= 0)
         opd->SetAttribute(o, call.PointAttributes[i]);
       else
@@ -233,9 +296,7 @@ int FillOutput(const iso::surface &s, const Input &in, const Call &call, bool fl
       vtkNew<vtkFloatArray> normals;
       normals->SetName("Normals");
       normals->SetNumberOfComponents(3);
-      normals->SetNumberOfTuples(vtkIdType(s.num_points()));
-      if (s.num_points() > 0)
-        std::memcpy(normals->GetPointer(0), s.normals(), s.num_points() * 3 * sizeof(float));
+      Adopt(normals, s.normals(), 3 * vtkIdType(s.num_points()), sp);
       opd->SetNormals(normals);
     }
     FillCellData(s, in, out);

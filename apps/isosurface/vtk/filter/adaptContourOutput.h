@@ -6,10 +6,13 @@
 
 #include "adaptContourInput.h"
 
+#include "vtkFloatArray.h"
 #include "vtkPolyData.h"
+#include "vtkTypeInt64Array.h"
 
 #include <adapt/iso.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,12 +39,37 @@ struct Call {
  * array shorter than the cells). The views point into in's arrays: in must outlive *call. */
 int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err);
 
+/* The memory of a filter's outputs kept from one RequestData to the next.
+ * The output arrays adopt the buffers of the core's surface (no copy):
+ * each holds its surface (a shared reference, dropped by the array's free
+ * function) until VTK frees it, so that a surface is extracted into again
+ * only when no array of a previous output uses it, and the next extraction
+ * reuses its memory (already faulted in: docs/benchmarks-vtk-filter.md).
+ * The float points (a conversion of the core's doubles) and the offsets of
+ * the triangles are arrays kept here, reused when nothing else holds them.
+ * One per filter; not thread-safe (one RequestData at a time, as the
+ * filter); the arrays may be freed on any thread. */
+struct Reuse {
+  /* The surfaces of previous outputs (a few: a composite input's blocks
+   * each hold one); one that no array holds any more is reused. */
+  std::vector<std::shared_ptr<adapt::iso::surface>> Pool;
+  vtkSmartPointer<vtkFloatArray> FloatPoints;
+  vtkSmartPointer<vtkTypeInt64Array> Offsets;
+  /* A surface to extract into: one of Pool that no output array holds,
+   * else a new one (added to Pool). */
+  std::shared_ptr<adapt::iso::surface> Next();
+};
+
 /* The surface s of call into out: points (float when floatPoints, else
  * double), triangles, the interpolated point arrays (same names, types and
  * active attributes as the input's), the cell arrays of the source cells,
- * "Normals" when requested. Returns 0 or -ENOMEM. */
-int FillOutput(const adapt::iso::surface &s, const Input &in, const Call &call, bool floatPoints,
-               vtkPolyData *out);
+ * "Normals" when requested. The double points, the triangles, the point
+ * arrays and the normals are s's own buffers, adopted (s is held until
+ * the last of them is freed: s must not be extracted into while Next()
+ * would not return it); the float points and the offsets are reuse's
+ * arrays when nothing else holds them. Returns 0 or -ENOMEM. */
+int FillOutput(const std::shared_ptr<adapt::iso::surface> &s, const Input &in, const Call &call,
+               bool floatPoints, Reuse *reuse, vtkPolyData *out);
 
 } // namespace adapt_vtk
 

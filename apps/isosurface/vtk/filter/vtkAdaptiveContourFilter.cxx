@@ -14,17 +14,14 @@
 #include "vtkObjectFactory.h"
 #include "vtkPolyData.h"
 
-#include <adapt/adapt.h>
-
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
 vtkStandardNewMacro(vtkAdaptiveContourFilter);
 
 struct vtkAdaptiveContourFilter::Internals {
-  adapt::iso::surface Surface;
+  adapt_vtk::Reuse Outputs;
 };
 
 namespace {
@@ -40,23 +37,18 @@ adapt::iso::mode IsoMode(int mode) {
 
 /* Starts the runtime with n workers (0: ADAPT_WORKERS, else under mpirun
  * one per PU of this rank's share of its machine, rank_share.h, else the
- * default count) when it is not running, before anything of the call can
- * start it lazily: unbound unless
- * ADAPT_BIND says otherwise, so that the calling thread keeps its CPUs (a
- * bound start pins it to one until adapt_finalize, and the rest of the
- * pipeline with it: a TBB arena first used from that thread then sizes
- * itself to that one CPU). A runtime already running (with another count
- * or binding) is left as it is; extract's -EBUSY reports a count that
+ * default count) as <adapt/iso.hpp> does (adapt::iso::start_runtime:
+ * unbound unless ADAPT_BIND is set, so that the calling thread and the rest
+ * of the pipeline, a TBB arena first used from that thread, keep their
+ * CPUs) before PrepareInput's loops could start it lazily, bound. A runtime
+ * already running is left as it is; extract's -EBUSY reports a count that
  * differs. */
 void StartRuntime(int n) {
   if (n == 1) return;
   static const int share = adapt_iso::rank_share_workers(); /* once per process */
   if (n == 0 && !std::getenv("ADAPT_WORKERS")) n = share;
-  adapt_config cfg;
-  std::memset(&cfg, 0, sizeof cfg);
-  cfg.workers = n;
-  if (!std::getenv("ADAPT_BIND")) cfg.bind = -1;
-  (void)adapt_init(&cfg);
+  (void)adapt::iso::start_runtime(n);
+}
 }
 
 } // namespace
@@ -141,14 +133,16 @@ int vtkAdaptiveContourFilter::RequestData(vtkInformation *, vtkInformationVector
   call.Req.normals = this->ComputeNormals != 0;
   call.Req.policy =
       adapt::iso::policy().window(IsoMode(this->Mode), size_t(this->WindowSize)).workers(workers);
-  adapt::iso::surface &s = this->Internal->Surface;
-  rc = adapt::iso::extract(call.In, call.Req, &s);
+  /* A surface that no array of a previous output holds: its buffers are
+   * reused, and adopted by this output's arrays. */
+  const std::shared_ptr<adapt::iso::surface> s = this->Internal->Outputs.Next();
+  rc = adapt::iso::extract(call.In, call.Req, s.get());
   if (rc != 0) {
-    vtkErrorMacro("extraction failed: " << s.message() << " (" << std::strerror(-rc) << ")");
+    vtkErrorMacro("extraction failed: " << s->message() << " (" << std::strerror(-rc) << ")");
     return 1;
   }
   const bool floatPoints = in.Points->GetDataType() == VTK_FLOAT;
-  if (adapt_vtk::FillOutput(s, in, call, floatPoints, output) != 0) {
+  if (adapt_vtk::FillOutput(s, in, call, floatPoints, &this->Internal->Outputs, output) != 0) {
     vtkErrorMacro("out of memory building the output");
     output->Initialize();
   }

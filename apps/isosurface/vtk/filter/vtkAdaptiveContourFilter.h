@@ -26,9 +26,11 @@
  * scalars among them when ComputeScalars is on; the cell data of each
  * triangle copied from its source cell (not the global ids); "Normals"
  * (float) when ComputeNormals is on: per point the normalised sum of its
- * triangles' unit normals. The triangles are wound, and the normals point,
- * towards larger scalars (docs/isosurface.md, "What the extraction
- * guarantees"), where vtkContourGrid's follow the tetrahedra's vertex order.
+ * triangles' unit normals. The triangles are vtkContourGrid's, wound as its
+ * are on tetrahedra of positive determinant: towards smaller scalars, as
+ * the normals point (docs/isosurface.md, "What the extraction guarantees");
+ * on a tetrahedron of negative determinant vtkContourGrid's winding flips,
+ * ours does not.
  * Scalars: SetInputArrayToProcess(0, 0, 0, association, name), point or
  * cell data (default: the active point scalars). Cell scalars are made point
  * scalars as vtkCellDataToPointData does (each point takes the mean of the
@@ -41,6 +43,10 @@
  * dataset type, a mesh the core refuses (ids out of range), a worker count
  * other than the running runtime's, a runtime failure. An input of no cells
  * is an empty output without error (as vtkContourGrid).
+ * Memory: the output's double points, triangles, interpolated arrays and
+ * normals are the core's buffers, adopted without a copy (each array holds
+ * its surface until VTK frees it); the next RequestData extracts into a
+ * surface that no array of an earlier output holds, reusing its memory.
  * Threads: one RequestData at a time per filter (as any vtkAlgorithm);
  * several filters may run at once on different threads. */
 #ifndef APPS_ISOSURFACE_VTK_FILTER_VTKADAPTIVECONTOURFILTER_H
@@ -94,7 +100,8 @@ public:
    * else the runtime's default, one per processing unit). The runtime is one per
    * process: a value other than the running runtime's worker count makes
    * RequestData report an error unless the runtime is not started yet. The
-   * filter starts the runtime itself, unbound unless ADAPT_BIND is set: the
+   * filter starts the runtime as <adapt/iso.hpp> does
+   * (adapt::iso::start_runtime), unbound unless ADAPT_BIND is set: the
    * calling thread and the rest of the pipeline (VTK's TBB threads) keep
    * their CPUs. */
   vtkSetClampMacro(NumberOfWorkers, int, 0, 4096);
@@ -132,7 +139,8 @@ protected:
   vtkIdType WindowSize;
 
 private:
-  /* The core's surface, whose buffers the next RequestData reuses. */
+  /* The core's surfaces, whose buffers the output arrays adopt and the
+   * next RequestData reuses once no output array holds them. */
   struct Internals;
   Internals *Internal;
 

@@ -146,8 +146,9 @@ public:
   }
   /* Workers: 0 (default) the runtime's (ADAPT_WORKERS, else one per PU);
    * 1 runs the call sequentially on the calling thread, whatever the mode;
-   * n > 1 starts the runtime with n workers if it is not running (see
-   * extract's errors when it runs with another count). */
+   * n > 1 the runtime with n workers (see extract's errors when it runs
+   * with another count). A call that is not sequential starts the runtime
+   * when it is not running, as start_runtime() does (unbound). */
   constexpr policy workers(int n) const {
     policy p = *this;
     p.workers_ = n;
@@ -190,7 +191,8 @@ private:
  * normals: per point, the normalised sum of the unit normals of the
  *   triangles that use it (vtkContour3DLinearGrid's ComputeNormals and
  *   vtkPolyDataNormals without splitting: no gradient), float32, pointing
- *   towards larger scalars; a point of degenerate triangles only gets
+ *   towards smaller scalars (as the triangles' winding, and as
+ *   vtkContourGrid's normals); a point of degenerate triangles only gets
  *   (0, 0, 0).
  * cell_ids: per triangle, the index of its source cell (int64).
  * scalars: per point, the isovalue of its surface (float64; VTK's
@@ -222,7 +224,10 @@ public:
   surface &operator=(const surface &) = delete;
 
   /* Points, 3 doubles each (x, y, z); triangles, 3 point ids each, wound
-   * so that (p1 - p0) x (p2 - p0) points towards larger scalars. */
+   * so that (p1 - p0) x (p2 - p0) points towards smaller scalars:
+   * vtkContourGrid's triangles, corners in its order, on tetrahedra of
+   * positive determinant (VTK's winding flips on the others, ours does
+   * not). */
   std::size_t num_points() const noexcept;
   const double *points() const noexcept;
   std::size_t num_triangles() const noexcept;
@@ -262,6 +267,22 @@ private:
   friend ADAPT_ISO_API int extract(const input &, const request &, surface *) noexcept;
 };
 
+/* Starts libadapt's runtime (<adapt/adapt.h>) as extract() starts it for
+ * a call that is not sequential, when it is not running: with `workers`
+ * workers (0: ADAPT_WORKERS, else one per processing unit), unbound unless
+ * the environment sets ADAPT_BIND. A library's implicit start does not pin
+ * its caller: a bound start makes the calling thread worker 0, bound to
+ * one CPU until adapt_finalize, and with it what the caller starts later
+ * from that thread (a TBB arena of VTK's SMP filters sizes itself to that
+ * one CPU). A runtime already running, bound or not, is left as it is.
+ * Returns 0 (running after the call), -EINVAL workers < 0, -EBUSY it runs
+ * with another worker count (workers > 0), or adapt_init's errors.
+ * Calling context: any thread, inside an adapt region or not. Thread-safe.
+ * Not guaranteed: that a runtime finalized by another thread between the
+ * checks inside this call is not restarted with the environment's
+ * binding. */
+ADAPT_ISO_API int start_runtime(int workers) noexcept;
+
 /* Extract the isosurfaces of in at req.values into *out (replaced on
  * success; emptied on error, its message set).
  * Memory: nothing of the caller's is copied: the arrays are read in place
@@ -277,6 +298,9 @@ private:
  * Calling context: any thread, inside an adapt region of the caller's (a
  * worker running a body: the call nests in it) or not. Concurrent calls
  * into distinct surfaces are safe (the input is only read).
+ * Runtime: a call that is not sequential starts libadapt's runtime when it
+ * is not running, as start_runtime(policy.worker_count()) does: unbound
+ * unless ADAPT_BIND is set (the caller's thread keeps its CPUs).
  * Guaranteed: the output is the same, byte for byte, for every policy and
  * worker count. Not guaranteed: which worker runs what, the times.
  * Errors (message in out->message()):
