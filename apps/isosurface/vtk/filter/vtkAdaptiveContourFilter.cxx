@@ -49,7 +49,6 @@ void StartRuntime(int n) {
   if (n == 0 && !std::getenv("ADAPT_WORKERS")) n = share;
   (void)adapt::iso::start_runtime(n);
 }
-}
 
 } // namespace
 
