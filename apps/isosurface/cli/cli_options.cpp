@@ -516,7 +516,6 @@ DistOptions dist_options(const Options &o) {
                      {o.smp_check, "--smp-check"},
                      {!o.png.empty(), "--png"},
                      {!o.save_mesh.empty(), "--save-mesh"},
-                     {o.tetrahedralize, "--tetrahedralize"},
                      {o.predict_misses, "--predict-misses"},
                      {!o.positions.empty(), "--positions"}};
   for (const auto &x : serial_only)
@@ -548,6 +547,10 @@ DistOptions dist_options(const Options &o) {
   d.aopt.sched = o.sched;
   d.reps = o.reps;
   d.quiet = o.quiet;
+  d.tetrahedralize = o.tetrahedralize;
+  d.point_order = o.point_order;
+  d.reorder = o.reorder;
+  d.seed = o.seed;
   return d;
 }
 
