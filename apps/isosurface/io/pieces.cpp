@@ -347,7 +347,7 @@ void split_into(int ty, const uint32_t *m, int np, const PointMerger &pm, Mesh *
   Tet out[kMaxSplitTets];
   const int nt = split_cell((uint8_t)ty, rank, out);
   for (int t = 0; t < nt; t++) {
-    for (uint32_t &v : out[t].v) v = m[v];
+    for (uint32_t &v : out[t].v) v = m[order[v]]; /* the point of rank v */
     mesh->tets.push_back(out[t]);
   }
 }
