@@ -131,7 +131,7 @@ void bind_share(const World &w, int *pus, std::string *cpus, std::string *note) 
 int write_surface(const World &w, vtkMPIController *ctrl, Surface *s, const std::string &path,
                   std::string *err) {
   vtkSmartPointer<vtkPolyData> pd = to_vtk(*s);
-  if (!s->keys.empty() && s->keys.size() == s->nverts()) {
+  if (s->keys.size() == s->nverts()) { /* also when empty: rank 0 declares the arrays */
     vtkNew<vtkIdTypeArray> ids;
     ids->SetName(kGlobalPointIds);
     ids->SetNumberOfTuples((vtkIdType)s->keys.size());
