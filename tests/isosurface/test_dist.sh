@@ -235,7 +235,16 @@ if [ -n "$full" ]; then
   fi
 fi
 
-# write_enc N: ref.vtu and enc.pvtu (below) of an N^3 grid.
+# Written by Python (no VTK), an n^3 grid (write_enc n) of cubes in 6 tetrahedra, scalars
+# and coordinates exact in float32: the mesh whole as one ASCII .vtu
+# (ref.vtu, which the app reads with VTK's reader) and in 4 pieces
+# (enc.pvtu) that the piece reader reads a chunk at a time through VTK's
+# parser: ASCII with two <Piece> elements in the file; inline binary with
+# Float32 points and Int32 cells; appended raw, zlib in 4 KiB blocks, UInt64
+# headers; appended base64, uncompressed, Int32 cells. n = 40 (release):
+# about 17,000 points and 96,000 cells a piece, several chunks
+# (ISO_PIECE_CHUNK, 16384) of points and of cells; n = 28 (AddressSanitizer):
+# 33,000 cells a piece, chunks of cells, one of points.
 write_enc() {
 python3 - "$1" <<'EOF'
 import array, base64, math, struct, sys, zlib
@@ -357,16 +366,6 @@ EOF
 
 # ---- Pieces in other encodings, against VTK's own reader -------------------
 
-# Written by Python (no VTK), an n^3 grid of cubes in 6 tetrahedra, scalars
-# and coordinates exact in float32: the mesh whole as one ASCII .vtu
-# (ref.vtu, which the app reads with VTK's reader) and in 4 pieces
-# (enc.pvtu) that the piece reader reads a chunk at a time through VTK's
-# parser: ASCII with two <Piece> elements in the file; inline binary with
-# Float32 points and Int32 cells; appended raw, zlib in 4 KiB blocks, UInt64
-# headers; appended base64, uncompressed, Int32 cells. n = 40 (release):
-# about 17,000 points and 96,000 cells a piece, several chunks
-# (ISO_PIECE_CHUNK, 16384) of points and of cells; n = 28 (AddressSanitizer):
-# 33,000 cells a piece, chunks of cells, one of points.
 enc_n=40
 [ "$san" = asan ] && enc_n=28
 if [ "$san" != tsan ]; then

@@ -1,6 +1,8 @@
 /* apps/isosurface/cli: what the files of the distributed run share (dist.cpp
  * the phases, dist_gids.cpp the global vertex numbering, dist_report.cpp
- * rank 0's report). Internal to the app; MPI's header included. */
+ * rank 0's report). Internal to the app; MPI's header included.
+ * Calling context: the main thread only (MPI_THREAD_FUNNELED: libadapt's
+ * workers never call MPI); nothing here is thread-safe. */
 #ifndef APPS_ISOSURFACE_CLI_DIST_INTERNAL_H
 #define APPS_ISOSURFACE_CLI_DIST_INTERNAL_H
 
