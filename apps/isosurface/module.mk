@@ -112,7 +112,7 @@ EXTRA_TESTS += $(ISO_ATEST)
 
 # The distributed run (issue 13, docs/distributed.md): MPI is optional, like
 # VTK. Found when mpicxx answers --showme (OpenMPI; scripts/deps.sh installs
-# it for `make test`) and VTK has vtkMPIController: dist.cpp is compiled
+# it for `make test`) and VTK has vtkMPIController: dist*.cpp are compiled
 # with mpicxx's flags and the binary linked with its libraries; else
 # dist_nompi.cpp (the serial app, .pvtu in and --pieces included, without
 # mpirun). ISO_NO_MPI=1 builds without MPI even when it is there.
@@ -123,7 +123,7 @@ ifeq ($(ISO_NO_MPI),)
 endif
 ISO_HAVE_MPI := $(if $(and $(ISO_MPI_LINK),$(wildcard $(VTK_INC)/vtkMPIController.h)),1)
 ifneq ($(ISO_HAVE_MPI),)
-  ISO_DIST_OBJ  := $(B)/obj/$(ISO_CLI)/dist.o
+  ISO_DIST_OBJ  := $(patsubst %,$(B)/obj/$(ISO_CLI)/%.o,dist dist_gids dist_report)
   ISO_DIST_LIBS := -lvtkParallelMPI-$(VTK_VER) $(ISO_MPI_LINK)
   $(ISO_DIST_OBJ): CPPFLAGS_ALL += $(ISO_MPI_COMPILE) -DOMPI_SKIP_MPICXX=1
 else

@@ -5,16 +5,28 @@
 # BIN the variant's adapt-isosurface, WORKDIR emptied and used for the
 # files, HAVE_MPI "1" when BIN was built with MPI (else only the serial
 # parts run, and the distributed run must explain that MPI is missing).
-# Checks: pieces written and read back whole; mpirun -np 2 and -np 3 on a
-# generated mesh and on an image-derived one, the union of the output
-# pieces (coincident points merged) against vtkContourGrid on the whole mesh
-# and rank 0's global figures; more ranks than pieces; bad pieces (missing,
-# corrupt, other arrays): every rank names the file, the job ends, no hang;
-# the ranks bound to distinct cores; pieces in other encodings (ASCII,
-# inline binary, appended raw zlib, appended base64) against the same mesh
-# read by VTK's own reader; the memory bound (release builds: peak RSS
-# growth per rank at most 1.3x its mesh share and surface). A ThreadSanitizer
-# build runs the mpirun checks of the ranks' threads only (see check_run).
+#
+# The release build runs the whole matrix: pieces written and read back
+# whole; mpirun -np 2 and -np 3 on a generated mesh (one run with each
+# rank's mesh renumbered: --point-order random --reorder hilbert) and on
+# an image-derived one, the union of the output pieces (coincident points
+# merged) against vtkContourGrid on the whole mesh, its GlobalPointIds
+# (one id per merged vertex) and rank 0's global figures; more ranks than
+# pieces (the pieces written named); a mesh of hexahedra and voxels split
+# by --tetrahedralize, serial and under mpirun; bad pieces (missing,
+# corrupt, other arrays): every rank names the file, the job ends, no
+# hang; the ranks bound to distinct cores; pieces in other encodings
+# (ASCII, inline binary, appended raw zlib, appended base64) against the
+# same mesh read by VTK's own reader; the memory bound (peak RSS growth
+# per rank at most 1.3x its mesh share and output, 2 ranks).
+# A sanitizer build checks what the sanitizer adds, on the smallest meshes
+# and with the fewest mpirun launches (each costs the start of MPI and VTK
+# in every rank): ThreadSanitizer the ranks' threads (one mpirun run that
+# renumbers and extracts on each rank's runtime, one that stops on a bad
+# piece); AddressSanitizer the readers (the pieces, the encodings, the
+# split, the bad pieces: serial, the same code a rank runs), one mpirun run
+# through every phase (merged pieces, renumbering, the global numbering,
+# the write) checked against vtkContourGrid, and one that stops.
 set -u
 set -o pipefail
 
@@ -36,6 +48,14 @@ pass() { echo "ok: $*"; }
 verdict() {
   if [ "$1" -eq 0 ]; then pass "$2"; else fail "$3"; fi
 }
+
+# The variant: "" release, else tsan or asan.
+san=""
+grep -qa '__tsan_init' "$bin" && san=tsan
+grep -qa '__asan_init' "$bin" && san=asan
+# full: the release build's whole matrix.
+full=""
+[ -z "$san" ] && full=1
 
 # Sanitizers under mpirun. OpenMPI keeps what MPI_Init allocates until exit:
 # LeakSanitizer would report it as leaks of every rank (the serial runs keep
@@ -102,6 +122,69 @@ write_image() {
   } >"$out"
 }
 
+# A mesh of n^3 cells, hexahedra and voxels alternating (VTK types 12 and
+# 11), in NP ASCII pieces with global point ids (hex.pvtu): what
+# --tetrahedralize splits.
+write_hex() {
+  python3 - "$1" "$2" <<'EOF'
+import math, sys
+n, npieces = int(sys.argv[1]), int(sys.argv[2])
+def pid(a, b, c): return (c * (n + 1) + b) * (n + 1) + a
+xyz, f = [], []
+for c in range(n + 1):
+    for b in range(n + 1):
+        for a in range(n + 1):
+            x, y, z = a + 0.1 * b, b * 0.9, c * 1.1 + 0.05 * a
+            xyz.append((x, y, z))
+            f.append(math.sin(0.5 * x) * math.cos(0.4 * y) + 0.3 * z / n)
+cells = []
+for c in range(n):
+    for b in range(n):
+        for a in range(n):
+            if (a + b + c) % 2:
+                q = [(0, 0), (1, 0), (1, 1), (0, 1)]
+                cells.append((12, [pid(a + i, b + j, c + k) for k in (0, 1) for i, j in q]))
+            else:
+                cells.append((11, [pid(a + i, b + j, c + k) for k in (0, 1) for j in (0, 1) for i in (0, 1)]))
+T = len(cells)
+def arr(typ, name, v, comps=1):
+    att = f' NumberOfComponents="{comps}"' if comps > 1 else ''
+    return f'<DataArray type="{typ}" Name="{name}"{att} format="ascii">{" ".join(map(str, v))}</DataArray>\n'
+for p in range(npieces):
+    cs = cells[p * T // npieces:(p + 1) * T // npieces]
+    used, local = [], {}
+    for _, ids in cs:
+        for v in ids:
+            if v not in local:
+                local[v] = len(used)
+                used.append(v)
+    offs, o = [], 0
+    for _, ids in cs:
+        o += len(ids)
+        offs.append(o)
+    with open(f'hex_{p}.vtu', 'w') as out:
+        out.write('<?xml version="1.0"?>\n<VTKFile type="UnstructuredGrid" version="1.0" '
+                  'byte_order="LittleEndian">\n<UnstructuredGrid>\n'
+                  f'<Piece NumberOfPoints="{len(used)}" NumberOfCells="{len(cs)}">\n'
+                  '<PointData Scalars="f" GlobalIds="GlobalPointIds">\n' +
+                  arr('Float64', 'f', [repr(f[v]) for v in used]) +
+                  arr('Int64', 'GlobalPointIds', used) + '</PointData>\n<Points>\n' +
+                  arr('Float64', 'Points', [repr(x) for v in used for x in xyz[v]], 3) +
+                  '</Points>\n<Cells>\n' +
+                  arr('Int64', 'connectivity', [local[v] for _, ids in cs for v in ids]) +
+                  arr('Int64', 'offsets', offs) + arr('UInt8', 'types', [t for t, _ in cs]) +
+                  '</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n')
+with open('hex.pvtu', 'w') as out:
+    out.write('<?xml version="1.0"?>\n<VTKFile type="PUnstructuredGrid" version="1.0" '
+              'byte_order="LittleEndian">\n<PUnstructuredGrid GhostLevel="0">\n'
+              '<PPointData Scalars="f" GlobalIds="GlobalPointIds">\n'
+              '<PDataArray type="Float64" Name="f"/>\n<PDataArray type="Int64" Name="GlobalPointIds"/>\n'
+              '</PPointData>\n<PPoints>\n<PDataArray type="Float64" NumberOfComponents="3"/>\n'
+              '</PPoints>\n' + ''.join(f'<Piece Source="hex_{p}.vtu"/>\n' for p in range(npieces)) +
+              '</PUnstructuredGrid>\n</VTKFile>\n')
+EOF
+}
+
 # ---- Pieces: written, listed, read back as the whole mesh -----------------
 
 gen=(--generate 18x14x11 --field waves --order hilbert --reorder none)
@@ -118,7 +201,9 @@ if serial "${gen[@]}" --iso 0.1 --reps 1 --csv gen.csv --save-mesh gen.pvtu --pi
 else
   fail "--save-mesh gen.pvtu --pieces 4: exit $?: $(tail -3 serial.out)"
 fi
-if serial --input gen.pvtu --iso 0.1 --reps 1 --reorder none --csv whole.csv; then
+if [ "$san" = tsan ]; then
+  echo "skip: the serial readers (single-threaded: release and ASan variants)"
+elif serial --input gen.pvtu --iso 0.1 --reps 1 --reorder none --csv whole.csv; then
   whole=$(grep '^mesh:' serial.out)
   # "N points, M tetrahedra" of the whole .pvtu equals the generated mesh's.
   want=$(echo "$gen_line" | grep -o '[0-9]* points, [0-9]* tetrahedra')
@@ -133,32 +218,35 @@ else
   fail "--input gen.pvtu (serial): exit $?: $(tail -3 serial.out)"
 fi
 
-write_image 30 img.vti
-if ! serial --input img.vti --array density --iso 40 --order hilbert --reorder none --reps 1 \
-  --save-mesh img.pvtu --pieces 3; then
-  fail "image volume to img.pvtu: exit $?: $(tail -3 serial.out)"
+if [ -n "$full" ]; then
+  write_image 30 img.vti
+  if ! serial --input img.vti --array density --iso 40 --order hilbert --reorder none --reps 1 \
+    --save-mesh img.pvtu --pieces 3; then
+    fail "image volume to img.pvtu: exit $?: $(tail -3 serial.out)"
+  fi
+
+  # Usage: --pieces without a .pvtu.
+  serial "${gen[@]}" --pieces 3 --save-mesh x.vtu
+  rc=$?
+  if [ $rc -eq 1 ] && grep -q -- '--pieces N needs --save-mesh FILE.pvtu' serial.out; then
+    pass "--pieces with a .vtu refused"
+  else
+    fail "--pieces with a .vtu: exit $rc: $(cat serial.out)"
+  fi
 fi
 
-# Usage: --pieces without a .pvtu.
-serial "${gen[@]}" --pieces 3 --save-mesh x.vtu
-rc=$?
-if [ $rc -eq 1 ] && grep -q -- '--pieces N needs --save-mesh FILE.pvtu' serial.out; then
-  pass "--pieces with a .vtu refused"
-else
-  fail "--pieces with a .vtu: exit $rc: $(cat serial.out)"
-fi
-
-# ---- Pieces in other encodings, against VTK's own reader -------------------
-
-# Written by Python (no VTK), a 40^3 grid of cubes in 6 tetrahedra, scalars
+# Written by Python (no VTK), an n^3 grid (write_enc n) of cubes in 6 tetrahedra, scalars
 # and coordinates exact in float32: the mesh whole as one ASCII .vtu
 # (ref.vtu, which the app reads with VTK's reader) and in 4 pieces
 # (enc.pvtu) that the piece reader reads a chunk at a time through VTK's
 # parser: ASCII with two <Piece> elements in the file; inline binary with
 # Float32 points and Int32 cells; appended raw, zlib in 4 KiB blocks, UInt64
-# headers; appended base64, uncompressed, Int32 cells. About 17,000 points
-# and 96,000 cells a piece: several chunks (ISO_PIECE_CHUNK, 16384).
-python3 - 40 <<'EOF'
+# headers; appended base64, uncompressed, Int32 cells. n = 40 (release):
+# about 17,000 points and 96,000 cells a piece, several chunks
+# (ISO_PIECE_CHUNK, 16384) of points and of cells; n = 28 (AddressSanitizer):
+# 33,000 cells a piece, chunks of cells, one of points.
+write_enc() {
+python3 - "$1" <<'EOF'
 import array, base64, math, struct, sys, zlib
 
 n = int(sys.argv[1])
@@ -274,20 +362,50 @@ with open('enc.pvtu', 'w') as out:
               '</PPoints>\n' + ''.join(f'<Piece Source="enc_{p}.vtu"/>\n' for p in range(4)) +
               '</PUnstructuredGrid>\n</VTKFile>\n')
 EOF
-if serial --input ref.vtu --array f --iso 0.1 --reps 1 --reorder none --csv ref.csv; then
-  ref_mesh=$(grep -o '[0-9]* points, [0-9]* tetrahedra' serial.out | head -1)
-  ref_tv="$(csvcol ref.csv seq triangles) $(csvcol ref.csv seq vertices)"
-  if serial --input enc.pvtu --array f --iso 0.1 --reps 1 --reorder none --csv enc.csv; then
-    got=$(grep -o '[0-9]* points, [0-9]* tetrahedra' serial.out | head -1)
-    got_tv="$(csvcol enc.csv seq triangles) $(csvcol enc.csv seq vertices)"
-    [ -n "$ref_mesh" ] && [ "$got" = "$ref_mesh" ] && [ "$got_tv" = "$ref_tv" ]
-    verdict $? "enc.pvtu (4 encodings) read whole: $got, $got_tv triangles and vertices, as ref.vtu" \
-      "enc.pvtu read whole: '$got', $got_tv; ref.vtu '$ref_mesh', $ref_tv"
+}
+
+# ---- Pieces in other encodings, against VTK's own reader -------------------
+
+enc_n=40
+[ "$san" = asan ] && enc_n=28
+if [ "$san" != tsan ]; then
+  write_enc "$enc_n"
+  if serial --input ref.vtu --array f --iso 0.1 --reps 1 --reorder none --csv ref.csv; then
+    ref_mesh=$(grep -o '[0-9]* points, [0-9]* tetrahedra' serial.out | head -1)
+    ref_tv="$(csvcol ref.csv seq triangles) $(csvcol ref.csv seq vertices)"
+    if serial --input enc.pvtu --array f --iso 0.1 --reps 1 --reorder none --csv enc.csv; then
+      got=$(grep -o '[0-9]* points, [0-9]* tetrahedra' serial.out | head -1)
+      got_tv="$(csvcol enc.csv seq triangles) $(csvcol enc.csv seq vertices)"
+      [ -n "$ref_mesh" ] && [ "$got" = "$ref_mesh" ] && [ "$got_tv" = "$ref_tv" ]
+      verdict $? "enc.pvtu (4 encodings) read whole: $got, $got_tv triangles and vertices, as ref.vtu" \
+        "enc.pvtu read whole: '$got', $got_tv; ref.vtu '$ref_mesh', $ref_tv"
+    else
+      fail "--input enc.pvtu: exit $?: $(tail -3 serial.out)"
+    fi
   else
-    fail "--input enc.pvtu: exit $?: $(tail -3 serial.out)"
+    fail "--input ref.vtu: exit $?: $(tail -3 serial.out)"
   fi
-else
-  fail "--input ref.vtu: exit $?: $(tail -3 serial.out)"
+fi
+
+# ---- --tetrahedralize on a .pvtu (serial) ----------------------------------
+
+# Hexahedra and voxels in 3 pieces: refused without --tetrahedralize (the
+# option named), split with it, the surface against vtkContourGrid on the
+# split mesh.
+if [ "$san" != tsan ]; then
+  write_hex 10 3
+  serial --input hex.pvtu --iso 0.1 --reps 1 --reorder none
+  rc=$?
+  [ $rc -eq 2 ] && grep -q "hex_0.vtu': cell 0 (VTK cell type 11) is not a tetrahedron; rerun with --tetrahedralize" serial.out
+  verdict $? "hex.pvtu without --tetrahedralize: refused, the option named" \
+    "hex.pvtu without --tetrahedralize: exit $rc: $(tail -2 serial.out)"
+  serial --input hex.pvtu --iso 0.1 --reps 1 --reorder none --tetrahedralize --verify
+  rc=$?
+  hex_mesh=$(grep -o '[0-9]* points, [0-9]* tetrahedra' serial.out | head -1)
+  [ $rc -eq 0 ] && [ "$hex_mesh" = "1331 points, 6000 tetrahedra" ] &&
+    grep -q '^verify: vtkContourGrid .*: ok$' serial.out
+  verdict $? "hex.pvtu --tetrahedralize: $hex_mesh (1000 cells in 6), == vtkContourGrid" \
+    "hex.pvtu --tetrahedralize: exit $rc, '$hex_mesh': $(grep -E 'verify|adapt-iso' serial.out)"
 fi
 
 # ---- Without MPI: the distributed run says so -------------------------------
@@ -308,28 +426,33 @@ fi
 
 # ---- Distributed runs against vtkContourGrid --------------------------------
 
-# check_run NAME NP INPUT ARRAY ISO MODE PIECES: mpirun, then the union.
+# check_run NAME NP INPUT ARRAY ISO MODE PIECES [ARGS...]: mpirun (ARGS
+# added), then the union. ARGS that the mesh needs (--tetrahedralize) go to
+# the serial reference too (set in both=).
 check_run() {
   local name=$1 np=$2 input=$3 array=$4 iso=$5 mode=$6 pieces=$7
+  shift 7
   local out="$name-np$np.pvtp"
   if ! mpi "$np" --input "$input" --array "$array" --iso "$iso" --mode "$mode" --workers 2 \
-    --reps 1 --output "$out" --csv "$name-np$np.csv"; then
+    --reps 1 --output "$out" --csv "$name-np$np.csv" "$@"; then
     fail "$name -np $np: exit $?: $(tail -5 mpi.out)"
     return
   fi
   cp mpi.out "$name-np$np.out"
-  local gt gv ranks listed nonempty
+  local gt gv ranks listed nonempty said
   gt=$(field mpi.out '^global:' 2)
   gv=$(field mpi.out '^global:' 4)
-  ranks=$(awk '$1 ~ /^[0-9]+$/ && NF >= 16' mpi.out | wc -l)
-  # VTK's parallel writer leaves out the pieces of ranks with no triangle.
-  nonempty=$(awk '$1 ~ /^[0-9]+$/ && NF >= 16 && $4 > 0' mpi.out | wc -l)
+  ranks=$(awk '$1 ~ /^[0-9]+$/ && NF >= 17' mpi.out | wc -l)
+  # VTK's parallel writer leaves out the pieces of ranks with no triangle,
+  # and the message names the pieces written.
+  nonempty=$(awk '$1 ~ /^[0-9]+$/ && NF >= 17 && $4 > 0' mpi.out | wc -l)
   listed=$(grep -c '<Piece Source=' "$out")
+  said=$(sed -n "s/^surface written to $out (\([0-9]*\) piece(s): .*/\1/p" mpi.out)
   if [ "$ranks" = "$np" ] && [ "$listed" = "$nonempty" ] && [ "$nonempty" -ge 1 ] &&
-    [ "$(($(wc -l <"$name-np$np.csv") - 1))" = "$np" ]; then
-    pass "$name -np $np: $ranks rank rows, $listed non-empty pieces in $out, CSV rows"
+    [ "$said" = "$listed" ] && [ "$(($(wc -l <"$name-np$np.csv") - 1))" = "$np" ]; then
+    pass "$name -np $np: $ranks rank rows, $listed non-empty pieces in $out (said), CSV rows"
   else
-    fail "$name -np $np: $ranks rank rows, $listed pieces listed (want $nonempty of $np)"
+    fail "$name -np $np: $ranks rank rows, $listed pieces listed (want $nonempty of $np), $said said"
   fi
   if [ "$pieces" -lt "$np" ]; then
     local empty
@@ -340,7 +463,7 @@ check_run() {
       fail "$name -np $np: $empty empty rank(s), want $((np - pieces))"
     fi
   fi
-  if serial --input "$input" --array "$array" --iso "$iso" --reps 1 --reorder none \
+  if serial --input "$input" --array "$array" --iso "$iso" --reps 1 --reorder none "${both[@]}" \
     --verify-union "$out"; then
     local vt vv
     vt=$(field serial.out '^verify-union: triangles' 3)
@@ -354,8 +477,8 @@ check_run() {
     [ -n "$total" ] && [ "$sum" = "$total" ] && { [ "$nonempty" -lt 2 ] || [ "$most" -lt "$total" ]; }
     verdict $? "$name -np $np: the ranks hold $sum cells in all, at most $most each, of $total" \
       "$name -np $np: the ranks hold $sum cells (at most $most each), the mesh $total"
-    [ "$(grep -c '^verify-union: .*: ok$' serial.out)" = 4 ]
-    verdict $? "$name -np $np: union == vtkContourGrid (triangles, vertices, area), manifold" \
+    [ "$(grep -c '^verify-union: .*: ok$' serial.out)" = 5 ]
+    verdict $? "$name -np $np: union == vtkContourGrid (triangles, vertices, area), manifold, one GlobalPointId per merged vertex" \
       "$name -np $np: union: $(grep verify-union serial.out)"
     [ -n "$gt" ] && [ "$gt" = "$vt" ] && [ "$gv" = "$vv" ]
     verdict $? "$name -np $np: rank 0's global figures $gt triangles, $gv vertices" \
@@ -364,81 +487,108 @@ check_run() {
     fail "$name -np $np: --verify-union: exit $?: $(grep -E 'verify|adapt-iso' serial.out)"
   fi
 }
+both=()
 
-# Under ThreadSanitizer the checks of the ranks' threads: a rank's threads
-# are the runtime's, started and stopped by the MPI driver (dist.cpp), and
-# run the extraction as a serial run does; reading, distributing and
-# merging the pieces is single-threaded (pieces*.cpp, pvtp_union.cpp, no
-# call into the runtime). So the tsan variant runs one configuration per
-# input (2 and 3 ranks, all pieces on some rank) and leaves the other rank
-# counts, modes, empty ranks and encodings to the release and ASan variants
-# (the mpirun runs of a ThreadSanitizer build take most of its time).
-tsan=""
-grep -qa '__tsan_init' "$bin" && tsan=1
-check_run gen 2 gen.pvtu waves 0.1 sliding 4
-[ -n "$tsan" ] || check_run gen 3 gen.pvtu waves 0.1 static 4
-[ -n "$tsan" ] || check_run img 2 img.pvtu density 40 nowin 3
-check_run img 3 img.pvtu density 40 sliding 3
+# The ranks renumber their meshes: --point-order random scrambles each
+# rank's points, --reorder hilbert renumbers its cells and points on its
+# runtime (the global ids moving with the points).
+# reordered NAME NP: every rank of NAME-npNP.csv reports hilbert.
+reordered() {
+  local csv="$1-np$2.csv" n
+  n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["reorder"] == "hilbert"' "$csv" | wc -l)
+  [ "$n" = "$2" ] && grep -q "^reorder: hilbert on $2 of $2 rank(s)" "$1-np$2.out"
+  verdict $? "$1 -np $2: --point-order random --reorder hilbert applied on every rank" \
+    "$1 -np $2: $n of $2 ranks reordered: $(grep '^reorder' "$1-np$2.out")"
+}
+renum=(--point-order random --reorder hilbert)
 
-# More ranks than pieces: empty pieces, not an error.
-if [ -n "$tsan" ]; then
-  echo "skip: more ranks than pieces (single-threaded logic: release and ASan variants)"
-elif serial "${gen[@]}" --iso 0.1 --reps 1 --save-mesh two.pvtu --pieces 2; then
-  check_run two 3 two.pvtu waves 0.1 sliding 2
+if [ "$san" = tsan ]; then
+  # The ranks' threads: the runtime started and stopped by the MPI driver
+  # (dist.cpp), the renumbering and the extraction on it. ThreadSanitizer
+  # fails the run (exit 66) on a report.
+  mpi 2 --input gen.pvtu --array waves --iso 0.1 --mode sliding --workers 2 --reps 2 \
+    --output gen-np2.pvtp "${renum[@]}"
+  rc=$?
+  [ $rc -eq 0 ] && [ "$(awk '$1 ~ /^[0-9]+$/ && NF >= 17' mpi.out | wc -l)" = 2 ]
+  verdict $? "gen -np 2 (renumbered, 2 workers a rank, 2 runs): no race reported" \
+    "gen -np 2 under ThreadSanitizer: exit $rc: $(grep -m3 -E 'WARNING|adapt-iso|rank' mpi.out)"
+elif [ "$san" = asan ]; then
+  check_run gen 3 gen.pvtu waves 0.1 sliding 4 "${renum[@]}"
+  reordered gen 3
 else
-  fail "two.pvtu: exit $?"
-fi
+  check_run gen 2 gen.pvtu waves 0.1 sliding 4
+  check_run gen 3 gen.pvtu waves 0.1 static 4 "${renum[@]}"
+  reordered gen 3
+  check_run img 2 img.pvtu density 40 nowin 3
+  check_run img 3 img.pvtu density 40 sliding 3
 
-# Two ranks on a machine with at least two cores: distinct cores.
-if [ "$(nproc)" -ge 2 ] && [ -f gen-np2.out ]; then
-  c0=$(awk '$1 == "0" && NF >= 16 { print $6 }' gen-np2.out)
-  c1=$(awk '$1 == "1" && NF >= 16 { print $6 }' gen-np2.out)
-  if [ -n "$c0" ] && [ -n "$c1" ] && [ "$c0" != "$c1" ]; then
-    pass "-np 2: rank 0 on cpus $c0, rank 1 on cpus $c1"
+  # More ranks than pieces: empty pieces, not an error; the pieces written
+  # named (ranks 1 and 3 of 4 hold the 2 pieces).
+  if serial "${gen[@]}" --iso 0.1 --reps 1 --save-mesh two.pvtu --pieces 2; then
+    check_run two 4 two.pvtu waves 0.1 sliding 2
+    grep -q '^surface written to two-np4.pvtp (2 piece(s): two-np4_1.vtp, two-np4_3.vtp)$' two-np4.out
+    verdict $? "two -np 4: the message names the pieces written, two-np4_1.vtp and two-np4_3.vtp" \
+      "two -np 4: $(grep '^surface written' two-np4.out), files: $(ls two-np4_*)"
   else
-    fail "-np 2: ranks on cpus '$c0' and '$c1'"
+    fail "two.pvtu: exit $?"
   fi
-fi
 
-# The encodings under mpirun -np 3 (rank 0 reads pieces 0 and 1, merged by
-# global id), the union against vtkContourGrid on ref.vtu as VTK reads it.
-if [ -n "$tsan" ]; then
-  echo "skip: the encodings under mpirun (single-threaded readers: release and ASan variants)"
-elif mpi 3 --input enc.pvtu --array f --iso 0.1 --mode sliding --workers 1 --reps 1 \
-  --output enc-np3.pvtp; then
-  gt=$(field mpi.out '^global:' 2)
-  if serial --input ref.vtu --array f --iso 0.1 --reps 1 --reorder none \
-    --verify-union enc-np3.pvtp && [ "$(grep -c '^verify-union: .*: ok$' serial.out)" = 4 ] &&
-    [ "$gt" = "$(field serial.out '^verify-union: triangles' 3)" ]; then
-    pass "enc -np 3: union == vtkContourGrid on ref.vtu, $gt triangles"
-  else
-    fail "enc -np 3: $gt triangles; union: $(grep -E 'verify|adapt-iso' serial.out)"
+  # Two ranks on a machine with at least two cores: distinct cores.
+  if [ "$(nproc)" -ge 2 ] && [ -f gen-np2.out ]; then
+    c0=$(awk '$1 == "0" && NF >= 17 { print $6 }' gen-np2.out)
+    c1=$(awk '$1 == "1" && NF >= 17 { print $6 }' gen-np2.out)
+    if [ -n "$c0" ] && [ -n "$c1" ] && [ "$c0" != "$c1" ]; then
+      pass "-np 2: rank 0 on cpus $c0, rank 1 on cpus $c1"
+    else
+      fail "-np 2: ranks on cpus '$c0' and '$c1'"
+    fi
   fi
-else
-  fail "enc -np 3: exit $?: $(tail -5 mpi.out)"
+
+  # The split under mpirun: the faces between the ranks' pieces cut alike
+  # (by global ids), or the union would differ from the whole mesh's.
+  both=(--tetrahedralize)
+  check_run hex 2 hex.pvtu f 0.1 sliding 3 --tetrahedralize
+  both=()
+
+  # The encodings under mpirun -np 3 (rank 0 reads pieces 0 and 1, merged by
+  # global id), the union against vtkContourGrid on ref.vtu as VTK reads it.
+  if mpi 3 --input enc.pvtu --array f --iso 0.1 --mode sliding --workers 1 --reps 1 \
+    --output enc-np3.pvtp; then
+    gt=$(field mpi.out '^global:' 2)
+    if serial --input ref.vtu --array f --iso 0.1 --reps 1 --reorder none \
+      --verify-union enc-np3.pvtp && [ "$(grep -c '^verify-union: .*: ok$' serial.out)" = 5 ] &&
+      [ "$gt" = "$(field serial.out '^verify-union: triangles' 3)" ]; then
+      pass "enc -np 3: union == vtkContourGrid on ref.vtu, $gt triangles, GlobalPointIds"
+    else
+      fail "enc -np 3: $gt triangles; union: $(grep -E 'verify|adapt-iso' serial.out)"
+    fi
+  else
+    fail "enc -np 3: exit $?: $(tail -5 mpi.out)"
+  fi
 fi
 
 # ---- Memory: each rank holds its pieces, at most 1.3x -----------------------
 
 # Peak RSS minus the RSS before reading, over the rank's mesh share and
-# surface in the app's layout (the CSV's rss_peak_b, rss_base_b, data_b):
-# at most 1.3 on every rank, 2 pieces each, with a mesh large enough
-# (4.0 M tetrahedra, about 35 MiB a rank) that the libraries' and buffers'
-# 6-7 MiB do not dominate (docs/distributed.md, "Memory").
+# output in the app's layout (the CSV's rss_peak_b, rss_base_b, data_b):
+# at most 1.3 on every rank, 2 pieces each (merged by global id), with a
+# mesh large enough (2.05 M tetrahedra, about 30 MiB a rank: measured
+# 1.21) that the libraries' and buffers' 5 MiB do not dominate
+# (docs/distributed.md, "Memory").
 # Release builds only: the sanitizers' shadow memory is not the app's.
-if grep -qaE '__(asan|tsan)_init' "$bin"; then
+if [ -z "$full" ]; then
   echo "skip: memory bound (a sanitizer build)"
-elif serial --generate 100x100x80 --field waves --order hilbert --reorder none --reps 1 \
-  --save-mesh big.pvtu --pieces 6 &&
-  mpi 3 --input big.pvtu --iso 0 --mode sliding --workers 1 --reps 1 --output big.pvtp \
+elif serial --generate 80x80x64 --field waves --order hilbert --reorder none --reps 1 \
+  --save-mesh big.pvtu --pieces 4 &&
+  mpi 2 --input big.pvtu --iso 0 --mode sliding --workers 1 --reps 1 --output big.pvtp \
     --csv big.csv; then
   ratios=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { printf "%s%.3f", (NR > 2 ? " " : ""), ($c["rss_peak_b"] - $c["rss_base_b"]) / $c["data_b"] }' big.csv)
   worst=$(echo "$ratios" | tr ' ' '\n' | sort -g | tail -1)
   said=$(sed -n 's/^memory: .* at most \([0-9.]*\) .*/\1/p' mpi.out)
-  if [ "$(echo "$ratios" | wc -w)" = 3 ] && [ -n "$said" ] &&
+  if [ "$(echo "$ratios" | wc -w)" = 2 ] && [ -n "$said" ] &&
     awk -v w="$worst" -v s="$said" 'BEGIN { exit !(w <= 1.3 && w - s < 0.006 && s - w < 0.006) }'; then
-    pass "memory: peak RSS growth / (mesh share + surface) per rank $ratios <= 1.3, reported"
+    pass "memory: peak RSS growth / (mesh share + output) per rank $ratios <= 1.3, reported"
   else
     fail "memory: ratios per rank '$ratios' (target <= 1.3): $(grep '^memory:' mpi.out)"
   fi
@@ -448,17 +598,26 @@ fi
 
 # ---- Bad input: every rank names the file, the job ends ---------------------
 
-# bad_case NAME NP REGEX: mpirun on bad/gen.pvtu must exit 2 within the
-# timeout, each of the NP ranks printing a line matching REGEX. A rank reads
-# its pieces before it starts the runtime: a ThreadSanitizer build runs the
-# first case only (the ranks' stop, with MPI's threads), the release and
-# ASan variants all of them.
+# bad_case NAME NP REGEX: bad/gen.pvtu must fail with exit 2 within the
+# timeout. Release: under mpirun, each of the NP ranks printing a line
+# matching REGEX. Sanitizers: the first case under mpirun -np 2 (the ranks'
+# stop, with MPI's threads), the others serially under AddressSanitizer
+# (the same reader a rank runs), not under ThreadSanitizer (single-threaded).
 bad_case() {
   local name=$1 np=$2 re=$3
-  if [ -n "$tsan" ] && [ -n "${bad_once:-}" ]; then
-    echo "skip: $name (single-threaded reader: release and ASan variants)"
+  if [ -n "$san" ] && [ -n "${bad_once:-}" ]; then
+    if [ "$san" = tsan ]; then
+      echo "skip: $name (single-threaded reader: release and ASan variants)"
+      return
+    fi
+    serial --input bad/gen.pvtu --iso 0.1 --reps 1
+    local rc=$?
+    [ $rc -eq 2 ] && grep -qE "^adapt-isosurface: .*$re" serial.out
+    verdict $? "$name (serial): exit 2: $(grep -m1 -o "adapt-isosurface: .*" serial.out)" \
+      "$name (serial): exit $rc: $(head -5 serial.out)"
     return
   fi
+  [ -n "$san" ] && np=2
   bad_once=1
   mpi "$np" --input bad/gen.pvtu --iso 0.1 --mode sliding --workers 1 --reps 1 --output bad/o.pvtp
   local rc=$?
@@ -487,7 +646,9 @@ open('bad/gen_2.vtu', 'wb').write(d[:i + 64] + bytes(256) + d[i + 320:])
 EOF
 bad_case "corrupt piece" 2 "'bad/gen_2.vtu'"
 # Arrays that differ: the piece of a mesh whose scalars are another array.
-if serial --generate 18x14x11 --field sphere --order hilbert --reorder none --reps 1 \
+if [ "$san" = tsan ]; then
+  echo "skip: piece with other arrays (single-threaded reader: release and ASan variants)"
+elif serial --generate 18x14x11 --field sphere --order hilbert --reorder none --reps 1 \
   --save-mesh other.pvtu --pieces 4; then
   cp gen_2.vtu bad/
   cp other_1.vtu bad/gen_1.vtu
@@ -500,12 +661,14 @@ sed 's/gen_3.vtu/missing_3.vtu/' gen.pvtu >bad/gen.pvtu
 bad_case "index naming a missing piece" 2 "'bad/missing_3.vtu'"
 
 # Under mpirun, a serial-only option is refused.
-mpi 2 "${gen[@]}" --iso 0.1
-rc=$?
-if [ $rc -eq 1 ] && grep -q 'not available in a distributed run' mpi.out; then
-  pass "mpirun with --generate: refused, exit 1"
-else
-  fail "mpirun with --generate: exit $rc"
+if [ -n "$full" ]; then
+  mpi 2 "${gen[@]}" --iso 0.1
+  rc=$?
+  if [ $rc -eq 1 ] && grep -q 'not available in a distributed run' mpi.out; then
+    pass "mpirun with --generate: refused, exit 1"
+  else
+    fail "mpirun with --generate: exit $rc"
+  fi
 fi
 
 [ $fails -eq 0 ] && echo "test_dist: all passed" && exit 0

@@ -8,10 +8,13 @@
 #include "iso_config.h"
 #include "mesh.h"
 #include "mt.h"
+#include "pieces.h"
 #include "reorder.h"
 #include "vtk_bridge.h"
 
 #include <adapt/adapt.h>
+
+#include <vtkSMPTools.h>
 
 #include <algorithm>
 #include <array>
@@ -395,6 +398,55 @@ void test_cli(void **) {
 
 } // namespace
 
+/* The global ids read from pieces (PieceReadOptions::global_ids, for the
+ * distributed run's vertex numbering): each mesh point's id is its index in
+ * the mesh the pieces were written from, for merged pieces and for one
+ * alone, and the renumberings move the ids with the points. */
+void test_piece_global_ids(void **) {
+  const Mesh g = make_mesh(4, 3, 3, Field::Waves, Order::Hilbert);
+  const std::string pvtu = tmpdir() + "/gids.pvtu";
+  std::string err;
+  /* VTK's writer, on its SMP backend's threads, allocates what the main
+   * thread frees (TBB, uninstrumented: ThreadSanitizer cannot see the
+   * synchronisation): sequential for the write. */
+  const std::string backend = vtkSMPTools::GetBackend();
+  vtkSMPTools::SetBackend("Sequential");
+  assert_int_equal(write_pieces(g, pvtu, 3, &err), 0);
+  vtkSMPTools::SetBackend(backend.c_str());
+  PvtuIndex idx;
+  assert_int_equal(read_pvtu_index(pvtu, &idx, &err), 0);
+  PieceReadOptions ro;
+  ro.global_ids = true;
+  /* Each point's id names the point of g at its place. */
+  auto ids_match = [&g](const Mesh &m) {
+    assert_int_equal(m.point_data.size(), 1);
+    const MeshArray &a = m.point_data[0];
+    assert_string_equal(a.name.c_str(), kGlobalPointIds);
+    assert_int_equal(a.tuples(), m.pts.size());
+    for (size_t p = 0; p < m.pts.size(); p++) {
+      int64_t id;
+      std::memcpy(&id, a.bytes.data() + 8 * p, sizeof id);
+      assert_true(id >= 0 && (size_t)id < g.pts.size());
+      const Point &q = g.pts[(size_t)id];
+      assert_true(q.x == m.pts[p].x && q.y == m.pts[p].y && q.z == m.pts[p].z);
+    }
+  };
+  for (size_t first : {0, 1}) {
+    Mesh m;
+    assert_int_equal(read_pieces(idx, first, first == 0 ? 3 : 2, ro, &m, &err), 0);
+    assert_int_equal(m.tets.size() > 0, 1);
+    ids_match(m);
+    assert_int_equal(shuffle_points(&m, 3, &err), 0);
+    ids_match(m);
+    assert_int_equal(reorder_cells(&m, Reorder::Hilbert, nullptr, &err), 0);
+    ids_match(m);
+  }
+  /* Without the option, no array. */
+  Mesh m;
+  assert_int_equal(read_pieces(idx, 0, 3, PieceReadOptions(), &m, &err), 0);
+  assert_true(m.point_data.empty() && m.pts.size() == g.pts.size());
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_permutation),
@@ -402,6 +454,7 @@ int main(void) {
       cmocka_unit_test(test_surface_unchanged),
       cmocka_unit_test(test_auto),
       cmocka_unit_test(test_bad_inputs),
+      cmocka_unit_test(test_piece_global_ids),
 #ifdef ISO_TEST_BIN
       cmocka_unit_test(test_cli),
 #endif

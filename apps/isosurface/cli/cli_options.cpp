@@ -112,7 +112,9 @@ const char usage[] =
     "  --version             the app's, libadapt's and VTK's versions\n"
     "  --help\n"
     "Distributed (under mpirun, or with --output FILE.pvtp): --input FILE.pvtu, each rank\n"
-    "  extracting its share of the pieces with --workers P; see docs/distributed.md\n"
+    "  extracting its share of the pieces with --workers P (--point-order, --reorder and\n"
+    "  --tetrahedralize apply to each rank's pieces); the .pvtp carries GlobalPointIds;\n"
+    "  see docs/distributed.md\n"
     "Options taking a value refuse one that starts with '--' (another option).\n"
     "Output paths (--output, --csv, --save-mesh, --png) are checked before the extraction,\n"
     "their file types too (another extension is refused).\n"
@@ -516,7 +518,6 @@ DistOptions dist_options(const Options &o) {
                      {o.smp_check, "--smp-check"},
                      {!o.png.empty(), "--png"},
                      {!o.save_mesh.empty(), "--save-mesh"},
-                     {o.tetrahedralize, "--tetrahedralize"},
                      {o.predict_misses, "--predict-misses"},
                      {!o.positions.empty(), "--positions"}};
   for (const auto &x : serial_only)
@@ -548,6 +549,10 @@ DistOptions dist_options(const Options &o) {
   d.aopt.sched = o.sched;
   d.reps = o.reps;
   d.quiet = o.quiet;
+  d.tetrahedralize = o.tetrahedralize;
+  d.point_order = o.point_order;
+  d.reorder = o.reorder;
+  d.seed = o.seed;
   return d;
 }
 

@@ -4,10 +4,13 @@
  * dist_run: each of the R ranks reads its share of the N pieces of a .pvtu
  * (pieces [r*N/R, (r+1)*N/R), as VTK's parallel reader assigns them: empty
  * when R > N), binds itself to its share of the cores of its machine,
- * extracts with libadapt inside, writes its piece of the .pvtp (rank 0 the
- * index, through vtkXMLPPolyDataWriter and vtkMPIController), and rank 0
- * prints the global figures (triangles, globally merged vertices, area) and
- * the per-phase time table (per-rank maximum, load imbalance) and memory.
+ * renumbers its mesh (--point-order, --reorder), extracts with libadapt
+ * inside, numbers the surface's vertices globally (a vertex shared by two
+ * ranks' pieces gets one id), writes its piece of the .pvtp with those ids
+ * as GlobalPointIds (rank 0 the index, through vtkXMLPPolyDataWriter and
+ * vtkMPIController), and rank 0 prints the global figures (triangles,
+ * globally merged vertices, area), the per-phase time table (per-rank
+ * maximum, load imbalance), the memory and the pieces written.
  * Errors of any rank (a missing or corrupt piece, arrays that differ) are
  * agreed on by a collective after each phase: every rank prints the first
  * failing rank's message and the job ends with its exit code (no hang).
@@ -18,6 +21,7 @@
 #define APPS_ISOSURFACE_CLI_DIST_H
 
 #include "mt.h"
+#include "reorder.h"
 
 #include <cstdlib>
 #include <initializer_list>
@@ -36,6 +40,10 @@ struct DistOptions {
   AdaptOptions aopt;
   int reps = 1;
   bool quiet = false;
+  bool tetrahedralize = false;               /* split the pieces' linear 3D cells */
+  PointOrder point_order = PointOrder::Keep; /* each rank's mesh, after the read */
+  Reorder reorder = Reorder::Auto;           /* each rank's mesh, on its runtime */
+  uint64_t seed = 1;                         /* of --point-order random */
 };
 
 /* True when this process was started by mpirun/mpiexec (OpenMPI's, MPICH's

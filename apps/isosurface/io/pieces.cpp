@@ -31,10 +31,32 @@ const char *const kGlobalPointIds = "GlobalPointIds";
 
 namespace {
 
+/* The global id of each mesh point read so far, 8 bytes each, in the
+ * bytes of a MeshArray (kGlobalPointIds), so that the mesh can keep them
+ * (PieceReadOptions::global_ids) without a copy. */
+struct GidColumn {
+  MeshArray a;
+  GidColumn() {
+    a.name = kGlobalPointIds;
+    a.type = VTK_ID_TYPE;
+    a.elem_size = sizeof(int64_t);
+  }
+  size_t size() const { return a.bytes.size() / sizeof(int64_t); }
+  int64_t operator[](size_t i) const {
+    int64_t g;
+    std::memcpy(&g, a.bytes.data() + i * sizeof g, sizeof g);
+    return g;
+  }
+  void push(int64_t g) {
+    const unsigned char *b = reinterpret_cast<const unsigned char *>(&g);
+    a.bytes.insert(a.bytes.end(), b, b + sizeof g);
+  }
+};
+
 /* Global point id -> mesh point, by open addressing (linear probing) at a
  * load of 3/4 at most: 4-byte slots (8-byte ones from 2^32 - 1 points on)
- * holding a mesh point, and the global id of each mesh point (8 bytes):
- * 13 to 19 bytes a point while the pieces are read. */
+ * holding a mesh point, whose global id is in the column (8 bytes): 13 to
+ * 19 bytes a point while the pieces are read. */
 class GidTable {
 public:
   void init(size_t npoints) {
@@ -46,12 +68,10 @@ public:
     else
       slots32_.assign(cap, UINT32_MAX);
     mask_ = cap - 1;
-    gids_.clear();
-    gids_.reserve(npoints);
   }
   /* The point of global id g, or `fresh` (the next point, == the points
-   * added so far) after adding it. */
-  int64_t find_or_add(int64_t g, int64_t fresh) {
+   * added so far) after adding it (g pushed to col). */
+  int64_t find_or_add(int64_t g, int64_t fresh, GidColumn *col) {
     uint64_t h = (uint64_t)g * 0x9e3779b97f4a7c15ull;
     for (size_t at = (size_t)(h ^ (h >> 29)) & mask_;; at = (at + 1) & mask_) {
       const uint64_t s = wide_                        ? slots64_[at]
@@ -62,27 +82,31 @@ public:
           slots64_[at] = (uint64_t)fresh;
         else
           slots32_[at] = (uint32_t)fresh;
-        gids_.push_back(g);
+        col->push(g);
         return fresh;
       }
-      if (gids_[s] == g) return (int64_t)s;
+      if ((*col)[s] == g) return (int64_t)s;
     }
   }
 
 private:
   std::vector<uint32_t> slots32_;
   std::vector<uint64_t> slots64_;
-  std::vector<int64_t> gids_;
   size_t mask_ = 0;
   bool wide_ = false;
 };
 
 /* Points of the pieces read so far, merged: by global id, else by exact
- * coordinates. */
+ * coordinates; their global ids in `gids` while every piece has them and
+ * they are wanted (`keep_gids`: kept, or the split's order). */
 struct PointMerger {
   bool by_gid = true;
+  bool keep_gids = false;
+  bool all_gids = true; /* every point read so far came with its global id */
   GidTable gid;
+  GidColumn gids;
   std::unordered_map<XyzKey, int64_t, XyzHash> xyz;
+  bool has_gids(size_t npts) const { return all_gids && gids.size() == npts; }
 };
 
 /* Check piece file `path` (check_file) and read its point and cell counts
@@ -222,7 +246,9 @@ int non_finite_point(const std::string &path, size_t p, int64_t gid, double v,
 int read_piece_points(PieceFile &f, const PieceLayout &l, bool merge, PointMerger *pm, Mesh *mesh,
                       PointMap *map, std::string *err) {
   const size_t npts = (size_t)l.np;
-  const bool gids = merge && pm->by_gid;
+  const bool by_gid = merge && pm->by_gid;
+  if (!l.g) pm->all_gids = false;
+  const bool gids = by_gid || (pm->keep_gids && pm->all_gids);
   size_t chunk = ISO_PIECE_CHUNK;
   if (npts > 0 && (l.xyz[0].ascii || l.s->ascii || (gids && l.g->ascii))) chunk = npts;
   *map = PointMap{merge, (int64_t)mesh->pts.size(), {}};
@@ -242,8 +268,8 @@ int read_piece_points(PieceFile &f, const PieceLayout &l, bool merge, PointMerge
       int64_t id = (int64_t)mesh->pts.size();
       bool fresh = true;
       if (merge) {
-        if (gids) {
-          const int64_t found = pm->gid.find_or_add(gv[i], id);
+        if (by_gid) {
+          const int64_t found = pm->gid.find_or_add(gv[i], id, &pm->gids);
           fresh = found == id;
           id = found;
         } else {
@@ -256,6 +282,7 @@ int read_piece_points(PieceFile &f, const PieceLayout &l, bool merge, PointMerge
       if (fresh) {
         mesh->pts.push_back(q);
         mesh->scalars.push_back(v[i]);
+        if (gids && !by_gid) pm->gids.push(gv[i]);
       }
     }
   }
@@ -267,26 +294,71 @@ int read_piece_points(PieceFile &f, const PieceLayout &l, bool merge, PointMerge
   return 0;
 }
 
-/* Cell c of a chunk, the first that is not a tetrahedron (its type ty, or
- * its point count from offsets `from` to `to`): the error. */
-int refuse_cell(const std::string &path, size_t c, int ty, int64_t from, int64_t to,
+/* The points a cell of type ty needs: 4 for a tetrahedron, the split's
+ * for the cells split_cell splits when `split`, else 0 (refused). */
+int cell_need(int ty, bool split) {
+  if (ty == VTK_TETRA) return 4;
+  return split && ty >= 0 && ty < 256 ? cell_points((uint8_t)ty) : 0;
+}
+
+/* Cell c of a chunk, the first refused (its type ty, or its point count
+ * from offsets `from` to `to`): the error. */
+int refuse_cell(const std::string &path, size_t c, int ty, int64_t from, int64_t to, bool split,
                 std::string *err) {
-  if (ty != VTK_TETRA) {
-    *err = "piece '" + path + "': cell " + std::to_string(c) + " (VTK cell type " +
-           std::to_string(ty) + ") is not a tetrahedron";
+  const std::string cell = "piece '" + path + "': cell " + std::to_string(c);
+  const int need = cell_need(ty, split);
+  if (need == 0) {
+    *err = cell + " (VTK cell type " + std::to_string(ty) + ") is not a tetrahedron" +
+           (split ? ": refused (--tetrahedralize splits voxels, hexahedra, wedges and pyramids)"
+                  : "; rerun with --tetrahedralize to split 3D cells into tetrahedra");
     return -EPROTO;
   }
-  *err = "piece '" + path + "': cell " + std::to_string(c) + " has " + std::to_string(to - from) +
-         " points, a tetrahedron has 4";
+  *err = cell + " has " + std::to_string(to - from) + " points, " +
+         (ty == VTK_TETRA ? std::string("a tetrahedron")
+                          : "a cell of VTK type " + std::to_string(ty)) +
+         " has " + std::to_string(need);
   return -EINVAL;
 }
 
-/* The cells of a piece into *mesh (appended, their points through map):
- * in each chunk, the cells up to the first that is not a tetrahedron have
- * their points read and checked, then that cell is refused: the errors come
- * in the cells' order. */
+/* A cell of type ty (not a tetrahedron) of mesh points m[0..np) split into
+ * tetrahedra appended to mesh->tets. split_cell decides by the order of the
+ * ids it is given: it is given the rank of each point in the order of the
+ * points' global ids (of their coordinates without global ids; the mesh
+ * ids break ties), the same on every rank that reads a cell with that
+ * face. */
+void split_into(int ty, const uint32_t *m, int np, const PointMerger &pm, Mesh *mesh) {
+  const bool by_gid = pm.has_gids(mesh->pts.size());
+  const Point *pts = mesh->pts.data();
+  auto before = [&](int a, int b) {
+    if (by_gid && pm.gids[m[a]] != pm.gids[m[b]]) return pm.gids[m[a]] < pm.gids[m[b]];
+    const Point &p = pts[m[a]], &q = pts[m[b]];
+    if (!by_gid && (p.x != q.x || p.y != q.y || p.z != q.z))
+      return p.x != q.x ? p.x < q.x : p.y != q.y ? p.y < q.y : p.z < q.z;
+    return m[a] < m[b];
+  };
+  int order[8]; /* insertion sort: at most 8 points */
+  for (int k = 0; k < np; k++) {
+    int j = k;
+    for (; j > 0 && before(k, order[j - 1]); j--) order[j] = order[j - 1];
+    order[j] = k;
+  }
+  uint32_t rank[8];
+  for (int r = 0; r < np; r++) rank[order[r]] = (uint32_t)r;
+  Tet out[kMaxSplitTets];
+  const int nt = split_cell((uint8_t)ty, rank, out);
+  for (int t = 0; t < nt; t++) {
+    for (uint32_t &v : out[t].v) v = m[order[v]]; /* the point of rank v */
+    mesh->tets.push_back(out[t]);
+  }
+}
+
+/* The cells of a piece into *mesh (appended, their points through map; the
+ * cells split_cell splits split when `split`): in each chunk, the cells up
+ * to the first refused have their points read and checked, then that cell
+ * is refused: the errors come in the cells' order. */
 int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &l,
-                     const PointMap &map, Mesh *mesh, std::string *err) {
+                     const PointMap &map, bool split, const PointMerger &pm, Mesh *mesh,
+                     std::string *err) {
   const std::string &path = f.path;
   const std::vector<XmlArray> cells = xml_arrays(piece->FindNestedElementWithName("Cells"));
   const XmlArray *conn = find_array(cells, "connectivity"), *offs = find_array(cells, "offsets"),
@@ -308,24 +380,33 @@ int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &
     if (int rc = f.read(*offs, c0, n, &off, err)) return rc;
     if (int rc = f.read(*types, c0, n, &ty, err)) return rc;
     size_t good = 0;
-    for (int64_t at = end; good < n && ty[good] == VTK_TETRA && off[good] - at == 4; good++)
+    int64_t at = end;
+    for (; good < n && cell_need(ty[good], split) != 0 &&
+           off[good] - at == cell_need(ty[good], split);
+         good++)
       at = off[good];
-    if (int rc = f.read(*conn, (uint64_t)end, 4 * good, &ids, err)) return rc;
+    if (int rc = f.read(*conn, (uint64_t)end, (size_t)(at - end), &ids, err)) return rc;
+    const int64_t *id = ids.data();
     for (size_t i = 0; i < good; i++) {
-      Tet t;
-      for (int k = 0; k < 4; k++) {
-        const int64_t id = ids[4 * i + (size_t)k];
-        if (id < 0 || id >= l.np) {
+      const int np = ty[i] == VTK_TETRA ? 4 : cell_points((uint8_t)ty[i]);
+      uint32_t m[8];
+      for (int k = 0; k < np; k++) {
+        if (id[k] < 0 || id[k] >= l.np) {
           *err = "piece '" + path + "': cell " + std::to_string(c0 + i) + " uses point " +
-                 std::to_string(id) + ", out of range [0, " + std::to_string(l.np) + ")";
+                 std::to_string(id[k]) + ", out of range [0, " + std::to_string(l.np) + ")";
           return -ERANGE;
         }
-        t.v[k] = (uint32_t)map(id); /* < mesh->pts.size() < kMaxMeshPoints */
+        m[k] = (uint32_t)map(id[k]); /* < mesh->pts.size() < kMaxMeshPoints */
       }
-      mesh->tets.push_back(t);
+      id += np;
+      if (ty[i] == VTK_TETRA)
+        mesh->tets.push_back(Tet{{m[0], m[1], m[2], m[3]}});
+      else
+        split_into(ty[i], m, np, pm, mesh);
     }
     if (good < n)
-      return refuse_cell(path, c0 + good, ty[good], good ? off[good - 1] : end, off[good], err);
+      return refuse_cell(path, c0 + good, ty[good], good ? off[good - 1] : end, off[good], split,
+                         err);
     end = off[n - 1];
   }
   return 0;
@@ -334,14 +415,14 @@ int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &
 /* One <Piece> of a piece file into *mesh (appended, points merged through
  * pm), a chunk of ISO_PIECE_CHUNK points or cells at a time. */
 int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *piece,
-                       const std::string &scalars, bool merge, PointMerger *pm, Mesh *mesh,
-                       std::string *err) {
+                       const std::string &scalars, bool split, bool merge, PointMerger *pm,
+                       Mesh *mesh, std::string *err) {
   PieceLayout l;
   if (int rc = piece_layout(idx, f.path, piece, scalars, merge, pm, *mesh, &l, err)) return rc;
   PointMap map;
   if (int rc = read_piece_points(f, l, merge, pm, mesh, &map, err)) return rc;
   if (l.nc == 0) return 0;
-  return read_piece_cells(f, piece, l, map, mesh, err);
+  return read_piece_cells(f, piece, l, map, split, *pm, mesh, err);
 }
 
 /* Read one piece file (checked by piece_counts) into *mesh (appended,
@@ -352,7 +433,7 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
  * Memory). Only the scalars, the global ids, the points and the cells are
  * read. */
 int read_one_piece(const PvtuIndex &idx, const std::string &path, const std::string &scalars,
-                   bool merge, PointMerger *pm, Mesh *mesh, std::string *err) {
+                   bool split, bool merge, PointMerger *pm, Mesh *mesh, std::string *err) {
   CaughtReader<vtkXMLUnstructuredGridReader> in(path);
   in.r->UpdateInformation();
   vtkXMLDataParser *parser = in.r->GetXMLParser();
@@ -375,7 +456,7 @@ int read_one_piece(const PvtuIndex &idx, const std::string &path, const std::str
   for (int i = 0; rc == 0 && i < grid->GetNumberOfNestedElements(); i++) {
     vtkXMLDataElement *e = grid->GetNestedElement(i);
     if (std::strcmp(e->GetName(), "Piece") == 0)
-      rc = read_piece_element(idx, f, e, scalars, merge, pm, mesh, err);
+      rc = read_piece_element(idx, f, e, scalars, split, merge, pm, mesh, err);
   }
   parser->SetStream(nullptr);
   return rc;
@@ -389,71 +470,9 @@ std::string list_arrays(const std::vector<ArrayDecl> &arrays) {
 
 } // namespace
 
-bool has_extension(const std::string &path, const char *ext) {
-  const size_t n = std::strlen(ext);
-  if (path.size() <= n) return false;
-  for (size_t i = 0; i < n; i++)
-    if (std::tolower((unsigned char)path[path.size() - n + i]) !=
-        std::tolower((unsigned char)ext[i]))
-      return false;
-  return true;
-}
-
-int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
-  if (int rc = need_regular_file(path, err)) return rc;
-  CaughtReader<vtkXMLDataParser> in(path);
-  if (!in.r->Parse() || in.catcher->failed || !in.r->GetRootElement()) {
-    *err = "'" + path + "' is not a readable XML file" + in.reason();
-    return -EIO;
-  }
-  vtkXMLDataElement *root = in.r->GetRootElement();
-  const char *type = root->GetAttribute("type");
-  vtkXMLDataElement *grid = root->FindNestedElementWithName("PUnstructuredGrid");
-  if (std::strcmp(root->GetName(), "VTKFile") != 0 || !type ||
-      std::strcmp(type, "PUnstructuredGrid") != 0 || !grid) {
-    *err = "'" + path + "' is not a .pvtu index (VTKFile of type PUnstructuredGrid)";
-    return -EPROTO;
-  }
-  PvtuIndex idx;
-  idx.path = path;
-  const std::string dir = dir_of(path);
-  for (int i = 0; i < grid->GetNumberOfNestedElements(); i++) {
-    vtkXMLDataElement *e = grid->GetNestedElement(i);
-    if (std::strcmp(e->GetName(), "Piece") == 0) {
-      const char *src = e->GetAttribute("Source");
-      if (!src || !*src) {
-        *err = "'" + path + "': piece " + std::to_string(idx.pieces.size()) + " has no Source";
-        return -EPROTO;
-      }
-      idx.pieces.push_back(src[0] == '/' ? std::string(src) : dir + src);
-    } else if (std::strcmp(e->GetName(), "PPointData") == 0) {
-      if (const char *sc = e->GetAttribute("Scalars")) idx.scalars = sc;
-      for (int j = 0; j < e->GetNumberOfNestedElements(); j++) {
-        vtkXMLDataElement *a = e->GetNestedElement(j);
-        const char *name = a->GetAttribute("Name"), *t = a->GetAttribute("type");
-        if (std::strcmp(a->GetName(), "PDataArray") != 0 || !name || !t) {
-          *err = "'" + path + "': point array " + std::to_string(j) + " has no Name or type";
-          return -EPROTO;
-        }
-        ArrayDecl d;
-        d.name = name;
-        d.type = t;
-        if (!a->GetScalarAttribute("NumberOfComponents", d.components)) d.components = 1;
-        idx.arrays.push_back(d);
-      }
-    }
-  }
-  if (idx.pieces.empty()) {
-    *err = "'" + path + "' lists no pieces";
-    return -EINVAL;
-  }
-  *out = std::move(idx);
-  return 0;
-}
-
-int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const std::string &array,
+int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const PieceReadOptions &opt,
                 Mesh *mesh, std::string *err) {
-  const std::string scalars = array.empty() ? idx.scalars : array;
+  const std::string scalars = opt.array.empty() ? idx.scalars : opt.array;
   if (scalars.empty()) {
     *err = "'" + idx.path + "' has no active point scalars; choose an array with --array NAME " +
            "(point arrays: " + list_arrays(idx.arrays) + ")";
@@ -486,21 +505,30 @@ int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const std::stri
   PointMerger pm;
   const bool merge = last - first > 1;
   if (merge) pm.gid.init(npts);
+  pm.keep_gids = opt.global_ids || opt.tetrahedralize;
+  if (merge || pm.keep_gids) pm.gids.a.bytes.reserve(npts * sizeof(int64_t));
   for (size_t i = first; i < last; i++)
-    if (int rc = read_one_piece(idx, idx.pieces[i], scalars, merge, &pm, &m, err)) return rc;
+    if (int rc =
+            read_one_piece(idx, idx.pieces[i], scalars, opt.tetrahedralize, merge, &pm, &m, err))
+      return rc;
+  pm.gid = GidTable();
   if (int rc = validate(m, err)) {
     *err = "pieces of '" + idx.path + "': " + *err;
     return rc;
   }
+  if (opt.global_ids && pm.has_gids(m.pts.size()) && !m.pts.empty())
+    m.point_data.push_back(std::move(pm.gids.a));
   *mesh = std::move(m);
   return 0;
 }
 
-int read_pvtu(const std::string &path, const std::string &array, Mesh *mesh, std::string *err) {
+int read_pvtu(const std::string &path, const PieceReadOptions &opt, Mesh *mesh, std::string *err) {
   PvtuIndex idx;
   if (int rc = read_pvtu_index(path, &idx, err)) return rc;
+  PieceReadOptions o = opt;
+  o.global_ids = false;
   Mesh m;
-  if (int rc = read_pieces(idx, 0, idx.pieces.size(), array, &m, err)) return rc;
+  if (int rc = read_pieces(idx, 0, idx.pieces.size(), o, &m, err)) return rc;
   if (m.tets.empty()) {
     *err = "'" + path + "' has no cells";
     return -EINVAL;

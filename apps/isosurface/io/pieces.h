@@ -59,35 +59,64 @@ struct PvtuIndex {
  * PUnstructuredGrid index or a piece without Source, -EINVAL no pieces. */
 int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err);
 
-/* Pieces [first, last) of idx as one mesh of tetrahedra, scalars `array`
- * ("" the index's active scalars). Each piece file is checked (check_file)
- * before VTK reads it, then its point arrays against the index (names,
- * types, components: pieces whose arrays differ are refused), its cells
- * (tetrahedra only), its point ids. VTK's reader parses each piece's XML;
- * its arrays (only the points, the scalars, the global ids and the cells)
- * are then read through VTK's parser ISO_PIECE_CHUNK values at a time and
- * converted at once: the peak memory is the mesh, the global-id table and
- * one chunk. first == last gives an empty mesh.
+/* How read_pieces reads. */
+struct PieceReadOptions {
+  std::string array; /* the scalars; "" the index's active scalars */
+  /* Split voxels, hexahedra, wedges and pyramids into tetrahedra (split_cell,
+   * mt.h), else they are refused. The split of a cell follows the order of
+   * its points' global ids (by their coordinates in pieces without global
+   * ids), so that a face shared by cells of different pieces, read by
+   * different ranks, is cut the same way on both sides. */
+  bool tetrahedralize = false;
+  /* Keep each mesh point's global id: mesh->point_data gets the array
+   * kGlobalPointIds (8-byte integers, VTK_ID_TYPE), which the renumberings
+   * of reorder.h move with the points, when every piece read has global
+   * ids (else no array is added). */
+  bool global_ids = false;
+};
+
+/* Pieces [first, last) of idx as one mesh of tetrahedra. Each piece file is
+ * checked (check_file) before VTK reads it, then its point arrays against
+ * the index (names, types, components: pieces whose arrays differ are
+ * refused), its cells (tetrahedra, or the cells opt.tetrahedralize
+ * splits), its point ids. VTK's reader parses each piece's XML; its arrays
+ * (only the points, the scalars, the global ids and the cells) are then
+ * read through VTK's parser ISO_PIECE_CHUNK values at a time and converted
+ * at once: the peak memory is the mesh, the global-id table and one chunk.
+ * first == last gives an empty mesh.
  * Errors: check_file's and VTK's on a piece (-ENOENT, -EINVAL, -EIO, named),
  * -EPROTO arrays that differ from the index or a cell that is not a
- * tetrahedron, -EINVAL an unknown array (the index's are listed), -ERANGE a
- * point id out of range, validate()'s. */
-int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const std::string &array,
+ * tetrahedron (nor split), -EINVAL an unknown array (the index's are
+ * listed), -ERANGE a point id out of range, validate()'s. */
+int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const PieceReadOptions &opt,
                 Mesh *mesh, std::string *err);
 
-/* The whole .pvtu as one mesh (all its pieces). */
-int read_pvtu(const std::string &path, const std::string &array, Mesh *mesh, std::string *err);
+/* The whole .pvtu as one mesh (all its pieces; opt.global_ids ignored). */
+int read_pvtu(const std::string &path, const PieceReadOptions &opt, Mesh *mesh, std::string *err);
 
 /* Piece `piece` of a .pvtp output: its file name beside the index (path
  * without ".pvtp" + "_<piece>.vtp"), as vtkXMLPPolyDataWriter names it. */
 std::string pvtp_piece_path(const std::string &pvtp, int piece);
 
 /* A surface read back from a .pvtp (vtkXMLPPolyDataReader, every piece),
- * its coincident points (identical coordinates) merged. */
+ * its coincident points (identical coordinates) merged; its global point
+ * ids (VTK's, kGlobalPointIds as the distributed run writes them) checked
+ * against that merge when the pieces have them. */
 struct UnionSurface {
   Surface s;
   size_t pieces = 0;
   size_t points_read = 0; /* before merging */
+  bool has_gids = false;
+  size_t gid_distinct = 0; /* distinct global ids */
+  size_t gid_mismatch = 0; /* points whose id differs from another's at the same place, or
+                            * whose id another place has too */
+  int64_t gid_min = 0, gid_max = -1;
+  /* One id per merged vertex, dense from 0: ParaView merges by them what
+   * coordinates merge. */
+  bool gids_ok() const {
+    return has_gids && gid_mismatch == 0 && gid_distinct == s.nverts() && gid_min == 0 &&
+           gid_max + 1 == (int64_t)gid_distinct;
+  }
 };
 int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err);
 
@@ -108,7 +137,8 @@ struct UnionReference {
 };
 
 /* Read the .pvtp at path, merge it, print one verification line per check
- * (triangles, vertices, area within rtol, manifold) to stdout; true if all
+ * (triangles, vertices, area within rtol, manifold, and the global ids
+ * when the pieces have them: UnionSurface::gids_ok) to stdout; true if all
  * pass. A read error is printed (naming the file) and fails. */
 bool verify_union(const std::string &path, const UnionReference &ref, double rtol);
 

@@ -1,10 +1,13 @@
 /* apps/isosurface/io: the XML of VTK's parallel and piece files (see
- * pieces_xml.h). */
+ * pieces_xml.h), and the .pvtu index (read_pvtu_index, pieces.h). */
+#include "pieces_shared.h"
 #include "pieces_xml.h"
+#include "vtk_quiet.h"
 
 #include <vtkAbstractArray.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <limits>
 
@@ -106,6 +109,68 @@ bool numeric_type(int t) {
     vtkTemplateMacro(return true);
   default: return false;
   }
+}
+
+bool has_extension(const std::string &path, const char *ext) {
+  const size_t n = std::strlen(ext);
+  if (path.size() <= n) return false;
+  for (size_t i = 0; i < n; i++)
+    if (std::tolower((unsigned char)path[path.size() - n + i]) !=
+        std::tolower((unsigned char)ext[i]))
+      return false;
+  return true;
+}
+
+int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
+  if (int rc = need_regular_file(path, err)) return rc;
+  CaughtReader<vtkXMLDataParser> in(path);
+  if (!in.r->Parse() || in.catcher->failed || !in.r->GetRootElement()) {
+    *err = "'" + path + "' is not a readable XML file" + in.reason();
+    return -EIO;
+  }
+  vtkXMLDataElement *root = in.r->GetRootElement();
+  const char *type = root->GetAttribute("type");
+  vtkXMLDataElement *grid = root->FindNestedElementWithName("PUnstructuredGrid");
+  if (std::strcmp(root->GetName(), "VTKFile") != 0 || !type ||
+      std::strcmp(type, "PUnstructuredGrid") != 0 || !grid) {
+    *err = "'" + path + "' is not a .pvtu index (VTKFile of type PUnstructuredGrid)";
+    return -EPROTO;
+  }
+  PvtuIndex idx;
+  idx.path = path;
+  const std::string dir = dir_of(path);
+  for (int i = 0; i < grid->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *e = grid->GetNestedElement(i);
+    if (std::strcmp(e->GetName(), "Piece") == 0) {
+      const char *src = e->GetAttribute("Source");
+      if (!src || !*src) {
+        *err = "'" + path + "': piece " + std::to_string(idx.pieces.size()) + " has no Source";
+        return -EPROTO;
+      }
+      idx.pieces.push_back(src[0] == '/' ? std::string(src) : dir + src);
+    } else if (std::strcmp(e->GetName(), "PPointData") == 0) {
+      if (const char *sc = e->GetAttribute("Scalars")) idx.scalars = sc;
+      for (int j = 0; j < e->GetNumberOfNestedElements(); j++) {
+        vtkXMLDataElement *a = e->GetNestedElement(j);
+        const char *name = a->GetAttribute("Name"), *t = a->GetAttribute("type");
+        if (std::strcmp(a->GetName(), "PDataArray") != 0 || !name || !t) {
+          *err = "'" + path + "': point array " + std::to_string(j) + " has no Name or type";
+          return -EPROTO;
+        }
+        ArrayDecl d;
+        d.name = name;
+        d.type = t;
+        if (!a->GetScalarAttribute("NumberOfComponents", d.components)) d.components = 1;
+        idx.arrays.push_back(d);
+      }
+    }
+  }
+  if (idx.pieces.empty()) {
+    *err = "'" + path + "' lists no pieces";
+    return -EINVAL;
+  }
+  *out = std::move(idx);
+  return 0;
 }
 
 } // namespace iso

@@ -7,7 +7,9 @@
 
 #include <vtkCellArray.h>
 #include <vtkCommand.h>
+#include <vtkDataArray.h>
 #include <vtkNew.h>
+#include <vtkPointData.h>
 #include <vtkPolyData.h>
 #include <vtkXMLPPolyDataReader.h>
 
@@ -28,6 +30,26 @@ struct EdgeUse {
   int count = 0;
   int forward = 0; /* uses from the lower to the higher vertex id */
 };
+
+/* The global ids of pd's points against their merge by coordinates
+ * (to_merged) into *u. */
+void check_gids(vtkPolyData *pd, const std::vector<int64_t> &to_merged, UnionSurface *u) {
+  vtkDataArray *g = pd->GetPointData()->GetArray(kGlobalPointIds);
+  if (!g || g->GetNumberOfComponents() != 1 || g->GetNumberOfTuples() != pd->GetNumberOfPoints())
+    return;
+  u->has_gids = true;
+  std::vector<int64_t> gid_of(u->s.nverts(), -1);
+  std::unordered_map<int64_t, int64_t> place; /* global id -> merged vertex */
+  for (vtkIdType p = 0; p < pd->GetNumberOfPoints(); p++) {
+    const int64_t id = (int64_t)g->GetComponent(p, 0), m = to_merged[(size_t)p];
+    if (gid_of[(size_t)m] < 0) gid_of[(size_t)m] = id;
+    const auto at = place.emplace(id, m).first;
+    u->gid_mismatch += gid_of[(size_t)m] != id || at->second != m;
+    u->gid_min = p == 0 ? id : std::min(u->gid_min, id);
+    u->gid_max = std::max(u->gid_max, id);
+  }
+  u->gid_distinct = place.size();
+}
 
 } // namespace
 
@@ -68,6 +90,7 @@ int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err
     }
     for (int k = 0; k < 3; k++) u.s.tri.push_back(to_merged[(size_t)pid[k]]);
   }
+  check_gids(pd, to_merged, &u);
   *out = std::move(u);
   return 0;
 }
@@ -129,7 +152,14 @@ bool verify_union(const std::string &path, const UnionReference &ref, double rto
               "misoriented, %zu degenerate triangles: %s\n",
               es.inner, es.border, es.nonmanifold, es.misoriented, es.degenerate,
               es.manifold() ? "ok" : "FAILED");
-  return tris && verts && area_ok && es.manifold();
+  if (u.has_gids)
+    std::printf("verify-union: %s: %zu distinct in [%lld, %lld] for %zu merged vertices, %zu "
+                "points at odds with the merge by coordinates: %s\n",
+                kGlobalPointIds, u.gid_distinct, (long long)u.gid_min, (long long)u.gid_max,
+                u.s.nverts(), u.gid_mismatch, u.gids_ok() ? "ok" : "FAILED");
+  else
+    std::printf("verify-union: the pieces carry no %s\n", kGlobalPointIds);
+  return tris && verts && area_ok && es.manifold() && (!u.has_gids || u.gids_ok());
 }
 
 } // namespace iso

@@ -540,7 +540,10 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
       *err = "'" + path + "': a .pvtu input gives point scalars only (no cell scalars, no arrays)";
       return -ENOTSUP;
     }
-    return read_pvtu(path, opt.array, mesh, err);
+    PieceReadOptions po;
+    po.array = opt.array;
+    po.tetrahedralize = opt.tetrahedralize;
+    return read_pvtu(path, po, mesh, err);
   }
   Mesh m; /* *mesh untouched on error */
   const int rc = read_mesh_checked(path, opt, &m, err);

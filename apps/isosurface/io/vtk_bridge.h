@@ -59,7 +59,8 @@ struct ReadOptions {
  * non-finite image origin, spacing or direction; -EIO VTK failed to parse
  * the file (or threw); plus validate()'s.
  * A .pvtu index (file_format) is read whole by read_pvtu (pieces.h), with
- * opt.array only, and its errors (-ENOTSUP when opt asks for cell scalars
+ * opt.array and opt.tetrahedralize only (its cells split by split_cell,
+ * mt.h, in the order of their global ids), and its errors (-ENOTSUP when opt asks for cell scalars
  * or names arrays; all_arrays carries none). */
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err);
 
