@@ -438,6 +438,87 @@ void test_select() {
   }
 }
 
+/* An element that counts the live objects and throws when constructed from
+ * the value `bad_value`. */
+std::atomic<long> live{0};
+int bad_value = -1;
+struct tracked {
+  int v;
+  tracked() : v(0) { live++; }
+  tracked(int x) : v(x) { /* implicit: uninitialized_fill from an int */
+    if (x == bad_value) throw boom();
+    live++;
+  }
+  tracked(const tracked &o) : tracked(o.v) {}
+  ~tracked() { live--; }
+};
+
+/* Raw storage for n objects of T. */
+template <class T>
+struct raw {
+  std::allocator<T> al;
+  std::size_t n;
+  T *p;
+  explicit raw(std::size_t n_) : n(n_), p(al.allocate(n_ ? n_ : 1)) {}
+  ~raw() { al.deallocate(p, n ? n : 1); }
+  T *begin() { return p; }
+  T *end() { return p + n; }
+};
+
+void test_memory() {
+  for (std::size_t n : sizes()) {
+    auto a = strings(ints(n, 11, 100));
+    for (auto &[pname, pol] : policies(n)) {
+      where = "memory n=" + std::to_string(n) + " " + pname;
+      raw<std::string> r(n);
+      CHECK(adapt::uninitialized_copy(pol, a.begin(), a.end(), r.begin()) == r.end());
+      CHECK(std::equal(a.begin(), a.end(), r.begin()));
+      adapt::destroy(pol, r.begin(), r.end());
+      CHECK(adapt::uninitialized_copy_n(pol, a.begin(), n, r.begin()) == r.end());
+      auto b = a;
+      raw<std::string> m(n);
+      CHECK(adapt::uninitialized_move(pol, b.begin(), b.end(), m.begin()) == m.end());
+      CHECK(std::equal(a.begin(), a.end(), m.begin()));
+      CHECK(adapt::destroy_n(pol, r.begin(), n) == r.end());
+      auto mn = adapt::uninitialized_move_n(pol, m.begin(), n, r.begin());
+      CHECK(mn.first == m.end() && mn.second == r.end() && std::equal(a.begin(), a.end(), r.p));
+      adapt::destroy(pol, m.begin(), m.end());
+      adapt::destroy(pol, r.begin(), r.end());
+      adapt::uninitialized_fill(pol, r.begin(), r.end(), std::string("fill"));
+      CHECK(std::count(r.begin(), r.end(), "fill") == static_cast<long>(n));
+      adapt::destroy(pol, r.begin(), r.end());
+      CHECK(adapt::uninitialized_fill_n(pol, r.begin(), n, std::string("f")) == r.end());
+      adapt::destroy(pol, r.begin(), r.end());
+      CHECK(adapt::uninitialized_value_construct_n(pol, r.begin(), n) == r.end());
+      CHECK(std::count(r.begin(), r.end(), "") == static_cast<long>(n));
+      adapt::destroy(pol, r.begin(), r.end());
+      CHECK(adapt::uninitialized_default_construct_n(pol, r.begin(), n) == r.end());
+      CHECK(std::count(r.begin(), r.end(), "") == static_cast<long>(n));
+      adapt::destroy(pol, r.begin(), r.end());
+      raw<int> z(n);
+      std::fill(z.begin(), z.end(), 5);
+      adapt::uninitialized_value_construct(pol, z.begin(), z.end());
+      CHECK(std::count(z.begin(), z.end(), 0) == static_cast<long>(n));
+    }
+    /* A throwing construction: the objects already built are destroyed. */
+    where = "memory exceptions n=" + std::to_string(n);
+    std::vector<int> v(n);
+    std::iota(v.begin(), v.end(), 0);
+    raw<tracked> t(n);
+    bad_value = static_cast<int>(n / 2);
+    CHECK(throws([&] { adapt::uninitialized_copy(v.begin(), v.end(), t.begin()); }) == (n ? 1 : 0));
+    CHECK(live.load() == 0);
+    bad_value = 0;
+    CHECK(throws([&] { adapt::uninitialized_fill(t.begin(), t.end(), 0); }) == (n ? 1 : 0));
+    CHECK(live.load() == 0);
+    bad_value = -1;
+    adapt::uninitialized_fill(t.begin(), t.end(), 3);
+    CHECK(live.load() == static_cast<long>(n));
+    adapt::destroy(t.begin(), t.end());
+    CHECK(live.load() == 0);
+  }
+}
+
 /* Iterators that are not random access: std's algorithm. */
 void test_fallback() {
   where = "fallback";
@@ -526,10 +607,9 @@ void run_all(int workers) {
   where = "adapt_init workers=" + std::to_string(workers);
   CHECK(adapt_init(&cfg) == 0);
   const std::pair<const char *, void (*)()> parts[] = {
-      {"search", test_search},        {"order", test_order},
-      {"minmax", test_minmax},        {"modify", test_modify},
-      {"numeric", test_numeric},      {"select", test_select},
-      {"fallback", test_fallback},    {"exceptions", test_exceptions},
+      {"search", test_search},        {"order", test_order},       {"minmax", test_minmax},
+      {"modify", test_modify},        {"numeric", test_numeric},   {"select", test_select},
+      {"memory", test_memory},        {"fallback", test_fallback}, {"exceptions", test_exceptions},
       {"early stop", test_early_stop}};
   for (auto &[name, fn] : parts) {
     auto t0 = std::chrono::steady_clock::now();

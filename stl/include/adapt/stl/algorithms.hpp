@@ -80,5 +80,6 @@ T fold_positions(const policy &pol, const char *name, std::size_t n, std::size_t
 #include <adapt/stl/modify.hpp>
 #include <adapt/stl/numeric.hpp>
 #include <adapt/stl/select.hpp>
+#include <adapt/stl/memory.hpp>
 
 #endif /* ADAPT_STL_ALGORITHMS_HPP */
