@@ -309,10 +309,15 @@ void test_modify() {
       CHECK(adapt::reverse_copy(pol, a.begin(), a.end(), o.begin()) == o.end());
       std::reverse_copy(a.begin(), a.end(), r.begin());
       CHECK(o == r);
-      for (std::size_t m : {std::size_t{0}, n / 3, n}) {
+      for (std::size_t m : {std::size_t{0}, n / 3, n / 2 + 1, n}) {
+        if (m > n) continue;
         CHECK(adapt::rotate_copy(pol, a.begin(), a.begin() + m, a.end(), o.begin()) == o.end());
         std::rotate_copy(a.begin(), a.begin() + m, a.end(), r.begin());
         CHECK(o == r);
+        x = a;
+        CHECK(adapt::rotate(pol, x.begin(), x.begin() + m, x.end()) ==
+              x.begin() + static_cast<long>(n - m));
+        CHECK(x == o);
       }
     }
     where = "modify-nopolicy n=" + std::to_string(n);
@@ -435,6 +440,45 @@ void test_select() {
     for (auto it = u.begin(); it != ue; ++it)
       ordered = ordered && *it && **it == 2 * static_cast<int>(it - u.begin());
     CHECK(ordered);
+  }
+}
+
+void test_merge() {
+  for (std::size_t n : sizes()) {
+    for (auto &[pname, pol] : policies(n)) {
+      where = "merge n=" + std::to_string(n) + " " + pname;
+      for (std::size_t k : {std::size_t{0}, n / 3, n}) {
+        /* pairs sorted by key only: ties show whether the merge is stable */
+        std::vector<std::pair<int, int>> a(n);
+        auto keys = ints(n, 12, 50);
+        for (std::size_t i = 0; i < n; i++) a[i] = {keys[i], static_cast<int>(i)};
+        auto key = [](const std::pair<int, int> &u, const std::pair<int, int> &v) {
+          return u.first < v.first;
+        };
+        std::sort(a.begin(), a.begin() + k, key);
+        std::sort(a.begin() + k, a.end(), key);
+        std::vector<std::pair<int, int>> o(n), r(n);
+        CHECK(adapt::merge(pol, a.begin(), a.begin() + k, a.begin() + k, a.end(), o.begin(), key) ==
+              o.end());
+        std::merge(a.begin(), a.begin() + k, a.begin() + k, a.end(), r.begin(), key);
+        CHECK(o == r);
+        adapt::inplace_merge(pol, a.begin(), a.begin() + k, a.end(), key);
+        CHECK(a == r);
+      }
+    }
+    where = "merge-nopolicy n=" + std::to_string(n);
+    auto s = strings(ints(n, 13, 100)), t = strings(ints(n / 2, 14, 100));
+    std::sort(s.begin(), s.end());
+    std::sort(t.begin(), t.end());
+    std::vector<std::string> o(s.size() + t.size()), r(o.size());
+    adapt::merge(s.begin(), s.end(), t.begin(), t.end(), o.begin());
+    std::merge(s.begin(), s.end(), t.begin(), t.end(), r.begin());
+    CHECK(o == r);
+    s.insert(s.end(), t.begin(), t.end());
+    /* a comparator taking its arguments by value sees elements, not rvalues */
+    adapt::inplace_merge(s.begin(), s.end() - static_cast<long>(t.size()), s.end(),
+                         [](std::string u, std::string v) { return u < v; });
+    CHECK(s == r);
   }
 }
 
@@ -607,10 +651,10 @@ void run_all(int workers) {
   where = "adapt_init workers=" + std::to_string(workers);
   CHECK(adapt_init(&cfg) == 0);
   const std::pair<const char *, void (*)()> parts[] = {
-      {"search", test_search},        {"order", test_order},       {"minmax", test_minmax},
-      {"modify", test_modify},        {"numeric", test_numeric},   {"select", test_select},
-      {"memory", test_memory},        {"fallback", test_fallback}, {"exceptions", test_exceptions},
-      {"early stop", test_early_stop}};
+      {"search", test_search},         {"order", test_order},          {"minmax", test_minmax},
+      {"modify", test_modify},         {"numeric", test_numeric},      {"select", test_select},
+      {"merge", test_merge},           {"memory", test_memory},        {"fallback", test_fallback},
+      {"exceptions", test_exceptions}, {"early stop", test_early_stop}};
   for (auto &[name, fn] : parts) {
     auto t0 = std::chrono::steady_clock::now();
     fn();

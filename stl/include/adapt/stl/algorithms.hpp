@@ -81,5 +81,6 @@ T fold_positions(const policy &pol, const char *name, std::size_t n, std::size_t
 #include <adapt/stl/numeric.hpp>
 #include <adapt/stl/select.hpp>
 #include <adapt/stl/memory.hpp>
+#include <adapt/stl/merge.hpp>
 
 #endif /* ADAPT_STL_ALGORITHMS_HPP */

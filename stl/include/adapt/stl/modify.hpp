@@ -1,7 +1,7 @@
 /* Element-wise algorithms of <adapt/stl.hpp> (included by it, through
  * <adapt/stl/algorithms.hpp>): copy, copy_n, move, fill_n, generate_n,
  * swap_ranges, replace, replace_if, replace_copy, replace_copy_if,
- * reverse, reverse_copy, rotate_copy. Each one a parallel map: every
+ * reverse, reverse_copy, rotate, rotate_copy. Each one a parallel map: every
  * chunk runs std's algorithm on its part (memmove for trivial types where
  * std does), each element read and written once, as std. The ranges must
  * not overlap (where std's sequential form allows it, e.g. copy to the
@@ -231,6 +231,37 @@ Out reverse_copy(const policy &pol, It first, It last, Out d_first) {
 template <class It, class Out, detail::not_policy<It> = 0>
 Out reverse_copy(It first, It last, Out d_first) {
   return adapt::reverse_copy(par, first, last, d_first);
+}
+
+/* std::rotate: [middle, last) then [first, middle), in place; returns
+ * first + (last - middle). Two maps: the two parts reversed (one map over
+ * their pairs), then the whole range: n swaps at most, as std. */
+template <class It>
+It rotate(const policy &pol, It first, It middle, It last) {
+  if constexpr (!detail::random_access_v<It>) {
+    return std::rotate(first, middle, last);
+  } else {
+    std::size_t n = detail::dist(first, last), k = detail::dist(first, middle);
+    if (k == 0) return last;
+    if (k == n) return first;
+    const std::size_t h = k / 2; /* the pairs of [first, middle); then [middle, last)'s */
+    detail::par_map(pol, "adapt::rotate", h + (n - k) / 2, 2 * sizeof(detail::value_t<It>),
+                    [&](adapt_seq *, std::size_t b, std::size_t e) {
+                      for (std::size_t u = b; u < e; u++) {
+                        if (u < h)
+                          std::iter_swap(detail::adv(first, u), detail::adv(first, k - 1 - u));
+                        else
+                          std::iter_swap(detail::adv(middle, u - h),
+                                         detail::adv(middle, n - k - 1 - (u - h)));
+                      }
+                    });
+    adapt::reverse(pol, first, last);
+    return detail::adv(first, n - k);
+  }
+}
+template <class It, detail::not_policy<It> = 0>
+It rotate(It first, It middle, It last) {
+  return adapt::rotate(par, first, middle, last);
 }
 
 /* std::rotate_copy: [middle, last) then [first, middle) to d_first;
