@@ -397,6 +397,17 @@ void check_removes(const adapt::policy &pol, const std::vector<T> &a, Pred pred)
   eo = adapt::unique_copy(pol, a.begin(), a.end(), o.begin());
   er = std::unique_copy(a.begin(), a.end(), r.begin());
   CHECK(eo - o.begin() == er - r.begin() && o == r);
+  x = a;
+  y = a;
+  ex = adapt::stable_partition(pol, x.begin(), x.end(), pred);
+  ey = std::stable_partition(y.begin(), y.end(), pred);
+  CHECK(ex - x.begin() == ey - y.begin() && x == y);
+  x = a;
+  ex = adapt::partition(pol, x.begin(), x.end(), pred);
+  CHECK(ex - x.begin() == ey - y.begin() && std::is_partitioned(x.begin(), x.end(), pred));
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  CHECK(x == y); /* a permutation */
 }
 
 void test_select() {
@@ -622,6 +633,20 @@ void test_exceptions() {
                                               if (v == bad) throw boom();
                                               return v;
                                             });
+          }) == 1);
+    x = a;
+    CHECK(throws([&] { adapt::stable_partition(x.begin(), x.end(), p1); }) == 1);
+    CHECK(x == a); /* pred runs before anything moves */
+    CHECK(throws([&] { adapt::partition(x.begin(), x.end(), p1); }) == 1);
+    std::sort(x.begin(), x.end());
+    CHECK(x == a); /* swaps only: a permutation */
+    std::vector<int> m(2 * n);
+    CHECK(throws([&] { adapt::merge(a.begin(), a.end(), a.begin(), a.end(), m.begin(), p2); }) ==
+          1);
+    std::copy(a.begin(), a.end(), m.begin());
+    std::copy(a.begin(), a.end(), m.begin() + static_cast<long>(n));
+    CHECK(throws([&] {
+            adapt::inplace_merge(m.begin(), m.begin() + static_cast<long>(n), m.end(), p2);
           }) == 1);
     /* the runtime goes on */
     CHECK(adapt::min_element(a.begin(), a.end()) == a.begin());

@@ -82,5 +82,6 @@ T fold_positions(const policy &pol, const char *name, std::size_t n, std::size_t
 #include <adapt/stl/select.hpp>
 #include <adapt/stl/memory.hpp>
 #include <adapt/stl/merge.hpp>
+#include <adapt/stl/partition.hpp>
 
 #endif /* ADAPT_STL_ALGORITHMS_HPP */
