@@ -493,6 +493,50 @@ void test_merge() {
   }
 }
 
+void test_nth() {
+  for (std::size_t n : sizes()) {
+    for (auto &[pname, pol] : policies(n)) {
+      where = "nth n=" + std::to_string(n) + " " + pname;
+      for (int range : {3, 1 << 30}) { /* many equal keys, few */
+        auto a = ints(n, 15, range), sorted = a;
+        std::sort(sorted.begin(), sorted.end());
+        for (std::size_t k : {std::size_t{0}, n / 3, n ? n - 1 : 0}) {
+          if (k >= n) continue;
+          auto x = a;
+          adapt::nth_element(pol, x.begin(), x.begin() + static_cast<long>(k), x.end());
+          CHECK(x[k] == sorted[k]);
+          CHECK(std::all_of(x.begin(), x.begin() + static_cast<long>(k),
+                            [&](int v) { return v <= x[k]; }) &&
+                std::all_of(x.begin() + static_cast<long>(k), x.end(),
+                            [&](int v) { return v >= x[k]; }));
+          x = a;
+          adapt::partial_sort(pol, x.begin(), x.begin() + static_cast<long>(k), x.end());
+          CHECK(std::equal(x.begin(), x.begin() + static_cast<long>(k), sorted.begin()));
+          std::vector<int> o(k + 1, -1), r(k + 1, -1);
+          auto e = adapt::partial_sort_copy(pol, a.begin(), a.end(), o.begin(), o.end());
+          auto f = std::partial_sort_copy(a.begin(), a.end(), r.begin(), r.end());
+          CHECK(e - o.begin() == f - r.begin() && o == r);
+        }
+        std::vector<int> o(n + 3, -1), r(n + 3, -1); /* longer than the input */
+        CHECK(adapt::partial_sort_copy(pol, a.begin(), a.end(), o.begin(), o.end()) - o.begin() ==
+              static_cast<long>(n));
+        std::partial_sort_copy(a.begin(), a.end(), r.begin(), r.end());
+        CHECK(o == r);
+      }
+    }
+    where = "nth-nopolicy n=" + std::to_string(n);
+    auto s = strings(ints(n, 16, 1000)), t = s;
+    std::sort(t.begin(), t.end(), std::greater<>());
+    adapt::nth_element(s.begin(), s.begin() + static_cast<long>(n / 2), s.end(), std::greater<>());
+    CHECK(n == 0 || s[n / 2] == t[n / 2]);
+    std::vector<counted> c(n), d(n / 4);
+    for (std::size_t i = 0; i < n; i++) c[i].v = static_cast<int>((i * 7919) % 1009);
+    copies = 0;
+    adapt::partial_sort_copy(c.begin(), c.end(), d.begin(), d.end());
+    CHECK(copies.load() == static_cast<long>(d.size()) && std::is_sorted(d.begin(), d.end()));
+  }
+}
+
 /* An element that counts the live objects and throws when constructed from
  * the value `bad_value`. */
 std::atomic<long> live{0};
@@ -676,9 +720,11 @@ void run_all(int workers) {
   where = "adapt_init workers=" + std::to_string(workers);
   CHECK(adapt_init(&cfg) == 0);
   const std::pair<const char *, void (*)()> parts[] = {
-      {"search", test_search},         {"order", test_order},          {"minmax", test_minmax},
-      {"modify", test_modify},         {"numeric", test_numeric},      {"select", test_select},
-      {"merge", test_merge},           {"memory", test_memory},        {"fallback", test_fallback},
+      {"search", test_search},         {"order", test_order},
+      {"minmax", test_minmax},         {"modify", test_modify},
+      {"numeric", test_numeric},       {"select", test_select},
+      {"merge", test_merge},           {"nth", test_nth},
+      {"memory", test_memory},         {"fallback", test_fallback},
       {"exceptions", test_exceptions}, {"early stop", test_early_stop}};
   for (auto &[name, fn] : parts) {
     auto t0 = std::chrono::steady_clock::now();

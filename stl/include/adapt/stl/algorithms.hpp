@@ -83,5 +83,6 @@ T fold_positions(const policy &pol, const char *name, std::size_t n, std::size_t
 #include <adapt/stl/memory.hpp>
 #include <adapt/stl/merge.hpp>
 #include <adapt/stl/partition.hpp>
+#include <adapt/stl/nth.hpp>
 
 #endif /* ADAPT_STL_ALGORITHMS_HPP */
