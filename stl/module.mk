@@ -1,7 +1,7 @@
 # stl/: the C++17 front end <adapt/stl.hpp> (header-only, above the
 # algorithms layer: it sees the public headers only); its test is
 # tests/stl/test_stl.cpp (the algorithms of <adapt/stl/algorithms.hpp>:
-# tests/stl/test_stl_algos.cpp).
+# tests/stl/test_stl_algos.cpp and test_stl_algos_more.cpp).
 #
 #   make VARIANT=release build/release/tests/stl/test_stl   (also tsan, asan)
 #
@@ -19,9 +19,12 @@ $(STL_TEST): $(B)/obj/tests/stl/test_stl.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(LIBS_CORE)
 
-$(STL_ALGOS_TEST): $(B)/obj/tests/stl/test_stl_algos.o $(LIB_A)
+# Two translation units (tests/stl/algos_test.h: their shared helpers),
+# compiled in parallel under make -j.
+$(STL_ALGOS_TEST): $(B)/obj/tests/stl/test_stl_algos.o $(B)/obj/tests/stl/test_stl_algos_more.o \
+                   $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CXX) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(LIBS_CORE)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE)
 
 EXTRA_TESTS += $(STL_TEST) $(STL_ALGOS_TEST)
 
