@@ -72,6 +72,10 @@ Out set_op(const policy &pol, const char *name, It1 first1, It1 last1, It2 first
     c1[k] = dist(first1, std::lower_bound(first1, x, *x, std::ref(cmp)));
     c2[k] = dist(first2, std::lower_bound(first2, last2, *x, std::ref(cmp)));
   }
+  for (std::size_t k = 1; k < bl.count; k++) { /* monotone even on unsorted input (UB) */
+    c1[k] = std::max(c1[k], c1[k - 1]);
+    c2[k] = std::max(c2[k], c2[k - 1]);
+  }
   const std::size_t unit = ADAPT_STL_BLOCK * (sizeof(value_t<It1>) + sizeof(value_t<Out>));
   auto part = [&](std::size_t k, auto o) {
     return op(adv(first1, c1[k]), adv(first1, c1[k + 1]), adv(first2, c2[k]),
