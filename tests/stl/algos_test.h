@@ -48,9 +48,15 @@ inline const std::vector<std::size_t> &sizes() {
   return v;
 }
 
-/* The policies: all of them on the largest size, the default on the others. */
+/* The policies: all of them on the largest size (under the sanitizers
+ * three: the window modes and schedulers run in release), the default on
+ * the others. */
 inline std::vector<std::pair<const char *, adapt::policy>> policies(std::size_t n) {
   if (n != sizes().back()) return {{"par", adapt::par}};
+  if (sanitized())
+    return {{"par", adapt::par},
+            {"sliding", adapt::par.window(adapt::window::sliding, 3000)},
+            {"grain7", adapt::par.grain(7)}};
   return {{"par", adapt::par},
           {"static", adapt::par.window(adapt::window::static_, 4096)},
           {"sliding", adapt::par.window(adapt::window::sliding, 3000)},
