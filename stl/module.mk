@@ -1,15 +1,17 @@
 # stl/: the C++17 front end <adapt/stl.hpp> (header-only, above the
 # algorithms layer: it sees the public headers only); its test is
-# tests/stl/test_stl.cpp.
+# tests/stl/test_stl.cpp (the algorithms of <adapt/stl/algorithms.hpp>:
+# tests/stl/test_stl_algos.cpp and test_stl_algos_more.cpp).
 #
 #   make VARIANT=release build/release/tests/stl/test_stl   (also tsan, asan)
 #
-# The test runs in `make test` (EXTRA_TESTS) in every variant; the headers
+# The tests run in `make test` (EXTRA_TESTS) in every variant; the headers
 # are installed with the library (packaging/module.mk, STL_PUBLIC_HEADERS).
 
 STL_DIR  := stl
 INC_STL  := -I$(STL_DIR)/include
 STL_TEST := $(B)/tests/stl/test_stl
+STL_ALGOS_TEST := $(B)/tests/stl/test_stl_algos
 
 $(B)/obj/tests/stl/%.o: CPPFLAGS_ALL += $(INC_STL)
 
@@ -17,7 +19,14 @@ $(STL_TEST): $(B)/obj/tests/stl/test_stl.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(LIBS_CORE)
 
-EXTRA_TESTS += $(STL_TEST)
+# Two translation units (tests/stl/algos_test.h: their shared helpers),
+# compiled in parallel under make -j.
+$(STL_ALGOS_TEST): $(B)/obj/tests/stl/test_stl_algos.o $(B)/obj/tests/stl/test_stl_algos_more.o \
+                   $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE)
+
+EXTRA_TESTS += $(STL_TEST) $(STL_ALGOS_TEST)
 
 .PHONY: stl
-stl: $(STL_TEST)
+stl: $(STL_TEST) $(STL_ALGOS_TEST)

@@ -999,4 +999,6 @@ void stable_sort(It first, It last, Cmp cmp = {}) {
 
 } // namespace adapt
 
+#include <adapt/stl/algorithms.hpp>
+
 #endif /* ADAPT_STL_HPP */

@@ -1,0 +1,140 @@
+/* Shared helpers of the tests of <adapt/stl/algorithms.hpp>
+ * (test_stl_algos.cpp, test_stl_algos_more.cpp: one program): the check
+ * counters, sizes, policies, inputs and element types. */
+#ifndef TESTS_STL_ALGOS_TEST_H
+#define TESTS_STL_ALGOS_TEST_H
+
+#include <adapt/stl.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <list>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace algos_test {
+
+inline int checks = 0, failures = 0;
+inline std::string where; /* the case being run, for failure messages */
+
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    checks++;                                                                                      \
+    if (!(cond)) {                                                                                 \
+      failures++;                                                                                  \
+      std::fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", __FILE__, __LINE__, #cond,            \
+                   where.c_str());                                                                 \
+    }                                                                                              \
+  } while (0)
+
+inline bool variant(const char *name) {
+  const char *v = std::getenv("ADAPT_TEST_VARIANT");
+  return v && std::strcmp(v, name) == 0;
+}
+inline bool sanitized() { return variant("tsan") || variant("asan"); }
+
+/* The sizes every algorithm runs on; the largest one last (several chunks
+ * and blocks: ADAPT_STL_BLOCK is 4096). */
+inline const std::vector<std::size_t> &sizes() {
+  static const std::vector<std::size_t> v = {
+      0, 1, 2, 7, 1000, 5003, sanitized() ? 20011u : 100003u};
+  return v;
+}
+
+/* The policies: all of them on the largest size (under the sanitizers
+ * three: the window modes and schedulers run in release), the default on
+ * the others. */
+inline std::vector<std::pair<const char *, adapt::policy>> policies(std::size_t n) {
+  if (n != sizes().back()) return {{"par", adapt::par}};
+  if (sanitized())
+    return {{"par", adapt::par},
+            {"sliding", adapt::par.window(adapt::window::sliding, 3000)},
+            {"grain7", adapt::par.grain(7)}};
+  return {{"par", adapt::par},
+          {"static", adapt::par.window(adapt::window::static_, 4096)},
+          {"sliding", adapt::par.window(adapt::window::sliding, 3000)},
+          {"grain7", adapt::par.grain(7)},
+          {"dac", adapt::par.sched(adapt::sched::dac)}};
+}
+
+inline std::vector<int> ints(std::size_t n, unsigned seed, int range) {
+  std::mt19937 g(seed);
+  std::vector<int> v(n);
+  for (auto &x : v) x = static_cast<int>(g() % static_cast<unsigned>(range));
+  return v;
+}
+inline std::vector<int> iota(std::size_t n) {
+  std::vector<int> v(n);
+  std::iota(v.begin(), v.end(), 0);
+  return v;
+}
+inline std::vector<std::string> strings(const std::vector<int> &v) {
+  std::vector<std::string> s;
+  for (int x : v)
+    s.push_back(std::string(8 + static_cast<std::size_t>(x % 3), 'a') + "#" +
+                std::to_string(x)); /* longer than the small-string buffer */
+  return s;
+}
+/* Positions to plant a feature at. */
+inline std::vector<std::size_t> spots(std::size_t n) {
+  if (n == 0) return {};
+  return {0, n / 2, n - 1};
+}
+
+/* An element that counts its copies. */
+inline std::atomic<long> copies{0};
+struct counted {
+  int v = 0;
+  counted() = default;
+  explicit counted(int x) : v(x) {}
+  counted(const counted &o) : v(o.v) { copies.fetch_add(1, std::memory_order_relaxed); }
+  counted(counted &&o) noexcept : v(o.v) {}
+  counted &operator=(const counted &o) {
+    v = o.v;
+    copies.fetch_add(1, std::memory_order_relaxed);
+    return *this;
+  }
+  counted &operator=(counted &&o) noexcept {
+    v = o.v;
+    return *this;
+  }
+  bool operator==(const counted &o) const { return v == o.v; }
+  bool operator<(const counted &o) const { return v < o.v; }
+};
+
+struct boom : std::runtime_error {
+  boom() : std::runtime_error("boom") {}
+};
+
+/* 1 when call threw boom, 0 when it threw nothing, -1 otherwise. */
+template <class F>
+int throws(F &&call) {
+  try {
+    call();
+  } catch (const boom &) {
+    return 1;
+  } catch (...) {
+    return -1;
+  }
+  return 0;
+}
+
+/* The parts of the program, one per family (test_stl_algos_more.cpp:
+ * select to memory, exceptions). */
+void test_select();
+void test_merge();
+void test_nth();
+void test_sets();
+void test_memory();
+void test_exceptions();
+
+} // namespace algos_test
+
+#endif /* TESTS_STL_ALGOS_TEST_H */

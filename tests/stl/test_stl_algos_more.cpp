@@ -1,0 +1,358 @@
+/* Tests of <adapt/stl/algorithms.hpp>, second part (one program with
+ * test_stl_algos.cpp): the order-keeping selections and partitions,
+ * merges, nth_element and partial sorts, set operations, <memory>'s
+ * algorithms, exceptions. */
+#include "algos_test.h"
+
+namespace algos_test {
+namespace {
+
+template <class T, class Pred>
+void check_removes(const adapt::policy &pol, const std::vector<T> &a, Pred pred) {
+  std::vector<T> o(a.size()), r(a.size()), o2(a.size()), r2(a.size());
+  auto x = a, y = a;
+  auto ex = adapt::remove_if(pol, x.begin(), x.end(), pred);
+  auto ey = std::remove_if(y.begin(), y.end(), pred);
+  CHECK(ex - x.begin() == ey - y.begin() && std::equal(x.begin(), ex, y.begin()));
+  auto eo = adapt::remove_copy_if(pol, a.begin(), a.end(), o.begin(), pred);
+  auto er = std::remove_copy_if(a.begin(), a.end(), r.begin(), pred);
+  CHECK(eo - o.begin() == er - r.begin() && o == r);
+  auto po = adapt::partition_copy(pol, a.begin(), a.end(), o.begin(), o2.begin(), pred);
+  auto pr = std::partition_copy(a.begin(), a.end(), r.begin(), r2.begin(), pred);
+  CHECK(po.first - o.begin() == pr.first - r.begin() && o == r);
+  CHECK(po.second - o2.begin() == pr.second - r2.begin() && o2 == r2);
+  x = a;
+  y = a;
+  ex = adapt::unique(pol, x.begin(), x.end());
+  ey = std::unique(y.begin(), y.end());
+  CHECK(ex - x.begin() == ey - y.begin() && std::equal(x.begin(), ex, y.begin()));
+  eo = adapt::unique_copy(pol, a.begin(), a.end(), o.begin());
+  er = std::unique_copy(a.begin(), a.end(), r.begin());
+  CHECK(eo - o.begin() == er - r.begin() && o == r);
+  x = a;
+  y = a;
+  ex = adapt::stable_partition(pol, x.begin(), x.end(), pred);
+  ey = std::stable_partition(y.begin(), y.end(), pred);
+  CHECK(ex - x.begin() == ey - y.begin() && x == y);
+  x = a;
+  ex = adapt::partition(pol, x.begin(), x.end(), pred);
+  CHECK(ex - x.begin() == ey - y.begin() && std::is_partitioned(x.begin(), x.end(), pred));
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  CHECK(x == y); /* a permutation */
+}
+
+/* The four set operations against std on sorted ranges a and b. */
+template <class T>
+void check_sets(const adapt::policy &pol, const std::vector<T> &a, const std::vector<T> &b) {
+  std::vector<T> o(a.size() + b.size()), r(o.size());
+  auto same = [&](typename std::vector<T>::iterator e, typename std::vector<T>::iterator f) {
+    return e - o.begin() == f - r.begin() && std::equal(o.begin(), e, r.begin());
+  };
+  CHECK(same(adapt::set_union(pol, a.begin(), a.end(), b.begin(), b.end(), o.begin()),
+             std::set_union(a.begin(), a.end(), b.begin(), b.end(), r.begin())));
+  CHECK(same(adapt::set_intersection(pol, a.begin(), a.end(), b.begin(), b.end(), o.begin()),
+             std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), r.begin())));
+  CHECK(same(adapt::set_difference(pol, a.begin(), a.end(), b.begin(), b.end(), o.begin()),
+             std::set_difference(a.begin(), a.end(), b.begin(), b.end(), r.begin())));
+  CHECK(
+      same(adapt::set_symmetric_difference(pol, a.begin(), a.end(), b.begin(), b.end(), o.begin()),
+           std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), r.begin())));
+}
+/* An element that counts the live objects and throws when constructed from
+ * the value `bad_value`. */
+std::atomic<long> live{0};
+int bad_value = -1;
+struct tracked {
+  int v;
+  tracked() : v(0) { live++; }
+  tracked(int x) : v(x) { /* implicit: uninitialized_fill from an int */
+    if (x == bad_value) throw boom();
+    live++;
+  }
+  tracked(const tracked &o) : tracked(o.v) {}
+  ~tracked() { live--; }
+};
+
+/* Raw storage for n objects of T. */
+template <class T>
+struct raw {
+  std::allocator<T> al;
+  std::size_t n;
+  T *p;
+  explicit raw(std::size_t n_) : n(n_), p(al.allocate(n_ ? n_ : 1)) {}
+  ~raw() { al.deallocate(p, n ? n : 1); }
+  T *begin() { return p; }
+  T *end() { return p + n; }
+};
+} // namespace
+
+void test_select() {
+  for (std::size_t n : sizes()) {
+    for (auto &[pname, pol] : policies(n)) {
+      where = "select n=" + std::to_string(n) + " " + pname;
+      for (int range : {2, 5}) {
+        auto a = ints(n, 9, range);
+        check_removes(pol, a, [](int v) { return v == 1; });
+        auto x = a, y = a;
+        CHECK(adapt::remove(pol, x.begin(), x.end(), 0) - x.begin() ==
+              std::remove(y.begin(), y.end(), 0) - y.begin());
+        std::vector<int> o(n), r(n);
+        auto eo = adapt::remove_copy(pol, a.begin(), a.end(), o.begin(), 0);
+        CHECK(eo - o.begin() == std::remove_copy(a.begin(), a.end(), r.begin(), 0) - r.begin());
+        CHECK(o == r);
+      }
+      auto s = strings(ints(n, 10, 3));
+      check_removes(pol, s, [](const std::string &t) { return t.size() == 9; });
+    }
+    where = "select-nopolicy n=" + std::to_string(n);
+    std::vector<counted> c(n), d(n), d2(n);
+    for (std::size_t i = 0; i < n; i++) c[i].v = static_cast<int>(i / 3);
+    copies = 0;
+    auto e = adapt::unique_copy(c.begin(), c.end(), d.begin());
+    CHECK(copies.load() == e - d.begin() && e - d.begin() == static_cast<long>((n + 2) / 3));
+    copies = 0;
+    auto p = adapt::partition_copy(c.begin(), c.end(), d.begin(), d2.begin(),
+                                   [](const counted &x) { return x.v % 2 == 0; });
+    CHECK(copies.load() == static_cast<long>(n) &&
+          (p.first - d.begin()) + (p.second - d2.begin()) == static_cast<long>(n));
+    copies = 0;
+    CHECK(adapt::unique(c.begin(), c.end()) - c.begin() == static_cast<long>((n + 2) / 3));
+    CHECK(copies.load() == 0);
+    std::vector<std::unique_ptr<int>> u(n);
+    for (std::size_t i = 0; i < n; i += 2) u[i].reset(new int(static_cast<int>(i)));
+    auto ue =
+        adapt::remove_if(u.begin(), u.end(), [](const std::unique_ptr<int> &q) { return !q; });
+    CHECK(ue - u.begin() == static_cast<long>((n + 1) / 2));
+    bool ordered = true;
+    for (auto it = u.begin(); it != ue; ++it)
+      ordered = ordered && *it && **it == 2 * static_cast<int>(it - u.begin());
+    CHECK(ordered);
+  }
+}
+
+void test_merge() {
+  for (std::size_t n : sizes()) {
+    for (auto &[pname, pol] : policies(n)) {
+      where = "merge n=" + std::to_string(n) + " " + pname;
+      for (std::size_t k : {std::size_t{0}, n / 3, n}) {
+        /* pairs sorted by key only: ties show whether the merge is stable */
+        std::vector<std::pair<int, int>> a(n);
+        auto keys = ints(n, 12, 50);
+        for (std::size_t i = 0; i < n; i++) a[i] = {keys[i], static_cast<int>(i)};
+        auto key = [](const std::pair<int, int> &u, const std::pair<int, int> &v) {
+          return u.first < v.first;
+        };
+        std::sort(a.begin(), a.begin() + k, key);
+        std::sort(a.begin() + k, a.end(), key);
+        std::vector<std::pair<int, int>> o(n), r(n);
+        CHECK(adapt::merge(pol, a.begin(), a.begin() + k, a.begin() + k, a.end(), o.begin(), key) ==
+              o.end());
+        std::merge(a.begin(), a.begin() + k, a.begin() + k, a.end(), r.begin(), key);
+        CHECK(o == r);
+        adapt::inplace_merge(pol, a.begin(), a.begin() + k, a.end(), key);
+        CHECK(a == r);
+      }
+    }
+    where = "merge-nopolicy n=" + std::to_string(n);
+    auto s = strings(ints(n, 13, 100)), t = strings(ints(n / 2, 14, 100));
+    std::sort(s.begin(), s.end());
+    std::sort(t.begin(), t.end());
+    std::vector<std::string> o(s.size() + t.size()), r(o.size());
+    adapt::merge(s.begin(), s.end(), t.begin(), t.end(), o.begin());
+    std::merge(s.begin(), s.end(), t.begin(), t.end(), r.begin());
+    CHECK(o == r);
+    s.insert(s.end(), t.begin(), t.end());
+    /* a comparator taking its arguments by value sees elements, not rvalues */
+    adapt::inplace_merge(s.begin(), s.end() - static_cast<long>(t.size()), s.end(),
+                         [](std::string u, std::string v) { return u < v; });
+    CHECK(s == r);
+  }
+}
+
+void test_nth() {
+  for (std::size_t n : sizes()) {
+    for (auto &[pname, pol] : policies(n)) {
+      where = "nth n=" + std::to_string(n) + " " + pname;
+      for (int range : {3, 1 << 30}) { /* many equal keys, few */
+        auto a = ints(n, 15, range), sorted = a;
+        std::sort(sorted.begin(), sorted.end());
+        for (std::size_t k : {std::size_t{0}, n / 3, n ? n - 1 : 0}) {
+          if (k >= n) continue;
+          auto x = a;
+          adapt::nth_element(pol, x.begin(), x.begin() + static_cast<long>(k), x.end());
+          CHECK(x[k] == sorted[k]);
+          CHECK(std::all_of(x.begin(), x.begin() + static_cast<long>(k),
+                            [&](int v) { return v <= x[k]; }) &&
+                std::all_of(x.begin() + static_cast<long>(k), x.end(),
+                            [&](int v) { return v >= x[k]; }));
+          x = a;
+          adapt::partial_sort(pol, x.begin(), x.begin() + static_cast<long>(k), x.end());
+          CHECK(std::equal(x.begin(), x.begin() + static_cast<long>(k), sorted.begin()));
+          std::vector<int> o(k + 1, -1), r(k + 1, -1);
+          auto e = adapt::partial_sort_copy(pol, a.begin(), a.end(), o.begin(), o.end());
+          auto f = std::partial_sort_copy(a.begin(), a.end(), r.begin(), r.end());
+          CHECK(e - o.begin() == f - r.begin() && o == r);
+        }
+        std::vector<int> o(n + 3, -1), r(n + 3, -1); /* longer than the input */
+        CHECK(adapt::partial_sort_copy(pol, a.begin(), a.end(), o.begin(), o.end()) - o.begin() ==
+              static_cast<long>(n));
+        std::partial_sort_copy(a.begin(), a.end(), r.begin(), r.end());
+        CHECK(o == r);
+      }
+    }
+    where = "nth-nopolicy n=" + std::to_string(n);
+    auto s = strings(ints(n, 16, 1000)), t = s;
+    std::sort(t.begin(), t.end(), std::greater<>());
+    adapt::nth_element(s.begin(), s.begin() + static_cast<long>(n / 2), s.end(), std::greater<>());
+    CHECK(n == 0 || s[n / 2] == t[n / 2]);
+    std::vector<counted> c(n), d(n / 4);
+    for (std::size_t i = 0; i < n; i++) c[i].v = static_cast<int>((i * 7919) % 1009);
+    copies = 0;
+    adapt::partial_sort_copy(c.begin(), c.end(), d.begin(), d.end());
+    CHECK(copies.load() == static_cast<long>(d.size()) && std::is_sorted(d.begin(), d.end()));
+  }
+}
+void test_sets() {
+  for (std::size_t n : sizes()) {
+    for (auto &[pname, pol] : policies(n)) {
+      where = "sets n=" + std::to_string(n) + " " + pname;
+      for (int range : {7, 100000}) { /* long runs of equal keys, short */
+        auto a = ints(n, 17, range), b = ints(n / 2 + 1, 18, range);
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        check_sets(pol, a, b);
+        check_sets(pol, b, a);
+        check_sets(pol, a, std::vector<int>());
+        check_sets(pol, std::vector<int>(), a);
+      }
+    }
+    where = "sets-nopolicy n=" + std::to_string(n);
+    std::vector<counted> a(n), b(n / 3), o(n + n / 3);
+    for (std::size_t i = 0; i < n; i++) a[i].v = static_cast<int>(i / 2);
+    for (std::size_t i = 0; i < b.size(); i++) b[i].v = static_cast<int>(i);
+    copies = 0;
+    auto e = adapt::set_union(a.begin(), a.end(), b.begin(), b.end(), o.begin());
+    CHECK(copies.load() == e - o.begin() && std::is_sorted(o.begin(), e));
+    auto s = strings(ints(n, 19, 40)), t = strings(ints(n, 20, 40));
+    std::sort(s.begin(), s.end());
+    std::sort(t.begin(), t.end());
+    check_sets(adapt::par, s, t);
+  }
+}
+void test_memory() {
+  for (std::size_t n : sizes()) {
+    auto a = strings(ints(n, 11, 100));
+    for (auto &[pname, pol] : policies(n)) {
+      where = "memory n=" + std::to_string(n) + " " + pname;
+      raw<std::string> r(n);
+      CHECK(adapt::uninitialized_copy(pol, a.begin(), a.end(), r.begin()) == r.end());
+      CHECK(std::equal(a.begin(), a.end(), r.begin()));
+      adapt::destroy(pol, r.begin(), r.end());
+      CHECK(adapt::uninitialized_copy_n(pol, a.begin(), n, r.begin()) == r.end());
+      auto b = a;
+      raw<std::string> m(n);
+      CHECK(adapt::uninitialized_move(pol, b.begin(), b.end(), m.begin()) == m.end());
+      CHECK(std::equal(a.begin(), a.end(), m.begin()));
+      CHECK(adapt::destroy_n(pol, r.begin(), n) == r.end());
+      auto mn = adapt::uninitialized_move_n(pol, m.begin(), n, r.begin());
+      CHECK(mn.first == m.end() && mn.second == r.end() && std::equal(a.begin(), a.end(), r.p));
+      adapt::destroy(pol, m.begin(), m.end());
+      adapt::destroy(pol, r.begin(), r.end());
+      adapt::uninitialized_fill(pol, r.begin(), r.end(), std::string("fill"));
+      CHECK(std::count(r.begin(), r.end(), "fill") == static_cast<long>(n));
+      adapt::destroy(pol, r.begin(), r.end());
+      CHECK(adapt::uninitialized_fill_n(pol, r.begin(), n, std::string("f")) == r.end());
+      adapt::destroy(pol, r.begin(), r.end());
+      CHECK(adapt::uninitialized_value_construct_n(pol, r.begin(), n) == r.end());
+      CHECK(std::count(r.begin(), r.end(), "") == static_cast<long>(n));
+      adapt::destroy(pol, r.begin(), r.end());
+      CHECK(adapt::uninitialized_default_construct_n(pol, r.begin(), n) == r.end());
+      CHECK(std::count(r.begin(), r.end(), "") == static_cast<long>(n));
+      adapt::destroy(pol, r.begin(), r.end());
+      raw<int> z(n);
+      std::fill(z.begin(), z.end(), 5);
+      adapt::uninitialized_value_construct(pol, z.begin(), z.end());
+      CHECK(std::count(z.begin(), z.end(), 0) == static_cast<long>(n));
+    }
+    /* A throwing construction: the objects already built are destroyed. */
+    where = "memory exceptions n=" + std::to_string(n);
+    std::vector<int> v(n);
+    std::iota(v.begin(), v.end(), 0);
+    raw<tracked> t(n);
+    bad_value = static_cast<int>(n / 2);
+    CHECK(throws([&] { adapt::uninitialized_copy(v.begin(), v.end(), t.begin()); }) == (n ? 1 : 0));
+    CHECK(live.load() == 0);
+    bad_value = 0;
+    CHECK(throws([&] { adapt::uninitialized_fill(t.begin(), t.end(), 0); }) == (n ? 1 : 0));
+    CHECK(live.load() == 0);
+    bad_value = -1;
+    adapt::uninitialized_fill(t.begin(), t.end(), 3);
+    CHECK(live.load() == static_cast<long>(n));
+    adapt::destroy(t.begin(), t.end());
+    CHECK(live.load() == 0);
+  }
+}
+void test_exceptions() {
+  std::size_t n = sizes().back();
+  auto a = iota(n);
+  std::vector<int> o(n), o2(n);
+  for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+    where = "exceptions at=" + std::to_string(at);
+    int bad = static_cast<int>(at);
+    auto p1 = [bad](int v) {
+      if (v == bad) throw boom();
+      return false;
+    };
+    auto p2 = [bad](int u, int v) {
+      if (u == bad || v == bad) throw boom();
+      return u < v;
+    };
+    auto eq2 = [bad](int u, int v) {
+      if (u == bad || v == bad) throw boom();
+      return u == v;
+    };
+    CHECK(throws([&] { adapt::adjacent_find(a.begin(), a.end(), eq2); }) == 1);
+    CHECK(throws([&] { adapt::mismatch(a.begin(), a.end(), a.begin(), eq2); }) == 1);
+    CHECK(throws([&] { adapt::is_sorted(a.begin(), a.end(), p2); }) == 1);
+    CHECK(throws([&] { adapt::includes(a.begin(), a.end(), a.begin(), a.end(), p2); }) == 1);
+    CHECK(throws([&] { adapt::min_element(a.begin(), a.end(), p2); }) == 1);
+    CHECK(throws([&] { adapt::minmax_element(a.begin(), a.end(), p2); }) == 1);
+    CHECK(throws([&] { adapt::replace_if(o.begin(), o.end(), p1, 0); }) == (at == 0 ? 1 : 0));
+    CHECK(throws([&] { adapt::remove_copy_if(a.begin(), a.end(), o.begin(), p1); }) == 1);
+    CHECK(throws([&] { adapt::partition_copy(a.begin(), a.end(), o.begin(), o2.begin(), p1); }) ==
+          1);
+    auto x = a;
+    CHECK(throws([&] { adapt::remove_if(x.begin(), x.end(), p1); }) == 1);
+    x = a;
+    CHECK(throws([&] { adapt::unique(x.begin(), x.end(), eq2); }) == (n > 1 ? 1 : 0));
+    CHECK(throws([&] {
+            adapt::transform_inclusive_scan(a.begin(), a.end(), o.begin(), std::plus<>(),
+                                            [bad](int v) {
+                                              if (v == bad) throw boom();
+                                              return v;
+                                            });
+          }) == 1);
+    x = a;
+    CHECK(throws([&] { adapt::stable_partition(x.begin(), x.end(), p1); }) == 1);
+    CHECK(x == a); /* pred runs before anything moves */
+    CHECK(throws([&] { adapt::partition(x.begin(), x.end(), p1); }) == 1);
+    std::sort(x.begin(), x.end());
+    CHECK(x == a); /* swaps only: a permutation */
+    std::vector<int> m(2 * n);
+    CHECK(throws([&] { adapt::merge(a.begin(), a.end(), a.begin(), a.end(), m.begin(), p2); }) ==
+          1);
+    std::copy(a.begin(), a.end(), m.begin());
+    std::copy(a.begin(), a.end(), m.begin() + static_cast<long>(n));
+    CHECK(throws([&] {
+            adapt::inplace_merge(m.begin(), m.begin() + static_cast<long>(n), m.end(), p2);
+          }) == 1);
+    CHECK(throws([&] {
+            adapt::set_union(a.begin(), a.end(), a.begin(), a.end(), m.begin(), p2);
+          }) == 1);
+    /* the runtime goes on */
+    CHECK(adapt::min_element(a.begin(), a.end()) == a.begin());
+  }
+}
+
+} // namespace algos_test
