@@ -1,6 +1,6 @@
 # stl/: the C++17 front end <adapt/stl.hpp> (header-only, above the
 # algorithms layer: it sees the public headers only); its test is
-# tests/stl/test_stl.cpp.
+# tests/stl/test_stl.cpp (with tests/stl/test_stl_use.cpp).
 #
 #   make VARIANT=release build/release/tests/stl/test_stl   (also tsan, asan)
 #
@@ -12,10 +12,16 @@ INC_STL  := -I$(STL_DIR)/include
 STL_TEST := $(B)/tests/stl/test_stl
 
 $(B)/obj/tests/stl/%.o: CPPFLAGS_ALL += $(INC_STL)
+# The headers are installed for -I, not as system headers: the second
+# source of the test keeps them clean under a user's strict warnings.
+$(B)/obj/tests/stl/test_stl_use.o: LAYER_CFLAGS := -Wpedantic -Wshadow -Wconversion \
+  -Wsign-conversion -Werror
 
-$(STL_TEST): $(B)/obj/tests/stl/test_stl.o $(LIB_A)
+STL_TEST_OBJS := $(B)/obj/tests/stl/test_stl.o $(B)/obj/tests/stl/test_stl_use.o
+
+$(STL_TEST): $(STL_TEST_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CXX) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(LIBS_CORE)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(STL_TEST_OBJS) $(LIB_A) $(LIBS_CORE)
 
 EXTRA_TESTS += $(STL_TEST)
 

@@ -71,12 +71,12 @@ std::size_t dist(It first, It last) {
 
 /* A map over [first, last): body(it, end, b) on disjoint chunks [b, e), it
  * and end their iterators, as par_map does (elem_bytes: the bytes one
- * element touches); iterators that are not random access: body(first,
- * last, 0), sequentially. */
+ * element touches); iterators that are not random access, or whose
+ * elements are proxies (writable_v): body(first, last, 0), sequentially. */
 template <class It, class Body>
 void par_map_range(const policy &pol, const char *name, It first, It last, std::size_t elem_bytes,
                    Body &&body) {
-  if constexpr (!random_access_v<It>)
+  if constexpr (!writable_v<It>)
     body(first, last, std::size_t{0});
   else
     par_map(
@@ -109,12 +109,12 @@ T fold_blocks(std::optional<T> *vals, std::size_t count, Op &op) {
   std::size_t w = 1;
   for (; 2 * w <= count; w *= 2)
     for (std::size_t i = 0; i + 2 * w <= count; i += 2 * w)
-      vals[i] = op(std::move(*vals[i]), std::move(*vals[i + w]));
+      vals[i] = fold_op(op, *vals[i], *vals[i + w]);
   /* w: the largest power of two <= count, the first group's width */
   T acc = std::move(*vals[0]);
   for (std::size_t pos = w; pos < count;) {
     while (pos + w > count) w /= 2;
-    acc = op(std::move(acc), std::move(*vals[pos]));
+    acc = fold_op(op, acc, *vals[pos]);
     pos += w;
   }
   return acc;
@@ -125,7 +125,10 @@ template <class T, class Op, class BlockFn>
 T reduce_blocks(const policy &pol, const char *name, std::size_t n, std::size_t elem_bytes, T init,
                 Op &op, BlockFn &&blockv) {
   blocks bl(n, reduce_block(n));
-  if (bl.count == 1) return op(std::move(init), blockv(bl.lo(0), bl.hi(0)));
+  if (bl.count == 1) {
+    T v = blockv(bl.lo(0), bl.hi(0));
+    return fold_op(op, init, v);
+  }
   /* Plain slots, each written by the one chunk that runs its block; the
    * caller reads them after par_map returned, which the runtime's join
    * orders after every chunk (no atomics needed). */
@@ -136,7 +139,7 @@ T reduce_blocks(const policy &pol, const char *name, std::size_t n, std::size_t 
             for (std::size_t k = b; k < e; k++) v[k].emplace(blockv(bl.lo(k), bl.hi(k)));
           });
   T acc = fold_blocks(v, bl.count, op);
-  return op(std::move(init), std::move(acc));
+  return fold_op(op, init, acc);
 }
 
 /* --- count_if ----------------------------------------------------------- */
@@ -149,7 +152,7 @@ struct count_ops {
   void run_master(std::size_t &c, adapt_seq *, std::size_t b, std::size_t e) {
     std::size_t k = 0;
     for (It it = adv(first, b), end = adv(first, e); it != end; ++it)
-      k += pred(*it) ? 1 : 0; /* branch-free: vectorised for cheap predicates */
+      k += pred(*it) ? 1u : 0u; /* branch-free: vectorised for cheap predicates */
     c += k;
   }
   void run_piece(std::size_t &c, adapt_seq *s, std::size_t b, std::size_t e) {
@@ -234,9 +237,10 @@ struct copy_if_ops {
       for (std::size_t i = b; i < e;) {
         std::size_t stop = e - i < ADAPT_STL_COPY_STAGE ? e : i + ADAPT_STL_COPY_STAGE, c = 0;
         for (; i < stop; ++i, ++it) {
-          const V &x = *it;
+          auto &&x = *it; /* an lvalue for pred, as std's copy_if passes it */
+          const bool keep = static_cast<bool>(pred(x));
           stage[c] = x;
-          c += static_cast<bool>(pred(x));
+          c += keep;
         }
         o = std::copy(stage, stage + c, o);
         k += c;
@@ -263,9 +267,10 @@ struct copy_if_ops {
     It it = adv(first, b);
     for (std::size_t i = b; i < e; ++i, ++it) {
       if constexpr (staged) {
-        const V &x = *it;
+        auto &&x = *it;
+        const bool keep = static_cast<bool>(pred(x));
         dst[c] = x;
-        c += static_cast<bool>(pred(x));
+        c += keep;
       } else if (pred(*it)) {
         dst[c++] = i;
       }
@@ -366,7 +371,7 @@ struct scan_ops {
     T c;
     void step(Op &op, std::size_t j) {
       if constexpr (Incl) {
-        c = op(std::move(c), *adv(x, j));
+        c = fold_op(op, c, *adv(x, j));
         *adv(o, j) = c;
       } else {
         T nc = op(c, *adv(x, j));
@@ -390,7 +395,7 @@ struct scan_ops {
    * sum s_k in one pass; p becomes P_{k+1} = P_k (+) s_k. */
   void known(T &p, std::size_t lo, std::size_t hi) {
     In x = adv(in, lo);
-    T s = op(x[0], x[1]); /* read before the chain writes out[lo..lo+1] */
+    T s = fold_first<T>(op, x[0], x[1]); /* read before the chain writes out[lo..lo+1] */
     /* inclusive: the chain starts at P_k (+) x[lo], so that p is not copied
      * (std's copies: one per output) */
     lane l = Incl ? at(lo, op(p, x[0])) : at(lo, T(p));
@@ -400,7 +405,7 @@ struct scan_ops {
       l.step(op, 0);
     l.step(op, 1);
     auto both = [&](std::size_t j) {
-      s = op(std::move(s), *adv(x, j));
+      s = fold_op(op, s, *adv(x, j));
       l.step(op, j);
     };
     /* unrolled by hand: the loop's bookkeeping once per 8 elements (GCC's
@@ -411,7 +416,7 @@ struct scan_ops {
 #pragma GCC unroll 8
       for (std::size_t u = 0; u < 8; u++) both(j + u);
     for (; j < len; j++) both(j);
-    p = op(std::move(p), std::move(s));
+    p = fold_op(op, p, s);
   }
   /* Master, non-deterministic: std's fold from p; p becomes the chain's end. */
   void fold(T &p, std::size_t lo, std::size_t hi) {
@@ -429,12 +434,13 @@ struct scan_ops {
     for (; k + 4 <= e && full(bl.lo(k + 3), bl.hi(k + 3)); k += 4) {
       In x0 = adv(in, bl.lo(k)), x1 = adv(in, bl.lo(k + 1)), x2 = adv(in, bl.lo(k + 2)),
          x3 = adv(in, bl.lo(k + 3));
-      T s0 = op(x0[0], x0[1]), s1 = op(x1[0], x1[1]), s2 = op(x2[0], x2[1]), s3 = op(x3[0], x3[1]);
+      T s0 = fold_first<T>(op, x0[0], x0[1]), s1 = fold_first<T>(op, x1[0], x1[1]),
+        s2 = fold_first<T>(op, x2[0], x2[1]), s3 = fold_first<T>(op, x3[0], x3[1]);
       for (std::size_t j = 2; j < ADAPT_STL_BLOCK; j++) {
-        s0 = op(std::move(s0), *adv(x0, j));
-        s1 = op(std::move(s1), *adv(x1, j));
-        s2 = op(std::move(s2), *adv(x2, j));
-        s3 = op(std::move(s3), *adv(x3, j));
+        s0 = fold_op(op, s0, *adv(x0, j));
+        s1 = fold_op(op, s1, *adv(x1, j));
+        s2 = fold_op(op, s2, *adv(x2, j));
+        s3 = fold_op(op, s3, *adv(x3, j));
       }
       v.push_back(std::move(s0));
       v.push_back(std::move(s1));
@@ -443,8 +449,8 @@ struct scan_ops {
     }
     for (; k < e; k++) {
       In x = adv(in, bl.lo(k));
-      T s = op(x[0], x[1]);
-      for (std::size_t j = 2; j < bl.hi(k) - bl.lo(k); j++) s = op(std::move(s), *adv(x, j));
+      T s = fold_first<T>(op, x[0], x[1]);
+      for (std::size_t j = 2; j < bl.hi(k) - bl.lo(k); j++) s = fold_op(op, s, *adv(x, j));
       v.push_back(std::move(s));
     }
   }
@@ -526,7 +532,7 @@ struct scan_ops {
     pending &j = m.jobs.emplace_back(pending{this, tb, te, {}, false});
     j.pre.reserve(t.size());
     for (std::size_t i = 0; i < t.size(); i++) {
-      T nx = op(*m.p, std::move(t[i]));
+      T nx = op(*m.p, t[i]);
       j.pre.push_back(std::move(*m.p));
       *m.p = std::move(nx);
     }
@@ -624,7 +630,7 @@ It for_each_n(It first, Size n, F f) {
  * The output may be the input (in place). */
 template <class It, class Out, class Op>
 Out transform(const policy &pol, It first, It last, Out d_first, Op op) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
     return std::transform(first, last, d_first, op);
   } else {
     detail::par_map_range(pol, "adapt::transform", first, last,
@@ -644,7 +650,7 @@ Out transform(It first, It last, Out d_first, Op op) {
 /* std::transform, binary: d_first[i] = op(first1[i], first2[i]). */
 template <class It1, class It2, class Out, class Op>
 Out transform(const policy &pol, It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
-  if constexpr (!detail::random_access_v<It1, It2, Out>) {
+  if constexpr (!detail::random_access_v<It1, It2> || !detail::writable_v<Out>) {
     return std::transform(first1, last1, first2, d_first, op);
   } else {
     detail::par_map_range(pol, "adapt::transform", first1, last1,
@@ -715,13 +721,20 @@ T reduce(const policy &pol, It first, It last, T init, Op op) {
   } else {
     std::size_t n = detail::dist(first, last);
     if (n == 0) return init;
-    if (n == 1) return op(std::move(init), *first);
+    if (n == 1) return detail::fold_op(op, init, *first);
+    using R = detail::ref_t<It>;
     return detail::reduce_blocks(pol, "adapt::reduce", n, sizeof(detail::value_t<It>),
                                  std::move(init), op, [&](std::size_t lo, std::size_t hi) -> T {
-                                   It a = detail::adv(first, lo);
-                                   T v = op(a[0], a[1]);
-                                   return std::reduce(a + 2, detail::adv(first, hi), std::move(v),
-                                                      op);
+                                   It a = detail::adv(first, lo), e = detail::adv(first, hi);
+                                   T v = detail::fold_first<T>(op, a[0], a[1]);
+                                   /* std::reduce's loop pairs elements in op's result type: used
+           * when that is T, else a fold in T */
+                                   if constexpr (detail::pair_gives_v<T, Op, R, R>) {
+                                     return std::reduce(a + 2, e, std::move(v), op);
+                                   } else {
+                                     for (a += 2; a != e; ++a) v = detail::fold_op(op, v, *a);
+                                     return v;
+                                   }
                                  });
   }
 }
@@ -754,14 +767,20 @@ T transform_reduce(const policy &pol, It first, It last, T init, ROp rop, TOp to
   } else {
     std::size_t n = detail::dist(first, last);
     if (n == 0) return init;
-    if (n == 1) return rop(std::move(init), top(*first));
-    return detail::reduce_blocks(pol, "adapt::transform_reduce", n, sizeof(detail::value_t<It>),
-                                 std::move(init), rop, [&](std::size_t lo, std::size_t hi) -> T {
-                                   It a = detail::adv(first, lo);
-                                   T v = rop(top(a[0]), top(a[1]));
-                                   return std::transform_reduce(a + 2, detail::adv(first, hi),
-                                                                std::move(v), rop, top);
-                                 });
+    if (n == 1) return detail::fold_op(rop, init, top(*first));
+    using R = std::invoke_result_t<TOp &, detail::ref_t<It>>;
+    return detail::reduce_blocks(
+        pol, "adapt::transform_reduce", n, sizeof(detail::value_t<It>), std::move(init), rop,
+        [&](std::size_t lo, std::size_t hi) -> T {
+          It a = detail::adv(first, lo), e = detail::adv(first, hi);
+          T v = detail::fold_first<T>(rop, top(a[0]), top(a[1]));
+          if constexpr (detail::pair_gives_v<T, ROp, R, R>) { /* as in reduce */
+            return std::transform_reduce(a + 2, e, std::move(v), rop, top);
+          } else {
+            for (a += 2; a != e; ++a) v = detail::fold_op(rop, v, top(*a));
+            return v;
+          }
+        });
   }
 }
 template <class It, class T, class ROp, class TOp, detail::not_policy<It> = 0>
@@ -778,16 +797,22 @@ T transform_reduce(const policy &pol, It1 first1, It1 last1, It2 first2, T init,
   } else {
     std::size_t n = detail::dist(first1, last1);
     if (n == 0) return init;
-    if (n == 1) return rop(std::move(init), top(*first1, *first2));
-    return detail::reduce_blocks(pol, "adapt::transform_reduce", n,
-                                 sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>),
-                                 std::move(init), rop, [&](std::size_t lo, std::size_t hi) -> T {
-                                   It1 a = detail::adv(first1, lo);
-                                   It2 c = detail::adv(first2, lo);
-                                   T v = rop(top(a[0], c[0]), top(a[1], c[1]));
-                                   return std::transform_reduce(a + 2, detail::adv(first1, hi),
-                                                                c + 2, std::move(v), rop, top);
-                                 });
+    if (n == 1) return detail::fold_op(rop, init, top(*first1, *first2));
+    using R = std::invoke_result_t<TOp &, detail::ref_t<It1>, detail::ref_t<It2>>;
+    return detail::reduce_blocks(
+        pol, "adapt::transform_reduce", n,
+        sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>), std::move(init), rop,
+        [&](std::size_t lo, std::size_t hi) -> T {
+          It1 a = detail::adv(first1, lo), e = detail::adv(first1, hi);
+          It2 c = detail::adv(first2, lo);
+          T v = detail::fold_first<T>(rop, top(a[0], c[0]), top(a[1], c[1]));
+          if constexpr (detail::pair_gives_v<T, ROp, R, R>) { /* as in reduce */
+            return std::transform_reduce(a + 2, e, c + 2, std::move(v), rop, top);
+          } else {
+            for (a += 2, c += 2; a != e; ++a, ++c) v = detail::fold_op(rop, v, top(*a, *c));
+            return v;
+          }
+        });
   }
 }
 template <class It1, class It2, class T>
@@ -894,7 +919,7 @@ typename std::iterator_traits<It>::difference_type count(It first, It last, cons
  * must not overlap. */
 template <class It, class Out, class Pred>
 Out copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
     return std::copy_if(first, last, d_first, pred);
   } else {
     detail::copy_if_ops<It, Out, Pred> ops{first, d_first, pred};
@@ -916,7 +941,7 @@ Out copy_if(It first, It last, Out d_first, Pred pred) {
 
 template <class It, class Out, class Op, class T>
 Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op, T init) {
-  if constexpr (!detail::random_access_v<It, Out>)
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>)
     return std::inclusive_scan(first, last, d_first, op, std::move(init));
   else
     return detail::scan<true, T>(pol, "adapt::inclusive_scan", first, last, d_first, op, &init);
@@ -924,7 +949,7 @@ Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op, T i
 template <class It, class Out, class Op>
 Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op) {
   using T = detail::value_t<It>;
-  if constexpr (!detail::random_access_v<It, Out>)
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>)
     return std::inclusive_scan(first, last, d_first, op);
   else
     return detail::scan<true, T>(pol, "adapt::inclusive_scan", first, last, d_first, op,
@@ -949,7 +974,7 @@ Out inclusive_scan(It first, It last, Out d_first) {
 
 template <class It, class Out, class T, class Op>
 Out exclusive_scan(const policy &pol, It first, It last, Out d_first, T init, Op op) {
-  if constexpr (!detail::random_access_v<It, Out>)
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>)
     return std::exclusive_scan(first, last, d_first, std::move(init), op);
   else
     return detail::scan<false, T>(pol, "adapt::exclusive_scan", first, last, d_first, op, &init);

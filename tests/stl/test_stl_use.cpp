@@ -1,0 +1,227 @@
+/* Tests of <adapt/stl.hpp> as C++ users write it, beside std: element
+ * functions taking their arguments by value, by non-const reference or as
+ * generic parameters; std::vector<bool> (proxy iterators); scans and
+ * reductions into a wider type; stable_sort when memory is short. Linked
+ * into test_stl, which runs stl_use::run() at each of its worker counts.
+ * This file is compiled with -Wpedantic -Wshadow -Wconversion
+ * -Wsign-conversion -Werror (tests/stl/module.mk): the installed headers
+ * must stay clean under them. */
+#include <adapt/stl.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "test_stl_use.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* operator delete below frees what operator new malloc'ed; GCC, inlining
+ * both into a caller, takes free() for a mismatch. */
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
+namespace {
+/* operator new below fails requests of at least this many bytes made by
+ * the thread that set it (0: none). */
+thread_local std::size_t fail_from = 0;
+} // namespace
+
+/* The program's operator new: malloc, failing as fail_from says (the
+ * nothrow form, the arrays and delete follow it). */
+void *operator new(std::size_t n) {
+  if (fail_from && n >= fail_from) throw std::bad_alloc();
+  if (void *p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void *operator new(std::size_t n, const std::nothrow_t &) noexcept {
+  try {
+    return ::operator new(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete(void *p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+int checks = 0, failures = 0, workers_now = 0;
+
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    checks++;                                                                                      \
+    if (!(cond)) {                                                                                 \
+      failures++;                                                                                  \
+      std::fprintf(stderr, "%s:%d: CHECK(%s) failed [workers %d]\n", __FILE__, __LINE__, #cond,    \
+                   workers_now);                                                                   \
+    }                                                                                              \
+  } while (0)
+
+/* Above 2 ADAPT_STL_SORT_LEAF_MIN (the sorts run in parallel) and two scan
+ * blocks; cheap element functions, so the sanitizer variants keep it. */
+constexpr std::size_t n = 20000;
+
+/* Strings of 20 characters (on the heap: a moved-from one is empty). */
+std::vector<std::string> keys() {
+  std::vector<std::string> v(n);
+  unsigned x = 12345;
+  for (auto &s : v) {
+    x = x * 1103515245u + 12345u;
+    s = std::string(20, static_cast<char>('a' + (x >> 16) % 26));
+    s[19] = static_cast<char>('a' + (x >> 8) % 26);
+  }
+  return v;
+}
+
+std::vector<int> small_ints() {
+  std::vector<int> v(n);
+  for (std::size_t i = 0; i < n; i++) v[i] = static_cast<int>((i * 7919) % 1000);
+  return v;
+}
+
+/* Comparators and predicates see lvalues: by value, non-const reference
+ * and generic parameters work as with std. */
+void element_functions() {
+  const auto a = keys();
+  auto want = a;
+  std::stable_sort(want.begin(), want.end());
+  auto s = a;
+  adapt::stable_sort(s.begin(), s.end(), [](auto x, auto y) { return x < y; });
+  CHECK(s == want);
+  s = a;
+  adapt::stable_sort(adapt::par, s.begin(), s.end(),
+                     [](std::string x, std::string y) { return x < y; });
+  CHECK(s == want);
+  s = a;
+  adapt::sort(s.begin(), s.end(), [](std::string &x, std::string &y) { return x < y; });
+  CHECK(s == want);
+  s = a;
+  adapt::sort(s.begin(), s.end(), [](auto x, auto y) { return x < y; });
+  CHECK(s == want);
+
+  auto v = small_ints();
+  std::vector<int> o(n), r(n);
+  auto even = [](int &x) { return x % 2 == 0; };
+  auto oe = adapt::copy_if(v.begin(), v.end(), o.begin(), even);
+  auto re = std::copy_if(v.begin(), v.end(), r.begin(), even);
+  CHECK(oe - o.begin() == re - r.begin() && o == r);
+  CHECK(adapt::count_if(v.begin(), v.end(), even) == std::count_if(v.begin(), v.end(), even));
+  auto is777 = [](int &x) { return x == 777; };
+  CHECK(adapt::find_if(v.begin(), v.end(), is777) == std::find_if(v.begin(), v.end(), is777));
+  CHECK(adapt::all_of(v.begin(), v.end(), [](auto &x) { return x >= 0; }));
+
+  auto add = [](int &x, int &y) { return x + y; }; /* accepted by libstdc++'s */
+  CHECK(adapt::reduce(v.begin(), v.end(), 0, add) == std::reduce(v.begin(), v.end(), 0, add));
+  adapt::inclusive_scan(v.begin(), v.end(), o.begin(), add);
+  std::inclusive_scan(v.begin(), v.end(), r.begin(), add);
+  CHECK(o == r);
+  adapt::inclusive_scan(adapt::par.deterministic(false), v.begin(), v.end(), o.begin(), add, 5);
+  std::inclusive_scan(v.begin(), v.end(), r.begin(), add, 5);
+  CHECK(o == r);
+  adapt::exclusive_scan(v.begin(), v.end(), o.begin(), 5, add);
+  std::exclusive_scan(v.begin(), v.end(), r.begin(), 5, add);
+  CHECK(o == r);
+}
+
+/* int elements near 2e9 accumulated into long long (the offsets idiom):
+ * no pair of elements is added in int. */
+void wider_accumulator() {
+  std::vector<int> v(n);
+  for (std::size_t i = 0; i < n; i++) v[i] = 2000000000 - static_cast<int>(i);
+  std::vector<long long> want(n), o(n);
+  long long acc = 0;
+  for (std::size_t i = 0; i < n; i++) want[i] = acc += v[i];
+  adapt::inclusive_scan(v.begin(), v.end(), o.begin(), std::plus<>(), 0LL);
+  CHECK(o == want);
+  adapt::inclusive_scan(adapt::par.deterministic(false), v.begin(), v.end(), o.begin(),
+                        std::plus<>(), 0LL);
+  CHECK(o == want);
+  adapt::exclusive_scan(v.begin(), v.end(), o.begin(), 0LL);
+  CHECK(o[0] == 0 && std::equal(want.begin(), want.end() - 1, o.begin() + 1));
+  CHECK(adapt::reduce(v.begin(), v.end(), 0LL) == acc);
+  CHECK(adapt::transform_reduce(v.begin(), v.end(), 0LL, std::plus<>(), [](int x) { return x; }) ==
+        acc);
+  std::vector<int> ones(n, 1);
+  CHECK(adapt::transform_reduce(v.begin(), v.end(), ones.begin(), 0LL, std::plus<>(),
+                                std::minus<>()) == acc - static_cast<long long>(n));
+}
+
+/* Proxy iterators: no two workers write bits of one word. */
+void vector_bool() {
+  std::vector<int> idx(n), owner(n, -1);
+  for (std::size_t i = 0; i < n; i++) idx[i] = static_cast<int>(i);
+  std::vector<bool> bits(n), want(n);
+  /* slow elements, small chunks: every worker takes part when it may */
+  adapt::transform(adapt::par.grain(16), idx.begin(), idx.end(), bits.begin(), [&](int i) {
+    double x = i;
+    for (int k = 0; k < 40; k++) x = std::sqrt(x + k);
+    owner[static_cast<std::size_t>(i)] = adapt_worker_id();
+    return x > 0 && i % 3 == 0;
+  });
+  bool one_writer = true;
+  for (std::size_t i = 0; i < n; i++) one_writer = one_writer && owner[i] == owner[i / 64 * 64];
+  CHECK(one_writer);
+  for (std::size_t i = 0; i < n; i++) want[i] = i % 3 == 0;
+  CHECK(bits == want);
+  adapt::for_each(bits.begin(), bits.end(), [](std::vector<bool>::reference b) { b = !b; });
+  want.flip();
+  CHECK(bits == want);
+  adapt::sort(bits.begin(), bits.end());
+  std::sort(want.begin(), want.end());
+  CHECK(bits == want);
+  std::vector<bool> o(n), r(n);
+  /* with init: libstdc++'s scan without one holds *first as a proxy */
+  adapt::inclusive_scan(want.begin(), want.end(), o.begin(), std::bit_xor<>(), true);
+  std::inclusive_scan(want.begin(), want.end(), r.begin(), std::bit_xor<>(), true);
+  CHECK(o == r);
+  adapt::fill(o.begin(), o.end(), true);
+  CHECK(std::count(o.begin(), o.end(), true) == static_cast<long>(n));
+  auto oe = adapt::copy_if(idx.begin(), idx.end(), o.begin(), [](int i) { return i % 2 == 0; });
+  CHECK(oe - o.begin() == static_cast<long>(n + 1) / 2);
+  adapt::generate(o.begin(), o.end(), [] { return false; });
+  CHECK(std::count(o.begin(), o.end(), true) == 0);
+}
+
+/* stable_sort without memory for its buffer degrades as std::stable_sort
+ * does (here: requests of a quarter of the range's bytes fail on this
+ * thread). */
+void stable_sort_short_memory() {
+  using P = std::pair<int, int>;
+  std::vector<P> p(n);
+  for (std::size_t i = 0; i < n; i++)
+    p[i] = {static_cast<int>((i * 7919) % 10), static_cast<int>(i)};
+  auto key = [](const P &x, const P &y) { return x.first < y.first; };
+  auto want = p;
+  std::stable_sort(want.begin(), want.end(), key);
+  bool threw = false;
+  fail_from = n * sizeof(P) / 4;
+  try {
+    adapt::stable_sort(p.begin(), p.end(), key);
+  } catch (const std::bad_alloc &) {
+    threw = true;
+  }
+  fail_from = 0;
+  CHECK(!threw);
+  CHECK(p == want);
+}
+
+} // namespace
+
+namespace stl_use {
+
+int run(int workers, int *nchecks) {
+  workers_now = workers;
+  int before = failures, cbefore = checks;
+  element_functions();
+  wider_accumulator();
+  vector_bool();
+  stable_sort_short_memory();
+  *nchecks = checks - cbefore;
+  return failures - before;
+}
+
+} // namespace stl_use
