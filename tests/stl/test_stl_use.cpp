@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -209,6 +210,73 @@ void stable_sort_short_memory() {
   CHECK(p == want);
 }
 
+/* Every algorithm, with and without a policy, on a few elements: their
+ * instantiations compile clean under this file's warnings. */
+void every_algorithm() {
+  const std::size_t m = 100;
+  std::vector<int> v(m), o(m), r(m);
+  for (std::size_t i = 0; i < m; i++) v[i] = static_cast<int>((i * 37) % 50);
+  std::vector<double> d(v.begin(), v.end());
+  auto inc = [](int &x) { x++; };
+  auto pos = [](int x) { return x > 25; };
+  adapt::for_each(o.begin(), o.end(), inc);
+  adapt::for_each(adapt::par, o.begin(), o.end(), inc);
+  adapt::for_each_n(o.begin(), m / 2, inc);
+  CHECK(adapt::for_each_n(adapt::par, o.begin(), m, inc) == o.end() && o[0] == 4 && o[m - 1] == 3);
+  adapt::transform(v.begin(), v.end(), o.begin(), [](int x) { return x + 1; });
+  adapt::transform(adapt::par, v.begin(), v.end(), o.begin(), o.begin(), std::minus<>());
+  CHECK(std::count(o.begin(), o.end(), -1) == static_cast<long>(m));
+  adapt::fill(o.begin(), o.end(), 2);
+  adapt::fill(adapt::par, r.begin(), r.end(), 2);
+  CHECK(o == r);
+  adapt::generate(o.begin(), o.end(), [] { return 4; });
+  adapt::generate(adapt::par, r.begin(), r.end(), [] { return 4; });
+  CHECK(o == r);
+  const long sum = std::accumulate(v.begin(), v.end(), 0L);
+  CHECK(adapt::reduce(v.begin(), v.end()) == sum &&
+        adapt::reduce(adapt::par, v.begin(), v.end()) == sum);
+  CHECK(adapt::reduce(v.begin(), v.end(), 0L) == sum &&
+        adapt::reduce(adapt::par, v.begin(), v.end(), 0L, std::plus<>()) == sum);
+  CHECK(adapt::transform_reduce(v.begin(), v.end(), v.begin(), 0L) ==
+        adapt::transform_reduce(adapt::par, v.begin(), v.end(), 0L, std::plus<>(),
+                                [](int x) { return static_cast<long>(x) * x; }));
+  CHECK(adapt::transform_reduce(adapt::par, d.begin(), d.end(), v.begin(), 0.0) ==
+        adapt::transform_reduce(d.begin(), d.end(), v.begin(), 0.0, std::plus<>(),
+                                std::multiplies<>()));
+  CHECK(adapt::find(v.begin(), v.end(), 49) == std::find(v.begin(), v.end(), 49));
+  CHECK(adapt::find(adapt::par, v.begin(), v.end(), 7) == std::find(v.begin(), v.end(), 7));
+  CHECK(adapt::find_if(adapt::par, v.begin(), v.end(), pos) ==
+        std::find_if(v.begin(), v.end(), pos));
+  CHECK(adapt::any_of(v.begin(), v.end(), pos) &&
+        adapt::any_of(adapt::par, v.begin(), v.end(), pos));
+  CHECK(!adapt::all_of(v.begin(), v.end(), pos) &&
+        !adapt::all_of(adapt::par, v.begin(), v.end(), pos));
+  CHECK(!adapt::none_of(v.begin(), v.end(), pos) &&
+        !adapt::none_of(adapt::par, v.begin(), v.end(), pos));
+  CHECK(adapt::count(v.begin(), v.end(), 12) == std::count(v.begin(), v.end(), 12) &&
+        adapt::count(adapt::par, v.begin(), v.end(), 12) == std::count(v.begin(), v.end(), 12));
+  CHECK(adapt::count_if(adapt::par, v.begin(), v.end(), pos) ==
+        std::count_if(v.begin(), v.end(), pos));
+  CHECK(adapt::copy_if(adapt::par, v.begin(), v.end(), o.begin(), pos) - o.begin() ==
+        std::count_if(v.begin(), v.end(), pos));
+  adapt::inclusive_scan(v.begin(), v.end(), o.begin());
+  adapt::inclusive_scan(adapt::par, v.begin(), v.end(), r.begin());
+  CHECK(o == r && o[m - 1] == sum);
+  adapt::inclusive_scan(v.begin(), v.end(), o.begin(), std::plus<>(), 1);
+  adapt::exclusive_scan(adapt::par, v.begin(), v.end(), r.begin(), 1);
+  CHECK(o[m - 2] == r[m - 1]);
+  adapt::exclusive_scan(v.begin(), v.end(), o.begin(), 0, std::plus<>());
+  CHECK(o[m - 1] == sum - v[m - 1]);
+  o = v;
+  r = v;
+  adapt::sort(o.begin(), o.end());
+  adapt::sort(adapt::par, r.begin(), r.end(), std::greater<>());
+  CHECK(std::is_sorted(o.begin(), o.end()) && std::equal(o.begin(), o.end(), r.rbegin()));
+  adapt::stable_sort(o.begin(), o.end(), std::greater<>());
+  adapt::stable_sort(adapt::par, r.begin(), r.end());
+  CHECK(std::equal(o.begin(), o.end(), r.rbegin()));
+}
+
 } // namespace
 
 namespace stl_use {
@@ -220,6 +288,7 @@ int run(int workers, int *nchecks) {
   wider_accumulator();
   vector_bool();
   stable_sort_short_memory();
+  every_algorithm();
   *nchecks = checks - cbefore;
   return failures - before;
 }

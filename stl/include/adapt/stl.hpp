@@ -13,16 +13,28 @@
  *   function object you passed (shared by reference: make it thread-safe).
  *   The calling thread takes part; calls made from inside a body of another
  *   parallel call are nested.
+ * - Element functions see the elements as lvalues, as std's loops pass
+ *   them: parameters by value, by (non-const) reference or generic work as
+ *   with std. An operation's accumulator is an lvalue too, or an rvalue
+ *   where the operation accepts one (moved, not copied).
  * - Iterators: random-access iterators (all of them: inputs and outputs)
- *   run in parallel; other iterators call the sequential std algorithm.
+ *   run in parallel; other iterators call the sequential std algorithm, and
+ *   so do the algorithms that write through a proxy reference
+ *   (std::vector<bool>: neighbouring elements share a word).
  * - Elements: no copies beyond std's (no memcpy of objects); move-only
  *   types where std accepts them.
+ * - Accumulation: reductions and scans accumulate in std's type (init's;
+ *   an inclusive scan without init: the element type): a block's first two
+ *   elements are combined as op(T(x0), x1) when op(x0, x1) is not a T (ints
+ *   summed into a long long never add in int).
  * - Exceptions: the first exception thrown by an element function, on any
  *   worker, is rethrown on the calling thread after every worker has left
  *   the call; the rest of the call is cancelled (at most about one grain per
  *   worker still runs after the throw; sort and stable_sort: the
- *   partitions, leaf sorts and merges already running finish). Outputs then hold unspecified (valid) values. The
- *   runtime stays usable from every thread. Runtime failures throw
+ *   partitions, leaf sorts and merges already running finish). Outputs
+ *   then hold unspecified (valid) values. The runtime stays usable from
+ *   every thread. adapt_cancel() from an element function cancels the call
+ *   (adapt::error, ECANCELED), except in sort and stable_sort (see there). Runtime failures throw
  *   adapt::error (std::system_error: EINVAL bad policy or environment value,
  *   ENOTSUP a non-adaptive scheduler with a window mode, ENOMEM, ...).
  * - Determinism: reduce and transform_reduce always give the same result
@@ -33,6 +45,12 @@
  * - Calling context: any thread; the runtime starts lazily (adapt_init).
  * - Not guaranteed: which worker runs which element, the chunk sizes, the
  *   grouping of reduce's operations (any grouping std::reduce allows). */
+#if !defined(ADAPT_STL_HPP) && __cplusplus < 201703L &&                                            \
+    !(defined(_MSVC_LANG) && _MSVC_LANG >= 201703L)
+#error "<adapt/stl.hpp> needs C++17 or later (-std=c++17)"
+#define ADAPT_STL_HPP /* skip the rest: one error, not one per C++17 construct */
+#endif
+
 #ifndef ADAPT_STL_HPP
 #define ADAPT_STL_HPP
 
@@ -369,12 +387,12 @@ struct scan_ops {
     In x;
     Out o;
     T c;
-    void step(Op &op, std::size_t j) {
+    void step(Op &f, std::size_t j) {
       if constexpr (Incl) {
-        c = fold_op(op, c, *adv(x, j));
+        c = fold_op(f, c, *adv(x, j));
         *adv(o, j) = c;
       } else {
-        T nc = op(c, *adv(x, j));
+        T nc = f(c, *adv(x, j));
         *adv(o, j) = std::move(c);
         c = std::move(nc);
       }
@@ -596,6 +614,8 @@ Out scan(const policy &pol, const char *name, In first, In last, Out d, Op &op, 
 /* std::for_each (returns nothing, as std's policy form). */
 template <class It, class F>
 void for_each(const policy &pol, It first, It last, F f) {
+  static_assert(std::is_invocable_v<F &, detail::ref_t<It>>,
+                "adapt::for_each: f must be callable with an element, f(*first)");
   detail::par_map_range(pol, "adapt::for_each", first, last, sizeof(detail::value_t<It>),
                         [&](It it, It end, std::size_t) {
                           for (; it != end; ++it) f(*it);
@@ -612,6 +632,8 @@ F for_each(It first, It last, F f) {
  * n <= 0). */
 template <class It, class Size, class F>
 It for_each_n(const policy &pol, It first, Size n, F f) {
+  static_assert(std::is_invocable_v<F &, detail::ref_t<It>>,
+                "adapt::for_each_n: f must be callable with an element, f(*first)");
   if constexpr (!detail::random_access_v<It>) {
     return std::for_each_n(first, n, f);
   } else {
@@ -630,6 +652,8 @@ It for_each_n(It first, Size n, F f) {
  * The output may be the input (in place). */
 template <class It, class Out, class Op>
 Out transform(const policy &pol, It first, It last, Out d_first, Op op) {
+  static_assert(std::is_invocable_v<Op &, detail::ref_t<It>>,
+                "adapt::transform: op must be callable with an element, op(*first)");
   if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
     return std::transform(first, last, d_first, op);
   } else {
@@ -650,6 +674,8 @@ Out transform(It first, It last, Out d_first, Op op) {
 /* std::transform, binary: d_first[i] = op(first1[i], first2[i]). */
 template <class It1, class It2, class Out, class Op>
 Out transform(const policy &pol, It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
+  static_assert(std::is_invocable_v<Op &, detail::ref_t<It1>, detail::ref_t<It2>>,
+                "adapt::transform: op must be callable with two elements, op(*first1, *first2)");
   if constexpr (!detail::random_access_v<It1, It2> || !detail::writable_v<Out>) {
     return std::transform(first1, last1, first2, d_first, op);
   } else {
@@ -686,6 +712,8 @@ void fill(It first, It last, const T &value) {
  * it cannot tell from g; others: on g itself). */
 template <class It, class G>
 void generate(const policy &pol, It first, It last, G g) {
+  static_assert(std::is_invocable_v<G &>,
+                "adapt::generate: g must be callable without arguments, g()");
   detail::par_map_range(pol, "adapt::generate", first, last, sizeof(detail::value_t<It>),
                         [&](It it, It end, std::size_t) {
                           using U = typename detail::unref<G>::type;
@@ -716,6 +744,8 @@ void generate(It first, It last, G g) {
  * so the result is reproducible. */
 template <class It, class T, class Op>
 T reduce(const policy &pol, It first, It last, T init, Op op) {
+  static_assert(std::is_invocable_v<Op &, T &, detail::ref_t<It>>,
+                "adapt::reduce: op must be callable as op(init, *first)");
   if constexpr (!detail::random_access_v<It>) {
     return std::reduce(first, last, std::move(init), op);
   } else {
@@ -762,6 +792,8 @@ detail::value_t<It> reduce(It first, It last) {
 /* std::transform_reduce, unary: reduce_op over transform_op(x). */
 template <class It, class T, class ROp, class TOp>
 T transform_reduce(const policy &pol, It first, It last, T init, ROp rop, TOp top) {
+  static_assert(std::is_invocable_v<TOp &, detail::ref_t<It>>,
+                "adapt::transform_reduce: the transform must be callable with an element");
   if constexpr (!detail::random_access_v<It>) {
     return std::transform_reduce(first, last, std::move(init), rop, top);
   } else {
@@ -792,6 +824,8 @@ T transform_reduce(It first, It last, T init, ROp rop, TOp top) {
  * without the operations: init + sum of x1 * x2. */
 template <class It1, class It2, class T, class ROp, class TOp>
 T transform_reduce(const policy &pol, It1 first1, It1 last1, It2 first2, T init, ROp rop, TOp top) {
+  static_assert(std::is_invocable_v<TOp &, detail::ref_t<It1>, detail::ref_t<It2>>,
+                "adapt::transform_reduce: the transform must be callable with two elements");
   if constexpr (!detail::random_access_v<It1, It2>) {
     return std::transform_reduce(first1, last1, first2, std::move(init), rop, top);
   } else {
@@ -838,6 +872,8 @@ T transform_reduce(It1 first1, It1 last1, It2 first2, T init) {
  * is known, at most about one grain per worker is tested past it. */
 template <class It, class Pred>
 It find_if(const policy &pol, It first, It last, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::find_if: pred must be callable with an element, pred(*first)");
   return detail::find_if(pol, first, last, pred);
 }
 template <class It, class Pred, detail::not_policy<It> = 0>
@@ -859,6 +895,8 @@ It find(It first, It last, const T &value) {
 /* std::any_of, all_of, none_of (early exit as find_if). */
 template <class It, class Pred>
 bool any_of(const policy &pol, It first, It last, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::any_of: pred must be callable with an element, pred(*first)");
   return detail::find_if(pol, first, last, pred) != last;
 }
 template <class It, class Pred, detail::not_policy<It> = 0>
@@ -867,6 +905,8 @@ bool any_of(It first, It last, Pred pred) {
 }
 template <class It, class Pred>
 bool all_of(const policy &pol, It first, It last, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::all_of: pred must be callable with an element, pred(*first)");
   auto neg = [&pred](auto &&x) { return !pred(x); };
   return detail::find_if(pol, first, last, neg) == last;
 }
@@ -876,6 +916,8 @@ bool all_of(It first, It last, Pred pred) {
 }
 template <class It, class Pred>
 bool none_of(const policy &pol, It first, It last, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::none_of: pred must be callable with an element, pred(*first)");
   return detail::find_if(pol, first, last, pred) == last;
 }
 template <class It, class Pred, detail::not_policy<It> = 0>
@@ -887,6 +929,8 @@ bool none_of(It first, It last, Pred pred) {
 template <class It, class Pred>
 typename std::iterator_traits<It>::difference_type count_if(const policy &pol, It first, It last,
                                                             Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::count_if: pred must be callable with an element, pred(*first)");
   using D = typename std::iterator_traits<It>::difference_type;
   if constexpr (!detail::random_access_v<It>) {
     return std::count_if(first, last, pred);
@@ -919,6 +963,8 @@ typename std::iterator_traits<It>::difference_type count(It first, It last, cons
  * must not overlap. */
 template <class It, class Out, class Pred>
 Out copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::copy_if: pred must be callable with an element, pred(*first)");
   if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
     return std::copy_if(first, last, d_first, pred);
   } else {
@@ -941,6 +987,8 @@ Out copy_if(It first, It last, Out d_first, Pred pred) {
 
 template <class It, class Out, class Op, class T>
 Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op, T init) {
+  static_assert(std::is_invocable_v<Op &, T &, detail::ref_t<It>>,
+                "adapt::inclusive_scan: op must be callable as op(init, *first)");
   if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>)
     return std::inclusive_scan(first, last, d_first, op, std::move(init));
   else
@@ -948,6 +996,8 @@ Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op, T i
 }
 template <class It, class Out, class Op>
 Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op) {
+  static_assert(std::is_invocable_v<Op &, detail::value_t<It> &, detail::ref_t<It>>,
+                "adapt::inclusive_scan: op must be callable with two elements");
   using T = detail::value_t<It>;
   if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>)
     return std::inclusive_scan(first, last, d_first, op);
@@ -974,6 +1024,8 @@ Out inclusive_scan(It first, It last, Out d_first) {
 
 template <class It, class Out, class T, class Op>
 Out exclusive_scan(const policy &pol, It first, It last, Out d_first, T init, Op op) {
+  static_assert(std::is_invocable_v<Op &, T &, detail::ref_t<It>>,
+                "adapt::exclusive_scan: op must be callable as op(init, *first)");
   if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>)
     return std::exclusive_scan(first, last, d_first, std::move(init), op);
   else
@@ -998,14 +1050,22 @@ Out exclusive_scan(It first, It last, Out d_first, T init) {
  * largest partitions are split among the workers; std::sort below a leaf
  * size or past a depth bound), no buffer. stable_sort: a parallel merge
  * sort, std::stable_sort on leaves, one buffer of n elements (raw storage,
- * move-constructed). One worker, short ranges, non-random-access iterators
- * or element types whose move constructor may throw: std's sequential
- * sort. The policy's attributes do not apply (spawn/sync tasks). On an
+ * move-constructed; when it cannot be allocated, merges in place with
+ * std::inplace_merge, as std::stable_sort degrades). One worker, short
+ * ranges, proxy references (std::vector<bool>) or element types whose move
+ * constructor may throw: std's sequential sort. Random-access iterators
+ * only, as std's. The policy's attributes do not apply (spawn/sync tasks),
+ * nor does adapt_cancel() in the comparator (it returns -EPERM, or cancels
+ * the parallel call enclosing the sort): throw to stop a sort. On an
  * exception the range holds valid but unspecified values (as std::sort's,
  * not necessarily a permutation of the input). */
 
 template <class It, class Cmp = std::less<>>
 void sort(const policy &, It first, It last, Cmp cmp = {}) {
+  static_assert(detail::random_access_v<It>,
+                "adapt::sort needs random-access iterators (std::list: list.sort())");
+  static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
+                "adapt::sort: cmp must be callable with two elements, cmp(*first, *first)");
   detail::sort<false>(first, last, cmp);
 }
 template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
@@ -1015,6 +1075,10 @@ void sort(It first, It last, Cmp cmp = {}) {
 
 template <class It, class Cmp = std::less<>>
 void stable_sort(const policy &, It first, It last, Cmp cmp = {}) {
+  static_assert(detail::random_access_v<It>,
+                "adapt::stable_sort needs random-access iterators (std::list: list.sort())");
+  static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
+                "adapt::stable_sort: cmp must be callable with two elements, cmp(*first, *first)");
   detail::sort<true>(first, last, cmp);
 }
 template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>

@@ -26,14 +26,19 @@
  * then merge alternately buffer -> input and input -> buffer (d odd: the
  * top merge writes the input); a merge of ADAPT_STL_MERGE_MIN elements or
  * more splits at the middle of its longer run and the binary-search point
- * of the other (lower_bound / upper_bound: ties keep the left run first, so
- * stable_sort is stable) and runs both halves as tasks. Elements are only
- * moved, never copied.
+ * of the other (bound<>: ties keep the left run first, so stable_sort is
+ * stable) and runs both halves as tasks. Elements are only moved, never
+ * copied; the comparator sees them as lvalues (move_merge, bound<>). When
+ * the buffer cannot be allocated, the leaves sort in place as before and
+ * each level merges in place with std::inplace_merge (std::stable_sort's
+ * own fallback: a smaller buffer of its own, or none).
  *
  * Both keep the first exception (comparator, move or swap); the other tasks
  * stop at their next partition, block, leaf or merge; the merge sort's
  * buffer is destroyed, its input holds valid values (std's basic
- * guarantee). */
+ * guarantee). They run on spawn/sync tasks, which adapt_cancel() does not
+ * stop: a comparator calling it gets -EPERM, or cancels the parallel call
+ * that encloses the sort; throwing stops a sort. */
 #ifndef ADAPT_STL_SORT_HPP
 #define ADAPT_STL_SORT_HPP
 
@@ -198,7 +203,9 @@ struct quick_sorter {
       while (orr >= wrong_right[ir].len) orr -= wrong_right[ir++].len;
       try {
         while (k < k1) {
-          std::size_t c = std::min({k1 - k, wrong_left[il].len - ol, wrong_right[ir].len - orr});
+          /* nested: std::min of a list has no definition under _GLIBCXX_PARALLEL */
+          std::size_t c =
+              std::min(k1 - k, std::min(wrong_left[il].len - ol, wrong_right[ir].len - orr));
           std::swap_ranges(at(first, wrong_left[il].pos + ol),
                            at(first, wrong_left[il].pos + ol + c),
                            at(first, wrong_right[ir].pos + orr));
