@@ -1,7 +1,8 @@
 /* Tests of <adapt/stl.hpp> as C++ users write it, beside std: element
  * functions taking their arguments by value, by non-const reference or as
  * generic parameters; std::vector<bool> (proxy iterators); scans and
- * reductions into a wider type; stable_sort when memory is short. Linked
+ * reductions into a wider type; stable_sort when memory is short;
+ * adapt::task_group and adapt::parallel_invoke. Linked
  * into test_stl, which runs stl_use::run() at each of its worker counts.
  * This file is compiled with -Wpedantic -Wshadow -Wconversion
  * -Wsign-conversion -Werror (tests/stl/module.mk): the installed headers
@@ -13,7 +14,6 @@
 #include <cstdlib>
 #include <new>
 #include <numeric>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -66,15 +66,27 @@ int checks = 0, failures = 0, workers_now = 0;
  * blocks; cheap element functions, so the sanitizer variants keep it. */
 constexpr std::size_t n = 20000;
 
-/* Strings of 20 characters (on the heap: a moved-from one is empty). */
-std::vector<std::string> keys() {
-  std::vector<std::string> v(n);
-  unsigned x = 12345;
-  for (auto &s : v) {
-    x = x * 1103515245u + 12345u;
-    s = std::string(20, static_cast<char>('a' + (x >> 16) % 26));
-    s[19] = static_cast<char>('a' + (x >> 8) % 26);
+/* A key that a move empties (-1), as a moved-from string or vector is
+ * empty; copies keep it. Cheaper than strings under the sanitizers. */
+struct key {
+  int v = 0;
+  key() = default;
+  explicit key(int x) : v(x) {}
+  key(const key &) = default;
+  key(key &&o) noexcept : v(o.v) { o.v = -1; }
+  key &operator=(const key &) = default;
+  key &operator=(key &&o) noexcept {
+    v = o.v;
+    o.v = -1;
+    return *this;
   }
+  bool operator<(const key &o) const { return v < o.v; }
+  bool operator==(const key &o) const { return v == o.v; }
+};
+
+std::vector<key> keys() {
+  std::vector<key> v(n);
+  for (std::size_t i = 0; i < n; i++) v[i] = key(static_cast<int>((i * 7919) % 5000));
   return v;
 }
 
@@ -94,14 +106,7 @@ void element_functions() {
   adapt::stable_sort(s.begin(), s.end(), [](auto x, auto y) { return x < y; });
   CHECK(s == want);
   s = a;
-  adapt::stable_sort(adapt::par, s.begin(), s.end(),
-                     [](std::string x, std::string y) { return x < y; });
-  CHECK(s == want);
-  s = a;
-  adapt::sort(s.begin(), s.end(), [](std::string &x, std::string &y) { return x < y; });
-  CHECK(s == want);
-  s = a;
-  adapt::sort(s.begin(), s.end(), [](auto x, auto y) { return x < y; });
+  adapt::sort(s.begin(), s.end(), [](key &x, key &y) { return x < y; });
   CHECK(s == want);
 
   auto v = small_ints();
@@ -277,6 +282,58 @@ void every_algorithm() {
   CHECK(std::equal(o.begin(), o.end(), r.rbegin()));
 }
 
+/* The sum of [lo, hi) by nested task groups (a tree of tasks). */
+long tree_sum(long lo, long hi) {
+  if (hi - lo <= 64) return (lo + hi - 1) * (hi - lo) / 2;
+  long mid = lo + (hi - lo) / 2, left = 0;
+  adapt::task_group g;
+  g.run([&] { left = tree_sum(lo, mid); });
+  long right = tree_sum(mid, hi);
+  g.wait();
+  return left + right;
+}
+
+struct task_boom {};
+
+void tasks() {
+  CHECK(tree_sum(0, 100000) == 100000L * 99999 / 2);
+  adapt::task_group g;
+  std::vector<int> hit(64, 0);
+  for (std::size_t i = 0; i < hit.size(); i++) g.run([&hit, i] { hit[i] = 1; });
+  g.wait();
+  CHECK(std::count(hit.begin(), hit.end(), 1) == 64);
+  bool caught = false;
+  g.run([] { throw task_boom(); });
+  g.run([&hit] { hit[0] = 2; });
+  try {
+    g.wait();
+  } catch (const task_boom &) {
+    caught = true;
+  }
+  CHECK(caught);
+  g.run([&hit] { hit[1] = 3; }); /* usable again */
+  g.wait();
+  CHECK(hit[1] == 3);
+  int a = 0, b = 0, c = 0;
+  adapt::parallel_invoke([&] { a = 1; }, [&] { b = 2; }, [&] { c = 3; });
+  CHECK(a == 1 && b == 2 && c == 3);
+  for (int thrower = 0; thrower < 2; thrower++) {
+    caught = false;
+    try {
+      adapt::parallel_invoke(
+          [&] {
+            if (thrower == 0) throw task_boom();
+          },
+          [&] {
+            if (thrower == 1) throw task_boom();
+          });
+    } catch (const task_boom &) {
+      caught = true;
+    }
+    CHECK(caught);
+  }
+}
+
 } // namespace
 
 namespace stl_use {
@@ -289,6 +346,7 @@ int run(int workers, int *nchecks) {
   vector_bool();
   stable_sort_short_memory();
   every_algorithm();
+  tasks();
   *nchecks = checks - cbefore;
   return failures - before;
 }

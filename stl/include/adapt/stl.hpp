@@ -6,6 +6,9 @@
  *   adapt::transform(v.begin(), v.end(), v.begin(), [](double x) { return 2 * x; });
  *   double s = adapt::reduce(adapt::par.window(adapt::window::sliding), v.begin(), v.end());
  *
+ * Tasks: adapt::task_group (run, wait) and adapt::parallel_invoke, in
+ * <adapt/stl/task_group.hpp>, on the runtime's spawn/sync.
+ *
  * Common contract of every algorithm below:
  * - Effect: std's, each element function called once per element
  *   (find/find_if/any_of/all_of/none_of: at most once) and possibly
@@ -73,6 +76,7 @@
 #include <adapt/stl/detail.hpp>
 #include <adapt/stl/policy.hpp>
 #include <adapt/stl/sort.hpp>
+#include <adapt/stl/task_group.hpp>
 
 namespace adapt {
 namespace detail {
