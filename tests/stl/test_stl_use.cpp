@@ -5,7 +5,7 @@
  * adapt::task_group and adapt::parallel_invoke. Linked
  * into test_stl, which runs stl_use::run() at each of its worker counts.
  * This file is compiled with -Wpedantic -Wshadow -Wconversion
- * -Wsign-conversion -Werror (tests/stl/module.mk): the installed headers
+ * -Wsign-conversion -Werror (stl/module.mk): the installed headers
  * must stay clean under them. */
 #include <adapt/stl.hpp>
 
