@@ -164,6 +164,23 @@ T reduce_blocks(const policy &pol, const char *name, std::size_t n, std::size_t 
   return fold_op(op, init, acc);
 }
 
+/* v (+) get(i) for i in [i, e), accumulated in T where std::reduce's loop
+ * would pair two elements in op's own result type (a narrower one): the
+ * same grouping as that loop (four elements: two pairs, their sum, into
+ * v; one dependent operation on v per four elements), each pair formed in
+ * T (fold_first). get(i): the element, or its transform. */
+template <class T, class Op, class Get>
+T fold_rest(T v, std::size_t i, std::size_t e, Op &op, Get &&get) {
+  for (; e - i >= 4; i += 4) {
+    T v1 = fold_first<T>(op, get(i), get(i + 1));
+    T v2 = fold_first<T>(op, get(i + 2), get(i + 3));
+    T v3 = fold_op(op, v1, v2);
+    v = fold_op(op, v, v3);
+  }
+  for (; i < e; ++i) v = fold_op(op, v, get(i));
+  return v;
+}
+
 /* --- count_if ----------------------------------------------------------- */
 template <class It, class Pred>
 struct count_ops {
@@ -761,14 +778,12 @@ T reduce(const policy &pol, It first, It last, T init, Op op) {
                                  std::move(init), op, [&](std::size_t lo, std::size_t hi) -> T {
                                    It a = detail::adv(first, lo), e = detail::adv(first, hi);
                                    T v = detail::fold_first<T>(op, a[0], a[1]);
-                                   /* std::reduce's loop pairs elements in op's result type: used
-           * when that is T, else a fold in T */
-                                   if constexpr (detail::pair_gives_v<T, Op, R, R>) {
+                                   if constexpr (detail::pair_gives_v<T, Op, R, R>)
                                      return std::reduce(a + 2, e, std::move(v), op);
-                                   } else {
-                                     for (a += 2; a != e; ++a) v = detail::fold_op(op, v, *a);
-                                     return v;
-                                   }
+                                   else
+                                     return detail::fold_rest(
+                                         std::move(v), 2, hi - lo, op,
+                                         [a](std::size_t i) -> R { return *detail::adv(a, i); });
                                  });
   }
 }
@@ -810,12 +825,12 @@ T transform_reduce(const policy &pol, It first, It last, T init, ROp rop, TOp to
         [&](std::size_t lo, std::size_t hi) -> T {
           It a = detail::adv(first, lo), e = detail::adv(first, hi);
           T v = detail::fold_first<T>(rop, top(a[0]), top(a[1]));
-          if constexpr (detail::pair_gives_v<T, ROp, R, R>) { /* as in reduce */
+          if constexpr (detail::pair_gives_v<T, ROp, R, R>) /* as in reduce */
             return std::transform_reduce(a + 2, e, std::move(v), rop, top);
-          } else {
-            for (a += 2; a != e; ++a) v = detail::fold_op(rop, v, top(*a));
-            return v;
-          }
+          else
+            return detail::fold_rest(std::move(v), 2, hi - lo, rop, [a, &top](std::size_t i) -> R {
+              return top(*detail::adv(a, i));
+            });
         });
   }
 }
@@ -844,12 +859,13 @@ T transform_reduce(const policy &pol, It1 first1, It1 last1, It2 first2, T init,
           It1 a = detail::adv(first1, lo), e = detail::adv(first1, hi);
           It2 c = detail::adv(first2, lo);
           T v = detail::fold_first<T>(rop, top(a[0], c[0]), top(a[1], c[1]));
-          if constexpr (detail::pair_gives_v<T, ROp, R, R>) { /* as in reduce */
+          if constexpr (detail::pair_gives_v<T, ROp, R, R>) /* as in reduce */
             return std::transform_reduce(a + 2, e, c + 2, std::move(v), rop, top);
-          } else {
-            for (a += 2, c += 2; a != e; ++a, ++c) v = detail::fold_op(rop, v, top(*a, *c));
-            return v;
-          }
+          else
+            return detail::fold_rest(std::move(v), 2, hi - lo, rop,
+                                     [a, c, &top](std::size_t i) -> R {
+                                       return top(*detail::adv(a, i), *detail::adv(c, i));
+                                     });
         });
   }
 }
