@@ -1,7 +1,8 @@
 # stl/: the C++17 front end <adapt/stl.hpp> (header-only, above the
 # algorithms layer: it sees the public headers only); its test is
-# tests/stl/test_stl.cpp (the algorithms of <adapt/stl/algorithms.hpp>:
-# tests/stl/test_stl_algos.cpp and test_stl_algos_more.cpp).
+# tests/stl/test_stl.cpp (with tests/stl/test_stl_use.cpp; the algorithms of
+# <adapt/stl/algorithms.hpp>: tests/stl/test_stl_algos.cpp and
+# test_stl_algos_more.cpp).
 #
 #   make VARIANT=release build/release/tests/stl/test_stl   (also tsan, asan)
 #
@@ -14,10 +15,16 @@ STL_TEST := $(B)/tests/stl/test_stl
 STL_ALGOS_TEST := $(B)/tests/stl/test_stl_algos
 
 $(B)/obj/tests/stl/%.o: CPPFLAGS_ALL += $(INC_STL)
+# The headers are installed for -I, not as system headers: the second
+# source of the test keeps them clean under a user's strict warnings.
+$(B)/obj/tests/stl/test_stl_use.o: LAYER_CFLAGS := -Wpedantic -Wshadow -Wconversion \
+  -Wsign-conversion -Werror
 
-$(STL_TEST): $(B)/obj/tests/stl/test_stl.o $(LIB_A)
+STL_TEST_OBJS := $(B)/obj/tests/stl/test_stl.o $(B)/obj/tests/stl/test_stl_use.o
+
+$(STL_TEST): $(STL_TEST_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CXX) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(LIBS_CORE)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(STL_TEST_OBJS) $(LIB_A) $(LIBS_CORE)
 
 # Two translation units (tests/stl/algos_test.h: their shared helpers),
 # compiled in parallel under make -j.

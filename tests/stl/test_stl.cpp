@@ -2,10 +2,12 @@
  * element types, function kinds, worker counts, window modes, splitters and
  * schedulers; determinism; element copies; exceptions (first, middle, last
  * element; caller and workers; later calls from other threads);
- * cancellation promptness. The closing line says passed or FAILED; the exit
+ * cancellation promptness; the cases of test_stl_use.cpp. The closing line says passed or FAILED; the exit
  * status is non-zero on failure. ADAPT_TEST_VARIANT (set by make test-run)
  * scales the largest size down under the sanitizers. */
 #include <adapt/stl.hpp>
+
+#include "test_stl_use.h"
 
 #include <atomic>
 #include <chrono>
@@ -950,6 +952,14 @@ void test_promptness() {
   CHECK(after.load() <= 2 * g * w + g);
 }
 
+/* The cases of test_stl_use.cpp (element functions as users write them,
+ * std::vector<bool>, wider accumulators, stable_sort short of memory). */
+void test_use() {
+  int n = 0, f = stl_use::run(adapt_num_workers(), &n);
+  checks += n;
+  failures += f;
+}
+
 void run_all(int workers) {
   adapt_config cfg{};
   cfg.workers = workers;
@@ -966,7 +976,8 @@ void run_all(int workers) {
                                                        {"sort", test_sort},
                                                        {"copies", test_copies},
                                                        {"exceptions", test_exceptions},
-                                                       {"promptness", test_promptness}};
+                                                       {"promptness", test_promptness},
+                                                       {"use", test_use}};
   for (auto &[name, fn] : parts) {
     auto t0 = std::chrono::steady_clock::now();
     fn();

@@ -6,6 +6,9 @@
  *   adapt::transform(v.begin(), v.end(), v.begin(), [](double x) { return 2 * x; });
  *   double s = adapt::reduce(adapt::par.window(adapt::window::sliding), v.begin(), v.end());
  *
+ * Tasks: adapt::task_group (run, wait) and adapt::parallel_invoke, in
+ * <adapt/stl/task_group.hpp>, on the runtime's spawn/sync.
+ *
  * Common contract of every algorithm below:
  * - Effect: std's, each element function called once per element
  *   (find/find_if/any_of/all_of/none_of: at most once) and possibly
@@ -13,16 +16,28 @@
  *   function object you passed (shared by reference: make it thread-safe).
  *   The calling thread takes part; calls made from inside a body of another
  *   parallel call are nested.
+ * - Element functions see the elements as lvalues, as std's loops pass
+ *   them: parameters by value, by (non-const) reference or generic work as
+ *   with std. An operation's accumulator is an lvalue too, or an rvalue
+ *   where the operation accepts one (moved, not copied).
  * - Iterators: random-access iterators (all of them: inputs and outputs)
- *   run in parallel; other iterators call the sequential std algorithm.
+ *   run in parallel; other iterators call the sequential std algorithm, and
+ *   so do the algorithms that write through a proxy reference
+ *   (std::vector<bool>: neighbouring elements share a word).
  * - Elements: no copies beyond std's (no memcpy of objects); move-only
  *   types where std accepts them.
+ * - Accumulation: reductions and scans accumulate in std's type (init's;
+ *   an inclusive scan without init: the element type): a block's first two
+ *   elements are combined as op(T(x0), x1) when op(x0, x1) is not a T (ints
+ *   summed into a long long never add in int).
  * - Exceptions: the first exception thrown by an element function, on any
  *   worker, is rethrown on the calling thread after every worker has left
  *   the call; the rest of the call is cancelled (at most about one grain per
  *   worker still runs after the throw; sort and stable_sort: the
- *   partitions, leaf sorts and merges already running finish). Outputs then hold unspecified (valid) values. The
- *   runtime stays usable from every thread. Runtime failures throw
+ *   partitions, leaf sorts and merges already running finish). Outputs
+ *   then hold unspecified (valid) values. The runtime stays usable from
+ *   every thread. adapt_cancel() from an element function cancels the call
+ *   (adapt::error, ECANCELED), except in sort and stable_sort (see there). Runtime failures throw
  *   adapt::error (std::system_error: EINVAL bad policy or environment value,
  *   ENOTSUP a non-adaptive scheduler with a window mode, ENOMEM, ...).
  * - Determinism: reduce and transform_reduce always give the same result
@@ -33,6 +48,12 @@
  * - Calling context: any thread; the runtime starts lazily (adapt_init).
  * - Not guaranteed: which worker runs which element, the chunk sizes, the
  *   grouping of reduce's operations (any grouping std::reduce allows). */
+#if !defined(ADAPT_STL_HPP) && __cplusplus < 201703L &&                                            \
+    !(defined(_MSVC_LANG) && _MSVC_LANG >= 201703L)
+#error "<adapt/stl.hpp> needs C++17 or later (-std=c++17)"
+#define ADAPT_STL_HPP /* skip the rest: one error, not one per C++17 construct */
+#endif
+
 #ifndef ADAPT_STL_HPP
 #define ADAPT_STL_HPP
 
@@ -55,6 +76,7 @@
 #include <adapt/stl/detail.hpp>
 #include <adapt/stl/policy.hpp>
 #include <adapt/stl/sort.hpp>
+#include <adapt/stl/task_group.hpp>
 
 namespace adapt {
 namespace detail {
@@ -71,12 +93,12 @@ std::size_t dist(It first, It last) {
 
 /* A map over [first, last): body(it, end, b) on disjoint chunks [b, e), it
  * and end their iterators, as par_map does (elem_bytes: the bytes one
- * element touches); iterators that are not random access: body(first,
- * last, 0), sequentially. */
+ * element touches); iterators that are not random access, or whose
+ * elements are proxies (writable_v): body(first, last, 0), sequentially. */
 template <class It, class Body>
 void par_map_range(const policy &pol, const char *name, It first, It last, std::size_t elem_bytes,
                    Body &&body) {
-  if constexpr (!random_access_v<It>)
+  if constexpr (!writable_v<It>)
     body(first, last, std::size_t{0});
   else
     par_map(
@@ -109,12 +131,12 @@ T fold_blocks(std::optional<T> *vals, std::size_t count, Op &op) {
   std::size_t w = 1;
   for (; 2 * w <= count; w *= 2)
     for (std::size_t i = 0; i + 2 * w <= count; i += 2 * w)
-      vals[i] = op(std::move(*vals[i]), std::move(*vals[i + w]));
+      vals[i] = fold_op(op, *vals[i], *vals[i + w]);
   /* w: the largest power of two <= count, the first group's width */
   T acc = std::move(*vals[0]);
   for (std::size_t pos = w; pos < count;) {
     while (pos + w > count) w /= 2;
-    acc = op(std::move(acc), std::move(*vals[pos]));
+    acc = fold_op(op, acc, *vals[pos]);
     pos += w;
   }
   return acc;
@@ -125,7 +147,10 @@ template <class T, class Op, class BlockFn>
 T reduce_blocks(const policy &pol, const char *name, std::size_t n, std::size_t elem_bytes, T init,
                 Op &op, BlockFn &&blockv) {
   blocks bl(n, reduce_block(n));
-  if (bl.count == 1) return op(std::move(init), blockv(bl.lo(0), bl.hi(0)));
+  if (bl.count == 1) {
+    T v = blockv(bl.lo(0), bl.hi(0));
+    return fold_op(op, init, v);
+  }
   /* Plain slots, each written by the one chunk that runs its block; the
    * caller reads them after par_map returned, which the runtime's join
    * orders after every chunk (no atomics needed). */
@@ -136,7 +161,24 @@ T reduce_blocks(const policy &pol, const char *name, std::size_t n, std::size_t 
             for (std::size_t k = b; k < e; k++) v[k].emplace(blockv(bl.lo(k), bl.hi(k)));
           });
   T acc = fold_blocks(v, bl.count, op);
-  return op(std::move(init), std::move(acc));
+  return fold_op(op, init, acc);
+}
+
+/* v (+) get(i) for i in [i, e), accumulated in T where std::reduce's loop
+ * would pair two elements in op's own result type (a narrower one): the
+ * same grouping as that loop (four elements: two pairs, their sum, into
+ * v; one dependent operation on v per four elements), each pair formed in
+ * T (fold_first). get(i): the element, or its transform. */
+template <class T, class Op, class Get>
+T fold_rest(T v, std::size_t i, std::size_t e, Op &op, Get &&get) {
+  for (; e - i >= 4; i += 4) {
+    T v1 = fold_first<T>(op, get(i), get(i + 1));
+    T v2 = fold_first<T>(op, get(i + 2), get(i + 3));
+    T v3 = fold_op(op, v1, v2);
+    v = fold_op(op, v, v3);
+  }
+  for (; i < e; ++i) v = fold_op(op, v, get(i));
+  return v;
 }
 
 /* --- count_if ----------------------------------------------------------- */
@@ -149,7 +191,7 @@ struct count_ops {
   void run_master(std::size_t &c, adapt_seq *, std::size_t b, std::size_t e) {
     std::size_t k = 0;
     for (It it = adv(first, b), end = adv(first, e); it != end; ++it)
-      k += pred(*it) ? 1 : 0; /* branch-free: vectorised for cheap predicates */
+      k += pred(*it) ? 1u : 0u; /* branch-free: vectorised for cheap predicates */
     c += k;
   }
   void run_piece(std::size_t &c, adapt_seq *s, std::size_t b, std::size_t e) {
@@ -234,9 +276,10 @@ struct copy_if_ops {
       for (std::size_t i = b; i < e;) {
         std::size_t stop = e - i < ADAPT_STL_COPY_STAGE ? e : i + ADAPT_STL_COPY_STAGE, c = 0;
         for (; i < stop; ++i, ++it) {
-          const V &x = *it;
+          auto &&x = *it; /* an lvalue for pred, as std's copy_if passes it */
+          const bool keep = static_cast<bool>(pred(x));
           stage[c] = x;
-          c += static_cast<bool>(pred(x));
+          c += keep;
         }
         o = std::copy(stage, stage + c, o);
         k += c;
@@ -263,9 +306,10 @@ struct copy_if_ops {
     It it = adv(first, b);
     for (std::size_t i = b; i < e; ++i, ++it) {
       if constexpr (staged) {
-        const V &x = *it;
+        auto &&x = *it;
+        const bool keep = static_cast<bool>(pred(x));
         dst[c] = x;
-        c += static_cast<bool>(pred(x));
+        c += keep;
       } else if (pred(*it)) {
         dst[c++] = i;
       }
@@ -364,12 +408,12 @@ struct scan_ops {
     In x;
     Out o;
     T c;
-    void step(Op &op, std::size_t j) {
+    void step(Op &f, std::size_t j) {
       if constexpr (Incl) {
-        c = op(std::move(c), *adv(x, j));
+        c = fold_op(f, c, *adv(x, j));
         *adv(o, j) = c;
       } else {
-        T nc = op(c, *adv(x, j));
+        T nc = f(c, *adv(x, j));
         *adv(o, j) = std::move(c);
         c = std::move(nc);
       }
@@ -390,7 +434,7 @@ struct scan_ops {
    * sum s_k in one pass; p becomes P_{k+1} = P_k (+) s_k. */
   void known(T &p, std::size_t lo, std::size_t hi) {
     In x = adv(in, lo);
-    T s = op(x[0], x[1]); /* read before the chain writes out[lo..lo+1] */
+    T s = fold_first<T>(op, x[0], x[1]); /* read before the chain writes out[lo..lo+1] */
     /* inclusive: the chain starts at P_k (+) x[lo], so that p is not copied
      * (std's copies: one per output) */
     lane l = Incl ? at(lo, op(p, x[0])) : at(lo, T(p));
@@ -400,7 +444,7 @@ struct scan_ops {
       l.step(op, 0);
     l.step(op, 1);
     auto both = [&](std::size_t j) {
-      s = op(std::move(s), *adv(x, j));
+      s = fold_op(op, s, *adv(x, j));
       l.step(op, j);
     };
     /* unrolled by hand: the loop's bookkeeping once per 8 elements (GCC's
@@ -411,7 +455,7 @@ struct scan_ops {
 #pragma GCC unroll 8
       for (std::size_t u = 0; u < 8; u++) both(j + u);
     for (; j < len; j++) both(j);
-    p = op(std::move(p), std::move(s));
+    p = fold_op(op, p, s);
   }
   /* Master, non-deterministic: std's fold from p; p becomes the chain's end. */
   void fold(T &p, std::size_t lo, std::size_t hi) {
@@ -429,12 +473,13 @@ struct scan_ops {
     for (; k + 4 <= e && full(bl.lo(k + 3), bl.hi(k + 3)); k += 4) {
       In x0 = adv(in, bl.lo(k)), x1 = adv(in, bl.lo(k + 1)), x2 = adv(in, bl.lo(k + 2)),
          x3 = adv(in, bl.lo(k + 3));
-      T s0 = op(x0[0], x0[1]), s1 = op(x1[0], x1[1]), s2 = op(x2[0], x2[1]), s3 = op(x3[0], x3[1]);
+      T s0 = fold_first<T>(op, x0[0], x0[1]), s1 = fold_first<T>(op, x1[0], x1[1]),
+        s2 = fold_first<T>(op, x2[0], x2[1]), s3 = fold_first<T>(op, x3[0], x3[1]);
       for (std::size_t j = 2; j < ADAPT_STL_BLOCK; j++) {
-        s0 = op(std::move(s0), *adv(x0, j));
-        s1 = op(std::move(s1), *adv(x1, j));
-        s2 = op(std::move(s2), *adv(x2, j));
-        s3 = op(std::move(s3), *adv(x3, j));
+        s0 = fold_op(op, s0, *adv(x0, j));
+        s1 = fold_op(op, s1, *adv(x1, j));
+        s2 = fold_op(op, s2, *adv(x2, j));
+        s3 = fold_op(op, s3, *adv(x3, j));
       }
       v.push_back(std::move(s0));
       v.push_back(std::move(s1));
@@ -443,8 +488,8 @@ struct scan_ops {
     }
     for (; k < e; k++) {
       In x = adv(in, bl.lo(k));
-      T s = op(x[0], x[1]);
-      for (std::size_t j = 2; j < bl.hi(k) - bl.lo(k); j++) s = op(std::move(s), *adv(x, j));
+      T s = fold_first<T>(op, x[0], x[1]);
+      for (std::size_t j = 2; j < bl.hi(k) - bl.lo(k); j++) s = fold_op(op, s, *adv(x, j));
       v.push_back(std::move(s));
     }
   }
@@ -526,7 +571,7 @@ struct scan_ops {
     pending &j = m.jobs.emplace_back(pending{this, tb, te, {}, false});
     j.pre.reserve(t.size());
     for (std::size_t i = 0; i < t.size(); i++) {
-      T nx = op(*m.p, std::move(t[i]));
+      T nx = op(*m.p, t[i]);
       j.pre.push_back(std::move(*m.p));
       *m.p = std::move(nx);
     }
@@ -590,6 +635,8 @@ Out scan(const policy &pol, const char *name, In first, In last, Out d, Op &op, 
 /* std::for_each (returns nothing, as std's policy form). */
 template <class It, class F>
 void for_each(const policy &pol, It first, It last, F f) {
+  static_assert(std::is_invocable_v<F &, detail::ref_t<It>>,
+                "adapt::for_each: f must be callable with an element, f(*first)");
   detail::par_map_range(pol, "adapt::for_each", first, last, sizeof(detail::value_t<It>),
                         [&](It it, It end, std::size_t) {
                           for (; it != end; ++it) f(*it);
@@ -606,6 +653,8 @@ F for_each(It first, It last, F f) {
  * n <= 0). */
 template <class It, class Size, class F>
 It for_each_n(const policy &pol, It first, Size n, F f) {
+  static_assert(std::is_invocable_v<F &, detail::ref_t<It>>,
+                "adapt::for_each_n: f must be callable with an element, f(*first)");
   if constexpr (!detail::random_access_v<It>) {
     return std::for_each_n(first, n, f);
   } else {
@@ -624,7 +673,9 @@ It for_each_n(It first, Size n, F f) {
  * The output may be the input (in place). */
 template <class It, class Out, class Op>
 Out transform(const policy &pol, It first, It last, Out d_first, Op op) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  static_assert(std::is_invocable_v<Op &, detail::ref_t<It>>,
+                "adapt::transform: op must be callable with an element, op(*first)");
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
     return std::transform(first, last, d_first, op);
   } else {
     detail::par_map_range(pol, "adapt::transform", first, last,
@@ -644,7 +695,9 @@ Out transform(It first, It last, Out d_first, Op op) {
 /* std::transform, binary: d_first[i] = op(first1[i], first2[i]). */
 template <class It1, class It2, class Out, class Op>
 Out transform(const policy &pol, It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
-  if constexpr (!detail::random_access_v<It1, It2, Out>) {
+  static_assert(std::is_invocable_v<Op &, detail::ref_t<It1>, detail::ref_t<It2>>,
+                "adapt::transform: op must be callable with two elements, op(*first1, *first2)");
+  if constexpr (!detail::random_access_v<It1, It2> || !detail::writable_v<Out>) {
     return std::transform(first1, last1, first2, d_first, op);
   } else {
     detail::par_map_range(pol, "adapt::transform", first1, last1,
@@ -680,6 +733,8 @@ void fill(It first, It last, const T &value) {
  * it cannot tell from g; others: on g itself). */
 template <class It, class G>
 void generate(const policy &pol, It first, It last, G g) {
+  static_assert(std::is_invocable_v<G &>,
+                "adapt::generate: g must be callable without arguments, g()");
   detail::par_map_range(pol, "adapt::generate", first, last, sizeof(detail::value_t<It>),
                         [&](It it, It end, std::size_t) {
                           using U = typename detail::unref<G>::type;
@@ -710,18 +765,25 @@ void generate(It first, It last, G g) {
  * so the result is reproducible. */
 template <class It, class T, class Op>
 T reduce(const policy &pol, It first, It last, T init, Op op) {
+  static_assert(std::is_invocable_v<Op &, T &, detail::ref_t<It>>,
+                "adapt::reduce: op must be callable as op(init, *first)");
   if constexpr (!detail::random_access_v<It>) {
     return std::reduce(first, last, std::move(init), op);
   } else {
     std::size_t n = detail::dist(first, last);
     if (n == 0) return init;
-    if (n == 1) return op(std::move(init), *first);
+    if (n == 1) return detail::fold_op(op, init, *first);
+    using R = detail::ref_t<It>;
     return detail::reduce_blocks(pol, "adapt::reduce", n, sizeof(detail::value_t<It>),
                                  std::move(init), op, [&](std::size_t lo, std::size_t hi) -> T {
-                                   It a = detail::adv(first, lo);
-                                   T v = op(a[0], a[1]);
-                                   return std::reduce(a + 2, detail::adv(first, hi), std::move(v),
-                                                      op);
+                                   It a = detail::adv(first, lo), e = detail::adv(first, hi);
+                                   T v = detail::fold_first<T>(op, a[0], a[1]);
+                                   if constexpr (detail::pair_gives_v<T, Op, R, R>)
+                                     return std::reduce(a + 2, e, std::move(v), op);
+                                   else
+                                     return detail::fold_rest(
+                                         std::move(v), 2, hi - lo, op,
+                                         [a](std::size_t i) -> R { return *detail::adv(a, i); });
                                  });
   }
 }
@@ -749,19 +811,27 @@ detail::value_t<It> reduce(It first, It last) {
 /* std::transform_reduce, unary: reduce_op over transform_op(x). */
 template <class It, class T, class ROp, class TOp>
 T transform_reduce(const policy &pol, It first, It last, T init, ROp rop, TOp top) {
+  static_assert(std::is_invocable_v<TOp &, detail::ref_t<It>>,
+                "adapt::transform_reduce: the transform must be callable with an element");
   if constexpr (!detail::random_access_v<It>) {
     return std::transform_reduce(first, last, std::move(init), rop, top);
   } else {
     std::size_t n = detail::dist(first, last);
     if (n == 0) return init;
-    if (n == 1) return rop(std::move(init), top(*first));
-    return detail::reduce_blocks(pol, "adapt::transform_reduce", n, sizeof(detail::value_t<It>),
-                                 std::move(init), rop, [&](std::size_t lo, std::size_t hi) -> T {
-                                   It a = detail::adv(first, lo);
-                                   T v = rop(top(a[0]), top(a[1]));
-                                   return std::transform_reduce(a + 2, detail::adv(first, hi),
-                                                                std::move(v), rop, top);
-                                 });
+    if (n == 1) return detail::fold_op(rop, init, top(*first));
+    using R = std::invoke_result_t<TOp &, detail::ref_t<It>>;
+    return detail::reduce_blocks(
+        pol, "adapt::transform_reduce", n, sizeof(detail::value_t<It>), std::move(init), rop,
+        [&](std::size_t lo, std::size_t hi) -> T {
+          It a = detail::adv(first, lo), e = detail::adv(first, hi);
+          T v = detail::fold_first<T>(rop, top(a[0]), top(a[1]));
+          if constexpr (detail::pair_gives_v<T, ROp, R, R>) /* as in reduce */
+            return std::transform_reduce(a + 2, e, std::move(v), rop, top);
+          else
+            return detail::fold_rest(std::move(v), 2, hi - lo, rop, [a, &top](std::size_t i) -> R {
+              return top(*detail::adv(a, i));
+            });
+        });
   }
 }
 template <class It, class T, class ROp, class TOp, detail::not_policy<It> = 0>
@@ -773,21 +843,30 @@ T transform_reduce(It first, It last, T init, ROp rop, TOp top) {
  * without the operations: init + sum of x1 * x2. */
 template <class It1, class It2, class T, class ROp, class TOp>
 T transform_reduce(const policy &pol, It1 first1, It1 last1, It2 first2, T init, ROp rop, TOp top) {
+  static_assert(std::is_invocable_v<TOp &, detail::ref_t<It1>, detail::ref_t<It2>>,
+                "adapt::transform_reduce: the transform must be callable with two elements");
   if constexpr (!detail::random_access_v<It1, It2>) {
     return std::transform_reduce(first1, last1, first2, std::move(init), rop, top);
   } else {
     std::size_t n = detail::dist(first1, last1);
     if (n == 0) return init;
-    if (n == 1) return rop(std::move(init), top(*first1, *first2));
-    return detail::reduce_blocks(pol, "adapt::transform_reduce", n,
-                                 sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>),
-                                 std::move(init), rop, [&](std::size_t lo, std::size_t hi) -> T {
-                                   It1 a = detail::adv(first1, lo);
-                                   It2 c = detail::adv(first2, lo);
-                                   T v = rop(top(a[0], c[0]), top(a[1], c[1]));
-                                   return std::transform_reduce(a + 2, detail::adv(first1, hi),
-                                                                c + 2, std::move(v), rop, top);
-                                 });
+    if (n == 1) return detail::fold_op(rop, init, top(*first1, *first2));
+    using R = std::invoke_result_t<TOp &, detail::ref_t<It1>, detail::ref_t<It2>>;
+    return detail::reduce_blocks(
+        pol, "adapt::transform_reduce", n,
+        sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>), std::move(init), rop,
+        [&](std::size_t lo, std::size_t hi) -> T {
+          It1 a = detail::adv(first1, lo), e = detail::adv(first1, hi);
+          It2 c = detail::adv(first2, lo);
+          T v = detail::fold_first<T>(rop, top(a[0], c[0]), top(a[1], c[1]));
+          if constexpr (detail::pair_gives_v<T, ROp, R, R>) /* as in reduce */
+            return std::transform_reduce(a + 2, e, c + 2, std::move(v), rop, top);
+          else
+            return detail::fold_rest(std::move(v), 2, hi - lo, rop,
+                                     [a, c, &top](std::size_t i) -> R {
+                                       return top(*detail::adv(a, i), *detail::adv(c, i));
+                                     });
+        });
   }
 }
 template <class It1, class It2, class T>
@@ -813,6 +892,8 @@ T transform_reduce(It1 first1, It1 last1, It2 first2, T init) {
  * is known, at most about one grain per worker is tested past it. */
 template <class It, class Pred>
 It find_if(const policy &pol, It first, It last, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::find_if: pred must be callable with an element, pred(*first)");
   return detail::find_if(pol, first, last, pred);
 }
 template <class It, class Pred, detail::not_policy<It> = 0>
@@ -834,6 +915,8 @@ It find(It first, It last, const T &value) {
 /* std::any_of, all_of, none_of (early exit as find_if). */
 template <class It, class Pred>
 bool any_of(const policy &pol, It first, It last, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::any_of: pred must be callable with an element, pred(*first)");
   return detail::find_if(pol, first, last, pred) != last;
 }
 template <class It, class Pred, detail::not_policy<It> = 0>
@@ -842,6 +925,8 @@ bool any_of(It first, It last, Pred pred) {
 }
 template <class It, class Pred>
 bool all_of(const policy &pol, It first, It last, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::all_of: pred must be callable with an element, pred(*first)");
   auto neg = [&pred](auto &&x) { return !pred(x); };
   return detail::find_if(pol, first, last, neg) == last;
 }
@@ -851,6 +936,8 @@ bool all_of(It first, It last, Pred pred) {
 }
 template <class It, class Pred>
 bool none_of(const policy &pol, It first, It last, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::none_of: pred must be callable with an element, pred(*first)");
   return detail::find_if(pol, first, last, pred) == last;
 }
 template <class It, class Pred, detail::not_policy<It> = 0>
@@ -862,6 +949,8 @@ bool none_of(It first, It last, Pred pred) {
 template <class It, class Pred>
 typename std::iterator_traits<It>::difference_type count_if(const policy &pol, It first, It last,
                                                             Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::count_if: pred must be callable with an element, pred(*first)");
   using D = typename std::iterator_traits<It>::difference_type;
   if constexpr (!detail::random_access_v<It>) {
     return std::count_if(first, last, pred);
@@ -894,7 +983,9 @@ typename std::iterator_traits<It>::difference_type count(It first, It last, cons
  * must not overlap. */
 template <class It, class Out, class Pred>
 Out copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::copy_if: pred must be callable with an element, pred(*first)");
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
     return std::copy_if(first, last, d_first, pred);
   } else {
     detail::copy_if_ops<It, Out, Pred> ops{first, d_first, pred};
@@ -916,15 +1007,19 @@ Out copy_if(It first, It last, Out d_first, Pred pred) {
 
 template <class It, class Out, class Op, class T>
 Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op, T init) {
-  if constexpr (!detail::random_access_v<It, Out>)
+  static_assert(std::is_invocable_v<Op &, T &, detail::ref_t<It>>,
+                "adapt::inclusive_scan: op must be callable as op(init, *first)");
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>)
     return std::inclusive_scan(first, last, d_first, op, std::move(init));
   else
     return detail::scan<true, T>(pol, "adapt::inclusive_scan", first, last, d_first, op, &init);
 }
 template <class It, class Out, class Op>
 Out inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op) {
+  static_assert(std::is_invocable_v<Op &, detail::value_t<It> &, detail::ref_t<It>>,
+                "adapt::inclusive_scan: op must be callable with two elements");
   using T = detail::value_t<It>;
-  if constexpr (!detail::random_access_v<It, Out>)
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>)
     return std::inclusive_scan(first, last, d_first, op);
   else
     return detail::scan<true, T>(pol, "adapt::inclusive_scan", first, last, d_first, op,
@@ -949,7 +1044,9 @@ Out inclusive_scan(It first, It last, Out d_first) {
 
 template <class It, class Out, class T, class Op>
 Out exclusive_scan(const policy &pol, It first, It last, Out d_first, T init, Op op) {
-  if constexpr (!detail::random_access_v<It, Out>)
+  static_assert(std::is_invocable_v<Op &, T &, detail::ref_t<It>>,
+                "adapt::exclusive_scan: op must be callable as op(init, *first)");
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>)
     return std::exclusive_scan(first, last, d_first, std::move(init), op);
   else
     return detail::scan<false, T>(pol, "adapt::exclusive_scan", first, last, d_first, op, &init);
@@ -973,14 +1070,22 @@ Out exclusive_scan(It first, It last, Out d_first, T init) {
  * largest partitions are split among the workers; std::sort below a leaf
  * size or past a depth bound), no buffer. stable_sort: a parallel merge
  * sort, std::stable_sort on leaves, one buffer of n elements (raw storage,
- * move-constructed). One worker, short ranges, non-random-access iterators
- * or element types whose move constructor may throw: std's sequential
- * sort. The policy's attributes do not apply (spawn/sync tasks). On an
+ * move-constructed; when it cannot be allocated, merges in place with
+ * std::inplace_merge, as std::stable_sort degrades). One worker, short
+ * ranges, proxy references (std::vector<bool>) or element types whose move
+ * constructor may throw: std's sequential sort. Random-access iterators
+ * only, as std's. The policy's attributes do not apply (spawn/sync tasks),
+ * nor does adapt_cancel() in the comparator (it returns -EPERM, or cancels
+ * the parallel call enclosing the sort): throw to stop a sort. On an
  * exception the range holds valid but unspecified values (as std::sort's,
  * not necessarily a permutation of the input). */
 
 template <class It, class Cmp = std::less<>>
 void sort(const policy &, It first, It last, Cmp cmp = {}) {
+  static_assert(detail::random_access_v<It>,
+                "adapt::sort needs random-access iterators (std::list: list.sort())");
+  static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
+                "adapt::sort: cmp must be callable with two elements, cmp(*first, *first)");
   detail::sort<false>(first, last, cmp);
 }
 template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
@@ -990,6 +1095,10 @@ void sort(It first, It last, Cmp cmp = {}) {
 
 template <class It, class Cmp = std::less<>>
 void stable_sort(const policy &, It first, It last, Cmp cmp = {}) {
+  static_assert(detail::random_access_v<It>,
+                "adapt::stable_sort needs random-access iterators (std::list: list.sort())");
+  static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
+                "adapt::stable_sort: cmp must be callable with two elements, cmp(*first, *first)");
   detail::sort<true>(first, last, cmp);
 }
 template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>

@@ -34,6 +34,15 @@ template <class... It>
 inline constexpr bool
     random_access_v = (std::is_base_of_v<std::random_access_iterator_tag, category_t<It>> && ...);
 
+/* Iterators a worker may write through alone: random access with a real
+ * reference. A proxy reference (std::vector<bool>'s) writes a bit of a word
+ * that neighbouring elements share, so two workers would race on it: the
+ * algorithms that write through such iterators run sequentially. */
+template <class... It>
+inline constexpr bool
+    writable_v = random_access_v<It...> &&
+                 (std::is_reference_v<typename std::iterator_traits<It>::reference> && ...);
+
 template <class T>
 inline constexpr bool is_policy_v = std::is_same_v<std::decay_t<T>, policy>;
 
@@ -44,6 +53,47 @@ using not_policy = std::enable_if_t<!is_policy_v<T>, int>;
 
 template <class It>
 using value_t = typename std::iterator_traits<It>::value_type;
+template <class It>
+using ref_t = typename std::iterator_traits<It>::reference;
+
+/* One step of a fold, acc (+) x, whose result the caller stores back into
+ * acc (an accumulator of the algorithm's own, never an element): acc is
+ * moved when op accepts an rvalue there (no copy of a string), else passed
+ * as an lvalue, as std's loops pass it (an op taking (T &, T &)). x is
+ * forwarded: an element is an lvalue, as in std's loops. */
+template <class Op, class A, class X>
+decltype(auto) fold_op(Op &op, A &acc, X &&x) {
+  if constexpr (std::is_invocable_v<Op &, A &&, X &&>)
+    return op(std::move(acc), std::forward<X>(x));
+  else
+    return op(acc, std::forward<X>(x));
+}
+
+/* True when op(x, y) on two values of types X, Y gives a T. */
+template <class T, class Op, class X, class Y, class = void>
+struct pair_gives : std::false_type {};
+template <class T, class Op, class X, class Y>
+struct pair_gives<
+    T, Op, X, Y,
+    std::enable_if_t<std::is_same_v<std::decay_t<std::invoke_result_t<Op &, X, Y>>, T>>>
+    : std::true_type {};
+template <class T, class Op, class X, class Y>
+inline constexpr bool pair_gives_v = pair_gives<T, Op, X, Y>::value;
+
+/* The first step of a block's fold, x (+) y, in the accumulator's type T
+ * (the type std accumulates in: init's, or the element type of an
+ * inclusive scan without init): op(x, y) when that gives a T; otherwise
+ * op(T(x), y) when T can be made from x, so that ints summed into a
+ * long long do not overflow in int first (as a fold from init would not). */
+template <class T, class Op, class X, class Y>
+T fold_first(Op &op, X &&x, Y &&y) {
+  if constexpr (!pair_gives_v<T, Op, X &&, Y &&> && std::is_constructible_v<T, X &&>) {
+    T t(std::forward<X>(x));
+    return fold_op(op, t, std::forward<Y>(y));
+  } else {
+    return op(std::forward<X>(x), std::forward<Y>(y));
+  }
+}
 
 /* The first exception of a call. failed: set once by the first body that
  * throws; exc: written only by that body. */

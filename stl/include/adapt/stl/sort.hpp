@@ -26,21 +26,29 @@
  * then merge alternately buffer -> input and input -> buffer (d odd: the
  * top merge writes the input); a merge of ADAPT_STL_MERGE_MIN elements or
  * more splits at the middle of its longer run and the binary-search point
- * of the other (lower_bound / upper_bound: ties keep the left run first, so
- * stable_sort is stable) and runs both halves as tasks. Elements are only
- * moved, never copied.
+ * of the other (bound<>: ties keep the left run first, so stable_sort is
+ * stable) and runs both halves as tasks. Elements are only moved, never
+ * copied; the comparator sees them as lvalues (move_merge, bound<>). When
+ * the buffer cannot be allocated, the leaves sort in place as before and
+ * each level merges in place with std::inplace_merge (std::stable_sort's
+ * own fallback: a smaller buffer of its own, or none).
  *
  * Both keep the first exception (comparator, move or swap); the other tasks
  * stop at their next partition, block, leaf or merge; the merge sort's
  * buffer is destroyed, its input holds valid values (std's basic
- * guarantee). */
+ * guarantee). They run on spawn/sync tasks, which adapt_cancel() does not
+ * stop: a comparator calling it gets -EPERM, or cancels the parallel call
+ * that encloses the sort; throwing stops a sort. */
 #ifndef ADAPT_STL_SORT_HPP
 #define ADAPT_STL_SORT_HPP
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <iterator>
 #include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 #include <adapt/tasks.h>
@@ -195,7 +203,9 @@ struct quick_sorter {
       while (orr >= wrong_right[ir].len) orr -= wrong_right[ir++].len;
       try {
         while (k < k1) {
-          std::size_t c = std::min({k1 - k, wrong_left[il].len - ol, wrong_right[ir].len - orr});
+          /* nested: std::min of a list has no definition under _GLIBCXX_PARALLEL */
+          std::size_t c =
+              std::min(k1 - k, std::min(wrong_left[il].len - ol, wrong_right[ir].len - orr));
           std::swap_ranges(at(first, wrong_left[il].pos + ol),
                            at(first, wrong_left[il].pos + ol + c),
                            at(first, wrong_right[ir].pos + orr));
@@ -252,13 +262,51 @@ struct quick_sorter {
   }
 };
 
+/* Stable merge of the sorted runs [a1, e1) and [a2, e2) into out, moving
+ * the elements (ties: the first run's first). cmp sees the elements as
+ * lvalues, as in std::stable_sort (std::merge on move iterators would hand
+ * it rvalues, which a comparator taking its arguments by value moves from). */
+template <class S, class D, class Cmp>
+void move_merge(S a1, S e1, S a2, S e2, D out, Cmp &cmp) {
+  while (a1 != e1 && a2 != e2) {
+    if (cmp(*a2, *a1)) {
+      *out = std::move(*a2);
+      ++a2;
+    } else {
+      *out = std::move(*a1);
+      ++a1;
+    }
+    ++out;
+  }
+  std::move(a2, e2, std::move(a1, e1, out));
+}
+
+/* In the sorted [lo, hi): the first element not less than key (Upper:
+ * greater than key), a binary search as std::lower_bound / upper_bound's
+ * whose comparisons see lvalues (key is an element). */
+template <bool Upper, class S, class K, class Cmp>
+S bound(S lo, S hi, K &key, Cmp &cmp) {
+  auto len = hi - lo;
+  while (len > 0) {
+    auto half = len / 2;
+    S mid = lo + half;
+    if (Upper ? !cmp(key, *mid) : cmp(*mid, key)) {
+      lo = mid + 1;
+      len -= half + 1;
+    } else {
+      len = half;
+    }
+  }
+  return lo;
+}
+
 /* The stable merge sort of stable_sort (see the top of this file). */
 template <class It, class Cmp>
 struct merge_sorter {
   using T = value_t<It>;
   using diff = typename std::iterator_traits<It>::difference_type;
   It a;
-  T *b;
+  T *b; /* the buffer; nullptr: none (merges in place) */
   Cmp &cmp;
   int leaf_depth;
   std::vector<unsigned char> built; /* leaf k constructed its buffer part */
@@ -284,6 +332,7 @@ struct merge_sorter {
       fail.capture(false);
       return;
     }
+    if (!b) return;
     /* nothrow: the parallel path needs a nothrow move constructor. */
     std::uninitialized_move(at(lo), at(hi), b + lo);
     leaf_range[k] = {lo, hi};
@@ -298,7 +347,13 @@ struct merge_sorter {
     sort_job left{this, lo, mid, 2 * k, depth + 1};
     fork2(&sort_task, &left, [&] { sort_rec(mid, hi, depth + 1, 2 * k + 1); });
     if (fail.stopped()) return;
-    if (depth & 1) /* children (even depth) in a, result in the buffer */
+    if (!b) { /* no buffer: std's merge, with a smaller buffer of its own or none */
+      try {
+        std::inplace_merge(at(lo), at(mid), at(hi), std::ref(cmp));
+      } catch (...) {
+        fail.capture(false);
+      }
+    } else if (depth & 1) /* children (even depth) in a, result in the buffer */
       pmerge(at(lo), at(mid), at(mid), at(hi), b + lo);
     else
       pmerge(b + lo, b + mid, b + mid, b + hi, at(lo));
@@ -322,17 +377,16 @@ struct merge_sorter {
     auto n1 = e1 - a1, n2 = e2 - a2;
     try {
       if (static_cast<std::size_t>(n1 + n2) < ADAPT_STL_MERGE_MIN) {
-        std::merge(std::make_move_iterator(a1), std::make_move_iterator(e1),
-                   std::make_move_iterator(a2), std::make_move_iterator(e2), out, cmp);
+        move_merge(a1, e1, a2, e2, out, cmp);
         return;
       }
       S p1, p2;
       if (n1 >= n2) {
         p1 = a1 + n1 / 2;
-        p2 = std::lower_bound(a2, e2, *p1, cmp);
+        p2 = bound<false>(a2, e2, *p1, cmp);
       } else {
         p2 = a2 + n2 / 2;
-        p1 = std::upper_bound(a1, e1, *p2, cmp);
+        p1 = bound<true>(a1, e1, *p2, cmp);
       }
       merge_job<S, D> left{this, a1, p1, a2, p2, out};
       D right_out = out + ((p1 - a1) + (p2 - a2));
@@ -372,7 +426,14 @@ void merge_sort(It first, Cmp &cmp, std::size_t n, std::size_t workers) {
     d++;
   if (d % 2 == 0) d--; /* d >= 1 here: n >= 2 leaf_min and at least 2 workers */
   std::allocator<T> alloc;
-  T *buf = alloc.allocate(n);
+  T *buf = nullptr;
+  try {
+    buf = alloc.allocate(n);
+  } catch (const std::bad_alloc &) {
+    /* as std::stable_sort without its buffer: leaves sorted in parallel,
+     * merged in place by std::inplace_merge (which takes what memory it
+     * can get), level by level */
+  }
   std::size_t leaves = std::size_t{1} << d;
   merge_sorter<It, Cmp> s{first,
                           buf,
@@ -382,9 +443,11 @@ void merge_sort(It first, Cmp &cmp, std::size_t n, std::size_t workers) {
                           std::vector<std::pair<std::size_t, std::size_t>>(leaves),
                           {}};
   s.sort_rec(0, n, 0, 0);
-  for (std::size_t k = 0; k < leaves; k++)
-    if (s.built[k]) std::destroy(buf + s.leaf_range[k].first, buf + s.leaf_range[k].second);
-  alloc.deallocate(buf, n);
+  if (buf) {
+    for (std::size_t k = 0; k < leaves; k++)
+      if (s.built[k]) std::destroy(buf + s.leaf_range[k].first, buf + s.leaf_range[k].second);
+    alloc.deallocate(buf, n);
+  }
   if (s.fail.exc) std::rethrow_exception(s.fail.exc);
 }
 
@@ -393,7 +456,7 @@ void merge_sort(It first, Cmp &cmp, std::size_t n, std::size_t workers) {
  * whose move constructor may throw, short ranges and one worker. */
 template <bool Stable, class It, class Cmp>
 void sort(It first, It last, Cmp &cmp) {
-  if constexpr (!random_access_v<It> || !std::is_nothrow_move_constructible_v<value_t<It>>) {
+  if constexpr (!writable_v<It> || !std::is_nothrow_move_constructible_v<value_t<It>>) {
     sort_seq<Stable>(first, last, cmp);
   } else {
     std::size_t n = static_cast<std::size_t>(last - first);
