@@ -31,7 +31,10 @@ rc=$?
 secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 # The program's CPU time (user + system): the children line of `times`
 # (it also counts the few short commands above: milliseconds).
-cpu=$(times | awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); n += p[1] * 60 + p[2] } printf "%.1f", n }')
+# (in this shell, into a file: `times` in a subshell counts its own).
+times >"$log.times"
+cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); n += p[1] * 60 + p[2] } printf "%.1f", n }' "$log.times")
+rm -f "$log.times"
 echo "$secs $cpu" >"$log.time"
 if [ $rc -eq 0 ]; then
   printf '  ok  %6ss  [%s] %s\n' "$secs" "$variant" "$bin"
