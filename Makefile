@@ -28,15 +28,16 @@
 #                   bench-stl-ir bench-locality locality-map bench-isosurface
 #                   bench-isosurface-run bench-vtk-filter bench-vtk-filter-run
 #                   bench-vtk-filter-callgrind bench-vtk-filter-callgrind-run
-#                   bench-mpi bench-mpi-run)
+#                   bench-mpi bench-mpi-run bench-paraview bench-paraview-run)
 #   make demo       the isosurface demo (apps/isosurface; demo-run)
 #   make isosurface the adapt-isosurface app; iso-lib: libadapt-iso alone;
 #                   stl: the C++ front end's test
 #   make vtk-filter the VTK filter vtkAdaptiveContourFilter (C++ and Python)
 #   make paraview-plugin  the ParaView plugin AdaptiveContour (docs/paraview.md)
 #   make install PREFIX=/usr/local [LIBDIR=...] [DESTDIR=...] [PYTHONDIR=...]
-#                   (install-vtk-filter: the filter alone)
-#   make uninstall  (same PREFIX, LIBDIR and DESTDIR; uninstall-vtk-filter)
+#                   (install-vtk-filter, install-paraview-plugin: one alone)
+#   make uninstall  (same PREFIX, LIBDIR and DESTDIR; uninstall-vtk-filter,
+#                   uninstall-paraview-plugin)
 #   make docs-tables / docs-figures   regenerate the docs' tables (from
 #                   the last make bench's CSV files for docs-figures)
 #   make format     clang-format every C/C++ source (format-check: report only)
