@@ -282,6 +282,21 @@ void test_fallback() {
   CHECK(x.size() == v.size() - 4);
   adapt::reverse(x.begin(), x.end());
   CHECK(x.front() == 3);
+  /* std::vector<bool> (a proxy reference: neighbouring bits share a word):
+   * the algorithms writing it run on one thread, so no two workers write one
+   * word (ThreadSanitizer would report it; the results would lose bits). */
+  const std::size_t nb = 50000;
+  std::vector<bool> bits(nb), want(nb);
+  for (std::size_t i = 0; i < nb; i++) want[i] = (i * 7) % 3 == 0;
+  adapt::copy(adapt::par, want.begin(), want.end(), bits.begin());
+  CHECK(bits == want);
+  adapt::reverse(adapt::par, bits.begin(), bits.end());
+  std::reverse(want.begin(), want.end());
+  CHECK(bits == want);
+  adapt::replace(adapt::par, bits.begin(), bits.end(), false, true);
+  CHECK(std::find(bits.begin(), bits.end(), false) == bits.end());
+  adapt::fill_n(adapt::par, bits.begin(), nb / 2, false);
+  CHECK(std::count(bits.begin(), bits.end(), false) == (std::ptrdiff_t)(nb / 2));
 }
 /* A search stops early: a hit at the front leaves most of a long sequence
  * untested. */

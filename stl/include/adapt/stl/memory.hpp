@@ -71,7 +71,7 @@ inline constexpr bool may_throw_v = !std::is_nothrow_constructible_v<value_t<Des
  * d_first + n. */
 template <class It, class Out>
 Out uninitialized_copy(const policy &pol, It first, It last, Out d_first) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::uninitialized_copy(first, last, d_first);
   } else {
     using R = typename std::iterator_traits<It>::reference;
@@ -95,7 +95,7 @@ Out uninitialized_copy(It first, It last, Out d_first) {
  * (nothing when n <= 0); returns d_first + n. */
 template <class It, class Size, class Out>
 Out uninitialized_copy_n(const policy &pol, It first, Size n, Out d_first) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::uninitialized_copy_n(first, n, d_first);
   } else {
     if (n <= 0) return d_first;
@@ -113,7 +113,7 @@ Out uninitialized_copy_n(It first, Size n, Out d_first) {
  * from (as std). */
 template <class It, class Out>
 Out uninitialized_move(const policy &pol, It first, It last, Out d_first) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::uninitialized_move(first, last, d_first);
   } else {
     using R = decltype(std::move(*first));
@@ -137,7 +137,7 @@ Out uninitialized_move(It first, It last, Out d_first) {
  * d_first} when n <= 0). */
 template <class It, class Size, class Out>
 std::pair<It, Out> uninitialized_move_n(const policy &pol, It first, Size n, Out d_first) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::uninitialized_move_n(first, n, d_first);
   } else {
     if (n <= 0) return {first, d_first};
@@ -153,7 +153,7 @@ std::pair<It, Out> uninitialized_move_n(It first, Size n, Out d_first) {
 /* std::uninitialized_fill: constructs every object from value. */
 template <class It, class T>
 void uninitialized_fill(const policy &pol, It first, It last, const T &value) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     std::uninitialized_fill(first, last, value);
   } else {
     detail::par_construct<detail::may_throw_v<It, const T &>>(
@@ -171,7 +171,7 @@ void uninitialized_fill(It first, It last, const T &value) {
 /* std::uninitialized_fill_n: returns first + n (first when n <= 0). */
 template <class It, class Size, class T>
 It uninitialized_fill_n(const policy &pol, It first, Size n, const T &value) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::uninitialized_fill_n(first, n, value);
   } else {
     if (n <= 0) return first;
@@ -189,7 +189,7 @@ It uninitialized_fill_n(It first, Size n, const T &value) {
  * (trivial types: left indeterminate, no work). */
 template <class It>
 void uninitialized_default_construct(const policy &pol, It first, It last) {
-  if constexpr (!detail::random_access_v<It> ||
+  if constexpr (!detail::writable_v<It> ||
                 std::is_trivially_default_constructible_v<detail::value_t<It>>) {
     std::uninitialized_default_construct(first, last);
   } else {
@@ -209,7 +209,7 @@ void uninitialized_default_construct(It first, It last) {
  * n <= 0). */
 template <class It, class Size>
 It uninitialized_default_construct_n(const policy &pol, It first, Size n) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::uninitialized_default_construct_n(first, n);
   } else {
     if (n <= 0) return first;
@@ -227,7 +227,7 @@ It uninitialized_default_construct_n(It first, Size n) {
  * (zero for trivial types). */
 template <class It>
 void uninitialized_value_construct(const policy &pol, It first, It last) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     std::uninitialized_value_construct(first, last);
   } else {
     detail::par_construct<detail::may_throw_v<It>>(
@@ -246,7 +246,7 @@ void uninitialized_value_construct(It first, It last) {
  * n <= 0). */
 template <class It, class Size>
 It uninitialized_value_construct_n(const policy &pol, It first, Size n) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::uninitialized_value_construct_n(first, n);
   } else {
     if (n <= 0) return first;
@@ -264,8 +264,7 @@ It uninitialized_value_construct_n(It first, Size n) {
  * work). Destructors must not throw. */
 template <class It>
 void destroy(const policy &pol, It first, It last) {
-  if constexpr (!detail::random_access_v<It> ||
-                std::is_trivially_destructible_v<detail::value_t<It>>) {
+  if constexpr (!detail::writable_v<It> || std::is_trivially_destructible_v<detail::value_t<It>>) {
     std::destroy(first, last);
   } else {
     detail::par_map_range(pol, "adapt::destroy", first, last, sizeof(detail::value_t<It>),
@@ -280,7 +279,7 @@ void destroy(It first, It last) {
 /* std::destroy_n: returns first + n (first when n <= 0). */
 template <class It, class Size>
 It destroy_n(const policy &pol, It first, Size n) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::destroy_n(first, n);
   } else {
     if (n <= 0) return first;

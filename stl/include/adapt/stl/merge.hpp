@@ -72,7 +72,7 @@ void merge_part(It1 a, It2 b, std::size_t pb, std::size_t pe, std::size_t i, std
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out merge(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
           Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It1, It2, Out>) {
+  if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::merge(first1, last1, first2, last2, d_first, cmp);
   } else {
     std::size_t n1 = detail::dist(first1, last1), n2 = detail::dist(first2, last2);
@@ -107,7 +107,7 @@ Out merge(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp = {
 template <class It, class Cmp = std::less<>>
 void inplace_merge(const policy &pol, It first, It middle, It last, Cmp cmp = {}) {
   using V = detail::value_t<It>;
-  if constexpr (!detail::random_access_v<It> || !std::is_nothrow_move_constructible_v<V>) {
+  if constexpr (!detail::writable_v<It> || !std::is_nothrow_move_constructible_v<V>) {
     std::inplace_merge(first, middle, last, cmp);
   } else {
     std::size_t n = detail::dist(first, last), k = detail::dist(first, middle);

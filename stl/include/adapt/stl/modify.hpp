@@ -24,7 +24,7 @@ namespace adapt {
 /* std::copy: d_first[i] = first[i] (copy assignment); returns d_first + n. */
 template <class It, class Out>
 Out copy(const policy &pol, It first, It last, Out d_first) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::copy(first, last, d_first);
   } else {
     detail::par_map_range(
@@ -41,7 +41,7 @@ Out copy(It first, It last, Out d_first) {
 /* std::copy_n: copy of [first, first + n) (nothing when n <= 0). */
 template <class It, class Size, class Out>
 Out copy_n(const policy &pol, It first, Size n, Out d_first) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::copy_n(first, n, d_first);
   } else {
     if (n <= 0) return d_first;
@@ -56,7 +56,7 @@ Out copy_n(It first, Size n, Out d_first) {
 /* std::move (the algorithm): d_first[i] = std::move(first[i]). */
 template <class It, class Out>
 Out move(const policy &pol, It first, It last, Out d_first) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::move(first, last, d_first);
   } else {
     detail::par_map_range(
@@ -74,7 +74,7 @@ Out move(It first, It last, Out d_first) {
  * n <= 0). */
 template <class It, class Size, class T>
 It fill_n(const policy &pol, It first, Size n, const T &value) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::fill_n(first, n, value);
   } else {
     if (n <= 0) return first;
@@ -92,7 +92,7 @@ It fill_n(It first, Size n, const T &value) {
  * as adapt::generate); returns first + n (first when n <= 0). */
 template <class It, class Size, class G>
 It generate_n(const policy &pol, It first, Size n, G g) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::generate_n(first, n, g);
   } else {
     if (n <= 0) return first;
@@ -109,7 +109,7 @@ It generate_n(It first, Size n, G g) {
 /* std::swap_ranges: swaps first1[i] and first2[i]; returns first2 + n. */
 template <class It1, class It2>
 It2 swap_ranges(const policy &pol, It1 first1, It1 last1, It2 first2) {
-  if constexpr (!detail::random_access_v<It1, It2>) {
+  if constexpr (!detail::writable_v<It1, It2>) {
     return std::swap_ranges(first1, last1, first2);
   } else {
     detail::par_map_range(
@@ -154,7 +154,7 @@ void replace(It first, It last, const T &old_value, const T &new_value) {
 template <class It, class Out, class Pred, class T>
 Out replace_copy_if(const policy &pol, It first, It last, Out d_first, Pred pred,
                     const T &new_value) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::replace_copy_if(first, last, d_first, pred, new_value);
   } else {
     detail::par_map_range(pol, "adapt::replace_copy_if", first, last,
@@ -175,7 +175,7 @@ Out replace_copy_if(It first, It last, Out d_first, Pred pred, const T &new_valu
 template <class It, class Out, class T>
 Out replace_copy(const policy &pol, It first, It last, Out d_first, const T &old_value,
                  const T &new_value) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::replace_copy(first, last, d_first, old_value, new_value);
   } else {
     detail::par_map_range(pol, "adapt::replace_copy", first, last,
@@ -196,7 +196,7 @@ Out replace_copy(It first, It last, Out d_first, const T &old_value, const T &ne
  * over the n / 2 pairs). */
 template <class It>
 void reverse(const policy &pol, It first, It last) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     std::reverse(first, last);
   } else {
     std::size_t n = detail::dist(first, last);
@@ -215,7 +215,7 @@ void reverse(It first, It last) {
 /* std::reverse_copy: d_first[i] = first[n - 1 - i]; returns d_first + n. */
 template <class It, class Out>
 Out reverse_copy(const policy &pol, It first, It last, Out d_first) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::reverse_copy(first, last, d_first);
   } else {
     std::size_t n = detail::dist(first, last);
@@ -238,7 +238,7 @@ Out reverse_copy(It first, It last, Out d_first) {
  * their pairs), then the whole range: n swaps at most, as std. */
 template <class It>
 It rotate(const policy &pol, It first, It middle, It last) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::rotate(first, middle, last);
   } else {
     std::size_t n = detail::dist(first, last), k = detail::dist(first, middle);
@@ -268,7 +268,7 @@ It rotate(It first, It middle, It last) {
  * returns d_first + n. One map over the output. */
 template <class It, class Out>
 Out rotate_copy(const policy &pol, It first, It middle, It last, Out d_first) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::rotate_copy(first, middle, last, d_first);
   } else {
     std::size_t n = detail::dist(first, last), k = detail::dist(middle, last);

@@ -42,7 +42,7 @@ std::size_t median3(It lo, std::size_t i, std::size_t j, std::size_t k, Cmp &cmp
  * none after it is less and none before it greater (cmp, <). */
 template <class It, class Cmp = std::less<>>
 void nth_element(const policy &pol, It first, It nth, It last, Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     std::nth_element(first, nth, last, cmp);
   } else {
     std::size_t lo = 0, hi = detail::dist(first, last), k = detail::dist(first, nth);
@@ -87,7 +87,7 @@ void nth_element(It first, It nth, It last, Cmp cmp = {}) {
  * comparisons on average (std: n log m). */
 template <class It, class Cmp = std::less<>>
 void partial_sort(const policy &pol, It first, It middle, It last, Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     std::partial_sort(first, middle, last, cmp);
   } else {
     if (first == middle) return;
@@ -107,7 +107,7 @@ void partial_sort(It first, It middle, It last, Cmp cmp = {}) {
  * sorted instead of the elements. */
 template <class It, class Out, class Cmp = std::less<>>
 Out partial_sort_copy(const policy &pol, It first, It last, Out d_first, Out d_last, Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::partial_sort_copy(first, last, d_first, d_last, cmp);
   } else {
     std::size_t n = detail::dist(first, last), m = detail::dist(d_first, d_last);

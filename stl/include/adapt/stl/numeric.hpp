@@ -48,7 +48,7 @@ struct xform_iter {
  * std::adjacent_difference on the calling thread. */
 template <class It, class Out, class Op = std::minus<>>
 Out adjacent_difference(const policy &pol, It first, It last, Out d_first, Op op = {}) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::adjacent_difference(first, last, d_first, op);
   } else {
     std::size_t n = detail::dist(first, last);
@@ -83,7 +83,7 @@ Out adjacent_difference(It first, It last, Out d_first, Op op = {}) {
 template <class It, class Out, class Op, class UOp, class T>
 Out transform_inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op, UOp uop,
                              T init) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::transform_inclusive_scan(first, last, d_first, op, uop, std::move(init));
   } else {
     using X = detail::xform_iter<It, UOp>;
@@ -93,7 +93,7 @@ Out transform_inclusive_scan(const policy &pol, It first, It last, Out d_first, 
 }
 template <class It, class Out, class Op, class UOp>
 Out transform_inclusive_scan(const policy &pol, It first, It last, Out d_first, Op op, UOp uop) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::transform_inclusive_scan(first, last, d_first, op, uop);
   } else {
     using X = detail::xform_iter<It, UOp>;
@@ -118,7 +118,7 @@ Out transform_inclusive_scan(It first, It last, Out d_first, Op op, UOp uop) {
 template <class It, class Out, class T, class Op, class UOp>
 Out transform_exclusive_scan(const policy &pol, It first, It last, Out d_first, T init, Op op,
                              UOp uop) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::transform_exclusive_scan(first, last, d_first, std::move(init), op, uop);
   } else {
     using X = detail::xform_iter<It, UOp>;

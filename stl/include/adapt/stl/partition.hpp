@@ -57,7 +57,7 @@ struct spans {
  * not kept); returns the first element of the second group. */
 template <class It, class Pred>
 It partition(const policy &pol, It first, It last, Pred pred) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::partition(first, last, pred);
   } else {
     std::size_t n = detail::dist(first, last);
@@ -106,7 +106,7 @@ It partition(It first, It last, Pred pred) {
 template <class It, class Pred>
 It stable_partition(const policy &pol, It first, It last, Pred pred) {
   using V = detail::value_t<It>;
-  if constexpr (!detail::random_access_v<It> || !std::is_nothrow_move_constructible_v<V> ||
+  if constexpr (!detail::writable_v<It> || !std::is_nothrow_move_constructible_v<V> ||
                 !std::is_nothrow_move_assignable_v<V>) {
     return std::stable_partition(first, last, pred);
   } else {

@@ -163,7 +163,7 @@ std::pair<std::size_t, std::size_t> select(const policy &pol, const char *name, 
  * The elements past it hold valid unspecified values. */
 template <class It, class Pred>
 It remove_if(const policy &pol, It first, It last, Pred pred) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::remove_if(first, last, pred);
   } else {
     detail::test_rule<It, Pred, false> r{first, pred};
@@ -192,7 +192,7 @@ It remove(It first, It last, const T &value) {
  * not overlap. */
 template <class It, class Out, class Pred>
 Out remove_copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::remove_copy_if(first, last, d_first, pred);
   } else {
     detail::test_rule<It, Pred, false> r{first, pred};
@@ -222,7 +222,7 @@ Out remove_copy(It first, It last, Out d_first, const T &value) {
  * returns the new end. pred must be an equivalence (as std requires). */
 template <class It, class Pred = std::equal_to<>>
 It unique(const policy &pol, It first, It last, Pred pred = {}) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::writable_v<It>) {
     return std::unique(first, last, pred);
   } else {
     detail::unique_rule<It, Pred, true> r{first, pred};
@@ -240,7 +240,7 @@ It unique(It first, It last, Pred pred = {}) {
  * output's end. The ranges must not overlap. */
 template <class It, class Out, class Pred = std::equal_to<>>
 Out unique_copy(const policy &pol, It first, It last, Out d_first, Pred pred = {}) {
-  if constexpr (!detail::random_access_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>) {
     return std::unique_copy(first, last, d_first, pred);
   } else {
     detail::unique_rule<It, Pred, false> r{first, pred};
@@ -260,7 +260,7 @@ Out unique_copy(It first, It last, Out d_first, Pred pred = {}) {
 template <class It, class Out1, class Out2, class Pred>
 std::pair<Out1, Out2> partition_copy(const policy &pol, It first, It last, Out1 d_true,
                                      Out2 d_false, Pred pred) {
-  if constexpr (!detail::random_access_v<It, Out1, Out2>) {
+  if constexpr (!detail::writable_v<It, Out1, Out2>) {
     return std::partition_copy(first, last, d_true, d_false, pred);
   } else {
     detail::test_rule<It, Pred, true> r{first, pred};

@@ -101,7 +101,7 @@ Out set_op(const policy &pol, const char *name, It1 first1, It1 last1, It2 first
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out set_union(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
               Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It1, It2, Out>) {
+  if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_union(first1, last1, first2, last2, d_first, cmp);
   } else {
     return detail::set_op(pol, "adapt::set_union", first1, last1, first2, last2, d_first, cmp,
@@ -120,7 +120,7 @@ Out set_union(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out set_intersection(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
                      Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It1, It2, Out>) {
+  if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_intersection(first1, last1, first2, last2, d_first, cmp);
   } else {
     return detail::set_op(pol, "adapt::set_intersection", first1, last1, first2, last2, d_first,
@@ -139,7 +139,7 @@ Out set_intersection(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, 
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out set_difference(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
                    Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It1, It2, Out>) {
+  if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_difference(first1, last1, first2, last2, d_first, cmp);
   } else {
     return detail::set_op(pol, "adapt::set_difference", first1, last1, first2, last2, d_first, cmp,
@@ -158,7 +158,7 @@ Out set_difference(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cm
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out set_symmetric_difference(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2,
                              Out d_first, Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It1, It2, Out>) {
+  if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_symmetric_difference(first1, last1, first2, last2, d_first, cmp);
   } else {
     return detail::set_op(pol, "adapt::set_symmetric_difference", first1, last1, first2, last2,
