@@ -43,6 +43,22 @@ inline constexpr bool
     writable_v = random_access_v<It...> &&
                  (std::is_reference_v<typename std::iterator_traits<It>::reference> && ...);
 
+/* A buffer of n elements allocated from al (the caller's try holds the
+ * allocation, to fall back when it fails): its elements destroyed once the
+ * caller sets built, and the memory freed, however the scope ends. An
+ * aggregate (never copied: one object owns the buffer). */
+template <class V>
+struct scratch_buffer {
+  std::allocator<V> &al;
+  V *p;
+  std::size_t n;
+  bool built;
+  ~scratch_buffer() {
+    if (built) std::destroy(p, p + n);
+    al.deallocate(p, n);
+  }
+};
+
 template <class T>
 inline constexpr bool is_policy_v = std::is_same_v<std::decay_t<T>, policy>;
 

@@ -119,16 +119,7 @@ void inplace_merge(const policy &pol, It first, It middle, It last, Cmp cmp = {}
     } catch (const std::bad_alloc &) {
       return std::inplace_merge(first, middle, last, std::ref(cmp));
     }
-    struct release { /* destroys and frees the buffer, however the call ends */
-      std::allocator<V> &al;
-      V *p;
-      std::size_t n;
-      bool built;
-      ~release() {
-        if (built) std::destroy(p, p + n);
-        al.deallocate(p, n);
-      }
-    } rel{al, buf, n, false};
+    detail::scratch_buffer<V> rel{al, buf, n, false};
     adapt::uninitialized_move(pol, first, last, buf);
     rel.built = true;
     /* The co-ranks of the block boundaries first: the merge moves from the

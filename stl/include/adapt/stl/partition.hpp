@@ -134,16 +134,7 @@ It stable_partition(const policy &pol, It first, It last, Pred pred) {
     } catch (const std::bad_alloc &) {
       return std::stable_partition(first, last, std::ref(pred));
     }
-    struct release { /* destroys and frees the buffer however the call ends */
-      std::allocator<V> &al;
-      V *p;
-      std::size_t n;
-      bool built;
-      ~release() {
-        if (built) std::destroy(p, p + n);
-        al.deallocate(p, n);
-      }
-    } rel{al, buf, n, false};
+    detail::scratch_buffer<V> rel{al, buf, n, false};
     adapt::uninitialized_move(pol, first, last, buf);
     rel.built = true;
     detail::par_map(pol.attr(bl.size), "adapt::stable_partition", bl.count, bl.size * 2 * sizeof(V),
