@@ -161,32 +161,65 @@ static inline int claim_chunk(for_work *w, for_ctx *c, size_t g, size_t *b, size
   return 1;
 }
 
-static void for_run(adapt_frame *frame, void *wv, void *cv) {
-  for_work *w = wv;
-  for_ctx *c = cv;
-  adapt__cancel_scope scope = {&c->cancelled, NULL, NULL, NULL};
-  adapt__cancel_push(&scope);
-  /* The worker's request counter, kept in a register: one load per chunk. */
-  const atomic_uint *poll = (const atomic_uint *)frame->adapt_priv_poll;
-  const int tracing = (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0;
-  size_t first = w->begin;
-  uint64_t t_first = tracing ? adapt__now_ns() : 0;
-
-  while (w->calibrating && w->begin < w->end) {
-    adapt_steal_point(frame);
-    size_t b, e;
-    if (!claim_chunk(w, c, w->grain, &b, &e)) break;
-    uint64_t t0 = adapt__now_ns();
-    c->body(b, e, c->ctx);
-    calibrate(w, adapt__now_ns() - t0);
+/* The owner's loop at a set grain g (no timed chunks): its fast path. What
+ * it reads every chunk lies on the worker's poll word and on the loop's own
+ * descriptor and context (the owner's lines; a thief writes neither): the
+ * next index b stays in a register (only the owner writes w->begin), w->end
+ * is reloaded after each chunk (a splitter, at this poll or at a steal
+ * point inside the body, may have lowered it), and c is read through one
+ * pointer (body, ctx and the cancel flag). Per chunk: one test of the poll
+ * word and the cancel flag together, the end, the claim (one store), the
+ * call. Inlined twice: in run_grain1 (the claim is b + 1) and in run_fixed
+ * (any g). */
+static inline __attribute__((always_inline)) void fixed_loop(adapt_frame *frame, for_work *w,
+                                                             for_ctx *c, size_t g) {
+  const atomic_uint *const poll = (const atomic_uint *)frame->adapt_priv_poll;
+  size_t b = w->begin;
+  for (;;) {
+    /* One test for both rare events. relaxed: the poll word is a hint, as in
+     * adapt_steal_point (the slow path acquires the requests); the cancel
+     * flag as in adapt__cancel_seen. */
+    if (ADAPT_UNLIKELY((atomic_load_explicit(poll, memory_order_relaxed) |
+                        (unsigned)atomic_load_explicit(&c->cancelled, memory_order_relaxed)) !=
+                       0)) {
+      if (adapt__cancel_seen(&c->cancelled)) {
+        w->begin = w->end; /* abandon the rest */
+        return;
+      }
+      adapt__steal_slow(frame);
+    }
+    const size_t e = w->end;
+    if (b == e) return;
+    /* b < e: at g = 1 the claim is b + 1, no bound to compare with. */
+    const size_t n = g == 1 ? b + 1 : e - b > g ? b + g : e;
+    w->begin = n; /* claimed before the body runs: a splitter sees [n, end) */
+    c->body(b, n, c->ctx);
+    b = n;
   }
+}
+
+/* Not inlined into for_run, one function per case: each has its own
+ * registers for the loop's live values (no spilled pointer reloaded every
+ * chunk). */
+static __attribute__((noinline)) void run_grain1(adapt_frame *frame, for_work *w, for_ctx *c) {
+  fixed_loop(frame, w, c, 1);
+}
+
+static __attribute__((noinline)) void run_fixed(adapt_frame *frame, for_work *w, for_ctx *c) {
+  fixed_loop(frame, w, c, w->grain);
+}
+
+/* The owner's loop at the automatic grain after calibration: one chunk in
+ * ADAPT_GRAIN_PROBE is timed and may rescale the grain. */
+static void run_probing(adapt_frame *frame, for_work *w, for_ctx *c) {
+  const atomic_uint *poll = (const atomic_uint *)frame->adapt_priv_poll;
   size_t g = w->grain;
   void (*const body)(size_t, size_t, void *) = c->body;
   void *const uctx = c->ctx;
   /* Chunks to the next timed one: where the calibration (or, for a loop
    * run again, the previous run) left the count. */
   unsigned probe = w->probe;
-  if (w->autograin && probe == 0) {
+  if (probe == 0) {
     probe = ADAPT_GRAIN_PROBE;
     w->slow_chunks = 0; /* the calibration's count */
   }
@@ -207,6 +240,29 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
     }
   }
   w->probe = probe;
+}
+
+static void for_run(adapt_frame *frame, void *wv, void *cv) {
+  for_work *w = wv;
+  for_ctx *c = cv;
+  adapt__cancel_scope scope = {&c->cancelled, NULL, NULL, NULL};
+  adapt__cancel_push(&scope);
+  const int tracing = (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0;
+  size_t first = w->begin;
+  uint64_t t_first = tracing ? adapt__now_ns() : 0;
+
+  while (w->calibrating && w->begin < w->end) {
+    adapt_steal_point(frame);
+    size_t b, e;
+    if (!claim_chunk(w, c, w->grain, &b, &e)) break;
+    uint64_t t0 = adapt__now_ns();
+    c->body(b, e, c->ctx);
+    calibrate(w, adapt__now_ns() - t0);
+  }
+  if (w->autograin)
+    run_probing(frame, w, c);
+  else
+    (w->grain == 1 ? run_grain1 : run_fixed)(frame, w, c);
   if (tracing)
     adapt__trace(adapt__frame_of(frame)->w, ADAPT__TRACE_RANGE, t_first, adapt__now_ns(), first,
                  w->begin);

@@ -84,21 +84,50 @@ static void test_cancel_every_scheduler(void **state) {
 }
 
 /* With one worker the loop is sequential: exactly the indices up to the
- * end of the cancelling chunk ran. */
+ * end of the cancelling chunk ran. Grain 1 and a grain past the range take
+ * the owner's fast paths (a claim of b + 1; a claim bounded by the end). */
 static void test_cancel_one_worker_exact(void **state) {
-  const size_t n = 10000, g = 64, at = 1000;
+  const size_t n = 10000, at = 1000;
+  const size_t grains[] = {1, 64, SIZE_MAX};
   atomic_uchar *seen = malloc(n);
   assert_non_null(seen);
   assert_int_equal(adapt_test_workers(1), 0);
-  cancel_loop c;
-  cancel_loop_init(&c, seen, n, at);
-  adapt_attr a = {0};
-  a.grain = g;
-  assert_int_equal(adapt_for(0, n, cancel_body, &c, &a), -ECANCELED);
-  size_t ran = 0;
-  for (size_t i = 0; i < n; i++) ran += atomic_load(&seen[i]);
-  assert_int_equal(ran, (at / g + 1) * g);
-  assert_int_equal(atomic_load(&c.late), 0);
+  for (size_t gi = 0; gi < 3; gi++) {
+    const size_t g = grains[gi];
+    cancel_loop c;
+    cancel_loop_init(&c, seen, n, at);
+    adapt_attr a = {0};
+    a.grain = g;
+    assert_int_equal(adapt_for(0, n, cancel_body, &c, &a), -ECANCELED);
+    size_t ran = 0;
+    for (size_t i = 0; i < n; i++) ran += atomic_load(&seen[i]);
+    assert_int_equal(ran, g > n ? n : (at / g + 1) * g);
+    assert_int_equal(atomic_load(&c.late), 0);
+  }
+  free(seen);
+}
+
+/* The adaptive loop at grain 1 on 2 and 3 workers (thieves' pieces run the
+ * same fast path): each index at most once, at most one chunk per worker
+ * after the cancel, -ECANCELED. */
+static void test_cancel_grain1_workers(void **state) {
+  const size_t n = adapt_test_scale(20000, 4000);
+  atomic_uchar *seen = malloc(n);
+  assert_non_null(seen);
+  for (int workers = 2; workers <= 3; workers++) {
+    assert_int_equal(adapt_test_workers(workers), 0);
+    cancel_loop c;
+    cancel_loop_init(&c, seen, n, n / 2);
+    adapt_attr a = {0};
+    a.sched = ADAPT_SCHED_ADAPTIVE;
+    a.grain = 1;
+    assert_int_equal(adapt_for(0, n, cancel_body, &c, &a), -ECANCELED);
+    size_t twice = 0;
+    for (size_t i = 0; i < n; i++) twice += atomic_load(&seen[i]) > 1;
+    assert_int_equal(twice, 0);
+    assert_int_equal(atomic_load(&seen[n / 2]), 1);
+    assert_true(atomic_load(&c.late) <= (size_t)workers);
+  }
   free(seen);
 }
 
@@ -274,6 +303,7 @@ int main(void) {
       ADAPT_TEST(test_cancel_outside),
       ADAPT_TEST(test_cancel_every_scheduler),
       ADAPT_TEST(test_cancel_one_worker_exact),
+      ADAPT_TEST(test_cancel_grain1_workers),
       ADAPT_TEST_WORKERS(test_cancel_nested_inner_only, 2),
       ADAPT_TEST_WORKERS(test_cancel_spawned_task_is_barrier, 2),
       ADAPT_TEST(test_cancel_algorithms),

@@ -59,6 +59,8 @@ static void test_exactly_once(void **state) {
     /* ranges that do not start at 0, and that end at SIZE_MAX */
     check_cover(12345, 99991, 3, workers[wi]);
     check_cover(SIZE_MAX - 5000, 5000, 1, workers[wi]);
+    /* a grain past the range: one claim bounded by the end (b + g would wrap) */
+    check_cover(SIZE_MAX - 5000, 5000, SIZE_MAX, workers[wi]);
   }
 }
 
