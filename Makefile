@@ -25,7 +25,8 @@
 #                   bench-run; one suite: bench-core bench-core-spread
 #                   bench-core-callgrind bench-sched bench-window
 #                   bench-window-callgrind bench-stl bench-stl-cachesim
-#                   bench-stl-ir bench-locality locality-map bench-isosurface
+#                   bench-stl-ir bench-tasks bench-tasks-callgrind
+#                   bench-locality locality-map bench-isosurface
 #                   bench-isosurface-run bench-vtk-filter bench-vtk-filter-run
 #                   bench-vtk-filter-callgrind bench-vtk-filter-callgrind-run
 #                   bench-mpi bench-mpi-run bench-paraview bench-paraview-run)

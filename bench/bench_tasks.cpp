@@ -1,0 +1,189 @@
+/* bench_tasks: the cost of adapt_spawn/adapt_sync (<adapt/tasks.h>) on two
+ * recursions without a cut-off, fib(n) and the sum of an array halved down
+ * to single elements (kernels/tasks.cpp), against their sequential code,
+ * OpenMP tasks and TBB task_group. Figures: T1/Ts of each runtime on one
+ * worker (Ts: the sequential recursion), and T1/T2 on two workers (targets:
+ * adapt T1/Ts <= 3, T1/T2 >= 1.8). Every run's value is checked against the
+ * sequential one.
+ *
+ *   bench_tasks [--out DIR] [--rounds R] [--fib N] [--sum-log L]
+ *   bench_tasks --callgrind N   (under valgrind: bench/scripts/tasks_callgrind.sh)
+ *
+ * Output: a table on stdout and DIR/tasks_summary.csv (default
+ * build/release/bench-results).
+ */
+#include "cli.hpp"
+#include "harness.hpp"
+#include "output.hpp"
+#include "tasks.hpp"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <map>
+#include <memory>
+
+namespace {
+
+struct options {
+  std::string out = "build/release/bench-results";
+  int rounds = 5;
+  int fib = 30;
+  int sum_log = 21; /* 2^21 elements */
+  int callgrind = 0;
+} opt;
+
+std::unique_ptr<peer_pools> pools;
+long *values; /* the summed array */
+size_t nvalues;
+
+/* A variant that checks its value against want: -EIO when it differs. */
+template <class F>
+std::function<int()> checked(F f, long want) {
+  return [f, want] { return f() == want ? 0 : -EIO; };
+}
+
+std::vector<variant> variants(const std::string &kernel, int workers, int fib_n) {
+  tbb::task_arena &arena = pools->of(workers);
+  std::vector<variant> v;
+  if (kernel == "fib") {
+    long want = tasks_fib_seq(fib_n);
+    if (workers == 1)
+      v.push_back({"sequential", FAM_SEQ, checked([=] { return tasks_fib_seq(fib_n); }, want)});
+    v.push_back(
+        {"adapt spawn/sync", FAM_ADAPT, checked([=] { return tasks_fib_adapt(fib_n); }, want)});
+    v.push_back(
+        {"omp tasks", FAM_OMP, checked([=] { return tasks_fib_omp(workers, fib_n); }, want)});
+    v.push_back({"tbb task_group", FAM_TBB,
+                 checked([=, &arena] { return tasks_fib_tbb(arena, fib_n); }, want)});
+  } else {
+    const long *a = values;
+    size_t n = nvalues;
+    long want = tasks_sum_seq(a, n);
+    if (workers == 1)
+      v.push_back({"sequential", FAM_SEQ, checked([=] { return tasks_sum_seq(a, n); }, want)});
+    v.push_back(
+        {"adapt spawn/sync", FAM_ADAPT, checked([=] { return tasks_sum_adapt(a, n); }, want)});
+    v.push_back(
+        {"omp tasks", FAM_OMP, checked([=] { return tasks_sum_omp(workers, a, n); }, want)});
+    v.push_back({"tbb task_group", FAM_TBB,
+                 checked([=, &arena] { return tasks_sum_tbb(arena, a, n); }, want)});
+  }
+  return v;
+}
+
+struct row {
+  std::string kernel, impl;
+  double t1 = NAN, ts = NAN, t2 = NAN;
+};
+std::map<std::string, row> rows; /* by kernel + impl */
+std::vector<std::string> order;
+
+void run_kernel(const std::string &kernel, int workers) {
+  case_spec cs;
+  cs.group = "tasks";
+  cs.name = kernel;
+  cs.workers = workers;
+  cs.rounds = opt.rounds;
+  case_result c = run_case(cs, variants(kernel, workers, opt.fib));
+  double ts = NAN;
+  for (size_t i = 0; i < c.names.size(); i++) {
+    if (!c.ok(i)) {
+      fprintf(stderr, "bench_tasks: %s %s failed: %s\n", kernel.c_str(), c.names[i].c_str(),
+              c.fail[i].c_str());
+      continue;
+    }
+    double t = median(c.t[i]);
+    std::string key = kernel + "/" + c.names[i];
+    if (!rows.count(key)) order.push_back(key);
+    row &r = rows[key];
+    r.kernel = kernel;
+    r.impl = c.names[i];
+    if (workers == 1) {
+      if (c.fams[i] == FAM_SEQ) ts = t;
+      r.t1 = t;
+    } else {
+      r.t2 = t;
+    }
+  }
+  if (workers == 1)
+    for (auto &kv : rows)
+      if (kv.second.kernel == kernel) kv.second.ts = ts;
+}
+
+void report(void) {
+  printf("\n== spawn/sync without a cut-off: median times (ms) of %d rounds\n", opt.rounds);
+  printf("   fib(%d); sum of 2^%d longs halved down to 1 element\n", opt.fib, opt.sum_log);
+  printf("   %-5s %-18s %10s %10s %8s %10s %10s\n", "case", "implementation", "T1 ms", "T2 ms",
+         "T1/Ts", "T1/T2", "target");
+  mkdirs(opt.out);
+  csv_writer w(opt.out + "/tasks_summary.csv",
+               "kernel,implementation,ts_ms,t1_ms,t2_ms,t1_over_ts,t1_over_t2,status");
+  for (const std::string &k : order) {
+    const row &r = rows[k];
+    double ovh = r.t1 / r.ts, sp = r.t1 / r.t2;
+    bool adapt = r.impl == "adapt spawn/sync";
+    std::string status = !adapt ? "" : (ovh <= 3 && sp >= 1.8) ? "PASS" : "MISS";
+    printf("   %-5s %-18s %10.2f %10.2f %8.2f %10.2f %10s\n", r.kernel.c_str(), r.impl.c_str(),
+           1e3 * r.t1, 1e3 * r.t2, ovh, sp, adapt ? status.c_str() : "");
+    w.word(r.kernel).text(r.impl).number(1e3 * r.ts).number(1e3 * r.t1).number(1e3 * r.t2);
+    w.number(ovh).number(sp).word(status);
+    w.end_row();
+  }
+  printf("   targets (adapt): T1/Ts <= 3, T1/T2 >= 1.8\nCSV: %s/tasks_summary.csv\n",
+         opt.out.c_str());
+}
+
+/* Under callgrind: each variant once at fib(N) and on 2^N elements, one
+ * worker; tasks_callgrind.sh reads the instruction counts. */
+int callgrind_mode(int n) {
+  pools.reset(new peer_pools());
+  adapt_start(1);
+  nvalues = (size_t)1 << n;
+  values = alloc_array<long>(nvalues);
+  for (size_t i = 0; i < nvalues; i++) values[i] = (long)(i % 7);
+  int rc = 0;
+  for (const char *kernel : {"fib", "sum"}) {
+    std::vector<variant> v = variants(kernel, 1, n);
+    std::string prefix = std::string("tasks-") + kernel;
+    rc |= callgrind_counts(prefix.c_str(), 1, [&](size_t) { return v; });
+  }
+  free(values);
+  adapt_finalize();
+  return rc;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bench_prog = "bench_tasks";
+  cli c("       bench_tasks --callgrind N   (under valgrind --tool=callgrind)\n");
+  c.text("--out", "DIR", &opt.out);
+  c.real("--rounds", "R", [](double r) { opt.rounds = (int)r; });
+  c.real("--fib", "N", [](double n) { opt.fib = (int)n; });
+  c.real("--sum-log", "L", [](double l) { opt.sum_log = (int)l; });
+  c.hidden("--callgrind", [&](const char *v) {
+    opt.callgrind = atoi(v);
+    if (opt.callgrind <= 0) c.usage();
+  });
+  c.parse(argc, argv);
+  if (opt.callgrind) return callgrind_mode(opt.callgrind);
+
+  run_info run = start_run(peer_versions(), "");
+  pools.reset(new peer_pools());
+  nvalues = (size_t)1 << opt.sum_log;
+  values = alloc_array<long>(nvalues);
+  for (size_t i = 0; i < nvalues; i++) values[i] = (long)(i % 7);
+  std::vector<section> sections = {
+      {"fib", 1, [] { run_kernel("fib", 1); }},
+      {"sum", 1, [] { run_kernel("sum", 1); }},
+      {"fib2", 2, [] { run_kernel("fib", 2); }},
+      {"sum2", 2, [] { run_kernel("sum", 2); }},
+  };
+  run_sections(sections, {"fib", "sum", "fib2", "sum2"}, section_hooks());
+  report();
+  free(values);
+  return 0;
+}
