@@ -30,6 +30,9 @@
 #                   bench-isosurface-run bench-vtk-filter bench-vtk-filter-run
 #                   bench-vtk-filter-callgrind bench-vtk-filter-callgrind-run
 #                   bench-mpi bench-mpi-run bench-paraview bench-paraview-run)
+#   make bench-scaling [SCALING_WORKERS=1,2,4] [SCALING_SIZE=short|full]
+#                   [SCALING_REPS=n]   the headline benchmarks at P = 1, 2,
+#                   4, ... workers: CSV, Markdown table, PNG of speedups
 #   make demo       the isosurface demo (apps/isosurface; demo-run)
 #   make isosurface the adapt-isosurface app; iso-lib: libadapt-iso alone;
 #                   stl: the C++ front end's test

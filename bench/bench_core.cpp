@@ -41,6 +41,8 @@
  *                   (adapt|omp|tbb); prints "IDLE_CPU_NS <ns>".
  *   --quick         fewer rounds (smoke test, figures not meaningful).
  *   --sections LIST comma-separated subset of overhead,daxpy,speedup,steal,idle.
+ *   --workers P     the speedup and steal sections on P workers (default
+ *                   2; targets are checked at 2 only; bench/scripts/scaling.py).
  *   --gap-ms MS     pause before each timed 2-worker sample so that every
  *                   runtime's idle threads are asleep when the next one
  *                   starts (default 10; the 1-worker sections need none).
@@ -73,6 +75,7 @@ struct options {
   long long gap_ns = 10 * 1000000LL;
   size_t callgrind_n = 0;
   std::string idle_child;
+  int workers = 2; /* --workers: the speedup and steal sections' count */
 };
 static options opt;
 static std::unique_ptr<peer_pools> pools;
@@ -320,8 +323,11 @@ static std::string steal_figures(const std::string &label) {
   value("successful steals", (double)c.steals, (double)c.steals, (double)c.steals, "count", "");
   value("request timeouts", (double)c.timeouts, (double)c.timeouts, (double)c.timeouts, "count",
         "");
+  double per_split = c.splits ? (double)c.steals / (double)c.splits : 0;
+  value("steals per split", per_split, per_split, per_split, "ratio", "");
   if (rc != 0) return "no latency sample (" + std::string(adapt_strerror(rc)) + "); " + counts;
-  return fmt("median %.0f ns, p90 %.0f ns; ", med, p90) + counts;
+  return fmt("median %.0f ns, p90 %.0f ns; ", med, p90) + counts +
+         fmt(", %.2f steals per split", per_split);
 }
 
 static std::vector<std::string> steal_lines;
@@ -329,16 +335,17 @@ static std::vector<std::string> steal_lines;
 static void section_speedup(void) {
   const size_t n = (size_t)1 << 16;
   double *out = alloc_array<double>(n), *ref = alloc_array<double>(n);
-  tbb::task_arena &arena2 = pools->two;
-  printf("\n== 4. 2-worker speedup Ts/Tp of compute-bound loops (n = %zu, 256 chained"
+  const int P = opt.workers;
+  tbb::task_arena &arena2 = pools->of(P);
+  printf("\n== 4. %d-worker speedup Ts/Tp of compute-bound loops (n = %zu, 256 chained"
          " multiply-adds per iteration on average)\n",
-         n);
+         P, n);
   printf("   %-12s %-22s %10s %24s  %s\n", "loop", "implementation", "ms", "speedup [p25 p75]",
          "target");
   for (int tri = 0; tri <= 1; tri++) {
     const char *loop = tri ? "triangular" : "balanced";
     cb_seq(ref, n, tri);
-    auto omp = [=](omp_kind k) { return no_error([=] { cb_omp(k, 2, out, n, tri); }); };
+    auto omp = [=](omp_kind k) { return no_error([=] { cb_omp(k, P, out, n, tri); }); };
     auto tbb = [=, &arena2](tbb_kind k) {
       return no_error([=, &arena2] { cb_tbb(k, arena2, out, n, tri); });
     };
@@ -354,7 +361,7 @@ static void section_speedup(void) {
     case_spec cs;
     cs.group = "speedup";
     cs.name = loop;
-    cs.workers = 2;
+    cs.workers = P;
     cs.rounds = rounds_for(21);
     cs.n = (double)n;
     cs.gap_ns = opt.gap_ns;
@@ -370,7 +377,7 @@ static void section_speedup(void) {
       std::vector<double> ms = c.scaled(i, 1e3), sp = c.paired(0, i);
       const std::string &name = v[(size_t)i].name;
       const char *target = "", *status = "";
-      if (name == "adapt default grain") {
+      if (name == "adapt default grain" && P == 2) {
         target = tri ? ">= 1.85" : ">= 1.9";
         status = median(sp) >= (tri ? 1.85 : 1.9) ? "PASS" : "MISS";
       }
@@ -378,7 +385,7 @@ static void section_speedup(void) {
              median(sp), quantile(sp, 0.25), quantile(sp, 0.75), target, status);
       add_figure("speedup", std::string("ms, ") + loop, name, ms, "ms");
       if (i > 0)
-        add_figure("speedup", std::string("speedup Ts/Tp, 2 workers, ") + loop, name, sp, "ratio",
+        add_figure("speedup", fmt("speedup Ts/Tp, %d workers, ", P) + loop, name, sp, "ratio",
                    target, status);
     }
   }
@@ -391,8 +398,9 @@ static void section_steal(void) {
   const size_t n = 4096;
   const int regions = opt.quick ? 100 : 2000;
   double *out = alloc_array<double>(n);
-  printf("\n== 3. Steal round trip, 2 workers (adapt_stats_steal_latency: request posted to"
-         " reply received)\n");
+  printf("\n== 3. Steal round trip, %d workers (adapt_stats_steal_latency: request posted to"
+         " reply received)\n",
+         opt.workers);
   adapt_stats_reset();
   double t0 = now_s();
   for (int r = 0; r < regions; r++) {
@@ -534,22 +542,25 @@ int main(int argc, char **argv) {
     if (opt.callgrind_n == 0) c.usage();
   });
   c.hidden("--idle-child", [](const char *v) { opt.idle_child = v; });
+  c.integer("--workers", "P", 1, 1024, &opt.workers);
   c.parse(argc, argv);
   if (opt.callgrind_n) return callgrind_mode(opt.callgrind_n);
   if (!opt.idle_child.empty()) return idle_child(opt.idle_child);
 
   run_info run = start_run(peer_versions(), "");
   if (opt.quick) printf("   --quick: 3 rounds per section, figures NOT meaningful\n");
-  pools.reset(new peer_pools());
+  pools.reset(new peer_pools({opt.workers}));
 
   std::vector<section> sections = {
-      {"overhead", 1, section_overhead}, {"daxpy", 1, section_daxpy},
-      {"speedup", 2, section_speedup},   {"steal", 2, section_steal},
+      {"overhead", 1, section_overhead},
+      {"daxpy", 1, section_daxpy},
+      {"speedup", opt.workers, section_speedup},
+      {"steal", opt.workers, section_steal},
       {"idle", 0, section_idle},
   };
   section_hooks hooks;
   hooks.phase_begin = [](int workers) {
-    if (workers == 2) printf("\n%s", affinity_report(pools->two).c_str());
+    if (workers >= 2) printf("\n%s", affinity_report(pools->of(workers)).c_str());
   };
   hooks.section_end = [](const section &s, const noise_mark &since) {
     if (s.workers > 0) noise_report(s.name, since);

@@ -50,7 +50,9 @@
  * default 7; nqueens: at most --slow-reps, default 5), --quick (3 rounds,
  * small sizes: smoke test), --gap-ms MS (pause before each 2-worker sample
  * so that idle threads of the previous runtime are asleep, default 10),
- * --commit STR (recorded in the outputs), --report, and the sizes
+ * --commit STR (recorded in the outputs), --report, --workers LIST (the
+ * worker counts, default 1,2: the text tables and plots show P = 1 and 2,
+ * the CSV files every count; bench/scripts/scaling.py), and the sizes
  * --daxpy-n, --mandel-side, --mandel-maxit, --nqueens, --lazy-nqueens,
  * --fib, --hybrid-n, --hybrid-elems, --hybrid-steps.
  */
@@ -96,6 +98,7 @@ struct options {
   size_t hybrid_n = 4096;
   size_t hybrid_elems = 196608; /* 1.5 MiB of doubles: each core's half fits its L2 */
   int hybrid_steps = 100;
+  std::vector<int> workers = {1, 2}; /* the text tables show P = 1 and 2 */
 };
 static options opt;
 static std::vector<case_result> results;
@@ -112,8 +115,8 @@ static const std::vector<adapt_sched> ALL_SCHEDS = {
     ADAPT_SCHED_ADAPTIVE, ADAPT_SCHED_LOOPFRAME, ADAPT_SCHED_DAC,     ADAPT_SCHED_HYBRID,
     ADAPT_SCHED_LAZY_DF,  ADAPT_SCHED_LAZY_DF2,  ADAPT_SCHED_LAZY_BF, ADAPT_SCHED_STATIC};
 static const std::vector<adapt_sched> LAZY_TABLE_SCHEDS = {
-    ADAPT_SCHED_DAC,     ADAPT_SCHED_LOOPFRAME, ADAPT_SCHED_ADAPTIVE,
-    ADAPT_SCHED_LAZY_DF, ADAPT_SCHED_LAZY_DF2,  ADAPT_SCHED_LAZY_BF};
+    ADAPT_SCHED_DAC,      ADAPT_SCHED_LOOPFRAME, ADAPT_SCHED_ADAPTIVE, ADAPT_SCHED_LAZY_DF,
+    ADAPT_SCHED_LAZY_DF2, ADAPT_SCHED_LAZY_BF,   ADAPT_SCHED_DEFAULT};
 
 /* A peer variant: an OpenMP schedule (kind: omp_kind, or OMP_TASKS for the
  * kernel's task construct) or a TBB partitioner (kind: tbb_kind); chunk:
@@ -665,6 +668,7 @@ static void parse_options(int argc, char **argv) {
   c.integer("--hybrid-n", "N", 16, 1 << 24, &opt.hybrid_n);
   c.integer("--hybrid-elems", "N", 1024, 1LL << 30, &opt.hybrid_elems);
   c.integer("--hybrid-steps", "N", 2, 100000, &opt.hybrid_steps);
+  c.integers("--workers", "LIST", 1, 1024, &opt.workers);
   c.parse(argc, argv);
 }
 
@@ -681,10 +685,10 @@ int main(int argc, char **argv) {
   /* Nested OpenMP parallel regions run with a team of one (the default of
    * libgomp when OMP_NESTED / OMP_MAX_ACTIVE_LEVELS are unset). */
   omp_set_max_active_levels(1);
-  peer_pools pools;
+  peer_pools pools(opt.workers);
   std::string noise_lines;
   std::vector<section> sections;
-  for (int P = 1; P <= 2; P++) {
+  for (int P : opt.workers) {
     sections.push_back({"micro", P, [P, &pools] { micro_cases(P, pools.of(P)); }});
     sections.push_back({"hybrid", P, [P, &pools] { hybrid_cases(P, pools.of(P)); }});
     sections.push_back({"lazy", P, [P, &pools] { lazy_cases(P, pools.of(P)); }});
@@ -693,7 +697,7 @@ int main(int argc, char **argv) {
   hooks.phase_begin = [&](int P) {
     printf("\n-- %d worker(s)\n", P);
     if (P == 1) return;
-    std::string aff = affinity_report(pools.two);
+    std::string aff = affinity_report(pools.of(P));
     printf("%s", aff.c_str());
     run.header += aff;
   };

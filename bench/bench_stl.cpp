@@ -68,7 +68,8 @@
  * case with the targets), stl_report.md (the Markdown tables of
  * docs/benchmarks-stl.md).
  *
- * Options: --out DIR, --sizes LIST (e.g. 1e6,1e7), --workers 1,2,
+ * Options: --out DIR, --sizes LIST (e.g. 1e6,1e7), --workers LIST (default
+ * 1,2; any counts: bench/scripts/scaling.py),
  * --algos LIST, --ops cheap,costly,unbalanced,nondet, --reps K (timed
  * rounds, default 7), --gap-ms MS (pause before each 2-worker sample so that
  * every runtime's idle threads are asleep, default 5), --no-window-table,
@@ -111,8 +112,8 @@
 struct options {
   std::string out = "build/release/bench-results";
   std::vector<size_t> sizes = {1000000, 10000000};
-  std::set<std::string> workers = {"1", "2"};
-  std::set<std::string> algos, ops; /* every one of the table */
+  std::vector<int> workers = {1, 2}; /* the summary's targets: 1 and 2 */
+  std::set<std::string> algos, ops;  /* every one of the table */
   int reps = 7;
   long long gap_ns = 5 * 1000000LL;
   bool quick = false, window_table = true;
@@ -169,7 +170,7 @@ struct stl_bench {
   std::string bandwidth_report;
   bandwidth bandwidth_measured;
   bool failed = false;
-  explicit stl_bench(const options &o) : opt(o) {}
+  explicit stl_bench(const options &o) : opt(o), pools(o.workers) {}
 };
 
 static std::vector<std::string> algo_names(void) {
@@ -604,7 +605,7 @@ static int cachesim_mode(const options &opt) {
                         : mode == "static" ? adapt::window::static_
                                            : adapt::window::sliding);
   CALLGRIND_STOP_INSTRUMENTATION;
-  steal_counts st = mode == "seq" ? steal_counts{0, 0, 0} : adapt_steal_counts();
+  steal_counts st = mode == "seq" ? steal_counts{0, 0, 0, 0, 0} : adapt_steal_counts();
   size_t bad = 0;
   for (size_t i = r; i < n; i++) bad += w.b[i] != w.a[i] + 0.5 * w.a[i - r];
   printf("STL_CACHESIM mode=%s workers=%d n=%zu reuse_bytes=%zu m=%zu steals=%llu wrong=%zu\n",
@@ -750,7 +751,7 @@ static void parse_options(int argc, char **argv, options *o) {
   c.text("--out", "DIR", &o->out);
   c.text("--commit", "STR", &o->commit);
   c.text("--sizes", "LIST", &sizes_arg);
-  c.list("--workers", {"1", "2"}, &o->workers);
+  c.integers("--workers", "LIST", 1, 1024, &o->workers);
   c.list("--algos", algos, &o->algos);
   c.list("--ops", ops, &o->ops);
   c.integer("--reps", "K", 1, 1000, &o->reps);
@@ -782,12 +783,17 @@ static int run_tables(const options &opt) {
   if (opt.quick) printf("   --quick: n = 1e6, 2 rounds per case, figures NOT meaningful\n");
   stl_bench b(opt);
   std::vector<std::string> noise_lines;
-  std::vector<section> sections = {{"1", 1, [&b] { run_workers(b, 1); }},
-                                   {"2", 2, [&b] { run_workers(b, 2); }}};
+  std::vector<section> sections;
+  std::set<std::string> names;
+  for (int P : opt.workers) {
+    sections.push_back({std::to_string(P), P, [&b, P] { run_workers(b, P); }});
+    names.insert(std::to_string(P));
+  }
   section_hooks hooks;
   hooks.phase_begin = [&b](int workers) {
+    if (workers == 1) return;
+    printf("\n%s", affinity_report(b.pools.of(workers)).c_str());
     if (workers != 2) return;
-    printf("\n%s", affinity_report(b.pools.two).c_str());
     /* Before the 2-worker cases, every pool idle: the bound of the
      * memory-bound rows' speed-ups, in the same minutes. */
     const size_t bytes = (size_t)128 << 20;
@@ -803,7 +809,7 @@ static int run_tables(const options &opt) {
     if (first != std::string::npos && last != std::string::npos)
       noise_lines.push_back(l.substr(first, last + 1 - first));
   };
-  run_sections(sections, opt.workers, hooks);
+  run_sections(sections, names, hooks);
   printf("\n%s", load_at_end().c_str());
   summary(b, run, noise_lines);
   return b.failed ? 1 : 0;

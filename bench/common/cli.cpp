@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <algorithm>
+
 static std::string joined(const std::vector<std::string> &v, const char *sep) {
   std::string s;
   for (const std::string &x : v) s += (s.empty() ? "" : sep) + x;
@@ -60,6 +62,27 @@ void cli::list(const char *name, const std::vector<std::string> &allowed,
                        out->insert(s);
                        p = q + 1;
                      }
+                     return true;
+                   }});
+}
+
+void cli::integers(const char *name, const char *meta, long long lo, long long hi,
+                   std::vector<int> *out) {
+  opts_.push_back({name, meta, true, [=](const char *v) {
+                     std::string l = v;
+                     std::vector<int> got;
+                     for (size_t p = 0; p <= l.size();) {
+                       size_t q = std::min(l.find(',', p), l.size());
+                       std::string s = l.substr(p, q - p);
+                       char *end = NULL;
+                       long long x = strtoll(s.c_str(), &end, 10);
+                       if (!end || *end || s.empty() || x < lo || x > hi) return false;
+                       if (std::find(got.begin(), got.end(), (int)x) == got.end())
+                         got.push_back((int)x);
+                       p = q + 1;
+                     }
+                     std::sort(got.begin(), got.end());
+                     *out = got;
                      return true;
                    }});
 }

@@ -32,6 +32,10 @@ public:
   void real(const char *name, const char *meta, std::function<void(double)> set);
   /* A comma-separated subset of `allowed`, replacing *out. */
   void list(const char *name, const std::vector<std::string> &allowed, std::set<std::string> *out);
+  /* A comma-separated list of integers in [lo, hi], replacing *out, sorted
+   * ascending without duplicates. */
+  void integers(const char *name, const char *meta, long long lo, long long hi,
+                std::vector<int> *out);
   /* One of `allowed`. */
   void choice(const char *name, const std::vector<std::string> &allowed, std::string *out);
   /* Not shown in the usage (internal modes). */

@@ -54,13 +54,15 @@ void note_nested_rc(int rc) {
 }
 
 steal_counts adapt_steal_counts(void) {
-  steal_counts s = {0, 0, 0};
+  steal_counts s = {0, 0, 0, 0, 0};
   for (int w = 0; w < adapt_num_workers(); w++) {
     adapt_worker_stats st;
     if (adapt_stats_get(w, &st) == 0) {
       s.posted += st.requests_posted;
       s.steals += st.steals;
       s.timeouts += st.requests_timeout;
+      s.served += st.requests_served;
+      s.splits += st.splits;
     }
   }
   return s;

@@ -65,9 +65,12 @@ std::string sched_label(adapt_sched s);
  * cannot return one); run_case reports it as the run's failure. Any thread. */
 void note_nested_rc(int rc);
 
-/* Steal counters summed over the workers since the last adapt_stats_reset. */
+/* Steal counters summed over the workers since the last adapt_stats_reset:
+ * requests posted, successful steals, timeouts, requests served (answered,
+ * with work or not) and splitter calls that gave work; steals / splits is
+ * the aggregation, thieves answered per splitter call. */
 struct steal_counts {
-  uint64_t posted, steals, timeouts;
+  uint64_t posted, steals, timeouts, served, splits;
 };
 steal_counts adapt_steal_counts(void);
 

@@ -8,16 +8,42 @@
 
 #include <oneapi/tbb/version.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <algorithm>
 #include <vector>
 
-peer_pools::peer_pools() {
-  one.initialize();
-  two.initialize();
-  OMP(parallel num_threads(2)) { (void)omp_get_thread_num(); }
-  two.execute([] {
+static void warm_up(tbb::task_arena &arena) {
+  arena.execute([] {
     tbb::parallel_for(tbb::blocked_range<int>(0, 64, 1), [](const tbb::blocked_range<int> &) {});
   });
+}
+
+peer_pools::peer_pools(const std::vector<int> &more) {
+  one.initialize();
+  two.initialize();
+  int team = 2;
+  for (int p : more) {
+    team = std::max(team, p);
+    if (p <= 2 || more_.count(p)) continue;
+    more_[p].reset(new tbb::task_arena(p));
+    more_[p]->initialize();
+    warm_up(*more_[p]);
+  }
+  OMP(parallel num_threads(team)) { (void)omp_get_thread_num(); }
+  warm_up(two);
+}
+
+tbb::task_arena &peer_pools::of(int workers) {
+  if (workers == 1) return one;
+  if (workers == 2) return two;
+  auto it = more_.find(workers);
+  if (it == more_.end()) {
+    fprintf(stderr, "peer_pools: no arena of %d threads (not created up front)\n", workers);
+    exit(2);
+  }
+  return *it->second;
 }
 
 std::string peer_versions(void) {

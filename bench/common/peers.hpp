@@ -16,7 +16,10 @@
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
 #define BENCH_STR2(x) #x
 #define BENCH_STR(x) BENCH_STR2(x)
@@ -74,13 +77,19 @@ void tbb_for(tbb_kind kind, const Range &range, const Body &body,
   }
 }
 
-/* The TBB arenas of 1 and 2 threads and the OpenMP team of 2, created and
- * run once by the constructor: construct them before adapt binds the main
- * thread (to PU 0), since a new thread inherits its creator's affinity. */
+/* The TBB arenas of 1 and 2 threads and of each count in `more`, and the
+ * OpenMP team of the largest count, created and run once by the
+ * constructor: construct them before adapt binds the main thread (to PU 0),
+ * since a new thread inherits its creator's affinity. of(P) for a count
+ * neither 1, 2 nor in `more` is a fatal error (its threads would be bound
+ * to PU 0). */
 struct peer_pools {
   tbb::task_arena one{1}, two{2};
-  peer_pools();
-  tbb::task_arena &of(int workers) { return workers == 1 ? one : two; }
+  explicit peer_pools(const std::vector<int> &more = {});
+  tbb::task_arena &of(int workers);
+
+private:
+  std::map<int, std::unique_ptr<tbb::task_arena>> more_;
 };
 
 /* "OpenMP 201511 (libgomp) vs oneTBB 2021.8". */

@@ -326,7 +326,8 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   int region, rc = adapt__region_enter(&wk, &region, "adapt_for");
   if (rc) return rc;
   size_t g = attr && attr->grain ? attr->grain : adapt__rt.seq.grain;
-  if (sched == ADAPT_SCHED_DEFAULT) sched = adapt__rt.seq.sched;
+  if (sched == ADAPT_SCHED_DEFAULT)
+    sched = region == ADAPT__REGION_NESTED ? adapt__rt.nested_sched : adapt__rt.seq.sched;
   for_ctx c = {body, ctx, 0};
   if (sched != ADAPT_SCHED_ADAPTIVE) {
     adapt__loop l = {sched_body, &c, first, last,

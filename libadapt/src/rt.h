@@ -26,7 +26,8 @@ typedef struct adapt__runtime {
   int steal_outer;
   unsigned spin_us;
   unsigned steal_timeout_us;
-  adapt__seq_defaults seq; /* ADAPT_GRAIN, ADAPT_SCHED, ADAPT_WINDOW*, ADAPT_SPLITTER */
+  adapt__seq_defaults seq;  /* ADAPT_GRAIN, ADAPT_SCHED, ADAPT_WINDOW*, ADAPT_SPLITTER */
+  adapt_sched nested_sched; /* adapt_for's default inside a region (settings.h) */
   int stats_at_exit;
   int tracing;
   char *trace_file;

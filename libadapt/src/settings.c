@@ -263,6 +263,9 @@ int adapt__settings_resolve(const adapt_config *cfg, int npus, int quiet_repeat,
 
   o->seq.grain = e[S_GRAIN].set ? (size_t)e[S_GRAIN].value : 0;
   o->seq.sched = e[S_SCHED].set ? (adapt_sched)e[S_SCHED].value : ADAPT_SCHED_ADAPTIVE;
+  /* Nested loops split lazily unless ADAPT_SCHED says otherwise
+   * (docs/benchmarks-sched.md, Table 3). */
+  o->nested_sched = e[S_SCHED].set ? (adapt_sched)e[S_SCHED].value : ADAPT_SCHED_LAZY_DF2;
   o->seq.window = e[S_WINDOW].set ? (adapt_window_mode)e[S_WINDOW].value : ADAPT_WINDOW_NONE;
   o->seq.window_size = e[S_WINDOW_SIZE].set ? (size_t)e[S_WINDOW_SIZE].value : 0;
   o->seq.splitter =

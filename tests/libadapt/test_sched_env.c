@@ -2,7 +2,8 @@
  * ADAPT_SCHED (every name, zeroed and NULL attributes, 1, 2, 3 and 8
  * workers); bad ADAPT_SCHED values, and an explicit attribute winning over
  * ADAPT_SCHED; ADAPT_GRAIN's bound on every scheduler and its bad values
- * (each in a fresh process with the variable set before adapt_init). */
+ * (each in a fresh process with the variable set before adapt_init);
+ * DEFAULT nested in a region: lazy-df2 without ADAPT_SCHED. */
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -137,6 +138,92 @@ static void test_env_grain(void **state) {
 }
 
 /* The shared teardown, and no ADAPT_SCHED left to the next test. */
+/* --- adapt_for's default inside a region -------------------------------- */
+
+enum { N_OUTER = 6, N_INNER = 300 };
+
+typedef struct nested_rec {
+  atomic_uint hits[N_OUTER * N_INNER];
+  atomic_int inner_rc[N_OUTER];
+  int cancel_outer; /* this outer index's inner loop cancels itself; -1: none */
+} nested_rec;
+
+typedef struct inner_ctx {
+  nested_rec *r;
+  size_t outer;
+} inner_ctx;
+
+static void inner_body(size_t b, size_t e, void *p) {
+  const inner_ctx *c = p;
+  for (size_t i = b; i < e; i++) {
+    BODY_CHECK(i < N_INNER);
+    atomic_fetch_add_explicit(&c->r->hits[c->outer * N_INNER + i], 1, memory_order_relaxed);
+    if ((int)c->outer == c->r->cancel_outer && i == 0) adapt_cancel();
+  }
+}
+
+static void outer_body(size_t b, size_t e, void *p) {
+  nested_rec *r = p;
+  for (size_t o = b; o < e; o++) {
+    inner_ctx c = {r, o};
+    /* relaxed: adapt_for's join orders this store before the test's read */
+    atomic_store_explicit(&r->inner_rc[o], adapt_for(0, N_INNER, inner_body, &c, NULL),
+                          memory_order_relaxed);
+  }
+}
+
+/* Runs the nested loops (both with the default scheduler) on p workers and
+ * checks every inner index ran once (all of them but those of the cancelled
+ * inner loop, which returned -ECANCELED); returns the splittable frames
+ * begun (adapt_stats, summed over the workers). */
+static uint64_t run_nested_default(int p, int cancel_outer) {
+  nested_rec *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  r->cancel_outer = cancel_outer;
+  reset_body_errors();
+  adapt_stats_reset();
+  assert_int_equal(adapt_for(0, N_OUTER, outer_body, r, NULL), 0);
+  uint64_t regions = 0;
+  for (int w = 0; w < p; w++) {
+    adapt_worker_stats st;
+    assert_int_equal(adapt_stats_get(w, &st), 0);
+    regions += st.regions;
+  }
+  for (int o = 0; o < N_OUTER; o++) {
+    int cancelled = o == cancel_outer;
+    assert_int_equal(atomic_load(&r->inner_rc[o]), cancelled ? -ECANCELED : 0);
+    for (int i = 0; i < N_INNER; i++) {
+      unsigned h = atomic_load(&r->hits[o * N_INNER + i]);
+      if (cancelled)
+        assert_true(h <= 1);
+      else
+        assert_int_equal(h, 1);
+    }
+  }
+  assert_no_body_errors();
+  free(r);
+  return regions;
+}
+
+/* Without ADAPT_SCHED a nested adapt_for runs lazy-df2: on one worker the
+ * top-level adaptive loop begins the only splittable frame, where adaptive
+ * nested loops begin one each; with ADAPT_SCHED=adaptive they do. Every
+ * index once on 1 and 2 workers, and a nested default loop cancelled by its
+ * body returns -ECANCELED while its siblings complete. */
+static void test_nested_default(void **state) {
+  unsetenv("ADAPT_SCHED");
+  assert_int_equal(adapt_test_workers(1), 0);
+  assert_int_equal(run_nested_default(1, -1), 1);
+  assert_int_equal(run_nested_default(1, 2), 1);
+  assert_int_equal(adapt_test_workers(2), 0);
+  run_nested_default(2, -1);
+  run_nested_default(2, 3);
+  setenv("ADAPT_SCHED", "adaptive", 1);
+  assert_int_equal(adapt_test_workers(1), 0);
+  unsetenv("ADAPT_SCHED");
+  assert_int_equal(run_nested_default(1, -1), 1 + N_OUTER);
+}
+
 static int teardown(void **state) {
   unsetenv("ADAPT_SCHED");
   return adapt_test_teardown(state);
@@ -148,6 +235,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_teardown(test_env_default, teardown),
       cmocka_unit_test_teardown(test_env_errors, teardown),
       cmocka_unit_test_teardown(test_env_grain, teardown),
+      cmocka_unit_test_teardown(test_nested_default, teardown),
   };
   return adapt_test_run("sched_env", tests);
 }

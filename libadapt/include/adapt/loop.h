@@ -37,7 +37,8 @@ typedef enum adapt_window_splitter {
  * grain: attr->grain, else env ADAPT_GRAIN, else (non-adaptive schedulers)
  * min(2048, n / (8 P)), at least 1, for n iterations on P workers. */
 typedef enum adapt_sched {
-  ADAPT_SCHED_DEFAULT = 0, /* env ADAPT_SCHED, else ADAPTIVE */
+  ADAPT_SCHED_DEFAULT = 0, /* env ADAPT_SCHED, else ADAPTIVE for a top-level
+                              call and LAZY_DF2 for one nested in a region */
   ADAPT_SCHED_ADAPTIVE,    /* request/splitter protocol: thieves ask, the
                               owner splits at its next poll (the default) */
   ADAPT_SCHED_LOOPFRAME,   /* loop frame [start,end) on the deque: a thief
@@ -85,7 +86,9 @@ typedef struct adapt_attr {
 /* Parallel range loop: calls body(b, e, ctx) on disjoint sub-ranges whose
  * union is exactly [first, last), each index once, possibly concurrently on
  * several workers. Returns when every call has returned. The scheduler is
- * attr->sched, else env ADAPT_SCHED, else adaptive; every scheduler may be
+ * attr->sched, else env ADAPT_SCHED, else adaptive for a top-level call and
+ * lazy-df2 for a call nested in a region (inside a loop body, a task, a
+ * scope or an adaptive frame: nested loops split lazily); every scheduler may be
  * nested in any other, and in spawned tasks. With a grain G set (attr or
  * ADAPT_GRAIN) no call covers more than G indices, except with static, which
  * calls body once per block.
