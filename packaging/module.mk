@@ -106,8 +106,11 @@ uninstall:
 	@echo "uninstall: done ($(DESTDIR)$(PREFIX))"
 
 # Staged installs, consumers built and run without LD_LIBRARY_PATH, uninstall
-# leaves nothing, and an install without VTK installs the library.
+# leaves nothing, and an install without VTK installs the library. The
+# script's install runs in a make of its own: everything it installs is
+# built first, by this make, so that no object is built by two makes at once
+# (each would build it, and the slower one again after the other's write).
 .PHONY: check-consumers
-check-consumers: lib
+check-consumers: lib $(INSTALL_BINS)
 	@bash packaging/check_consumers.sh "$(MAKE)" "$(abspath $(B))/consumers"
 CHECKS += check-consumers

@@ -155,11 +155,13 @@ $(B)/obj/$(ISO_TOOLS)/%.o: LAYER_CPPFLAGS += $(ISO_TOOLS_INC)
 # The tests (tests/isosurface/) see the core and io parts.
 $(ISO_TEST_OBJ) $(ISO_RTEST_OBJ) $(ISO_LTEST_OBJ): CPPFLAGS_ALL += $(ISO_IO_INC)
 # The flags select code (the test's binary path): rebuild when they change.
+# Written by a rename, never truncated: a make reading the file while another
+# writes it would otherwise see it changed and rebuild everything.
 $(ISO_ALL_OBJS): $(ISO_B)/flags
 ISO_FLAGS_TEXT := $(abspath $(ISO_BIN)) mpi=$(ISO_HAVE_MPI)
 $(ISO_B)/flags: FORCE_ISO_FLAGS
 	@mkdir -p $(dir $@)
-	@echo '$(ISO_FLAGS_TEXT)' | cmp -s - $@ || echo '$(ISO_FLAGS_TEXT)' > $@
+	@echo '$(ISO_FLAGS_TEXT)' | cmp -s - $@ || { echo '$(ISO_FLAGS_TEXT)' > $@.$$$$ && mv $@.$$$$ $@; }
 .PHONY: FORCE_ISO_FLAGS
 FORCE_ISO_FLAGS:
 

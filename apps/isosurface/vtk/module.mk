@@ -76,7 +76,7 @@ VTKF_TEST_LINK  = -L$(VTKF_B)/lib -ladaptVtkContour -Wl,-rpath,$(abspath $(VTKF_
 ifeq ($(VARIANT)$(if $(VTKF_HAVE),1),release1)
 $(VTKF_TEST): $(VTKF_TEST_SRCS) tests/isosurface/test_vtk_filter.h $(VTKF_STAMP)
 	@mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O1 -g -Wall -Wextra $(VTKF_TEST_FLAGS) -DVTKF_EXAMPLE='"$(abspath $(VTKF_EXAMPLE))"' \
+	$(CXX) -std=c++17 -O1 -g1 -Wall -Wextra $(VTKF_TEST_FLAGS) -DVTKF_EXAMPLE='"$(abspath $(VTKF_EXAMPLE))"' \
 	  -o $@ $(VTKF_TEST_SRCS) $(VTKF_TEST_LINK)
 $(VTKF_EXAMPLE): $(VTKF_DIR)/examples/contour.cpp $(VTKF_STAMP)
 	@mkdir -p $(dir $@)
