@@ -32,6 +32,7 @@ loopframe safety 1    -DG=2 -DNATT=2
 idle      safety 1
 idle      np     2
 regions   safety 1,2,3
+nested    safety 1,2
 "
 
 want=" $* "
