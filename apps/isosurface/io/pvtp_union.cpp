@@ -88,6 +88,13 @@ int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err
              " points, not a triangle";
       return -EPROTO;
     }
+    for (int k = 0; k < 3; k++)
+      if (pid[k] < 0 || pid[k] >= pd->GetNumberOfPoints()) {
+        *err = "'" + path + "': polygon " + std::to_string(c) + " names point " +
+               std::to_string(pid[k]) + ", not one of its " +
+               std::to_string(pd->GetNumberOfPoints());
+        return -EPROTO;
+      }
     for (int k = 0; k < 3; k++) u.s.tri.push_back(to_merged[(size_t)pid[k]]);
   }
   check_gids(pd, to_merged, &u);

@@ -29,7 +29,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <sys/stat.h>
+#include <utility>
 
 namespace iso {
 
@@ -200,7 +202,10 @@ namespace {
 
 /* The triangles of path through VTK's polydata reader R (a .pvtp's pieces
  * appended, their points not merged), VTK's messages caught: 0, or -ENOENT
- * and -EIO with one line. */
+ * and -EIO with one line, -EPROTO a triangle naming a point the file does
+ * not have. A polydata without points (VTK writes an empty
+ * one so; its reader only warns that the piece has no Points element) is
+ * the empty surface. */
 template <class R>
 int read_polydata(const std::string &path, Surface *s, std::string *err) {
   struct stat st;
@@ -215,11 +220,21 @@ int read_polydata(const std::string &path, Surface *s, std::string *err) {
   CaughtReader<R> in(path);
   in.r->Update();
   vtkPolyData *pd = in.r->GetOutput();
-  if (in.catcher->failed || !pd || in.r->GetErrorCode() != 0 || !in.quiet.text().empty()) {
+  const std::string said = in.catcher->message + in.quiet.text();
+  const bool empty = pd && pd->GetNumberOfPoints() == 0 && pd->GetNumberOfCells() == 0 &&
+                     said.find("No Points element") != std::string::npos;
+  if (!empty && (in.catcher->failed || !pd || in.r->GetErrorCode() != 0 || !said.empty())) {
     *err = "VTK could not read '" + path + "'" + in.reason();
     return -EIO;
   }
-  *s = surface_of(pd);
+  Surface out = surface_of(pd);
+  for (size_t i = 0; i < out.tri.size(); i++)
+    if (out.tri[i] < 0 || (size_t)out.tri[i] >= out.nverts()) {
+      *err = "'" + path + "': triangle " + std::to_string(i / 3) + " names point " +
+             std::to_string(out.tri[i]) + ", not one of its " + std::to_string(out.nverts());
+      return -EPROTO;
+    }
+  *s = std::move(out);
   return 0;
 }
 
