@@ -33,6 +33,7 @@ idle      safety 1
 idle      np     2
 regions   safety 1,2,3
 nested    safety 1,2
+cancel    safety 1,2
 "
 
 want=" $* "
