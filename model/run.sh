@@ -34,6 +34,7 @@ idle      np     2
 regions   safety 1,2,3
 nested    safety 1,2
 cancel    safety 1,2
+finalize  np     1
 "
 
 want=" $* "
