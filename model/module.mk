@@ -2,7 +2,8 @@
 # protocols (model/*.pml; docs/design.md, "Model checking"): each correct
 # model must verify exhaustively and each seeded-bug variant must give a
 # counterexample. Scratch files go to build/model/. `make test` runs it in
-# the release variant (CHECKS); about 65 s of CPU in all.
+# the release variant (CHECKS); about 90 s of CPU in all (each new model a
+# few seconds, most of it compiling pan.c).
 
 .PHONY: model-check
 model-check:

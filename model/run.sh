@@ -35,6 +35,7 @@ regions   safety 1,2,3
 nested    safety 1,2
 cancel    safety 1,2
 finalize  np     1
+hybrid    safety 1,2
 "
 
 want=" $* "
