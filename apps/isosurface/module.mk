@@ -227,6 +227,8 @@ demo-run: $(ISO_BIN) $(DEMO_DEPS)
 # some; the corpus grows in $(ISO_FUZZ_B)/corpus/<format>, crashes land in
 # $(ISO_FUZZ_B)/artifacts/<format>/. Not part of `make test`: the crashes
 # found become files of apps/isosurface/fuzz/regress/, replayed by the test.
+# The summary, as a CSV (scripts/reliability_csv.py), goes to
+# $(B)/reliability-results/fuzz.csv (`make docs-figures`: docs/reliability.md).
 FUZZ_SECONDS ?= 600
 FUZZ_FORMATS ?= vtu vtk vti mha nii pvtu pvtp vtp
 ISO_FUZZ_CXX ?= clang++
@@ -260,4 +262,8 @@ fuzz:
 	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 fuzz-run
 fuzz-build: $(ISO_FUZZ_BINS)
 fuzz-run: $(ISO_FUZZ_BINS)
-	@bash $(ISO_DIR)/fuzz/run.sh $(ISO_FUZZ_B) $(ISO_DIR)/fuzz/seeds $(FUZZ_SECONDS) $(FUZZ_FORMATS)
+	@mkdir -p $(B)/reliability-results
+	@bash $(ISO_DIR)/fuzz/run.sh $(ISO_FUZZ_B) $(ISO_DIR)/fuzz/seeds $(FUZZ_SECONDS) $(FUZZ_FORMATS) \
+	  >$(B)/reliability-results/fuzz.log; rc=$$?; cat $(B)/reliability-results/fuzz.log; \
+	python3 scripts/reliability_csv.py fuzz <$(B)/reliability-results/fuzz.log \
+	  >$(B)/reliability-results/fuzz.csv; exit $$rc

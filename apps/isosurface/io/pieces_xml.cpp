@@ -173,4 +173,24 @@ int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
   return 0;
 }
 
+int check_pvtp_index(const std::string &path, std::string *err) {
+  CaughtReader<vtkXMLDataParser> in(path);
+  if (!in.r->Parse() || in.catcher->failed || !in.r->GetRootElement()) return 0;
+  vtkXMLDataElement *grid = in.r->GetRootElement()->FindNestedElementWithName("PPolyData");
+  for (int i = 0; grid && i < grid->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *e = grid->GetNestedElement(i);
+    const bool points = std::strcmp(e->GetName(), "PPoints") == 0;
+    for (int j = 0; j < e->GetNumberOfNestedElements(); j++) {
+      int n = 1;
+      if (!e->GetNestedElement(j)->GetScalarAttribute("NumberOfComponents", n)) n = points ? 3 : 1;
+      if (n < 1 || (points && n != 3)) {
+        *err = "'" + path + "': " + e->GetName() + " declares an array of " + std::to_string(n) +
+               " components" + (points ? ", not 3" : "");
+        return -EPROTO;
+      }
+    }
+  }
+  return 0;
+}
+
 } // namespace iso

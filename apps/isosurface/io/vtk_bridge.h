@@ -109,8 +109,9 @@ int read_vtp(const std::string &path, Surface *s, std::string *err);
 
 /* Read a surface by path's extension (case-insensitive): .vtp (read_vtp),
  * .pvtp (vtkXMLPPolyDataReader: the pieces appended, the points they share
- * not merged) or legacy .vtk (polydata, after check_file). 0, or
- * read_vtp's errors, check_file's, -ENOTSUP another extension. */
+ * not merged, after the index's check: points of 3 components) or legacy
+ * .vtk (polydata, after check_file). 0, or read_vtp's errors, check_file's,
+ * -EPROTO a .pvtp index that fails its check, -ENOTSUP another extension. */
 int read_surface(const std::string &path, Surface *s, std::string *err);
 
 /* The VTK peers. */

@@ -3,6 +3,7 @@
  * extension, the surface readers (see vtk_bridge.h). */
 #include "file_checks.h"
 #include "pieces.h"
+#include "pieces_xml.h"
 #include "vtk_bridge.h"
 #include "vtk_convert.h"
 #include "vtk_quiet.h"
@@ -248,9 +249,10 @@ int read_surface(const std::string &path, Surface *s, std::string *err) {
   int rc;
   if (has_extension(path, ".vtp"))
     rc = read_vtp(path, s, err);
-  else if (has_extension(path, ".pvtp"))
-    rc = read_polydata<vtkXMLPPolyDataReader>(path, s, err);
-  else if (has_extension(path, ".vtk"))
+  else if (has_extension(path, ".pvtp")) {
+    rc = check_pvtp_index(path, err);
+    if (!rc) rc = read_polydata<vtkXMLPPolyDataReader>(path, s, err);
+  } else if (has_extension(path, ".vtk"))
     rc = check_file(path, FileFormat::LegacyVtk, err);
   else
     return unknown_extension(path, ".vtp, .pvtp or .vtk", err);
