@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstring>
 #include <limits>
+#include <unistd.h>
 
 namespace iso {
 
@@ -179,6 +180,15 @@ int check_pvtp_index(const std::string &path, std::string *err) {
   vtkXMLDataElement *grid = in.r->GetRootElement()->FindNestedElementWithName("PPolyData");
   for (int i = 0; grid && i < grid->GetNumberOfNestedElements(); i++) {
     vtkXMLDataElement *e = grid->GetNestedElement(i);
+    const char *src = e->GetAttribute("Source");
+    if (std::strcmp(e->GetName(), "Piece") == 0 && src && *src) {
+      const std::string piece = src[0] == '/' ? std::string(src) : dir_of(path) + src;
+      if (access(piece.c_str(), R_OK) == 0)
+        if (int rc = check_file(piece, FileFormat::Vtp, err)) {
+          *err = "piece of '" + path + "': " + *err;
+          return rc;
+        }
+    }
     const bool points = std::strcmp(e->GetName(), "PPoints") == 0;
     for (int j = 0; j < e->GetNumberOfNestedElements(); j++) {
       int n = 1;

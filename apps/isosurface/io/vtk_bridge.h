@@ -104,7 +104,8 @@ int write_surface(const Surface &s, const std::vector<MeshArray> &point_data,
  * without points is the empty surface): 0, or
  * -ENOENT (missing, not a regular file), -EIO (VTK could not read it;
  * VTK's own messages are caught, the reason is the one line of *err),
- * -EPROTO (a triangle names a point the file does not have). */
+ * -EPROTO (a triangle names a point the file does not have), check_file's
+ * (its counts and compressed blocks checked first: -EINVAL). */
 int read_vtp(const std::string &path, Surface *s, std::string *err);
 
 /* Read a surface by path's extension (case-insensitive): .vtp (read_vtp),

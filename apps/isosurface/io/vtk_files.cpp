@@ -242,6 +242,7 @@ int read_polydata(const std::string &path, Surface *s, std::string *err) {
 } // namespace
 
 int read_vtp(const std::string &path, Surface *s, std::string *err) {
+  if (int rc = check_file(path, FileFormat::Vtp, err)) return rc;
   return read_polydata<vtkXMLPolyDataReader>(path, s, err);
 }
 
