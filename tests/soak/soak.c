@@ -946,7 +946,7 @@ int main(int argc, char **argv) {
       report("after", el);
       if (have_base) {
         soak_resources_sample(&cur);
-        grew |= soak_resources_check(&base, &cur);
+        grew |= soak_resources_check(&base, &cur, !sanitized);
       }
       next_report += 60;
     }
@@ -955,7 +955,7 @@ int main(int argc, char **argv) {
   report("done in", now_s() - t0);
   if (have_base) {
     soak_resources_sample(&cur);
-    grew |= soak_resources_check(&base, &cur);
+    grew |= soak_resources_check(&base, &cur, !sanitized);
   }
   return get(&c_failures) || grew ? 1 : 0;
 }

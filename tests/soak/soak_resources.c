@@ -44,9 +44,9 @@ void soak_resources_sample(soak_resources *out) {
   out->fds = count_fds();
 }
 
-int soak_resources_check(const soak_resources *base, const soak_resources *now) {
+int soak_resources_check(const soak_resources *base, const soak_resources *now, int check_rss) {
   const long rss_cap = base->rss_kb + base->rss_kb / 2 + 32 * 1024;
-  const int rss_bad = base->rss_kb >= 0 && now->rss_kb > rss_cap;
+  const int rss_bad = check_rss && base->rss_kb >= 0 && now->rss_kb > rss_cap;
   const int thr_bad = now->threads != base->threads;
   const int fd_bad = now->fds != base->fds;
   printf("soak: resources: RSS %ld -> %ld KiB%s, threads %ld -> %ld%s, fds %ld -> %ld%s: %s\n",
