@@ -6,8 +6,9 @@
 # `make test` runs the same program without arguments in every variant
 # (EXTRA_TESTS): a fixed seed and a fixed number of top-level regions (3000 in
 # release, 2000 with smaller sizes under the sanitizers). Both check the
-# process's resident memory, threads and file descriptors between cycles
-# against those after the first tenth of the run (soak_resources.c).
+# process's threads and file descriptors (and in release its resident
+# memory) between cycles against those after the first tenth of the run
+# (soak_resources.c).
 
 SOAK_BIN := $(B)/tests/soak/soak
 MINUTES ?= 2
