@@ -19,7 +19,7 @@
 #   make check-consumers  staged installs used via pkg-config and CMake
 #   make fault      fault injection: allocations and threads failing
 #   make soak [MINUTES=2] [SOAK_SEED=n]   random regions for a while
-#   make fuzz [FUZZ_SECONDS=n]   libFuzzer on the mesh readers (fuzz-build,
+#   make fuzz [FUZZ_SECONDS=n]   libFuzzer on the file readers (fuzz-build,
 #                   fuzz-run)
 #   make bench      benchmarks (bench/), release build (bench-build,
 #                   bench-run; one suite: bench-core bench-core-spread

@@ -9,8 +9,9 @@
 # in the release variant (CHECKS); `make VARIANT=asan check-docs` runs the examples
 # under ASan+UBSan.
 #
-# `make docs-figures` copies the CSV files of the last `make bench` and `make fault` runs
-# ($(B)/bench-results/, $(B)/fault-results/) over their namesakes in docs/figures/ and regenerates every
+# `make docs-figures` copies the CSV files of the last `make bench`, `make fault`,
+# `make model-check`, `make fuzz` and `make soak` runs ($(B)/bench-results/,
+# $(B)/fault-results/, $(B)/reliability-results/) over their namesakes in docs/figures/ and regenerates every
 # table from them; `make docs-tables` regenerates the tables only.
 
 .PHONY: check-docs
@@ -31,5 +32,6 @@ docs-figures:
 	  n=$$(basename $$f); \
 	  if [ -f $(B)/bench-results/$$n ]; then cp $(B)/bench-results/$$n $$f && echo "docs-figures: $$f"; fi; \
 	  if [ -f $(B)/fault-results/$$n ]; then cp $(B)/fault-results/$$n $$f && echo "docs-figures: $$f"; fi; \
+	  if [ -f $(B)/reliability-results/$$n ]; then cp $(B)/reliability-results/$$n $$f && echo "docs-figures: $$f"; fi; \
 	done
 	python3 scripts/doc_tables.py README.md docs/*.md

@@ -32,6 +32,10 @@ loopframe safety 1    -DG=2 -DNATT=2
 idle      safety 1
 idle      np     2
 regions   safety 1,2,3
+nested    safety 1,2
+cancel    safety 1,2
+finalize  np     1
+hybrid    safety 1,2
 "
 
 want=" $* "

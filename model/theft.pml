@@ -53,6 +53,14 @@
 #ifndef NTH
 #define NTH 2
 #endif
+/* The key sets and the processed set are bits of a byte: N <= 8. Any NTH
+ * >= 1 is modelled (a steal point may serve any idle thief). */
+#if N < 2 || N > 8
+#error "theft.pml models 2 <= N <= 8 elements (key sets are bytes)"
+#endif
+#if NTH < 1 || NTH > 6
+#error "theft.pml models 1 <= NTH <= 6 thieves"
+#endif
 #define NR (N - 1)     /* theft records (the owner's descriptor is rec 0) */
 #define NW (NTH + 1)
 
@@ -92,11 +100,12 @@ inline steal_point(w) {
   if
   :: e[fdesc[w]] - b[fdesc[w]] >= 2 ->
      atomic {                                  /* serve: splitter + adapt_reply + OK */
-       if
-       :: w != 1 && idle[1] -> t = 1           /* a request is pending */
-       :: NW > 2 && w != 2 && idle[NW - 1] -> t = NW - 1
-       :: true -> t = 0                        /* none (or not yet polled) */
-       fi;
+       t = 1;                                  /* the pending request served, if any */
+       do
+       :: t < NW && t != w && idle[t] -> break /* serve this one */
+       :: t < NW -> t++                        /* or look further */
+       :: t == NW -> t = 0; break              /* none (or not yet polled) */
+       od;
        if
        :: t != 0 ->
           d = fdesc[w];
@@ -238,8 +247,12 @@ active proctype owner() {
   assert(done == (1 << N) - 1);
 #endif
   finished = 1;
-  (idle[1] && idle[NW - 1]);
-  d_step {
+  t = 1;
+  do                                           /* every thief back to idle */
+  :: t < NW && idle[t] -> t++
+  :: t == NW -> break
+  od;
+  atomic {
     r = 1;
     do
     :: r <= NR -> assert(!inuse[r]); r++

@@ -173,7 +173,7 @@ $(ISO_BIN): $(ISO_MAIN_OBJ) $(ISO_API_OBJS) $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $
 
 # The test also runs this variant's binary (its command line).
 $(ISO_TEST_OBJ): CPPFLAGS_ALL += -DISO_TEST_BIN='"$(abspath $(ISO_BIN))"' \
-                                  -DISO_FUZZ_DIR='"$(abspath $(ISO_DIR)/fuzz)"'
+                                  -DISO_FUZZ_DIR='"$(abspath $(ISO_DIR)/fuzz)"' -I$(ISO_DIR)/fuzz
 $(ISO_TEST): $(ISO_TEST_OBJ) $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(LIB_A) $(ISO_BIN)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE) -lcmocka -Wl,--as-needed \
@@ -218,17 +218,21 @@ isosurface: $(ISO_BIN)
 demo-run: $(ISO_BIN) $(DEMO_DEPS)
 	@bash $(ISO_CLI)/demo.sh $(ISO_BIN) $(ISO_OUT)
 
-# ---- make fuzz: libFuzzer harnesses of the mesh readers ----------------------
+# ---- make fuzz: libFuzzer harnesses of the file readers ----------------------
 # One binary per format (apps/isosurface/fuzz/fuzz_reader.cpp with the
-# format's extension), our sources compiled by clang with -fsanitize=fuzzer
+# format's extension; fuzz_formats.h says what each format's input is and
+# which readers it goes through: the meshes, the .pvtu index and its piece,
+# the .pvtp of --verify-union and --render, the .vtp of --render), our sources compiled by clang with -fsanitize=fuzzer
 # and ASan+UBSan (VTK's libraries are not instrumented: see
 # docs/isosurface.md, "Fuzzing"), linked with this variant's library (`make
 # fuzz` uses the release one). FUZZ_SECONDS per format; FUZZ_FORMATS to pick
 # some; the corpus grows in $(ISO_FUZZ_B)/corpus/<format>, crashes land in
 # $(ISO_FUZZ_B)/artifacts/<format>/. Not part of `make test`: the crashes
 # found become files of apps/isosurface/fuzz/regress/, replayed by the test.
+# The summary, as a CSV (scripts/reliability_csv.py), goes to
+# $(B)/reliability-results/fuzz.csv (`make docs-figures`: docs/reliability.md).
 FUZZ_SECONDS ?= 600
-FUZZ_FORMATS ?= vtu vtk vti mha nii
+FUZZ_FORMATS ?= vtu vtk vti mha nii pvtu pvtp vtp
 ISO_FUZZ_CXX ?= clang++
 ISO_FUZZ_B   := $(B)/fuzz
 ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
@@ -236,7 +240,7 @@ ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
 ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE
 ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/core/%.o,mesh names $(ISO_EXTRACT_SRCS) arena) \
                  $(patsubst %,$(ISO_FUZZ_B)/obj/io/%.o,$(ISO_CHECK_SRCS) vtk_bridge vtk_arrays vtk_files pieces \
-                   pieces_xml)
+                   pieces_xml pvtp_union)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
 
 # Each part's objects with that part's include paths, as above.
@@ -248,7 +252,7 @@ $(ISO_FUZZ_B)/obj/%.o: $(ISO_DIR)/%.cpp
 
 # A static pattern rule: it must not match anything else under $(ISO_FUZZ_B).
 $(ISO_FUZZ_BINS): $(ISO_FUZZ_B)/fuzz_%: $(ISO_DIR)/fuzz/fuzz_reader.cpp $(ISO_FUZZ_OBJS) $(LIB_A) \
-                  $(wildcard $(ISO_CORE)/*.h $(ISO_IO)/*.h)
+                  $(wildcard $(ISO_CORE)/*.h $(ISO_IO)/*.h $(ISO_DIR)/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	$(ISO_FUZZ_CXX) $(ISO_FUZZ_CPPFLAGS) $(ISO_IO_INC) $(ISO_FUZZ_FLAGS) -DISO_FUZZ_EXT='".$*"' -o $@ $< \
 	  $(ISO_FUZZ_OBJS) $(LIB_A) $(LIBS_CORE) $(ISO_VTK_IO_LIBS) -lz -lm
@@ -260,4 +264,8 @@ fuzz:
 	$(MAKE) --no-print-directory VARIANT=release ISO_REQUIRE_VTK=1 fuzz-run
 fuzz-build: $(ISO_FUZZ_BINS)
 fuzz-run: $(ISO_FUZZ_BINS)
-	@bash $(ISO_DIR)/fuzz/run.sh $(ISO_FUZZ_B) $(ISO_DIR)/fuzz/seeds $(FUZZ_SECONDS) $(FUZZ_FORMATS)
+	@mkdir -p $(B)/reliability-results
+	@bash $(ISO_DIR)/fuzz/run.sh $(ISO_FUZZ_B) $(ISO_DIR)/fuzz/seeds $(FUZZ_SECONDS) $(FUZZ_FORMATS) \
+	  >$(B)/reliability-results/fuzz.log; rc=$$?; cat $(B)/reliability-results/fuzz.log; \
+	python3 scripts/reliability_csv.py fuzz <$(B)/reliability-results/fuzz.log \
+	  >$(B)/reliability-results/fuzz.csv; exit $$rc

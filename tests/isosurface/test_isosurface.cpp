@@ -5,6 +5,7 @@
  * meshes only (the suite runs under TSan and ASan too). */
 #include "arena.h"
 #include "file_checks.h"
+#include "fuzz_formats.h"
 #include "iso_config.h"
 #include "mesh.h"
 #include "mt.h"
@@ -41,6 +42,7 @@
 #include <set>
 #include <string>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -1232,44 +1234,40 @@ std::vector<std::string> list_dir(const std::string &dir) {
   return out;
 }
 
-/* What the fuzzer checks (apps/isosurface/fuzz/fuzz_reader.cpp), for one file: read_mesh
- * returns 0 and a valid mesh, or an error with a one-line message; a
- * refused cell is read again with tetrahedralize. Returns read_mesh's code
- * (the last one). */
-int read_like_the_fuzzer(const std::string &path) {
-  ReadOptions ro;
-  int rc = -EPROTO;
-  for (bool tetra : {false, true}) {
-    if (rc != -EPROTO) break;
-    ro.tetrahedralize = tetra;
-    Mesh m;
-    std::string err;
-    rc = read_mesh(path, ro, &m, &err);
-    if (rc) {
-      if (err.empty() || err.find('\n') != std::string::npos)
-        std::fprintf(stderr, "%s: code %d, message '%s'\n", path.c_str(), rc, err.c_str());
-      assert_true(rc < 0 && !err.empty() && err.find('\n') == std::string::npos);
-    } else {
-      assert_int_equal(validate(m, &err), 0);
-      assert_true(!m.tets.empty());
-      run(m, 0.5 * (m.scalars[0] + m.scalars.back()), Mode::Seq);
-    }
-  }
+/* What the fuzzer of format fmt checks (apps/isosurface/fuzz/fuzz_formats.h)
+ * on the input file f: every reader of the format returns 0 and a valid
+ * result, or an error with a one-line message, and prints nothing. Returns
+ * the main reader's code (the last one). */
+int read_like_the_fuzzer(const std::string &fmt, const std::string &f) {
+  std::ifstream in(f, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string ext = "." + fmt, dir = tmpdir() + "/fuzz_replay";
+  mkdir(dir.c_str(), 0700);
+  std::string path;
+  assert_true(iso::fuzz::write_input(dir, ext, reinterpret_cast<const uint8_t *>(bytes.data()),
+                                     bytes.size(), &path));
+  int rc = 0;
+  const std::string why = iso::fuzz::check_read(path, ext, &rc);
+  if (!why.empty()) std::fprintf(stderr, "%s: %s\n", f.c_str(), why.c_str());
+  assert_true(why.empty());
+  iso::fuzz::remove_input(dir, ext);
   return rc;
 }
 
-/* The crashes the fuzzers found (fuzz/regress/<format>/) are clear errors,
- * and the seeds (fuzz/seeds/<format>/) are read (but mixed_*, which holds a
- * triangle: refused). */
+/* The crashes and bad messages the fuzzers found (fuzz/regress/<format>/)
+ * are clear errors, and the seeds (fuzz/seeds/<format>/) are read (but
+ * mixed_*, which holds a triangle: refused). */
 void test_fuzz_regressions(void **) {
   size_t n = 0;
-  for (const char *fmt : {"vtu", "vtk", "vti", "mha", "nii"}) {
-    for (const std::string &f : list_dir(std::string(ISO_FUZZ_DIR) + "/regress/" + fmt)) {
-      assert_true(read_like_the_fuzzer(f) < 0);
-      n++;
-    }
+  for (const char *fmt : {"vtu", "vtk", "vti", "mha", "nii", "pvtu", "pvtp", "vtp"}) {
+    const std::string regress = std::string(ISO_FUZZ_DIR) + "/regress/" + fmt;
+    if (access(regress.c_str(), F_OK) == 0)
+      for (const std::string &f : list_dir(regress)) {
+        assert_true(read_like_the_fuzzer(fmt, f) < 0);
+        n++;
+      }
     for (const std::string &f : list_dir(std::string(ISO_FUZZ_DIR) + "/seeds/" + fmt)) {
-      const int rc = read_like_the_fuzzer(f);
+      const int rc = read_like_the_fuzzer(fmt, f);
       if (f.find("/mixed_") != std::string::npos)
         assert_int_equal(rc, -EPROTO);
       else
@@ -1459,6 +1457,24 @@ void test_cli_options(void **) {
   assert_true(contains(out, "VTK could not read '" + bad + "'"));
   assert_int_equal(std::count(out.begin(), out.end(), '\n'), 1);
   assert_false(contains(out, "\033") || contains(out, "vtkExecutive") || contains(out, "(0x"));
+  /* An empty file, and a surface without points (as VTK writes one): one
+   * line each, exit 2 and 3 (nothing to render). */
+  const std::string none = write_file("none.vtp", ""), zero = tmpdir() + "/zero.vtp";
+  const std::string nopoints = write_file(
+      "nopoints.vtp", "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\">\n"
+                      "<PolyData><Piece NumberOfPoints=\"0\" NumberOfPolys=\"0\"><Points>"
+                      "</Points></Piece></PolyData>\n</VTKFile>\n");
+  assert_int_equal(write_vtp(Surface(), zero, &err), 0);
+  for (const std::string &f : {zero, nopoints}) {
+    assert_int_equal(read_surface(f, &both, &err), 0);
+    assert_int_equal(both.ntris() + both.nverts(), 0);
+  }
+  for (const std::string &f : {none, zero, nopoints}) {
+    assert_int_equal(run_cli("--render " + f + " --png " + png, &out, xvfb), f == none ? 2 : 3);
+    assert_true(contains(out, "'" + f + "'"));
+    assert_int_equal(std::count(out.begin(), out.end(), '\n'), 1);
+    assert_false(contains(out, "\033") || contains(out, "(0x"));
+  }
   /* --positions records each mode's window (trace_plot.py prints it in the
    * titles of workers.png): the one given, 0 without one. */
   const std::string pos = tmpdir() + "/pos.csv";

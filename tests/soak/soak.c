@@ -31,7 +31,8 @@
  * sequence order (affine maps, whose composition is not commutative) and
  * adapt_reduce's grouping is the documented one, every call returns 0,
  * what a body may ask of the runtime answers as documented (probe_runtime),
- * and no worker thread is left after adapt_finalize.
+ * no worker thread is left after adapt_finalize, and the process does not
+ * grow (resident memory, threads, file descriptors: soak_resources.h).
  *
  * Kept away from (see docs/reliability.md): foreign threads still running
  * at adapt_finalize, grains above 2048, preemption before the owner's range
@@ -53,6 +54,7 @@
 #include <unistd.h>
 
 #include "kernels.h"
+#include "soak_resources.h"
 #include "worker_threads.h"
 
 enum {
@@ -929,15 +931,31 @@ int main(int argc, char **argv) {
          MAX_WORKERS, size_cap, seed);
   fflush(stdout);
   double t0 = now_s(), next_report = 60;
+  /* The resources between cycles (no runtime) against those after the
+   * first tenth of the run (allocators and VTK-free libraries warmed up). */
+  soak_resources base = {-1, -1, -1}, cur;
+  int have_base = 0, grew = 0;
   for (;;) {
     double el = now_s() - t0;
     if (seconds > 0 ? el >= seconds : get(&c_top) >= max_regions) break;
+    if (!have_base && (seconds > 0 ? el >= seconds / 10 : get(&c_top) >= max_regions / 10)) {
+      soak_resources_sample(&base);
+      have_base = 1;
+    }
     if (!quiet && el >= next_report) {
       report("after", el);
+      if (have_base) {
+        soak_resources_sample(&cur);
+        grew |= soak_resources_check(&base, &cur, !sanitized);
+      }
       next_report += 60;
     }
     cycle(&r, 1 + (int)rnd(&r, 100));
   }
   report("done in", now_s() - t0);
-  return get(&c_failures) ? 1 : 0;
+  if (have_base) {
+    soak_resources_sample(&cur);
+    grew |= soak_resources_check(&base, &cur, !sanitized);
+  }
+  return get(&c_failures) || grew ? 1 : 0;
 }

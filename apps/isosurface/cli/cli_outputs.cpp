@@ -1,6 +1,7 @@
 /* apps/isosurface/cli: adapt-isosurface's --smp-check and outputs: the surface
  * written and rendered, --render (see cli_run.h). */
 #include "cli_run.h"
+#include "file_checks.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -30,6 +31,9 @@ int render_file(const Options &o) {
   Surface s;
   std::string err;
   if (read_surface(o.render, &s, &err)) die(EXIT_INPUT, err);
+  if (s.ntris() == 0)
+    die(EXIT_EMPTY,
+        "'" + printable(o.render) + "': an empty surface (no triangles): nothing to render");
   char title[160];
   std::snprintf(title, sizeof title, "%s: %zu triangles, %zu vertices", o.render.c_str(), s.ntris(),
                 s.nverts());

@@ -33,6 +33,7 @@ FileFormat file_format(const std::string &path) {
   if (ends_with(l, ".nii")) return FileFormat::Nifti;
   if (ends_with(l, ".nii.gz")) return FileFormat::NiftiGz;
   if (ends_with(l, ".pvtu")) return FileFormat::Pvtu;
+  if (ends_with(l, ".vtp")) return FileFormat::Vtp;
   return FileFormat::Unknown;
 }
 
@@ -45,7 +46,8 @@ int check_file(const std::string &path, FileFormat f, std::string *err) {
   switch (f) {
   case FileFormat::LegacyVtk: return check_legacy(path, m, err);
   case FileFormat::Vtu:
-  case FileFormat::Vti: return check_xml(path, m, err);
+  case FileFormat::Vti:
+  case FileFormat::Vtp: return check_xml(path, m, err);
   case FileFormat::MetaImage: return check_metaimage(path, m, err);
   default: return 0;
   }

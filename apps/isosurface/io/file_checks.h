@@ -41,8 +41,9 @@ namespace iso {
 
 /* The formats, by file name extension (case-insensitive): the one place
  * that decides how an input is read. Pvtu: a .pvtu index of pieces
- * (pieces.h; check_file has nothing to check in it, read_pvtu_index does). */
-enum class FileFormat { Vtu, Vti, LegacyVtk, MetaImage, Nifti, NiftiGz, Pvtu, Unknown };
+ * (pieces.h; check_file has nothing to check in it, read_pvtu_index does).
+ * Vtp: a surface (read_vtp, a .pvtp's pieces), not a mesh. */
+enum class FileFormat { Vtu, Vti, LegacyVtk, MetaImage, Nifti, NiftiGz, Pvtu, Vtp, Unknown };
 FileFormat file_format(const std::string &path);
 
 /* Check the declared counts and sizes of the file at path (format f).

@@ -468,10 +468,9 @@ std::string list_arrays(const std::vector<ArrayDecl> &arrays) {
   return s.empty() ? "none" : s;
 }
 
-} // namespace
-
-int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const PieceReadOptions &opt,
-                Mesh *mesh, std::string *err) {
+/* read_pieces, its message as built (names and values from the files). */
+int pieces_into_mesh(const PvtuIndex &idx, size_t first, size_t last, const PieceReadOptions &opt,
+                     Mesh *mesh, std::string *err) {
   const std::string scalars = opt.array.empty() ? idx.scalars : opt.array;
   if (scalars.empty()) {
     *err = "'" + idx.path + "' has no active point scalars; choose an array with --array NAME " +
@@ -520,6 +519,15 @@ int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const PieceRead
     m.point_data.push_back(std::move(pm.gids.a));
   *mesh = std::move(m);
   return 0;
+}
+
+} // namespace
+
+int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const PieceReadOptions &opt,
+                Mesh *mesh, std::string *err) {
+  const int rc = pieces_into_mesh(idx, first, last, opt, mesh, err);
+  if (rc) *err = printable(*err); /* names and values from the files: one line */
+  return rc;
 }
 
 int read_pvtu(const std::string &path, const PieceReadOptions &opt, Mesh *mesh, std::string *err) {

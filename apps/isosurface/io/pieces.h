@@ -118,6 +118,11 @@ struct UnionSurface {
            gid_max + 1 == (int64_t)gid_distinct;
   }
 };
+/* Read the .pvtp at path into *out. Errors (one line naming the file in
+ * *err, *out untouched): -ENOENT missing or not a regular file, -EIO VTK
+ * could not read it, -EPROTO an index VTK's reader would crash on
+ * (points of other than 3 components), a polygon that is not a triangle or
+ * names a point the file does not have. */
 int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err);
 
 /* Edges of a triangle surface: each edge in one triangle (a border), in

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstring>
 #include <limits>
+#include <unistd.h>
 
 namespace iso {
 
@@ -170,6 +171,35 @@ int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
     return -EINVAL;
   }
   *out = std::move(idx);
+  return 0;
+}
+
+int check_pvtp_index(const std::string &path, std::string *err) {
+  CaughtReader<vtkXMLDataParser> in(path);
+  if (!in.r->Parse() || in.catcher->failed || !in.r->GetRootElement()) return 0;
+  vtkXMLDataElement *grid = in.r->GetRootElement()->FindNestedElementWithName("PPolyData");
+  for (int i = 0; grid && i < grid->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *e = grid->GetNestedElement(i);
+    const char *src = e->GetAttribute("Source");
+    if (std::strcmp(e->GetName(), "Piece") == 0 && src && *src) {
+      const std::string piece = src[0] == '/' ? std::string(src) : dir_of(path) + src;
+      if (access(piece.c_str(), R_OK) == 0)
+        if (int rc = check_file(piece, FileFormat::Vtp, err)) {
+          *err = "piece of '" + path + "': " + *err;
+          return rc;
+        }
+    }
+    const bool points = std::strcmp(e->GetName(), "PPoints") == 0;
+    for (int j = 0; j < e->GetNumberOfNestedElements(); j++) {
+      int n = 1;
+      if (!e->GetNestedElement(j)->GetScalarAttribute("NumberOfComponents", n)) n = points ? 3 : 1;
+      if (n < 1 || (points && n != 3)) {
+        *err = "'" + path + "': " + e->GetName() + " declares an array of " + std::to_string(n) +
+               " components" + (points ? ", not 3" : "");
+        return -EPROTO;
+      }
+    }
+  }
   return 0;
 }
 

@@ -84,6 +84,14 @@ inline bool read_values(vtkXMLDataParser *p, const XmlArray &a, uint64_t start, 
   return true;
 }
 
+/* What VTK's .pvtp reader (vtkXMLPPolyDataReader, VTK 9.1) does not check
+ * and crashes or stalls on, checked in the index at path before it runs:
+ * 0, or -EPROTO and a line naming the file when its points are declared
+ * with other than 3 components or an array with fewer than 1, or
+ * check_file's error on a piece it lists (named). An index VTK's parser
+ * cannot read passes (the reader then says why), as do missing pieces. */
+int check_pvtp_index(const std::string &path, std::string *err);
+
 } // namespace iso
 
 #endif /* APPS_ISOSURFACE_IO_PIECES_XML_H */

@@ -3,6 +3,7 @@
  * edge_stats, verify_union, see pieces.h). */
 #include "pieces.h"
 #include "pieces_shared.h"
+#include "pieces_xml.h"
 #include "vtk_quiet.h"
 
 #include <vtkCellArray.h>
@@ -59,6 +60,7 @@ std::string pvtp_piece_path(const std::string &pvtp, int piece) {
 
 int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err) {
   if (int rc = need_regular_file(path, err)) return rc;
+  if (int rc = check_pvtp_index(path, err)) return rc;
   CaughtReader<vtkXMLPPolyDataReader> in(path);
   in.r->Update();
   vtkPolyData *pd = in.r->GetOutput();
@@ -88,6 +90,13 @@ int read_pvtp_union(const std::string &path, UnionSurface *out, std::string *err
              " points, not a triangle";
       return -EPROTO;
     }
+    for (int k = 0; k < 3; k++)
+      if (pid[k] < 0 || pid[k] >= pd->GetNumberOfPoints()) {
+        *err = "'" + path + "': polygon " + std::to_string(c) + " names point " +
+               std::to_string(pid[k]) + ", not one of its " +
+               std::to_string(pd->GetNumberOfPoints());
+        return -EPROTO;
+      }
     for (int k = 0; k < 3; k++) u.s.tri.push_back(to_merged[(size_t)pid[k]]);
   }
   check_gids(pd, to_merged, &u);

@@ -445,7 +445,7 @@ int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
     return -ENOENT;
   }
   const FileFormat format = file_format(path);
-  if (format == FileFormat::Unknown || format == FileFormat::Pvtu) {
+  if (format == FileFormat::Unknown || format == FileFormat::Pvtu || format == FileFormat::Vtp) {
     *err = "'" + path +
            "': unknown file type (expected .vtu, .vtk, .vti, .mha, .mhd, .nii or .nii.gz)";
     return -ENOTSUP;

@@ -100,15 +100,19 @@ int write_surface(const Surface &s, const std::vector<MeshArray> &point_data,
                   const std::vector<MeshArray> &cell_data, bool scalars, const std::string &path,
                   std::string *err);
 
-/* Read a .vtp written by write_vtp (or any polydata of triangles): 0, or
+/* Read a .vtp written by write_vtp (or any polydata of triangles; one
+ * without points is the empty surface): 0, or
  * -ENOENT (missing, not a regular file), -EIO (VTK could not read it;
- * VTK's own messages are caught, the reason is the one line of *err). */
+ * VTK's own messages are caught, the reason is the one line of *err),
+ * -EPROTO (a triangle names a point the file does not have), check_file's
+ * (its counts and compressed blocks checked first: -EINVAL). */
 int read_vtp(const std::string &path, Surface *s, std::string *err);
 
 /* Read a surface by path's extension (case-insensitive): .vtp (read_vtp),
  * .pvtp (vtkXMLPPolyDataReader: the pieces appended, the points they share
- * not merged) or legacy .vtk (polydata, after check_file). 0, or
- * read_vtp's errors, check_file's, -ENOTSUP another extension. */
+ * not merged, after the index's check: points of 3 components) or legacy
+ * .vtk (polydata, after check_file). 0, or read_vtp's errors, check_file's,
+ * -EPROTO a .pvtp index that fails its check, -ENOTSUP another extension. */
 int read_surface(const std::string &path, Surface *s, std::string *err);
 
 /* The VTK peers. */

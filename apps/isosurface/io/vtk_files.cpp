@@ -3,6 +3,7 @@
  * extension, the surface readers (see vtk_bridge.h). */
 #include "file_checks.h"
 #include "pieces.h"
+#include "pieces_xml.h"
 #include "vtk_bridge.h"
 #include "vtk_convert.h"
 #include "vtk_quiet.h"
@@ -29,7 +30,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <sys/stat.h>
+#include <utility>
 
 namespace iso {
 
@@ -200,7 +203,10 @@ namespace {
 
 /* The triangles of path through VTK's polydata reader R (a .pvtp's pieces
  * appended, their points not merged), VTK's messages caught: 0, or -ENOENT
- * and -EIO with one line. */
+ * and -EIO with one line, -EPROTO a triangle naming a point the file does
+ * not have. A polydata without points (VTK writes an empty
+ * one so; its reader only warns that the piece has no Points element) is
+ * the empty surface. */
 template <class R>
 int read_polydata(const std::string &path, Surface *s, std::string *err) {
   struct stat st;
@@ -215,17 +221,28 @@ int read_polydata(const std::string &path, Surface *s, std::string *err) {
   CaughtReader<R> in(path);
   in.r->Update();
   vtkPolyData *pd = in.r->GetOutput();
-  if (in.catcher->failed || !pd || in.r->GetErrorCode() != 0 || !in.quiet.text().empty()) {
+  const std::string said = in.catcher->message + in.quiet.text();
+  const bool empty = pd && pd->GetNumberOfPoints() == 0 && pd->GetNumberOfCells() == 0 &&
+                     said.find("No Points element") != std::string::npos;
+  if (!empty && (in.catcher->failed || !pd || in.r->GetErrorCode() != 0 || !said.empty())) {
     *err = "VTK could not read '" + path + "'" + in.reason();
     return -EIO;
   }
-  *s = surface_of(pd);
+  Surface out = surface_of(pd);
+  for (size_t i = 0; i < out.tri.size(); i++)
+    if (out.tri[i] < 0 || (size_t)out.tri[i] >= out.nverts()) {
+      *err = "'" + path + "': triangle " + std::to_string(i / 3) + " names point " +
+             std::to_string(out.tri[i]) + ", not one of its " + std::to_string(out.nverts());
+      return -EPROTO;
+    }
+  *s = std::move(out);
   return 0;
 }
 
 } // namespace
 
 int read_vtp(const std::string &path, Surface *s, std::string *err) {
+  if (int rc = check_file(path, FileFormat::Vtp, err)) return rc;
   return read_polydata<vtkXMLPolyDataReader>(path, s, err);
 }
 
@@ -233,9 +250,10 @@ int read_surface(const std::string &path, Surface *s, std::string *err) {
   int rc;
   if (has_extension(path, ".vtp"))
     rc = read_vtp(path, s, err);
-  else if (has_extension(path, ".pvtp"))
-    rc = read_polydata<vtkXMLPPolyDataReader>(path, s, err);
-  else if (has_extension(path, ".vtk"))
+  else if (has_extension(path, ".pvtp")) {
+    rc = check_pvtp_index(path, err);
+    if (!rc) rc = read_polydata<vtkXMLPPolyDataReader>(path, s, err);
+  } else if (has_extension(path, ".vtk"))
     rc = check_file(path, FileFormat::LegacyVtk, err);
   else
     return unknown_extension(path, ".vtp, .pvtp or .vtk", err);

@@ -11,6 +11,8 @@
 #include <vtkOutputWindow.h>
 #include <vtkSmartPointer.h>
 
+#include <iostream>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -30,7 +32,9 @@ public:
 };
 
 /* While alive, VTK's text output (errors of internal objects such as the XML
- * parser) is captured instead of printed. */
+ * parser) is captured instead of printed, and so is what is written to
+ * std::cerr (VTK's MetaImage library, metaio, prints its parse errors
+ * there). */
 class QuietVtk {
 public:
   class Window : public vtkOutputWindow {
@@ -44,16 +48,23 @@ public:
   QuietVtk() : previous_(vtkOutputWindow::GetInstance()), window_(vtkSmartPointer<Window>::New()) {
     vtkOutputWindow::SetInstance(window_);
     vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
+    cerr_previous_ = std::cerr.rdbuf(cerr_.rdbuf());
   }
   ~QuietVtk() {
+    std::cerr.rdbuf(cerr_previous_);
     vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_WARNING);
     vtkOutputWindow::SetInstance(previous_);
   }
-  const std::string &text() const { return window_->text; }
+  QuietVtk(const QuietVtk &) = delete;
+  QuietVtk &operator=(const QuietVtk &) = delete;
+  /* The first text VTK output, else what was written to std::cerr, else "". */
+  std::string text() const { return !window_->text.empty() ? window_->text : cerr_.str(); }
 
 private:
   vtkSmartPointer<vtkOutputWindow> previous_;
   vtkSmartPointer<Window> window_;
+  std::ostringstream cerr_;
+  std::streambuf *cerr_previous_ = nullptr;
 };
 
 /* The last non-empty line of a VTK message, as VTK wrote it, or "". */
