@@ -9,6 +9,9 @@
  * must stay clean under them. */
 #include <adapt/stl.hpp>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -334,6 +337,43 @@ void tasks() {
   }
 }
 
+/* adapt::for_index: each index once (negative bounds, mixed bound types,
+ * a small grain), empty ranges, an exception and adapt_cancel from f. */
+void index_loop() {
+  std::vector<int> hit(n, 0);
+  const int lo = -100;
+  adapt::for_index(lo, lo + static_cast<int>(n),
+                   [&](int i) { hit[static_cast<std::size_t>(i - lo)]++; });
+  CHECK(std::count(hit.begin(), hit.end(), 1) == static_cast<long>(n));
+  adapt::for_index(adapt::par.grain(7), 0, n, [&](std::size_t i) { hit[i]--; });
+  CHECK(std::count(hit.begin(), hit.end(), 0) == static_cast<long>(n));
+  adapt::for_index(5, 5, [&](int) { hit[0] = 9; });
+  adapt::for_index(5, 3, [&](int) { hit[0] = 9; });
+  CHECK(hit[0] == 0);
+  std::atomic<std::size_t> ran{0};
+  bool caught = false;
+  try {
+    adapt::for_index(std::size_t{0}, n, [&](std::size_t i) {
+      ran.fetch_add(1, std::memory_order_relaxed);
+      if (i == n / 2) throw task_boom();
+    });
+  } catch (const task_boom &) {
+    caught = true;
+  }
+  CHECK(caught && ran.load() <= n);
+  ran = 0;
+  int code = 0;
+  try {
+    adapt::for_index(adapt::par.grain(16), std::size_t{0}, n, [&](std::size_t i) {
+      ran.fetch_add(1, std::memory_order_relaxed);
+      if (i == 0) (void)adapt_cancel();
+    });
+  } catch (const adapt::error &e) {
+    code = e.code().value();
+  }
+  CHECK(code == ECANCELED && ran.load() < n / 2);
+}
+
 } // namespace
 
 namespace stl_use {
@@ -347,6 +387,7 @@ int run(int workers, int *nchecks) {
   stable_sort_short_memory();
   every_algorithm();
   tasks();
+  index_loop();
   *nchecks = checks - cbefore;
   return failures - before;
 }

@@ -8,6 +8,8 @@
  *
  * Tasks: adapt::task_group (run, wait) and adapt::parallel_invoke, in
  * <adapt/stl/task_group.hpp>, on the runtime's spawn/sync.
+ * Index loop: adapt::for_index(first, last, f), f(i) for i in [first,
+ * last), in <adapt/stl/index.hpp>.
  *
  * Common contract of every algorithm below:
  * - Effect: std's, each element function called once per element

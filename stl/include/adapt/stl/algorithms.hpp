@@ -85,5 +85,6 @@ T fold_positions(const policy &pol, const char *name, std::size_t n, std::size_t
 #include <adapt/stl/partition.hpp>
 #include <adapt/stl/nth.hpp>
 #include <adapt/stl/set.hpp>
+#include <adapt/stl/index.hpp>
 
 #endif /* ADAPT_STL_ALGORITHMS_HPP */
