@@ -338,14 +338,16 @@ void tasks() {
 }
 
 /* adapt::for_index: each index once (negative bounds, mixed bound types,
- * a small grain), empty ranges, an exception and adapt_cancel from f. */
+ * a small grain, adapt_for and, with a window, the sequence engine), empty
+ * ranges, an exception and adapt_cancel from f. */
 void index_loop() {
   std::vector<int> hit(n, 0);
   const int lo = -100;
   adapt::for_index(lo, lo + static_cast<int>(n),
                    [&](int i) { hit[static_cast<std::size_t>(i - lo)]++; });
   CHECK(std::count(hit.begin(), hit.end(), 1) == static_cast<long>(n));
-  adapt::for_index(adapt::par.grain(7), 0, n, [&](std::size_t i) { hit[i]--; });
+  adapt::for_index(adapt::par.window(adapt::window::sliding).grain(7), 0, n,
+                   [&](std::size_t i) { hit[i]--; });
   CHECK(std::count(hit.begin(), hit.end(), 0) == static_cast<long>(n));
   adapt::for_index(5, 5, [&](int) { hit[0] = 9; });
   adapt::for_index(5, 3, [&](int) { hit[0] = 9; });

@@ -12,6 +12,46 @@
 #include <type_traits>
 
 namespace adapt {
+namespace detail {
+
+/* adapt_for's body for a chunk loop: body(b, e) on [b, e), the first
+ * exception kept and the loop cancelled (as map_call). */
+template <class Body>
+struct index_call {
+  Body &body;
+  failure fail;
+
+  static void run(std::size_t b, std::size_t e, void *ctx) noexcept {
+    auto *c = static_cast<index_call *>(ctx);
+    if (c->fail.stopped()) return;
+    try {
+      c->body(b, e);
+    } catch (...) {
+      c->fail.capture();
+    }
+  }
+};
+
+/* body(b, e) on disjoint chunks covering [0, n): adapt_for under the
+ * policy's grain and scheduler when it sets no window mode (none or
+ * default_), else the sequence engine (par_map) with its window. */
+template <class Body>
+void par_index(const policy &pol, std::size_t n, std::size_t unit_bytes, Body &&body) {
+  if (pol.window_mode() == adapt::window::default_ || pol.window_mode() == adapt::window::none) {
+    using B = std::remove_reference_t<Body>;
+    index_call<B> c{body, {}};
+    adapt_attr a{};
+    a.grain = pol.grain_size();
+    a.sched = static_cast<adapt_sched>(pol.scheduler());
+    int rc = adapt_for(0, n, &index_call<B>::run, &c, &a);
+    finish(rc, c.fail);
+  } else {
+    par_map(pol, "adapt::for_index", n, unit_bytes,
+            [&](adapt_seq *, std::size_t b, std::size_t e) { body(b, e); });
+  }
+}
+
+} // namespace detail
 
 /* f(i) for every i in [first, last), first and last converted to their
  * common type I (std::common_type_t, the type `i < last` compares in; an
@@ -19,11 +59,12 @@ namespace adapt {
  * several workers, in no guaranteed order; nothing when first >= last.
  * f is called as an lvalue of the caller's object (shared by reference
  * across workers: make it thread-safe) and its result is ignored.
- * The loop runs as for_each does (one chunk loop `for (i = b; i != e; ++i)
- * f(i)` per chunk of the sequence engine, the body inlined into it): every
- * policy attribute applies, the scheduler included, and the policy's grain
- * and window are in indices. The bytes one index touches, for the default
- * window size: the policy's footprint, else sizeof(I).
+ * The loop is adapt_for's (<adapt/loop.h>) with a chunk loop
+ * `for (i = b; i != e; ++i) f(i)` as its body, f inlined into it, under
+ * the policy's grain (in indices) and scheduler; a policy with a window
+ * mode (static_, sliding) runs it on the sequence engine instead, as
+ * for_each, with that window (in indices; the bytes one index touches:
+ * the policy's footprint, else sizeof(I)). ADAPT_WINDOW does not apply.
  * Exceptions and cancellation: the common contract of <adapt/stl.hpp> (the
  * first exception of f rethrown once every worker has left; adapt_cancel()
  * from f: adapt::error ECANCELED; either way, indices not yet run are
@@ -43,11 +84,10 @@ void for_index(const policy &pol, I1 first, I2 last, F f) {
    * (k < n lands in [lo, hi)). */
   const U ulo = static_cast<U>(lo);
   const auto n = static_cast<std::size_t>(static_cast<U>(static_cast<U>(hi) - ulo));
-  detail::par_map(
-      pol, "adapt::for_index", n, sizeof(I), [&](adapt_seq *, std::size_t b, std::size_t e) {
-        const I end = static_cast<I>(static_cast<U>(ulo + static_cast<U>(e)));
-        for (I i = static_cast<I>(static_cast<U>(ulo + static_cast<U>(b))); i != end; ++i) f(i);
-      });
+  detail::par_index(pol, n, sizeof(I), [&](std::size_t b, std::size_t e) {
+    const I end = static_cast<I>(static_cast<U>(ulo + static_cast<U>(e)));
+    for (I i = static_cast<I>(static_cast<U>(ulo + static_cast<U>(b))); i != end; ++i) f(i);
+  });
 }
 /* The same with adapt::par. */
 template <class I1, class I2, class F, detail::not_policy<I1> = 0>
