@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <new>
 #include <numeric>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -376,6 +377,50 @@ void index_loop() {
   CHECK(code == ECANCELED && ran.load() < n / 2);
 }
 
+/* adapt::cancel_token: a token cancelled before the call stops it before
+ * any element (a map, adapt_for, an ordered kernel, the sorts); one
+ * cancelled by another thread while the call runs stops it early; reset()
+ * lets calls run again. */
+void cancel_tokens() {
+  adapt::cancel_token tok;
+  const auto pol = adapt::par.cancel_with(tok);
+  auto v = small_ints();
+  auto cancelled = [](auto &&call) {
+    try {
+      call();
+    } catch (const adapt::error &e) {
+      return e.code().value() == ECANCELED;
+    }
+    return false;
+  };
+  std::atomic<std::size_t> ran{0};
+  auto count = [&](int &) { ran.fetch_add(1, std::memory_order_relaxed); };
+  tok.cancel();
+  CHECK(cancelled([&] { adapt::for_each(pol, v.begin(), v.end(), count); }));
+  CHECK(cancelled([&] { adapt::for_index(pol, 0, n, [&](std::size_t) { ran++; }); }));
+  CHECK(ran.load() == 0);
+  CHECK(cancelled(
+      [&] { (void)adapt::count_if(pol, v.begin(), v.end(), [](int x) { return x > 5; }); }));
+  CHECK(cancelled([&] { adapt::sort(pol, v.begin(), v.end()); }));
+  CHECK(cancelled([&] { adapt::stable_sort(pol, v.begin(), v.end()); }));
+  tok.reset();
+  adapt::for_each(pol, v.begin(), v.end(), count);
+  CHECK(ran.load() == n);
+  ran = 0;
+  std::thread canceller([&] {
+    while (ran.load() == 0) std::this_thread::yield();
+    tok.cancel();
+  });
+  CHECK(cancelled([&] {
+    adapt::for_index(pol.grain(16), std::size_t{0}, n, [&](std::size_t) {
+      ran.fetch_add(1, std::memory_order_relaxed);
+      while (!tok.cancelled()) std::this_thread::yield();
+    });
+  }));
+  canceller.join();
+  CHECK(ran.load() < n / 2);
+}
+
 } // namespace
 
 namespace stl_use {
@@ -390,6 +435,7 @@ int run(int workers, int *nchecks) {
   every_algorithm();
   tasks();
   index_loop();
+  cancel_tokens();
   *nchecks = checks - cbefore;
   return failures - before;
 }

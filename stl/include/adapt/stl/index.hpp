@@ -40,6 +40,7 @@ void par_index(const policy &pol, std::size_t n, std::size_t unit_bytes, Body &&
   if (pol.window_mode() == adapt::window::default_ || pol.window_mode() == adapt::window::none) {
     using B = std::remove_reference_t<Body>;
     index_call<B> c{body, {}};
+    c.fail.token = pol.token();
     adapt_attr a{};
     a.grain = pol.grain_size();
     a.sched = static_cast<adapt_sched>(pol.scheduler());
