@@ -20,7 +20,12 @@
  *   (random doubles, operator<), sort_cmp and stable_sort_cmp (the same
  *   with a comparator lambda, descending), sort_int (random ints) and
  *   sort_string (n / 10 random strings of 8 to 23 letters); at most 5 rounds
- *   for the sorts from n = 1e7.
+ *   for the sorts from n = 1e7; and a representative set of the other
+ *   algorithms of C++17, the cheap operation only (bench/kernels/stl_more.cpp:
+ *   copy, fill_n, min_element, minmax_element, equal, mismatch,
+ *   adjacent_find, is_sorted, remove_if, unique_copy, partition, merge,
+ *   set_union, nth_element, partial_sort, inplace_merge,
+ *   transform_inclusive_scan; TBB n/a, GNU parallel mode where it has them).
  * The expensive operation runs with the algorithms that take one per element
  * (not fill, generate, reduce, find, count, the scans, the sorts); the unbalanced one with
  * for_each, transform, transform_reduce and count_if; the scans also run as

@@ -107,16 +107,52 @@ std::string stl_check(const stl_impls &m, const stl_data &d) {
 
 /* The rows of every family, in the order of the tables. */
 static std::vector<stl_algo> in_order(void) {
-  static const char *const order[] = {
-      "for_each", "for_each_n",       "transform",         "fill",       "generate",
-      "reduce",   "transform_reduce", "transform_reduce2", "find_if",    "find",
-      "any_of",   "all_of",           "none_of",           "count_if",   "count",
-      "copy_if",  "inclusive_scan",   "exclusive_scan",    "sort",       "stable_sort",
-      "sort_cmp", "stable_sort_cmp",  "sort_int",          "sort_string"};
+  static const char *const order[] = {"for_each",
+                                      "for_each_n",
+                                      "transform",
+                                      "fill",
+                                      "generate",
+                                      "reduce",
+                                      "transform_reduce",
+                                      "transform_reduce2",
+                                      "find_if",
+                                      "find",
+                                      "any_of",
+                                      "all_of",
+                                      "none_of",
+                                      "count_if",
+                                      "count",
+                                      "copy_if",
+                                      "inclusive_scan",
+                                      "exclusive_scan",
+                                      "sort",
+                                      "stable_sort",
+                                      "sort_cmp",
+                                      "stable_sort_cmp",
+                                      "sort_int",
+                                      "sort_string",
+                                      "copy",
+                                      "fill_n",
+                                      "min_element",
+                                      "minmax_element",
+                                      "equal",
+                                      "mismatch",
+                                      "adjacent_find",
+                                      "is_sorted",
+                                      "remove_if",
+                                      "unique_copy",
+                                      "partition",
+                                      "merge",
+                                      "set_union",
+                                      "nth_element",
+                                      "partial_sort",
+                                      "inplace_merge",
+                                      "transform_inclusive_scan"};
   std::vector<stl_algo> table;
   for (const char *name : order)
     for (const std::vector<stl_algo> *family :
-         {&STL_MAP_ALGOS, &STL_REDUCE_ALGOS, &STL_SEARCH_ALGOS, &STL_SCAN_ALGOS, &STL_SORT_ALGOS})
+         {&STL_MAP_ALGOS, &STL_REDUCE_ALGOS, &STL_SEARCH_ALGOS, &STL_SCAN_ALGOS, &STL_SORT_ALGOS,
+          &STL_MORE_ALGOS})
       for (const stl_algo &a : *family)
         if (strcmp(a.name, name) == 0) table.push_back(a);
   if (table.size() != sizeof order / sizeof order[0]) fatal("an algorithm has no row or two");

@@ -8,7 +8,8 @@
  * for_each_n, transform, fill, generate), stl_reduce.cpp (reduce,
  * transform_reduce, transform_reduce2, count_if, count), stl_search.cpp
  * (find_if, find, any_of, all_of, none_of), stl_scan.cpp (copy_if,
- * inclusive_scan, exclusive_scan), stl_sort.cpp (the sorts), each with the
+ * inclusive_scan, exclusive_scan), stl_sort.cpp (the sorts), stl_more.cpp
+ * (a representative set of the other algorithms of C++17), each with the
  * rows of its algorithms; stl_impls.cpp puts them in the order bench_stl
  * runs the cases. These files include <adapt/stl.hpp> (bench/mk/stl.mk
  * gives them stl/include).
@@ -146,7 +147,7 @@ const std::vector<stl_algo> &stl_algos(void);
 
 /* Each family file's rows, in any order. */
 extern const std::vector<stl_algo> STL_MAP_ALGOS, STL_REDUCE_ALGOS, STL_SEARCH_ALGOS,
-    STL_SCAN_ALGOS, STL_SORT_ALGOS;
+    STL_SCAN_ALGOS, STL_SORT_ALGOS, STL_MORE_ALGOS;
 
 /* Is the algorithm one of the sorts (at most 5 rounds from n = 1e7, the
  * sorts' target)? */

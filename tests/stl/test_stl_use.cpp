@@ -9,11 +9,15 @@
  * must stay clean under them. */
 #include <adapt/stl.hpp>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <numeric>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -334,6 +338,89 @@ void tasks() {
   }
 }
 
+/* adapt::for_index: each index once (negative bounds, mixed bound types,
+ * a small grain, adapt_for and, with a window, the sequence engine), empty
+ * ranges, an exception and adapt_cancel from f. */
+void index_loop() {
+  std::vector<int> hit(n, 0);
+  const int lo = -100;
+  adapt::for_index(lo, lo + static_cast<int>(n),
+                   [&](int i) { hit[static_cast<std::size_t>(i - lo)]++; });
+  CHECK(std::count(hit.begin(), hit.end(), 1) == static_cast<long>(n));
+  adapt::for_index(adapt::par.window(adapt::window::sliding).grain(7), 0, n,
+                   [&](std::size_t i) { hit[i]--; });
+  CHECK(std::count(hit.begin(), hit.end(), 0) == static_cast<long>(n));
+  adapt::for_index(5, 5, [&](int) { hit[0] = 9; });
+  adapt::for_index(5, 3, [&](int) { hit[0] = 9; });
+  CHECK(hit[0] == 0);
+  std::atomic<std::size_t> ran{0};
+  bool caught = false;
+  try {
+    adapt::for_index(std::size_t{0}, n, [&](std::size_t i) {
+      ran.fetch_add(1, std::memory_order_relaxed);
+      if (i == n / 2) throw task_boom();
+    });
+  } catch (const task_boom &) {
+    caught = true;
+  }
+  CHECK(caught && ran.load() <= n);
+  ran = 0;
+  int code = 0;
+  try {
+    adapt::for_index(adapt::par.grain(16), std::size_t{0}, n, [&](std::size_t i) {
+      ran.fetch_add(1, std::memory_order_relaxed);
+      if (i == 0) (void)adapt_cancel();
+    });
+  } catch (const adapt::error &e) {
+    code = e.code().value();
+  }
+  CHECK(code == ECANCELED && ran.load() < n / 2);
+}
+
+/* adapt::cancel_token: a token cancelled before the call stops it before
+ * any element (a map, adapt_for, an ordered kernel, the sorts); one
+ * cancelled by another thread while the call runs stops it early; reset()
+ * lets calls run again. */
+void cancel_tokens() {
+  adapt::cancel_token tok;
+  const auto pol = adapt::par.cancel_with(tok);
+  auto v = small_ints();
+  auto cancelled = [](auto &&call) {
+    try {
+      call();
+    } catch (const adapt::error &e) {
+      return e.code().value() == ECANCELED;
+    }
+    return false;
+  };
+  std::atomic<std::size_t> ran{0};
+  auto count = [&](int &) { ran.fetch_add(1, std::memory_order_relaxed); };
+  tok.cancel();
+  CHECK(cancelled([&] { adapt::for_each(pol, v.begin(), v.end(), count); }));
+  CHECK(cancelled([&] { adapt::for_index(pol, 0, n, [&](std::size_t) { ran++; }); }));
+  CHECK(ran.load() == 0);
+  CHECK(cancelled(
+      [&] { (void)adapt::count_if(pol, v.begin(), v.end(), [](int x) { return x > 5; }); }));
+  CHECK(cancelled([&] { adapt::sort(pol, v.begin(), v.end()); }));
+  CHECK(cancelled([&] { adapt::stable_sort(pol, v.begin(), v.end()); }));
+  tok.reset();
+  adapt::for_each(pol, v.begin(), v.end(), count);
+  CHECK(ran.load() == n);
+  ran = 0;
+  std::thread canceller([&] {
+    while (ran.load() == 0) std::this_thread::yield();
+    tok.cancel();
+  });
+  CHECK(cancelled([&] {
+    adapt::for_index(pol.grain(16), std::size_t{0}, n, [&](std::size_t) {
+      ran.fetch_add(1, std::memory_order_relaxed);
+      while (!tok.cancelled()) std::this_thread::yield();
+    });
+  }));
+  canceller.join();
+  CHECK(ran.load() < n / 2);
+}
+
 } // namespace
 
 namespace stl_use {
@@ -347,6 +434,8 @@ int run(int workers, int *nchecks) {
   stable_sort_short_memory();
   every_algorithm();
   tasks();
+  index_loop();
+  cancel_tokens();
   *nchecks = checks - cbefore;
   return failures - before;
 }

@@ -8,6 +8,8 @@
  *
  * Tasks: adapt::task_group (run, wait) and adapt::parallel_invoke, in
  * <adapt/stl/task_group.hpp>, on the runtime's spawn/sync.
+ * Index loop: adapt::for_index(first, last, f), f(i) for i in [first,
+ * last), in <adapt/stl/index.hpp>.
  *
  * Common contract of every algorithm below:
  * - Effect: std's, each element function called once per element
@@ -37,7 +39,9 @@
  *   partitions, leaf sorts and merges already running finish). Outputs
  *   then hold unspecified (valid) values. The runtime stays usable from
  *   every thread. adapt_cancel() from an element function cancels the call
- *   (adapt::error, ECANCELED), except in sort and stable_sort (see there). Runtime failures throw
+ *   (adapt::error, ECANCELED), except in sort and stable_sort (see there);
+ *   so does the policy's cancel token (policy::cancel_with, cancel_token:
+ *   from any thread, sorts included). Runtime failures throw
  *   adapt::error (std::system_error: EINVAL bad policy or environment value,
  *   ENOTSUP a non-adaptive scheduler with a window mode, ENOMEM, ...).
  * - Determinism: reduce and transform_reduce always give the same result
@@ -614,7 +618,7 @@ Out scan(const policy &pol, const char *name, In first, In last, Out d, Op &op, 
   adapt_scope sc;
   if (adapt_num_workers() > 1 && adapt_scope_begin(&sc) == 0) ops.scope = &sc;
   try {
-    adapt_attr a = pol.attr(ADAPT_STL_BLOCK, false);
+    call_attr a = pol.attr(ADAPT_STL_BLOCK, false);
     par_ordered(a, name, bl.count, ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)), ops, m);
   } catch (...) {
     ops.abandon.store(true, std::memory_order_relaxed);
@@ -1081,12 +1085,12 @@ Out exclusive_scan(It first, It last, Out d_first, T init) {
  * not necessarily a permutation of the input). */
 
 template <class It, class Cmp = std::less<>>
-void sort(const policy &, It first, It last, Cmp cmp = {}) {
+void sort(const policy &pol, It first, It last, Cmp cmp = {}) {
   static_assert(detail::random_access_v<It>,
                 "adapt::sort needs random-access iterators (std::list: list.sort())");
   static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
                 "adapt::sort: cmp must be callable with two elements, cmp(*first, *first)");
-  detail::sort<false>(first, last, cmp);
+  detail::sort<false>(first, last, cmp, pol.token());
 }
 template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
 void sort(It first, It last, Cmp cmp = {}) {
@@ -1094,12 +1098,12 @@ void sort(It first, It last, Cmp cmp = {}) {
 }
 
 template <class It, class Cmp = std::less<>>
-void stable_sort(const policy &, It first, It last, Cmp cmp = {}) {
+void stable_sort(const policy &pol, It first, It last, Cmp cmp = {}) {
   static_assert(detail::random_access_v<It>,
                 "adapt::stable_sort needs random-access iterators (std::list: list.sort())");
   static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
                 "adapt::stable_sort: cmp must be callable with two elements, cmp(*first, *first)");
-  detail::sort<true>(first, last, cmp);
+  detail::sort<true>(first, last, cmp, pol.token());
 }
 template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
 void stable_sort(It first, It last, Cmp cmp = {}) {

@@ -30,7 +30,7 @@ namespace detail {
  * the first hit whatever the schedule. Rethrows the first exception of
  * chunk. */
 template <class Chunk>
-std::size_t first_hit(const adapt_attr &a, const char *name, std::size_t np, std::size_t per_unit,
+std::size_t first_hit(const call_attr &a, const char *name, std::size_t np, std::size_t per_unit,
                       std::size_t unit_bytes, Chunk &&chunk) {
   std::size_t units = (np + per_unit - 1) / per_unit;
   /* The smallest hit so far (np: none). relaxed: chunks use it only to
@@ -85,5 +85,6 @@ T fold_positions(const policy &pol, const char *name, std::size_t n, std::size_t
 #include <adapt/stl/partition.hpp>
 #include <adapt/stl/nth.hpp>
 #include <adapt/stl/set.hpp>
+#include <adapt/stl/index.hpp>
 
 #endif /* ADAPT_STL_ALGORITHMS_HPP */

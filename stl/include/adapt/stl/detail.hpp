@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <adapt/loop.h>
 #include <adapt/seq.h>
 #include <adapt/stl/config.hpp>
 #include <adapt/stl/policy.hpp>
@@ -111,11 +112,18 @@ T fold_first(Op &op, X &&x, Y &&y) {
   }
 }
 
-/* The first exception of a call. failed: set once by the first body that
- * throws; exc: written only by that body. */
+/* The first exception of a call, and its cancel token. failed: set once by
+ * the first body that throws; exc: written only by that body; by_token: set
+ * by the chunks that saw the token cancelled. */
 struct failure {
   std::atomic<bool> failed{false};
   std::exception_ptr exc;
+  const cancel_token *token = nullptr;
+  std::atomic<bool> by_token{false};
+  /* false: the parts run as spawned tasks or inline on the caller (the
+   * sorts), where adapt_cancel would reach an enclosing call: the parts
+   * poll stopped() instead. */
+  bool cancels = true;
 
   /* In a catch handler: keep the current exception if it is the first one;
    * cancel the running call (cancel false: a spawned task, which adapt_cancel
@@ -128,14 +136,26 @@ struct failure {
     /* -EPERM outside a parallel body is harmless: the chunks poll stopped(). */
     if (cancel) (void)adapt_cancel();
   }
-  /* relaxed: a hint to skip work; a stale false runs one more chunk. */
-  bool stopped() const noexcept { return failed.load(std::memory_order_relaxed); }
+  /* True when the call is to stop: a body threw, or the token was
+   * cancelled (then noted in by_token and the running call cancelled, as
+   * capture does). relaxed: a hint to skip work; a stale false runs one
+   * more chunk; by_token is read after the call's join. */
+  bool stopped() noexcept {
+    if (failed.load(std::memory_order_relaxed)) return true;
+    if (!token || !token->cancelled()) return false;
+    by_token.store(true, std::memory_order_relaxed);
+    if (cancels) (void)adapt_cancel();
+    return true;
+  }
 };
 
-/* After a call: rethrow the first exception of a body, else turn a negative
- * return code into adapt::error. */
+/* After a call: rethrow the first exception of a body, else adapt::error
+ * ECANCELED when the token stopped it, else turn a negative return code
+ * into adapt::error. */
 inline void finish(int rc, failure &f) {
   if (f.exc) std::rethrow_exception(f.exc);
+  if (f.by_token.load(std::memory_order_relaxed))
+    throw error(-ECANCELED, "cancelled by the policy's adapt::cancel_token");
   if (rc < 0) throw error(rc, adapt_last_error());
 }
 
@@ -161,11 +181,12 @@ struct map_call {
 /* body(s, b, e) on disjoint chunks covering [0, n), in parallel under the
  * policy's scheduler; rethrows the first exception of a body. */
 template <class Body>
-void par_map(const adapt_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
+void par_map(const call_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
              Body &&body) {
   if (n == 0) return;
   using B = std::remove_reference_t<Body>;
   map_call<B> c{body, {}};
+  c.fail.token = a.token;
   int rc = adapt_seq_run(name, n, unit_bytes, &map_call<B>::kernel, &c, nullptr, &a);
   finish(rc, c.fail);
 }
@@ -256,10 +277,11 @@ struct ordered_call {
 /* Run ops over the units [0, n) with the master's state m; rethrows the
  * first exception. attr: from the policy, without its scheduler. */
 template <class Ops>
-void par_ordered(const adapt_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
+void par_ordered(const call_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
                  Ops &ops, typename Ops::master_type &m) {
   if (n == 0) return;
   ordered_call<Ops> c{ops, {}};
+  c.fail.token = a.token;
   slot sl{&m, 1};
   int rc = adapt_seq_run(name, n, unit_bytes, &ordered_call<Ops>::kernel, &c, &sl, &a);
   finish(rc, c.fail);

@@ -3,6 +3,7 @@
 #ifndef ADAPT_STL_POLICY_HPP
 #define ADAPT_STL_POLICY_HPP
 
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <string>
@@ -45,6 +46,45 @@ enum class sched {
   lazy_bf = ADAPT_SCHED_LAZY_BF,
   static_ = ADAPT_SCHED_STATIC
 };
+
+/* A cancellation token: a flag a caller sets from outside the calls that
+ * watch it (policy::cancel_with). cancel() from any thread stops every
+ * running call whose policy names the token, and every later one, until
+ * reset(): such a call sees the flag before each of its chunks (the sorts:
+ * before each partition step, leaf sort and merge) and then throws
+ * adapt::error (ECANCELED) once every worker has left it; at most about
+ * one grain per worker starts after the flag is seen, the chunks already
+ * running finish, each element is visited at most once and the outputs
+ * hold unspecified (valid) values. A call that finished before it saw the
+ * flag returns normally. Not copyable (calls hold its address: it must
+ * outlive them). Thread-safe. */
+class cancel_token {
+public:
+  cancel_token() = default;
+  cancel_token(const cancel_token &) = delete;
+  cancel_token &operator=(const cancel_token &) = delete;
+
+  /* Stops the calls watching the token. Any thread, any number of times. */
+  void cancel() noexcept {
+    /* relaxed: a hint the chunks poll; what they wrote is ordered for the
+     * caller by the end of the call (the runtime's join). */
+    flag_.store(true, std::memory_order_relaxed);
+  }
+  /* Lets later calls run again; call it when no call watches the token. */
+  void reset() noexcept { flag_.store(false, std::memory_order_relaxed); }
+  /* True once cancel() was called (until reset()); relaxed, as cancel(). */
+  bool cancelled() const noexcept { return flag_.load(std::memory_order_relaxed); }
+
+private:
+  std::atomic<bool> flag_{false};
+};
+
+namespace detail {
+/* The C attributes of a call and the policy's token (nullptr: none). */
+struct call_attr : adapt_attr {
+  const cancel_token *token;
+};
+} // namespace detail
 
 /* An execution policy: the attributes of one call. A literal value type;
  * every modifier returns a modified copy, so policies compose:
@@ -90,20 +130,29 @@ public:
   constexpr adapt::sched scheduler() const { return sched_; }
   constexpr std::size_t grain_size() const { return grain_; }
   constexpr std::size_t footprint_bytes() const { return footprint_; }
+  /* Calls under this policy stop when token.cancel() is called (see
+   * adapt::cancel_token); the token must outlive them. */
+  constexpr policy cancel_with(const cancel_token &token) const {
+    return with(&policy::token_, &token);
+  }
+
   constexpr bool is_deterministic() const { return deterministic_; }
+  /* The token of cancel_with, else nullptr. */
+  constexpr const cancel_token *token() const { return token_; }
 
   /* The C attributes of a call whose units hold `per_unit` elements each
    * (grain and window converted to units, rounded up, footprint scaled);
    * `with_sched` false leaves the scheduler at the default (calls that
-   * merge in sequence order). */
-  adapt_attr attr(std::size_t per_unit = 1, bool with_sched = true) const {
-    adapt_attr a{};
+   * merge in sequence order); with the policy's cancel token. */
+  detail::call_attr attr(std::size_t per_unit = 1, bool with_sched = true) const {
+    detail::call_attr a{};
     a.grain = grain_ ? (grain_ + per_unit - 1) / per_unit : 0;
     a.sched = with_sched ? static_cast<adapt_sched>(sched_) : ADAPT_SCHED_DEFAULT;
     a.window = static_cast<adapt_window_mode>(mode_);
     a.window_size = window_size_ ? (window_size_ + per_unit - 1) / per_unit : 0;
     a.splitter = static_cast<adapt_window_splitter>(splitter_);
     a.footprint = footprint_ * per_unit;
+    a.token = token_;
     return a;
   }
 
@@ -123,6 +172,7 @@ private:
   std::size_t grain_ = 0;
   std::size_t footprint_ = 0;
   bool deterministic_ = true;
+  const cancel_token *token_ = nullptr;
 };
 
 /* The default policy: defaults and environment (ADAPT_WINDOW, ADAPT_GRAIN,
@@ -133,8 +183,9 @@ inline constexpr policy par{};
  * element functions, which are rethrown as they are): code() is the errno
  * value (e.g. EINVAL for a bad attribute or environment value, ENOTSUP for
  * a scheduler with a window mode, ENOMEM, ECANCELED when a body called
- * adapt_cancel itself) in std::generic_category(); what() has the runtime's
- * detail (adapt_last_error()). */
+ * adapt_cancel itself or the policy's cancel_token stopped the call) in
+ * std::generic_category(); what() has the runtime's detail
+ * (adapt_last_error()). */
 class error : public std::system_error {
 public:
   error(int rc, const std::string &detail)

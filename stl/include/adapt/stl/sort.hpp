@@ -38,7 +38,9 @@
  * buffer is destroyed, its input holds valid values (std's basic
  * guarantee). They run on spawn/sync tasks, which adapt_cancel() does not
  * stop: a comparator calling it gets -EPERM, or cancels the parallel call
- * that encloses the sort; throwing stops a sort. */
+ * that encloses the sort; throwing stops a sort, and so does the policy's
+ * cancel_token (polled at the same points as the first exception: the
+ * partitions, leaf sorts and merges already running finish). */
 #ifndef ADAPT_STL_SORT_HPP
 #define ADAPT_STL_SORT_HPP
 
@@ -408,17 +410,20 @@ void sort_seq(It first, It last, Cmp &cmp) {
 
 /* The parallel quicksort of the n elements at first (see the top). */
 template <class It, class Cmp>
-void quick_sort(It first, It last, Cmp &cmp, std::size_t n, std::size_t workers) {
+void quick_sort(It first, It last, Cmp &cmp, std::size_t n, std::size_t workers,
+                const cancel_token *tok) {
   int budget = 0;
   for (std::size_t m = n; m > 1; m >>= 1) budget += 2;
   quick_sorter<It, Cmp> q{cmp, n, workers, {}};
+  q.fail.token = tok;
+  q.fail.cancels = false;
   q.rec(first, last, budget);
-  if (q.fail.exc) std::rethrow_exception(q.fail.exc);
+  finish(0, q.fail);
 }
 
 /* The parallel merge sort of the n elements at first (see the top). */
 template <class It, class Cmp>
-void merge_sort(It first, Cmp &cmp, std::size_t n, std::size_t workers) {
+void merge_sort(It first, Cmp &cmp, std::size_t n, std::size_t workers, const cancel_token *tok) {
   using T = value_t<It>;
   int d = 0;
   while ((n >> (d + 1)) >= ADAPT_STL_SORT_LEAF_MIN &&
@@ -442,20 +447,26 @@ void merge_sort(It first, Cmp &cmp, std::size_t n, std::size_t workers) {
                           std::vector<unsigned char>(leaves, 0),
                           std::vector<std::pair<std::size_t, std::size_t>>(leaves),
                           {}};
+  s.fail.token = tok;
+  s.fail.cancels = false;
   s.sort_rec(0, n, 0, 0);
   if (buf) {
     for (std::size_t k = 0; k < leaves; k++)
       if (s.built[k]) std::destroy(buf + s.leaf_range[k].first, buf + s.leaf_range[k].second);
     alloc.deallocate(buf, n);
   }
-  if (s.fail.exc) std::rethrow_exception(s.fail.exc);
+  finish(0, s.fail);
 }
 
-/* adapt::sort (Stable: adapt::stable_sort) of [first, last) with cmp: std's
+/* adapt::sort (Stable: adapt::stable_sort) of [first, last) with cmp (tok:
+ * the policy's cancel token, polled at the start and, in parallel, as the
+ * first exception is), else std's
  * sequential sort for iterators that are not random access, element types
  * whose move constructor may throw, short ranges and one worker. */
 template <bool Stable, class It, class Cmp>
-void sort(It first, It last, Cmp &cmp) {
+void sort(It first, It last, Cmp &cmp, const cancel_token *tok) {
+  if (tok && tok->cancelled())
+    throw error(-ECANCELED, "cancelled by the policy's adapt::cancel_token");
   if constexpr (!writable_v<It> || !std::is_nothrow_move_constructible_v<value_t<It>>) {
     sort_seq<Stable>(first, last, cmp);
   } else {
@@ -466,9 +477,9 @@ void sort(It first, It last, Cmp &cmp) {
     if (workers <= 1)
       sort_seq<Stable>(first, last, cmp);
     else if constexpr (Stable)
-      merge_sort(first, cmp, n, workers);
+      merge_sort(first, cmp, n, workers, tok);
     else
-      quick_sort(first, last, cmp, n, workers);
+      quick_sort(first, last, cmp, n, workers, tok);
   }
 }
 
