@@ -47,51 +47,39 @@ void adapt__deque_unlock(adapt__deque *d) {
 }
 
 int adapt__deque_push(adapt__deque *d, const adapt__spawned *t) {
-  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
-  /* acquire: pairs with the seq_cst store of head by the thief that made
-   * room; that thief took the lock after the previous one released it, so
-   * every copy of a slot we may now reuse happened before. One slot is kept
-   * free: a thief that has advanced head to h+1 may still be copying slot h
-   * (under the lock, so head stays at most h+1 meanwhile), and index h + CAP
-   * would be that same slot. */
-  size_t h = atomic_load_explicit(&d->head, memory_order_acquire);
-  /* A failing thief may hold head one past tail for a moment: empty. */
-  if (tl > h && tl - h >= ADAPT_DEQUE_CAP - 1) return -ENOSPC;
-  d->slots[tl % ADAPT_DEQUE_CAP] = *t;
-  /* seq_cst (at least release): pairs with the thief's seq_cst load of tail,
-   * which then sees the slot; seq_cst also orders it before the load of
-   * sleepers in the caller (Dekker with the idle protocol). */
-  atomic_store_explicit(&d->tail, tl + 1, memory_order_seq_cst);
+  adapt__spawned *slot = adapt__deque_next_slot(d);
+  if (!slot) return -ENOSPC;
+  *slot = *t;
+  adapt__deque_publish(d);
   return 0;
 }
 
-int adapt__deque_pop(adapt__deque *d, size_t floor, adapt__spawned *out) {
-  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
-  /* relaxed pre-check: nothing of ours above floor, or visibly empty. */
-  if (tl <= floor || tl <= atomic_load_explicit(&d->head, memory_order_relaxed)) return 0;
-  size_t t = tl - 1;
-  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
-   * (pairs with the thief's seq_cst increment of head and load of tail). */
+int adapt__deque_pop_conflict(adapt__deque *d, size_t t) {
+  /* A thief may be taking the same task: decide under the lock. The
+   * restores of tail are release stores: a thief's acquire (seq_cst) load
+   * that reads a restored value then synchronises with it, and slot t,
+   * written before the push's store, is visible (under the C11 release-
+   * sequence rules of C17/C23 a plain store does not continue the push's
+   * release sequence). */
+  atomic_store_explicit(&d->tail, t + 1, memory_order_release);
+  adapt__deque_lock(d);
+  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair,
+   * as in adapt__deque_pop_slot (pairs with the thief's). */
   atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
   if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t) {
-    /* A thief may be taking the same task: decide under the lock. The
-     * restores of tail are release stores: a thief's acquire (seq_cst) load
-     * that reads a restored value then synchronises with it, and slot t,
-     * written before the push's store, is visible (under the C11 release-
-     * sequence rules of C17/C23 a plain store does not continue the push's
-     * release sequence). */
+    /* release: as above. */
     atomic_store_explicit(&d->tail, t + 1, memory_order_release);
-    adapt__deque_lock(d);
-    atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
-    if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t) {
-      /* release: as above. */
-      atomic_store_explicit(&d->tail, t + 1, memory_order_release);
-      adapt__deque_unlock(d);
-      return 0;
-    }
     adapt__deque_unlock(d);
+    return 0;
   }
-  *out = d->slots[t % ADAPT_DEQUE_CAP];
+  adapt__deque_unlock(d);
+  return 1;
+}
+
+int adapt__deque_pop(adapt__deque *d, size_t floor, adapt__spawned *out) {
+  const adapt__spawned *slot = adapt__deque_pop_slot(d, floor);
+  if (!slot) return 0;
+  *out = *slot;
   return 1;
 }
 

@@ -71,6 +71,55 @@ int adapt__deque_push(adapt__deque *d, const adapt__spawned *t);
 /* Owner: pop the newest task into *out if the tail is above `floor`; 1 on
  * success, 0 if there is none above floor (or a thief took the last one). */
 int adapt__deque_pop(adapt__deque *d, size_t floor, adapt__spawned *out);
+
+/* The inline halves of push and pop (adapt_spawn and adapt_sync use them
+ * directly: no copy of the entry, no call on the common path). */
+
+/* Owner: the slot the next push fills, or NULL when the deque is full.
+ * Fill it, then adapt__deque_publish. */
+static inline adapt__spawned *adapt__deque_next_slot(adapt__deque *d) {
+  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
+  /* acquire: pairs with the seq_cst store of head by the thief that made
+   * room; that thief took the lock after the previous one released it, so
+   * every copy of a slot we may now reuse happened before. One slot is kept
+   * free: a thief that has advanced head to h+1 may still be copying slot h
+   * (under the lock, so head stays at most h+1 meanwhile), and index h + CAP
+   * would be that same slot. */
+  size_t h = atomic_load_explicit(&d->head, memory_order_acquire);
+  /* A failing thief may hold head one past tail for a moment: empty. */
+  if (tl > h && tl - h >= ADAPT_DEQUE_CAP - 1) return NULL;
+  return &d->slots[tl % ADAPT_DEQUE_CAP];
+}
+
+/* Owner: make the slot filled after adapt__deque_next_slot visible. */
+static inline void adapt__deque_publish(adapt__deque *d) {
+  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
+  /* seq_cst (at least release): pairs with the thief's seq_cst load of tail,
+   * which then sees the slot; seq_cst also orders it before the load of
+   * sleepers in the caller (Dekker with the idle protocol). */
+  atomic_store_explicit(&d->tail, tl + 1, memory_order_seq_cst);
+}
+
+/* Owner: the conflict half of a pop (out of line): the owner has stored
+ * tail t and seen head above it; decide under the lock. 1: slot t is the
+ * owner's; 0: a thief took it (tail restored to t + 1). */
+int adapt__deque_pop_conflict(adapt__deque *d, size_t t);
+
+/* Owner: pop the newest task if the tail is above `floor`: its slot, valid
+ * until the owner's next push (read what you need before running it), or
+ * NULL if there is none above floor (or a thief took the last one). */
+static inline adapt__spawned *adapt__deque_pop_slot(adapt__deque *d, size_t floor) {
+  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
+  /* relaxed pre-check: nothing of ours above floor, or visibly empty. */
+  if (tl <= floor || tl <= atomic_load_explicit(&d->head, memory_order_relaxed)) return NULL;
+  size_t t = tl - 1;
+  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
+   * (pairs with the thief's seq_cst increment of head and load of tail). */
+  atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
+  if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t && !adapt__deque_pop_conflict(d, t))
+    return NULL;
+  return &d->slots[t % ADAPT_DEQUE_CAP];
+}
 /* Owner: the same, always under the lock: afterwards every split of the
  * entry by a thief happened before (a splittable entry's owner calls it
  * before waiting for the pieces). */

@@ -79,10 +79,7 @@ void adapt__publish(adapt__worker *w, adapt__frame *f) {
 
 int adapt__push_entry(adapt__worker *w, const adapt__spawned *e) {
   int rc = adapt__deque_push(&w->dq, e);
-  /* seq_cst: with the seq_cst store of tail in push, the waker half of the
-   * Dekker pair of the idle protocol (above). */
-  if (rc == 0 && atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0 && !w->solo)
-    adapt__wake_all();
+  if (rc == 0) adapt__wake_after_push(w->solo);
   return rc;
 }
 

@@ -5,6 +5,7 @@
 #define LIBADAPT_SRC_IDLE_H
 
 #include "deque.h"
+#include "rt.h"
 
 struct adapt__frame;
 struct adapt__worker;
@@ -19,6 +20,14 @@ void adapt__wake_all(void);
 /* Waker side. Push e on w's deque (owner) and wake sleepers if there are
  * any: 0, or -ENOSPC when the deque is full (nothing pushed). */
 int adapt__push_entry(struct adapt__worker *w, const adapt__spawned *e);
+/* Waker side after a push published by the caller (adapt__deque_publish)
+ * on a worker whose `solo` is solo: wake sleepers if there are any. */
+static inline void adapt__wake_after_push(int solo) {
+  /* seq_cst: with the seq_cst store of tail in adapt__deque_publish, the
+   * waker half of the Dekker pair of the idle protocol (idle.c). */
+  if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0 && !solo)
+    adapt__wake_all();
+}
 /* Publishing a frame on w's frame stack / unpublishing it: wakes sleepers
  * when needed. */
 void adapt__publish(struct adapt__worker *w, struct adapt__frame *f);

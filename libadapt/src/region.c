@@ -77,7 +77,7 @@ static int wait_closing(void) {
   return in;
 }
 
-static int region_start(adapt__worker **wp, int *region, const char *fn) {
+int adapt__region_start(adapt__worker **wp, int *region, const char *fn) {
   /* acquire: pairs with the release store of OPEN in adapt_init (the
    * configuration and the workers) and with the release subtraction of the
    * previous region's leave (its writes to worker 0). */
@@ -135,17 +135,8 @@ static int region_start(adapt__worker **wp, int *region, const char *fn) {
   return 0;
 }
 
-int adapt__region_enter(adapt__worker **wp, int *region, const char *fn) {
-  if (adapt__tls_frames == 0 && !adapt__tls_pool_thread) return region_start(wp, region, fn);
-  adapt__tls_frames++;
-  *wp = adapt__tls_worker;
-  *region = ADAPT__REGION_NESTED;
-  return 0;
-}
-
-void adapt__region_leave(int region) {
+void adapt__region_end(int region) {
   adapt__tls_frames--;
-  if (region == ADAPT__REGION_NESTED) return;
   /* The thread that initialised the runtime is worker 0 again between
    * regions; any other thread is no worker. Read while the region still
    * counts in regions: the runtime is not finalized meanwhile. */

@@ -5,6 +5,8 @@
 #ifndef LIBADAPT_SRC_REGION_H
 #define LIBADAPT_SRC_REGION_H
 
+#include "rt.h"
+
 struct adapt__worker;
 
 /* Enter a region (adapt_begin, adapt_scope_begin, adapt_for). Nested (the
@@ -18,8 +20,31 @@ struct adapt__worker;
  * solo worker); on error nothing is entered. fn: the public call (a static
  * string), named on stderr if the thread exits before the region ends
  * (the region is then closed and its place given back). */
-int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn);
+static inline int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn);
+/* The top-level half of adapt__region_enter (out of line). */
+int adapt__region_start(struct adapt__worker **w, int *region, const char *fn);
 /* Close what adapt__region_enter opened (region: the kind it gave). */
-void adapt__region_leave(int region);
+static inline void adapt__region_leave(int region);
+/* The top-level half of adapt__region_leave (out of line). */
+void adapt__region_end(int region);
+
+/* Inline: the nested case (every adapt_scope_begin below the top of a
+ * recursion) is a few thread-local accesses, with no call. */
+static inline int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn) {
+  if (ADAPT__UNLIKELY(adapt__tls_frames == 0 && !adapt__tls_pool_thread))
+    return adapt__region_start(w, region, fn);
+  adapt__tls_frames++;
+  *w = adapt__tls_worker;
+  *region = ADAPT__REGION_NESTED;
+  return 0;
+}
+
+static inline void adapt__region_leave(int region) {
+  if (region == ADAPT__REGION_NESTED) {
+    adapt__tls_frames--;
+    return;
+  }
+  adapt__region_end(region);
+}
 
 #endif /* LIBADAPT_SRC_REGION_H */

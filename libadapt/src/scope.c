@@ -8,19 +8,6 @@
 #include "thief.h"
 #include "worker.h"
 
-void adapt__scope_open(adapt__scope *s, adapt__worker *w) {
-  s->pushed = 0;
-  s->local = 0;
-  atomic_init(&s->remote, 0);
-  atomic_init(&s->splits, 0);
-  s->w = w;
-  s->floor = adapt__deque_tail(&w->dq);
-  s->thread = NULL;
-  s->region = ADAPT__REGION_NESTED;
-  s->depth = 0;
-  s->magic = ADAPT__SCOPE_MAGIC;
-}
-
 void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
   adapt__scope *s = t->scope;
   /* A spawned entry is its own context: adapt_cancel inside it never
@@ -61,14 +48,7 @@ void adapt__scope_wait(adapt__scope *s) {
       adapt__run_spawned(w, &t);
       continue;
     }
-    /* acquire: pairs with the release increments of remote in
-     * adapt__run_spawned; then splits (see scope.h for the order). */
-    unsigned remote = atomic_load_explicit(&s->remote, memory_order_acquire);
-    /* relaxed: ordered after the acquire load above; increments by thieves
-     * under a deque lock, visible through the completions that follow them
-     * or through our adapt__deque_pop_locked. */
-    unsigned splits = atomic_load_explicit(&s->splits, memory_order_relaxed);
-    if (s->local + remote == s->pushed + splits) break;
+    if (adapt__scope_done(s)) break;
     /* Our remaining entries were stolen: answer requests and help. */
     if (atomic_load_explicit(&w->nreq, memory_order_relaxed)) adapt__serve(w);
     if (adapt__steal_and_run(w, -1)) continue;

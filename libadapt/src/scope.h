@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <adapt/tasks.h>
+#include "worker.h"
 
 struct adapt__worker;
 struct adapt__spawned;
@@ -46,7 +47,30 @@ void adapt__run_spawned(struct adapt__worker *w, const struct adapt__spawned *t)
 
 /* Internal scopes (the schedulers'): no region, no checks. Open s on the
  * calling worker w; the floor is w's current deque tail. */
-void adapt__scope_open(adapt__scope *s, struct adapt__worker *w);
+static inline void adapt__scope_open(adapt__scope *s, struct adapt__worker *w) {
+  s->pushed = 0;
+  s->local = 0;
+  atomic_init(&s->remote, 0);
+  atomic_init(&s->splits, 0);
+  s->w = w;
+  s->floor = adapt__deque_tail(&w->dq);
+  s->thread = NULL;
+  s->region = ADAPT__REGION_NESTED;
+  s->depth = 0;
+  s->magic = ADAPT__SCOPE_MAGIC;
+}
+/* Has every entry counted in s run (pieces split off by thieves included)?
+ * The owner's check, in the order scope.h's counting comment requires. */
+static inline int adapt__scope_done(adapt__scope *s) {
+  /* acquire: pairs with the release increments of remote in
+   * adapt__run_spawned; then splits (see the counting comment above). */
+  unsigned remote = atomic_load_explicit(&s->remote, memory_order_acquire);
+  /* relaxed: ordered after the acquire load above; increments by thieves
+   * under a deque lock, visible through the completions that follow them
+   * or through the owner's adapt__deque_pop_locked. */
+  unsigned splits = atomic_load_explicit(&s->splits, memory_order_relaxed);
+  return s->local + remote == s->pushed + splits;
+}
 /* Push e (its scope set to s and counted) on s's worker's deque, or run it
  * at once if the deque is full; wakes sleepers. */
 void adapt__scope_push(adapt__scope *s, struct adapt__spawned *e);

@@ -2,7 +2,8 @@
  * task exactly once under the THE races (one task left, thief and owner
  * together), loops inside tasks and tasks inside loops, a victim's spawned
  * task before its adaptive work (also for a request posted before the
- * spawn), errors. */
+ * spawn), the owner's inline fast path (slot reuse, cancellation
+ * barrier), errors. */
 #include <adapt/algorithms.h>
 #include <adapt/tasks.h>
 #include <errno.h>
@@ -253,6 +254,62 @@ static void test_task_before_pending_request(void **state) {
   }
 }
 
+/* The owner's fast path (one worker: every sync pops its own task and runs
+ * it inline): a task that spawns again reuses the slot just popped; an
+ * inline task is its own cancellation context (adapt_cancel in it reaches
+ * neither the enclosing loop nor anything else); a loop cancelled inside an
+ * inline task reports it to that task alone. */
+typedef struct fp {
+  unsigned char *hits;
+  int depth;
+  int cancel_rc, loop_rc;
+} fp;
+static void fp_task(void *p);
+static void fp_spawn(unsigned char *hits, int depth, fp *kids) {
+  adapt_scope s;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  for (int i = 0; i < 2; i++) {
+    kids[i] = (fp){hits + i * (1 << depth), depth, 1, 1};
+    assert_int_equal(adapt_spawn(&s, fp_task, &kids[i]), 0);
+  }
+  assert_int_equal(adapt_sync(&s), 0);
+}
+static void fp_cancel_body(size_t b, size_t e, void *ctx) { (void)adapt_cancel(); }
+static void fp_task(void *p) {
+  fp *a = p;
+  a->cancel_rc = adapt_cancel();
+  a->loop_rc = adapt_for(0, 4, fp_cancel_body, NULL, NULL);
+  if (a->depth == 0) {
+    a->hits[0]++;
+    return;
+  }
+  fp kids[2];
+  fp_spawn(a->hits, a->depth - 1, kids);
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(kids[i].cancel_rc, -EPERM);
+    assert_int_equal(kids[i].loop_rc, -ECANCELED);
+  }
+}
+static void fp_body(size_t b, size_t e, void *ctx) {
+  for (size_t i = b; i < e; i++) {
+    fp kids[2];
+    fp_spawn((unsigned char *)ctx + i * 16, 3, kids);
+    for (int k = 0; k < 2; k++) assert_int_equal(kids[k].cancel_rc, -EPERM);
+  }
+}
+
+static void test_fast_path(void **state) {
+  enum { N = 8 };
+  unsigned char hits[N * 16];
+  for (int k = 0; k < 2; k++) {
+    assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
+    memset(hits, 0, sizeof hits);
+    /* The tasks' adapt_cancel reaches no loop: this one completes. */
+    assert_int_equal(adapt_for(0, N, fp_body, hits, NULL), 0);
+    for (int i = 0; i < N * 16; i++) assert_int_equal(hits[i], 1);
+  }
+}
+
 static void test_errors(void **state) {
   adapt_scope s;
   memset(&s, 0, sizeof s);
@@ -277,6 +334,7 @@ int main(void) {
       ADAPT_TEST(test_many_tasks),
       ADAPT_TEST(test_mixed_nesting),
       ADAPT_TEST(test_task_before_pending_request),
+      ADAPT_TEST(test_fast_path),
   };
   return adapt_test_run("tasks", tests);
 }
