@@ -166,14 +166,18 @@ static inline int claim_chunk(for_work *w, for_ctx *c, size_t g, size_t *b, size
  * descriptor and context (the owner's lines; a thief writes neither): the
  * next index b stays in a register (only the owner writes w->begin), w->end
  * is reloaded after each chunk (a splitter, at this poll or at a steal
- * point inside the body, may have lowered it), and c is read through one
- * pointer (body, ctx and the cancel flag). Per chunk: one test of the poll
+ * point inside the body, may have lowered it), body and ctx are read once
+ * and the cancel flag through c. Per chunk: one test of the poll
  * word and the cancel flag together, the end, the claim (one store), the
  * call. Inlined twice: in run_grain1 (the claim is b + 1) and in run_fixed
  * (any g). */
 static inline __attribute__((always_inline)) void fixed_loop(adapt_frame *frame, for_work *w,
                                                              for_ctx *c, size_t g) {
   const atomic_uint *const poll = (const atomic_uint *)frame->adapt_priv_poll;
+  /* Read once: a thief's piece keeps running from them when the thread
+   * whose stack holds c has exited (test_misuse: test_exit_in_stolen_piece). */
+  void (*const body)(size_t, size_t, void *) = c->body;
+  void *const uctx = c->ctx;
   size_t b = w->begin;
   for (;;) {
     /* One test for both rare events. relaxed: the poll word is a hint, as in
@@ -193,7 +197,7 @@ static inline __attribute__((always_inline)) void fixed_loop(adapt_frame *frame,
     /* b < e: at g = 1 the claim is b + 1, no bound to compare with. */
     const size_t n = g == 1 ? b + 1 : e - b > g ? b + g : e;
     w->begin = n; /* claimed before the body runs: a splitter sees [n, end) */
-    c->body(b, n, c->ctx);
+    body(b, n, uctx);
     b = n;
   }
 }
