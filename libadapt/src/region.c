@@ -50,12 +50,6 @@ static adapt__worker *solo_worker(void) {
   return w;
 }
 
-/* The slow path of adapt__region_enter: a top-level region. One
- * compare-and-swap on adapt__rt.regions counts it and, if worker 0's place
- * is free, takes it (a pool region); otherwise the region runs solo on the
- * thread's own worker. While the runtime is not open (not started, being
- * started or torn down), adapt__ensure_wait waits for the init or finalize
- * under way and starts the runtime if it is down. */
 /* A region that found a finalize closing the runtime: wait until the
  * finalize tears it down (0) or lets the waiting regions in (1). */
 static int wait_closing(void) {
@@ -77,7 +71,12 @@ static int wait_closing(void) {
   return in;
 }
 
-static int region_start(adapt__worker **wp, int *region, const char *fn) {
+/* The slow path of adapt__region_enter: a top-level region. One compare-and-swap on adapt__rt.regions counts it and, if worker 0's place
+ * is free, takes it (a pool region); otherwise the region runs solo on the
+ * thread's own worker. While the runtime is not open (not started, being
+ * started or torn down), adapt__ensure_wait waits for the init or finalize
+ * under way and starts the runtime if it is down. */
+int adapt__region_start(adapt__worker **wp, int *region, const char *fn) {
   /* acquire: pairs with the release store of OPEN in adapt_init (the
    * configuration and the workers) and with the release subtraction of the
    * previous region's leave (its writes to worker 0). */
@@ -135,17 +134,8 @@ static int region_start(adapt__worker **wp, int *region, const char *fn) {
   return 0;
 }
 
-int adapt__region_enter(adapt__worker **wp, int *region, const char *fn) {
-  if (adapt__tls_frames == 0 && !adapt__tls_pool_thread) return region_start(wp, region, fn);
-  adapt__tls_frames++;
-  *wp = adapt__tls_worker;
-  *region = ADAPT__REGION_NESTED;
-  return 0;
-}
-
-void adapt__region_leave(int region) {
-  adapt__tls_frames--;
-  if (region == ADAPT__REGION_NESTED) return;
+/* The slow path of adapt__region_leave: a top-level region's end. */
+void adapt__region_end(int region) {
   /* The thread that initialised the runtime is worker 0 again between
    * regions; any other thread is no worker. Read while the region still
    * counts in regions: the runtime is not finalized meanwhile. */

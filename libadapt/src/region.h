@@ -7,9 +7,16 @@
 
 struct adapt__worker;
 
+#include "rt.h"
+
+/* The slow paths of the two below: a top-level region's start and end. */
+int adapt__region_start(struct adapt__worker **w, int *region, const char *fn);
+void adapt__region_end(int region);
+
 /* Enter a region (adapt_begin, adapt_scope_begin, adapt_for). Nested (the
  * calling thread is inside a region, or is a worker thread): *w is its
- * worker. Top-level: start the runtime if it is not running, then take
+ * worker, inline (three thread-local accesses). Top-level
+ * (adapt__region_start): start the runtime if it is not running, then take
  * worker 0's place if no other region holds it, else run on the thread's
  * own solo worker (a region never waits for another one: a thread started
  * and joined by a body may run loops); finalize waits until the region
@@ -18,8 +25,19 @@ struct adapt__worker;
  * solo worker); on error nothing is entered. fn: the public call (a static
  * string), named on stderr if the thread exits before the region ends
  * (the region is then closed and its place given back). */
-int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn);
+static inline int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn) {
+  if (ADAPT__UNLIKELY(adapt__tls_frames == 0 && !adapt__tls_pool_thread))
+    return adapt__region_start(w, region, fn);
+  adapt__tls_frames++;
+  *w = adapt__tls_worker;
+  *region = ADAPT__REGION_NESTED;
+  return 0;
+}
+
 /* Close what adapt__region_enter opened (region: the kind it gave). */
-void adapt__region_leave(int region);
+static inline void adapt__region_leave(int region) {
+  adapt__tls_frames--;
+  if (region != ADAPT__REGION_NESTED) adapt__region_end(region);
+}
 
 #endif /* LIBADAPT_SRC_REGION_H */
