@@ -280,7 +280,7 @@ static int for_result(for_ctx *c) {
 
 /* The checks of adapt_for's attribute (the slow path of a call with one):
  * 0, or -EINVAL with the detail. */
-static int check_attr(const adapt_attr *a) {
+static __attribute__((noinline, cold)) int check_attr(const adapt_attr *a) {
   if ((int)a->sched < ADAPT_SCHED_DEFAULT || (int)a->sched >= ADAPT_SCHED_COUNT)
     return adapt__fail(-EINVAL, "adapt_for: attr.sched %d is not an adapt_sched", (int)a->sched);
   const char *field = a->window        ? "window"
@@ -301,7 +301,10 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   if (first > last) return adapt__fail(-EINVAL, "adapt_for: first > last");
   adapt_sched sched = ADAPT_SCHED_DEFAULT;
   if (attr) {
-    if (attr->sched || attr->window || attr->window_size || attr->splitter || attr->footprint) {
+    /* One test for the valid case (ADAPT_SCHED_DEFAULT is 0: a negative
+     * value wraps above the count); check_attr says what is wrong. */
+    if ((unsigned)attr->sched >= (unsigned)ADAPT_SCHED_COUNT || attr->window || attr->window_size ||
+        attr->splitter || attr->footprint) {
       int rc = check_attr(attr);
       if (rc) return rc;
     }
