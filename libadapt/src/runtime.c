@@ -222,7 +222,7 @@ static int start(const adapt_config *cfg, int lazy) {
   if (!rc) rc = start_workers(adapt__rt.nworkers);
   if (rc) goto fail_workers;
   /* release: pairs with the acquire load and compare-and-swap of regions
-   * in region_start: regions start once every worker runs (an init that
+   * in adapt__region_start: regions start once every worker runs (an init that
    * fails above never admitted one, so its teardown frees nothing in use).
    * No region runs: they wait for the init lock, held here. */
   atomic_store_explicit(&adapt__rt.regions, ADAPT__REGIONS_OPEN, memory_order_release);
