@@ -1,8 +1,8 @@
-/* Model (f): top-level regions against finalize (region.c: region_start,
+/* Model (f): top-level regions against finalize (region.c: adapt__region_start,
  * adapt__region_leave; runtime.c: init, finalize, wait_regions).
  *
  * The word regions holds OPEN, POOL, CLOSING and the count of running
- * regions. NREG threads each run NR top-level regions: region_start loads
+ * regions. NREG threads each run NR top-level regions: adapt__region_start loads
  * regions; if CLOSING is set (and it was not let in) it waits in
  * wait_closing (region_lock; while CLOSING and not let in: cond_wait on
  * admitted), then looks again; if OPEN is clear it calls adapt__ensure_wait (init lock; starts the runtime
@@ -91,7 +91,7 @@ active [NREG] proctype region() {
   byte r, s, kind, bi;
   bool adm;
   for (r : 1 .. NR) {
-    /* region_start */
+    /* adapt__region_start */
     adm = 0;
     do
     :: atomic { (regions & CLOSING) != 0 && !adm } ->   /* wait_closing */

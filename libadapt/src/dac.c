@@ -10,10 +10,19 @@ static void dac_piece_run(adapt__worker *w, const adapt__spawned *t) {
   adapt__dac_range(w, t->obj, t->lo, t->hi);
 }
 
+/* One chunk of l, as its own cancel scope (a leaf of the recursion). */
+static void dac_leaf(const adapt__loop *l, size_t lo, size_t hi) {
+  if (adapt__loop_cancelled(l)) return;
+  adapt__cancel_scope cs;
+  adapt__loop_range_begin(l, &cs);
+  l->body(lo, hi, l->ctx);
+  adapt__loop_range_end(&cs);
+}
+
 void adapt__dac_range(adapt__worker *w, const adapt__loop *l, size_t lo, size_t hi) {
   const size_t g = l->grain;
   if (hi - lo <= g) { /* a leaf: no scope to open */
-    l->body(lo, hi, l->ctx);
+    dac_leaf(l, lo, hi);
     return;
   }
   adapt__scope s;
@@ -24,7 +33,7 @@ void adapt__dac_range(adapt__worker *w, const adapt__loop *l, size_t lo, size_t 
     adapt__scope_push(&s, &e);
     hi = mid;
   }
-  l->body(lo, hi, l->ctx);
+  dac_leaf(l, lo, hi);
   adapt__scope_wait(&s);
 }
 

@@ -76,9 +76,14 @@ static void run_partition(unsigned r, void *arg) {
   size_t lo, hi;
   part_bounds(c->h->l, c->h->R, r, &lo, &hi);
   if (lo == hi) return;
-  if (c->h->is_static)
-    c->h->l->body(lo, hi, c->h->l->ctx);
-  else
+  const adapt__loop *l = c->h->l;
+  if (c->h->is_static) {
+    if (adapt__loop_cancelled(l)) return;
+    adapt__cancel_scope cs;
+    adapt__loop_range_begin(l, &cs);
+    l->body(lo, hi, l->ctx);
+    adapt__loop_range_end(&cs);
+  } else
     adapt__dac_range(c->w, c->h->l, lo, hi);
 }
 

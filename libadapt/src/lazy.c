@@ -84,44 +84,93 @@ static void push_oldest(adapt__worker *w, const lazy_mode *m) {
   }
 }
 
-static void lazy_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo,
-                       size_t hi) {
+/* DF and DF2 over [lo, hi) of l at a constant threshold (inlined once per
+ * mode: the check is a compare with an immediate). The scope is opened at
+ * the first push only: until then this level has pushed nothing, and the
+ * deque's tail is where it was when the range began (every nested loop's
+ * wait pops back down to its floor, and thieves move only the head), so
+ * the floor is the same. A range that pushed nothing has nothing to wait
+ * for. Per chunk: the hunger check, the cancel flag, the call. */
+static inline __attribute__((always_inline)) void
+df_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo, size_t hi) {
   const size_t g = l->grain;
   void (*const body)(size_t, size_t, void *) = l->body;
   void *const ctx = l->ctx;
+  adapt__cancel_scope cs;
+  adapt__loop_range_begin(l, &cs);
+  adapt__scope s;
+  int opened = 0;
+  while (hi - lo > g) {
+    if (adapt__deque_size(&w->dq) < m->threshold) {
+      if (!opened) adapt__scope_open(&s, w);
+      opened = 1;
+      size_t mid = lo + (hi - lo) / 2, top = hi;
+      hi = mid;
+      push_range(&s, l, m, mid, top);
+      continue;
+    }
+    if (adapt__loop_cancelled(l)) break;
+    size_t b = lo;
+    lo += g;
+    body(b, lo, ctx);
+  }
+  if (lo < hi && !adapt__loop_cancelled(l)) body(lo, hi, ctx);
+  if (opened) adapt__scope_wait(&s);
+  adapt__loop_range_end(&cs);
+}
+
+static __attribute__((noinline)) void df1_range(adapt__worker *w, const adapt__loop *l, size_t lo,
+                                                size_t hi) {
+  df_range(w, l, &modes[0], lo, hi);
+}
+
+static __attribute__((noinline)) void df2_range(adapt__worker *w, const adapt__loop *l, size_t lo,
+                                                size_t hi) {
+  df_range(w, l, &modes[1], lo, hi);
+}
+
+/* BF over [lo, hi) of l: the range is linked in the worker's private deque
+ * (nested loops push from it when it is the oldest), so its scope is open
+ * from the start. */
+static void bf_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo,
+                     size_t hi) {
+  const size_t g = l->grain;
+  void (*const body)(size_t, size_t, void *) = l->body;
+  void *const ctx = l->ctx;
+  adapt__cancel_scope cs;
+  adapt__loop_range_begin(l, &cs);
   adapt__scope s;
   adapt__scope_open(&s, w);
-  if (!m->breadth_first) {
-    while (hi - lo > g) {
-      if (adapt__deque_size(&w->dq) < m->threshold) {
-        size_t mid = lo + (hi - lo) / 2, top = hi;
-        hi = mid;
-        push_range(&s, l, m, mid, top);
-        continue;
-      }
-      size_t b = lo;
-      lo += g;
-      body(b, lo, ctx);
+  adapt__lazy_td td = {.lo = lo, .hi = hi, .l = l, .scope = &s};
+  td_link(w, &td);
+  /* td.hi may shrink and td.lo jump to td.hi while the body runs: nested
+   * loops of this worker push from td when it is the oldest range. */
+  while (td.hi - td.lo > g) {
+    if (adapt__deque_size(&w->dq) < m->threshold) {
+      push_oldest(w, m);
+      continue;
     }
-    if (lo < hi) body(lo, hi, ctx);
-  } else {
-    adapt__lazy_td td = {.lo = lo, .hi = hi, .l = l, .scope = &s};
-    td_link(w, &td);
-    /* td.hi may shrink and td.lo jump to td.hi while the body runs: nested
-     * loops of this worker push from td when it is the oldest range. */
-    while (td.hi - td.lo > g) {
-      if (adapt__deque_size(&w->dq) < m->threshold) {
-        push_oldest(w, m);
-        continue;
-      }
-      size_t b = td.lo;
-      td.lo += g;
-      body(b, b + g, ctx);
-    }
-    if (td.linked) td_unlink(w, &td);
-    if (td.lo < td.hi) body(td.lo, td.hi, ctx);
+    if (adapt__loop_cancelled(l)) break;
+    size_t b = td.lo;
+    td.lo += g;
+    body(b, b + g, ctx);
   }
-  adapt__scope_wait(&s);
+  if (td.linked) td_unlink(w, &td);
+  if (td.lo < td.hi && !adapt__loop_cancelled(l)) body(td.lo, td.hi, ctx);
+  /* Skipped when nothing was pushed in s and nothing of an enclosing range
+   * sits above its floor: the wait would find the same and return. */
+  if (s.pushed || adapt__deque_tail(&w->dq) != s.floor) adapt__scope_wait(&s);
+  adapt__loop_range_end(&cs);
+}
+
+static void lazy_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo,
+                       size_t hi) {
+  if (m->breadth_first)
+    bf_range(w, l, m, lo, hi);
+  else if (m->threshold >= 2)
+    df2_range(w, l, lo, hi);
+  else
+    df1_range(w, l, lo, hi);
 }
 
 void adapt__for_lazy(adapt__worker *w, const adapt__loop *l, unsigned threshold,

@@ -273,18 +273,6 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
   adapt__cancel_pop(&scope);
 }
 
-/* The non-adaptive schedulers call this around every chunk: it skips the
- * chunks of a cancelled loop and makes the loop the target of adapt_cancel
- * while the user's body runs. */
-static void sched_body(size_t b, size_t e, void *cv) {
-  for_ctx *c = cv;
-  if (ADAPT_UNLIKELY(adapt__cancel_seen(&c->cancelled))) return;
-  adapt__cancel_scope scope = {&c->cancelled, NULL, NULL, NULL};
-  adapt__cancel_push(&scope);
-  c->body(b, e, c->ctx);
-  adapt__cancel_pop(&scope);
-}
-
 /* adapt_for's result once every chunk has returned: -ECANCELED when a body
  * cancelled the loop. relaxed: the region's join (adapt_end, or the
  * scheduler's sync) ordered every worker's store before this read. */
@@ -296,7 +284,7 @@ static int for_result(for_ctx *c) {
 
 /* The checks of adapt_for's attribute (the slow path of a call with one):
  * 0, or -EINVAL with the detail. */
-static int check_attr(const adapt_attr *a) {
+static __attribute__((noinline, cold)) int check_attr(const adapt_attr *a) {
   if ((int)a->sched < ADAPT_SCHED_DEFAULT || (int)a->sched >= ADAPT_SCHED_COUNT)
     return adapt__fail(-EINVAL, "adapt_for: attr.sched %d is not an adapt_sched", (int)a->sched);
   const char *field = a->window        ? "window"
@@ -317,7 +305,10 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   if (first > last) return adapt__fail(-EINVAL, "adapt_for: first > last");
   adapt_sched sched = ADAPT_SCHED_DEFAULT;
   if (attr) {
-    if (attr->sched || attr->window || attr->window_size || attr->splitter || attr->footprint) {
+    /* One test for the valid case (ADAPT_SCHED_DEFAULT is 0: a negative
+     * value wraps above the count); check_attr says what is wrong. */
+    if ((unsigned)attr->sched >= (unsigned)ADAPT_SCHED_COUNT || attr->window || attr->window_size ||
+        attr->splitter || attr->footprint) {
       int rc = check_attr(attr);
       if (rc) return rc;
     }
@@ -334,8 +325,8 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
     sched = region == ADAPT__REGION_NESTED ? adapt__rt.nested_sched : adapt__rt.seq.sched;
   for_ctx c = {body, ctx, 0};
   if (sched != ADAPT_SCHED_ADAPTIVE) {
-    adapt__loop l = {sched_body, &c, first, last,
-                     g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
+    adapt__loop l = {body,  ctx,  &c.cancelled,
+                     first, last, g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
     adapt__for_sched(sched, wk, &l);
     adapt__region_leave(region);
     return for_result(&c);

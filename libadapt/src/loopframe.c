@@ -103,8 +103,14 @@ static void lf_run_range(adapt__worker *w, const adapt__loop *l, adapt__scope *r
   int pushed = hi - lo > l->grain && adapt__push_entry(w, &e) == 0;
   void (*const body)(size_t, size_t, void *) = l->body;
   void *const ctx = l->ctx;
+  adapt__cancel_scope cs;
+  adapt__loop_range_begin(l, &cs);
   size_t b, en;
-  while (adapt__lf_next(&f, &b, &en)) body(b, en, ctx);
+  /* After a cancel the chunks are still claimed (thieves see them gone),
+   * not run. */
+  while (adapt__lf_next(&f, &b, &en))
+    if (!adapt__loop_cancelled(l)) body(b, en, ctx);
+  adapt__loop_range_end(&cs);
   adapt__spawned out;
   /* Under the lock: every split of our entry has happened before (and
    * counted its piece in root). The entry may already be gone (removed by

@@ -50,12 +50,6 @@ static adapt__worker *solo_worker(void) {
   return w;
 }
 
-/* The slow path of adapt__region_enter: a top-level region. One
- * compare-and-swap on adapt__rt.regions counts it and, if worker 0's place
- * is free, takes it (a pool region); otherwise the region runs solo on the
- * thread's own worker. While the runtime is not open (not started, being
- * started or torn down), adapt__ensure_wait waits for the init or finalize
- * under way and starts the runtime if it is down. */
 /* A region that found a finalize closing the runtime: wait until the
  * finalize tears it down (0) or lets the waiting regions in (1). */
 static int wait_closing(void) {
@@ -77,6 +71,11 @@ static int wait_closing(void) {
   return in;
 }
 
+/* The slow path of adapt__region_enter: a top-level region. One compare-and-swap on adapt__rt.regions counts it and, if worker 0's place
+ * is free, takes it (a pool region); otherwise the region runs solo on the
+ * thread's own worker. While the runtime is not open (not started, being
+ * started or torn down), adapt__ensure_wait waits for the init or finalize
+ * under way and starts the runtime if it is down. */
 int adapt__region_start(adapt__worker **wp, int *region, const char *fn) {
   /* acquire: pairs with the release store of OPEN in adapt_init (the
    * configuration and the workers) and with the release subtraction of the

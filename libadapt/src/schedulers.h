@@ -11,17 +11,41 @@
 #include <adapt/loop.h>
 
 #include "../ext/adapt_ext.h"
+#include "debug.h"
 
 struct adapt__worker;
 
 /* One loop, shared read-only by every worker that runs part of it; lives on
- * the caller's stack until the scheduler returns. */
+ * the caller's stack until the scheduler returns. The schedulers call the
+ * user's body directly; each range of the loop a worker runs (the loop's
+ * own call, a piece taken from a deque, a partition) is one cancel scope
+ * (adapt__loop_range_begin/_end), and the cancel flag is read before each
+ * chunk: after adapt_cancel the chunks not yet started are skipped. */
 typedef struct adapt__loop {
   void (*body)(size_t begin, size_t end, void *ctx);
   void *ctx;
+  atomic_int *cancelled; /* set by adapt_cancel from a body of this loop */
   size_t first, last;
   size_t grain; /* G >= 1, resolved by adapt_for */
 } adapt__loop;
+
+/* Make l the target of adapt_cancel on the calling thread while one of its
+ * ranges runs: cs lives until the matching adapt__loop_range_end. Work of
+ * other calls run meanwhile (a popped or stolen entry) pushes its own
+ * scope or a barrier over it. */
+static inline void adapt__loop_range_begin(const adapt__loop *l, adapt__cancel_scope *cs) {
+  cs->flag = l->cancelled;
+  cs->hook = NULL;
+  cs->hook_arg = NULL;
+  adapt__cancel_push(cs);
+}
+
+static inline void adapt__loop_range_end(adapt__cancel_scope *cs) { adapt__cancel_pop(cs); }
+
+/* 1 when a body cancelled l: its chunks not yet started are skipped. */
+static inline int adapt__loop_cancelled(const adapt__loop *l) {
+  return ADAPT_UNLIKELY(adapt__cancel_seen(l->cancelled));
+}
 
 /* Default grain of the non-adaptive schedulers: min(ADAPT_SCHED_GRAIN_MAX,
  * n / (8 P)), at least 1. */

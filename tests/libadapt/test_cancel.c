@@ -177,6 +177,50 @@ static void test_cancel_nested_inner_only(void **state) {
   }
 }
 
+/* A body that cancels its loop after a nested loop of the same scheduler
+ * returned: the outer loop is again the target (each range a worker runs
+ * is one cancel scope; the nested loop's scopes are gone). */
+typedef struct after_ctx {
+  adapt_sched sched;
+  atomic_size_t outer_runs, inner_runs, bad;
+} after_ctx;
+
+static void inner_count_body(size_t b, size_t e, void *ctx) {
+  atomic_fetch_add_explicit(&((after_ctx *)ctx)->inner_runs, e - b, memory_order_relaxed);
+}
+
+static void cancel_after_nested_body(size_t b, size_t e, void *ctx) {
+  after_ctx *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&x->outer_runs, 1, memory_order_relaxed);
+    adapt_attr a = {0};
+    a.sched = x->sched;
+    a.grain = 1;
+    if (adapt_for(0, 16, inner_count_body, x, &a) != 0)
+      atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+    if (i == 3 && adapt_cancel() != 0) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  }
+}
+
+static void test_cancel_outer_after_nested(void **state) {
+  for (int s = ADAPT_SCHED_DEFAULT; s < ADAPT_SCHED_COUNT; s++) {
+    after_ctx x = {.sched = (adapt_sched)s};
+    atomic_init(&x.outer_runs, 0);
+    atomic_init(&x.inner_runs, 0);
+    atomic_init(&x.bad, 0);
+    adapt_attr a = {0};
+    a.sched = (adapt_sched)s;
+    a.grain = 1;
+    assert_int_equal(adapt_for(0, 200, cancel_after_nested_body, &x, &a), -ECANCELED);
+    assert_int_equal(atomic_load(&x.bad), 0);
+    size_t runs = atomic_load(&x.outer_runs);
+    assert_true(runs >= 4 && runs <= 200);
+    if (s != ADAPT_SCHED_STATIC) /* static: one call per block runs it whole */
+      assert_true(runs < 200);
+    assert_int_equal(atomic_load(&x.inner_runs), 16 * runs);
+  }
+}
+
 static atomic_int task_cancel_rc;
 
 static void task_cancels(void *arg) {
@@ -305,6 +349,7 @@ int main(void) {
       ADAPT_TEST(test_cancel_one_worker_exact),
       ADAPT_TEST(test_cancel_grain1_workers),
       ADAPT_TEST_WORKERS(test_cancel_nested_inner_only, 2),
+      ADAPT_TEST_WORKERS(test_cancel_outer_after_nested, 2),
       ADAPT_TEST_WORKERS(test_cancel_spawned_task_is_barrier, 2),
       ADAPT_TEST(test_cancel_algorithms),
       ADAPT_TEST(test_cancel_then_other_threads),
