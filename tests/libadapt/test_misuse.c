@@ -390,7 +390,7 @@ int main(void) {
       ADAPT_TEST_WORKERS(test_exit_in_solo_scope, 2),
       ADAPT_TEST_WORKERS(test_preempt_other_thread, 2),
       ADAPT_TEST(test_splitter_overflow_named),
-      ADAPT_TEST(test_finalize_bounded_long_regions),
+      ADAPT_TEST_WORKERS(test_finalize_bounded_long_regions, 2),
   };
   return adapt_test_run("misuse", tests);
 }
