@@ -48,7 +48,7 @@ idle      np     2
 regions   safety 1,2,3
 nested    safety 1,2
 cancel    safety 1,2
-finalize  np     1
+finalize  np     1,2
 hybrid    safety 1,2
 "
 

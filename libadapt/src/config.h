@@ -90,9 +90,10 @@
 #endif
 
 /* While a finalize waits for running regions, new top-level regions wait
- * for it; every this many milliseconds without the regions ending, the
- * finalize lets the waiting ones in (one region each: one of them may be
- * what a running body waits for, e.g. a thread it joins). Default 20. */
+ * for it; the first time this many milliseconds pass without the regions
+ * ending, the finalize lets the waiting ones in (one region each: one of
+ * them may be what a running body waits for, e.g. a thread it joins), at
+ * each later time it fails those waiting (-ESHUTDOWN). Default 20. */
 #ifndef ADAPT_FINALIZE_ADMIT_MS
 #define ADAPT_FINALIZE_ADMIT_MS 20
 #endif

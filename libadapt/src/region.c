@@ -51,11 +51,13 @@ static adapt__worker *solo_worker(void) {
 }
 
 /* A region that found a finalize closing the runtime: wait until the
- * finalize tears it down (0) or lets the waiting regions in (1). */
-static int wait_closing(void) {
+ * finalize tears it down (0), lets the waiting regions in (1), or refuses
+ * them (-ESHUTDOWN: its timeouts after its one admission, wait_regions in
+ * runtime.c). */
+static int wait_closing(const char *fn) {
   int in = 0;
   pthread_mutex_lock(&adapt__rt.region_lock);
-  unsigned gen = adapt__rt.admit_gen;
+  unsigned gen = adapt__rt.admit_gen, refuse = adapt__rt.refuse_gen;
   adapt__rt.closing_waiters++;
   /* relaxed: CLOSING is cleared (finalize's compare-and-swap) before the
    * broadcast of admitted under region_lock, which this wait sees. */
@@ -64,10 +66,19 @@ static int wait_closing(void) {
       in = 1;
       break;
     }
+    if (adapt__rt.refuse_gen != refuse) {
+      in = -ESHUTDOWN;
+      break;
+    }
     pthread_cond_wait(&adapt__rt.admitted, &adapt__rt.region_lock);
   }
   adapt__rt.closing_waiters--;
   pthread_mutex_unlock(&adapt__rt.region_lock);
+  if (in < 0)
+    return adapt__fail(in,
+                       "%s: adapt_finalize is under way and its running regions did not end "
+                       "(start the region again once it has returned)",
+                       fn);
   return in;
 }
 
@@ -85,7 +96,8 @@ int adapt__region_start(adapt__worker **wp, int *region, const char *fn) {
   int kind, admitted = 0;
   for (;;) {
     if ((s & ADAPT__REGIONS_CLOSING) && !admitted) {
-      admitted = wait_closing();
+      admitted = wait_closing(fn);
+      if (admitted < 0) return admitted;
       /* acquire: as above. */
       s = atomic_load_explicit(&adapt__rt.regions, memory_order_acquire);
       continue;

@@ -50,11 +50,15 @@ typedef struct adapt__runtime {
   pthread_cond_t regions_done; /* finalize waits here for no running region */
   atomic_int finalize_waiting; /* finalizes waiting on regions_done */
   /* New regions waiting while a finalize closes (ADAPT__REGIONS_CLOSING):
-   * they wait on admitted until the teardown, or until a finalize bumps
-   * admit_gen to let the waiting ones in. Under region_lock. */
+   * they wait on admitted until the teardown, until a finalize bumps
+   * admit_gen to let the waiting ones in (once per closing: admit_done),
+   * or until it bumps refuse_gen to fail them (-ESHUTDOWN). Under
+   * region_lock. */
   pthread_cond_t admitted;
   unsigned closing_waiters;
   unsigned admit_gen;
+  unsigned refuse_gen;
+  int admit_done; /* this closing's admission happened (cleared by the teardown) */
 
   /* --- Sleep/wake and regions: written by everyone, own lines --- */
   /* ADAPT__REGIONS_OPEN | ADAPT__REGIONS_POOL | running regions *

@@ -143,6 +143,8 @@ static void after_fork_child(void) {
   pthread_cond_init(&adapt__rt.admitted, NULL);
   adapt__rt.closing_waiters = 0;
   adapt__rt.admit_gen = 0;
+  adapt__rt.refuse_gen = 0;
+  adapt__rt.admit_done = 0;
   /* relaxed, all: one thread runs in the child, and until it returns from
    * fork nothing else reads the runtime. */
   adapt__topology_after_fork(atomic_load_explicit(&adapt__rt.up, memory_order_relaxed) &&
@@ -298,13 +300,20 @@ static void wait_regions(void) {
       until.tv_sec++;
       until.tv_nsec -= 1000000000L;
     }
-    /* Regions still run after a while: let the new ones waiting in
-     * wait_closing (region.c) in, one region each, since a running body
-     * may wait for one of them (a thread it joins). */
+    /* Regions still run after a while: at the first such timeout with
+     * regions waiting in wait_closing (region.c), let them in, one region
+     * each, since a running body may wait for one of them (a thread it
+     * joins); at each later one, fail those waiting then (-ESHUTDOWN). So
+     * after one admission no region joins the count, which reaches 0 once
+     * the running and admitted regions end. */
     if (pthread_cond_timedwait(&adapt__rt.regions_done, &adapt__rt.region_lock, &until) ==
             ETIMEDOUT &&
         adapt__rt.closing_waiters > 0) {
-      adapt__rt.admit_gen++;
+      if (adapt__rt.admit_done)
+        adapt__rt.refuse_gen++;
+      else
+        adapt__rt.admit_gen++;
+      adapt__rt.admit_done = 1;
       pthread_cond_broadcast(&adapt__rt.admitted);
     }
   }
@@ -321,8 +330,9 @@ static int finalize(const char *fn) {
    * region.c), then wait for the running ones to end, without the init
    * lock: a thread that a running body creates and joins may call
    * adapt_init (which then finds the runtime up) or start a region, which
-   * wait_regions lets in after a while (so that regions that other threads
-   * keep starting cannot delay the finalize without bound). Once no region
+   * wait_regions lets in after a while, once per closing; later ones it
+   * fails (so that regions that other threads keep starting cannot delay
+   * the finalize without bound). Once no region
    * runs, one compare-and-swap clears OPEN and CLOSING (new regions then
    * wait for the init lock, and start a new runtime after the teardown);
    * the init lock, then region_lock (the lock order) are held to the end.
@@ -364,6 +374,7 @@ static int finalize(const char *fn) {
   free(adapt__rt.trace_file);
   adapt__rt.trace_file = NULL;
   adapt__trace_mask = 0;
+  adapt__rt.admit_done = 0;                    /* the next closing admits once again */
   pthread_cond_broadcast(&adapt__rt.admitted); /* the regions in wait_closing (region.c) */
   pthread_mutex_unlock(&adapt__rt.region_lock);
   pthread_mutex_unlock(&adapt__rt.init_lock);

@@ -1,7 +1,9 @@
-/* Misuse the runtime detects (issue 38, items 1-3): a thread that exits
+/* Misuse the runtime detects (issue 38, items 1-4): a thread that exits
  * inside its region (its place is given back, stderr names the call), the
  * preemption of another thread's frame (-EINVAL), a splitter that writes
- * past its piece's descriptor (named on stderr, the process stops). */
+ * past its piece's descriptor (named on stderr, the process stops), a
+ * finalize while other threads keep starting long regions (it returns;
+ * late regions fail with -ESHUTDOWN). */
 #include <adapt/adaptive.h>
 #include <adapt/loop.h>
 #include <adapt/tasks.h>
@@ -12,6 +14,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -312,6 +315,72 @@ static void test_splitter_overflow_named(void **state) {
   }
 }
 
+/* --- A finalize while long regions overlap (issue 38, item 4) ---------- */
+
+/* LONG_THREADS threads start regions of LONG_REGION_MS each, back to back
+ * and staggered, so that one always runs: longer than the finalize's
+ * admission period (20 ms, adapt_finalize), they kept a finalize that let
+ * the waiting regions in at every period waiting forever. Now it lets them
+ * in once and fails the later ones: it returns within a few periods. The
+ * bodies sleep: no CPU under the sanitizers. */
+enum { LONG_THREADS = 3, LONG_REGION_MS = 50, LONG_FINALIZE_LIMIT_MS = 5000 };
+static atomic_int long_stop, long_started, long_other_rc;
+
+static void long_body(size_t b, size_t e, void *ctx) {
+  (void)b, (void)e, (void)ctx;
+  usleep(LONG_REGION_MS * 1000);
+}
+
+static void *long_main(void *arg) {
+  usleep((useconds_t)((intptr_t)arg * LONG_REGION_MS * 1000 / LONG_THREADS));
+  atomic_fetch_add(&long_started, 1);
+  while (!atomic_load(&long_stop)) {
+    int rc = adapt_for(0, 1, long_body, NULL, NULL);
+    if (rc == -ESHUTDOWN && strstr(adapt_last_error(), "adapt_for: adapt_finalize is under way"))
+      continue;
+    if (rc != 0) atomic_store(&long_other_rc, rc);
+  }
+  return NULL;
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void *long_finalizer(void *arg) {
+  double *ms = arg;
+  double t0 = now_ms();
+  adapt_finalize();
+  *ms = now_ms() - t0;
+  return NULL;
+}
+
+static void test_finalize_bounded_long_regions(void **state) {
+  atomic_store(&long_stop, 0);
+  atomic_store(&long_started, 0);
+  atomic_store(&long_other_rc, 0);
+  pthread_t t[LONG_THREADS], f;
+  for (intptr_t k = 0; k < LONG_THREADS; k++)
+    assert_int_equal(pthread_create(&t[k], NULL, long_main, (void *)k), 0);
+  while (atomic_load(&long_started) < LONG_THREADS) sched_yield();
+  usleep(LONG_REGION_MS * 1000);
+  double ms = -1;
+  assert_int_equal(pthread_create(&f, NULL, long_finalizer, &ms), 0);
+  struct timespec limit;
+  clock_gettime(CLOCK_REALTIME, &limit);
+  limit.tv_sec += LONG_FINALIZE_LIMIT_MS / 1000;
+  int rc = pthread_timedjoin_np(f, NULL, &limit);
+  atomic_store(&long_stop, 1); /* the old code's finalize then ends too */
+  for (int k = 0; k < LONG_THREADS; k++) assert_int_equal(join_within(t[k], NULL), 0);
+  if (rc != 0) assert_int_equal(join_within(f, NULL), 0);
+  assert_int_equal(rc, 0);
+  assert_true(ms >= 0 && ms < LONG_FINALIZE_LIMIT_MS);
+  /* Every region ran (0) or was refused with -ESHUTDOWN and the message. */
+  assert_int_equal(atomic_load(&long_other_rc), 0);
+}
+
 int main(void) {
   alarm(WATCHDOG_S);
   const struct CMUnitTest tests[] = {
@@ -321,6 +390,7 @@ int main(void) {
       ADAPT_TEST_WORKERS(test_exit_in_solo_scope, 2),
       ADAPT_TEST_WORKERS(test_preempt_other_thread, 2),
       ADAPT_TEST(test_splitter_overflow_named),
+      ADAPT_TEST_WORKERS(test_finalize_bounded_long_regions, 2),
   };
   return adapt_test_run("misuse", tests);
 }

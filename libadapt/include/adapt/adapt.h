@@ -123,12 +123,17 @@ ADAPT_API int adapt_init(const adapt_config *cfg);
  * entry point starts a new runtime.
  * Called from a thread that is not inside a region while other threads run
  * regions: waits until none runs. Top-level regions that start meanwhile
- * wait for the finalize; every 20 ms that the running regions do not end,
- * the finalize lets those waiting then in, one region each (a thread that a
- * body joins may so still run loops, and adapt_init there returns 0 on the
- * running runtime). So regions that other threads keep starting delay a
- * finalize by about the time of one of theirs, not without bound. A region
- * that waited until the teardown starts a new runtime. Two
+ * wait for the finalize; the first time that the running regions have not
+ * ended 20 ms into a wait, the finalize lets those waiting then in, one
+ * region each (a thread that a body joins may so still run loops, and
+ * adapt_init there returns 0 on the running runtime); it does so once. At
+ * each later 20 ms the regions waiting then fail: their call (adapt_for,
+ * adapt_begin, adapt_scope_begin, the algorithms) returns -ESHUTDOWN, and
+ * adapt_last_error() says a finalize is under way; the caller may start
+ * the region again once the finalize has returned. So regions that other
+ * threads keep starting delay a finalize by at most the time of the
+ * regions running or let in, not without bound. A region that waited
+ * until the teardown starts a new runtime. Two
  * threads may finalize together: one tears down, both return once it is
  * done. A finalize from a thread that a running body waits for never
  * returns (that region cannot end). Called from inside a region (a body): does nothing and

@@ -112,8 +112,9 @@ typedef struct adapt_task {
  * frame is not published and runs sequentially).
  * Errors: -EINVAL NULL frame/task/work/entry/splitter or work_size 0,
  * -E2BIG work_size > ADAPT_WORK_MAX, -ENOMEM (a region run alone: its
- * worker), or adapt_init's errors. On error nothing is published and
- * adapt_end must not be called.
+ * worker), -ESHUTDOWN (a top-level frame refused by a finalize under way,
+ * see adapt_finalize), or adapt_init's errors. On error nothing is
+ * published and adapt_end must not be called.
  * A thread that exits (returns from its start routine, or pthread_exit,
  * also in a body) before ending the frames and scopes it began: at its exit
  * libadapt says so on stderr, naming the call that opened its region

@@ -101,7 +101,8 @@ typedef struct adapt_attr {
  * which, e.g. "adapt_for: attr.window does not apply to loops (sequence
  * algorithms only)". The arguments are checked before first == last, which
  * returns 0 without calling body. -ECANCELED: a body called adapt_cancel
- * (below); the other indices ran at most once.
+ * (below); the other indices ran at most once. -ESHUTDOWN: a top-level
+ * loop refused by a finalize under way (see adapt_finalize); no body ran.
  * Not guaranteed: the order of the calls, which worker runs which
  * sub-range, the sizes of the sub-ranges. */
 ADAPT_API int adapt_for(size_t first, size_t last,

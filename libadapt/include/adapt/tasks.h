@@ -46,7 +46,9 @@ typedef struct adapt_scope {
  * or alone on the calling thread while another thread's region holds the
  * workers (see adapt_begin). Scopes and frames nest properly: sync an inner
  * scope (end an inner frame) before its outer one. Initialises the runtime
- * lazily. Errors: -EINVAL NULL scope; -ENOMEM; adapt_init's errors.
+ * lazily. Errors: -EINVAL NULL scope; -ENOMEM; -ESHUTDOWN a top-level
+ * scope refused by a finalize under way (see adapt_finalize); adapt_init's
+ * errors.
  * A thread that exits with the scope open: see adapt_begin (the region is
  * closed and its place given back; stderr names adapt_scope_begin). */
 ADAPT_API int adapt_scope_begin(adapt_scope *scope);
