@@ -18,9 +18,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 out=${MODEL_OUT:-$root/build/model}
 memlim=${MODEL_MEMLIM:-2048}   # MB, per pan run
-# The DFS stack (-m): the models reach depths below 1,000; a deeper search
-# is reported as truncated, never cut silently.
-depth=${MODEL_DEPTH:-10000}
+# The DFS stack (-m): the models reach depths of at most about 12,000
+# (finalize's cycles); a deeper search is reported as truncated, never cut
+# silently.
+depth=${MODEL_DEPTH:-100000}
 # The hash table of a correct model's run (-w: 2^bits slots, 8 bytes each),
 # sized to its states (a table larger than needed only costs the time to
 # clear it: 0.9 s of CPU at -w24). A seeded bug's run stops at its first
