@@ -2,7 +2,7 @@
 # algorithms layer: it sees the public headers only); its test is
 # tests/stl/test_stl.cpp (with tests/stl/test_stl_use.cpp; the algorithms of
 # <adapt/stl/algorithms.hpp>: tests/stl/test_stl_algos.cpp and
-# test_stl_algos_more.cpp).
+# test_stl_algos_more.cpp; adapt::ranges, C++20: test_stl_ranges.cpp).
 #
 #   make VARIANT=release build/release/tests/stl/test_stl   (also tsan, asan)
 #
@@ -18,6 +18,12 @@ $(B)/obj/tests/stl/%.o: CPPFLAGS_ALL += $(INC_STL)
 # The headers are installed for -I, not as system headers: the second
 # source of the test keeps them clean under a user's strict warnings.
 $(B)/obj/tests/stl/test_stl_use.o: LAYER_CFLAGS := -Wpedantic -Wshadow -Wconversion \
+  -Wsign-conversion -Werror
+
+# adapt::ranges (C++20) is tested by a third source of test_stl_algos,
+# compiled as C++20 and, like test_stl_use.o, under a user's strict
+# warnings.
+$(B)/obj/tests/stl/test_stl_ranges.o: LAYER_CFLAGS := -std=c++20 -Wpedantic -Wshadow -Wconversion \
   -Wsign-conversion -Werror
 
 # Under ASan+UBSan these template-heavy tests leave out three UBSan checks
@@ -37,10 +43,10 @@ $(STL_TEST): $(STL_TEST_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(STL_TEST_OBJS) $(LIB_A) $(LIBS_CORE)
 
-# Two translation units (tests/stl/algos_test.h: their shared helpers),
+# Three translation units (tests/stl/algos_test.h: their shared helpers),
 # compiled in parallel under make -j.
 $(STL_ALGOS_TEST): $(B)/obj/tests/stl/test_stl_algos.o $(B)/obj/tests/stl/test_stl_algos_more.o \
-                   $(LIB_A)
+                   $(B)/obj/tests/stl/test_stl_ranges.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE)
 

@@ -127,13 +127,15 @@ int throws(F &&call) {
 }
 
 /* The parts of the program, one per family (test_stl_algos_more.cpp:
- * select to memory, exceptions). */
+ * select to memory, exceptions; test_stl_ranges.cpp, C++20:
+ * adapt::ranges). */
 void test_select();
 void test_merge();
 void test_nth();
 void test_sets();
 void test_memory();
 void test_exceptions();
+void test_ranges();
 
 } // namespace algos_test
 

@@ -323,11 +323,11 @@ void run_all(int workers) {
   where = "adapt_init workers=" + std::to_string(workers);
   CHECK(adapt_init(&cfg) == 0);
   const std::pair<const char *, void (*)()> parts[] = {
-      {"search", test_search},        {"order", test_order},       {"minmax", test_minmax},
-      {"modify", test_modify},        {"numeric", test_numeric},   {"select", test_select},
-      {"merge", test_merge},          {"nth", test_nth},           {"sets", test_sets},
-      {"memory", test_memory},        {"fallback", test_fallback}, {"exceptions", test_exceptions},
-      {"early stop", test_early_stop}};
+      {"search", test_search},         {"order", test_order},       {"minmax", test_minmax},
+      {"modify", test_modify},         {"numeric", test_numeric},   {"select", test_select},
+      {"merge", test_merge},           {"nth", test_nth},           {"sets", test_sets},
+      {"memory", test_memory},         {"fallback", test_fallback}, {"exceptions", test_exceptions},
+      {"early stop", test_early_stop}, {"ranges", test_ranges}};
   for (auto &[name, fn] : parts) {
     auto t0 = std::chrono::steady_clock::now();
     fn();

@@ -1113,5 +1113,9 @@ void stable_sort(It first, It last, Cmp cmp = {}) {
 } // namespace adapt
 
 #include <adapt/stl/algorithms.hpp>
+/* C++20: adapt::ranges:: (<adapt/stl/ranges.hpp>). */
+#if __cplusplus >= 202002L && __has_include(<ranges>)
+#include <adapt/stl/ranges.hpp>
+#endif
 
 #endif /* ADAPT_STL_HPP */
