@@ -13,6 +13,7 @@
  * build/release/bench-results).
  */
 #include "cli.hpp"
+#include "fib.hpp"
 #include "harness.hpp"
 #include "output.hpp"
 #include "tasks.hpp"
@@ -55,7 +56,7 @@ std::vector<variant> variants(const std::string &kernel, int workers, int fib_n)
     v.push_back(
         {"adapt spawn/sync", FAM_ADAPT, checked([=] { return tasks_fib_adapt(fib_n); }, want)});
     v.push_back(
-        {"omp tasks", FAM_OMP, checked([=] { return tasks_fib_omp(workers, fib_n); }, want)});
+        {"omp tasks", FAM_OMP, checked([=] { return fib_omp_tasks(workers, fib_n); }, want)});
     v.push_back({"tbb task_group", FAM_TBB,
                  checked([=, &arena] { return tasks_fib_tbb(arena, fib_n); }, want)});
   } else {
