@@ -7,6 +7,7 @@
  * scales the largest size down under the sanitizers. */
 #include <adapt/stl.hpp>
 
+#include "stl_test_util.h"
 #include "test_stl_use.h"
 
 #include <atomic>
@@ -26,38 +27,12 @@
 
 namespace {
 
-int checks = 0, failures = 0;
-std::string where; /* the case being run, for failure messages */
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    checks++;                                                                                      \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", __FILE__, __LINE__, #cond,            \
-                   where.c_str());                                                                 \
-    }                                                                                              \
-  } while (0)
-
-/* In a loop over elements: report the first mismatch only. */
-#define CHECK_ONCE(cond)                                                                           \
-  if (!(cond)) {                                                                                   \
-    CHECK(cond);                                                                                   \
-    break;                                                                                         \
-  }
-
-bool sanitized() {
-  const char *v = std::getenv("ADAPT_TEST_VARIANT");
-  return v && (std::strcmp(v, "tsan") == 0 || std::strcmp(v, "asan") == 0);
-}
+using namespace stl_test;
 
 /* Under ThreadSanitizer the runs on 1 and 3 workers are left out: nothing
  * runs concurrently on one, and 2 and 8 workers hold the races (one thief,
  * several); the release and asan variants check the results on every count. */
-bool tsan_skips(int workers) {
-  const char *v = std::getenv("ADAPT_TEST_VARIANT");
-  return (workers == 1 || workers == 3) && v && std::strcmp(v, "tsan") == 0;
-}
+bool tsan_skips(int workers) { return (workers == 1 || workers == 3) && variant("tsan"); }
 
 /* Two random sizes per run (below 70000), from TEST_STL_SEED if set, else
  * a random seed; main prints it to repeat a failing run. */
@@ -143,25 +118,6 @@ bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * (1 + std::fab
 struct mo {
   std::unique_ptr<int> p;
   explicit mo(int v = 0) : p(new int(v)) {}
-};
-
-/* An element that counts its copies. */
-std::atomic<long> copies{0};
-struct counted {
-  int v = 0;
-  counted() = default;
-  explicit counted(int x) : v(x) {}
-  counted(const counted &o) : v(o.v) { copies.fetch_add(1, std::memory_order_relaxed); }
-  counted(counted &&o) noexcept : v(o.v) {}
-  counted &operator=(const counted &o) {
-    v = o.v;
-    copies.fetch_add(1, std::memory_order_relaxed);
-    return *this;
-  }
-  counted &operator=(counted &&o) noexcept {
-    v = o.v;
-    return *this;
-  }
 };
 
 /* adapt::fill of v with `value`, then adapt::generate from a shared
@@ -954,38 +910,20 @@ void test_promptness() {
 
 /* The cases of test_stl_use.cpp (element functions as users write them,
  * std::vector<bool>, wider accumulators, stable_sort short of memory). */
-void test_use() {
-  int n = 0, f = stl_use::run(adapt_num_workers(), &n);
-  checks += n;
-  failures += f;
-}
+void test_use() { stl_use::run(adapt_num_workers()); }
 
 void run_all(int workers) {
-  adapt_config cfg{};
-  cfg.workers = workers;
-  int rc = adapt_init(&cfg);
-  where = "adapt_init workers=" + std::to_string(workers);
-  CHECK(rc == 0);
-  CHECK(adapt_num_workers() == workers);
-  const std::pair<const char *, void (*)()> parts[] = {{"maps", test_maps},
-                                                       {"reduce", test_reduce},
-                                                       {"reduce_long", test_reduce_long},
-                                                       {"search", test_search},
-                                                       {"copy_if", test_copy_if},
-                                                       {"scans", test_scans},
-                                                       {"sort", test_sort},
-                                                       {"copies", test_copies},
-                                                       {"exceptions", test_exceptions},
-                                                       {"promptness", test_promptness},
-                                                       {"use", test_use}};
-  for (auto &[name, fn] : parts) {
-    auto t0 = std::chrono::steady_clock::now();
-    fn();
-    if (std::getenv("TEST_STL_TIMES"))
-      std::fprintf(stderr, "  %-10s %.2f s\n", name,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  adapt_finalize();
+  run_parts(workers, {{"maps", test_maps},
+                      {"reduce", test_reduce},
+                      {"reduce_long", test_reduce_long},
+                      {"search", test_search},
+                      {"copy_if", test_copy_if},
+                      {"scans", test_scans},
+                      {"sort", test_sort},
+                      {"copies", test_copies},
+                      {"exceptions", test_exceptions},
+                      {"promptness", test_promptness},
+                      {"use", test_use}});
 }
 
 } // namespace
@@ -993,14 +931,5 @@ void run_all(int workers) {
 int main() {
   std::printf("test_stl: seed %u (TEST_STL_SEED), random sizes %zu and %zu\n", seed_value(),
               sizes()[6], sizes()[7]);
-  for (int w : {1, 2, 3, 8}) {
-    if (tsan_skips(w)) continue;
-    int before = failures;
-    run_all(w);
-    std::printf("test_stl: %d workers: %s\n", w, failures == before ? "ok" : "FAILED");
-    std::fflush(stdout);
-  }
-  std::printf("test_stl: %d checks, %d failed: %s\n", checks, failures,
-              failures ? "FAILED" : "passed");
-  return failures ? 1 : 0;
+  return run_counts("test_stl", {1, 2, 3, 8}, tsan_skips, run_all);
 }
