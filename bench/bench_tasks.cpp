@@ -1,6 +1,7 @@
 /* bench_tasks: the cost of adapt_spawn/adapt_sync (<adapt/tasks.h>) on two
  * recursions without a cut-off, fib(n) and the sum of an array halved down
- * to single elements (kernels/tasks.cpp), against their sequential code,
+ * to single elements (bench/kernels/tasks.cpp; OpenMP's fib:
+ * bench/kernels/fib.cpp), against their sequential code,
  * OpenMP tasks and TBB task_group. Figures: T1/Ts of each runtime on one
  * worker (Ts: the sequential recursion), and T1/T2 on two workers (targets:
  * adapt T1/Ts <= 3, T1/T2 >= 1.8). Every run's value is checked against the
@@ -9,7 +10,7 @@
  *   bench_tasks [--out DIR] [--rounds R] [--fib N] [--sum-log L]
  *   bench_tasks --callgrind N   (under valgrind: bench/scripts/tasks_callgrind.sh)
  *
- * Output: a table on stdout and DIR/tasks_summary.csv (default
+ * Output: a table on stdout and tasks_summary.csv in DIR (default
  * build/release/bench-results).
  */
 #include "cli.hpp"
