@@ -78,19 +78,6 @@ struct boom : std::runtime_error {
   boom() : std::runtime_error("boom") {}
 };
 
-/* 1 when call threw boom, 0 when it threw nothing, -1 otherwise. */
-template <class F>
-int throws(F &&call) {
-  try {
-    call();
-  } catch (const boom &) {
-    return 1;
-  } catch (...) {
-    return -1;
-  }
-  return 0;
-}
-
 /* The parts of the program, one per family (test_stl_algos_more.cpp:
  * select to memory, exceptions). */
 void test_select();

@@ -68,6 +68,20 @@ struct counted {
   bool operator<(const counted &o) const { return v < o.v; }
 };
 
+/* 1 when call threw an E, 0 when it threw nothing, -1 for another
+ * exception (the tests of exceptions thrown by element functions). */
+template <class E, class F>
+int throws(F &&call) {
+  try {
+    call();
+  } catch (const E &) {
+    return 1;
+  } catch (...) {
+    return -1;
+  }
+  return 0;
+}
+
 using part = std::pair<const char *, void (*)()>;
 
 /* Starts the runtime on `workers` (checked), runs each part in order (its
