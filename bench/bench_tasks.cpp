@@ -1,6 +1,7 @@
 /* bench_tasks: the cost of adapt_spawn/adapt_sync (<adapt/tasks.h>) on two
  * recursions without a cut-off, fib(n) and the sum of an array halved down
- * to single elements (bench/kernels/tasks.cpp), against their sequential code,
+ * to single elements (bench/kernels/tasks.cpp; OpenMP's fib:
+ * bench/kernels/fib.cpp), against their sequential code,
  * OpenMP tasks and TBB task_group. Figures: T1/Ts of each runtime on one
  * worker (Ts: the sequential recursion), and T1/T2 on two workers (targets:
  * adapt T1/Ts <= 3, T1/T2 >= 1.8). Every run's value is checked against the
@@ -13,6 +14,7 @@
  * build/release/bench-results).
  */
 #include "cli.hpp"
+#include "fib.hpp"
 #include "harness.hpp"
 #include "output.hpp"
 #include "tasks.hpp"
@@ -55,7 +57,7 @@ std::vector<variant> variants(const std::string &kernel, int workers, int fib_n)
     v.push_back(
         {"adapt spawn/sync", FAM_ADAPT, checked([=] { return tasks_fib_adapt(fib_n); }, want)});
     v.push_back(
-        {"omp tasks", FAM_OMP, checked([=] { return tasks_fib_omp(workers, fib_n); }, want)});
+        {"omp tasks", FAM_OMP, checked([=] { return fib_omp_tasks(workers, fib_n); }, want)});
     v.push_back({"tbb task_group", FAM_TBB,
                  checked([=, &arena] { return tasks_fib_tbb(arena, fib_n); }, want)});
   } else {

@@ -207,6 +207,24 @@ Made Of(vtkPolyData *pd) {
   return Made{pd->GetNumberOfPolys(), pd->GetNumberOfPoints()};
 }
 
+/* Sets contour filter f on g's point scalars `array` at isovalue iso,
+ * without output scalars, its errors to c. */
+template <class Filter>
+void Contour(Filter *f, Catcher *c, vtkUnstructuredGrid *g, const std::string &array, double iso) {
+  f->AddObserver(vtkCommand::ErrorEvent, c);
+  f->SetInputData(g);
+  f->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, array.c_str());
+  f->SetValue(0, iso);
+  f->ComputeScalarsOff();
+}
+
+/* Runs f again on its unchanged input; what its polygonal output holds. */
+Made Rerun(vtkAlgorithm *f) {
+  f->Modified();
+  f->Update();
+  return Of(vtkPolyData::SafeDownCast(f->GetOutputDataObject(0)));
+}
+
 /* The CPUs the process started with, read before libadapt starts:
  * libadapt binds the calling thread (worker 0) to one of them, and TBB sizes
  * its pool from the affinity mask of the thread that first uses it (its
@@ -241,18 +259,10 @@ private:
 class FilterVariant : public Variant {
 public:
   FilterVariant(vtkUnstructuredGrid *g, const std::string &array, double iso, int workers) {
-    f_->AddObserver(vtkCommand::ErrorEvent, catcher_);
-    f_->SetInputData(g);
-    f_->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, array.c_str());
-    f_->SetValue(0, iso);
-    f_->ComputeScalarsOff();
+    Contour(f_.Get(), catcher_, g, array, iso);
     f_->SetNumberOfWorkers(workers);
   }
-  Made Run() override {
-    f_->Modified();
-    f_->Update();
-    return Of(f_->GetOutput());
-  }
+  Made Run() override { return Rerun(f_); }
 
 private:
   vtkNew<Catcher> catcher_;
@@ -322,22 +332,16 @@ public:
   LinearVariant(vtkUnstructuredGrid *g, const std::string &array, double iso, int threads,
                 bool interpolate)
       : threads_(threads) {
-    f_->AddObserver(vtkCommand::ErrorEvent, catcher_);
-    f_->SetInputData(g);
-    f_->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, array.c_str());
-    f_->SetValue(0, iso);
+    Contour(f_.Get(), catcher_, g, array, iso);
     f_->MergePointsOn();
     f_->SetInterpolateAttributes(interpolate);
-    f_->ComputeScalarsOff();
     f_->ComputeNormalsOff();
     f_->UseScalarTreeOff();
     f_->SequentialProcessingOff();
   }
   Made Run() override {
     vtkSMPTools::Initialize(threads_);
-    f_->Modified();
-    f_->Update();
-    return Of(vtkPolyData::SafeDownCast(f_->GetOutputDataObject(0)));
+    return Rerun(f_);
   }
 
 private:
@@ -350,20 +354,12 @@ private:
 class GridVariant : public VtkVariant {
 public:
   GridVariant(vtkUnstructuredGrid *g, const std::string &array, double iso) {
-    f_->AddObserver(vtkCommand::ErrorEvent, catcher_);
-    f_->SetInputData(g);
-    f_->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, array.c_str());
-    f_->SetValue(0, iso);
+    Contour(f_.Get(), catcher_, g, array, iso);
     f_->GenerateTrianglesOn();
     f_->UseScalarTreeOff();
-    f_->ComputeScalarsOff();
     f_->ComputeNormalsOff();
   }
-  Made Run() override {
-    f_->Modified();
-    f_->Update();
-    return Of(f_->GetOutput());
-  }
+  Made Run() override { return Rerun(f_); }
 
 private:
   vtkNew<Catcher> catcher_;

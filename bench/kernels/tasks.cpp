@@ -82,20 +82,6 @@ long tasks_sum_adapt(const long *a, size_t n) { return sum_adapt(a, n); }
 
 /* --- OpenMP tasks ------------------------------------------------------ */
 
-static long fib_omp(int n) {
-  if (n < 2) return n;
-  long a, b;
-  OMP(task shared(a) firstprivate(n))
-  a = fib_omp(n - 1);
-  b = fib_omp(n - 2);
-  OMP(taskwait)
-  return a + b;
-}
-
-long tasks_fib_omp(int threads, int n) {
-  return omp_in_single(threads, [=] { return fib_omp(n); });
-}
-
 static long sum_omp(const long *a, size_t n) {
   if (n == 1) return a[0];
   size_t h = n / 2;

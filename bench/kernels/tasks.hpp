@@ -16,8 +16,7 @@
 
 long tasks_fib_seq(int n);
 long tasks_fib_adapt(int n);
-/* Tasks in a parallel region of `threads`. */
-long tasks_fib_omp(int threads, int n);
+/* OpenMP tasks: fib_omp_tasks (fib.hpp). */
 long tasks_fib_tbb(tbb::task_arena &arena, int n);
 
 /* The sum of a[0..n), halving the range down to one element. */

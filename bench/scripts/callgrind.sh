@@ -49,19 +49,11 @@ valgrind_setup "$me" "$bin" "$out" "the counts"
 
 # One worker for adapt, whatever the environment says (the binary also asks
 # for workers=1 explicitly).
-ADAPT_WORKERS=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
-  --dump-line=no --compress-strings=no --compress-pos=no \
-  "$bin" --callgrind "$n" >"$tmp/stdout" 2>"$tmp/valgrind.log" || {
-  echo "$me: valgrind failed; its log:" >&2
-  cat "$tmp/valgrind.log" >&2
-  exit 1
-}
+ADAPT_WORKERS=1 callgrind_run "$me" --compress-strings=no --compress-pos=no -- \
+  "$bin" --callgrind "$n"
 
-# Each dump file has "desc: Trigger: Client Request: <bench>:<impl>:n=<N>"
-# and a "totals: <Ir>" (or "summary: <Ir>") line.
-for f in $(ls -v "$tmp"/cg.out.*); do
-  label="$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")"
-  ir="$(sed -n 's/^totals: \([0-9]*\).*/\1/p; s/^summary: \([0-9]*\).*/\1/p' "$f" | head -1)"
+# Labels are "<bench>:<impl>:n=<N>".
+callgrind_counts | while IFS="$(printf '\t')" read -r label ir; do
   case "$label" in "$bench":*) printf '%s\t%s\n' "$label" "$ir" ;; esac
 done >"$tmp/counts.tsv"
 

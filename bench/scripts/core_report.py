@@ -6,13 +6,8 @@ counts (core_callgrind.csv) and, if present, the spread of several runs
 Usage: /usr/bin/python3 bench/scripts/core_report.py RUN_DIR [CALLGRIND_CSV] [SPREAD_CSV]
   RUN_DIR holds the core_summary.csv of the run to quote.
 """
-import csv
 import sys
-
-
-def load(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+from bench_csv import load
 
 
 def fig(rows, section, metric, impl):

@@ -46,6 +46,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from bench_csv import num  # noqa: E402
 
 SUITES = ["core", "sched", "stl", "iso"]
 SUITE_TITLES = {"core": "core loops (bench_core)", "sched": "schedulers (bench_sched)",
@@ -63,14 +64,6 @@ def default_workers():
         p *= 2
     w.append(cpus())
     return w
-
-
-def num(s):
-    try:
-        v = float(s)
-    except (TypeError, ValueError):
-        return math.nan
-    return v
 
 
 def run(cmd, log):

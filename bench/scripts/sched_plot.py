@@ -17,7 +17,6 @@ docs/benchmarks-sched.md quotes). A table
 whose CSV is missing is skipped with a message. Needs Debian's
 python3-matplotlib (installed for /usr/bin/python3 by scripts/deps.sh).
 """
-import csv
 import math
 import os
 import sys
@@ -26,22 +25,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from bench_csv import load, num  # noqa: E402
 
 FAMILY_COLOURS = {"sequential": "#777777", "adapt": "#d95f02", "openmp": "#1b9e77",
                   "tbb": "#7570b3"}
-
-
-def load(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def num(s):
-    try:
-        v = float(s)
-    except (TypeError, ValueError):
-        return math.nan
-    return v
 
 
 def ordered(values):

@@ -25,17 +25,9 @@ me=tasks_callgrind
 . "$(dirname "$0")/valgrind_setup.sh"
 valgrind_setup "$me" "$bin" "$out" "the counts"
 
-ADAPT_WORKERS=1 OMP_NUM_THREADS=1 valgrind --tool=callgrind \
-  --callgrind-out-file="$tmp/cg.out" --dump-line=no "$bin" --callgrind "$n" \
-  >"$tmp/stdout" 2>"$tmp/valgrind.log" || {
-  echo "$me: valgrind failed; its log:" >&2
-  cat "$tmp/valgrind.log" >&2
-  exit 1
-}
+ADAPT_WORKERS=1 OMP_NUM_THREADS=1 callgrind_run "$me" -- "$bin" --callgrind "$n"
 
-for f in $(ls -v "$tmp"/cg.out.*); do
-  label="$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")"
-  ir="$(sed -n 's/^totals: \([0-9]*\).*/\1/p; s/^summary: \([0-9]*\).*/\1/p' "$f" | head -1)"
+callgrind_counts | while IFS="$(printf '\t')" read -r label ir; do
   case "$label" in tasks-*:n=2) printf '%s\t%s\n' "${label%:n=2}" "$ir" ;; esac
 done >"$tmp/counts.tsv"
 [ -s "$tmp/counts.tsv" ] || { echo "$me: no labelled dump; valgrind log:" >&2;

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Sourced by the scripts of bench/scripts that run a benchmark under
-# valgrind (callgrind.sh, stl_cachesim.sh).
+# valgrind (callgrind.sh, tasks_callgrind.sh, stl_cachesim.sh).
 #
 # valgrind_setup ME BIN OUT [WHAT]: without valgrind, says so ("ME:
 # valgrind is not installed ...; skipping [WHAT]") and exits 0; exits 2 when
@@ -16,4 +16,34 @@ valgrind_setup() {
   mkdir -p "$out"
   tmp="$(mktemp -d)"
   trap 'rm -rf "$tmp"' EXIT
+}
+
+# callgrind_run ME [VALGRIND OPTION...] -- CMD...: runs CMD under callgrind
+# (dumps $tmp/cg.out.*, stdout to $tmp/stdout, valgrind's log to
+# $tmp/valgrind.log); when it fails, prints the log and exits 1. Call after
+# valgrind_setup.
+callgrind_run() {
+  local me=$1
+  shift
+  local opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --dump-line=no "${opts[@]}" \
+    "$@" >"$tmp/stdout" 2>"$tmp/valgrind.log" || {
+    echo "$me: valgrind failed; its log:" >&2
+    cat "$tmp/valgrind.log" >&2
+    exit 1
+  }
+}
+
+# callgrind_counts: one "LABEL<TAB>IR" line per dump of callgrind_run, in
+# dump order. Each dump file has "desc: Trigger: Client Request: LABEL" and
+# a "totals: IR" (or "summary: IR") line.
+callgrind_counts() {
+  local f label ir
+  for f in $(ls -v "$tmp"/cg.out.*); do
+    label="$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")"
+    ir="$(sed -n 's/^totals: \([0-9]*\).*/\1/p; s/^summary: \([0-9]*\).*/\1/p' "$f" | head -1)"
+    printf '%s\t%s\n' "$label" "$ir"
+  done
 }

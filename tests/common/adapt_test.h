@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <adapt/adapt.h>
+#include <adapt/adaptive.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,26 @@ static inline int adapt_test_setup_workers(void **state) {
 #define ADAPT_TEST_WORKERS(f, n)                                                                   \
   cmocka_unit_test_prestate_setup_teardown(f, adapt_test_setup_workers, adapt_test_teardown,       \
                                            (void *)(intptr_t)(n))
+
+/* A range [begin, end) and a task over it whose entry and splitter do
+ * nothing: frames that only begin and end (the misuse and reliability
+ * tests of frame handling). */
+typedef struct adapt_test_range {
+  size_t begin, end;
+} adapt_test_range;
+
+static inline void adapt_test_inert_entry(adapt_frame *f, void *w, void *c) {
+  (void)f, (void)w, (void)c;
+}
+static inline void adapt_test_inert_split(adapt_frame *f, void *w, int n, adapt_reply_set *r,
+                                          void *c) {
+  (void)f, (void)w, (void)n, (void)r, (void)c;
+}
+static inline adapt_task adapt_test_inert_task(void) {
+  const adapt_task t = {adapt_test_inert_entry, adapt_test_inert_split, NULL,
+                        sizeof(adapt_test_range), NULL};
+  return t;
+}
 
 /* Runs a file's n tests as the group `name`. ADAPT_TEST_FILTER="*pattern*"
  * runs the matching tests only (while debugging, e.g. one scheduler's

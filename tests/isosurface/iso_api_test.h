@@ -8,9 +8,11 @@
 #include <adapt/iso.hpp>
 
 #include "mesh.h"
+#include "start_workers.h"
 #include "mt.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -47,6 +49,22 @@ inline iso::Surface reference(const iso::Mesh &m, double v) {
   std::string err;
   assert_int_equal(iso::extract(m, v, iso::Mode::Seq, iso::AdaptOptions(), &s, nullptr, &err), 0);
   return s;
+}
+
+/* The library's input of a mesh of VTK cells held in vectors: points (3
+ * coordinates per scalar), point scalars, connectivity, offsets, types;
+ * views: the vectors outlive it. */
+template <class P, class S, class I>
+ai::input cells_input(const std::vector<P> &pts, const std::vector<S> &sc,
+                      const std::vector<I> &conn, const std::vector<I> &off,
+                      const std::vector<uint8_t> &types) {
+  ai::input in;
+  in.points = ai::view(pts.data(), sc.size(), 3);
+  in.scalars = ai::view(sc.data(), sc.size());
+  in.connectivity = ai::view(conn.data(), conn.size());
+  in.offsets = ai::view(off.data(), off.size());
+  in.types = ai::view(types.data(), types.size());
+  return in;
 }
 
 /* The library's input of m, all views of m's arrays. */

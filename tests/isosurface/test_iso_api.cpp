@@ -276,16 +276,6 @@ void test_cell_data(void **) {
   }
 }
 
-/* (Re)start the runtime with w unbound workers. */
-void start_workers(int w) {
-  adapt_finalize();
-  adapt_config cfg;
-  std::memset(&cfg, 0, sizeof cfg);
-  cfg.workers = w;
-  cfg.bind = -1;
-  assert_int_equal(adapt_init(&cfg), 0);
-}
-
 /* Everything s holds, as bytes (the comparison of two results). */
 std::string bytes_of(const ai::surface &s) {
   std::string b((const char *)s.points(), 3 * s.num_points() * sizeof(double));
@@ -369,15 +359,7 @@ struct HexBox {
           types.push_back(ai::hexahedron);
         }
   }
-  ai::input input() const {
-    ai::input in;
-    in.points = ai::view(pts.data(), sc.size(), 3);
-    in.scalars = ai::view(sc.data(), sc.size());
-    in.connectivity = ai::view(conn.data(), conn.size());
-    in.offsets = ai::view(off.data(), off.size());
-    in.types = ai::view(types.data(), types.size());
-    return in;
-  }
+  ai::input input() const { return cells_input(pts, sc, conn, off, types); }
 };
 
 /* Split cells, float points, a surface of several merge chunks: 1 and 2

@@ -123,12 +123,7 @@ void crack_free(uint8_t type) {
         types.push_back(type);
         off.push_back((int64_t)conn.size());
       }
-  ai::input in;
-  in.points = ai::view(pts.data(), sc.size(), 3);
-  in.scalars = ai::view(sc.data(), sc.size());
-  in.connectivity = ai::view(conn.data(), conn.size());
-  in.offsets = ai::view(off.data(), off.size());
-  in.types = ai::view(types.data(), types.size());
+  const ai::input in = cells_input(pts, sc, conn, off, types);
   ai::request req = request_at({0.1});
   req.cell_ids = true;
   ai::surface s;

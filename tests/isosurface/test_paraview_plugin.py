@@ -52,23 +52,25 @@ VALUE_SETS = ([150.0], [90.0, 140.0, 190.0, 240.0])
 SECOND_VALUES = [0.5]
 
 
+def calculator(upstream, coords, function, name):
+    """A vtkArrayCalculator after upstream: the point array `name` of
+    function, over the coordinates coords ({variable: axis}) and s (RTData)."""
+    calc = vtkArrayCalculator()
+    calc.SetInputConnection(upstream.GetOutputPort())
+    for var, axis in coords.items():
+        calc.AddCoordinateScalarVariable(var, axis)
+    calc.AddScalarVariable("s", "RTData")
+    calc.SetFunction(function)
+    calc.SetResultArrayName(name)
+    return calc
+
+
 def make_meshes():
     """DIR/mesh.vtu and DIR/mesh.pvtu (3 pieces) of the wavelet's tetrahedra."""
     src = vtkRTAnalyticSource()
     src.SetWholeExtent(-10, 10, -10, 10, -10, 10)
-    second = vtkArrayCalculator()
-    second.SetInputConnection(src.GetOutputPort())
-    second.AddCoordinateScalarVariable("x", 0)
-    second.AddCoordinateScalarVariable("y", 1)
-    second.AddScalarVariable("s", "RTData")
-    second.SetFunction("0.01 * x * y + s / 250")
-    second.SetResultArrayName("second")
-    vec = vtkArrayCalculator()
-    vec.SetInputConnection(second.GetOutputPort())
-    vec.AddCoordinateScalarVariable("z", 2)
-    vec.AddScalarVariable("s", "RTData")
-    vec.SetFunction("z * iHat + s * jHat + (z * z) * kHat")
-    vec.SetResultArrayName("vec")
+    second = calculator(src, {"x": 0, "y": 1}, "0.01 * x * y + s / 250", "second")
+    vec = calculator(second, {"z": 2}, "z * iHat + s * jHat + (z * z) * kHat", "vec")
     cells = vtkPointDataToCellData()
     cells.SetInputConnection(vec.GetOutputPort())
     cells.PassPointDataOn()

@@ -4,6 +4,7 @@
 #define APPS_ISOSURFACE_TEST_UTIL_H
 
 #include "iso_config.h"
+#include "start_workers.h"
 #include "mt.h"
 #include "vtk_bridge.h"
 
@@ -32,16 +33,6 @@ inline std::string test_variant() {
 /* Under ThreadSanitizer the loops over worker counts leave out one worker:
  * nothing runs concurrently there (release and asan check its results). */
 inline bool tsan_skips(int workers) { return workers == 1 && test_variant() == "tsan"; }
-
-/* (Re)start the runtime with w unbound workers. */
-inline void start_workers(int w) {
-  adapt_finalize();
-  adapt_config cfg;
-  std::memset(&cfg, 0, sizeof cfg);
-  cfg.workers = w;
-  cfg.bind = -1;
-  assert_int_equal(adapt_init(&cfg), 0);
-}
 
 /* The surface of m at isovalue extracted in mode (extract() must succeed). */
 inline iso::Surface run(const iso::Mesh &m, double isovalue, iso::Mode mode,

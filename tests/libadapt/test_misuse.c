@@ -210,14 +210,7 @@ static void test_exit_in_solo_scope(void **state) {
 
 /* --- Item 2: preempting another thread's frame --------------------------- */
 
-typedef struct rng {
-  size_t begin, end;
-} rng;
-
-static void rng_entry(adapt_frame *f, void *w, void *c) { (void)f, (void)w, (void)c; }
-static void rng_split(adapt_frame *f, void *w, int n, adapt_reply_set *r, void *c) {
-  (void)f, (void)w, (void)n, (void)r, (void)c;
-}
+typedef adapt_test_range rng;
 
 static adapt_frame *foreign_frame;
 
@@ -229,7 +222,7 @@ static void *preempt_main(void *arg) {
 }
 
 static void test_preempt_other_thread(void **state) {
-  const adapt_task task = {rng_entry, rng_split, NULL, sizeof(rng), NULL};
+  const adapt_task task = adapt_test_inert_task();
   rng w = {0, 0};
   adapt_frame f;
   assert_int_equal(adapt_begin(&f, &task, &w), 0);

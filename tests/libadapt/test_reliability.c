@@ -317,17 +317,10 @@ static void test_preempt_with_work_left(void **state) {
 
 /* --- Item 6: frames ended out of order ----------------------------------- */
 
-typedef struct ow {
-  size_t begin, end;
-} ow;
-
-static void ow_entry(adapt_frame *f, void *w, void *c) { (void)f, (void)w, (void)c; }
-static void ow_split(adapt_frame *f, void *w, int n, adapt_reply_set *r, void *c) {
-  (void)f, (void)w, (void)n, (void)r, (void)c;
-}
+typedef adapt_test_range ow;
 
 static void test_end_out_of_order(void **state) {
-  const adapt_task task = {ow_entry, ow_split, NULL, sizeof(ow), NULL};
+  const adapt_task task = adapt_test_inert_task();
   ow wa = {0, 0}, wb = {0, 0};
   adapt_frame a, b;
   assert_int_equal(adapt_begin(&a, &task, &wa), 0);

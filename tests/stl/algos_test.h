@@ -1,10 +1,13 @@
 /* Shared helpers of the tests of <adapt/stl/algorithms.hpp>
- * (test_stl_algos.cpp, test_stl_algos_more.cpp: one program): the check
- * counters, sizes, policies, inputs and element types. */
+ * (test_stl_algos.cpp, test_stl_algos_more.cpp: one program): the
+ * sizes, policies, inputs and element types (the counters and CHECK:
+ * stl_test_util.h). */
 #ifndef TESTS_STL_ALGOS_TEST_H
 #define TESTS_STL_ALGOS_TEST_H
 
 #include <adapt/stl.hpp>
+
+#include "stl_test_util.h"
 
 #include <atomic>
 #include <chrono>
@@ -21,24 +24,7 @@
 
 namespace algos_test {
 
-inline int checks = 0, failures = 0;
-inline std::string where; /* the case being run, for failure messages */
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    checks++;                                                                                      \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", __FILE__, __LINE__, #cond,            \
-                   where.c_str());                                                                 \
-    }                                                                                              \
-  } while (0)
-
-inline bool variant(const char *name) {
-  const char *v = std::getenv("ADAPT_TEST_VARIANT");
-  return v && std::strcmp(v, name) == 0;
-}
-inline bool sanitized() { return variant("tsan") || variant("asan"); }
+using namespace stl_test;
 
 /* The sizes every algorithm runs on; the largest one last (several chunks
  * and blocks: ADAPT_STL_BLOCK is 4096). */
@@ -88,43 +74,9 @@ inline std::vector<std::size_t> spots(std::size_t n) {
   return {0, n / 2, n - 1};
 }
 
-/* An element that counts its copies. */
-inline std::atomic<long> copies{0};
-struct counted {
-  int v = 0;
-  counted() = default;
-  explicit counted(int x) : v(x) {}
-  counted(const counted &o) : v(o.v) { copies.fetch_add(1, std::memory_order_relaxed); }
-  counted(counted &&o) noexcept : v(o.v) {}
-  counted &operator=(const counted &o) {
-    v = o.v;
-    copies.fetch_add(1, std::memory_order_relaxed);
-    return *this;
-  }
-  counted &operator=(counted &&o) noexcept {
-    v = o.v;
-    return *this;
-  }
-  bool operator==(const counted &o) const { return v == o.v; }
-  bool operator<(const counted &o) const { return v < o.v; }
-};
-
 struct boom : std::runtime_error {
   boom() : std::runtime_error("boom") {}
 };
-
-/* 1 when call threw boom, 0 when it threw nothing, -1 otherwise. */
-template <class F>
-int throws(F &&call) {
-  try {
-    call();
-  } catch (const boom &) {
-    return 1;
-  } catch (...) {
-    return -1;
-  }
-  return 0;
-}
 
 /* The parts of the program, one per family (test_stl_algos_more.cpp:
  * select to memory, exceptions; test_stl_ranges.cpp, C++20:

@@ -7,6 +7,7 @@
  * scales the largest size down under the sanitizers. */
 #include <adapt/stl.hpp>
 
+#include "stl_test_util.h"
 #include "test_stl_use.h"
 
 #include <atomic>
@@ -26,38 +27,12 @@
 
 namespace {
 
-int checks = 0, failures = 0;
-std::string where; /* the case being run, for failure messages */
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    checks++;                                                                                      \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", __FILE__, __LINE__, #cond,            \
-                   where.c_str());                                                                 \
-    }                                                                                              \
-  } while (0)
-
-/* In a loop over elements: report the first mismatch only. */
-#define CHECK_ONCE(cond)                                                                           \
-  if (!(cond)) {                                                                                   \
-    CHECK(cond);                                                                                   \
-    break;                                                                                         \
-  }
-
-bool sanitized() {
-  const char *v = std::getenv("ADAPT_TEST_VARIANT");
-  return v && (std::strcmp(v, "tsan") == 0 || std::strcmp(v, "asan") == 0);
-}
+using namespace stl_test;
 
 /* Under ThreadSanitizer the runs on 1 and 3 workers are left out: nothing
  * runs concurrently on one, and 2 and 8 workers hold the races (one thief,
  * several); the release and asan variants check the results on every count. */
-bool tsan_skips(int workers) {
-  const char *v = std::getenv("ADAPT_TEST_VARIANT");
-  return (workers == 1 || workers == 3) && v && std::strcmp(v, "tsan") == 0;
-}
+bool tsan_skips(int workers) { return (workers == 1 || workers == 3) && variant("tsan"); }
 
 /* Two random sizes per run (below 70000), from TEST_STL_SEED if set, else
  * a random seed; main prints it to repeat a failing run. */
@@ -143,25 +118,6 @@ bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * (1 + std::fab
 struct mo {
   std::unique_ptr<int> p;
   explicit mo(int v = 0) : p(new int(v)) {}
-};
-
-/* An element that counts its copies. */
-std::atomic<long> copies{0};
-struct counted {
-  int v = 0;
-  counted() = default;
-  explicit counted(int x) : v(x) {}
-  counted(const counted &o) : v(o.v) { copies.fetch_add(1, std::memory_order_relaxed); }
-  counted(counted &&o) noexcept : v(o.v) {}
-  counted &operator=(const counted &o) {
-    v = o.v;
-    copies.fetch_add(1, std::memory_order_relaxed);
-    return *this;
-  }
-  counted &operator=(counted &&o) noexcept {
-    v = o.v;
-    return *this;
-  }
 };
 
 /* adapt::fill of v with `value`, then adapt::generate from a shared
@@ -750,22 +706,6 @@ struct boom : std::runtime_error {
   explicit boom(std::size_t i) : std::runtime_error("boom"), at(i) {}
 };
 
-/* One algorithm whose element function throws at element `at` (or, with
- * at == SIZE_MAX, at the first element a worker other than the caller
- * runs; it may not happen). Returns 1 when boom was caught, 0 when nothing
- * was thrown; -1 for a wrong exception. */
-template <class F>
-int throws(F &&call) {
-  try {
-    call();
-  } catch (const boom &) {
-    return 1;
-  } catch (...) {
-    return -1;
-  }
-  return 0;
-}
-
 void test_exceptions() {
   std::size_t n = sizes().back();
   std::vector<int> a(n, 1), o(n);
@@ -778,29 +718,29 @@ void test_exceptions() {
       if (static_cast<std::size_t>(i) == at) throw boom(at);
       return i;
     };
-    CHECK(throws([&] { adapt::for_each(idx.begin(), idx.end(), thr); }) == 1);
+    CHECK(throws<boom>([&] { adapt::for_each(idx.begin(), idx.end(), thr); }) == 1);
     for (adapt::sched sc : all_scheds)
-      CHECK(throws([&] { adapt::for_each(adapt::par.sched(sc), idx.begin(), idx.end(), thr); }) ==
-            1);
+      CHECK(throws<boom>(
+                [&] { adapt::for_each(adapt::par.sched(sc), idx.begin(), idx.end(), thr); }) == 1);
     for (auto &[pname, pol] : policies(n))
-      CHECK(throws([&] { adapt::for_each(pol, idx.begin(), idx.end(), thr); }) == 1);
-    CHECK(throws([&] { adapt::transform(idx.begin(), idx.end(), o.begin(), thr); }) == 1);
-    CHECK(throws([&] {
+      CHECK(throws<boom>([&] { adapt::for_each(pol, idx.begin(), idx.end(), thr); }) == 1);
+    CHECK(throws<boom>([&] { adapt::transform(idx.begin(), idx.end(), o.begin(), thr); }) == 1);
+    CHECK(throws<boom>([&] {
             adapt::transform_reduce(idx.begin(), idx.end(), 0L, std::plus<>(), thr);
           }) == 1);
     auto thp = [at](int i) {
       if (static_cast<std::size_t>(i) == at) throw boom(at);
       return false;
     };
-    CHECK(throws([&] { adapt::find_if(idx.begin(), idx.end(), thp); }) == 1);
-    CHECK(throws([&] { adapt::count_if(idx.begin(), idx.end(), thp); }) == 1);
-    CHECK(throws([&] { adapt::copy_if(idx.begin(), idx.end(), o.begin(), thp); }) == 1);
+    CHECK(throws<boom>([&] { adapt::find_if(idx.begin(), idx.end(), thp); }) == 1);
+    CHECK(throws<boom>([&] { adapt::count_if(idx.begin(), idx.end(), thp); }) == 1);
+    CHECK(throws<boom>([&] { adapt::copy_if(idx.begin(), idx.end(), o.begin(), thp); }) == 1);
     auto op = [at](int x, int y) { /* wraps instead of overflowing at large n */
                                    if (static_cast<std::size_t>(y) == at) throw boom(at);
                                    return static_cast<int>(static_cast<unsigned>(x) +
                                                            static_cast<unsigned>(y));
     };
-    CHECK(throws([&] { adapt::inclusive_scan(idx.begin(), idx.end(), o.begin(), op); }) ==
+    CHECK(throws<boom>([&] { adapt::inclusive_scan(idx.begin(), idx.end(), o.begin(), op); }) ==
           (at == 0 ? 0 : 1));
     /* Every element takes part in some comparison (n >= 2): the sorts throw
      * whatever the order of the input. */
@@ -812,8 +752,8 @@ void test_exceptions() {
       std::vector<int> v(idx.size());
       std::iota(v.begin(), v.end(), 0);
       if (reversed) std::reverse(v.begin(), v.end());
-      CHECK(throws([&] { adapt::sort(v.begin(), v.end(), cmp); }) == 1);
-      CHECK(throws([&] { adapt::stable_sort(v.begin(), v.end(), cmp); }) == 1);
+      CHECK(throws<boom>([&] { adapt::sort(v.begin(), v.end(), cmp); }) == 1);
+      CHECK(throws<boom>([&] { adapt::stable_sort(v.begin(), v.end(), cmp); }) == 1);
     }
     /* sort: the k-th comparison throws, k = n / 3 (in the first partition,
      * which all workers share) or 3 n (deeper: later partitions, leaves). */
@@ -826,11 +766,11 @@ void test_exceptions() {
         if (ncmp.fetch_add(1, std::memory_order_relaxed) == k) throw boom(at);
         return x < y;
       };
-      CHECK(throws([&] { adapt::sort(v.begin(), v.end(), counting); }) == 1);
+      CHECK(throws<boom>([&] { adapt::sort(v.begin(), v.end(), counting); }) == 1);
     }
-    CHECK(throws([&] { adapt::for_each_n(idx.begin(), n, thr); }) == 1);
+    CHECK(throws<boom>([&] { adapt::for_each_n(idx.begin(), n, thr); }) == 1);
     std::atomic<std::size_t> calls{0};
-    CHECK(throws([&] {
+    CHECK(throws<boom>([&] {
             adapt::generate(o.begin(), o.end(), [&] {
               if (calls.fetch_add(1) == at) throw boom(at);
               return 1;
@@ -840,26 +780,26 @@ void test_exceptions() {
       if (static_cast<std::size_t>(i) == at) throw boom(at);
       return i + j;
     };
-    CHECK(throws([&] { adapt::transform(idx.begin(), idx.end(), a.begin(), o.begin(), thr2); }) ==
-          1);
-    CHECK(throws([&] {
+    CHECK(throws<boom>(
+              [&] { adapt::transform(idx.begin(), idx.end(), a.begin(), o.begin(), thr2); }) == 1);
+    CHECK(throws<boom>([&] {
             adapt::transform_reduce(idx.begin(), idx.end(), a.begin(), 0L, std::plus<>(), thr2);
           }) == 1);
     auto rop = [at](long x, long y) {
       if (static_cast<std::size_t>(x) == at || static_cast<std::size_t>(y) == at) throw boom(at);
       return x + y;
     };
-    CHECK(throws([&] { adapt::reduce(idx.begin(), idx.end(), -1L, rop); }) == 1);
-    CHECK(throws([&] { adapt::any_of(idx.begin(), idx.end(), thp); }) == 1);
+    CHECK(throws<boom>([&] { adapt::reduce(idx.begin(), idx.end(), -1L, rop); }) == 1);
+    CHECK(throws<boom>([&] { adapt::any_of(idx.begin(), idx.end(), thp); }) == 1);
     /* exclusive: std never applies op to the last element; adapt may */
-    int ex = throws([&] { adapt::exclusive_scan(idx.begin(), idx.end(), o.begin(), 0, op); });
+    int ex = throws<boom>([&] { adapt::exclusive_scan(idx.begin(), idx.end(), o.begin(), 0, op); });
     CHECK(at == n - 1 ? ex >= 0 : ex == 1);
     std::vector<std::string> ss(n, "s"), so(n);
     auto ths = [&ss, at](const std::string &t) {
       if (static_cast<std::size_t>(&t - ss.data()) == at) throw boom(at);
       return true;
     };
-    CHECK(throws([&] { adapt::copy_if(ss.begin(), ss.end(), so.begin(), ths); }) == 1);
+    CHECK(throws<boom>([&] { adapt::copy_if(ss.begin(), ss.end(), so.begin(), ths); }) == 1);
     /* The runtime is usable afterwards, here and from other threads. */
     CHECK(adapt::reduce(a.begin(), a.end()) == static_cast<int>(n));
     std::vector<std::thread> th;
@@ -868,7 +808,8 @@ void test_exceptions() {
       th.emplace_back([&] {
         std::vector<int> v(n, 2);
         if (adapt::reduce(v.begin(), v.end(), 0L) == 2L * static_cast<long>(n)) ok++;
-        if (throws([&] { adapt::for_each(v.begin(), v.end(), [](int) { throw boom(0); }); }) == 1)
+        if (throws<boom>(
+                [&] { adapt::for_each(v.begin(), v.end(), [](int) { throw boom(0); }); }) == 1)
           ok++;
       });
     for (auto &t : th) t.join();
@@ -883,7 +824,7 @@ void test_exceptions() {
     std::atomic<bool> thrown{false};
     std::size_t m = 20000;
     std::vector<double> v(m, 1.0);
-    int r = throws([&] {
+    int r = throws<boom>([&] {
       adapt::for_each(adapt::par.grain(16), v.begin(), v.end(), [&](double &x) {
         for (int k = 0; k < 200; k++) x = std::sqrt(x + k);
         if (adapt_worker_id() != caller && !thrown.exchange(true)) throw boom(0);
@@ -905,19 +846,19 @@ void test_exceptions() {
     std::vector<double> out(m);
     auto pol = adapt::par.grain(16);
     thrown = false;
-    r = throws([&] { adapt::copy_if(pol, v.begin(), v.end(), out.begin(), on_thief); });
+    r = throws<boom>([&] { adapt::copy_if(pol, v.begin(), v.end(), out.begin(), on_thief); });
     CHECK(r == (thrown.load() ? 1 : 0));
     thrown = false;
-    r = throws([&] { adapt::count_if(pol, v.begin(), v.end(), on_thief); });
+    r = throws<boom>([&] { adapt::count_if(pol, v.begin(), v.end(), on_thief); });
     CHECK(r == (thrown.load() ? 1 : 0));
     thrown = false;
-    r = throws([&] {
+    r = throws<boom>([&] {
       adapt::transform_reduce(pol, v.begin(), v.end(), 0.0, std::plus<>(),
                               [&](double x) { return on_thief(x) ? x : 0.0; });
     });
     CHECK(r == (thrown.load() ? 1 : 0));
     thrown = false;
-    r = throws([&] {
+    r = throws<boom>([&] {
       adapt::inclusive_scan(pol, v.begin(), v.end(), out.begin(),
                             [&](double x, double y) { return x + (on_thief(y) ? 1.0 : 0.0); });
     });
@@ -939,7 +880,7 @@ void test_promptness() {
   std::size_t n = sanitized() ? 50000 : 400000, g = 64;
   std::vector<double> v(n, 1.0);
   std::atomic<std::size_t> after{0};
-  int r = throws([&] {
+  int r = throws<boom>([&] {
     adapt::for_each(adapt::par.grain(g), v.begin(), v.end(), [&](double &x) {
       if (adapt_cancelled()) after.fetch_add(1, std::memory_order_relaxed);
       for (int k = 0; k < 50; k++) x = std::sqrt(x + k);
@@ -954,38 +895,20 @@ void test_promptness() {
 
 /* The cases of test_stl_use.cpp (element functions as users write them,
  * std::vector<bool>, wider accumulators, stable_sort short of memory). */
-void test_use() {
-  int n = 0, f = stl_use::run(adapt_num_workers(), &n);
-  checks += n;
-  failures += f;
-}
+void test_use() { stl_use::run(adapt_num_workers()); }
 
 void run_all(int workers) {
-  adapt_config cfg{};
-  cfg.workers = workers;
-  int rc = adapt_init(&cfg);
-  where = "adapt_init workers=" + std::to_string(workers);
-  CHECK(rc == 0);
-  CHECK(adapt_num_workers() == workers);
-  const std::pair<const char *, void (*)()> parts[] = {{"maps", test_maps},
-                                                       {"reduce", test_reduce},
-                                                       {"reduce_long", test_reduce_long},
-                                                       {"search", test_search},
-                                                       {"copy_if", test_copy_if},
-                                                       {"scans", test_scans},
-                                                       {"sort", test_sort},
-                                                       {"copies", test_copies},
-                                                       {"exceptions", test_exceptions},
-                                                       {"promptness", test_promptness},
-                                                       {"use", test_use}};
-  for (auto &[name, fn] : parts) {
-    auto t0 = std::chrono::steady_clock::now();
-    fn();
-    if (std::getenv("TEST_STL_TIMES"))
-      std::fprintf(stderr, "  %-10s %.2f s\n", name,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  adapt_finalize();
+  run_parts(workers, {{"maps", test_maps},
+                      {"reduce", test_reduce},
+                      {"reduce_long", test_reduce_long},
+                      {"search", test_search},
+                      {"copy_if", test_copy_if},
+                      {"scans", test_scans},
+                      {"sort", test_sort},
+                      {"copies", test_copies},
+                      {"exceptions", test_exceptions},
+                      {"promptness", test_promptness},
+                      {"use", test_use}});
 }
 
 } // namespace
@@ -993,14 +916,5 @@ void run_all(int workers) {
 int main() {
   std::printf("test_stl: seed %u (TEST_STL_SEED), random sizes %zu and %zu\n", seed_value(),
               sizes()[6], sizes()[7]);
-  for (int w : {1, 2, 3, 8}) {
-    if (tsan_skips(w)) continue;
-    int before = failures;
-    run_all(w);
-    std::printf("test_stl: %d workers: %s\n", w, failures == before ? "ok" : "FAILED");
-    std::fflush(stdout);
-  }
-  std::printf("test_stl: %d checks, %d failed: %s\n", checks, failures,
-              failures ? "FAILED" : "passed");
-  return failures ? 1 : 0;
+  return run_counts("test_stl", {1, 2, 3, 8}, tsan_skips, run_all);
 }

@@ -318,39 +318,27 @@ void test_early_stop() {
 } // namespace
 
 void run_all(int workers) {
-  adapt_config cfg{};
-  cfg.workers = workers;
-  where = "adapt_init workers=" + std::to_string(workers);
-  CHECK(adapt_init(&cfg) == 0);
-  const std::pair<const char *, void (*)()> parts[] = {
-      {"search", test_search},         {"order", test_order},       {"minmax", test_minmax},
-      {"modify", test_modify},         {"numeric", test_numeric},   {"select", test_select},
-      {"merge", test_merge},           {"nth", test_nth},           {"sets", test_sets},
-      {"memory", test_memory},         {"fallback", test_fallback}, {"exceptions", test_exceptions},
-      {"early stop", test_early_stop}, {"ranges", test_ranges}};
-  for (auto &[name, fn] : parts) {
-    auto t0 = std::chrono::steady_clock::now();
-    fn();
-    if (std::getenv("TEST_STL_TIMES"))
-      std::fprintf(stderr, "  %-10s %.2f s\n", name,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  adapt_finalize();
+  run_parts(workers, {{"search", test_search},
+                      {"order", test_order},
+                      {"minmax", test_minmax},
+                      {"modify", test_modify},
+                      {"numeric", test_numeric},
+                      {"select", test_select},
+                      {"merge", test_merge},
+                      {"nth", test_nth},
+                      {"sets", test_sets},
+                      {"memory", test_memory},
+                      {"fallback", test_fallback},
+                      {"exceptions", test_exceptions},
+                      {"early stop", test_early_stop},
+                      {"ranges", test_ranges}});
 }
+
+/* Nothing runs concurrently on one worker: tsan leaves it out. */
+bool skip(int workers) { return workers == 1 && variant("tsan"); }
 
 } // namespace algos_test
 
 int main() {
-  for (int w : {1, 2, 3}) {
-    if (w == 1 && algos_test::variant("tsan")) continue; /* nothing runs concurrently */
-    int before = algos_test::failures;
-    algos_test::run_all(w);
-    std::printf("test_stl_algos: %d workers: %s\n", w,
-                algos_test::failures == before ? "ok" : "FAILED");
-    std::fflush(stdout);
-  }
-  int checks = algos_test::checks, failures = algos_test::failures;
-  std::printf("test_stl_algos: %d checks, %d failed: %s\n", checks, failures,
-              failures ? "FAILED" : "passed");
-  return failures ? 1 : 0;
+  return stl_test::run_counts("test_stl_algos", {1, 2, 3}, algos_test::skip, algos_test::run_all);
 }

@@ -281,10 +281,11 @@ void test_memory() {
     std::iota(v.begin(), v.end(), 0);
     raw<tracked> t(n);
     bad_value = static_cast<int>(n / 2);
-    CHECK(throws([&] { adapt::uninitialized_copy(v.begin(), v.end(), t.begin()); }) == (n ? 1 : 0));
+    CHECK(throws<boom>([&] { adapt::uninitialized_copy(v.begin(), v.end(), t.begin()); }) ==
+          (n ? 1 : 0));
     CHECK(live.load() == 0);
     bad_value = 0;
-    CHECK(throws([&] { adapt::uninitialized_fill(t.begin(), t.end(), 0); }) == (n ? 1 : 0));
+    CHECK(throws<boom>([&] { adapt::uninitialized_fill(t.begin(), t.end(), 0); }) == (n ? 1 : 0));
     CHECK(live.load() == 0);
     bad_value = -1;
     adapt::uninitialized_fill(t.begin(), t.end(), 3);
@@ -312,21 +313,21 @@ void test_exceptions() {
       if (u == bad || v == bad) throw boom();
       return u == v;
     };
-    CHECK(throws([&] { adapt::adjacent_find(a.begin(), a.end(), eq2); }) == 1);
-    CHECK(throws([&] { adapt::mismatch(a.begin(), a.end(), a.begin(), eq2); }) == 1);
-    CHECK(throws([&] { adapt::is_sorted(a.begin(), a.end(), p2); }) == 1);
-    CHECK(throws([&] { adapt::includes(a.begin(), a.end(), a.begin(), a.end(), p2); }) == 1);
-    CHECK(throws([&] { adapt::min_element(a.begin(), a.end(), p2); }) == 1);
-    CHECK(throws([&] { adapt::minmax_element(a.begin(), a.end(), p2); }) == 1);
-    CHECK(throws([&] { adapt::replace_if(o.begin(), o.end(), p1, 0); }) == (at == 0 ? 1 : 0));
-    CHECK(throws([&] { adapt::remove_copy_if(a.begin(), a.end(), o.begin(), p1); }) == 1);
-    CHECK(throws([&] { adapt::partition_copy(a.begin(), a.end(), o.begin(), o2.begin(), p1); }) ==
-          1);
+    CHECK(throws<boom>([&] { adapt::adjacent_find(a.begin(), a.end(), eq2); }) == 1);
+    CHECK(throws<boom>([&] { adapt::mismatch(a.begin(), a.end(), a.begin(), eq2); }) == 1);
+    CHECK(throws<boom>([&] { adapt::is_sorted(a.begin(), a.end(), p2); }) == 1);
+    CHECK(throws<boom>([&] { adapt::includes(a.begin(), a.end(), a.begin(), a.end(), p2); }) == 1);
+    CHECK(throws<boom>([&] { adapt::min_element(a.begin(), a.end(), p2); }) == 1);
+    CHECK(throws<boom>([&] { adapt::minmax_element(a.begin(), a.end(), p2); }) == 1);
+    CHECK(throws<boom>([&] { adapt::replace_if(o.begin(), o.end(), p1, 0); }) == (at == 0 ? 1 : 0));
+    CHECK(throws<boom>([&] { adapt::remove_copy_if(a.begin(), a.end(), o.begin(), p1); }) == 1);
+    CHECK(throws<boom>(
+              [&] { adapt::partition_copy(a.begin(), a.end(), o.begin(), o2.begin(), p1); }) == 1);
     auto x = a;
-    CHECK(throws([&] { adapt::remove_if(x.begin(), x.end(), p1); }) == 1);
+    CHECK(throws<boom>([&] { adapt::remove_if(x.begin(), x.end(), p1); }) == 1);
     x = a;
-    CHECK(throws([&] { adapt::unique(x.begin(), x.end(), eq2); }) == (n > 1 ? 1 : 0));
-    CHECK(throws([&] {
+    CHECK(throws<boom>([&] { adapt::unique(x.begin(), x.end(), eq2); }) == (n > 1 ? 1 : 0));
+    CHECK(throws<boom>([&] {
             adapt::transform_inclusive_scan(a.begin(), a.end(), o.begin(), std::plus<>(),
                                             [bad](int v) {
                                               if (v == bad) throw boom();
@@ -334,20 +335,20 @@ void test_exceptions() {
                                             });
           }) == 1);
     x = a;
-    CHECK(throws([&] { adapt::stable_partition(x.begin(), x.end(), p1); }) == 1);
+    CHECK(throws<boom>([&] { adapt::stable_partition(x.begin(), x.end(), p1); }) == 1);
     CHECK(x == a); /* pred runs before anything moves */
-    CHECK(throws([&] { adapt::partition(x.begin(), x.end(), p1); }) == 1);
+    CHECK(throws<boom>([&] { adapt::partition(x.begin(), x.end(), p1); }) == 1);
     std::sort(x.begin(), x.end());
     CHECK(x == a); /* swaps only: a permutation */
     std::vector<int> m(2 * n);
-    CHECK(throws([&] { adapt::merge(a.begin(), a.end(), a.begin(), a.end(), m.begin(), p2); }) ==
-          1);
+    CHECK(throws<boom>(
+              [&] { adapt::merge(a.begin(), a.end(), a.begin(), a.end(), m.begin(), p2); }) == 1);
     std::copy(a.begin(), a.end(), m.begin());
     std::copy(a.begin(), a.end(), m.begin() + static_cast<long>(n));
-    CHECK(throws([&] {
+    CHECK(throws<boom>([&] {
             adapt::inplace_merge(m.begin(), m.begin() + static_cast<long>(n), m.end(), p2);
           }) == 1);
-    CHECK(throws([&] {
+    CHECK(throws<boom>([&] {
             adapt::set_union(a.begin(), a.end(), a.begin(), a.end(), m.begin(), p2);
           }) == 1);
     /* the runtime goes on */

@@ -17,10 +17,12 @@
 #include <cstdlib>
 #include <new>
 #include <numeric>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "stl_test_util.h"
 #include "test_stl_use.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -53,18 +55,6 @@ void operator delete(void *p) noexcept { std::free(p); }
 void operator delete(void *p, std::size_t) noexcept { std::free(p); }
 
 namespace {
-
-int checks = 0, failures = 0, workers_now = 0;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    checks++;                                                                                      \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed [workers %d]\n", __FILE__, __LINE__, #cond,    \
-                   workers_now);                                                                   \
-    }                                                                                              \
-  } while (0)
 
 /* Above 2 ADAPT_STL_SORT_LEAF_MIN (the sorts run in parallel) and two scan
  * blocks; cheap element functions, so the sanitizer variants keep it. */
@@ -425,9 +415,8 @@ void cancel_tokens() {
 
 namespace stl_use {
 
-int run(int workers, int *nchecks) {
-  workers_now = workers;
-  int before = failures, cbefore = checks;
+void run(int workers) {
+  stl_test::where = "use, workers " + std::to_string(workers);
   element_functions();
   wider_accumulator();
   vector_bool();
@@ -436,8 +425,6 @@ int run(int workers, int *nchecks) {
   tasks();
   index_loop();
   cancel_tokens();
-  *nchecks = checks - cbefore;
-  return failures - before;
 }
 
 } // namespace stl_use

@@ -4,10 +4,10 @@
 
 namespace stl_use {
 
-/* Runs every case on the initialised runtime (workers: for the messages);
- * sets *nchecks to the checks made; returns the number that failed, each
- * reported on stderr. */
-int run(int workers, int *nchecks);
+/* Runs every case on the initialised runtime (workers: for the messages),
+ * counting its checks and failures in stl_test::checks and
+ * stl_test::failures (stl_test_util.h), each failure reported on stderr. */
+void run(int workers);
 
 } // namespace stl_use
 

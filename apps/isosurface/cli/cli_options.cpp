@@ -508,6 +508,15 @@ Options parse_options(int argc, char **argv) {
   return o;
 }
 
+AdaptOptions adapt_options(const Options &o) {
+  AdaptOptions a;
+  a.grain = o.grain;
+  a.splitter = o.splitter;
+  a.sched = o.sched;
+  a.window_size = o.window;
+  return a;
+}
+
 DistOptions dist_options(const Options &o) {
   const struct {
     bool set;
@@ -543,10 +552,7 @@ DistOptions dist_options(const Options &o) {
   d.iso = o.iso;
   d.mode = o.modes[0];
   d.workers = o.workers;
-  d.aopt.grain = o.grain;
-  d.aopt.window_size = o.window;
-  d.aopt.splitter = o.splitter;
-  d.aopt.sched = o.sched;
+  d.aopt = adapt_options(o);
   d.reps = o.reps;
   d.quiet = o.quiet;
   d.tetrahedralize = o.tetrahedralize;

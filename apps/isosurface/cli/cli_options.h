@@ -67,6 +67,11 @@ struct Options {
  * and so does an output path that cannot be written. */
 Options parse_options(int argc, char **argv);
 
+/* The adaptive options the command line sets (--grain, --splitter,
+ * --sched, --window); window_size is 0 when --window is not given (the
+ * caller picks the mesh's default). Pure; any thread. */
+AdaptOptions adapt_options(const Options &o);
+
 /* The options of a distributed run; exits with EXIT_USAGE if o has one it
  * does not take (serial only) or files of another kind than .pvtu in,
  * .pvtp out. */

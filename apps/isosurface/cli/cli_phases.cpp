@@ -145,10 +145,8 @@ void init_runtime(Run &r) {
   const Mesh &m = r.mesh;
   size_t shared = ISO_FALLBACK_SHARED_CACHE;
   if (size_t c = adapt_shared_cache_size()) shared = c;
-  r.aopt.grain = r.o.grain;
-  r.aopt.splitter = r.o.splitter;
-  r.aopt.sched = r.o.sched;
-  r.aopt.window_size = r.o.window ? r.o.window : default_window(m, shared);
+  r.aopt = adapt_options(r.o);
+  if (!r.aopt.window_size) r.aopt.window_size = default_window(m, shared);
 }
 
 /* ---- Phase: --reorder (on the runtime, timed apart), then --save-mesh -- */

@@ -25,12 +25,10 @@ std::string written_pieces(const std::string &path, const std::vector<RankFigure
   return s;
 }
 
-void report(const World &w, const DistOptions &o, size_t npieces,
-            const std::vector<RankFigures> &all, uint64_t gverts, const std::string &notes) {
-  std::printf("\ndistributed isosurface at iso=%g: %d rank(s), %zu piece(s) of %s, mode %s, "
-              "median of %d run(s)\n",
-              o.iso, w.size, npieces, o.input.c_str(), mode_name(o.mode), o.reps);
-  if (!notes.empty()) std::printf("%s", notes.c_str());
+namespace {
+
+/* One line per rank: its pieces, sizes, phase times and memory. */
+void rank_table(const std::vector<RankFigures> &all) {
   std::printf("%4s %9s %10s %10s %10s %8s %3s %9s %9s %9s %9s %9s %9s %9s %8s %8s %6s\n", "rank",
               "pieces", "cells", "triangles", "vertices", "cpus", "W", "read ms", "reorder",
               "extract", "cells ms", "merge ms", "gmerge ms", "write ms", "RSS MiB", "data MiB",
@@ -49,6 +47,11 @@ void report(const World &w, const DistOptions &o, size_t npieces,
                 1e3 * f.t_gmerge, 1e3 * f.t_write, f.rss_peak / (1 << 20), f.data_bytes / (1 << 20),
                 f.data_bytes > 0 ? growth / f.data_bytes : 0.0);
   }
+}
+
+/* One line per phase: min, mean and max over the ranks, the imbalance, the
+ * largest CPU time. */
+void phase_table(const std::vector<RankFigures> &all) {
   const struct {
     const char *name;
     double RankFigures::*t;
@@ -84,6 +87,11 @@ void report(const World &w, const DistOptions &o, size_t npieces,
   }
   std::printf("(imbalance: max / mean over the ranks; the job takes the max. cpu: CPU time, the "
               "main thread's, the process's for reorder and extract)\n");
+}
+
+/* The job's totals: surface, vertex numbering, reorder, memory, output. */
+void totals(const World &w, const DistOptions &o, const std::vector<RankFigures> &all,
+            uint64_t gverts) {
   long long tris = 0, verts = 0;
   double area = 0, worst = 0, peak = 0;
   size_t worst_rank = 0;
@@ -119,6 +127,19 @@ void report(const World &w, const DistOptions &o, size_t npieces,
                 (size_t)std::count_if(all.begin(), all.end(),
                                       [](const RankFigures &f) { return f.tris > 0; }),
                 written_pieces(o.output, all).c_str());
+}
+
+} // namespace
+
+void report(const World &w, const DistOptions &o, size_t npieces,
+            const std::vector<RankFigures> &all, uint64_t gverts, const std::string &notes) {
+  std::printf("\ndistributed isosurface at iso=%g: %d rank(s), %zu piece(s) of %s, mode %s, "
+              "median of %d run(s)\n",
+              o.iso, w.size, npieces, o.input.c_str(), mode_name(o.mode), o.reps);
+  if (!notes.empty()) std::printf("%s", notes.c_str());
+  rank_table(all);
+  phase_table(all);
+  totals(w, o, all, gverts);
 }
 
 void write_csv(const DistOptions &o, const std::vector<RankFigures> &all) {

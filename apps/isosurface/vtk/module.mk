@@ -38,18 +38,25 @@ VTKF_CMAKE_ARGS = -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(CXX
   -DADAPT_LIBRARY=$(abspath build/release/libadapt.so)
 
 .PHONY: vtk-filter install-vtk-filter uninstall-vtk-filter
+# $(call VTKF_CMAKE_BUILD,DIR,ARGS,FILES,NOTE): the recipe of a stamp
+# built from $(VTKF_DIR) in DIR: cmake ARGS configures once (again when one
+# of FILES is newer than DIR/build.ninja; NOTE follows the directory in the
+# message), ninja rebuilds what changed, the stamp is touched.
+define VTKF_CMAKE_BUILD
+	@mkdir -p $(1)
+	@if [ ! -f $(1)/build.ninja ]$(foreach f,$(3), || [ $(f) -nt $(1)/build.ninja ]); then \
+	  echo "cmake $(VTKF_DIR)$(4) -> $(1)"; \
+	  $(CMAKE) -S $(VTKF_DIR) -B $(1) $(2) >$(1)/cmake.log 2>&1 || \
+	    { cat $(1)/cmake.log >&2; exit 1; }; fi
+	$(CMAKE) --build $(1) -j $(VTKF_JOBS)
+	@touch $@
+endef
 ifeq ($(VARIANT),release)
 vtk-filter: $(VTKF_STAMP)
 # cmake configures once (again when CMakeLists.txt changes), ninja rebuilds
 # what changed.
 $(VTKF_STAMP): $(VTKF_SRCS) $(VTKF_REL_LIBS) $(wildcard $(VTKF_ISO_INC)/adapt/*.hpp)
-	@mkdir -p $(VTKF_B)
-	@if [ ! -f $(VTKF_B)/build.ninja ] || [ $(VTKF_DIR)/CMakeLists.txt -nt $(VTKF_B)/build.ninja ]; then \
-	  echo "cmake $(VTKF_DIR) -> $(VTKF_B)"; \
-	  $(CMAKE) -S $(VTKF_DIR) -B $(VTKF_B) $(VTKF_CMAKE_ARGS) >$(VTKF_B)/cmake.log 2>&1 || \
-	    { cat $(VTKF_B)/cmake.log >&2; exit 1; }; fi
-	$(CMAKE) --build $(VTKF_B) -j $(VTKF_JOBS)
-	@touch $@
+	$(call VTKF_CMAKE_BUILD,$(VTKF_B),$(VTKF_CMAKE_ARGS),$(VTKF_DIR)/CMakeLists.txt,)
 else
 vtk-filter:
 	$(MAKE) --no-print-directory VARIANT=release vtk-filter

@@ -39,14 +39,8 @@ ifeq ($(VARIANT),release)
 ifneq ($(PVP_HAVE),)
 paraview-plugin: $(PVP_STAMP)
 $(PVP_STAMP): $(PVP_SRCS) $(VTKF_REL_LIBS) $(wildcard $(VTKF_ISO_INC)/adapt/*.hpp)
-	@mkdir -p $(PVP_B)
-	@if [ ! -f $(PVP_B)/build.ninja ] || [ $(VTKF_DIR)/CMakeLists.txt -nt $(PVP_B)/build.ninja ] || \
-	    [ $(PVP_DIR)/plugin.cmake -nt $(PVP_B)/build.ninja ]; then \
-	  echo "cmake $(VTKF_DIR) (ParaView plugin) -> $(PVP_B)"; \
-	  $(CMAKE) -S $(VTKF_DIR) -B $(PVP_B) $(PVP_CMAKE_ARGS) >$(PVP_B)/cmake.log 2>&1 || \
-	    { cat $(PVP_B)/cmake.log >&2; exit 1; }; fi
-	$(CMAKE) --build $(PVP_B) -j $(VTKF_JOBS)
-	@touch $@
+	$(call VTKF_CMAKE_BUILD,$(PVP_B),$(PVP_CMAKE_ARGS),$(VTKF_DIR)/CMakeLists.txt \
+	  $(PVP_DIR)/plugin.cmake, (ParaView plugin))
 else
 paraview-plugin:
 	@echo "paraview-plugin: needs paraview-dev and python3-paraview's files" \
