@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "algo_test.h"
 
@@ -144,6 +145,7 @@ static void test_find_stops_early(void **state) {
   atomic_uchar *seen = calloc(n, sizeof *seen);
   assert_true(a && seen);
   a[1000] = 5;
+  const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) {
     if (adapt_test_skip_workers(algo_workers[wi])) continue;
     assert_int_equal(adapt_test_workers(algo_workers[wi]), 0);
@@ -160,7 +162,11 @@ static void test_find_stops_early(void **state) {
       fprintf(stderr, "  workers=%d %-16s: %zu of %zu elements evaluated\n", algo_workers[wi],
               algo_modes[mi].name, ev, n);
       assert_true(ev >= 1001);
-      assert_true(ev < n / 4);
+      /* Early: well under n. With more workers than CPUs the finder may be
+       * descheduled right after its match while the others run on to
+       * their next poll (under TSan, 8 workers on 2 CPUs: up to 29% of n
+       * seen, in the sliding modes): a looser bound there. */
+      assert_true(ev < (algo_workers[wi] > ncpu ? n / 2 : n / 4));
     }
   }
   free(a);
