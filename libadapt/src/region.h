@@ -28,13 +28,22 @@ static inline void adapt__region_leave(int region);
 /* The top-level half of adapt__region_leave (out of line). */
 void adapt__region_end(int region);
 
-/* Inline: the nested case (every adapt_scope_begin below the top of a
- * recursion) is a few thread-local accesses, with no call. */
-static inline int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn) {
-  if (ADAPT__UNLIKELY(adapt__tls_frames == 0 && !adapt__tls_pool_thread))
-    return adapt__region_start(w, region, fn);
+/* The nested case of adapt__region_enter alone (a few thread-local
+ * accesses, no call): the calling thread's worker, its frame count
+ * incremented, or NULL when the region would be top-level (nothing
+ * entered: call adapt__region_enter). */
+static inline struct adapt__worker *adapt__region_enter_nested(void) {
+  if (ADAPT__UNLIKELY(adapt__tls_frames == 0 && !adapt__tls_pool_thread)) return NULL;
   adapt__tls_frames++;
-  *w = adapt__tls_worker;
+  return adapt__tls_worker;
+}
+
+/* Inline: the nested case (every adapt_scope_begin below the top of a
+ * recursion) is adapt__region_enter_nested. */
+static inline int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn) {
+  struct adapt__worker *nested = adapt__region_enter_nested();
+  if (ADAPT__UNLIKELY(!nested)) return adapt__region_start(w, region, fn);
+  *w = nested;
   *region = ADAPT__REGION_NESTED;
   return 0;
 }

@@ -22,18 +22,31 @@
 #include "scope.h"
 #include "worker.h"
 
-int adapt_scope_begin(adapt_scope *scope) {
-  adapt__error_clear();
-  if (!scope) return adapt__fail(-EINVAL, "adapt_scope_begin: scope is NULL");
-  adapt__scope *s = (adapt__scope *)(void *)scope;
-  adapt__worker *w;
-  int region;
-  int rc = adapt__region_enter(&w, &region, "adapt_scope_begin");
-  if (rc) return rc;
+/* Open s on w after entering a region of kind region. */
+static inline void scope_begin_on(adapt__scope *s, adapt__worker *w, int region) {
   adapt__scope_open(s, w);
   s->thread = adapt__thread_token();
   s->region = (unsigned)region;
   s->depth = adapt__tls_frames;
+}
+
+/* adapt_scope_begin on a thread outside any region (out of line). */
+static ADAPT_NOINLINE int scope_begin_top(adapt__scope *s) {
+  adapt__worker *w;
+  int region;
+  int rc = adapt__region_enter(&w, &region, "adapt_scope_begin");
+  if (rc) return rc;
+  scope_begin_on(s, w, region);
+  return 0;
+}
+
+int adapt_scope_begin(adapt_scope *scope) {
+  adapt__error_clear();
+  if (!scope) return adapt__fail(-EINVAL, "adapt_scope_begin: scope is NULL");
+  adapt__scope *s = (adapt__scope *)(void *)scope;
+  adapt__worker *w = adapt__region_enter_nested();
+  if (ADAPT__UNLIKELY(!w)) return scope_begin_top(s);
+  scope_begin_on(s, w, ADAPT__REGION_NESTED);
   return 0;
 }
 
