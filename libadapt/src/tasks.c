@@ -121,7 +121,7 @@ int adapt_sync(adapt_scope *scope) {
   if (scope_bad(s, 1)) return scope_error("adapt_sync", s);
   /* Fast path: the newest entry is this scope's task (nothing stolen since
    * the spawn): run it inline; done if the counts balance. */
-  const adapt__spawned *e = adapt__deque_pop_slot(&s->w->dq, s->floor);
+  const adapt__spawned *e = adapt__deque_pop_slot_hot(&s->w->dq, s->floor);
   if (ADAPT__UNLIKELY(!e || e->scope != s)) return sync_slow(s, e);
   ADAPT_ASSERT_PTR_EQ((const void *)e->split, NULL);
   void (*fn)(void *) = e->fn; /* read the slot before fn may push */
