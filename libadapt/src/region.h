@@ -28,12 +28,16 @@ static inline void adapt__region_leave(int region);
 /* The top-level half of adapt__region_leave (out of line). */
 void adapt__region_end(int region);
 
-/* The nested case of adapt__region_enter alone (a few thread-local
- * accesses, no call): the calling thread's worker, its frame count
- * incremented, or NULL when the region would be top-level (nothing
- * entered: call adapt__region_enter). */
+/* Would adapt__region_enter be nested (the calling thread is inside a
+ * region, or is a worker thread)? */
+static inline int adapt__region_is_nested(void) {
+  return adapt__tls_frames != 0 || adapt__tls_pool_thread;
+}
+
+/* The nested case of adapt__region_enter alone, when adapt__region_is_nested
+ * (a few thread-local accesses, no call): the frame count incremented, the
+ * calling thread's worker returned. */
 static inline struct adapt__worker *adapt__region_enter_nested(void) {
-  if (ADAPT__UNLIKELY(adapt__tls_frames == 0 && !adapt__tls_pool_thread)) return NULL;
   adapt__tls_frames++;
   return adapt__tls_worker;
 }
@@ -41,9 +45,8 @@ static inline struct adapt__worker *adapt__region_enter_nested(void) {
 /* Inline: the nested case (every adapt_scope_begin below the top of a
  * recursion) is adapt__region_enter_nested. */
 static inline int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn) {
-  struct adapt__worker *nested = adapt__region_enter_nested();
-  if (ADAPT__UNLIKELY(!nested)) return adapt__region_start(w, region, fn);
-  *w = nested;
+  if (ADAPT__UNLIKELY(!adapt__region_is_nested())) return adapt__region_start(w, region, fn);
+  *w = adapt__region_enter_nested();
   *region = ADAPT__REGION_NESTED;
   return 0;
 }

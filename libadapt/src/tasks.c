@@ -44,9 +44,8 @@ int adapt_scope_begin(adapt_scope *scope) {
   adapt__error_clear();
   if (!scope) return adapt__fail(-EINVAL, "adapt_scope_begin: scope is NULL");
   adapt__scope *s = (adapt__scope *)(void *)scope;
-  adapt__worker *w = adapt__region_enter_nested();
-  if (ADAPT__UNLIKELY(!w)) return scope_begin_top(s);
-  scope_begin_on(s, w, ADAPT__REGION_NESTED);
+  if (ADAPT__UNLIKELY(!adapt__region_is_nested())) return scope_begin_top(s);
+  scope_begin_on(s, adapt__region_enter_nested(), ADAPT__REGION_NESTED);
   return 0;
 }
 
@@ -83,8 +82,9 @@ static ADAPT_NOINLINE int spawn_full(adapt__scope *s, void (*fn)(void *), void *
   return 0;
 }
 
-int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
-  adapt__error_clear();
+/* adapt_spawn after the error-detail check: the fast path, whose only
+ * calls are tail calls (no registers to save). */
+static inline int spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   adapt__scope *s = (adapt__scope *)(void *)scope;
   if (scope_bad(s, 0)) return scope_error("adapt_spawn", s);
   if (ADAPT__UNLIKELY(!fn)) return adapt__fail(-EINVAL, "adapt_spawn: fn is NULL");
@@ -100,6 +100,17 @@ int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   adapt__deque_publish(&w->dq);
   adapt__wake_after_push(w->solo);
   return 0;
+}
+
+/* adapt_spawn with a detail to clear first (out of line). */
+static ADAPT_NOINLINE int spawn_clearing(adapt_scope *scope, void (*fn)(void *), void *arg) {
+  adapt__error_clear();
+  return spawn(scope, fn, arg);
+}
+
+int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
+  if (ADAPT__UNLIKELY(adapt__error_pending)) return spawn_clearing(scope, fn, arg);
+  return spawn(scope, fn, arg);
 }
 
 /* adapt_sync's general path (out of line): e, the entry popped by the fast
