@@ -31,5 +31,7 @@
 
 #define ADAPT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ADAPT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* Keep a function out of line (a fast path's cold half). */
+#define ADAPT_NOINLINE __attribute__((noinline))
 
 #endif /* LIBADAPT_SRC_DEBUG_H */

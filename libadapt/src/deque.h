@@ -88,7 +88,9 @@ static inline adapt__spawned *adapt__deque_next_slot(adapt__deque *d) {
   size_t h = atomic_load_explicit(&d->head, memory_order_acquire);
   /* A failing thief may hold head one past tail for a moment: empty. */
   if (tl > h && tl - h >= ADAPT_DEQUE_CAP - 1) return NULL;
-  return &d->slots[tl % ADAPT_DEQUE_CAP];
+  adapt__spawned *e = &d->slots[tl % ADAPT_DEQUE_CAP];
+  if (!e) __builtin_unreachable(); /* an element of an array: NULL means full */
+  return e;
 }
 
 /* Owner: make the slot filled after adapt__deque_next_slot visible. */
@@ -119,6 +121,23 @@ static inline adapt__spawned *adapt__deque_pop_slot(adapt__deque *d, size_t floo
   if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t && !adapt__deque_pop_conflict(d, t))
     return NULL;
   return &d->slots[t % ADAPT_DEQUE_CAP];
+}
+/* Owner: adapt__deque_pop_slot for a pop that expects an entry (adapt_sync
+ * right after its spawn): no relaxed pre-check of the head, so an empty
+ * deque (the entry was stolen) goes through adapt__deque_pop_conflict's
+ * lock. The same THE steps otherwise. */
+static inline adapt__spawned *adapt__deque_pop_slot_hot(adapt__deque *d, size_t floor) {
+  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
+  if (tl <= floor) return NULL;
+  size_t t = tl - 1;
+  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
+   * (pairs with the thief's seq_cst increment of head and load of tail). */
+  atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
+  if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t && !adapt__deque_pop_conflict(d, t))
+    return NULL;
+  adapt__spawned *e = &d->slots[t % ADAPT_DEQUE_CAP];
+  if (!e) __builtin_unreachable(); /* an element of an array */
+  return e;
 }
 /* Owner: the same, always under the lock: afterwards every split of the
  * entry by a thief happened before (a splittable entry's owner calls it

@@ -25,7 +25,7 @@ int adapt__push_entry(struct adapt__worker *w, const adapt__spawned *e);
 static inline void adapt__wake_after_push(int solo) {
   /* seq_cst: with the seq_cst store of tail in adapt__deque_publish, the
    * waker half of the Dekker pair of the idle protocol (idle.c). */
-  if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0 && !solo)
+  if (ADAPT__UNLIKELY(atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0) && !solo)
     adapt__wake_all();
 }
 /* Publishing a frame on w's frame stack / unpublishing it: wakes sleepers

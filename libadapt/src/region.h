@@ -28,13 +28,25 @@ static inline void adapt__region_leave(int region);
 /* The top-level half of adapt__region_leave (out of line). */
 void adapt__region_end(int region);
 
-/* Inline: the nested case (every adapt_scope_begin below the top of a
- * recursion) is a few thread-local accesses, with no call. */
-static inline int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn) {
-  if (ADAPT__UNLIKELY(adapt__tls_frames == 0 && !adapt__tls_pool_thread))
-    return adapt__region_start(w, region, fn);
+/* Would adapt__region_enter be nested (the calling thread is inside a
+ * region, or is a worker thread)? */
+static inline int adapt__region_is_nested(void) {
+  return adapt__tls_frames != 0 || adapt__tls_pool_thread;
+}
+
+/* The nested case of adapt__region_enter alone, when adapt__region_is_nested
+ * (a few thread-local accesses, no call): the frame count incremented, the
+ * calling thread's worker returned. */
+static inline struct adapt__worker *adapt__region_enter_nested(void) {
   adapt__tls_frames++;
-  *w = adapt__tls_worker;
+  return adapt__tls_worker;
+}
+
+/* Inline: the nested case (every adapt_scope_begin below the top of a
+ * recursion) is adapt__region_enter_nested. */
+static inline int adapt__region_enter(struct adapt__worker **w, int *region, const char *fn) {
+  if (ADAPT__UNLIKELY(!adapt__region_is_nested())) return adapt__region_start(w, region, fn);
+  *w = adapt__region_enter_nested();
   *region = ADAPT__REGION_NESTED;
   return 0;
 }

@@ -2,34 +2,50 @@
  * adapt_sync, with their checks, over the internal scopes of scope.c.
  *
  * The work-first fast path (Cilk-5's THE protocol, deque.h): a nested
- * adapt_scope_begin touches a few thread-locals and reads the deque's tail;
- * adapt_spawn writes its entry in the next slot and publishes the tail;
- * adapt_sync pops the newest entry (one store, one load, one compare), runs
- * it inline if it is the scope's own task, and returns when the scope's
- * counts balance. Everything else (a pop that races a thief, stolen or
- * split entries, a full deque, a top-level region) takes the general path
- * of scope.c and region.c. */
+ * adapt_scope_begin touches a few thread-locals and reads the deque's tail
+ * (the scope caches its worker and region); adapt_spawn writes its entry in
+ * the next slot and publishes the tail; adapt_sync pops the newest entry
+ * (one store, one load, one compare), runs it inline if it is the scope's
+ * own task (the only entries counted in a user scope are its adapt_spawn
+ * tasks), and returns when the scope's counts balance. Each call checks
+ * its scope (magic, thread; sync: nesting order) against the values cached
+ * at adapt_scope_begin: a few loads and compares. Everything else (a pop
+ * that races a thief, stolen or split entries, a full deque, a top-level
+ * region) takes the general path, out of line, of scope.c and region.c. */
 #include <errno.h>
 #include <adapt/tasks.h>
 
+#include "debug.h"
 #include "error.h"
 #include "idle.h"
 #include "region.h"
 #include "scope.h"
 #include "worker.h"
 
-int adapt_scope_begin(adapt_scope *scope) {
-  adapt__error_clear();
-  if (!scope) return adapt__fail(-EINVAL, "adapt_scope_begin: scope is NULL");
-  adapt__scope *s = (adapt__scope *)(void *)scope;
-  adapt__worker *w;
-  int region;
-  int rc = adapt__region_enter(&w, &region, "adapt_scope_begin");
-  if (rc) return rc;
+/* Open s on w after entering a region of kind region. */
+static inline void scope_begin_on(adapt__scope *s, adapt__worker *w, int region) {
   adapt__scope_open(s, w);
   s->thread = adapt__thread_token();
   s->region = (unsigned)region;
   s->depth = adapt__tls_frames;
+}
+
+/* adapt_scope_begin on a thread outside any region (out of line). */
+static ADAPT_NOINLINE int scope_begin_top(adapt__scope *s) {
+  adapt__worker *w;
+  int region;
+  int rc = adapt__region_enter(&w, &region, "adapt_scope_begin");
+  if (rc) return rc;
+  scope_begin_on(s, w, region);
+  return 0;
+}
+
+int adapt_scope_begin(adapt_scope *scope) {
+  adapt__error_clear();
+  if (!scope) return adapt__fail(-EINVAL, "adapt_scope_begin: scope is NULL");
+  adapt__scope *s = (adapt__scope *)(void *)scope;
+  if (ADAPT__UNLIKELY(!adapt__region_is_nested())) return scope_begin_top(s);
+  scope_begin_on(s, adapt__region_enter_nested(), ADAPT__REGION_NESTED);
   return 0;
 }
 
@@ -38,23 +54,9 @@ static void run_user(adapt__worker *w, const adapt__spawned *t) {
   t->fn(t->arg);
 }
 
-/* adapt__run_spawned for a task of s that its owner w popped itself. */
-static inline void run_own(adapt__worker *w, adapt__scope *s, void (*fn)(void *), void *arg) {
-  /* A spawned task is its own context: adapt_cancel inside it never
-   * reaches the call this worker is running (a barrier). */
-  adapt__cancel_scope barrier = {0};
-  adapt__cancel_push(&barrier);
-  if (w->nest < ADAPT_MAX_NEST) w->running[w->nest] = 0;
-  w->nest++;
-  fn(arg);
-  w->nest--;
-  adapt__cancel_pop(&barrier);
-  s->local++;
-}
-
 /* Why scope s cannot be used by the calling thread in function fn: -EINVAL
  * with the detail (the slow path of adapt_spawn and adapt_sync). */
-static int scope_error(const char *fn, const adapt__scope *s) {
+static ADAPT_NOINLINE int scope_error(const char *fn, const adapt__scope *s) {
   if (!s) return adapt__fail(-EINVAL, "%s: scope is NULL", fn);
   if (s->magic != ADAPT__SCOPE_MAGIC)
     return adapt__fail(-EINVAL, "%s: scope was not begun (or is already synced)", fn);
@@ -66,20 +68,30 @@ static int scope_error(const char *fn, const adapt__scope *s) {
                      fn);
 }
 
-int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
-  adapt__error_clear();
+/* Is s unusable by the calling thread (sync: also out of order)? */
+static inline int scope_bad(const adapt__scope *s, int sync) {
+  return ADAPT__UNLIKELY(!s || s->magic != ADAPT__SCOPE_MAGIC ||
+                         s->thread != adapt__thread_token() ||
+                         (sync && s->depth != adapt__tls_frames));
+}
+
+/* adapt_spawn with the deque full: run the task now (out of line). */
+static ADAPT_NOINLINE int spawn_full(adapt__scope *s, void (*fn)(void *), void *arg) {
+  adapt__spawned t = {.run = run_user, .scope = s, .fn = fn, .arg = arg};
+  adapt__run_spawned(s->w, &t);
+  return 0;
+}
+
+/* adapt_spawn after the error-detail check: the fast path, whose only
+ * calls are tail calls (no registers to save). */
+static inline int spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   adapt__scope *s = (adapt__scope *)(void *)scope;
-  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->thread != adapt__thread_token())
-    return scope_error("adapt_spawn", s);
-  if (!fn) return adapt__fail(-EINVAL, "adapt_spawn: fn is NULL");
+  if (scope_bad(s, 0)) return scope_error("adapt_spawn", s);
+  if (ADAPT__UNLIKELY(!fn)) return adapt__fail(-EINVAL, "adapt_spawn: fn is NULL");
   adapt__worker *w = s->w;
   s->pushed++;
   adapt__spawned *e = adapt__deque_next_slot(&w->dq);
-  if (ADAPT__UNLIKELY(!e)) { /* deque full: run it now */
-    adapt__spawned t = {.run = run_user, .scope = s, .fn = fn, .arg = arg};
-    adapt__run_spawned(w, &t);
-    return 0;
-  }
+  if (ADAPT__UNLIKELY(!e)) return spawn_full(s, fn, arg);
   e->run = run_user;
   e->split = NULL;
   e->scope = s;
@@ -90,29 +102,53 @@ int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   return 0;
 }
 
-int adapt_sync(adapt_scope *scope) {
+/* adapt_spawn with a detail to clear first (out of line). */
+static ADAPT_NOINLINE int spawn_clearing(adapt_scope *scope, void (*fn)(void *), void *arg) {
   adapt__error_clear();
-  adapt__scope *s = (adapt__scope *)(void *)scope;
-  if (!s || s->magic != ADAPT__SCOPE_MAGIC || s->thread != adapt__thread_token() ||
-      s->depth != adapt__tls_frames)
-    return scope_error("adapt_sync", s);
+  return spawn(scope, fn, arg);
+}
+
+int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
+  if (ADAPT__UNLIKELY(adapt__error_pending)) return spawn_clearing(scope, fn, arg);
+  return spawn(scope, fn, arg);
+}
+
+/* adapt_sync's general path (out of line): e, the entry popped by the fast
+ * path that is not the scope's own task (or NULL), then the wait. */
+static ADAPT_NOINLINE int sync_slow(adapt__scope *s, const adapt__spawned *e) {
   unsigned region = s->region;
-  adapt__worker *w = s->w;
-  /* Fast path: the newest entry is this scope's task (nothing stolen since
-   * the spawn): run it inline; done if the counts balance. */
-  const adapt__spawned *e = adapt__deque_pop_slot(&w->dq, s->floor);
-  if (e && e->scope == s && e->run == run_user) {
-    run_own(w, s, e->fn, e->arg); /* reads the slot before fn may push */
-    if (adapt__scope_done(s)) {
-      s->magic = 0;
-      adapt__region_leave((int)region);
-      return 0;
-    }
-  } else if (e) {
+  if (e) {
     adapt__spawned t = *e;
-    adapt__run_spawned(w, &t);
+    adapt__run_spawned(s->w, &t);
   }
   adapt__scope_wait(s);
   adapt__region_leave((int)region);
+  return 0;
+}
+
+int adapt_sync(adapt_scope *scope) {
+  adapt__error_clear();
+  adapt__scope *s = (adapt__scope *)(void *)scope;
+  if (scope_bad(s, 1)) return scope_error("adapt_sync", s);
+  /* Fast path: the newest entry is this scope's task (nothing stolen since
+   * the spawn): run it inline; done if the counts balance. */
+  const adapt__spawned *e = adapt__deque_pop_slot_hot(&s->w->dq, s->floor);
+  if (ADAPT__UNLIKELY(!e || e->scope != s)) return sync_slow(s, e);
+  ADAPT_ASSERT_PTR_EQ((const void *)e->split, NULL);
+  void (*fn)(void *) = e->fn; /* read the slot before fn may push */
+  void *arg = e->arg;
+  /* A spawned task is its own context: adapt_cancel inside it never
+   * reaches the call this worker is running (a barrier). It runs on this
+   * worker's own stack as its owner's code would: no record in w->running
+   * (nothing of another worker to give back if the thread exits). */
+  adapt__cancel_scope barrier;
+  barrier.flag = NULL;
+  adapt__cancel_push(&barrier);
+  fn(arg);
+  adapt__cancel_pop(&barrier);
+  s->local++;
+  if (ADAPT__UNLIKELY(!adapt__scope_done(s))) return sync_slow(s, NULL);
+  s->magic = 0;
+  adapt__region_leave((int)s->region);
   return 0;
 }

@@ -23,7 +23,8 @@ typedef struct adapt__worker {
   unsigned depth;   /* published frames */
   unsigned serving; /* inside adapt__serve: no re-entry */
   unsigned floor;   /* frames[0 .. floor-1] are being reduced: not split */
-  unsigned nest;    /* stolen or spawned work running on this stack */
+  unsigned nest;    /* stolen or spawned work running on this stack (not
+                       the scope's own task adapt_sync runs inline) */
   uint64_t rng;
   struct adapt__theft *pool; /* free theft records (records.h) */
   int *near;                 /* workers sharing this one's closest shared cache */
