@@ -14,7 +14,10 @@ vtkCellDataToPointData first). Compared: the triangle and merged point
 counts, the points, every point array (type, components, values within
 1e-6), the area within 1e-9 relative, per value of each cell array the
 count and area of its triangles, the triangles wound alike (not on the
-mixed cells: see test_mixed). Errors: empty input, no
+mixed cells: see test_mixed). vtkContourGrid's other properties:
+OutputPointsPrecision, GenerateTriangles, ComputeGradients (a linear
+field's exact gradient; vtkContourFilter's on the image), the locators (a
+mesh of two pieces, each with its own seam points). Errors: empty input, no
 scalars, a wrong array name, 2D and quadratic cells: an error, an empty
 output. Then EXAMPLE.py (docs/isosurface.md's example) is run and its file
 read back, and the docs' Python and C++ examples are checked to be
