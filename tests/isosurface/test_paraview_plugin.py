@@ -3,6 +3,8 @@ pvbatch (tests/isosurface/test_paraview_plugin.sh runs it):
 
     pvbatch test_paraview_plugin.py PLUGIN DIR            (serial; writes DIR's meshes)
     mpirun -np 2 pvbatch --symmetric test_paraview_plugin.py PLUGIN DIR --mpi
+    python3 test_paraview_plugin.py PLUGIN DIR --server PORT   (a client of pvserver)
+    paraview --script=S --exit        (S runs this with PLUGIN DIR --gui, in the GUI)
 
 LoadPlugin(PLUGIN, ns=globals()) gives AdaptiveContour. Meshes (written by
 the serial run with ParaView's VTK): the wavelet (vtkRTAnalyticSource,
@@ -22,7 +24,11 @@ reader's error, an empty surface, no crash), an array that does not exist.
 Under mpirun (--mpi): each rank compares its own piece's surfaces, and the
 triangle counts summed over the ranks equal the serial run's. Serial and
 under mpirun: GenerateGlobalIds after ours (and after Contour) numbers as
-many points as the serial surface has (check_global_ids). Each rank
+many points as the serial surface has (check_global_ids). After the
+serial run, a client of pvserver (--server: the plugin loaded on the
+server by LoadPlugin, the server's surfaces fetched) and the GUI (--gui:
+the plugin loaded at its start by PV_PLUGIN_PATH) compare ours with
+Contour's on the .pvtu. Each rank
 ends with the line "test_paraview_plugin.py (rank R of N): F failed", on
 stdout when serial (its exit status is F, at most 100), in DIR/rank_R.log
 under mpirun.
@@ -32,8 +38,9 @@ import sys
 
 import numpy as np
 from paraview.modules.vtkRemotingCore import vtkProcessModule
-from paraview.simple import (Contour, GenerateGlobalIds, LoadPlugin, OpenDataFile,
-                             XMLUnstructuredGridReader)
+from paraview import servermanager, simple
+from paraview.simple import (Connect, Contour, Disconnect, GenerateGlobalIds, LoadPlugin,
+                             OpenDataFile, XMLUnstructuredGridReader)
 from vtkmodules.util import numpy_support as ns
 from vtkmodules.vtkCommonCore import vtkOutputWindow, vtkStringOutputWindow
 from vtkmodules.vtkFiltersCore import vtkArrayCalculator, vtkPointDataToCellData
@@ -47,7 +54,15 @@ from surface_compare import check, compare, failures, triangles  # noqa: E402
 
 PLUGIN, DIR = sys.argv[1], sys.argv[2]
 MPI = "--mpi" in sys.argv[3:]
-LoadPlugin(PLUGIN, ns=globals())
+# --server PORT: a client of the pvserver on localhost:PORT, the plugin
+# loaded on the server by LoadPlugin(..., remote=True). --gui: in the GUI
+# (paraview --script=...), the plugin loaded at its start (PV_PLUGIN_PATH).
+SERVER = int(sys.argv[sys.argv.index("--server") + 1]) if "--server" in sys.argv[3:] else None
+GUI = "--gui" in sys.argv[3:]
+if SERVER is not None:
+    Connect("localhost", SERVER)
+AUTOLOADED = hasattr(simple, "AdaptiveContour")
+LoadPlugin(PLUGIN, remote=SERVER is not None, ns=globals())
 pm = vtkProcessModule.GetProcessModule()
 RANK, SIZE = pm.GetPartitionId(), pm.GetNumberOfLocalPartitions()
 if MPI:  # one file per rank: the ranks' lines would interleave on one pipe
@@ -96,7 +111,10 @@ def make_meshes():
 
 
 def local(proxy):
-    """This rank's output of proxy (its piece under mpirun)."""
+    """This rank's output of proxy (its piece under mpirun; the server's,
+    fetched, in a client)."""
+    if SERVER is not None:
+        return servermanager.Fetch(proxy)
     proxy.UpdatePipeline()
     return proxy.GetClientSideObject().GetOutputDataObject(0)
 
@@ -242,7 +260,31 @@ def check_global_ids(reader):
               "ranks (serial surface: %d points)" % (RANK, name, n, distinct, total, serial))
 
 
+def client():
+    """In a client of pvserver (the server's surfaces, fetched) or in the
+    GUI: AdaptiveContour of DIR/mesh.pvtu against Contour."""
+    if SERVER is not None:
+        check(servermanager.ActiveConnection.IsRemote(), "a client of pvserver on port %d"
+              % SERVER)
+    if GUI:
+        check(AUTOLOADED and
+              vtkProcessModule.GetProcessType() == vtkProcessModule.PROCESS_CLIENT,
+              "in the GUI: AdaptiveContour loaded at start (PV_PLUGIN_PATH) before LoadPlugin")
+    where = "pvserver" if SERVER is not None else "GUI"
+    reader = OpenDataFile(os.path.join(DIR, "mesh.pvtu"))
+    ours, ref = pair(reader, "RTData", VALUE_SETS[1], ComputeNormals=1)
+    compare("%s: mesh.pvtu RTData at %s" % (where, VALUE_SETS[1]), ours, ref, "Contour",
+            skip=("Normals",))
+    check(ours.GetPointData().GetArray("Normals") is not None, "%s: Normals" % where)
+    print("test_paraview_plugin.py (rank %d of %d): %d failed" % (RANK, SIZE, len(failures)))
+    if SERVER is not None:
+        Disconnect()
+    return min(len(failures), 100)
+
+
 def main():
+    if SERVER is not None or GUI:
+        return client()
     if not MPI:
         make_meshes()
     totals = {}
@@ -297,5 +339,5 @@ if __name__ == "__main__":
         os._exit(100)
     # Under mpirun pvbatch finalizes MPI after the script: no sys.exit there
     # (test_paraview_plugin.sh reads each rank's last line).
-    if not MPI:
+    if not MPI and not GUI:  # the GUI exits by its --exit
         sys.exit(rc)
