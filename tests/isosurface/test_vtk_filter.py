@@ -412,10 +412,16 @@ def test_locator():
           % (plain.GetNumberOfPoints(), ref.GetNumberOfPoints()))
     compare("two pieces, vtkMergePoints", with_props(mesh, [150.0, 200.0], "RTData",
                                                      Locator=vtkMergePoints()), ref)
-    octree = with_props(mesh, [150.0, 200.0], "RTData", Locator=vtkIncrementalOctreePointLocator())
-    check(octree.GetNumberOfPoints() == ref.GetNumberOfPoints(),
-          "two pieces, vtkIncrementalOctreePointLocator: %d points, vtkContourGrid %d"
-          % (octree.GetNumberOfPoints(), ref.GetNumberOfPoints()))
+    # Tolerance 0: the filter's own exact merge; 1e-9: through the locator.
+    for tol in (0.0, 1e-9):
+        loc = vtkIncrementalOctreePointLocator()
+        loc.SetTolerance(tol)
+        octree = with_props(mesh, [150.0, 200.0], "RTData", Locator=loc)
+        check(octree.GetNumberOfPoints() == ref.GetNumberOfPoints() and
+              np.array_equal(np.unique(triangles(octree)), np.arange(ref.GetNumberOfPoints())),
+              "two pieces, vtkIncrementalOctreePointLocator (tolerance %g): %d points, every one "
+              "used, vtkContourGrid %d" % (tol, octree.GetNumberOfPoints(),
+                                           ref.GetNumberOfPoints()))
     g = vtkContourGrid()
     g.SetInputData(mesh)
     g.SetValue(0, 150.0)

@@ -14,6 +14,7 @@
 #include "vtkUnstructuredGrid.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -307,6 +308,74 @@ int AddGradients(vtkDataSet *input, const Input &in, Call *call, std::string *er
   return 0;
 }
 
+/* True for the locators that merge exactly coincident points and nothing
+ * else: vtkMergePoints, an incremental octree of tolerance 0. */
+bool MergesExactly(vtkIncrementalPointLocator *locator) {
+  return locator->IsA("vtkMergePoints") ||
+         (locator->IsA("vtkIncrementalOctreePointLocator") && locator->GetTolerance() == 0.0);
+}
+
+/* The hash of a point's coordinates (-0 made +0: equal coordinates, equal
+ * hashes). */
+template <class T>
+std::uint64_t HashPoint(const T *q) {
+  std::uint64_t h = 0;
+  for (int k = 0; k < 3; k++) {
+    const double v = double(q[k]) + 0.0;
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    h = (h ^ bits) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+/* MergeCoincident's loop on the coordinates x (n points). */
+template <class T>
+bool MergeCoincidentAt(const T *x, vtkIdType n, std::vector<vtkIdType> *map, vtkIdList *from) {
+  std::size_t cap = 16;
+  while (cap < 2 * std::size_t(n)) cap <<= 1;
+  std::vector<vtkIdType> table(cap, -1); /* open addressing: an old point id, or -1 */
+  bool same = true;
+  for (vtkIdType p = 0; p < n; p++) {
+    const T *q = x + 3 * p;
+    std::size_t h = std::size_t(HashPoint(q)) & (cap - 1);
+    vtkIdType id = -1;
+    for (; table[h] >= 0; h = (h + 1) & (cap - 1)) {
+      const T *o = x + 3 * table[h];
+      if (o[0] == q[0] && o[1] == q[1] && o[2] == q[2]) {
+        id = (*map)[std::size_t(table[h])];
+        break;
+      }
+    }
+    if (id < 0) {
+      table[h] = p;
+      id = from->GetNumberOfIds();
+      from->InsertNextId(p);
+    }
+    (*map)[std::size_t(p)] = id;
+    same = same && id == p;
+  }
+  return !same;
+}
+
+/* The exact merge of MergesExactly's locators, without them: the points of
+ * equal coordinates made one (the first), in one pass of a hash table (the
+ * same points as theirs, several times faster than vtkMergePoints' buckets).
+ * *from and conn as Locate's; false when no two points coincide. */
+bool MergeCoincident(vtkPoints *old, const vtkTypeInt64 *c, vtkIdType corners, vtkIdList *from,
+                     vtkTypeInt64 *conn) {
+  const vtkIdType n = old->GetNumberOfPoints();
+  std::vector<vtkIdType> map(std::size_t(n), 0);
+  from->Allocate(n);
+  const void *x = old->GetData()->GetVoidPointer(0);
+  const bool changed = old->GetDataType() == VTK_FLOAT
+                           ? MergeCoincidentAt(static_cast<const float *>(x), n, &map, from)
+                           : MergeCoincidentAt(static_cast<const double *>(x), n, &map, from);
+  for (vtkIdType k = 0; changed && k < corners; k++) conn[k] = map[std::size_t(c[k])];
+  return changed;
+}
+
 /* The ids of the points that locator keeps of out's points: *from, per new
  * point, the old point it copies; conn, the triangles renumbered. Returns
  * false when nothing changes (a merging locator that merged nothing). */
@@ -342,19 +411,27 @@ int LocatePoints(vtkIncrementalPointLocator *locator, vtkPolyData *out) {
   vtkCellArray *polys = out->GetPolys();
   if (!old || old->GetNumberOfPoints() == 0 || !polys || !polys->IsStorage64Bit()) return 0;
   try {
-    vtkNew<vtkPoints> pts;
-    pts->SetDataType(old->GetDataType());
-    double bounds[6];
-    old->GetBounds(bounds);
-    locator->InitPointInsertion(pts, bounds, old->GetNumberOfPoints());
     vtkTypeInt64Array *conn = polys->GetConnectivityArray64();
     const vtkIdType corners = conn->GetNumberOfValues();
     vtkNew<vtkTypeInt64Array> nconn;
     nconn->SetNumberOfValues(corners);
     vtkNew<vtkIdList> from;
-    const bool changed =
-        Locate(locator, old, conn->GetPointer(0), corners, from, nconn->GetPointer(0));
-    locator->Initialize(); /* its memory freed, as vtkContourGrid does */
+    vtkNew<vtkPoints> pts;
+    pts->SetDataType(old->GetDataType());
+    bool changed;
+    if (MergesExactly(locator)) {
+      changed = MergeCoincident(old, conn->GetPointer(0), corners, from, nconn->GetPointer(0));
+      if (changed) {
+        pts->SetNumberOfPoints(from->GetNumberOfIds());
+        old->GetData()->GetTuples(from, pts->GetData());
+      }
+    } else {
+      double bounds[6];
+      old->GetBounds(bounds);
+      locator->InitPointInsertion(pts, bounds, old->GetNumberOfPoints());
+      changed = Locate(locator, old, conn->GetPointer(0), corners, from, nconn->GetPointer(0));
+      locator->Initialize(); /* its memory freed, as vtkContourGrid does */
+    }
     if (!changed) return 0;
     vtkNew<vtkPointData> pd;
     CopyTuples(out->GetPointData(), from, nullptr, pd);

@@ -47,13 +47,15 @@ int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err
  * failure). The array is kept alive by call->Keep. */
 int AddGradients(vtkDataSet *input, const Input &in, Call *call, std::string *err);
 
-/* Rebuilds out's points through locator (vtkAdaptiveContourFilter.h,
+/* Rebuilds out's points as locator says (vtkAdaptiveContourFilter.h,
  * SetLocator): a vtkNonMergingPointLocator gives each triangle corner a
- * point of its own; another locator takes the points in order and merges
- * those it finds coincident. out's triangles are renumbered and its point
- * arrays copied to match; out is left as it is when the locator merges
- * nothing. The points keep their type. The locator is initialised first
- * and emptied after. Returns 0 or -ENOMEM (out then emptied). */
+ * point of its own; vtkMergePoints and an incremental octree of tolerance
+ * 0 merge exactly equal points (done here, the locator not called);
+ * another locator takes the points in order and merges those it finds
+ * coincident. out's triangles are renumbered and its point arrays copied to
+ * match; out is left as it is when nothing is merged. The points keep
+ * their type. A locator that is called is initialised first and emptied
+ * after. Returns 0 or -ENOMEM (out then emptied). */
 int LocatePoints(vtkIncrementalPointLocator *locator, vtkPolyData *out);
 
 /* The memory of a filter's outputs kept from one RequestData to the next.

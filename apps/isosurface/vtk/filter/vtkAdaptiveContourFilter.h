@@ -130,11 +130,15 @@ public:
    * vtkNonMergingPointLocator: no merging, each triangle has its own three
    * points (vtkContourGrid's output with that locator). Any other (e.g.
    * vtkMergePoints, vtkIncrementalOctreePointLocator): the edge-merged
-   * points then go through it in order, so that points it finds coincident
-   * (a point of a mesh whose pieces each keep their own copy of a shared
-   * point: a seam) become one, as vtkContourGrid's locator merges them; one
-   * sequential pass over the points. The filter holds a reference;
-   * RequestData initialises the locator and frees its memory after use. */
+   * points that it finds coincident (a point of a mesh whose pieces each
+   * keep their own copy of a shared point: a seam) become one, as
+   * vtkContourGrid's locator merges them; one sequential pass over the
+   * points. vtkMergePoints and an octree of tolerance 0, which merge
+   * exactly equal points, are not called: the filter merges those points
+   * itself (a hash table, the same points); any other merging locator
+   * takes the points in order (InsertUniquePoint). The filter holds a
+   * reference; RequestData initialises the locator it calls and frees its
+   * memory after use. */
   void SetLocator(vtkIncrementalPointLocator *locator);
   vtkGetObjectMacro(Locator, vtkIncrementalPointLocator);
 
