@@ -3,6 +3,8 @@ pvbatch (tests/isosurface/test_paraview_plugin.sh runs it):
 
     pvbatch test_paraview_plugin.py PLUGIN DIR            (serial; writes DIR's meshes)
     mpirun -np 2 pvbatch --symmetric test_paraview_plugin.py PLUGIN DIR --mpi
+    python3 test_paraview_plugin.py PLUGIN DIR --server PORT   (a client of pvserver)
+    paraview --script=S --exit        (S runs this with PLUGIN DIR --gui, in the GUI)
 
 LoadPlugin(PLUGIN, ns=globals()) gives AdaptiveContour. Meshes (written by
 the serial run with ParaView's VTK): the wavelet (vtkRTAnalyticSource,
@@ -12,14 +14,21 @@ and as DIR/mesh.pvtu in 3 pieces. Serial: both files, one and four
 isovalues, contoured by RTData and by the second array; each surface
 compared with Contour's on the same reader (surface_compare.compare: the
 triangle and merged point counts, the points, every interpolated point
-array within 1e-6, the area; normals off; on the .pvtu after Clean, see
-pair()), then with normals on (ours of
+array within 1e-6, the area; normals off; on the .pvtu too, whose pieces'
+seams are merged as Contour merges them), then with normals on (ours of
 unit length, along Contour's up to orientation), ComputeScalars off (no
-scalars array), and the errors: a file that is not VTK XML (OpenDataFile's
-usual error; read by XMLUnstructuredGridReader: the reader's error, an
-empty surface, no crash), an array that does not exist.
+scalars array), on the .vtu Contour's other properties
+(check_contour_properties), and the errors: a file that is not VTK XML
+(OpenDataFile's usual error; read by XMLUnstructuredGridReader: the
+reader's error, an empty surface, no crash), an array that does not exist.
 Under mpirun (--mpi): each rank compares its own piece's surfaces, and the
-triangle counts summed over the ranks equal the serial run's. Each rank
+triangle counts summed over the ranks equal the serial run's. Serial and
+under mpirun: GenerateGlobalIds after ours (and after Contour) numbers as
+many points as the serial surface has (check_global_ids). After the
+serial run, a client of pvserver (--server: the plugin loaded on the
+server by LoadPlugin, the server's surfaces fetched) and the GUI (--gui:
+the plugin loaded at its start by PV_PLUGIN_PATH) compare ours with
+Contour's on the .pvtu. Each rank
 ends with the line "test_paraview_plugin.py (rank R of N): F failed", on
 stdout when serial (its exit status is F, at most 100), in DIR/rank_R.log
 under mpirun.
@@ -29,7 +38,9 @@ import sys
 
 import numpy as np
 from paraview.modules.vtkRemotingCore import vtkProcessModule
-from paraview.simple import Clean, Contour, LoadPlugin, OpenDataFile, XMLUnstructuredGridReader
+from paraview import servermanager, simple
+from paraview.simple import (Connect, Contour, Disconnect, GenerateGlobalIds, LoadPlugin,
+                             OpenDataFile, XMLUnstructuredGridReader)
 from vtkmodules.util import numpy_support as ns
 from vtkmodules.vtkCommonCore import vtkOutputWindow, vtkStringOutputWindow
 from vtkmodules.vtkFiltersCore import vtkArrayCalculator, vtkPointDataToCellData
@@ -43,7 +54,15 @@ from surface_compare import check, compare, failures, triangles  # noqa: E402
 
 PLUGIN, DIR = sys.argv[1], sys.argv[2]
 MPI = "--mpi" in sys.argv[3:]
-LoadPlugin(PLUGIN, ns=globals())
+# --server PORT: a client of the pvserver on localhost:PORT, the plugin
+# loaded on the server by LoadPlugin(..., remote=True). --gui: in the GUI
+# (paraview --script=...), the plugin loaded at its start (PV_PLUGIN_PATH).
+SERVER = int(sys.argv[sys.argv.index("--server") + 1]) if "--server" in sys.argv[3:] else None
+GUI = "--gui" in sys.argv[3:]
+if SERVER is not None:
+    Connect("localhost", SERVER)
+AUTOLOADED = hasattr(simple, "AdaptiveContour")
+LoadPlugin(PLUGIN, remote=SERVER is not None, ns=globals())
 pm = vtkProcessModule.GetProcessModule()
 RANK, SIZE = pm.GetPartitionId(), pm.GetNumberOfLocalPartitions()
 if MPI:  # one file per rank: the ranks' lines would interleave on one pipe
@@ -92,30 +111,74 @@ def make_meshes():
 
 
 def local(proxy):
-    """This rank's output of proxy (its piece under mpirun)."""
+    """This rank's output of proxy (its piece under mpirun; the server's,
+    fetched, in a client)."""
+    if SERVER is not None:
+        return servermanager.Fetch(proxy)
     proxy.UpdatePipeline()
     return proxy.GetClientSideObject().GetOutputDataObject(0)
 
 
 def pair(reader, array, values, **props):
-    """(ours, Contour's) surfaces of reader's local piece. A .pvtu's pieces
-    keep their own points, a seam's twice: ours keeps them apart (merged by
-    mesh edge), Contour merges them by coordinates (its point locator); ours
-    then goes through Clean (exact duplicates merged) after checking that it
-    has Contour's triangles and at least its points."""
+    """(ours, Contour's) surfaces of reader's local piece, each made by the
+    same call but for its first word. A .pvtu's pieces keep their own
+    points, a seam's twice: both merge them by coordinates (the point
+    locator of PointMergeMethod, by default Uniform Binning)."""
     ours = AdaptiveContour(Input=reader, ContourBy=["POINTS", array],  # noqa: F821
                            Isosurfaces=values, **props)
     ref = local(Contour(Input=reader, ContourBy=["POINTS", array], Isosurfaces=values, **props))
-    if reader.FileName[0].endswith(".pvtu"):
-        raw = local(ours)
-        check(raw.GetNumberOfCells() == ref.GetNumberOfCells() and
-              raw.GetNumberOfPoints() >= ref.GetNumberOfPoints(),
-              "%s at %s: %d triangles %d points before Clean, Contour %d triangles %d points"
-              % (array, values, raw.GetNumberOfCells(), raw.GetNumberOfPoints(),
-                 ref.GetNumberOfCells(), ref.GetNumberOfPoints()))
-        # PieceInvariant off: each rank cleans its own piece.
-        ours = Clean(Input=ours, Tolerance=0.0, PieceInvariant=0)
     return local(ours), ref
+
+
+def check_contour_properties(tag, reader, tris):
+    """Contour's other properties, set by the same call on both:
+    OutputPointsPrecision (the input's points are float: Same as input is
+    the comparisons above), GenerateTriangles (tris: the triangles with it
+    on), ComputeGradients (Contour computes none on tetrahedra, ours
+    interpolates the point gradients), PointMergeMethod."""
+    for prec, vtk_type in (("Double", 11), ("Single", 10)):
+        ours, ref = pair(reader, "RTData", VALUE_SETS[0], ComputeNormals=0,
+                         OutputPointsPrecision=prec)
+        check(ours.GetPoints() is not None and ours.GetPoints().GetDataType() == vtk_type and
+              ref.GetPoints().GetDataType() == vtk_type,
+              "%s: OutputPointsPrecision %s: points of type %d in both" % (tag, prec, vtk_type))
+        compare("%s OutputPointsPrecision %s" % (tag, prec), ours, ref, "Contour")
+    ours, ref = pair(reader, "RTData", VALUE_SETS[0], ComputeNormals=0, GenerateTriangles=0)
+    check(ours.GetNumberOfCells() == tris and ref.GetNumberOfCells() < tris,
+          "%s: GenerateTriangles off: our %d triangles (Contour: %d cells, some quadrilaterals)"
+          % (tag, ours.GetNumberOfCells(), ref.GetNumberOfCells()))
+    ours, ref = pair(reader, "RTData", VALUE_SETS[0], ComputeNormals=0, ComputeGradients=1)
+    compare("%s ComputeGradients on" % tag, ours, ref, "Contour")
+    g = ours.GetPointData().GetArray("Gradients")
+    check(g is not None and g.GetNumberOfComponents() == 3 and
+          g.GetNumberOfTuples() == ours.GetNumberOfPoints() and
+          ref.GetPointData().GetArray("Gradients") is None,
+          "%s: ComputeGradients on: our Gradients, 3 components per point (Contour: none on "
+          "tetrahedra)" % tag)
+    ours, ref = pair(reader, "RTData", VALUE_SETS[1], ComputeNormals=0,
+                     PointMergeMethod="Don't Merge Points")
+    check(ours.GetNumberOfPoints() == ref.GetNumberOfPoints() == 3 * ref.GetNumberOfCells() and
+          ours.GetNumberOfCells() == ref.GetNumberOfCells(),
+          "%s: PointMergeMethod Don't Merge Points: %d points for %d triangles, Contour %d for %d"
+          % (tag, ours.GetNumberOfPoints(), ours.GetNumberOfCells(), ref.GetNumberOfPoints(),
+             ref.GetNumberOfCells()))
+    ours, ref = pair(reader, "RTData", VALUE_SETS[1], ComputeNormals=0,
+                     PointMergeMethod="Octree Binning")
+    compare("%s PointMergeMethod Octree Binning" % tag, ours, ref, "Contour")
+
+
+def global_point_ids(proxy, comm):
+    """GenerateGlobalIds after proxy: (the local points, the local distinct
+    ids, the ids over all ranks: the largest plus one)."""
+    out = local(GenerateGlobalIds(Input=proxy, Tolerance=0.0))
+    ids = out.GetPointData().GetGlobalIds()
+    mine = ns.vtk_to_numpy(ids).astype(np.int64) if ids is not None else np.zeros(0, np.int64)
+    from vtkmodules.vtkCommonCore import vtkIdTypeArray
+    a, b = vtkIdTypeArray(), vtkIdTypeArray()
+    a.InsertNextValue(int(mine.max()) + 1 if len(mine) else 0)
+    b.SetNumberOfValues(1)
+    comm.AllReduce(a, b, 0)  # vtkCommunicator::MAX_OP
+    return out.GetNumberOfPoints(), len(np.unique(mine)), b.GetValue(0)
 
 
 def check_surfaces(tag, reader):
@@ -171,13 +234,64 @@ def expect_error(name, make_reader, array, words):
           % (name, " and ".join(words), " ".join(text.split())[:200]))
 
 
+def check_global_ids(reader):
+    """A vertex on a seam is one point with one GlobalPointId: within a rank
+    the surface's points are distinct (its pieces' seams merged), and
+    GenerateGlobalIds (ParaView's answer for Contour too: its output has no
+    GlobalPointIds) numbers the ranks' points as many as the serial run's
+    merged points (DIR/serial_points.txt, written by the serial run)."""
+    comm = pm.GetGlobalController()
+    ours = local(AdaptiveContour(Input=reader, ContourBy=["POINTS", "RTData"],  # noqa: F821
+                                 Isosurfaces=VALUE_SETS[1], ComputeNormals=0))
+    path = os.path.join(DIR, "serial_points.txt")
+    if not MPI:
+        with open(path, "w") as fh:
+            fh.write("%d\n" % ours.GetNumberOfPoints())
+    with open(path) as fh:
+        serial = int(fh.read())
+    for name, f in (("ours", AdaptiveContour), ("Contour", Contour)):  # noqa: F821
+        proxy = f(Input=reader, ContourBy=["POINTS", "RTData"], Isosurfaces=VALUE_SETS[1],
+                  ComputeNormals=0)
+        n, distinct, total = global_point_ids(proxy, comm)
+        check(n == distinct and total == serial,
+              "rank %d: GenerateGlobalIds after %s: %d points, %d distinct ids, %d ids over the "
+              "ranks (serial surface: %d points)" % (RANK, name, n, distinct, total, serial))
+
+
+def client():
+    """In a client of pvserver (the server's surfaces, fetched) or in the
+    GUI: AdaptiveContour of DIR/mesh.pvtu against Contour."""
+    if SERVER is not None:
+        check(servermanager.ActiveConnection.IsRemote(), "a client of pvserver on port %d"
+              % SERVER)
+    if GUI:
+        check(AUTOLOADED and
+              vtkProcessModule.GetProcessType() == vtkProcessModule.PROCESS_CLIENT,
+              "in the GUI: AdaptiveContour loaded at start (PV_PLUGIN_PATH) before LoadPlugin")
+    where = "pvserver" if SERVER is not None else "GUI"
+    reader = OpenDataFile(os.path.join(DIR, "mesh.pvtu"))
+    ours, ref = pair(reader, "RTData", VALUE_SETS[1], ComputeNormals=1)
+    compare("%s: mesh.pvtu RTData at %s" % (where, VALUE_SETS[1]), ours, ref, "Contour",
+            skip=("Normals",))
+    check(ours.GetPointData().GetArray("Normals") is not None, "%s: Normals" % where)
+    print("test_paraview_plugin.py (rank %d of %d): %d failed" % (RANK, SIZE, len(failures)))
+    if SERVER is not None:
+        Disconnect()
+    return min(len(failures), 100)
+
+
 def main():
+    if SERVER is not None or GUI:
+        return client()
     if not MPI:
         make_meshes()
     totals = {}
     for f in (["mesh.pvtu"] if MPI else ["mesh.vtu", "mesh.pvtu"]):
         reader = OpenDataFile(os.path.join(DIR, f))
         totals[f] = check_surfaces("%s (rank %d of %d)" % (f, RANK, SIZE), reader)
+        if f == "mesh.vtu":
+            check_contour_properties(f, reader, totals[f][0])
+    check_global_ids(OpenDataFile(os.path.join(DIR, "mesh.pvtu")))
     if MPI:
         # The ranks' triangle counts add up to the serial run's.
         comm = pm.GetGlobalController()
@@ -223,5 +337,5 @@ if __name__ == "__main__":
         os._exit(100)
     # Under mpirun pvbatch finalizes MPI after the script: no sys.exit there
     # (test_paraview_plugin.sh reads each rank's last line).
-    if not MPI:
+    if not MPI and not GUI:  # the GUI exits by its --exit
         sys.exit(rc)

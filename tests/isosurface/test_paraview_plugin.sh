@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The ParaView plugin's test (make test, release variant; docs/paraview.md,
-# "What is tested"): test_paraview_plugin.py in pvbatch, serial, then under
-# mpirun -np 2 (pvbatch --symmetric: each rank contours its piece).
+# "What is tested"): test_paraview_plugin.py in pvbatch, serial, then as a
+# client of pvserver, then in the GUI (xvfb-run), then under mpirun -np 2
+# (pvbatch --symmetric: each rank contours its piece).
 #   test_paraview_plugin.sh PLUGIN.so
 # PYTHONPATH: where ParaView's Python modules are unless python3-paraview is
-# installed (scripts/paraview_python.sh). Exit status: 0 when both runs
-# end with every rank's "0 failed".
+# installed (scripts/paraview_python.sh). Exit status: 0 when all four runs
+# end with every rank's "0 failed" (and the client's).
 set -u
 plugin=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +23,7 @@ run() {
   local name=$1 ranks=$2 rc logs ok
   shift 2
   rm -f "$tmp"/rank_*.log
-  timeout 300 "$@" >"$tmp/$name.log" 2>&1
+  timeout "${RUN_TIMEOUT:-300}" "$@" >"$tmp/$name.log" 2>&1
   rc=$?
   logs=("$tmp/$name.log")
   [ "$ranks" -gt 1 ] && logs=("$tmp"/rank_*.log)
@@ -38,6 +39,47 @@ run() {
 }
 
 run serial 1 pvbatch "$here/test_paraview_plugin.py" "$plugin" "$tmp"
+# Client/server: pvserver on a port of its own (another tried when it
+# cannot listen), /usr/bin/python3 its client (the PYTHONPATH of pvbatch);
+# pvserver exits when the client disconnects.
+client_server() {
+  local try port spid ok
+  for try in 1 2 3; do
+    port=$((20000 + RANDOM % 20000))
+    timeout 200 pvserver --server-port="$port" >"$tmp/pvserver.log" 2>&1 &
+    spid=$!
+    ok=""
+    for _ in $(seq 100); do
+      grep -q "Accepting connection" "$tmp/pvserver.log" && { ok=1; break; }
+      kill -0 "$spid" 2>/dev/null || break
+      sleep 0.2
+    done
+    if [ -n "$ok" ]; then
+      run client-server 1 /usr/bin/python3 "$here/test_paraview_plugin.py" "$plugin" "$tmp" --server "$port"
+      kill "$spid" 2>/dev/null
+      wait "$spid" 2>/dev/null
+      return
+    fi
+    kill "$spid" 2>/dev/null
+    wait "$spid" 2>/dev/null
+  done
+  echo "test_paraview_plugin: pvserver did not listen on 3 ports; its output:"
+  tail -n 20 "$tmp/pvserver.log"
+  fail=$((fail + 1))
+}
+# The GUI under xvfb-run: the plugin loaded at its start (PV_PLUGIN_PATH),
+# the test script run by --script with --gui (its arguments set by a
+# script of two lines), its settings neither read nor written (--dr, a HOME
+# of its own); 150 s at most (a modal dialog would wait for a click).
+gui() {
+  printf 'import runpy, sys\nsys.argv = [%s, %s, %s, "--gui"]\nrunpy.run_path(sys.argv[0], run_name="__main__")\n' \
+    "'$here/test_paraview_plugin.py'" "'$plugin'" "'$tmp'" >"$tmp/gui_script.py"
+  mkdir -p "$tmp/home"
+  RUN_TIMEOUT=150 run gui 1 env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" PV_PLUGIN_PATH="$(dirname "$plugin")" \
+    xvfb-run -a paraview --dr --script="$tmp/gui_script.py" --exit
+}
+[ -f "$tmp/serial_counts.txt" ] && { client_server; gui; }
+
 # Unbound ranks (--bind-to none): each rank's workers are its share of the
 # machine (rank_share.h), together at most the processing units, where
 # each would take them all without the share (libadapt prints its worker

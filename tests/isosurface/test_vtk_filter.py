@@ -14,7 +14,10 @@ vtkCellDataToPointData first). Compared: the triangle and merged point
 counts, the points, every point array (type, components, values within
 1e-6), the area within 1e-9 relative, per value of each cell array the
 count and area of its triangles, the triangles wound alike (not on the
-mixed cells: see test_mixed). Errors: empty input, no
+mixed cells: see test_mixed). vtkContourGrid's other properties:
+OutputPointsPrecision, GenerateTriangles, ComputeGradients (a linear
+field's exact gradient; vtkContourFilter's on the image), the locators (a
+mesh of two pieces, each with its own seam points). Errors: empty input, no
 scalars, a wrong array name, 2D and quadratic cells: an error, an empty
 output. Then EXAMPLE.py (docs/isosurface.md's example) is run and its file
 read back, and the docs' Python and C++ examples are checked to be
@@ -28,13 +31,16 @@ import tempfile
 
 import numpy as np
 from vtkmodules.util import numpy_support as ns
-from vtkmodules.vtkCommonCore import (vtkDoubleArray, vtkLogger, vtkOutputWindow, vtkPoints,
-                                      vtkStringOutputWindow)
+from vtkmodules.vtkCommonCore import (VTK_DOUBLE, VTK_FLOAT, vtkDoubleArray, vtkLogger,
+                                      vtkOutputWindow, vtkPoints, vtkStringOutputWindow)
 from vtkmodules.vtkCommonDataModel import (VTK_HEXAHEDRON, VTK_PIXEL, VTK_PYRAMID,
                                            VTK_QUADRATIC_TETRA, VTK_TETRA, VTK_TRIANGLE,
                                            VTK_VOXEL, VTK_WEDGE, vtkCellArray,
-                                           vtkDataObject, vtkImageData, vtkUnstructuredGrid)
-from vtkmodules.vtkFiltersCore import vtkCellDataToPointData, vtkContourGrid
+                                           vtkDataObject, vtkImageData,
+                                           vtkIncrementalOctreePointLocator, vtkMergePoints,
+                                           vtkNonMergingPointLocator, vtkUnstructuredGrid)
+from vtkmodules.vtkFiltersCore import (vtkAppendFilter, vtkCellDataToPointData, vtkContourFilter,
+                                       vtkContourGrid)
 from vtkmodules.vtkFiltersGeneral import vtkDataSetTriangleFilter
 from vtkmodules.vtkImagingCore import vtkExtractVOI, vtkRTAnalyticSource
 from vtkmodules.vtkIOXML import vtkXMLPolyDataReader, vtkXMLUnstructuredGridReader
@@ -289,6 +295,153 @@ def test_mixed():
             contour_grid(conv, [12.5], "layer"), winding=False)
 
 
+def with_props(data, values, array, **props):
+    """The filter on data with props set (Set<name>(value) each)."""
+    f = vtkAdaptiveContourFilter()
+    f.SetInputData(data)
+    f.SetInputArrayToProcess(0, 0, 0, POINTS, array)
+    for i, v in enumerate(values):
+        f.SetValue(i, v)
+    for name, value in props.items():
+        getattr(f, "Set" + name)(value)
+    f.Update()
+    return f.GetOutput()
+
+
+def test_precision_triangles():
+    """OutputPointsPrecision: float, double, or the input's; GenerateTriangles
+    accepted, triangles either way."""
+    grid = mixed_grid()  # double points
+    fgrid = vtkUnstructuredGrid()
+    fgrid.DeepCopy(grid)
+    fpts = vtkPoints()
+    fpts.SetDataTypeToFloat()
+    fpts.DeepCopy(grid.GetPoints())
+    fgrid.SetPoints(fpts)
+    ref = adaptive(grid, [0.1], "s")
+    for data, prec, want in ((grid, 2, VTK_DOUBLE), (grid, 0, VTK_FLOAT), (grid, 1, VTK_DOUBLE),
+                             (fgrid, 2, VTK_FLOAT), (fgrid, 1, VTK_DOUBLE), (fgrid, 0, VTK_FLOAT)):
+        out = with_props(data, [0.1], "s", OutputPointsPrecision=prec)
+        got = ns.vtk_to_numpy(out.GetPoints().GetData()).astype(np.float64)
+        refx = ns.vtk_to_numpy(ref.GetPoints().GetData())
+        check(out.GetPoints().GetDataType() == want and got.shape == refx.shape and
+              np.allclose(got, refx, atol=1e-5) and np.array_equal(triangles(out), triangles(ref)),
+              "OutputPointsPrecision %d on %s points: points of type %d (want %d), the same surface"
+              % (prec, data.GetPoints().GetData().GetDataTypeAsString(), out.GetPoints().GetDataType(), want))
+    f = vtkAdaptiveContourFilter()
+    check(f.GetOutputPointsPrecision() == 2 and f.GetGenerateTriangles() == 1 and
+          f.GetComputeGradients() == 0 and f.GetLocator() is None,
+          "defaults: OutputPointsPrecision 2 (the input's), GenerateTriangles on, "
+          "ComputeGradients off, no locator")
+    out = with_props(grid, [0.1], "s", GenerateTriangles=0)
+    check(np.array_equal(triangles(out), triangles(ref)),
+          "GenerateTriangles off: the same triangles (%d)" % len(triangles(out)))
+
+
+def test_gradients():
+    """ComputeGradients: a linear field's gradient exactly at every point of
+    the mixed cells; on the wavelet image Contour's (vtkContourFilter,
+    synchronized templates) at the points both surfaces share."""
+    grid = mixed_grid()
+    xyz = ns.vtk_to_numpy(grid.GetPoints().GetData())
+    lin = ns.numpy_to_vtk(np.ascontiguousarray(xyz @ np.array([2.0, 3.0, -1.0])), deep=1)
+    lin.SetName("lin")
+    grid.GetPointData().AddArray(lin)
+    check(with_props(grid, [6.0], "lin").GetPointData().GetArray("Gradients") is None,
+          "ComputeGradients off: no Gradients")
+    out = with_props(grid, [6.0, 9.5], "lin", ComputeGradients=1)
+    g = out.GetPointData().GetArray("Gradients")
+    if check(g is not None and g.GetDataType() == VTK_FLOAT and g.GetNumberOfComponents() == 3 and
+             out.GetPointData().GetVectors() is g and out.GetNumberOfPoints() > 0,
+             "ComputeGradients on: Gradients, float, 3 components, the active vectors"):
+        err = np.abs(ns.vtk_to_numpy(g) - np.array([2.0, 3.0, -1.0])).max()
+        check(err < 1e-5, "ComputeGradients of 2x + 3y - z: (2, 3, -1) at every point (error %.2g)"
+              % err)
+    image = wavelet(6)
+    ours = with_props(image, [150.0], "RTData", ComputeGradients=1)
+    cf = vtkContourFilter()
+    cf.SetInputData(image)
+    cf.SetInputArrayToProcess(0, 0, 0, POINTS, "RTData")
+    cf.SetValue(0, 150.0)
+    cf.ComputeGradientsOn()
+    cf.Update()
+    ref = cf.GetOutput()
+    xo = ns.vtk_to_numpy(ours.GetPoints().GetData()).astype(np.float64)
+    xr = ns.vtk_to_numpy(ref.GetPoints().GetData()).astype(np.float64)
+    ko = {tuple(k): i for i, k in enumerate(np.rint(xo * 1e6).astype(np.int64))}
+    pairs = [(ko[tuple(k)], i) for i, k in enumerate(np.rint(xr * 1e6).astype(np.int64))
+             if tuple(k) in ko]
+    go = ns.vtk_to_numpy(ours.GetPointData().GetArray("Gradients"))
+    gr = ns.vtk_to_numpy(ref.GetPointData().GetArray("Gradients"))
+    o, r = np.array(pairs).T if pairs else (np.zeros(0, int), np.zeros(0, int))
+    rel = (np.abs(go[o] - gr[r]).max() / np.abs(gr).max()) if pairs else 1.0
+    check(len(pairs) > ref.GetNumberOfPoints() // 2 and rel < 1e-5,
+          "ComputeGradients on the wavelet image: Contour's at the %d of its %d points ours has "
+          "too (relative error %.2g)" % (len(pairs), ref.GetNumberOfPoints(), rel))
+
+
+def two_pieces(n):
+    """The wavelet's tetrahedra in two pieces (x <= 0, x >= 0) appended with
+    their own points: the points at x = 0 twice."""
+    halves = []
+    for lo, hi in ((-n, 0), (0, n)):
+        voi = vtkExtractVOI()
+        voi.SetInputData(wavelet(n))
+        voi.SetVOI(lo, hi, -n, n, -n, n)
+        voi.Update()
+        halves.append(split_image(voi.GetOutput()))
+    app = vtkAppendFilter()
+    for h in halves:
+        app.AddInputData(h)
+    app.MergePointsOff()
+    app.Update()
+    return app.GetOutput()
+
+
+def test_locator():
+    """Locator: none, edges merged (a seam's points twice); vtkMergePoints,
+    vtkContourGrid's surface (coincident points merged); a
+    vtkNonMergingPointLocator, three points per triangle, as
+    vtkContourGrid's with it."""
+    mesh = two_pieces(6)
+    ref = contour_grid(mesh, [150.0, 200.0], "RTData")
+    plain = adaptive(mesh, [150.0, 200.0], "RTData")
+    check(plain.GetNumberOfCells() == ref.GetNumberOfCells() and
+          plain.GetNumberOfPoints() > ref.GetNumberOfPoints(),
+          "two pieces, no locator: %d points (merged by edge), vtkContourGrid %d"
+          % (plain.GetNumberOfPoints(), ref.GetNumberOfPoints()))
+    compare("two pieces, vtkMergePoints", with_props(mesh, [150.0, 200.0], "RTData",
+                                                     Locator=vtkMergePoints()), ref)
+    # Tolerance 0: the filter's own exact merge; 1e-9: through the locator.
+    for tol in (0.0, 1e-9):
+        loc = vtkIncrementalOctreePointLocator()
+        loc.SetTolerance(tol)
+        octree = with_props(mesh, [150.0, 200.0], "RTData", Locator=loc)
+        check(octree.GetNumberOfPoints() == ref.GetNumberOfPoints() and
+              np.array_equal(np.unique(triangles(octree)), np.arange(ref.GetNumberOfPoints())),
+              "two pieces, vtkIncrementalOctreePointLocator (tolerance %g): %d points, every one "
+              "used, vtkContourGrid %d" % (tol, octree.GetNumberOfPoints(),
+                                           ref.GetNumberOfPoints()))
+    g = vtkContourGrid()
+    g.SetInputData(mesh)
+    g.SetValue(0, 150.0)
+    g.SetLocator(vtkNonMergingPointLocator())
+    g.Update()
+    loose = with_props(mesh, [150.0], "RTData", Locator=vtkNonMergingPointLocator())
+    t = triangles(loose)
+    xo = ns.vtk_to_numpy(loose.GetPoints().GetData()).astype(np.float64)
+    xp = ns.vtk_to_numpy(plain.GetPoints().GetData()).astype(np.float64)
+    tp = triangles(adaptive(mesh, [150.0], "RTData"))
+    check(loose.GetNumberOfPoints() == 3 * loose.GetNumberOfCells() ==
+          g.GetOutput().GetNumberOfPoints() and np.array_equal(t.reshape(-1), np.arange(t.size)) and
+          np.array_equal(xo[t], xp[tp]) and
+          loose.GetPointData().GetArray("RTData").GetNumberOfTuples() == t.size,
+          "vtkNonMergingPointLocator: %d points for %d triangles (vtkContourGrid's %d), each "
+          "triangle's corners where they were" % (loose.GetNumberOfPoints(),
+                                                   loose.GetNumberOfCells(),
+                                                   g.GetOutput().GetNumberOfPoints()))
+
+
 class Errors:
     """The messages of a filter's error events (observed: not printed)."""
 
@@ -385,6 +538,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_image()
         test_mixed()
+        test_precision_triangles()
+        test_gradients()
+        test_locator()
         test_cgal(tmp)
         test_errors()
         test_example(sys.argv[1], tmp)

@@ -68,12 +68,18 @@ for r in $ranks; do
     --workers "$w" --reps "$reps" --events none --output "ours_$r.pvtp" --csv "ours_$r.csv" \
     >"ours_$r.txt" 2>&1
   end=$(date +%s.%N)
-  awk -F, -v r="$r" -v w="$w" -v job="$(echo "$end - $start" | bc)" 'NR > 1 {
-      rd = $11 > rd ? $11 : rd; ex = $12 > ex ? $12 : ex; exs += $12
-      gm = $15 > gm ? $15 : gm; wr = $16 > wr ? $16 : wr
-      rss = $19 > rss ? $19 : rss; g = $19 - $18; gr = g > gr ? g : gr; t += $6; n++
-      cr = $23 > cr ? $23 : cr; ce = $24 > ce ? $24 : ce; cw = $26 > cw ? $26 : cw
-      ra = $20 > 0 && g / $20 > ra ? g / $20 : ra }
+  # The per-rank CSV's columns by their names (its header).
+  awk -F, -v r="$r" -v w="$w" -v job="$(echo "$end - $start" | bc)" 'NR == 1 {
+      for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { rd = $c["read_s"] > rd ? $c["read_s"] : rd; e = $c["extract_s"]; ex = e > ex ? e : ex; exs += e
+      gm = $c["global_merge_s"] > gm ? $c["global_merge_s"] : gm
+      wr = $c["write_s"] > wr ? $c["write_s"] : wr
+      p = $c["rss_peak_b"]; rss = p > rss ? p : rss; g = p - $c["rss_base_b"]; gr = g > gr ? g : gr
+      t += $c["triangles"]; n++
+      cr = $c["read_cpu_s"] > cr ? $c["read_cpu_s"] : cr
+      ce = $c["extract_cpu_s"] > ce ? $c["extract_cpu_s"] : ce
+      cw = $c["write_cpu_s"] > cw ? $c["write_cpu_s"] : cw
+      d = $c["data_b"]; ra = d > 0 && g / d > ra ? g / d : ra }
     END { printf "libadapt,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.1f,%.1f,%d,%.3f,%.3f,%.3f,%.3f,",
           r, w, rd, ex, gm, wr, job, (exs > 0 ? ex / (exs / n) : 0), rss / 1048576, gr / 1048576,
           t, cr, ce, cw, ra }' "ours_$r.csv" >>"$summary"

@@ -4,6 +4,7 @@
 #include "vtkCellArray.h"
 #include "vtkDoubleArray.h"
 #include "vtkFloatArray.h"
+#include "vtkGradientFilter.h"
 #include "vtkIdTypeArray.h"
 #include "vtkIdList.h"
 #include "vtkPoints.h"
@@ -13,6 +14,7 @@
 #include "vtkUnstructuredGrid.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -175,6 +177,30 @@ void FillTriangles(const std::shared_ptr<iso::surface> &s, Reuse *reuse, vtkPoly
   out->SetPolys(polys);
 }
 
+/* Every array of from but skip into to (its attributes kept), tuple i of
+ * each the tuple ids[i] of from's. */
+void CopyTuples(vtkDataSetAttributes *from, vtkIdList *ids, vtkAbstractArray *skip,
+                vtkDataSetAttributes *to) {
+  for (int a = 0; a < from->GetNumberOfArrays(); a++) {
+    vtkAbstractArray *arr = from->GetAbstractArray(a);
+    if (!arr || arr == skip) continue;
+    vtkSmartPointer<vtkAbstractArray> o;
+    o.TakeReference(arr->NewInstance());
+    o->SetName(arr->GetName());
+    o->SetNumberOfComponents(arr->GetNumberOfComponents());
+    for (int c = 0; c < arr->GetNumberOfComponents(); c++)
+      if (arr->GetComponentName(c)) o->SetComponentName(c, arr->GetComponentName(c));
+    o->SetNumberOfTuples(ids->GetNumberOfIds());
+    arr->GetTuples(ids, o);
+    const int attr = from->IsArrayAnAttribute(a);
+    auto *oda = vtkDataArray::SafeDownCast(o);
+    if (attr >= 0 && oda)
+      to->SetAttribute(oda, attr);
+    else
+      to->AddArray(o);
+  }
+}
+
 /* The cell arrays, each triangle taking the tuple of its source cell (as
  * vtkContourGrid's CopyData; the active global ids are not copied). */
 void FillCellData(const iso::surface &s, const Input &in, vtkPolyData *out) {
@@ -187,24 +213,7 @@ void FillCellData(const iso::surface &s, const Input &in, vtkPolyData *out) {
     src->SetId(t, !in.Structured       ? vtkIdType(ids[t])
                   : in.TetCell.empty() ? vtkIdType(ids[t] / 5)
                                        : in.TetCell[size_t(ids[t])]);
-  vtkCellData *cd = in.CellData;
-  vtkAbstractArray *globalIds = cd->GetGlobalIds();
-  for (int a = 0; a < cd->GetNumberOfArrays(); a++) {
-    vtkAbstractArray *arr = cd->GetAbstractArray(a);
-    if (!arr || arr == globalIds) continue;
-    vtkSmartPointer<vtkAbstractArray> o;
-    o.TakeReference(arr->NewInstance());
-    o->SetName(arr->GetName());
-    o->SetNumberOfComponents(arr->GetNumberOfComponents());
-    o->SetNumberOfTuples(n);
-    arr->GetTuples(src, o);
-    const int attr = cd->IsArrayAnAttribute(a);
-    auto *oda = vtkDataArray::SafeDownCast(o);
-    if (attr >= 0 && oda)
-      out->GetCellData()->SetAttribute(oda, attr);
-    else
-      out->GetCellData()->AddArray(o);
-  }
+  CopyTuples(in.CellData, src, in.CellData->GetGlobalIds(), out->GetCellData());
 }
 
 } // namespace
@@ -260,6 +269,182 @@ int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err
   }
   call->Req.cell_ids = cellArrays; /* the source cells, to copy the cell arrays */
   call->Req.scalars = false;
+  return 0;
+}
+
+int AddGradients(vtkDataSet *input, const Input &in, Call *call, std::string *err) {
+  /* The scalars (perhaps converted from cell data) under a name of their
+   * own on a shallow copy of the input, for vtkGradientFilter. */
+  static const char *const kScalars = "adapt_vtk_gradient_scalars";
+  vtkSmartPointer<vtkDataSet> copy;
+  copy.TakeReference(input->NewInstance());
+  copy->ShallowCopy(input);
+  vtkSmartPointer<vtkDataArray> s;
+  s.TakeReference(in.Scalars->NewInstance());
+  s->ShallowCopy(in.Scalars);
+  s->SetName(kScalars);
+  copy->GetPointData()->AddArray(s);
+  vtkNew<vtkGradientFilter> g;
+  g->SetInputData(copy);
+  g->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, kScalars);
+  g->SetResultArrayName("Gradients");
+  g->Update();
+  auto *o = vtkDataSet::SafeDownCast(g->GetOutputDataObject(0));
+  vtkDataArray *grad = o ? o->GetPointData()->GetArray("Gradients") : nullptr;
+  if (!grad || grad->GetNumberOfTuples() != in.NumberOfPoints ||
+      grad->GetNumberOfComponents() != 3) {
+    *err = "ComputeGradients: vtkGradientFilter gave no point gradients of the scalars";
+    return -EINVAL;
+  }
+  vtkNew<vtkFloatArray> f;
+  f->DeepCopy(grad); /* float, as vtkSynchronizedTemplates3D's */
+  f->SetName("Gradients");
+  call->Keep.push_back(f.Get());
+  iso::array v;
+  View(f, &v);
+  call->Req.point_data.push_back(v);
+  call->PointArrays.push_back(f);
+  call->PointAttributes.push_back(in.PointData->GetVectors() ? -1 : vtkDataSetAttributes::VECTORS);
+  return 0;
+}
+
+/* True for the locators that merge exactly coincident points and nothing
+ * else: vtkMergePoints, an incremental octree of tolerance 0. */
+bool MergesExactly(vtkIncrementalPointLocator *locator) {
+  return locator->IsA("vtkMergePoints") ||
+         (locator->IsA("vtkIncrementalOctreePointLocator") && locator->GetTolerance() == 0.0);
+}
+
+/* The hash of a point's coordinates (-0 made +0: equal coordinates, equal
+ * hashes). */
+template <class T>
+std::uint64_t HashPoint(const T *q) {
+  std::uint64_t h = 0;
+  for (int k = 0; k < 3; k++) {
+    const double v = double(q[k]) + 0.0;
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    h = (h ^ bits) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+/* MergeCoincident's loop on the coordinates x (n points). */
+template <class T>
+bool MergeCoincidentAt(const T *x, vtkIdType n, std::vector<vtkIdType> *map, vtkIdList *from) {
+  std::size_t cap = 16;
+  while (cap < 2 * std::size_t(n)) cap <<= 1;
+  std::vector<vtkIdType> table(cap, -1); /* open addressing: an old point id, or -1 */
+  bool same = true;
+  for (vtkIdType p = 0; p < n; p++) {
+    const T *q = x + 3 * p;
+    std::size_t h = std::size_t(HashPoint(q)) & (cap - 1);
+    vtkIdType id = -1;
+    for (; table[h] >= 0; h = (h + 1) & (cap - 1)) {
+      const T *o = x + 3 * table[h];
+      if (o[0] == q[0] && o[1] == q[1] && o[2] == q[2]) {
+        id = (*map)[std::size_t(table[h])];
+        break;
+      }
+    }
+    if (id < 0) {
+      table[h] = p;
+      id = from->GetNumberOfIds();
+      from->InsertNextId(p);
+    }
+    (*map)[std::size_t(p)] = id;
+    same = same && id == p;
+  }
+  return !same;
+}
+
+/* The exact merge of MergesExactly's locators, without them: the points of
+ * equal coordinates made one (the first), in one pass of a hash table (the
+ * same points as theirs, several times faster than vtkMergePoints' buckets).
+ * *from and conn as Locate's; false when no two points coincide. */
+bool MergeCoincident(vtkPoints *old, const vtkTypeInt64 *c, vtkIdType corners, vtkIdList *from,
+                     vtkTypeInt64 *conn) {
+  const vtkIdType n = old->GetNumberOfPoints();
+  std::vector<vtkIdType> map(std::size_t(n), 0);
+  from->Allocate(n);
+  const void *x = old->GetData()->GetVoidPointer(0);
+  const bool changed = old->GetDataType() == VTK_FLOAT
+                           ? MergeCoincidentAt(static_cast<const float *>(x), n, &map, from)
+                           : MergeCoincidentAt(static_cast<const double *>(x), n, &map, from);
+  for (vtkIdType k = 0; changed && k < corners; k++) conn[k] = map[std::size_t(c[k])];
+  return changed;
+}
+
+/* The ids of the points that locator keeps of out's points: *from, per new
+ * point, the old point it copies; conn, the triangles renumbered. Returns
+ * false when nothing changes (a merging locator that merged nothing). */
+bool Locate(vtkIncrementalPointLocator *locator, vtkPoints *old, const vtkTypeInt64 *c,
+            vtkIdType corners, vtkIdList *from, vtkTypeInt64 *conn) {
+  const vtkIdType n = old->GetNumberOfPoints();
+  double x[3];
+  vtkIdType id;
+  if (locator->IsA("vtkNonMergingPointLocator")) {
+    from->SetNumberOfIds(corners);
+    for (vtkIdType k = 0; k < corners; k++) {
+      old->GetPoint(c[k], x);
+      locator->InsertUniquePoint(x, id); /* always a new point */
+      from->SetId(id, c[k]);
+      conn[k] = id;
+    }
+    return true;
+  }
+  std::vector<vtkIdType> map(size_t(n), 0);
+  bool same = true;
+  for (vtkIdType p = 0; p < n; p++) {
+    old->GetPoint(p, x);
+    if (locator->InsertUniquePoint(x, id)) from->InsertNextId(p);
+    map[size_t(p)] = id;
+    same = same && id == p;
+  }
+  for (vtkIdType k = 0; !same && k < corners; k++) conn[k] = map[size_t(c[k])];
+  return !same;
+}
+
+int LocatePoints(vtkIncrementalPointLocator *locator, vtkPolyData *out) {
+  vtkPoints *old = out->GetPoints();
+  vtkCellArray *polys = out->GetPolys();
+  if (!old || old->GetNumberOfPoints() == 0 || !polys || !polys->IsStorage64Bit()) return 0;
+  try {
+    vtkTypeInt64Array *conn = polys->GetConnectivityArray64();
+    const vtkIdType corners = conn->GetNumberOfValues();
+    vtkNew<vtkTypeInt64Array> nconn;
+    nconn->SetNumberOfValues(corners);
+    vtkNew<vtkIdList> from;
+    vtkNew<vtkPoints> pts;
+    pts->SetDataType(old->GetDataType());
+    bool changed;
+    if (MergesExactly(locator)) {
+      changed = MergeCoincident(old, conn->GetPointer(0), corners, from, nconn->GetPointer(0));
+      if (changed) {
+        pts->SetNumberOfPoints(from->GetNumberOfIds());
+        old->GetData()->GetTuples(from, pts->GetData());
+      }
+    } else {
+      double bounds[6];
+      old->GetBounds(bounds);
+      locator->InitPointInsertion(pts, bounds, old->GetNumberOfPoints());
+      changed = Locate(locator, old, conn->GetPointer(0), corners, from, nconn->GetPointer(0));
+      locator->Initialize(); /* its memory freed, as vtkContourGrid does */
+    }
+    if (!changed) return 0;
+    vtkNew<vtkPointData> pd;
+    CopyTuples(out->GetPointData(), from, nullptr, pd);
+    vtkNew<vtkCellArray> npolys;
+    npolys->SetData(polys->GetOffsetsArray64(), nconn);
+    out->SetPoints(pts);
+    out->SetPolys(npolys);
+    out->GetPointData()->ShallowCopy(pd);
+  } catch (const std::bad_alloc &) {
+    locator->Initialize();
+    out->Initialize();
+    return -ENOMEM;
+  }
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "adaptContourInput.h"
 
 #include "vtkFloatArray.h"
+#include "vtkIncrementalPointLocator.h"
 #include "vtkPolyData.h"
 #include "vtkTypeInt64Array.h"
 
@@ -38,6 +39,24 @@ struct Call {
  * does not read, a point array of another length than the points, a cell
  * array shorter than the cells). The views point into in's arrays: in must outlive *call. */
 int BuildCall(const Input &in, bool computeScalars, Call *call, std::string *err);
+
+/* Adds to *call the point gradients of in's scalars (vtkGradientFilter on
+ * a shallow copy of input, converted to float), interpolated like the
+ * other point arrays into "Gradients", the active vectors unless in has
+ * some. Returns 0, or -EINVAL with *err set (the gradient filter's
+ * failure). The array is kept alive by call->Keep. */
+int AddGradients(vtkDataSet *input, const Input &in, Call *call, std::string *err);
+
+/* Rebuilds out's points as locator says (vtkAdaptiveContourFilter.h,
+ * SetLocator): a vtkNonMergingPointLocator gives each triangle corner a
+ * point of its own; vtkMergePoints and an incremental octree of tolerance
+ * 0 merge exactly equal points (done here, the locator not called);
+ * another locator takes the points in order and merges those it finds
+ * coincident. out's triangles are renumbered and its point arrays copied to
+ * match; out is left as it is when nothing is merged. The points keep
+ * their type. A locator that is called is initialised first and emptied
+ * after. Returns 0 or -ENOMEM (out then emptied). */
+int LocatePoints(vtkIncrementalPointLocator *locator, vtkPolyData *out);
 
 /* The memory of a filter's outputs kept from one RequestData to the next.
  * The output arrays adopt the buffers of the core's surface (no copy):

@@ -9,6 +9,7 @@
 
 #include "vtkDataObject.h"
 #include "vtkDataSet.h"
+#include "vtkIncrementalPointLocator.h"
 #include "vtkInformation.h"
 #include "vtkInformationVector.h"
 #include "vtkObjectFactory.h"
@@ -19,6 +20,7 @@
 #include <string>
 
 vtkStandardNewMacro(vtkAdaptiveContourFilter);
+vtkCxxSetObjectMacro(vtkAdaptiveContourFilter, Locator, vtkIncrementalPointLocator);
 
 struct vtkAdaptiveContourFilter::Internals {
   adapt_vtk::Reuse Outputs;
@@ -54,7 +56,9 @@ void StartRuntime(int n) {
 
 vtkAdaptiveContourFilter::vtkAdaptiveContourFilter()
     : ContourValues(vtkContourValues::New()), ComputeScalars(1), ComputeNormals(0),
-      NumberOfWorkers(0), Mode(SLIDING_WINDOW), WindowSize(0), Internal(new Internals) {
+      ComputeGradients(0), OutputPointsPrecision(DEFAULT_PRECISION), GenerateTriangles(1),
+      Locator(nullptr), NumberOfWorkers(0), Mode(SLIDING_WINDOW), WindowSize(0),
+      Internal(new Internals) {
   /* As vtkContourGrid: the active point scalars by default. */
   this->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
                                vtkDataSetAttributes::SCALARS);
@@ -62,13 +66,16 @@ vtkAdaptiveContourFilter::vtkAdaptiveContourFilter()
 
 vtkAdaptiveContourFilter::~vtkAdaptiveContourFilter() {
   this->ContourValues->Delete();
+  this->SetLocator(nullptr);
   delete this->Internal;
 }
 
 vtkMTimeType vtkAdaptiveContourFilter::GetMTime() {
   vtkMTimeType t = this->Superclass::GetMTime();
   vtkMTimeType v = this->ContourValues->GetMTime();
-  return v > t ? v : t;
+  if (v > t) t = v;
+  vtkMTimeType l = this->Locator ? this->Locator->GetMTime() : 0;
+  return l > t ? l : t;
 }
 
 const char *vtkAdaptiveContourFilter::GetModeAsString(int mode) {
@@ -122,6 +129,7 @@ int vtkAdaptiveContourFilter::RequestData(vtkInformation *, vtkInformationVector
   StartRuntime(workers);
   int rc = adapt_vtk::PrepareInput(input, scalars, association, workers != 1, &in, &err);
   if (rc == 0) rc = adapt_vtk::BuildCall(in, this->ComputeScalars != 0, &call, &err);
+  if (rc == 0 && this->ComputeGradients) rc = adapt_vtk::AddGradients(input, in, &call, &err);
   if (rc != 0) {
     vtkErrorMacro(<< err);
     return 1;
@@ -140,8 +148,12 @@ int vtkAdaptiveContourFilter::RequestData(vtkInformation *, vtkInformationVector
     vtkErrorMacro("extraction failed: " << s->message() << " (" << std::strerror(-rc) << ")");
     return 1;
   }
-  const bool floatPoints = in.Points->GetDataType() == VTK_FLOAT;
-  if (adapt_vtk::FillOutput(s, in, call, floatPoints, &this->Internal->Outputs, output) != 0) {
+  const bool floatPoints =
+      this->OutputPointsPrecision == SINGLE_PRECISION ||
+      (this->OutputPointsPrecision == DEFAULT_PRECISION && in.Points->GetDataType() == VTK_FLOAT);
+  rc = adapt_vtk::FillOutput(s, in, call, floatPoints, &this->Internal->Outputs, output);
+  if (rc == 0 && this->Locator) rc = adapt_vtk::LocatePoints(this->Locator, output);
+  if (rc != 0) {
     vtkErrorMacro("out of memory building the output");
     output->Initialize();
   }
@@ -153,6 +165,10 @@ void vtkAdaptiveContourFilter::PrintSelf(ostream &os, vtkIndent indent) {
   this->ContourValues->PrintSelf(os, indent.GetNextIndent());
   os << indent << "ComputeScalars: " << (this->ComputeScalars ? "On" : "Off") << "\n";
   os << indent << "ComputeNormals: " << (this->ComputeNormals ? "On" : "Off") << "\n";
+  os << indent << "ComputeGradients: " << (this->ComputeGradients ? "On" : "Off") << "\n";
+  os << indent << "OutputPointsPrecision: " << this->OutputPointsPrecision << "\n";
+  os << indent << "GenerateTriangles: " << (this->GenerateTriangles ? "On" : "Off") << "\n";
+  os << indent << "Locator: " << static_cast<void *>(this->Locator) << "\n";
   os << indent << "NumberOfWorkers: " << this->NumberOfWorkers << "\n";
   os << indent << "Mode: " << GetModeAsString(this->Mode) << "\n";
   os << indent << "WindowSize: " << this->WindowSize << "\n";

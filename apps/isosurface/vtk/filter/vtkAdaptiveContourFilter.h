@@ -18,8 +18,9 @@
  * - vtkMultiBlockDataSet, vtkPartitionedDataSet(Collection): each block on
  *   its own, the output a composite of the same structure with a vtkPolyData
  *   per block (the composite pipeline's behaviour, as for vtkContourFilter).
- * Output: triangles, points merged (one per cut edge and isovalue; float
- * when the input's are, else double), the triangles of isovalue i before
+ * Output: triangles, points merged (one per cut edge and isovalue; with a
+ * Locator, as it says; float when the input's are, else double, unless
+ * OutputPointsPrecision says), the triangles of isovalue i before
  * those of isovalue i + 1; the point data interpolated from every numeric
  * input point array as vtkContourGrid does (vtkDataArray::InterpolateTuple,
  * integers rounded to the nearest; not the global and pedigree ids), the
@@ -29,6 +30,8 @@
  * triangles' unit normals. The triangles are vtkContourGrid's, wound as its
  * are on tetrahedra of positive determinant: towards smaller scalars, as
  * the normals point (docs/isosurface.md, "What the extraction guarantees");
+ * "Gradients" (float, the active vectors unless the input has some) when
+ * ComputeGradients is on;
  * on a tetrahedron of negative determinant vtkContourGrid's winding flips,
  * ours does not.
  * Scalars: SetInputArrayToProcess(0, 0, 0, association, name), point or
@@ -46,7 +49,9 @@
  * Memory: the output's double points, triangles, interpolated arrays and
  * normals are the core's buffers, adopted without a copy (each array holds
  * its surface until VTK frees it); the next RequestData extracts into a
- * surface that no array of an earlier output holds, reusing its memory.
+ * surface that no array of an earlier output holds, reusing its memory
+ * (with a locator that merges points or gives each triangle its own, the
+ * points, triangles and point arrays are copies).
  * Threads: one RequestData at a time per filter (as any vtkAlgorithm);
  * several filters may run at once on different threads. */
 #ifndef APPS_ISOSURFACE_VTK_FILTER_VTKADAPTIVECONTOURFILTER_H
@@ -55,6 +60,8 @@
 #include "adaptVtkContourModule.h" // ADAPTVTKCONTOUR_EXPORT
 #include "vtkContourValues.h"      // inline SetValue etc.
 #include "vtkPolyDataAlgorithm.h"
+
+class vtkIncrementalPointLocator;
 
 class ADAPTVTKCONTOUR_EXPORT vtkAdaptiveContourFilter : public vtkPolyDataAlgorithm {
 public:
@@ -94,6 +101,47 @@ public:
   vtkGetMacro(ComputeNormals, vtkTypeBool);
   vtkBooleanMacro(ComputeNormals, vtkTypeBool);
 
+  /* Point gradients of the contoured scalars "Gradients" (default off, as
+   * vtkContourFilter): the input's point gradients (vtkGradientFilter:
+   * central differences on structured inputs, as vtkSynchronizedTemplates3D
+   * does for vtkContourFilter's image data, cell-based on unstructured
+   * grids) interpolated along the cut edges as the point arrays are; float,
+   * 3 components. vtkContourGrid computes none on unstructured grids. */
+  vtkSetMacro(ComputeGradients, vtkTypeBool);
+  vtkGetMacro(ComputeGradients, vtkTypeBool);
+  vtkBooleanMacro(ComputeGradients, vtkTypeBool);
+
+  /* The output points' type: vtkAlgorithm::SINGLE_PRECISION (float),
+   * DOUBLE_PRECISION (double) or DEFAULT_PRECISION (the default: float
+   * when the input's points are float, else double), as vtkContourGrid. */
+  vtkSetClampMacro(OutputPointsPrecision, int, SINGLE_PRECISION, DEFAULT_PRECISION);
+  vtkGetMacro(OutputPointsPrecision, int);
+
+  /* Accepted for vtkContourGrid's interface and kept (default on); the
+   * output is triangles either way (vtkContourGrid with it off gives a
+   * quadrilateral where a tetrahedron's cut has four corners, this filter
+   * its two triangles). */
+  vtkSetMacro(GenerateTriangles, vtkTypeBool);
+  vtkGetMacro(GenerateTriangles, vtkTypeBool);
+  vtkBooleanMacro(GenerateTriangles, vtkTypeBool);
+
+  /* The point locator (default none). None: the points are merged by mesh
+   * edge (one per cut edge and isovalue), in parallel, without one. A
+   * vtkNonMergingPointLocator: no merging, each triangle has its own three
+   * points (vtkContourGrid's output with that locator). Any other (e.g.
+   * vtkMergePoints, vtkIncrementalOctreePointLocator): the edge-merged
+   * points that it finds coincident (a point of a mesh whose pieces each
+   * keep their own copy of a shared point: a seam) become one, as
+   * vtkContourGrid's locator merges them; one sequential pass over the
+   * points. vtkMergePoints and an octree of tolerance 0, which merge
+   * exactly equal points, are not called: the filter merges those points
+   * itself (a hash table, the same points); any other merging locator
+   * takes the points in order (InsertUniquePoint). The filter holds a
+   * reference; RequestData initialises the locator it calls and frees its
+   * memory after use. */
+  void SetLocator(vtkIncrementalPointLocator *locator);
+  vtkGetObjectMacro(Locator, vtkIncrementalPointLocator);
+
   /* Workers of the adaptive runtime (0, the default: ADAPT_WORKERS, else,
    * in a process started by mpirun (Open MPI, MPICH), one per processing
    * unit of this rank's share of its machine, the distributed run's rule,
@@ -121,7 +169,7 @@ public:
   vtkSetClampMacro(WindowSize, vtkIdType, 0, VTK_ID_MAX);
   vtkGetMacro(WindowSize, vtkIdType);
 
-  /* Modified when the isovalues are. */
+  /* Modified when the isovalues or the locator are. */
   vtkMTimeType GetMTime() override;
 
 protected:
@@ -134,6 +182,10 @@ protected:
   vtkContourValues *ContourValues;
   vtkTypeBool ComputeScalars;
   vtkTypeBool ComputeNormals;
+  vtkTypeBool ComputeGradients;
+  int OutputPointsPrecision;
+  vtkTypeBool GenerateTriangles;
+  vtkIncrementalPointLocator *Locator;
   int NumberOfWorkers;
   int Mode;
   vtkIdType WindowSize;
