@@ -79,8 +79,12 @@ typedef struct adapt_attr {
                           adapt_init), else from the shared cache size and
                           the footprint */
   adapt_window_splitter splitter;
-  size_t footprint; /* bytes one element touches (for the default window
+  size_t footprint;     /* bytes one element touches (for the default window
                           size); 0: the element size(s) of the call */
+  unsigned max_workers; /* 0: all workers; k: at most k distinct workers
+                          (the caller's included) run parts of the call,
+                          the others stay free for other callers; calls
+                          nested in its bodies keep to the same workers */
 } adapt_attr;
 
 /* Parallel range loop: calls body(b, e, ctx) on disjoint sub-ranges whose
