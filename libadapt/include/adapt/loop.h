@@ -97,6 +97,10 @@ typedef struct adapt_attr {
  * ADAPT_GRAIN) no call covers more than G indices, except with static, which
  * calls body once per block.
  * ADAPT_SCHED and ADAPT_GRAIN are read by adapt_init (lazily by this call).
+ * attr->max_workers = k: at most k distinct workers (the caller's
+ * included) run bodies of this call, under every scheduler; calls nested
+ * in its bodies keep to the same workers (their own limit applies on top).
+ * Any k is valid (k >= the worker count: no limit).
  * attr->window, window_size, splitter and footprint are for the sequence
  * algorithms only: set (non-zero) here they are -EINVAL.
  * Errors: -EINVAL NULL body, first > last, attr->sched out of range, an
