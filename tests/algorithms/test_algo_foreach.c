@@ -1,6 +1,7 @@
 /* adapt_for_each, adapt_transform and their range forms: every element
  * exactly once and equal to the sequential loop, for every window mode,
- * splitter, worker count, grain and size; error paths. */
+ * splitter, worker count, grain and size; error paths; the worker limit
+ * (adapt_attr.max_workers) of for_each and reduce. */
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <pthread.h>

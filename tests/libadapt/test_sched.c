@@ -4,8 +4,8 @@
  * ending at SIZE_MAX, 1, 2, 3 and 8 workers); the grain bound; static's
  * blocks; three levels of nested loops with schedulers mixed across levels;
  * loops inside spawned tasks and tasks inside loops; fib and nqueens through
- * nested parallel loops; loops from threads that are not workers; bad input
- * and the names. The environment (ADAPT_SCHED, ADAPT_GRAIN) is covered by
+ * nested parallel loops; loops from threads that are not workers; the
+ * per-call worker limit (adapt_attr.max_workers); bad input and the names. The environment (ADAPT_SCHED, ADAPT_GRAIN) is covered by
  * test_sched_env.c, the hybrid claim heuristic by test_hybrid.c (white-box),
  * the default grain's formula by test_sched_grain.c (white-box). */
 #include <adapt/algorithms.h>
