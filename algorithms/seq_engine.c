@@ -348,7 +348,12 @@ int adapt__seq_run(adapt__seq_ctx *c, adapt__seq_work *w, const adapt__seq_kerne
   ctx_init(c, k, kctx, p);
   master_init(c, w);
   if (acc_init) memcpy(w->acc, acc_init, acc_bytes);
+  /* Worker limit: the call runs in a team of its own (adapt_ext.h): the
+   * frame, or the loop, that exec begins takes it. */
+  adapt__team team;
+  if (p->max_workers) adapt__team_enter(&team, p->max_workers);
   int rc = exec(c, w);
+  if (p->max_workers) adapt__team_leave(&team);
   if (c->p.auto_grain && c->p.grain_key && w->calibrate == 0) { /* learned a grain */
     size_t s = grain_slot(k, c->p.grain_key);
     grain_entry *gc = grain_table();

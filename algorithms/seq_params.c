@@ -73,6 +73,7 @@ int adapt__seq_params_resolve(const char *fn, const adapt_attr *attr, size_t cou
   p->grain = g;
   p->grain_key = NULL;
   p->thief_parts = 1;
+  p->max_workers = a.max_workers;
   return 0;
 }
 

@@ -28,6 +28,7 @@ typedef struct adapt__seq_params {
    * own range (>= 1; 1: equal shares). Set by the caller after
    * adapt__seq_params_resolve (which sets 1). */
   unsigned thief_parts;
+  unsigned max_workers; /* attr->max_workers: 0 all, else the call's team size */
 } adapt__seq_params;
 
 /* Fill *p for a call of the public function fn over `count` elements

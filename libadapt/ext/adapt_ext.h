@@ -118,6 +118,52 @@ static inline int adapt__cancel_seen(atomic_int *flag) {
   return atomic_load_explicit(flag, memory_order_relaxed) != 0;
 }
 
+/* --- Per-call worker limit (libadapt/src/team.c): adapt_attr.max_workers -- */
+
+/* Bound on the worker ids a team records (ADAPT_MAX_WORKERS's own bound,
+ * checked in team.c). */
+#define ADAPT__TEAM_MAX_IDS 4096
+
+/* The team of one call with a worker limit: the distinct workers admitted
+ * to take part in it, at most `limit` (docs/design.md, "Worker limit").
+ * A worker is admitted when it takes its first piece of the call (the
+ * caller when it enters the call's region); it stays a member until the
+ * call returns. A call nested in a body of a limited call runs in that
+ * call's team (the current team is a per-thread context, like the cancel
+ * scope); a nested call with a limit of its own makes a team whose parent
+ * is the current one, and a worker must be admitted to every team up the
+ * chain. Lives on the caller's stack from adapt__team_enter to
+ * adapt__team_leave; every piece of the call has ended before the leave. */
+typedef struct adapt__team {
+  struct adapt__team *parent;                    /* the enclosing call's team, or NULL */
+  struct adapt__team *saved;                     /* the thread's current team before enter */
+  unsigned limit;                                /* k >= 1 */
+  atomic_uint count;                             /* members admitted, <= limit */
+  atomic_uint members[ADAPT__TEAM_MAX_IDS / 32]; /* bit id: admitted */
+} adapt__team;
+
+/* The calling thread's current team (the innermost call with a limit it
+ * runs a part of), NULL when none. Static TLS: one load. */
+extern _Thread_local adapt__team *adapt__team_cur ADAPT__TLS_FAST;
+
+/* Make t, with limit k >= 1, the calling thread's current team until
+ * adapt__team_leave(t); its parent is the current team. Any thread. */
+void adapt__team_enter(adapt__team *t, unsigned k);
+/* Restore the current team that adapt__team_enter(t) replaced. */
+void adapt__team_leave(adapt__team *t);
+
+/* Admit worker `id` to t and every team up its chain: 1 when it is (or
+ * already was) a member of all of them, 0 when one of them is full (the
+ * worker may then have been admitted to the outer ones). Only on behalf of
+ * a worker that is not being admitted by anyone else at the same time (the
+ * worker itself, or the victim answering its one request). */
+int adapt__team_join(adapt__team *t, int id);
+/* 1 when worker `id` is a member of t and of every team up its chain. */
+int adapt__team_member(const adapt__team *t, int id);
+/* 1 when adapt__team_join(t, id) would succeed now with `extra` other
+ * workers admitted to t first (a hint: other victims admit meanwhile). */
+int adapt__team_room(const adapt__team *t, int id, unsigned extra);
+
 /* --- Event trace (libadapt/src/trace.c): ADAPT_TRACE -------------------- */
 
 struct adapt_frame;

@@ -11,13 +11,21 @@
 #include "worker.h"
 
 void *adapt_reply(adapt_reply_set *rs, size_t key) {
-  if (!rs || rs->given >= rs->count) return NULL;
+  if (!rs || rs->given >= rs->limit) return NULL;
+  adapt__frame *f = rs->frame;
+  /* Worker limit: admit the thief now. Another victim of the same call may
+   * have filled the team since adapt__serve looked: this frame then gives
+   * no more pieces in this call (the splitter sees NULL, as on ENOMEM). */
+  if (f->team && !adapt__team_join(f->team, rs->ids[rs->given])) {
+    rs->limit = rs->given;
+    return NULL;
+  }
   adapt__theft *rec = adapt__theft_get(rs->w);
   if (!rec) return NULL; /* ENOMEM: the request fails, nothing is lost */
-  adapt__frame *f = rs->frame;
   adapt__theft_arm(rec, f->task->work_size);
   rec->key = key;
   rec->task = f->task;
+  rec->team = f->team;
   rec->thief = rs->ids[rs->given];
   rec->handover = NULL;
   /* relaxed: published to the thief by the release store of OK. */
@@ -27,7 +35,7 @@ void *adapt_reply(adapt_reply_set *rs, size_t key) {
   return rec->work;
 }
 
-int adapt_reply_remaining(const adapt_reply_set *rs) { return rs ? rs->count - rs->given : 0; }
+int adapt_reply_remaining(const adapt_reply_set *rs) { return rs ? rs->limit - rs->given : 0; }
 
 int adapt__steal_slow(adapt_frame *frame) { return adapt__serve(adapt__frame_of(frame)->w); }
 
@@ -67,6 +75,8 @@ int adapt_begin(adapt_frame *frame, const adapt_task *task, void *work) {
   int rc = adapt__region_enter(&w, &region, "adapt_begin");
   if (rc) return rc;
   adapt__frame_init(f, w, task, work, NULL);
+  /* Worker limit: the owner is the first member of its call's team. */
+  if (f->team && !w->solo) adapt__team_join(f->team, w->id);
   f->region = region;
   f->depth = adapt__tls_frames;
   f->thread = adapt__thread_token();

@@ -107,6 +107,16 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *res
     return 0;
   }
   const adapt__spawned *e = &d->slots[h % ADAPT_DEQUE_CAP];
+  /* Worker limit: an entry of a call whose team does not admit the thief
+   * stays in place (head restored as on a failed split, without waking
+   * sleepers: its owner runs it, and waking workers that may not take it
+   * would only make them spin). */
+  if (e->scope && e->scope->team && !adapt__team_join(e->scope->team, thief)) {
+    /* seq_cst: as the restores below. */
+    atomic_store_explicit(&d->head, h, memory_order_seq_cst);
+    adapt__deque_unlock(d);
+    return 0;
+  }
   int got = 1;
   if (e->split) {
     /* Splittable entry: the owner cannot pop it while we hold head past it

@@ -42,6 +42,25 @@ static void check_overrun(const adapt__theft *rec, const char *who) {
   abort();
 }
 
+/* Worker limit: move the requests of rs that may join team t (members
+ * first, then newcomers while the team has room) to the front of the
+ * unanswered ones, keeping the others after them; returns their number.
+ * adapt_reply admits each thief as it gets its piece. */
+static int team_first(adapt_reply_set *rs, adapt__team *t) {
+  int n = 0;
+  unsigned newcomers = 0;
+  for (int j = rs->given; j < rs->count; j++) {
+    int id = rs->ids[j];
+    int member = adapt__team_member(t, id);
+    if (!member && !adapt__team_room(t, id, newcomers)) continue;
+    newcomers += !member;
+    int k = rs->given + n++;
+    rs->ids[j] = rs->ids[k];
+    rs->ids[k] = id;
+  }
+  return n;
+}
+
 int adapt__serve(adapt__worker *w) {
   if (w->serving) return 0; /* a splitter or reducer polled: not re-entrant */
   w->serving = 1;
@@ -49,6 +68,7 @@ int adapt__serve(adapt__worker *w) {
   rs.w = w;
   rs.count = 0;
   rs.given = 0;
+  rs.limit = 0;
   int n = adapt__rt.nworkers;
   for (int i = 0; i < n; i++) {
     adapt__req *slot = &w->req[i];
@@ -78,8 +98,10 @@ int adapt__serve(adapt__worker *w) {
     adapt__frame *f = w->frames[i];
     if (f->flags & (ADAPT__FRAME_ENDING | ADAPT__FRAME_HELD)) continue;
     rs.frame = f;
+    rs.limit = f->team ? rs.given + team_first(&rs, f->team) : rs.count;
+    if (rs.limit == rs.given) continue; /* none of the thieves may join its call */
     int before = rs.given;
-    f->task->splitter((adapt_frame *)f, f->work, rs.count - rs.given, &rs, f->task->ctx);
+    f->task->splitter((adapt_frame *)f, f->work, rs.limit - rs.given, &rs, f->task->ctx);
     for (int j = before; j < rs.given; j++) check_overrun(rs.recs[j], "splitter");
     if (rs.given > before) ADAPT_STAT_INC(w, splits);
   }
@@ -109,6 +131,7 @@ void adapt__frame_init(adapt__frame *f, adapt__worker *w, const adapt_task *task
   f->work = work;
   f->rec = rec;
   f->thieves = NULL;
+  f->team = rec ? rec->team : adapt__team_cur;
   f->level = 0;
   f->flags = ADAPT__FRAME_BEGUN;
   f->magic = ADAPT__FRAME_MAGIC;
@@ -167,10 +190,14 @@ void adapt__run_theft(adapt__worker *w, adapt__theft *rec) {
    * call's cancel scope, if it has one), never in the thief's current one. */
   adapt__cancel_scope barrier = {0};
   adapt__cancel_push(&barrier);
+  /* And in its call's team: calls nested in the entry inherit its limit. */
+  adapt__team *team = adapt__team_cur;
+  adapt__team_cur = rec->team;
   if (w->nest < ADAPT_MAX_NEST) w->running[w->nest] = (uintptr_t)rec;
   w->nest++;
   task->entry((adapt_frame *)&f, rec->work, task->ctx);
   w->nest--;
+  adapt__team_cur = team;
   adapt__cancel_pop(&barrier);
   f.flags |= ADAPT__FRAME_ENDING;
   /* relaxed: only our owner writes PREEMPT; seeing it late just means we

@@ -29,7 +29,11 @@ typedef struct adapt__frame {
   void *work;
   adapt__theft *rec;     /* the stolen piece this frame runs, or NULL */
   adapt__theft *thieves; /* pieces given away, sorted by key */
-  unsigned level;        /* index in w->frames when published */
+  /* The team of the call (worker limit), or NULL: only its members get
+   * pieces. adapt_begin: the thread's current team; a stolen piece: its
+   * victim's. */
+  struct adapt__team *team;
+  unsigned level; /* index in w->frames when published */
   unsigned flags;
   uint32_t magic;
   /* adapt_begin's frames: the kind of region entered (adapt__region_enter),
@@ -54,7 +58,10 @@ struct adapt_reply_set {
   adapt__frame *frame;
   int count;                  /* requests collected */
   int given;                  /* requests answered with a piece so far */
-  int ids[ADAPT_MAX_WORKERS]; /* thief ids, in collection order */
+  int limit;                  /* the current frame's splitter answers ids[given..limit) */
+  int ids[ADAPT_MAX_WORKERS]; /* thief ids, in collection order (reordered
+                                 for a frame with a team: its admissible
+                                 thieves first) */
   adapt__theft *recs[ADAPT_MAX_WORKERS];
 };
 

@@ -298,6 +298,21 @@ static __attribute__((noinline, cold)) int check_attr(const adapt_attr *a) {
   return 0;
 }
 
+/* adapt_for with attr->max_workers = k != 0: the same call, without the
+ * field, inside a team of k (adapt_ext.h): the frame or scopes it opens
+ * take the team, and only its members take pieces. */
+static __attribute__((noinline)) int for_limited(size_t first, size_t last,
+                                                 void (*body)(size_t, size_t, void *), void *ctx,
+                                                 const adapt_attr *attr) {
+  adapt_attr a = *attr;
+  a.max_workers = 0;
+  adapt__team team;
+  adapt__team_enter(&team, attr->max_workers);
+  int rc = adapt_for(first, last, body, ctx, &a);
+  adapt__team_leave(&team);
+  return rc;
+}
+
 int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
               const adapt_attr *attr) {
   adapt__error_clear();
@@ -315,6 +330,7 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
     sched = attr->sched;
   }
   if (first == last) return 0;
+  if (attr && attr->max_workers) return for_limited(first, last, body, ctx, attr);
   /* Starts the runtime if needed (ADAPT_GRAIN and ADAPT_SCHED are read by
    * adapt_init); its configuration read below stays until the leave. */
   adapt__worker *wk;
@@ -325,6 +341,10 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
     sched = region == ADAPT__REGION_NESTED ? adapt__rt.nested_sched : adapt__rt.seq.sched;
   for_ctx c = {body, ctx, 0};
   if (sched != ADAPT_SCHED_ADAPTIVE) {
+    /* Worker limit: the owner is the first member of the call's team (the
+     * adaptive path does it in adapt_begin). */
+    if (ADAPT_UNLIKELY(adapt__team_cur != NULL) && !wk->solo)
+      adapt__team_join(adapt__team_cur, wk->id);
     adapt__loop l = {body,  ctx,  &c.cancelled,
                      first, last, g ? g : adapt__default_grain(last - first, adapt__rt.nworkers)};
     adapt__for_sched(sched, wk, &l);

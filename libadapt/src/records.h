@@ -28,10 +28,11 @@ struct adapt__worker;
 
 typedef struct adapt__theft {
   /* Owner side (the worker whose frame lists the record): list link, key,
-   * task, thief id. Written by the victim before the reply is sent. */
+   * task, team, thief id. Written by the victim before the reply is sent. */
   struct adapt__theft *next;
   size_t key;
   const adapt_task *task;
+  struct adapt__team *team; /* the victim frame's team (worker limit), or NULL */
   int thief;
 
   /* Shared: the owner sets PREEMPT, the thief sets FINAL. Own line. */

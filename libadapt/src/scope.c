@@ -14,11 +14,15 @@ void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
    * reaches the call this worker happened to be running (a barrier). */
   adapt__cancel_scope barrier = {0};
   adapt__cancel_push(&barrier);
+  /* And in its call's team: calls nested in it inherit its worker limit. */
+  adapt__team *team = adapt__team_cur;
+  adapt__team_cur = s ? s->team : NULL;
   /* bit 0: a scope (theft records are at least 2-aligned too) */
   if (w->nest < ADAPT_MAX_NEST) w->running[w->nest] = s && s->w != w ? (uintptr_t)s | 1u : 0;
   w->nest++;
   t->run(w, t);
   w->nest--;
+  adapt__team_cur = team;
   adapt__cancel_pop(&barrier);
   if (!s) return;
   if (s->w == w) {

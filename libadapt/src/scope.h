@@ -34,6 +34,10 @@ typedef struct adapt__scope {
   unsigned region : 2; /* the kind of region entered (adapt__region_enter) */
   unsigned depth : 30; /* adapt_scope_begin: the thread's frame count then */
   uint32_t magic;
+  /* The team of the call (worker limit) when the scope was opened, or
+   * NULL: a thief takes an entry of the scope only once admitted to it
+   * (adapt__deque_steal), and runs it in that team. */
+  struct adapt__team *team;
   /* --- Other workers --- */
   atomic_uint remote;
   atomic_uint splits;
@@ -58,6 +62,7 @@ static inline void adapt__scope_open(adapt__scope *s, struct adapt__worker *w) {
   s->region = ADAPT__REGION_NESTED;
   s->depth = 0;
   s->magic = ADAPT__SCOPE_MAGIC;
+  s->team = adapt__team_cur;
 }
 /* Has every entry counted in s run (pieces split off by thieves included)?
  * The owner's check, in the order scope.h's counting comment requires. */

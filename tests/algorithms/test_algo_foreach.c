@@ -1,6 +1,7 @@
 /* adapt_for_each, adapt_transform and their range forms: every element
  * exactly once and equal to the sequential loop, for every window mode,
- * splitter, worker count, grain and size; error paths. */
+ * splitter, worker count, grain and size; error paths; the worker limit
+ * (adapt_attr.max_workers) of for_each and reduce. */
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <pthread.h>
@@ -378,6 +379,70 @@ static void test_trace_ranges(void **state) {
   free(x);
 }
 
+/* --- Worker limit (adapt_attr.max_workers): with 8 workers and k = 1, 2,
+ * 3, at most k distinct workers run the calls of for_each (no window, the
+ * sliding window, the dac scheduler) and of reduce (its merges), every
+ * element once, the results right. ------------------------------------- */
+
+/* Bit w: worker w ran an op; bit 31: an op ran off the workers. */
+static void limit_note(void *ctx) {
+  int id = adapt_worker_id();
+  atomic_fetch_or_explicit((atomic_uint *)ctx, id >= 0 && id < 31 ? 1u << id : 1u << 31,
+                           memory_order_relaxed);
+  adapt_test_spin_ns(300); /* long enough for the idle workers to ask */
+}
+
+static void limit_inc(void *elem, void *ctx) {
+  (*(uint32_t *)elem)++;
+  limit_note(ctx);
+}
+
+static void limit_sum(void *acc, const void *first, size_t n, void *ctx) {
+  for (size_t i = 0; i < n; i++) {
+    *(uint64_t *)acc += ((const uint32_t *)first)[i];
+    limit_note(ctx);
+  }
+}
+
+static void limit_add(void *acc, const void *other, void *ctx) {
+  *(uint64_t *)acc += *(const uint64_t *)other;
+}
+
+static void test_max_workers(void **state) {
+  assert_int_equal(adapt_test_workers(8), 0);
+  const size_t n = adapt_test_scale(4096, 512);
+  uint32_t *a = malloc(n * sizeof *a);
+  assert_non_null(a);
+  for (unsigned k = 1; k <= 3; k++)
+    for (int v = 0; v < 4; v++) {
+      adapt_attr at = {0};
+      at.max_workers = k;
+      at.window = v == 1 ? ADAPT_WINDOW_SLIDING : ADAPT_WINDOW_DEFAULT;
+      at.window_size = v == 1 ? 256 : 0;
+      at.sched = v == 2 ? ADAPT_SCHED_DAC : ADAPT_SCHED_DEFAULT;
+      atomic_uint ids = 0;
+      for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
+      if (v < 3) {
+        assert_int_equal(adapt_for_each(a, n, sizeof *a, limit_inc, &ids, &at), 0);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) bad += a[i] != i + 1;
+        assert_int_equal(bad, 0);
+      } else {
+        uint64_t sum = 0, zero = 0;
+        assert_int_equal(
+            adapt_reduce(a, n, sizeof *a, &sum, sizeof sum, &zero, limit_sum, limit_add, &ids, &at),
+            0);
+        assert_int_equal(sum, (uint64_t)n * (n - 1) / 2);
+      }
+      unsigned seen = atomic_load(&ids);
+      if (__builtin_popcount(seen) > (int)k || (seen >> 31))
+        fprintf(stderr, "k=%u case %d: workers 0x%x\n", k, v, seen);
+      assert_int_equal(seen >> 31, 0);
+      assert_true(__builtin_popcount(seen) >= 1 && __builtin_popcount(seen) <= (int)k);
+    }
+  free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ALGO_MATRIX_TEST(test_for_each_matrix, case_for_each),
@@ -387,6 +452,7 @@ int main(void) {
       ADAPT_TEST_WORKERS(test_errors, 2),
       ADAPT_TEST(test_schedulers),
       ADAPT_TEST(test_trace_ranges),
+      ADAPT_TEST(test_max_workers),
   };
   return adapt_test_run("algo_foreach", tests);
 }

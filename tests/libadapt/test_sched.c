@@ -4,8 +4,8 @@
  * ending at SIZE_MAX, 1, 2, 3 and 8 workers); the grain bound; static's
  * blocks; three levels of nested loops with schedulers mixed across levels;
  * loops inside spawned tasks and tasks inside loops; fib and nqueens through
- * nested parallel loops; loops from threads that are not workers; bad input
- * and the names. The environment (ADAPT_SCHED, ADAPT_GRAIN) is covered by
+ * nested parallel loops; loops from threads that are not workers; the
+ * per-call worker limit (adapt_attr.max_workers); bad input and the names. The environment (ADAPT_SCHED, ADAPT_GRAIN) is covered by
  * test_sched_env.c, the hybrid claim heuristic by test_hybrid.c (white-box),
  * the default grain's formula by test_sched_grain.c (white-box). */
 #include <adapt/algorithms.h>
@@ -422,6 +422,75 @@ static void test_names(void **state) {
   assert_int_equal(adapt_sched_parse("dac", NULL), -EINVAL);
 }
 
+/* --- Per-call worker limit (adapt_attr.max_workers) ------------------ */
+
+/* A loop run with a limit: each index marks its cell and the worker's bit,
+ * directly or (inner > 0) through a nested loop without a limit of its own,
+ * which keeps to the outer call's workers. */
+typedef struct limit_run {
+  atomic_uchar *hits;
+  atomic_uint ids; /* bit w: worker w ran a body */
+  size_t inner;    /* > 0: each index runs a nested loop of this many cells */
+} limit_run;
+typedef struct limit_nest {
+  limit_run *r;
+  size_t base; /* the first cell of the nested loop */
+} limit_nest;
+
+static void limit_mark(limit_run *r, size_t cell) {
+  int id = adapt_worker_id();
+  BODY_CHECK(id >= 0 && id < 32);
+  if (id >= 0 && id < 32) atomic_fetch_or_explicit(&r->ids, 1u << id, memory_order_relaxed);
+  atomic_fetch_add_explicit(&r->hits[cell], 1, memory_order_relaxed);
+  adapt_test_spin_ns(300); /* long enough for the idle workers to ask */
+}
+
+static void limit_inner(size_t b, size_t e, void *ctx) {
+  limit_nest *x = ctx;
+  for (size_t j = b; j < e; j++) limit_mark(x->r, x->base + j);
+}
+
+static void limit_body(size_t b, size_t e, void *ctx) {
+  limit_run *r = ctx;
+  for (size_t i = b; i < e; i++) {
+    if (!r->inner) {
+      limit_mark(r, i);
+      continue;
+    }
+    limit_nest x = {r, i * r->inner};
+    BODY_CHECK(adapt_for(0, r->inner, limit_inner, &x, NULL) == 0);
+  }
+}
+
+/* With 8 workers and max_workers k = 1, 2, 3, at grain 1 and the default
+ * grain, flat and with a nested loop: at most k distinct workers run the
+ * bodies, every index exactly once. */
+static void test_max_workers(void **state) {
+  adapt_sched s = *(const adapt_sched *)*state;
+  assert_int_equal(adapt_test_workers(8), 0);
+  const size_t ncells = adapt_test_scale(4096, 512);
+  reset_body_errors();
+  for (unsigned k = 1; k <= 3; k++)
+    for (int v = 0; v < 4; v++) {
+      limit_run r = {calloc(ncells, 1), 0, v & 1 ? 8 : 0};
+      assert_non_null(r.hits);
+      adapt_attr a = {0};
+      a.sched = s;
+      a.grain = v & 2 ? 0 : 1;
+      a.max_workers = k;
+      assert_int_equal(adapt_for(0, r.inner ? ncells / r.inner : ncells, limit_body, &r, &a), 0);
+      unsigned ids = atomic_load(&r.ids);
+      int seen = __builtin_popcount(ids);
+      if (seen > (int)k || count_not_once(r.hits, ncells))
+        fprintf(stderr, "%s k=%u grain=%zu%s: workers 0x%x, %zu ncells not run once\n", sname(s), k,
+                a.grain, r.inner ? " nested" : "", ids, count_not_once(r.hits, ncells));
+      assert_true(seen >= 1 && seen <= (int)k);
+      assert_int_equal(count_not_once(r.hits, ncells), 0);
+      free(r.hits);
+    }
+  assert_no_body_errors();
+}
+
 /* --- Registration --------------------------------------------------------- */
 
 /* The cases, in order: a test run once (initial state NULL), or once per
@@ -438,6 +507,7 @@ static const sched_case cases[] = {
     {"test_errors", test_errors, 0},
     {"test_exactly_once/sizes", test_exactly_once, 1},
     {"test_short_loops/short", test_short_loops, 1},
+    {"test_max_workers/limit", test_max_workers, 1},
     {"test_nested_mixed", test_nested_mixed, 0},
     {"test_loops_in_tasks", test_loops_in_tasks, 0},
     {"test_foreign_threads", test_foreign_threads, 0},

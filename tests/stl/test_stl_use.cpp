@@ -2,7 +2,7 @@
  * functions taking their arguments by value, by non-const reference or as
  * generic parameters; std::vector<bool> (proxy iterators); scans and
  * reductions into a wider type; stable_sort when memory is short;
- * adapt::task_group and adapt::parallel_invoke. Linked
+ * adapt::task_group and adapt::parallel_invoke; policy::workers(k). Linked
  * into test_stl, which runs stl_use::run() at each of its worker counts.
  * This file is compiled with -Wpedantic -Wshadow -Wconversion
  * -Wsign-conversion -Werror (stl/module.mk): the installed headers
@@ -411,6 +411,81 @@ void cancel_tokens() {
   CHECK(ran.load() < n / 2);
 }
 
+/* policy::workers(k), composed with the other modifiers: with 8 workers
+ * and k = 1, 2, 3, at most k distinct workers run the element functions of
+ * a map, an index loop, a reduce, a scan and both sorts (their spawned
+ * parts included); every element once, the results right. */
+void worker_limits() {
+  constexpr auto composed = adapt::par.grain(64).workers(2).deterministic(false);
+  static_assert(composed.max_workers() == 2 && composed.grain_size() == 64 &&
+                    !composed.is_deterministic() && adapt::par.max_workers() == 0,
+                "workers(k) composes with the other modifiers");
+  if (adapt_num_workers() < 8) return; /* the limit is checked where it binds */
+  std::atomic<unsigned> ids{0};
+  auto note = [&] { /* bit w: worker w ran an element function; bit 31: off the workers */
+                    int id = adapt_worker_id();
+                    unsigned bit = id >= 0 && id < 31 ? 1u << id : 1u << 31;
+                    if (!(ids.load(std::memory_order_relaxed) & bit))
+                      ids.fetch_or(bit, std::memory_order_relaxed);
+  };
+  auto within = [&](unsigned k) {
+    unsigned s = ids.exchange(0);
+    unsigned seen = static_cast<unsigned>(__builtin_popcount(s));
+    if (s >> 31 || seen == 0 || seen > k) std::fprintf(stderr, "workers(%u): ran on 0x%x\n", k, s);
+    return !(s >> 31) && seen >= 1 && seen <= k;
+  };
+  auto ref = small_ints();
+  std::sort(ref.begin(), ref.end());
+  for (unsigned k = 1; k <= 3; k++) {
+    /* sanitizers: the composed policy only (1.2 s of CPU under TSan for all three) */
+    const adapt::policy pols[] = {adapt::par.grain(16).workers(k), adapt::par.workers(k),
+                                  adapt::par.workers(k).window(adapt::window::sliding, 2048)};
+    const std::size_t npols = stl_test::sanitized() ? 1 : 3;
+    for (std::size_t p = 0; p < npols; p++) {
+      const adapt::policy &pol = pols[p];
+      std::vector<int> v(n, 1);
+      adapt::for_each(pol, v.begin(), v.end(), [&](int &x) {
+        note();
+        for (int j = 0; j < 64; j++) x = x * 3 % 7 == 99 ? 0 : x; /* some work */
+        x++;
+      });
+      CHECK(std::count(v.begin(), v.end(), 2) == static_cast<long>(n) && within(k));
+      std::vector<unsigned char> hit(n, 0);
+      adapt::for_index(pol, std::size_t{0}, n, [&](std::size_t i) {
+        note();
+        hit[i]++;
+      });
+      CHECK(std::count(hit.begin(), hit.end(), 1) == static_cast<long>(n) && within(k));
+      long long sum =
+          adapt::transform_reduce(pol, v.begin(), v.end(), 0LL, std::plus<>(), [&](int x) {
+            note();
+            return static_cast<long long>(x);
+          });
+      CHECK(sum == 2 * static_cast<long long>(n) && within(k));
+      std::vector<long long> out(n);
+      adapt::inclusive_scan(
+          pol, v.begin(), v.end(), out.begin(),
+          [&](long long a, long long b) {
+            note();
+            return a + b;
+          },
+          0LL);
+      CHECK(out[n / 2] == 2 * static_cast<long long>(n / 2 + 1) &&
+            out[n - 1] == 2 * static_cast<long long>(n) && within(k));
+      auto less = [&](int a, int b) {
+        note();
+        return a < b;
+      };
+      auto w = small_ints();
+      adapt::sort(pol, w.begin(), w.end(), less);
+      CHECK(w == ref && within(k));
+      w = small_ints();
+      adapt::stable_sort(pol, w.begin(), w.end(), less);
+      CHECK(w == ref && within(k));
+    }
+  }
+}
+
 } // namespace
 
 namespace stl_use {
@@ -425,6 +500,7 @@ void run(int workers) {
   tasks();
   index_loop();
   cancel_tokens();
+  worker_limits();
 }
 
 } // namespace stl_use

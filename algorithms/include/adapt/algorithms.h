@@ -47,6 +47,8 @@ extern "C" {
  *   The environment is read by adapt_init, once: a call reads the values of
  *   the running runtime (setenv afterwards has no effect until the next
  *   start).
+ *   Worker limit: attr->max_workers = k, at most k distinct workers (the
+ *   caller's included) run callbacks of the call (0: all; see adapt_for).
  *   Results never depend on the mode, the splitter, the grain or the number
  *   of workers.
  * - Errors (returned before any callback runs, outputs untouched): -EINVAL

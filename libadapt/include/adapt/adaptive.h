@@ -84,7 +84,9 @@ typedef struct adapt_task {
    * (do not call adapt_begin/adapt_end on it). `work` points to the piece's
    * descriptor as the splitter wrote it. Required. */
   void (*entry)(adapt_frame *frame, void *work, void *ctx);
-  /* Divides the remaining work among the `count` requests and the owner:
+  /* Divides the remaining work among the `count` requests and the owner
+   * (inside a call with a worker limit, only the requests of thieves that
+   * may join it are counted):
    * for each piece given away, w = adapt_reply(replies, key) and fill *w,
    * then shrink the owner's descriptor `work`. Give nothing if too little is
    * left. Runs on the owner. Required. */
@@ -154,7 +156,10 @@ ADAPT_API int adapt_preempt_next_thief(adapt_frame *frame);
 
 /* In a splitter: the descriptor buffer (task->work_size bytes, zeroed) of
  * the next request to answer positively, or NULL when every request has a
- * piece. `key` orders the pieces for reduction (use the piece's begin
+ * piece, or when no more piece can be given now (out of memory; the
+ * worker limit of the call the frame belongs to, adapt_attr.max_workers:
+ * the thief may not join it). After NULL, give no more pieces in this
+ * call and keep what was not given. `key` orders the pieces for reduction (use the piece's begin
  * index). Pieces given are sent when the splitter returns. */
 ADAPT_API void *adapt_reply(adapt_reply_set *replies, size_t key);
 

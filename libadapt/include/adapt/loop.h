@@ -79,8 +79,12 @@ typedef struct adapt_attr {
                           adapt_init), else from the shared cache size and
                           the footprint */
   adapt_window_splitter splitter;
-  size_t footprint; /* bytes one element touches (for the default window
+  size_t footprint;     /* bytes one element touches (for the default window
                           size); 0: the element size(s) of the call */
+  unsigned max_workers; /* 0: all workers; k: at most k distinct workers
+                          (the caller's included) run parts of the call,
+                          the others stay free for other callers; calls
+                          nested in its bodies keep to the same workers */
 } adapt_attr;
 
 /* Parallel range loop: calls body(b, e, ctx) on disjoint sub-ranges whose
@@ -93,6 +97,10 @@ typedef struct adapt_attr {
  * ADAPT_GRAIN) no call covers more than G indices, except with static, which
  * calls body once per block.
  * ADAPT_SCHED and ADAPT_GRAIN are read by adapt_init (lazily by this call).
+ * attr->max_workers = k: at most k distinct workers (the caller's
+ * included) run bodies of this call, under every scheduler; calls nested
+ * in its bodies keep to the same workers (their own limit applies on top).
+ * Any k is valid (k >= the worker count: no limit).
  * attr->window, window_size, splitter and footprint are for the sequence
  * algorithms only: set (non-zero) here they are -EINVAL.
  * Errors: -EINVAL NULL body, first > last, attr->sched out of range, an

@@ -38,7 +38,7 @@ extern "C" {
 
 /* A spawn scope; allocate it yourself (on the stack). Private content. */
 typedef struct adapt_scope {
-  void *adapt_priv[6];
+  void *adapt_priv[7];
 } adapt_scope;
 
 /* Open a scope on the calling thread. On a thread that is not a worker it

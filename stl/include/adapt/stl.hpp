@@ -592,6 +592,10 @@ template <bool Incl, class T, class In, class Out, class Op>
 Out scan(const policy &pol, const char *name, In first, In last, Out d, Op &op, T *init) {
   std::size_t n = dist(first, last);
   if (n == 0) return d;
+  if (pol.max_workers() && n > 1) /* the output tasks too keep to the call's workers */
+    return with_workers(pol.max_workers(), [&] {
+      return scan<Incl, T>(pol.workers(0), name, first, last, d, op, init);
+    });
   if (n == 1) {
     if constexpr (Incl) {
       if (init)
@@ -1090,7 +1094,9 @@ void sort(const policy &pol, It first, It last, Cmp cmp = {}) {
                 "adapt::sort needs random-access iterators (std::list: list.sort())");
   static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
                 "adapt::sort: cmp must be callable with two elements, cmp(*first, *first)");
-  detail::sort<false>(first, last, cmp, pol.token());
+  detail::with_workers(pol.max_workers(), [&] {
+    detail::sort<false>(first, last, cmp, pol.token(), pol.max_workers());
+  });
 }
 template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
 void sort(It first, It last, Cmp cmp = {}) {
@@ -1103,7 +1109,9 @@ void stable_sort(const policy &pol, It first, It last, Cmp cmp = {}) {
                 "adapt::stable_sort needs random-access iterators (std::list: list.sort())");
   static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
                 "adapt::stable_sort: cmp must be callable with two elements, cmp(*first, *first)");
-  detail::sort<true>(first, last, cmp, pol.token());
+  detail::with_workers(pol.max_workers(), [&] {
+    detail::sort<true>(first, last, cmp, pol.token(), pol.max_workers());
+  });
 }
 template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
 void stable_sort(It first, It last, Cmp cmp = {}) {

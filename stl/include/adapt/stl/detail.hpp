@@ -16,6 +16,7 @@
 #include <exception>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -157,6 +158,45 @@ inline void finish(int rc, failure &f) {
   if (f.by_token.load(std::memory_order_relaxed))
     throw error(-ECANCELED, "cancelled by the policy's adapt::cancel_token");
   if (rc < 0) throw error(rc, adapt_last_error());
+}
+
+/* f() as one call limited to k workers (policy::workers), for the calls
+ * whose parts are spawned tasks (the sorts, the scans' output tasks): f
+ * runs on this thread inside adapt_for over one index with max_workers k,
+ * so that the scopes it opens, and the calls under it, keep to the call's
+ * workers. k 0: f() directly. Returns f's result; rethrows its exception;
+ * adapt::error when the runtime fails before f runs. */
+template <class F>
+auto with_workers(unsigned k, F &&f) -> decltype(f()) {
+  using R = decltype(f());
+  if (k == 0) return f();
+  struct call {
+    F &f;
+    std::optional<std::conditional_t<std::is_void_v<R>, bool, R>> result;
+    std::exception_ptr exc;
+    static void run(std::size_t, std::size_t, void *p) noexcept {
+      auto *c = static_cast<call *>(p);
+      try {
+        if constexpr (std::is_void_v<R>) {
+          c->f();
+          c->result.emplace(true);
+        } else {
+          c->result.emplace(c->f());
+        }
+      } catch (...) {
+        c->exc = std::current_exception();
+      }
+    }
+  };
+  call c{f, {}, {}};
+  adapt_attr a{};
+  a.grain = 1;
+  a.max_workers = k;
+  int rc = adapt_for(0, 1, &call::run, &c, &a);
+  if (c.exc) std::rethrow_exception(c.exc);
+  /* -ECANCELED: adapt_cancel in f reached this call, after f returned */
+  if (!c.result) throw error(rc < 0 ? rc : -EPROTO, adapt_last_error());
+  if constexpr (!std::is_void_v<R>) return std::move(*c.result);
 }
 
 /* --- Maps: a kernel without merge nor discard --------------------------- */

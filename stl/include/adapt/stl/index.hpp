@@ -44,6 +44,7 @@ void par_index(const policy &pol, std::size_t n, std::size_t unit_bytes, Body &&
     adapt_attr a{};
     a.grain = pol.grain_size();
     a.sched = static_cast<adapt_sched>(pol.scheduler());
+    a.max_workers = pol.max_workers();
     int rc = adapt_for(0, n, &index_call<B>::run, &c, &a);
     finish(rc, c.fail);
   } else {

@@ -123,6 +123,11 @@ public:
    * depend on where pieces were stolen. reduce and transform_reduce are
    * always deterministic. */
   constexpr policy deterministic(bool on) const { return with(&policy::deterministic_, on); }
+  /* At most k distinct workers (the calling thread's included) take part
+   * in each call under this policy; the others stay free for other callers
+   * (adapt_attr.max_workers). Parallel calls nested in its element
+   * functions keep to the same workers. 0 (the default): all workers. */
+  constexpr policy workers(unsigned k) const { return with(&policy::workers_, k); }
 
   constexpr adapt::window window_mode() const { return mode_; }
   constexpr std::size_t window_size() const { return window_size_; }
@@ -130,6 +135,8 @@ public:
   constexpr adapt::sched scheduler() const { return sched_; }
   constexpr std::size_t grain_size() const { return grain_; }
   constexpr std::size_t footprint_bytes() const { return footprint_; }
+  /* The limit of workers(k), else 0. */
+  constexpr unsigned max_workers() const { return workers_; }
   /* Calls under this policy stop when token.cancel() is called (see
    * adapt::cancel_token); the token must outlive them. */
   constexpr policy cancel_with(const cancel_token &token) const {
@@ -143,7 +150,8 @@ public:
   /* The C attributes of a call whose units hold `per_unit` elements each
    * (grain and window converted to units, rounded up, footprint scaled);
    * `with_sched` false leaves the scheduler at the default (calls that
-   * merge in sequence order); with the policy's cancel token. */
+   * merge in sequence order); with the policy's worker limit and cancel
+   * token. */
   detail::call_attr attr(std::size_t per_unit = 1, bool with_sched = true) const {
     detail::call_attr a{};
     a.grain = grain_ ? (grain_ + per_unit - 1) / per_unit : 0;
@@ -152,6 +160,7 @@ public:
     a.window_size = window_size_ ? (window_size_ + per_unit - 1) / per_unit : 0;
     a.splitter = static_cast<adapt_window_splitter>(splitter_);
     a.footprint = footprint_ * per_unit;
+    a.max_workers = workers_;
     a.token = token_;
     return a;
   }
@@ -172,6 +181,7 @@ private:
   std::size_t grain_ = 0;
   std::size_t footprint_ = 0;
   bool deterministic_ = true;
+  unsigned workers_ = 0;
   const cancel_token *token_ = nullptr;
 };
 

@@ -460,11 +460,12 @@ void merge_sort(It first, Cmp &cmp, std::size_t n, std::size_t workers, const ca
 
 /* adapt::sort (Stable: adapt::stable_sort) of [first, last) with cmp (tok:
  * the policy's cancel token, polled at the start and, in parallel, as the
- * first exception is), else std's
+ * first exception is; k: the policy's worker limit, 0 for none, which
+ * bounds the workers the partitioning counts on), else std's
  * sequential sort for iterators that are not random access, element types
  * whose move constructor may throw, short ranges and one worker. */
 template <bool Stable, class It, class Cmp>
-void sort(It first, It last, Cmp &cmp, const cancel_token *tok) {
+void sort(It first, It last, Cmp &cmp, const cancel_token *tok, unsigned k = 0) {
   if (tok && tok->cancelled())
     throw error(-ECANCELED, "cancelled by the policy's adapt::cancel_token");
   if constexpr (!writable_v<It> || !std::is_nothrow_move_constructible_v<value_t<It>>) {
@@ -474,6 +475,7 @@ void sort(It first, It last, Cmp &cmp, const cancel_token *tok) {
     std::size_t workers = n < 2 * std::size_t{ADAPT_STL_SORT_LEAF_MIN}
                               ? 1
                               : static_cast<std::size_t>(adapt_num_workers());
+    if (k != 0 && workers > k) workers = k;
     if (workers <= 1)
       sort_seq<Stable>(first, last, cmp);
     else if constexpr (Stable)
