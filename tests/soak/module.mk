@@ -5,7 +5,7 @@
 #                                         (`make docs-figures`: docs/reliability.md)
 # `make test` runs the same program without arguments in every variant
 # (EXTRA_TESTS): a fixed seed and a fixed number of top-level jobs (1000 in
-# release, 600 with smaller sizes under the sanitizers). The C parts see the
+# release, 400 with smaller sizes under the sanitizers). The C parts see the
 # public C headers, soak_stl.cpp <adapt/stl.hpp> too, soak_iso.cpp
 # <adapt/iso.hpp> (libadapt-iso.a, built for test_iso_api anyway). Both check the
 # process's threads and file descriptors (and in release its resident

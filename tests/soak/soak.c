@@ -240,7 +240,7 @@ static int parse(int argc, char **argv, options *o) {
 int main(int argc, char **argv) {
   const char *variant = getenv("ADAPT_TEST_VARIANT");
   int sanitized = variant && strcmp(variant, "release") != 0;
-  options o = {0, sanitized ? 600 : 1000, 1, 0};
+  options o = {0, sanitized ? 400 : 1000, 1, 0};
   if (parse(argc, argv, &o)) return 2;
   if (sanitized) soak_size_cap >>= 3;
   rng r = {o.seed};
