@@ -18,7 +18,7 @@
 #   make model-check    spin verifies the protocol models (model/)
 #   make check-consumers  staged installs used via pkg-config and CMake
 #   make fault      fault injection: allocations and threads failing
-#   make soak [MINUTES=2] [SOAK_SEED=n]   random regions for a while
+#   make soak [MINUTES=2] [SOAK_SEED=n]   the mixed soak workload for a while
 #   make fuzz [FUZZ_SECONDS=n]   libFuzzer on the file readers (fuzz-build,
 #                   fuzz-run)
 #   make bench      benchmarks (bench/), release build (bench-build,

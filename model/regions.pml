@@ -17,10 +17,13 @@
  * CLOSING; a compare-and-swap from exactly OPEN | CLOSING to 0 closes the
  * runtime, else the init lock is released and wait_regions runs
  * (region_lock; increment finalize_waiting, seq_cst; while the count > 0:
- * timed cond_wait, and after a timeout with regions in wait_closing, let
- * those in and broadcast admitted; decrement; unlock), then it tries
- * again. Once closed: region_lock, the teardown (ghost flag), up = 0,
- * broadcast admitted, unlock both. A timeout is modelled only while
+ * timed cond_wait, and after a timeout with regions in wait_closing: the
+ * first such timeout of a closing lets them in (admit_gen + 1, admit_done
+ * set), each later one refuses those waiting then (refuse_gen + 1: their
+ * region_start returns -ESHUTDOWN and the thread goes on to its next
+ * region); broadcast admitted; decrement; unlock), then it tries again.
+ * Once closed: region_lock, the teardown (ghost flag), up = 0, admit_done
+ * cleared, broadcast admitted, unlock both. A timeout is modelled only while
  * regions wait in wait_closing (otherwise it only re-checks the count, as
  * a spurious wake-up: no new behaviour for safety, and a lost wake-up of
  * the finalize stays visible as a deadlock).
@@ -32,6 +35,12 @@
  * Checked: a region never runs while a teardown is under way or the runtime
  * is down; at most one pool region; no deadlock (a lost wake-up of a waiting
  * finalize is an invalid end state).
+ * With -DLIVE: the NREG threads start regions forever and one thread
+ * finalizes forever; checked as non-progress cycles under weak fairness
+ * (pan -l -f): every cycle passes the finalize's end, i.e. each finalize
+ * completes while the other threads keep starting regions (the -ESHUTDOWN
+ * refusals are what bounds it; model (i) checks the same on an abstract
+ * model, this one on the real word, locks and Dekker pair).
  *
  * SEEDED_BUG 1: the leave loads finalize_waiting before it subtracts (its
  * half of the Dekker pair in the wrong order): a finalize that begins to
@@ -41,13 +50,29 @@
  * runs under a region.
  * SEEDED_BUG 3: wait_closing does not look at CLOSING again under
  * region_lock before it waits: a teardown (and its broadcast) between the
- * region's look and its wait leaves it waiting forever. */
+ * region's look and its wait leaves it waiting forever.
+ * SEEDED_BUG 4 (with -DLIVE): every timeout lets the waiting regions in,
+ * none refuses them: two threads whose regions overlap are let in in turn
+ * and the count never reaches 0 (a non-progress cycle). */
 
 #ifndef NREG
 #define NREG 2
 #endif
 #ifndef NR
 #define NR 2
+#endif
+/* With LIVE, steps whose inner interleavings only the safety run needs
+ * (ensure_wait under init_lock; finalize's check, CLOSING and
+ * compare-and-swap under init_lock; taking region_lock with the first
+ * write under it, wait_closing's last writes with the unlock) are atomic: fewer states, the same
+ * cycles (the other threads' steps there only touch what init_lock
+ * guards or see regions before or after). */
+#ifdef LIVE
+#undef NFIN
+#define NFIN 1
+#define LIVE_ATOMIC atomic
+#else
+#define LIVE_ATOMIC
 #endif
 #ifndef NFIN
 #define NFIN 2
@@ -69,6 +94,8 @@ bool cwait[NREG + NFIN + 1]; /* in pthread_cond_wait on regions_done */
 bool await[NREG + NFIN + 1]; /* in pthread_cond_wait on admitted */
 bool inwait[NREG + NFIN + 1]; /* in wait_closing (closing_waiters) */
 bool letin[NREG + NFIN + 1];  /* let in by a finalize (admit_gen bumped) */
+bool refused[NREG + NFIN + 1]; /* refused by a finalize (refuse_gen bumped) */
+bool admit_done;              /* this closing let the waiting regions in */
 byte cw;                      /* closing_waiters */
 
 inline lock(m) { atomic { m == 0 -> m = _pid + 1 } }
@@ -76,11 +103,19 @@ inline unlock(m) { assert(m == _pid + 1); m = 0 }
 inline broadcast() {
   d_step { bi = 0; do :: bi <= NREG + NFIN -> cwait[bi] = 0; bi++ :: else -> break od; bi = 0 }
 }
-inline broadcast_admitted(letthemin) {
+/* Wakes the regions in wait_closing; with how 1 lets them in, with how 2
+ * refuses them (the generation each saw changed). */
+inline broadcast_admitted(how) {
   d_step {
     bi = 0;
     do
-    :: bi <= NREG + NFIN -> await[bi] = 0; if :: letthemin && inwait[bi] -> letin[bi] = 1 :: else -> skip fi; bi++
+    :: bi <= NREG + NFIN -> await[bi] = 0;
+       if
+       :: how == 1 && inwait[bi] -> letin[bi] = 1
+       :: how == 2 && inwait[bi] -> refused[bi] = 1
+       :: else -> skip
+       fi;
+       bi++
     :: else -> break
     od;
     bi = 0
@@ -89,14 +124,19 @@ inline broadcast_admitted(letthemin) {
 
 active [NREG] proctype region() {
   byte r, s, kind, bi;
-  bool adm;
+  bool adm, no;
+#ifdef LIVE
+  do
+  :: true ->
+#else
   for (r : 1 .. NR) {
+#endif
     /* adapt__region_start */
     adm = 0;
+    no = 0;
     do
     :: atomic { (regions & CLOSING) != 0 && !adm } ->   /* wait_closing */
-       lock(region_lock);
-       cw++; inwait[_pid] = 1;
+       LIVE_ATOMIC { lock(region_lock); cw++; inwait[_pid] = 1 };
 #if SEEDED_BUG == 3
        if
        :: letin[_pid] -> adm = 1
@@ -106,32 +146,48 @@ active [NREG] proctype region() {
 #else
        do
        :: (regions & CLOSING) != 0 && letin[_pid] -> adm = 1; break
-       :: (regions & CLOSING) != 0 && !letin[_pid] ->
+       :: (regions & CLOSING) != 0 && !letin[_pid] && refused[_pid] -> no = 1; break
+       :: (regions & CLOSING) != 0 && !letin[_pid] && !refused[_pid] ->
           atomic { await[_pid] = 1; region_lock = 0 }; (!await[_pid]); lock(region_lock)
        :: (regions & CLOSING) == 0 -> break
        od;
 #endif
-       cw--; inwait[_pid] = 0; letin[_pid] = 0;
-       unlock(region_lock)
+       LIVE_ATOMIC { cw--; inwait[_pid] = 0; letin[_pid] = 0; refused[_pid] = 0; unlock(region_lock) };
+       if
+       :: no -> break                           /* -ESHUTDOWN */
+       :: else -> skip
+       fi
     :: atomic { (regions & OPEN) == 0 && ((regions & CLOSING) == 0 || adm) } ->
-       /* adapt__ensure_wait: init(NULL, 1) */
+       /* adapt__ensure_wait: init(NULL, 1) (one step with LIVE) */
+       LIVE_ATOMIC {
        lock(init_lock);
        if
        :: !up -> up = 1; regions = OPEN        /* init: OPEN last (release) */
        :: else -> skip                          /* check_running */
        fi;
        unlock(init_lock)
+       }
     :: atomic { (regions & OPEN) != 0 && ((regions & CLOSING) == 0 || adm) &&
                 (regions & POOL) == 0 -> regions = regions + ONE + POOL; kind = POOL }; break
     :: atomic { (regions & OPEN) != 0 && ((regions & CLOSING) == 0 || adm) &&
                 (regions & POOL) != 0 -> regions = regions + ONE; kind = 0 }; break
     od;
-    /* the region */
+    if
+    :: no -> goto next                          /* refused: the thread's next region */
+    :: else -> skip
+    fi;
+    /* the region (one step with LIVE: its checks are the safety run's) */
+#ifdef LIVE
+    d_step {
+#endif
     assert(up && !tearing);
     if :: kind == POOL -> pool_holders++ :: else -> skip fi;
     assert(pool_holders <= 1);
     assert(up && !tearing);
     if :: kind == POOL -> pool_holders-- :: else -> skip fi;
+#ifdef LIVE
+    }
+#endif
     /* adapt__region_leave */
 #if SEEDED_BUG == 1
     s = fwaiting;                               /* BUG: looks before it leaves */
@@ -146,16 +202,26 @@ active [NREG] proctype region() {
     :: s < ONE && fwaiting > 0 ->               /* seq_cst load */
        lock(region_lock); broadcast(); unlock(region_lock)
     :: else -> skip
-    fi
+    fi;
 #endif
+next:
+    skip
+#ifdef LIVE
+  od
+#else
   }
+#endif
 }
 
 active [NFIN] proctype finalize() {
   byte bi;
   bool tmo;
+#ifdef LIVE
+again:
+#endif
   do
-  :: lock(init_lock);
+  :: LIVE_ATOMIC {                              /* one step with LIVE, to the close or the wait */
+     lock(init_lock);
      if
      :: !up -> unlock(init_lock); goto done
      :: else -> skip
@@ -170,10 +236,10 @@ active [NFIN] proctype finalize() {
 #endif
      :: else -> skip
      fi;
-     unlock(init_lock);
+     unlock(init_lock)
+     };
      /* wait_regions */
-     lock(region_lock);
-     fwaiting++;                                /* seq_cst fetch_add */
+     LIVE_ATOMIC { lock(region_lock); fwaiting++ };  /* seq_cst fetch_add */
      do
      :: atomic { regions >= ONE ->              /* seq_cst load; pthread_cond_timedwait */
           cwait[_pid] = 1; region_lock = 0 };
@@ -183,7 +249,12 @@ active [NFIN] proctype finalize() {
         fi;
         lock(region_lock);
         if
-        :: tmo && cw > 0 -> broadcast_admitted(1)   /* admit_gen + 1 */
+#if SEEDED_BUG == 4
+        :: tmo && cw > 0 -> broadcast_admitted(1)   /* BUG: admits at every timeout */
+#else
+        :: tmo && cw > 0 && !admit_done -> broadcast_admitted(1); admit_done = 1  /* admit_gen + 1 */
+        :: tmo && cw > 0 && admit_done -> broadcast_admitted(2)   /* refuse_gen + 1 */
+#endif
         :: else -> skip
         fi;
         tmo = 0
@@ -196,9 +267,15 @@ active [NFIN] proctype finalize() {
   tearing = 1;                                  /* stop_threads, free_workers ... */
   up = 0;
   tearing = 0;
+  admit_done = 0;
   broadcast_admitted(0);
   unlock(region_lock);
   unlock(init_lock);
 done:
-  skip
+  skip;
+#ifdef LIVE
+progress:
+  skip;
+  goto again
+#endif
 }

@@ -19,9 +19,15 @@ root=$(dirname "$here")
 out=${MODEL_OUT:-$root/build/model}
 memlim=${MODEL_MEMLIM:-2048}   # MB, per pan run
 # The DFS stack (-m): the models reach depths of at most about 12,000
-# (finalize's cycles); a deeper search is reported as truncated, never cut
+# (finalize's cycles), but regions' liveness run about 150,000 (its nested
+# search for cycles); a deeper search is reported as truncated, never cut
 # silently.
-depth=${MODEL_DEPTH:-100000}
+depth_of() {
+  case $1 in
+    regions) echo "${MODEL_DEPTH:-200000}" ;;
+    *) echo "${MODEL_DEPTH:-100000}" ;;
+  esac
+}
 # The hash table of a correct model's run (-w: 2^bits slots, 8 bytes each),
 # sized to its states (a table larger than needed only costs the time to
 # clear it: 0.9 s of CPU at -w24). A seeded bug's run stops at its first
@@ -29,7 +35,7 @@ depth=${MODEL_DEPTH:-100000}
 # (half the compile, the longest of such a run).
 hash_bits() {
   case $1 in
-    regions) echo "${MODEL_HASH:-24}" ;;
+    regions) echo "${MODEL_HASH:-21}" ;;
     loopframe | deque | request | theft) echo "${MODEL_HASH:-22}" ;;
     *) echo "${MODEL_HASH:-20}" ;;
   esac
@@ -46,11 +52,14 @@ loopframe safety 1,2
 loopframe safety 1    -DG=2 -DNATT=2
 idle      safety 1
 idle      np     2
-regions   safety 1,2,3
+regions   safety 1,2,3 -DNFIN=1
+regions   safety -     -DNR=1
+regions   np     4     -DLIVE
 nested    safety 1,2
 cancel    safety 1,2
 finalize  np     1,2
 hybrid    safety 1,2
+static    safety 1,2,3
 "
 
 want=" $* "
@@ -72,7 +81,7 @@ run_pan() {
   (cd "$dir" && spin $sdef -a "$name.pml" >spin.log 2>&1) || { res_msg="spin -a failed (see $dir/spin.log)"; return 2; }
   (cd "$dir" && $CC $opt -w $cdef -DMEMLIM=$memlim -o pan pan.c >cc.log 2>&1) ||
     { res_msg="cc pan.c failed (see $dir/cc.log)"; return 2; }
-  (cd "$dir" && ./pan -m$depth -w$bits $panargs >pan.log 2>&1)
+  (cd "$dir" && ./pan -m"$(depth_of "$name")" -w$bits $panargs >pan.log 2>&1)
   local log="$dir/pan.log"
   res_errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$log" | tail -1)
   res_states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$log" | tail -1)

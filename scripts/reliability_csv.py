@@ -24,8 +24,9 @@ MODEL_BUG = re.compile(r'^model (\w+)( \(non-progress\))?( \[[^\]]*\])? \(seeded
 FUZZ = re.compile(r'^(\w+): (\S+)s of (\d+)s, (\S+) executions, coverage (\S+) edges \((\S+) features\), '
                   r'corpus (\d+) files, (\d+) new crash\(es\), (\d+) slow unit\(s\)')
 SOAK = re.compile(r'^soak: done in (\d+) s: cycles (\d+), regions (\d+) \(top-level (\d+), nested (\d+) '
-                  r'of which (\d+) on a joined thread; foreign threads (\d+)\), iterations (\d+), '
-                  r'steals (\d+), preemptions (\d+), reductions (\d+), failures (\d+)')
+                  r'of which (\d+) on a joined thread; foreign threads (\d+); stl calls (\d+), '
+                  r'isosurfaces (\d+)\), iterations (\d+), steals (\d+), preemptions (\d+), '
+                  r'reductions (\d+), cancellations (\d+), exceptions (\d+), failures (\d+)')
 RES = re.compile(r'^soak: resources: RSS (-?\d+) -> (-?\d+) KiB.*, threads (-?\d+) -> (-?\d+).*, '
                  r'fds (-?\d+) -> (-?\d+).*: (ok|FAILED)')
 
@@ -69,15 +70,15 @@ def soak(lines, out):
         res = RES.match(line) or res
     if not done:
         return False
-    out.writerow(['seconds', 'cycles', 'regions', 'top_level', 'nested', 'foreign_threads', 'iterations',
-                  'steals', 'preemptions', 'reductions', 'failures', 'rss_kib', 'threads', 'fds',
-                  'resources'])
+    out.writerow(['seconds', 'cycles', 'regions', 'top_level', 'nested', 'foreign_threads', 'stl_calls',
+                  'isosurfaces', 'iterations', 'steals', 'preemptions', 'reductions', 'cancellations',
+                  'exceptions', 'failures', 'rss_kib', 'threads', 'fds', 'resources'])
     g = done.group
     rss = f'{res.group(1)} -> {res.group(2)}' if res else ''
     thr = f'{res.group(3)} -> {res.group(4)}' if res else ''
     fds = f'{res.group(5)} -> {res.group(6)}' if res else ''
-    out.writerow([g(1), g(2), g(3), g(4), g(5), g(7), g(8), g(9), g(10), g(11), g(12), rss, thr, fds,
-                  res.group(7) if res else ''])
+    out.writerow([g(1), g(2), g(3), g(4), g(5), g(7), g(8), g(9), g(10), g(11), g(12), g(13), g(14), g(15),
+                  g(16), rss, thr, fds, res.group(7) if res else ''])
     return True
 
 
