@@ -34,8 +34,10 @@ namespace {
 const char usage[] =
     "usage: adapt-isosurface [options]\n"
     "Input (one of):\n"
-    "  --input FILE          .vtu/.vtk unstructured grid of tetrahedra, or image volume\n"
-    "                        (.vti .mha .mhd .nii .nii.gz, legacy .vtk structured points)\n"
+    "  --input FILE          .vtu/.vtk unstructured grid of tetrahedra, image volume\n"
+    "                        (.vti .pvti .mha .mhd .nii .nii.gz, legacy .vtk structured\n"
+    "                        points), structured or rectilinear grid (.vts .vtr: split\n"
+    "                        into tetrahedra), or multiblock (.vtm: its blocks, one surface)\n"
     "  --generate NX[xNYxNZ] structured box of NX*NY*NZ hexahedra split into tetrahedra\n"
     "    --field sphere|waves|flat|gyroid   built-in scalar field (default waves; gyroid:\n"
     "                        period 12 cells, a surface crossing about a third of the cells)\n"
