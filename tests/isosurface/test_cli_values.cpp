@@ -507,6 +507,30 @@ void test_cli_values(void **) {
     assert_true(std::fabs(sl->GetComponent(p, 0) - (x[0] + 2 * x[1] - 3 * x[2])) <= 1e-9);
     assert_true(std::fabs(sc->GetComponent(p, 0) - 0.5) <= 1e-9);
   }
+  /* The values of a range printed exactly (the CSV, the report): read back,
+   * they are the values extracted, 0.8999999999999999 not 0.9. */
+  assert_int_equal(run_cli(run + "--array s --iso 0.2:0.9:7 --mode seq --csv " + dir() +
+                               "/range.csv --output " + out,
+                           &log),
+                   0);
+  std::ifstream range_csv(dir() + "/range.csv");
+  std::getline(range_csv, header), std::getline(range_csv, row);
+  std::vector<std::string> fields;
+  for (std::stringstream ss(row); std::getline(ss, header, ',');) fields.push_back(header);
+  assert_true(fields.size() >= 2);
+  std::stringstream printed(fields[fields.size() - 2]);
+  std::string logged = log.substr(log.find("isovalues (seq):"));
+  for (int i = 0; i < 7; i++) {
+    const double v = 0.2 + (0.9 - 0.2) * i / 6.0;
+    std::string text;
+    assert_true((bool)std::getline(printed, text, ';'));
+    if (std::strtod(text.c_str(), nullptr) != v)
+      fail_msg("CSV isovalue %s, not %.17g", text.c_str(), v);
+    const size_t at = logged.find(i ? ", " : ": ") + 2, colon = logged.find(':', at);
+    assert_true(std::strtod(logged.substr(at, colon - at).c_str(), nullptr) == v);
+    logged = logged.substr(colon);
+  }
+  assert_true(has(row, ";0.8999999999999999,"));
   /* Bad arguments. */
   for (const char *bad : {"--iso ,", "--iso 0.1,,0.2", "--iso 0:1:0", "--iso 0:1", "--iso 0:1:x",
                           "--iso 0.1 --arrays ,", "--iso 0.1 --arrays temp"}) {

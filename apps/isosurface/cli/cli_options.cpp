@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -562,6 +563,12 @@ DistOptions dist_options(const Options &o) {
   d.reorder = o.reorder;
   d.seed = o.seed;
   return d;
+}
+
+std::string number_text(double v) {
+  char buf[32]; /* the longest double, "-2.2250738585072014e-308", is 24 */
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
 
 } // namespace cli
