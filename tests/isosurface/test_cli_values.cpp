@@ -386,9 +386,16 @@ void test_cli_readers(void **) {
                        "WholeExtent=\"0 8 0 6 0 5\" Origin=\"0 0 0\" Spacing=\"1 1 1\">"
                        "<Piece Extent=\"0 8 0 6 0 6\" Source=\"img.vti\"/>"
                        "</PImageData></VTKFile>"},
+      {"nocomp.pvti", "<VTKFile type=\"PImageData\" version=\"0.1\"><PImageData "
+                      "WholeExtent=\"0 8 0 6 0 5\" Origin=\"0 0 0\" Spacing=\"1 1 1\">"
+                      "<PPointData><PDataArray type=\"Float64\" Name=\"s\" "
+                      "NumberOfComponents=\"0\"/></PPointData>"
+                      "<Piece Extent=\"0 8 0 6 0 5\" Source=\"img.vti\"/>"
+                      "</PImageData></VTKFile>"},
   };
   const char *why[] = {"cannot read its block file", "is not a .vtu, .vti, .vts or .vtr",
-                       "more than its pieces can hold", "extends past the WholeExtent"};
+                       "more than its pieces can hold", "extends past the WholeExtent",
+                       "an array of 0 components"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     std::ofstream(dir() + "/" + bad[i].first) << bad[i].second;
     assert_int_equal(run_cli("--input " + dir() + "/" + bad[i].first + " --iso 1" + run, &log), 2);

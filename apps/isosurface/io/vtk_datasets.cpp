@@ -166,7 +166,12 @@ int check_pvti(const std::string &path, std::string *err) {
       for (int j = 0; j < e->GetNumberOfNestedElements(); j++) {
         int n = 1;
         e->GetNestedElement(j)->GetScalarAttribute("NumberOfComponents", n);
-        comps = std::max<uint64_t>(comps, n < 1 ? 1 : (uint64_t)n);
+        if (n < 1) {
+          *err = "'" + path + "': PPointData declares an array of " + std::to_string(n) +
+                 " components";
+          return -EPROTO;
+        }
+        comps = std::max<uint64_t>(comps, (uint64_t)n);
       }
     if (std::strcmp(e->GetName(), "Piece") != 0) continue;
     const char *src = e->GetAttribute("Source");

@@ -41,14 +41,15 @@ int cell_dimension(int type);
 /* What is checked before VTK's reader opens the file at path (format f):
  * check_file, or for an index (.pvti, .vtm) the index and every file it
  * names. A .pvti: a PImageData with a WholeExtent, each piece a .vti with
- * a Source and an Extent inside the whole, passing check_file; the whole
- * extent's values (points times each array's components) at most what
- * the pieces' bytes can hold (compressed: 1032 per byte). A .vtm: a
- * vtkMultiBlockDataSet, its block files .vtu, .vti, .vts or .vtr passing
- * check_file, at least one, nested at most 32 deep. Errors: check_file's,
- * -ENOENT a file that cannot be read (named), -EIO an index that is not
- * XML, -EPROTO an index of another type or a piece without Source or
- * Extent, -ENOTSUP a block file of another format, -EINVAL an extent
+ * a Source and an Extent inside the whole, passing check_file; its point
+ * arrays of at least 1 component; the whole extent's values (points times
+ * the largest component count) at most what the pieces' bytes can hold
+ * (compressed: 1032 per byte). A .vtm: a vtkMultiBlockDataSet, its block
+ * files .vtu, .vti, .vts or .vtr passing check_file, at least one, nested
+ * at most 32 deep. Errors: check_file's, -ENOENT a file that cannot be
+ * read (named), -EIO an index that is not XML, -EPROTO an index of another
+ * type, a piece without Source or Extent, an array of fewer than 1
+ * component, -ENOTSUP a block file of another format, -EINVAL an extent
  * outside the whole, more values than the pieces hold, no block file. */
 int check_input(const std::string &path, FileFormat f, std::string *err);
 
