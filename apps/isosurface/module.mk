@@ -51,7 +51,7 @@ ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_ima
 ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
                  reorder locality)
 ISO_CHECK_OBJS := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,$(ISO_CHECK_SRCS))
-ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,vtk_bridge vtk_arrays vtk_files pieces pieces_xml \
+ISO_VTK_OBJS  := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,vtk_bridge vtk_datasets vtk_arrays vtk_files pieces pieces_xml \
                    pieces_write pvtp_union) \
                  $(B)/obj/$(ISO_CLI)/vtk_peers.o
 ISO_REN_OBJS  := $(B)/obj/$(ISO_CLI)/render.o
@@ -255,7 +255,8 @@ demo-run: $(ISO_BIN) $(DEMO_DEPS)
 # ---- make fuzz: libFuzzer harnesses of the file readers ----------------------
 # One binary per format (apps/isosurface/fuzz/fuzz_reader.cpp with the
 # format's extension; fuzz_formats.h says what each format's input is and
-# which readers it goes through: the meshes, the .pvtu index and its piece,
+# which readers it goes through: the meshes, the .pvtu, .pvti and .vtm
+# indexes and their piece or block,
 # the .pvtp of --verify-union and --render, the .vtp of --render), our sources compiled by clang with -fsanitize=fuzzer
 # and ASan+UBSan (VTK's libraries are not instrumented: see
 # docs/isosurface.md, "Fuzzing"), linked with this variant's library (`make
@@ -266,14 +267,14 @@ demo-run: $(ISO_BIN) $(DEMO_DEPS)
 # The summary, as a CSV (scripts/reliability_csv.py), goes to
 # $(B)/reliability-results/fuzz.csv (`make docs-figures`: docs/reliability.md).
 FUZZ_SECONDS ?= 600
-FUZZ_FORMATS ?= vtu vtk vti mha nii pvtu pvtp vtp
+FUZZ_FORMATS ?= vtu vtk vti vts vtr mha nii pvtu pvti vtm pvtp vtp
 ISO_FUZZ_CXX ?= clang++
 ISO_FUZZ_B   := $(B)/fuzz
 ISO_FUZZ_FLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 ISO_FUZZ_CPPFLAGS := $(INC_PUBLIC) -D_GNU_SOURCE
 ISO_FUZZ_OBJS := $(patsubst %,$(ISO_FUZZ_B)/obj/core/%.o,mesh names $(ISO_EXTRACT_SRCS) arena) \
-                 $(patsubst %,$(ISO_FUZZ_B)/obj/io/%.o,$(ISO_CHECK_SRCS) vtk_bridge vtk_arrays vtk_files pieces \
+                 $(patsubst %,$(ISO_FUZZ_B)/obj/io/%.o,$(ISO_CHECK_SRCS) vtk_bridge vtk_datasets vtk_arrays vtk_files pieces \
                    pieces_xml pvtp_union)
 ISO_FUZZ_BINS := $(patsubst %,$(ISO_FUZZ_B)/fuzz_%,$(FUZZ_FORMATS))
 

@@ -19,6 +19,18 @@
 #include <vtkXMLImageDataWriter.h>
 #include <vtkXMLPolyDataReader.h>
 #include <vtkXMLUnstructuredGridWriter.h>
+#include <vtkAppendPolyData.h>
+#include <vtkCompositeDataIterator.h>
+#include <vtkContourFilter.h>
+#include <vtkDataSetTriangleFilter.h>
+#include <vtkMultiBlockDataSet.h>
+#include <vtkPoints.h>
+#include <vtkRectilinearGrid.h>
+#include <vtkStructuredGrid.h>
+#include <vtkXMLMultiBlockDataWriter.h>
+#include <vtkXMLPImageDataWriter.h>
+#include <vtkXMLRectilinearGridWriter.h>
+#include <vtkXMLStructuredGridWriter.h>
 
 #include <array>
 #include <fstream>
@@ -165,7 +177,8 @@ void compare(vtkPolyData *ours, vtkPolyData *ref, const std::vector<std::string>
   double area_o = 0, area_r = 0;
   for (vtkIdType c = 0; c < ref->GetNumberOfCells(); c++)
     area_o += tri_area(ours, c), area_r += tri_area(ref, c);
-  assert_true(std::fabs(area_o - area_r) <= 1e-9 * area_r);
+  if (!(std::fabs(area_o - area_r) <= 1e-9 * area_r))
+    fail_msg("area ours %.17g, VTK %.17g", area_o, area_r);
   assert_int_equal(ours->GetPointData()->GetNumberOfArrays(), (int)point_arrays.size());
   for (const std::string &name : point_arrays) {
     vtkDataArray *a = ours->GetPointData()->GetArray(name.c_str());
@@ -211,7 +224,184 @@ bool has(const std::string &s, const std::string &part) {
   return s.find(part) != std::string::npos;
 }
 
+/* The arrays of the structured inputs at point x: "s" (the distance to
+ * (2.6 + dx, 2.1, 1.9) over `scale`), "temp" (double), and per cell "cval"
+ * (int). */
+void add_fields(vtkDataSet *ds, double dx = 0, double scale = 1) {
+  vtkNew<vtkDoubleArray> sc, temp;
+  vtkNew<vtkIntArray> cval;
+  sc->SetName("s"), temp->SetName("temp"), cval->SetName("cval");
+  for (vtkIdType p = 0; p < ds->GetNumberOfPoints(); p++) {
+    double x[3];
+    ds->GetPoint(p, x);
+    const double cx = 2.6 + dx;
+    sc->InsertNextValue(std::sqrt((x[0] - cx) * (x[0] - cx) + (x[1] - 2.1) * (x[1] - 2.1) +
+                                  (x[2] - 1.9) * (x[2] - 1.9)) /
+                        scale);
+    temp->InsertNextValue(x[0] - 2 * x[1] * x[2]);
+  }
+  for (vtkIdType c = 0; c < ds->GetNumberOfCells(); c++) cval->InsertNextValue((int)(c % 5) - 2);
+  ds->GetPointData()->AddArray(sc);
+  ds->GetPointData()->SetActiveScalars("s");
+  ds->GetPointData()->AddArray(temp);
+  ds->GetCellData()->AddArray(cval);
+}
+
+/* A curvilinear 8x7x6 grid (sheared, z stretched), at x offset dx, its
+ * fields add_fields(dx, scale). */
+vtkSmartPointer<vtkStructuredGrid> structured(double dx, double scale) {
+  auto sg = vtkSmartPointer<vtkStructuredGrid>::New();
+  sg->SetDimensions(8, 7, 6);
+  vtkNew<vtkPoints> pts;
+  for (int k = 0; k < 6; k++)
+    for (int j = 0; j < 7; j++)
+      for (int i = 0; i < 8; i++)
+        pts->InsertNextPoint(dx + 0.7 * i + 0.1 * j, 0.6 * j + 0.03 * i * k,
+                             0.5 * k + 0.02 * k * k);
+  sg->SetPoints(pts);
+  add_fields(sg, dx, scale);
+  return sg;
+}
+
+/* ds's cells split by vtkDataSetTriangleFilter, on ds's points (the
+ * filter rounds them to float; the app keeps them). */
+vtkSmartPointer<vtkUnstructuredGrid> split(vtkDataSet *ds) {
+  vtkNew<vtkDataSetTriangleFilter> tf;
+  tf->SetInputData(ds);
+  tf->TetrahedraOnlyOn();
+  tf->Update();
+  vtkSmartPointer<vtkUnstructuredGrid> ug = tf->GetOutput();
+  assert_int_equal(ug->GetNumberOfPoints(), ds->GetNumberOfPoints());
+  vtkNew<vtkPoints> pts;
+  pts->SetDataTypeToDouble();
+  for (vtkIdType p = 0; p < ds->GetNumberOfPoints(); p++) pts->InsertNextPoint(ds->GetPoint(p));
+  ug->SetPoints(pts);
+  return ug;
+}
+
+/* VTK's reference of a structured input: split, contoured by
+ * vtkContourGrid. */
+vtkSmartPointer<vtkPolyData> split_contour(vtkDataSet *ds, double iso) {
+  return contour(split(ds), {iso}, "s");
+}
+
+template <class Writer>
+void write(vtkDataObject *d, const std::string &path) {
+  vtkNew<Writer> w;
+  w->SetFileName(path.c_str());
+  w->SetInputData(d);
+  assert_int_equal(w->Write(), 1);
+}
+
 } // namespace
+
+/* .vts, .vtr, .pvti and .vtm inputs against VTK's contour of the same
+ * cells; their indexes' checks. */
+void test_cli_readers(void **) {
+  const std::string out = dir() + "/readers.vtp", run = " --events none --reps 1 --output " + out;
+  std::string log;
+  /* A structured and a rectilinear grid: split as vtkDataSetTriangleFilter
+   * splits them, every array carried. */
+  vtkSmartPointer<vtkStructuredGrid> sg = structured(0, 1);
+  write<vtkXMLStructuredGridWriter>(sg, dir() + "/g.vts");
+  assert_int_equal(run_cli("--input " + dir() +
+                               "/g.vts --iso 1.7 --reorder none --mode sliding --workers 2" + run,
+                           &log),
+                   0);
+  compare(read_vtp(out), split_contour(sg, 1.7), {"s", "temp"}, {"cval"});
+  vtkNew<vtkRectilinearGrid> rg;
+  rg->SetDimensions(7, 8, 6);
+  vtkNew<vtkDoubleArray> cx, cy, cz;
+  for (int i = 0; i < 8; i++) {
+    cx->InsertNextValue(0.8 * i + 0.02 * i * i);
+    cy->InsertNextValue(0.5 * i + 0.04 * i * i);
+    cz->InsertNextValue(0.6 * i);
+  }
+  cx->SetNumberOfTuples(7), cz->SetNumberOfTuples(6);
+  rg->SetXCoordinates(cx), rg->SetYCoordinates(cy), rg->SetZCoordinates(cz);
+  add_fields(rg);
+  write<vtkXMLRectilinearGridWriter>(rg, dir() + "/g.vtr");
+  assert_int_equal(run_cli("--input " + dir() + "/g.vtr --iso 1.9" + run, &log), 0);
+  compare(read_vtp(out), split_contour(rg, 1.9), {"s", "temp"}, {"cval"});
+  /* A .pvti in 3 pieces: the surface of the same image as a .vti. */
+  vtkNew<vtkImageData> img;
+  img->SetDimensions(9, 7, 6);
+  img->SetOrigin(-1, 0.5, 2);
+  img->SetSpacing(0.5, 0.75, 0.6);
+  add_fields(img);
+  write<vtkXMLImageDataWriter>(img, dir() + "/img.vti");
+  {
+    vtkNew<vtkXMLPImageDataWriter> w;
+    w->SetFileName((dir() + "/img.pvti").c_str());
+    w->SetInputData(img);
+    w->SetNumberOfPieces(3), w->SetStartPiece(0), w->SetEndPiece(2);
+    assert_int_equal(w->Write(), 1);
+  }
+  assert_int_equal(run_cli("--input " + dir() + "/img.vti --iso 1.4" + run, &log), 0);
+  const std::string from_vti = slurp(out);
+  assert_int_equal(run_cli("--input " + dir() + "/img.pvti --iso 1.4" + run, &log), 0);
+  assert_true(slurp(out) == from_vti);
+  assert_true(read_vtp(out)->GetNumberOfCells() > 100);
+  /* A multiblock of a grid of tetrahedra and a structured grid beside it:
+   * one surface, vtkContourFilter's blocks appended. */
+  vtkSmartPointer<vtkUnstructuredGrid> ug = grid();
+  vtkNew<vtkMultiBlockDataSet> mb, blocks_split;
+  mb->SetBlock(0, ug), mb->SetBlock(1, structured(20, 3));
+  blocks_split->SetBlock(0, ug),
+      blocks_split->SetBlock(1, split(vtkDataSet::SafeDownCast(mb->GetBlock(1))));
+  write<vtkXMLMultiBlockDataWriter>(mb, dir() + "/blocks.vtm");
+  assert_int_equal(run_cli("--input " + dir() + "/blocks.vtm --iso 0.45 --arrays none" + run, &log),
+                   0);
+  vtkNew<vtkContourFilter> cf;
+  cf->SetInputData(blocks_split);
+  cf->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, "s");
+  cf->SetValue(0, 0.45);
+  cf->Update();
+  vtkNew<vtkAppendPolyData> ap;
+  vtkSmartPointer<vtkCompositeDataIterator> it;
+  it.TakeReference(vtkMultiBlockDataSet::SafeDownCast(cf->GetOutputDataObject(0))->NewIterator());
+  size_t blocks = 0;
+  for (it->InitTraversal(); !it->IsDoneWithTraversal(); it->GoToNextItem(), blocks++) {
+    vtkPolyData *pd = vtkPolyData::SafeDownCast(it->GetCurrentDataObject());
+    assert_true(pd && pd->GetNumberOfCells() > 0);
+    ap->AddInputData(pd);
+  }
+  assert_int_equal(blocks, 2);
+  ap->Update();
+  compare(read_vtp(out), ap->GetOutput(), {}, {});
+  /* Bad indexes: refused before VTK reads them, the file named. */
+  const std::pair<const char *, const char *> bad[] = {
+      {"noblock.vtm", "<VTKFile type=\"vtkMultiBlockDataSet\" version=\"1.0\">"
+                      "<vtkMultiBlockDataSet><DataSet index=\"0\" file=\"gone.vtu\"/>"
+                      "</vtkMultiBlockDataSet></VTKFile>"},
+      {"surface.vtm", "<VTKFile type=\"vtkMultiBlockDataSet\" version=\"1.0\">"
+                      "<vtkMultiBlockDataSet><DataSet index=\"0\" file=\"readers.vtp\"/>"
+                      "</vtkMultiBlockDataSet></VTKFile>"},
+      {"huge.pvti", "<VTKFile type=\"PImageData\" version=\"0.1\"><PImageData "
+                    "WholeExtent=\"0 9999 0 9999 0 9999\" Origin=\"0 0 0\" Spacing=\"1 1 1\">"
+                    "<PPointData><PDataArray type=\"Float64\" Name=\"s\"/></PPointData>"
+                    "<Piece Extent=\"0 9999 0 9999 0 9999\" Source=\"img.vti\"/>"
+                    "</PImageData></VTKFile>"},
+      {"outside.pvti", "<VTKFile type=\"PImageData\" version=\"0.1\"><PImageData "
+                       "WholeExtent=\"0 8 0 6 0 5\" Origin=\"0 0 0\" Spacing=\"1 1 1\">"
+                       "<Piece Extent=\"0 8 0 6 0 6\" Source=\"img.vti\"/>"
+                       "</PImageData></VTKFile>"},
+      {"nocomp.pvti", "<VTKFile type=\"PImageData\" version=\"0.1\"><PImageData "
+                      "WholeExtent=\"0 8 0 6 0 5\" Origin=\"0 0 0\" Spacing=\"1 1 1\">"
+                      "<PPointData><PDataArray type=\"Float64\" Name=\"s\" "
+                      "NumberOfComponents=\"0\"/></PPointData>"
+                      "<Piece Extent=\"0 8 0 6 0 5\" Source=\"img.vti\"/>"
+                      "</PImageData></VTKFile>"},
+  };
+  const char *why[] = {"cannot read its block file", "is not a .vtu, .vti, .vts or .vtr",
+                       "more than its pieces can hold", "extends past the WholeExtent",
+                       "an array of 0 components"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    std::ofstream(dir() + "/" + bad[i].first) << bad[i].second;
+    assert_int_equal(run_cli("--input " + dir() + "/" + bad[i].first + " --iso 1" + run, &log), 2);
+    if (!has(log, why[i]) || !has(log, bad[i].first)) fail_msg("%s: %s", bad[i].first, log.c_str());
+  }
+}
 
 /* Several values and a range, the arrays, cell scalars, bad arguments. */
 void test_cli_values(void **) {
@@ -324,6 +514,30 @@ void test_cli_values(void **) {
     assert_true(std::fabs(sl->GetComponent(p, 0) - (x[0] + 2 * x[1] - 3 * x[2])) <= 1e-9);
     assert_true(std::fabs(sc->GetComponent(p, 0) - 0.5) <= 1e-9);
   }
+  /* The values of a range printed exactly (the CSV, the report): read back,
+   * they are the values extracted, 0.8999999999999999 not 0.9. */
+  assert_int_equal(run_cli(run + "--array s --iso 0.2:0.9:7 --mode seq --csv " + dir() +
+                               "/range.csv --output " + out,
+                           &log),
+                   0);
+  std::ifstream range_csv(dir() + "/range.csv");
+  std::getline(range_csv, header), std::getline(range_csv, row);
+  std::vector<std::string> fields;
+  for (std::stringstream ss(row); std::getline(ss, header, ',');) fields.push_back(header);
+  assert_true(fields.size() >= 2);
+  std::stringstream printed(fields[fields.size() - 2]);
+  std::string logged = log.substr(log.find("isovalues (seq):"));
+  for (int i = 0; i < 7; i++) {
+    const double v = 0.2 + (0.9 - 0.2) * i / 6.0;
+    std::string text;
+    assert_true((bool)std::getline(printed, text, ';'));
+    if (std::strtod(text.c_str(), nullptr) != v)
+      fail_msg("CSV isovalue %s, not %.17g", text.c_str(), v);
+    const size_t at = logged.find(i ? ", " : ": ") + 2, colon = logged.find(':', at);
+    assert_true(std::strtod(logged.substr(at, colon - at).c_str(), nullptr) == v);
+    logged = logged.substr(colon);
+  }
+  assert_true(has(row, ";0.8999999999999999,"));
   /* Bad arguments. */
   for (const char *bad : {"--iso ,", "--iso 0.1,,0.2", "--iso 0:1:0", "--iso 0:1", "--iso 0:1:x",
                           "--iso 0.1 --arrays ,", "--iso 0.1 --arrays temp"}) {

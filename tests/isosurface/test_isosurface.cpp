@@ -1259,7 +1259,8 @@ int read_like_the_fuzzer(const std::string &fmt, const std::string &f) {
  * mixed_*, which holds a triangle: refused). */
 void test_fuzz_regressions(void **) {
   size_t n = 0;
-  for (const char *fmt : {"vtu", "vtk", "vti", "mha", "nii", "pvtu", "pvtp", "vtp"}) {
+  for (const char *fmt :
+       {"vtu", "vtk", "vti", "vts", "vtr", "mha", "nii", "pvtu", "pvti", "vtm", "pvtp", "vtp"}) {
     const std::string regress = std::string(ISO_FUZZ_DIR) + "/regress/" + fmt;
     if (access(regress.c_str(), F_OK) == 0)
       for (const std::string &f : list_dir(regress)) {
@@ -1569,6 +1570,7 @@ int main(void) {
       cmocka_unit_test(test_cli),
       cmocka_unit_test(test_cli_options),
       cmocka_unit_test(test_cli_values),
+      cmocka_unit_test(test_cli_readers),
 #endif
   };
   if (const char *f = std::getenv("ADAPT_TEST_FILTER")) cmocka_set_test_filter(f);

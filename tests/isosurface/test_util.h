@@ -124,6 +124,8 @@ inline int run_cli(const std::string &args, std::string *out, const std::string 
 
 /* test_cli_values.cpp: several isovalues, the arrays, cell scalars. */
 void test_cli_values(void **state);
+/* test_cli_values.cpp: the structured, parallel image and multiblock inputs. */
+void test_cli_readers(void **state);
 #endif
 
 #endif /* APPS_ISOSURFACE_TEST_UTIL_H */

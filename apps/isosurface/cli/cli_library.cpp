@@ -58,11 +58,7 @@ void copy_surface(const adapt::iso::surface &ls, Surface *s) {
 
 std::string iso_text(const Options &o) {
   std::string s;
-  for (double v : o.isos) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%s%g", s.empty() ? "" : ",", v);
-    s += buf;
-  }
+  for (double v : o.isos) s += (s.empty() ? "" : ",") + number_text(v);
   return s;
 }
 

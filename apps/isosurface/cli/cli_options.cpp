@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -34,8 +35,10 @@ namespace {
 const char usage[] =
     "usage: adapt-isosurface [options]\n"
     "Input (one of):\n"
-    "  --input FILE          .vtu/.vtk unstructured grid of tetrahedra, or image volume\n"
-    "                        (.vti .mha .mhd .nii .nii.gz, legacy .vtk structured points)\n"
+    "  --input FILE          .vtu/.vtk unstructured grid of tetrahedra, image volume\n"
+    "                        (.vti .pvti .mha .mhd .nii .nii.gz, legacy .vtk structured\n"
+    "                        points), structured or rectilinear grid (.vts .vtr: split\n"
+    "                        into tetrahedra), or multiblock (.vtm: its blocks, one surface)\n"
     "  --generate NX[xNYxNZ] structured box of NX*NY*NZ hexahedra split into tetrahedra\n"
     "    --field sphere|waves|flat|gyroid   built-in scalar field (default waves; gyroid:\n"
     "                        period 12 cells, a surface crossing about a third of the cells)\n"
@@ -560,6 +563,12 @@ DistOptions dist_options(const Options &o) {
   d.reorder = o.reorder;
   d.seed = o.seed;
   return d;
+}
+
+std::string number_text(double v) {
+  char buf[32]; /* the longest double, "-2.2250738585072014e-308", is 24 */
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
 
 } // namespace cli

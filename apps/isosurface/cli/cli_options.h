@@ -77,6 +77,12 @@ AdaptOptions adapt_options(const Options &o);
  * .pvtp out. */
 DistOptions dist_options(const Options &o);
 
+/* v as the shortest text that strtod reads back as exactly v
+ * (std::to_chars): the isovalues in the report, the CSV and the messages,
+ * where %g would round a value like 0.8999999999999999 (--iso 0.2:0.9:7) to
+ * another. Pure; any thread. */
+std::string number_text(double v);
+
 } // namespace cli
 } // namespace iso
 

@@ -128,7 +128,8 @@ void print_values(const Run &r) {
     if (!row.ours || row.skipped || row.value_tris.empty()) continue;
     std::printf("isovalues (%s):", row.name.c_str());
     for (size_t k = 0; k < row.value_tris.size() && k < r.o.isos.size(); k++)
-      std::printf("%s %g: %zu triangles", k ? "," : "", r.o.isos[k], row.value_tris[k]);
+      std::printf("%s %s: %zu triangles", k ? "," : "", number_text(r.o.isos[k]).c_str(),
+                  row.value_tris[k]);
     std::printf("\n");
     return;
   }

@@ -1,6 +1,7 @@
 /* apps/isosurface/cli: the distributed run under MPI (see dist.h and
  * docs/distributed.md). Only the main thread calls MPI (MPI_THREAD_FUNNELED
  * is asked: libadapt's workers never do). */
+#include "cli_options.h"
 #include "dist_internal.h"
 #include "iso_config.h"
 #include "pieces.h"
@@ -332,8 +333,8 @@ uint64_t count_globally(const World &w, const DistOptions &o, std::vector<Vertex
     double range[2] = {-fig->smin, fig->smax};
     MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     char msg[200];
-    std::snprintf(msg, sizeof msg, "empty surface: no cell crosses iso=%g (scalars in [%g, %g])",
-                  o.iso, -range[0], range[1]);
+    std::snprintf(msg, sizeof msg, "empty surface: no cell crosses iso=%s (scalars in [%g, %g])",
+                  cli::number_text(o.iso).c_str(), -range[0], range[1]);
     agree(w, EXIT_EMPTY, msg);
   }
   return gverts;

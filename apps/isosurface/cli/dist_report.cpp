@@ -1,5 +1,6 @@
 /* apps/isosurface/cli: rank 0's report of the distributed run (see
  * dist_internal.h). */
+#include "cli_options.h"
 #include "dist_internal.h"
 #include "pieces.h"
 #include "reorder.h"
@@ -133,9 +134,10 @@ void totals(const World &w, const DistOptions &o, const std::vector<RankFigures>
 
 void report(const World &w, const DistOptions &o, size_t npieces,
             const std::vector<RankFigures> &all, uint64_t gverts, const std::string &notes) {
-  std::printf("\ndistributed isosurface at iso=%g: %d rank(s), %zu piece(s) of %s, mode %s, "
+  std::printf("\ndistributed isosurface at iso=%s: %d rank(s), %zu piece(s) of %s, mode %s, "
               "median of %d run(s)\n",
-              o.iso, w.size, npieces, o.input.c_str(), mode_name(o.mode), o.reps);
+              cli::number_text(o.iso).c_str(), w.size, npieces, o.input.c_str(), mode_name(o.mode),
+              o.reps);
   if (!notes.empty()) std::printf("%s", notes.c_str());
   rank_table(all);
   phase_table(all);

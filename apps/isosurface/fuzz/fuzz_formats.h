@@ -4,8 +4,10 @@
  * Internal to the app; the io part's headers.
  *
  * Formats, by extension:
- *  - .vtu .vtk .vti .mha .nii: read_mesh (again with tetrahedralize when a
- *    cell is refused);
+ *  - .vtu .vtk .vti .vts .vtr .mha .nii: read_mesh (again with
+ *    tetrahedralize when a cell is refused);
+ *  - .pvti, .vtm: an index and its piece 0 or block file (input_0.vti,
+ *    input_0.vtu) likewise split at the first NUL byte: read_mesh;
  *  - .pvtu: an index and its piece 0, split at the input's first NUL byte
  *    (written as input.pvtu and input_0.vtu, the name the seeds' index
  *    gives its piece): read_pvtu_index, then read_pvtu (again with
@@ -40,11 +42,16 @@ namespace iso {
 namespace fuzz {
 
 /* True for the formats whose input is an index and its piece 0. */
-inline bool has_piece(const std::string &ext) { return ext == ".pvtu" || ext == ".pvtp"; }
+inline bool has_piece(const std::string &ext) {
+  return ext == ".pvtu" || ext == ".pvtp" || ext == ".pvti" || ext == ".vtm";
+}
 
-/* The piece file of input<ext> in dir. */
+/* The piece (or block) file of input<ext> in dir. */
 inline std::string piece_path(const std::string &dir, const std::string &ext) {
-  return dir + "/input_0" + (ext == ".pvtu" ? ".vtu" : ".vtp");
+  return dir + "/input_0" +
+         (ext == ".pvtu" || ext == ".vtm" ? ".vtu"
+          : ext == ".pvti"                ? ".vti"
+                                          : ".vtp");
 }
 
 /* Write the bytes to path; false on an I/O error. */

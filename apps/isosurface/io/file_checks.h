@@ -18,7 +18,7 @@
  *    METADATA block VTK 9 writes after an array (component names,
  *    information keys), FIELD arrays included, is skipped up to its empty
  *    line;
- *  - XML .vtu/.vti: NumberOfPoints, NumberOfCells, Extent, WholeExtent,
+ *  - XML .vtu/.vti/.vts/.vtr: NumberOfPoints, NumberOfCells, Extent, WholeExtent,
  *    NumberOfComponents, NumberOfTuples: at most 8 values per byte, or 1032
  *    (zlib's largest ratio) per byte when the file declares a compressor;
  *    the header of each binary or appended array (byte count, or block
@@ -40,10 +40,28 @@
 namespace iso {
 
 /* The formats, by file name extension (case-insensitive): the one place
- * that decides how an input is read. Pvtu: a .pvtu index of pieces
- * (pieces.h; check_file has nothing to check in it, read_pvtu_index does).
- * Vtp: a surface (read_vtp, a .pvtp's pieces), not a mesh. */
-enum class FileFormat { Vtu, Vti, LegacyVtk, MetaImage, Nifti, NiftiGz, Pvtu, Vtp, Unknown };
+ * that decides how an input is read. Vts, Vtr: XML structured and
+ * rectilinear grids. Pvtu: a .pvtu index of pieces (pieces.h; check_file
+ * has nothing to check in it, read_pvtu_index does). Pvti, Vtm: a .pvti
+ * index of .vti pieces, a .vtm multiblock index of block files (check_file
+ * has nothing to check in them either: vtk_datasets.h checks the index and
+ * the files it names). Vtp: a surface (read_vtp, a .pvtp's pieces), not a
+ * mesh. */
+enum class FileFormat {
+  Vtu,
+  Vti,
+  Vts,
+  Vtr,
+  LegacyVtk,
+  MetaImage,
+  Nifti,
+  NiftiGz,
+  Pvtu,
+  Pvti,
+  Vtm,
+  Vtp,
+  Unknown
+};
 FileFormat file_format(const std::string &path);
 
 /* Check the declared counts and sizes of the file at path (format f).

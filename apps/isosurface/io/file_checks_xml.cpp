@@ -195,7 +195,7 @@ XmlLayout xml_layout(const std::string &text, uint64_t file_size) {
   return l;
 }
 
-/* A <Piece> or <ImageData> tag: its counts and extents; *piece: the
+/* A <Piece>, <ImageData>, <StructuredGrid> or <RectilinearGrid> tag: its counts and extents; *piece: the
  * current piece's points or cells, whichever is larger. */
 int xml_piece_tag(Report &r, const std::string &tag, uint64_t limit, uint64_t *piece) {
   std::string v;
@@ -267,7 +267,8 @@ int check_xml(const std::string &path, const Mapped &f, std::string *err) {
     const std::string tag = text.substr(lt + 1, gt - lt - 1);
     pos = gt + 1;
     int rc = 0;
-    if (tag.compare(0, 5, "Piece") == 0 || tag.compare(0, 9, "ImageData") == 0)
+    if (tag.compare(0, 5, "Piece") == 0 || tag.compare(0, 9, "ImageData") == 0 ||
+        tag.compare(0, 14, "StructuredGrid") == 0 || tag.compare(0, 15, "RectilinearGrid") == 0)
       rc = xml_piece_tag(r, tag, l.limit, &piece);
     else if (tag.compare(0, 9, "DataArray") == 0 || tag.compare(0, 5, "Array") == 0)
       rc = xml_array_tag(r, text, tag, pos, l, piece, f.size());

@@ -4,6 +4,7 @@
 #include "file_checks.h"
 #include "pieces.h"
 #include "vtk_convert.h"
+#include "vtk_datasets.h"
 #include "vtk_quiet.h"
 
 #include <vtkCellArray.h>
@@ -21,6 +22,7 @@
 #include <vtkLogger.h>
 #include <vtkMatrix3x3.h>
 #include <vtkMatrix4x4.h>
+#include <vtkMultiBlockDataSet.h>
 #include <vtkNew.h>
 #include <vtkOutputWindow.h>
 #include <vtkPointData.h>
@@ -30,6 +32,10 @@
 #include <vtkUnstructuredGrid.h>
 #include <vtkVersion.h>
 #include <vtkXMLImageDataReader.h>
+#include <vtkXMLMultiBlockDataReader.h>
+#include <vtkXMLPImageDataReader.h>
+#include <vtkXMLRectilinearGridReader.h>
+#include <vtkXMLStructuredGridReader.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include <algorithm>
@@ -69,76 +75,6 @@ int pick_array(vtkDataSet *ds, const std::string &name, vtkDataArray **out, std:
   }
   *out = a;
   return 0;
-}
-
-/* The point count of the linear 3D cell types --tetrahedralize splits, 0
- * for the others. */
-int linear_3d_points(int type) {
-  switch (type) {
-  case VTK_TETRA: return 4;
-  case VTK_VOXEL: return 8;
-  case VTK_HEXAHEDRON: return 8;
-  case VTK_WEDGE: return 6;
-  case VTK_PYRAMID: return 5;
-  case VTK_PENTAGONAL_PRISM: return 10;
-  case VTK_HEXAGONAL_PRISM: return 12;
-  default: return 0;
-  }
-}
-
-/* The dimension of a cell type: 3, or 2 and below, -1 if unknown. */
-int cell_dimension(int type) {
-  switch (type) {
-  case VTK_EMPTY_CELL:
-  case VTK_VERTEX:
-  case VTK_POLY_VERTEX: return 0;
-  case VTK_LINE:
-  case VTK_POLY_LINE:
-  case VTK_QUADRATIC_EDGE:
-  case VTK_CUBIC_LINE:
-  case VTK_LAGRANGE_CURVE:
-  case VTK_BEZIER_CURVE: return 1;
-  case VTK_TRIANGLE:
-  case VTK_TRIANGLE_STRIP:
-  case VTK_POLYGON:
-  case VTK_PIXEL:
-  case VTK_QUAD:
-  case VTK_QUADRATIC_TRIANGLE:
-  case VTK_QUADRATIC_QUAD:
-  case VTK_QUADRATIC_POLYGON:
-  case VTK_BIQUADRATIC_QUAD:
-  case VTK_QUADRATIC_LINEAR_QUAD:
-  case VTK_BIQUADRATIC_TRIANGLE:
-  case VTK_LAGRANGE_TRIANGLE:
-  case VTK_LAGRANGE_QUADRILATERAL:
-  case VTK_BEZIER_TRIANGLE:
-  case VTK_BEZIER_QUADRILATERAL: return 2;
-  case VTK_TETRA:
-  case VTK_VOXEL:
-  case VTK_HEXAHEDRON:
-  case VTK_WEDGE:
-  case VTK_PYRAMID:
-  case VTK_PENTAGONAL_PRISM:
-  case VTK_HEXAGONAL_PRISM:
-  case VTK_QUADRATIC_TETRA:
-  case VTK_QUADRATIC_HEXAHEDRON:
-  case VTK_QUADRATIC_WEDGE:
-  case VTK_QUADRATIC_PYRAMID:
-  case VTK_TRIQUADRATIC_HEXAHEDRON:
-  case VTK_QUADRATIC_LINEAR_WEDGE:
-  case VTK_BIQUADRATIC_QUADRATIC_WEDGE:
-  case VTK_BIQUADRATIC_QUADRATIC_HEXAHEDRON:
-  case VTK_TRIQUADRATIC_PYRAMID:
-  case VTK_CONVEX_POINT_SET:
-  case VTK_POLYHEDRON:
-  case VTK_LAGRANGE_TETRAHEDRON:
-  case VTK_LAGRANGE_HEXAHEDRON:
-  case VTK_LAGRANGE_WEDGE:
-  case VTK_BEZIER_TETRAHEDRON:
-  case VTK_BEZIER_HEXAHEDRON:
-  case VTK_BEZIER_WEDGE: return 3;
-  default: return -1;
-  }
 }
 
 std::string cell_type_name(int type) {
@@ -415,8 +351,9 @@ vtkSmartPointer<Reader> make_reader(const std::string &path, ErrorCatcher *catch
 /* Run reader r: its output (r kept alive in *keep), null if it threw (the
  * message in *thrown). */
 template <class Reader>
-vtkSmartPointer<vtkDataSet> run_reader(const vtkSmartPointer<Reader> &r,
-                                       vtkSmartPointer<vtkAlgorithm> *keep, std::string *thrown) {
+vtkSmartPointer<vtkDataObject> run_reader(const vtkSmartPointer<Reader> &r,
+                                          vtkSmartPointer<vtkAlgorithm> *keep,
+                                          std::string *thrown) {
   *keep = r;
   try {
     r->Update();
@@ -424,7 +361,7 @@ vtkSmartPointer<vtkDataSet> run_reader(const vtkSmartPointer<Reader> &r,
     *thrown = e.what();
     return nullptr;
   }
-  return r->GetOutput();
+  return r->GetOutputDataObject(0);
 }
 
 } // namespace
@@ -433,7 +370,7 @@ namespace {
 
 /* The file at path through VTK's reader of its format, after check_file:
  * 0 and *ds (the reader kept alive in *keep), or read_mesh's errors. */
-int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
+int read_dataset(const std::string &path, vtkSmartPointer<vtkDataObject> *out,
                  vtkSmartPointer<vtkAlgorithm> *keep, std::string *err) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
@@ -447,13 +384,14 @@ int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
   const FileFormat format = file_format(path);
   if (format == FileFormat::Unknown || format == FileFormat::Pvtu || format == FileFormat::Vtp) {
     *err = "'" + path +
-           "': unknown file type (expected .vtu, .vtk, .vti, .mha, .mhd, .nii or .nii.gz)";
+           "': unknown file type (expected .vtu, .vtk, .vti, .vts, .vtr, .pvti, .vtm, .mha, .mhd, "
+           ".nii or .nii.gz)";
     return -ENOTSUP;
   }
-  if (int rc = check_file(path, format, err)) return rc;
+  if (int rc = check_input(path, format, err)) return rc;
   QuietVtk quiet;
   vtkNew<ErrorCatcher> catcher;
-  vtkSmartPointer<vtkDataSet> ds;
+  vtkSmartPointer<vtkDataObject> ds;
   vtkSmartPointer<vtkAlgorithm> &reader = *keep;
   std::string thrown;
   switch (format) {
@@ -462,6 +400,18 @@ int read_dataset(const std::string &path, vtkSmartPointer<vtkDataSet> *out,
     break;
   case FileFormat::Vti:
     ds = run_reader(make_reader<vtkXMLImageDataReader>(path, catcher), &reader, &thrown);
+    break;
+  case FileFormat::Vts:
+    ds = run_reader(make_reader<vtkXMLStructuredGridReader>(path, catcher), &reader, &thrown);
+    break;
+  case FileFormat::Vtr:
+    ds = run_reader(make_reader<vtkXMLRectilinearGridReader>(path, catcher), &reader, &thrown);
+    break;
+  case FileFormat::Pvti:
+    ds = run_reader(make_reader<vtkXMLPImageDataReader>(path, catcher), &reader, &thrown);
+    break;
+  case FileFormat::Vtm:
+    ds = run_reader(make_reader<vtkXMLMultiBlockDataReader>(path, catcher), &reader, &thrown);
     break;
   case FileFormat::MetaImage:
     ds = run_reader(make_reader<vtkMetaImageReader>(path, catcher), &reader, &thrown);
@@ -508,20 +458,29 @@ const double *nifti_placement(vtkAlgorithm *reader) {
 
 int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mesh,
                       std::string *err) {
-  vtkSmartPointer<vtkDataSet> ds;
+  vtkSmartPointer<vtkDataObject> data;
   vtkSmartPointer<vtkAlgorithm> reader;
-  if (int rc = read_dataset(path, &ds, &reader, err)) return rc;
-  int rc;
+  if (int rc = read_dataset(path, &data, &reader, err)) return rc;
+  int rc = 0;
   ReadOptions o = opt;
-  if (wants_cell_scalars(ds, opt) && (rc = cell_scalars_to_points(&ds, opt, &o.array, err)))
-    return rc;
+  vtkSmartPointer<vtkDataSet> ds = vtkDataSet::SafeDownCast(data);
+  if (auto *mb = vtkMultiBlockDataSet::SafeDownCast(data)) {
+    if ((rc = append_blocks(mb, opt, &ds, &o.array, err))) return rc;
+    o.cell_scalars = false; /* converted block by block */
+  }
+  if (!ds) {
+    *err = "'" + path + "' holds a " + data->GetClassName() + ", not a dataset";
+    return -ENOTSUP;
+  }
+  if (wants_cell_scalars(ds, o) && (rc = cell_scalars_to_points(&ds, o, &o.array, err))) return rc;
+  if (!vtkImageData::SafeDownCast(ds) && (rc = structured_to_tets(&ds, err))) return rc;
   if (auto *ug = vtkUnstructuredGrid::SafeDownCast(ds))
     rc = from_unstructured(ug, o, mesh, err);
   else if (auto *img = vtkImageData::SafeDownCast(ds))
     rc = from_image(img, o, nifti_placement(reader), mesh, err);
   else {
     *err = "'" + path + "' holds a " + ds->GetClassName() +
-           "; an unstructured grid or an image volume is needed";
+           "; an unstructured, structured or rectilinear grid or an image volume is needed";
     return -ENOTSUP;
   }
   if (rc) return rc;
@@ -559,7 +518,7 @@ std::string vtk_version() { return vtkVersion::GetVTKVersion(); }
 
 int vtk_image_contour(const std::string &path, const std::string &array, double iso, Surface *s,
                       std::string *err) {
-  vtkSmartPointer<vtkDataSet> ds;
+  vtkSmartPointer<vtkDataObject> ds;
   vtkSmartPointer<vtkAlgorithm> reader;
   if (int rc = read_dataset(path, &ds, &reader, err)) {
     *err = printable(*err);

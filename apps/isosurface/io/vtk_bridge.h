@@ -40,17 +40,22 @@ struct ReadOptions {
   std::vector<std::string> arrays;
 };
 
-/* Read an unstructured grid (.vtu, legacy .vtk) or an image volume (.vti,
- * .mha/.mhd, .nii, .nii.gz, legacy .vtk structured points) through VTK's
- * readers, after check_file (file_checks.h) has checked the counts and
- * sizes the file declares; image volumes are tetrahedralized by
+/* Read an unstructured grid (.vtu, legacy .vtk), a structured or
+ * rectilinear grid (.vts, .vtr, legacy .vtk), a multiblock (.vtm) or an
+ * image volume (.vti, .pvti, .mha/.mhd, .nii, .nii.gz, legacy .vtk
+ * structured points) through VTK's readers, after check_input
+ * (vtk_datasets.h) has checked the counts and sizes the file (and the
+ * files an index names) declares; structured and rectilinear grids and a
+ * multiblock's blocks are split as vtk_datasets.h says (a .vtm's surfaces
+ * are one mesh); image volumes are tetrahedralized by
  * tetrahedralize_grid at their physical place (origin, extent start,
  * spacing, direction; a NIfTI file's sform, else qform, else pixdim). What VTK returns is checked before use: the scalars
  * have one value per point, one cell type per cell, the cell offsets within
  * the connectivity, every point id in range, each cell its type's point
  * count.
- * Errors (message in *err, one line): -ENOENT missing or unreadable file,
- * -ENOTSUP unknown extension, dataset type or file variant, -EINVAL a count
+ * Errors (message in *err, one line): -ENOENT missing or unreadable file
+ * (or one an index names), -ENOTSUP unknown extension, dataset type or
+ * file variant, a .vtm block that is not a 3D dataset, -EINVAL a count
  * or size the file cannot hold, an unknown array (the message lists the
  * available ones), an array with more than one component or of the wrong
  * length, a cell with the wrong point count; -ERANGE a point id out of
