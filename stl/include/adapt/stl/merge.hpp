@@ -96,7 +96,8 @@ Out merge(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp = {
 }
 
 /* std::inplace_merge: the stable merge of the sorted [first, middle) and
- * [middle, last) in place. The range is moved into a buffer of n elements
+ * [middle, last) in place. On one worker, or a range of ADAPT_STL_BLOCK
+ * elements or fewer: std::inplace_merge. Otherwise the range is moved into a buffer of n elements
  * (raw storage, move-constructed in parallel), the co-ranks of the output
  * blocks (ADAPT_STL_BLOCK elements) are found, then each block is merged
  * back from the buffer (one move assignment per element) and the buffer
@@ -112,6 +113,8 @@ void inplace_merge(const policy &pol, It first, It middle, It last, Cmp cmp = {}
   } else {
     std::size_t n = detail::dist(first, last), k = detail::dist(first, middle);
     if (k == 0 || k == n) return;
+    if (n <= ADAPT_STL_BLOCK || adapt_num_workers() <= 1)
+      return std::inplace_merge(first, middle, last, std::ref(cmp));
     std::allocator<V> al;
     V *buf = nullptr;
     try {

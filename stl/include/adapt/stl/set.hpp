@@ -3,18 +3,28 @@
  * set_difference, set_symmetric_difference, on sorted ranges (multisets,
  * as std).
  *
- * The first range is cut into blocks of ADAPT_STL_BLOCK elements, each cut
- * moved back to the start of its run of equivalent elements, and the
- * second range cut at the lower bounds of the same elements: every run of
- * equivalent elements of both ranges then lies in one part, so std's
- * algorithm on each pair of parts gives that part's share of std's output.
- * Two parallel passes over the parts: the first counts each part's output
- * (std's algorithm writing nowhere), the second, after a prefix sum,
- * writes each part at its place (one copy assignment per output element,
- * as std). Comparisons: twice std's, plus two binary searches per block.
- * The parts follow the first range: a second range much longer than the
- * first is balanced only as far as its elements spread over the first's
- * blocks. The output must not overlap the inputs. */
+ * Parts: a cut of the first range at element b is moved back to the start
+ * of b's run of equivalent elements, and the second range cut at the lower
+ * bound of the same element: every run of equivalent elements of both
+ * ranges then lies in one part, so std's algorithm on each pair of parts
+ * gives that part's share of std's output.
+ *
+ * Both ranges of one element type: one adaptive pass over the first range
+ * (the sequence engine). The calling thread runs std's algorithm on each
+ * of its chunks' parts straight into the output (on one worker, or while
+ * no thief comes: std's algorithm in chunks, two binary searches a chunk);
+ * a stolen piece runs it into a list of the addresses of its output
+ * elements, and when the calling thread reaches the piece it assigns them
+ * at its place (a parallel map when ADAPT_STL_NESTED_MIN of them or more).
+ * Other types: two parallel passes over blocks of ADAPT_STL_BLOCK elements
+ * of the first range, the first counting each part's output (std's
+ * algorithm writing nowhere), the second, after a prefix sum, writing each
+ * part at its place. Either way one copy assignment per output element, as
+ * std, and std's comparisons plus two binary searches per chunk or block
+ * (the two-pass form: twice std's). The parts follow the first range: a
+ * second range much longer than the first is balanced only as far as its
+ * elements spread over the first's. The output must not overlap the
+ * inputs. */
 #ifndef ADAPT_STL_SET_HPP
 #define ADAPT_STL_SET_HPP
 
@@ -26,6 +36,8 @@
 #include <cstddef>
 #include <functional>
 #include <iterator>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace adapt {
@@ -93,6 +105,135 @@ Out set_op(const policy &pol, const char *name, It1 first1, It1 last1, It2 first
   return adv(d, out[bl.count]);
 }
 
+/* A part's boundary: c1 elements of the first range, c2 of the second. */
+struct set_cut {
+  std::size_t c1, c2;
+  bool operator==(const set_cut &o) const { return c1 == o.c1 && c2 == o.c2; }
+};
+
+/* An output iterator that records the address of each element assigned to
+ * it (an lvalue of one of the inputs) in a list. */
+template <class V>
+struct addr_out {
+  using iterator_category = std::output_iterator_tag;
+  using value_type = void;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = void;
+  std::vector<const V *> *list;
+  addr_out &operator*() { return *this; }
+  addr_out &operator=(const V &x) {
+    list->push_back(std::addressof(x));
+    return *this;
+  }
+  addr_out &operator++() { return *this; }
+  addr_out &operator++(int) { return *this; }
+};
+
+/* The adaptive kernel (both ranges of element type V): units are the first
+ * range's elements. */
+template <class It1, class It2, class Out, class Cmp, class Op>
+struct set_ops {
+  using V = value_t<It1>;
+  struct master {
+    std::size_t pos = 0; /* outputs written */
+    set_cut at{0, 0};    /* where the next part starts */
+  };
+  struct piece {
+    bool started = false;
+    set_cut from{0, 0}, to{0, 0};
+    std::vector<const V *> outs;
+  };
+  using master_type = master;
+  using piece_type = piece;
+  It1 first1;
+  std::size_t n1;
+  It2 first2;
+  std::size_t n2;
+  Out d;
+  Cmp &cmp;
+  Op &op;
+
+  /* The boundary before unit b, never before lo (monotone even on unsorted
+   * input, which is UB: no part is run twice, the output stays in bounds). */
+  set_cut cut(std::size_t b, set_cut lo) {
+    if (b >= n1) return {n1, n2};
+    It1 x = adv(first1, b);
+    std::size_t c1 = dist(first1, std::lower_bound(first1, x, *x, std::ref(cmp)));
+    std::size_t c2 = dist(first2, std::lower_bound(first2, adv(first2, n2), *x, std::ref(cmp)));
+    return {std::max(c1, lo.c1), std::max(c2, lo.c2)};
+  }
+  template <class O>
+  O part(set_cut a, set_cut z, O o) {
+    return op(adv(first1, a.c1), adv(first1, z.c1), adv(first2, a.c2), adv(first2, z.c2), o);
+  }
+  /* Runs [m.at, z) straight into the output. */
+  void direct(master &m, set_cut z) {
+    Out o = adv(d, m.pos);
+    m.pos += dist(o, part(m.at, z, o));
+    m.at = z;
+  }
+  void run_master(master &m, adapt_seq *, std::size_t, std::size_t e) { direct(m, cut(e, m.at)); }
+  void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
+    if (!p.started) {
+      p.from = p.to = cut(b, {0, 0});
+      p.started = true;
+    }
+    set_cut z = cut(e, p.to);
+    part(p.to, z, addr_out<V>{&p.outs});
+    p.to = z;
+  }
+  void merge_master(master &m, piece &t, std::size_t, std::size_t) {
+    if (!(t.from == m.at)) { /* unsorted input: the master runs the part again */
+      direct(m, {std::max(t.to.c1, m.at.c1), std::max(t.to.c2, m.at.c2)});
+      return;
+    }
+    const std::size_t k = t.outs.size(), at = m.pos;
+    const V *const *src = t.outs.data();
+    auto put = [&](std::size_t b, std::size_t e) {
+      Out o = adv(d, at + b);
+      for (std::size_t j = b; j < e; ++j, ++o) *o = *src[j];
+    };
+    if (k < ADAPT_STL_NESTED_MIN)
+      put(0, k);
+    else
+      par_map(policy().window(adapt::window::none), "adapt::set_op", k,
+              sizeof(V) + sizeof(value_t<Out>),
+              [&](adapt_seq *, std::size_t b, std::size_t e) { put(b, e); });
+    m.pos += k;
+    m.at = t.to;
+  }
+  void merge_piece(piece &v, piece &t, std::size_t, std::size_t) {
+    if (!(t.from == v.to)) { /* unsorted input: the victim runs the part again */
+      set_cut z{std::max(t.to.c1, v.to.c1), std::max(t.to.c2, v.to.c2)};
+      part(v.to, z, addr_out<V>{&v.outs});
+      v.to = z;
+      return;
+    }
+    v.outs.insert(v.outs.end(), t.outs.begin(), t.outs.end());
+    v.to = t.to;
+  }
+};
+
+/* The set operation op over [first1, last1) and [first2, last2) into d:
+ * the adaptive pass when both ranges hold one element type, else the two
+ * passes (set_op). */
+template <class It1, class It2, class Out, class Cmp, class Op>
+Out set_run(const policy &pol, const char *name, It1 first1, It1 last1, It2 first2, It2 last2,
+            Out d, Cmp &cmp, Op &&op) {
+  if constexpr (!std::is_same_v<value_t<It1>, value_t<It2>>) {
+    return set_op(pol, name, first1, last1, first2, last2, d, cmp, op);
+  } else {
+    std::size_t n1 = dist(first1, last1), n2 = dist(first2, last2);
+    if (n1 == 0) return op(first1, last1, first2, last2, d);
+    set_ops<It1, It2, Out, Cmp, Op> ops{first1, n1, first2, n2, d, cmp, op};
+    typename set_ops<It1, It2, Out, Cmp, Op>::master m;
+    par_ordered(pol.attr(1, false), name, n1,
+                (sizeof(value_t<It1>) + sizeof(value_t<Out>)) * (n1 + n2) / n1, ops, m);
+    return adv(d, m.pos);
+  }
+}
+
 } // namespace detail
 
 /* std::set_union: the sorted union (an element present m times in the
@@ -104,10 +245,10 @@ Out set_union(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, O
   if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_union(first1, last1, first2, last2, d_first, cmp);
   } else {
-    return detail::set_op(pol, "adapt::set_union", first1, last1, first2, last2, d_first, cmp,
-                          [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-                            return std::set_union(a, ae, b, be, o, std::ref(cmp));
-                          });
+    return detail::set_run(pol, "adapt::set_union", first1, last1, first2, last2, d_first, cmp,
+                           [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
+                             return std::set_union(a, ae, b, be, o, std::ref(cmp));
+                           });
   }
 }
 template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
@@ -123,10 +264,10 @@ Out set_intersection(const policy &pol, It1 first1, It1 last1, It2 first2, It2 l
   if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_intersection(first1, last1, first2, last2, d_first, cmp);
   } else {
-    return detail::set_op(pol, "adapt::set_intersection", first1, last1, first2, last2, d_first,
-                          cmp, [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-                            return std::set_intersection(a, ae, b, be, o, std::ref(cmp));
-                          });
+    return detail::set_run(pol, "adapt::set_intersection", first1, last1, first2, last2, d_first,
+                           cmp, [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
+                             return std::set_intersection(a, ae, b, be, o, std::ref(cmp));
+                           });
   }
 }
 template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
@@ -142,10 +283,10 @@ Out set_difference(const policy &pol, It1 first1, It1 last1, It2 first2, It2 las
   if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_difference(first1, last1, first2, last2, d_first, cmp);
   } else {
-    return detail::set_op(pol, "adapt::set_difference", first1, last1, first2, last2, d_first, cmp,
-                          [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-                            return std::set_difference(a, ae, b, be, o, std::ref(cmp));
-                          });
+    return detail::set_run(pol, "adapt::set_difference", first1, last1, first2, last2, d_first, cmp,
+                           [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
+                             return std::set_difference(a, ae, b, be, o, std::ref(cmp));
+                           });
   }
 }
 template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
@@ -161,10 +302,10 @@ Out set_symmetric_difference(const policy &pol, It1 first1, It1 last1, It2 first
   if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_symmetric_difference(first1, last1, first2, last2, d_first, cmp);
   } else {
-    return detail::set_op(pol, "adapt::set_symmetric_difference", first1, last1, first2, last2,
-                          d_first, cmp, [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-                            return std::set_symmetric_difference(a, ae, b, be, o, std::ref(cmp));
-                          });
+    return detail::set_run(pol, "adapt::set_symmetric_difference", first1, last1, first2, last2,
+                           d_first, cmp, [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
+                             return std::set_symmetric_difference(a, ae, b, be, o, std::ref(cmp));
+                           });
   }
 }
 template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
