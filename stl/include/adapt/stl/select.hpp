@@ -40,7 +40,8 @@ struct test_rule { /* keep when pred(x) == Want */
   static constexpr bool pairwise = false;
   It first;
   Pred &pred;
-  bool keep(std::size_t i) { return static_cast<bool>(pred(*adv(first, i))) == Want; }
+  bool keeps(ref_t<It> x) { return static_cast<bool>(pred(x)) == Want; }
+  bool keep(std::size_t i) { return keeps(*adv(first, i)); }
   bool keep_master(std::size_t i, std::size_t) { return keep(i); }
   /* The master's chunk to other ranges: std's algorithm. */
   template <class Out>
@@ -115,7 +116,17 @@ struct select_ops {
       put2(m.pos2++, i);
   }
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
-    if constexpr (InPlace) {
+    if constexpr (InPlace && !Rule::pairwise) { /* std::remove_if's loop */
+      It o = adv(first, m.pos1), x = adv(first, b), xe = adv(first, e);
+      if (m.pos1 == b) /* nothing removed yet: the kept prefix stays */
+        while (x != xe && rule.keeps(*x)) ++x, ++o;
+      for (; x != xe; ++x)
+        if (rule.keeps(*x)) {
+          *o = std::move(*x);
+          ++o;
+        }
+      m.pos1 = dist(first, o);
+    } else if constexpr (InPlace) {
       for (std::size_t i = b; i < e; i++) take(m, i, rule.keep_master(i, m.pos1));
     } else {
       if constexpr (Rule::pairwise) /* the chunk's leading run of its predecessor's */

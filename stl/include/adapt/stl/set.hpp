@@ -10,18 +10,22 @@
  * gives that part's share of std's output.
  *
  * Both ranges of one element type: one adaptive pass over the first range
- * (the sequence engine). The calling thread runs std's algorithm on each
- * of its chunks' parts straight into the output (on one worker, or while
- * no thief comes: std's algorithm in chunks, two binary searches a chunk);
- * a stolen piece runs it into a list of the addresses of its output
- * elements, and when the calling thread reaches the piece it assigns them
- * at its place (a parallel map when ADAPT_STL_NESTED_MIN of them or more).
+ * (the sequence engine), std's loop resumed chunk after chunk (set_walk).
+ * The calling thread walks its chunks straight into the output, each
+ * stopping at the part boundary before the chunk's end, found by a
+ * backward search from there (one comparison when the elements are
+ * distinct): on one worker, or while no thief comes, std's algorithm and
+ * its comparisons plus about one a chunk. A stolen piece finds the
+ * boundary before its first unit by two binary searches and walks into a
+ * list of the addresses of its output elements; when the calling thread
+ * reaches the piece it assigns them at its place (a parallel map when
+ * ADAPT_STL_NESTED_MIN of them or more).
  * Other types: two parallel passes over blocks of ADAPT_STL_BLOCK elements
  * of the first range, the first counting each part's output (std's
  * algorithm writing nowhere), the second, after a prefix sum, writing each
- * part at its place. Either way one copy assignment per output element, as
- * std, and std's comparisons plus two binary searches per chunk or block
- * (the two-pass form: twice std's). The parts follow the first range: a
+ * part at its place (twice std's comparisons, plus two binary searches a
+ * block). Either way one copy assignment per output element, as
+ * std. The parts follow the first range: a
  * second range much longer than the first is balanced only as far as its
  * elements spread over the first's. The output must not overlap the
  * inputs. */
@@ -130,14 +134,44 @@ struct addr_out {
   addr_out &operator++(int) { return *this; }
 };
 
+/* The resumable walk of the set operations, std's loop: A, B, Both say
+ * which elements are written (the first range's alone, the second's
+ * alone, a pair of equivalent ones: the first's). Walks the first range
+ * from p1 to e1 and the second from p2; then, when last, the rest of the
+ * second range, else its elements before *e1 (so that the walk stops at a
+ * part boundary: p1 at the start of a run of equivalent elements, p2 at
+ * the lower bound of the same element). Returns the output's end. */
+template <bool A, bool B, bool Both, class It1, class It2, class O, class Cmp>
+O set_walk(It1 &p1, It1 e1, It2 &p2, It2 e2, bool last, O o, Cmp &cmp) {
+  while (p1 != e1 && p2 != e2) {
+    if (cmp(*p1, *p2)) {
+      if constexpr (A) *o++ = *p1;
+      ++p1;
+    } else if (cmp(*p2, *p1)) {
+      if constexpr (B) *o++ = *p2;
+      ++p2;
+    } else {
+      if constexpr (Both) *o++ = *p1;
+      ++p1;
+      ++p2;
+    }
+  }
+  for (; p1 != e1; ++p1)
+    if constexpr (A) *o++ = *p1;
+  for (; p2 != e2 && (last || cmp(*p2, *e1)); ++p2)
+    if constexpr (B) *o++ = *p2;
+  return o;
+}
+
 /* The adaptive kernel (both ranges of element type V): units are the first
- * range's elements. */
-template <class It1, class It2, class Out, class Cmp, class Op>
+ * range's elements; a piece's state is where its walk stands (a part
+ * boundary). */
+template <bool A, bool B, bool Both, class It1, class It2, class Out, class Cmp>
 struct set_ops {
   using V = value_t<It1>;
   struct master {
     std::size_t pos = 0; /* outputs written */
-    set_cut at{0, 0};    /* where the next part starts */
+    set_cut at{0, 0};    /* where the walk stands */
   };
   struct piece {
     bool started = false;
@@ -152,40 +186,52 @@ struct set_ops {
   std::size_t n2;
   Out d;
   Cmp &cmp;
-  Op &op;
 
-  /* The boundary before unit b, never before lo (monotone even on unsorted
-   * input, which is UB: no part is run twice, the output stays in bounds). */
-  set_cut cut(std::size_t b, set_cut lo) {
-    if (b >= n1) return {n1, n2};
-    It1 x = adv(first1, b);
-    std::size_t c1 = dist(first1, std::lower_bound(first1, x, *x, std::ref(cmp)));
-    std::size_t c2 = dist(first2, std::lower_bound(first2, adv(first2, n2), *x, std::ref(cmp)));
-    return {std::max(c1, lo.c1), std::max(c2, lo.c2)};
+  /* The start of the run of elements equivalent to first1[e] (e < n1), at
+   * or after lo: searched backwards from e by doubling steps (one
+   * comparison when first1[e - 1] differs). At least lo even on unsorted
+   * input (UB): the walks never go back, the output stays in bounds. */
+  std::size_t run_start(std::size_t e, std::size_t lo) {
+    const auto &x = *adv(first1, e);
+    std::size_t hi = e;
+    for (std::size_t step = 1; hi - lo >= step; step *= 2) {
+      std::size_t j = hi - step;
+      if (cmp(*adv(first1, j), x)) {
+        lo = j + 1;
+        break;
+      }
+      hi = j;
+    }
+    return dist(first1, std::lower_bound(adv(first1, lo), adv(first1, hi), x, std::ref(cmp)));
   }
+  /* Walks from `at` to the part boundary before unit e into o. */
   template <class O>
-  O part(set_cut a, set_cut z, O o) {
-    return op(adv(first1, a.c1), adv(first1, z.c1), adv(first2, a.c2), adv(first2, z.c2), o);
+  O walk(set_cut &at, std::size_t e, O o) {
+    It1 p1 = adv(first1, at.c1);
+    It2 p2 = adv(first2, at.c2);
+    bool last = e >= n1;
+    std::size_t e1 = last ? n1 : std::max(run_start(e, at.c1), at.c1);
+    o = set_walk<A, B, Both>(p1, adv(first1, e1), p2, adv(first2, n2), last, o, cmp);
+    at = {e1, dist(first2, p2)};
+    return o;
   }
-  /* Runs [m.at, z) straight into the output. */
-  void direct(master &m, set_cut z) {
+  void run_master(master &m, adapt_seq *, std::size_t, std::size_t e) {
     Out o = adv(d, m.pos);
-    m.pos += dist(o, part(m.at, z, o));
-    m.at = z;
+    m.pos += dist(o, walk(m.at, e, o));
   }
-  void run_master(master &m, adapt_seq *, std::size_t, std::size_t e) { direct(m, cut(e, m.at)); }
   void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
-    if (!p.started) {
-      p.from = p.to = cut(b, {0, 0});
+    if (!p.started) { /* the boundary before b, by binary searches */
+      It1 x = adv(first1, b);
+      std::size_t c1 = dist(first1, std::lower_bound(first1, x, *x, std::ref(cmp)));
+      It2 l2 = std::lower_bound(first2, adv(first2, n2), *adv(first1, c1), std::ref(cmp));
+      p.from = p.to = {c1, dist(first2, l2)};
       p.started = true;
     }
-    set_cut z = cut(e, p.to);
-    part(p.to, z, addr_out<V>{&p.outs});
-    p.to = z;
+    walk(p.to, e, addr_out<V>{&p.outs});
   }
-  void merge_master(master &m, piece &t, std::size_t, std::size_t) {
-    if (!(t.from == m.at)) { /* unsorted input: the master runs the part again */
-      direct(m, {std::max(t.to.c1, m.at.c1), std::max(t.to.c2, m.at.c2)});
+  void merge_master(master &m, piece &t, std::size_t tb, std::size_t te) {
+    if (!(t.from == m.at)) { /* unsorted input: the master walks the piece's units */
+      run_master(m, nullptr, tb, te);
       return;
     }
     const std::size_t k = t.outs.size(), at = m.pos;
@@ -203,11 +249,9 @@ struct set_ops {
     m.pos += k;
     m.at = t.to;
   }
-  void merge_piece(piece &v, piece &t, std::size_t, std::size_t) {
-    if (!(t.from == v.to)) { /* unsorted input: the victim runs the part again */
-      set_cut z{std::max(t.to.c1, v.to.c1), std::max(t.to.c2, v.to.c2)};
-      part(v.to, z, addr_out<V>{&v.outs});
-      v.to = z;
+  void merge_piece(piece &v, piece &t, std::size_t tb, std::size_t te) {
+    if (!(t.from == v.to)) { /* unsorted input: the victim walks the piece's units */
+      run_piece(v, nullptr, tb, te);
       return;
     }
     v.outs.insert(v.outs.end(), t.outs.begin(), t.outs.end());
@@ -215,10 +259,10 @@ struct set_ops {
   }
 };
 
-/* The set operation op over [first1, last1) and [first2, last2) into d:
- * the adaptive pass when both ranges hold one element type, else the two
- * passes (set_op). */
-template <class It1, class It2, class Out, class Cmp, class Op>
+/* The set operation over [first1, last1) and [first2, last2) into d: the
+ * adaptive walk (A, B, Both: set_walk) when both ranges hold one element
+ * type, else the two passes of set_op with op (std's algorithm). */
+template <bool A, bool B, bool Both, class It1, class It2, class Out, class Cmp, class Op>
 Out set_run(const policy &pol, const char *name, It1 first1, It1 last1, It2 first2, It2 last2,
             Out d, Cmp &cmp, Op &&op) {
   if constexpr (!std::is_same_v<value_t<It1>, value_t<It2>>) {
@@ -226,8 +270,9 @@ Out set_run(const policy &pol, const char *name, It1 first1, It1 last1, It2 firs
   } else {
     std::size_t n1 = dist(first1, last1), n2 = dist(first2, last2);
     if (n1 == 0) return op(first1, last1, first2, last2, d);
-    set_ops<It1, It2, Out, Cmp, Op> ops{first1, n1, first2, n2, d, cmp, op};
-    typename set_ops<It1, It2, Out, Cmp, Op>::master m;
+    using ops_t = set_ops<A, B, Both, It1, It2, Out, Cmp>;
+    ops_t ops{first1, n1, first2, n2, d, cmp};
+    typename ops_t::master m;
     par_ordered(pol.attr(1, false), name, n1,
                 (sizeof(value_t<It1>) + sizeof(value_t<Out>)) * (n1 + n2) / n1, ops, m);
     return adv(d, m.pos);
@@ -245,10 +290,11 @@ Out set_union(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, O
   if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_union(first1, last1, first2, last2, d_first, cmp);
   } else {
-    return detail::set_run(pol, "adapt::set_union", first1, last1, first2, last2, d_first, cmp,
-                           [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-                             return std::set_union(a, ae, b, be, o, std::ref(cmp));
-                           });
+    return detail::set_run<true, true, true>(
+        pol, "adapt::set_union", first1, last1, first2, last2, d_first, cmp,
+        [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
+          return std::set_union(a, ae, b, be, o, std::ref(cmp));
+        });
   }
 }
 template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
@@ -264,10 +310,11 @@ Out set_intersection(const policy &pol, It1 first1, It1 last1, It2 first2, It2 l
   if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_intersection(first1, last1, first2, last2, d_first, cmp);
   } else {
-    return detail::set_run(pol, "adapt::set_intersection", first1, last1, first2, last2, d_first,
-                           cmp, [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-                             return std::set_intersection(a, ae, b, be, o, std::ref(cmp));
-                           });
+    return detail::set_run<false, false, true>(
+        pol, "adapt::set_intersection", first1, last1, first2, last2, d_first, cmp,
+        [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
+          return std::set_intersection(a, ae, b, be, o, std::ref(cmp));
+        });
   }
 }
 template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
@@ -283,10 +330,11 @@ Out set_difference(const policy &pol, It1 first1, It1 last1, It2 first2, It2 las
   if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_difference(first1, last1, first2, last2, d_first, cmp);
   } else {
-    return detail::set_run(pol, "adapt::set_difference", first1, last1, first2, last2, d_first, cmp,
-                           [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-                             return std::set_difference(a, ae, b, be, o, std::ref(cmp));
-                           });
+    return detail::set_run<true, false, false>(
+        pol, "adapt::set_difference", first1, last1, first2, last2, d_first, cmp,
+        [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
+          return std::set_difference(a, ae, b, be, o, std::ref(cmp));
+        });
   }
 }
 template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
@@ -302,10 +350,11 @@ Out set_symmetric_difference(const policy &pol, It1 first1, It1 last1, It2 first
   if constexpr (!detail::writable_v<It1, It2, Out>) {
     return std::set_symmetric_difference(first1, last1, first2, last2, d_first, cmp);
   } else {
-    return detail::set_run(pol, "adapt::set_symmetric_difference", first1, last1, first2, last2,
-                           d_first, cmp, [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-                             return std::set_symmetric_difference(a, ae, b, be, o, std::ref(cmp));
-                           });
+    return detail::set_run<true, true, false>(
+        pol, "adapt::set_symmetric_difference", first1, last1, first2, last2, d_first, cmp,
+        [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
+          return std::set_symmetric_difference(a, ae, b, be, o, std::ref(cmp));
+        });
   }
 }
 template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
