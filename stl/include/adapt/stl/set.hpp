@@ -142,7 +142,9 @@ struct addr_out {
  * part boundary: p1 at the start of a run of equivalent elements, p2 at
  * the lower bound of the same element). Returns the output's end. */
 template <bool A, bool B, bool Both, class It1, class It2, class O, class Cmp>
-O set_walk(It1 &p1, It1 e1, It2 &p2, It2 e2, bool last, O o, Cmp &cmp) {
+O set_walk(It1 &p1_, It1 e1, It2 &p2_, It2 e2, bool last, O o, Cmp &cmp) {
+  It1 p1 = p1_; /* locals: the output's stores cannot be taken to change them */
+  It2 p2 = p2_;
   while (p1 != e1 && p2 != e2) {
     if (cmp(*p1, *p2)) {
       if constexpr (A) *o++ = *p1;
@@ -160,6 +162,8 @@ O set_walk(It1 &p1, It1 e1, It2 &p2, It2 e2, bool last, O o, Cmp &cmp) {
     if constexpr (A) *o++ = *p1;
   for (; p2 != e2 && (last || cmp(*p2, *e1)); ++p2)
     if constexpr (B) *o++ = *p2;
+  p1_ = p1;
+  p2_ = p2;
   return o;
 }
 
