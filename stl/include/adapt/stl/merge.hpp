@@ -106,8 +106,9 @@ struct merge_ops {
 /* std::merge: the stable merge of the sorted ranges [first1, last1) and
  * [first2, last2) under cmp (<) into d_first (one copy assignment per
  * element); returns d_first + n1 + n2. The output must not overlap the
- * inputs. At most n1 + n2 - 1 comparisons plus two binary searches per
- * chunk. */
+ * inputs. At most n1 + n2 - 1 comparisons plus a binary search per chunk
+ * within the chunk's length, and one over the whole runs for each stolen
+ * piece's first chunk. */
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out merge(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
           Cmp cmp = {}) {
