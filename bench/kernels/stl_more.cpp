@@ -10,14 +10,22 @@
  * (the cheap operation, +). Peers: GNU parallel mode where it has the
  * algorithm (min_element, equal, mismatch, adjacent_find, unique_copy,
  * partition, merge, set_union, nth_element, partial_sort);
- * std::execution::par everywhere; TBB has none of them (n/a). */
+ * std::execution::par everywhere; TBB where it has a parallel form of the
+ * algorithm: copy and fill_n (parallel_for), min_element and
+ * minmax_element (parallel_reduce), equal, mismatch, adjacent_find and
+ * is_sorted (a parallel_for that skips ranges past the first hit, as
+ * find_if's), transform_inclusive_scan (parallel_scan); none for the
+ * others (n/a: TBB has no remove_if, unique_copy, partition, merge,
+ * set_union, nth_element, partial_sort or inplace_merge). */
 #include "stl_impls.hpp"
+#include "stl_kernels.hpp"
 
 #include <adapt/stl.hpp>
 
 #include <parallel/algorithm>
 
 #include <algorithm>
+#include <atomic>
 #include <execution>
 #include <functional>
 #include <memory>
@@ -58,7 +66,55 @@ vec sorted_halves(const stl_call &c, const double *src) {
   return v;
 }
 
-bool negative(double x) { return x < 0; }
+/* The predicate of remove_if and partition: a function object, as the
+ * other rows' operations (a plain function passed by pointer is inlined
+ * into std's call, whose pointer argument the compiler propagates, but
+ * called through the pointer inside adapt's: 1.7 x std's instructions on
+ * one worker for that alone). */
+struct negative_fn {
+  bool operator()(double x) const { return x < 0; }
+};
+constexpr negative_fn negative{};
+
+/* TBB: the first i < n with hit(i), n if none (stl_tbb_find_if on
+ * indices). */
+template <class Hit>
+size_t tbb_first(size_t n, Hit hit) {
+  std::atomic<size_t> found{n};
+  tbb::parallel_for(stl_range(0, n), [&](const stl_range &r) {
+    size_t end = std::min(r.end(), found.load(std::memory_order_relaxed));
+    for (size_t i = r.begin(); i < end; i++)
+      if (hit(i)) {
+        size_t cur = found.load(std::memory_order_relaxed);
+        while (i < cur && !found.compare_exchange_weak(cur, i, std::memory_order_relaxed)) {}
+        return;
+      }
+  });
+  return found.load(std::memory_order_relaxed);
+}
+
+/* TBB: std::min_element's position (the first smallest; Max: the first
+ * largest, or with Last the last largest) by parallel_reduce, n for none. */
+template <bool Max, bool Last = false>
+size_t tbb_extreme(const double *x, size_t n) {
+  auto better = [=](size_t a, size_t b) { /* a strictly better than b, or a tie won */
+                                          if (b == n) return true;
+                                          if (a == n) return false;
+                                          if (Max ? x[b] < x[a] : x[a] < x[b]) return true;
+                                          if (Max ? x[a] < x[b] : x[b] < x[a]) return false;
+                                          return Last ? a > b : a < b;
+  };
+  return tbb::parallel_reduce(
+      stl_range(0, n), n,
+      [=](const stl_range &r, size_t acc) {
+        size_t j = (size_t)((Max ? (Last ? std::minmax_element(x + r.begin(), x + r.end()).second
+                                         : std::max_element(x + r.begin(), x + r.end()))
+                                 : std::min_element(x + r.begin(), x + r.end())) -
+                            x);
+        return better(j, acc) ? j : acc;
+      },
+      [=](size_t a, size_t b) { return better(a, b) ? a : b; });
+}
 
 /* The single-pass rows: copy, fill_n, the min/max and the searches. */
 stl_impls scans(const stl_call &c) {
@@ -76,11 +132,15 @@ stl_impls scans(const stl_call &c) {
   case COPY:
     m.f[STL_SEQ] = [=] { std::copy(in, in + n, out); };
     m.f[STL_ADAPT] = [=] { adapt::copy(in, in + n, out); };
+    m.f[STL_TBB] = c.in_arena(
+        [=] { stl_tbb_map(n, [=](size_t b, size_t e) { std::copy(in + b, in + e, out + b); }); });
     m.f[STL_PSTL] = c.in_arena([=] { std::copy(par, in, in + n, out); });
     break;
   case FILL_N:
     m.f[STL_SEQ] = [=] { std::fill_n(out, n, 1.5); };
     m.f[STL_ADAPT] = [=] { adapt::fill_n(out, n, 1.5); };
+    m.f[STL_TBB] = c.in_arena(
+        [=] { stl_tbb_map(n, [=](size_t b, size_t e) { std::fill_n(out + b, e - b, 1.5); }); });
     m.f[STL_PSTL] = c.in_arena([=] { std::fill_n(par, out, n, 1.5); });
     break;
   case MIN_ELEMENT:
@@ -88,6 +148,7 @@ stl_impls scans(const stl_call &c) {
     m.f[STL_SEQ] = [=] { got->index = pos(x, std::min_element(x, x + n)); };
     m.f[STL_ADAPT] = [=] { got->index = pos(x, adapt::min_element(x, x + n)); };
     m.f[STL_GNU] = [=] { got->index = pos(x, __gnu_parallel::min_element(x, x + n)); };
+    m.f[STL_TBB] = c.in_arena([=] { got->index = tbb_extreme<false>(x, n); });
     m.f[STL_PSTL] = c.in_arena([=] { got->index = pos(x, std::min_element(par, x, x + n)); });
     break;
   case MINMAX_ELEMENT: {
@@ -97,6 +158,8 @@ stl_impls scans(const stl_call &c) {
     };
     m.f[STL_SEQ] = [=] { got->index = both(std::minmax_element(x, x + n)); };
     m.f[STL_ADAPT] = [=] { got->index = both(adapt::minmax_element(x, x + n)); };
+    m.f[STL_TBB] = c.in_arena(
+        [=] { got->index = tbb_extreme<false>(x, n) * (n + 1) + tbb_extreme<true, true>(x, n); });
     m.f[STL_PSTL] = c.in_arena([=] { got->index = both(std::minmax_element(par, x, x + n)); });
     break;
   }
@@ -106,6 +169,10 @@ stl_impls scans(const stl_call &c) {
     m.f[STL_SEQ] = [=] { got->flag = std::equal(in, in + n, cp->data()); };
     m.f[STL_ADAPT] = [=] { got->flag = adapt::equal(in, in + n, cp->data()); };
     m.f[STL_GNU] = [=] { got->flag = __gnu_parallel::equal(in, in + n, cp->data()); };
+    m.f[STL_TBB] = c.in_arena([=] {
+      const double *y = cp->data();
+      got->flag = tbb_first(n, [=](size_t i) { return !(in[i] == y[i]); }) == n;
+    });
     m.f[STL_PSTL] = c.in_arena([=] { got->flag = std::equal(par, in, in + n, cp->data()); });
     break;
   }
@@ -114,6 +181,8 @@ stl_impls scans(const stl_call &c) {
     m.f[STL_SEQ] = [=] { got->index = pos(in, std::mismatch(in, in + n, fnd).first); };
     m.f[STL_ADAPT] = [=] { got->index = pos(in, adapt::mismatch(in, in + n, fnd).first); };
     m.f[STL_GNU] = [=] { got->index = pos(in, __gnu_parallel::mismatch(in, in + n, fnd).first); };
+    m.f[STL_TBB] = c.in_arena(
+        [=] { got->index = tbb_first(n, [=](size_t i) { return !(in[i] == fnd[i]); }); });
     m.f[STL_PSTL] =
         c.in_arena([=] { got->index = pos(in, std::mismatch(par, in, in + n, fnd).first); });
     break;
@@ -122,6 +191,10 @@ stl_impls scans(const stl_call &c) {
     m.f[STL_SEQ] = [=] { got->index = pos(rnd, std::adjacent_find(rnd, rnd + n)); };
     m.f[STL_ADAPT] = [=] { got->index = pos(rnd, adapt::adjacent_find(rnd, rnd + n)); };
     m.f[STL_GNU] = [=] { got->index = pos(rnd, __gnu_parallel::adjacent_find(rnd, rnd + n)); };
+    m.f[STL_TBB] = c.in_arena([=] {
+      size_t i = n ? tbb_first(n - 1, [=](size_t j) { return rnd[j] == rnd[j + 1]; }) : 0;
+      got->index = i == n - 1 ? n : i;
+    });
     m.f[STL_PSTL] =
         c.in_arena([=] { got->index = pos(rnd, std::adjacent_find(par, rnd, rnd + n)); });
     break;
@@ -129,6 +202,10 @@ stl_impls scans(const stl_call &c) {
     m.kind = OUT_BOOL;
     m.f[STL_SEQ] = [=] { got->flag = std::is_sorted(ramp, ramp + n); };
     m.f[STL_ADAPT] = [=] { got->flag = adapt::is_sorted(ramp, ramp + n); };
+    m.f[STL_TBB] = c.in_arena([=] {
+      got->flag =
+          n < 2 || tbb_first(n - 1, [=](size_t j) { return ramp[j + 1] < ramp[j]; }) == n - 1;
+    });
     m.f[STL_PSTL] = c.in_arena([=] { got->flag = std::is_sorted(par, ramp, ramp + n); });
     break;
   }
@@ -271,6 +348,18 @@ stl_impls tscan(const stl_call &c) {
   const std::plus<> add;
   m.f[STL_SEQ] = [=] { std::transform_inclusive_scan(in, in + n, out, add, op); };
   m.f[STL_ADAPT] = [=] { adapt::transform_inclusive_scan(in, in + n, out, add, op); };
+  m.f[STL_TBB] = c.in_arena([=] {
+    tbb::parallel_scan(
+        stl_range(0, n), 0.0,
+        [=](const stl_range &r, double sum, bool final) {
+          for (size_t i = r.begin(); i < r.end(); i++) {
+            sum += op(in[i]);
+            if (final) out[i] = sum;
+          }
+          return sum;
+        },
+        std::plus<double>());
+  });
   m.f[STL_PSTL] = c.in_arena([=] { std::transform_inclusive_scan(par, in, in + n, out, add, op); });
   return m;
 }

@@ -135,6 +135,14 @@ void test_minmax() {
               std::minmax_element(a.begin(), a.end()));
         CHECK(adapt::min_element(pol, a.begin(), a.end(), std::greater<>()) ==
               std::min_element(a.begin(), a.end(), std::greater<>()));
+        /* doubles under std::less (the branch-free blocks): ties, 0.0 and
+         * -0.0 equivalent (the first one wins) */
+        std::vector<double> d(a.size());
+        for (std::size_t i = 0; i < a.size(); i++)
+          d[i] = a[i] == 0 ? (i % 2 ? -0.0 : 0.0) : static_cast<double>(a[i]);
+        CHECK(adapt::min_element(pol, d.begin(), d.end()) == std::min_element(d.begin(), d.end()));
+        CHECK(adapt::max_element(pol, d.begin(), d.end(), std::less<double>()) ==
+              std::max_element(d.begin(), d.end()));
       }
     }
     where = "minmax-nopolicy n=" + std::to_string(n);

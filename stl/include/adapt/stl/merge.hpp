@@ -1,6 +1,7 @@
 /* merge and inplace_merge of <adapt/stl.hpp> (included by it, through
  * <adapt/stl/algorithms.hpp>). Both split on the output: the output
- * positions are a parallel map, and the chunk [pb, pe) merges the parts of
+ * positions are processed in parallel (merge: by the sequence engine, the
+ * calling thread from the front), and the chunk [pb, pe) merges the parts of
  * the two sorted runs that the stable merge puts there, found by a binary
  * search on each run's share of the first k outputs (the co-rank of k: the
  * merge path), so every output is written once and the result is std's
@@ -27,10 +28,14 @@ namespace detail {
 /* How many elements of the run a (n1 elements) are among the first k
  * outputs of the stable merge of a and b (n2 elements) under cmp: the
  * first i at which a[i] no longer goes before b[k - i - 1]. O(log) calls
- * of cmp. */
+ * of cmp. [lo_hint, hi_hint]: bounds known to hold the answer (the
+ * co-rank of j <= k is at most the co-rank of k, which is at most the
+ * co-rank of j plus k - j), which keep the search within them. */
 template <class It1, class It2, class Cmp>
-std::size_t co_rank(It1 a, std::size_t n1, It2 b, std::size_t n2, std::size_t k, Cmp &cmp) {
-  std::size_t lo = k > n2 ? k - n2 : 0, hi = std::min(k, n1);
+std::size_t co_rank(It1 a, std::size_t n1, It2 b, std::size_t n2, std::size_t k, Cmp &cmp,
+                    std::size_t lo_hint = 0, std::size_t hi_hint = static_cast<std::size_t>(-1)) {
+  std::size_t lo = std::max(k > n2 ? k - n2 : 0, lo_hint), hi = std::min({k, n1, hi_hint});
+  lo = std::min(lo, hi);
   while (lo < hi) {
     std::size_t i = lo + (hi - lo) / 2; /* i < n1 and k - i >= 1 */
     if (!cmp(*adv(b, k - i - 1), *adv(a, i)))
@@ -62,13 +67,48 @@ void merge_part(It1 a, It2 b, std::size_t pb, std::size_t pe, std::size_t i, std
   for (; y != ye; ++y) put(*y);
 }
 
+/* merge's kernel over the output positions: the master, and each stolen
+ * piece, remember the co-rank where their last chunk ended, so that a
+ * chunk searches only its own end's co-rank, within the chunk's reach. */
+template <class It1, class It2, class Out, class Cmp>
+struct merge_ops {
+  struct state {
+    bool known = false;
+    std::size_t next = 0, i = 0; /* the co-rank of output position next */
+  };
+  using master_type = state;
+  using piece_type = state;
+  It1 a;
+  std::size_t n1;
+  It2 b;
+  std::size_t n2;
+  Out d;
+  Cmp &cmp;
+
+  void run(state &st, std::size_t pb, std::size_t pe) {
+    std::size_t i = st.known && st.next == pb ? st.i : co_rank(a, n1, b, n2, pb, cmp);
+    std::size_t i1 = co_rank(a, n1, b, n2, pe, cmp, i, i + (pe - pb));
+    Out o = adv(d, pb);
+    merge_part(a, b, pb, pe, i, i1, cmp, [&o](const auto &x) {
+      *o = x;
+      ++o;
+    });
+    st = state{true, pe, i1};
+  }
+  void run_master(state &m, adapt_seq *, std::size_t pb, std::size_t pe) { run(m, pb, pe); }
+  void run_piece(state &p, adapt_seq *, std::size_t pb, std::size_t pe) { run(p, pb, pe); }
+  void merge_master(state &m, state &t, std::size_t, std::size_t) { m = t; }
+  void merge_piece(state &v, state &t, std::size_t, std::size_t) { v = t; }
+};
+
 } // namespace detail
 
 /* std::merge: the stable merge of the sorted ranges [first1, last1) and
  * [first2, last2) under cmp (<) into d_first (one copy assignment per
  * element); returns d_first + n1 + n2. The output must not overlap the
- * inputs. At most n1 + n2 - 1 comparisons plus two binary searches per
- * chunk. */
+ * inputs. At most n1 + n2 - 1 comparisons plus a binary search per chunk
+ * within the chunk's length, and one over the whole runs for each stolen
+ * piece's first chunk. */
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out merge(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
           Cmp cmp = {}) {
@@ -76,17 +116,10 @@ Out merge(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d
     return std::merge(first1, last1, first2, last2, d_first, cmp);
   } else {
     std::size_t n1 = detail::dist(first1, last1), n2 = detail::dist(first2, last2);
-    detail::par_map(pol, "adapt::merge", n1 + n2,
-                    sizeof(detail::value_t<It1>) + sizeof(detail::value_t<Out>),
-                    [&](adapt_seq *, std::size_t b, std::size_t e) {
-                      Out o = detail::adv(d_first, b);
-                      std::size_t i = detail::co_rank(first1, n1, first2, n2, b, cmp),
-                                  i1 = detail::co_rank(first1, n1, first2, n2, e, cmp);
-                      detail::merge_part(first1, first2, b, e, i, i1, cmp, [&o](const auto &x) {
-                        *o = x;
-                        ++o;
-                      });
-                    });
+    detail::merge_ops<It1, It2, Out, Cmp> ops{first1, n1, first2, n2, d_first, cmp};
+    typename detail::merge_ops<It1, It2, Out, Cmp>::state m;
+    detail::par_ordered(pol.attr(1, false), "adapt::merge", n1 + n2,
+                        sizeof(detail::value_t<It1>) + sizeof(detail::value_t<Out>), ops, m);
     return detail::adv(d_first, n1 + n2);
   }
 }
@@ -96,7 +129,8 @@ Out merge(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp = {
 }
 
 /* std::inplace_merge: the stable merge of the sorted [first, middle) and
- * [middle, last) in place. The range is moved into a buffer of n elements
+ * [middle, last) in place. On one worker, or a range of ADAPT_STL_BLOCK
+ * elements or fewer: std::inplace_merge. Otherwise the range is moved into a buffer of n elements
  * (raw storage, move-constructed in parallel), the co-ranks of the output
  * blocks (ADAPT_STL_BLOCK elements) are found, then each block is merged
  * back from the buffer (one move assignment per element) and the buffer
@@ -112,6 +146,8 @@ void inplace_merge(const policy &pol, It first, It middle, It last, Cmp cmp = {}
   } else {
     std::size_t n = detail::dist(first, last), k = detail::dist(first, middle);
     if (k == 0 || k == n) return;
+    if (n <= ADAPT_STL_BLOCK || adapt_num_workers() <= 1)
+      return std::inplace_merge(first, middle, last, std::ref(cmp));
     std::allocator<V> al;
     V *buf = nullptr;
     try {

@@ -15,12 +15,75 @@
 #include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <type_traits>
 #include <utility>
 
 namespace adapt {
+namespace detail {
+
+/* True when Cmp (or the Cmp a std::reference_wrapper holds) is std::less
+ * on an arithmetic V: the comparisons cannot be observed, and the fast
+ * block below applies. */
+template <class Cmp>
+struct unwrap_ref {
+  using type = Cmp;
+};
+template <class Cmp>
+struct unwrap_ref<std::reference_wrapper<Cmp>> {
+  using type = Cmp;
+};
+template <class V, class Cmp, class C = std::remove_cv_t<typename unwrap_ref<Cmp>::type>>
+inline constexpr bool plain_less_v = std::is_arithmetic_v<V> && (std::is_same_v<C, std::less<>> ||
+                                                                 std::is_same_v<C, std::less<V>>);
+
+/* The position of std::min_element (Max: std::max_element) over [lo, hi)
+ * of an arithmetic type under <: the extreme value by runs of 512
+ * elements, each folded by four independent branch-free chains (no
+ * branch a element, no loop-carried chain of compares), the first run
+ * that reaches it kept, then the first element of that run equal to it.
+ * The chains start from first[lo], and x < m ? x : m never takes a NaN x:
+ * as in std's fold a NaN is never chosen, except first[lo] itself (nothing
+ * compares below it: lo, as std). Equal values (0.0 and -0.0 too): the
+ * first, as std. */
+template <bool Max, class It>
+std::size_t extreme_block(It first, std::size_t lo, std::size_t hi) {
+  using V = value_t<It>;
+  constexpr std::size_t run = 512;
+  auto better = [](V x, V m) { return Max ? m < x : x < m; };
+  auto pick = [&](V x, V m) { return better(x, m) ? x : m; };
+  const V x0 = *adv(first, lo);
+  if (!(x0 == x0)) return lo; /* NaN: nothing is < it */
+  V best = x0;
+  std::size_t at = lo;
+  for (std::size_t r = lo; r < hi; r += run) {
+    std::size_t re = hi - r < run ? hi : r + run, i = r;
+    V m0 = x0, m1 = x0, m2 = x0, m3 = x0;
+    for (; i + 4 <= re; i += 4) {
+      It x = adv(first, i);
+      m0 = pick(x[0], m0);
+      m1 = pick(x[1], m1);
+      m2 = pick(x[2], m2);
+      m3 = pick(x[3], m3);
+    }
+    for (; i < re; i++) m0 = pick(*adv(first, i), m0);
+    m0 = pick(m1, m0);
+    m2 = pick(m3, m2);
+    m0 = pick(m2, m0);
+    if (better(m0, best)) {
+      best = m0;
+      at = r;
+    }
+  }
+  while (!(*adv(first, at) == best)) at++;
+  return at;
+}
+
+} // namespace detail
 
 /* std::min_element: the first smallest element under cmp (<); last when
- * empty. Exactly max(n - 1, 0) comparisons, as std. */
+ * empty. Exactly max(n - 1, 0) comparisons, as std (std::less on an
+ * arithmetic type: branch-free runs, extreme_block, whose comparisons
+ * cannot be observed). */
 template <class It, class Cmp = std::less<>>
 It min_element(const policy &pol, It first, It last, Cmp cmp = {}) {
   if constexpr (!detail::random_access_v<It>) {
@@ -34,8 +97,11 @@ It min_element(const policy &pol, It first, It last, Cmp cmp = {}) {
     std::size_t i = detail::fold_positions<std::size_t>(
         pol, "adapt::min_element", n, sizeof(detail::value_t<It>),
         [&](std::size_t lo, std::size_t hi) {
-          return detail::dist(first, std::min_element(detail::adv(first, lo),
-                                                      detail::adv(first, hi), std::ref(cmp)));
+          if constexpr (detail::plain_less_v<detail::value_t<It>, Cmp>)
+            return detail::extreme_block<false>(first, lo, hi);
+          else
+            return detail::dist(first, std::min_element(detail::adv(first, lo),
+                                                        detail::adv(first, hi), std::ref(cmp)));
         },
         comb);
     return detail::adv(first, i);
@@ -47,7 +113,8 @@ It min_element(It first, It last, Cmp cmp = {}) {
 }
 
 /* std::max_element: the first largest element under cmp (<); last when
- * empty. Exactly max(n - 1, 0) comparisons, as std. */
+ * empty. Exactly max(n - 1, 0) comparisons, as std (std::less on an
+ * arithmetic type: as min_element). */
 template <class It, class Cmp = std::less<>>
 It max_element(const policy &pol, It first, It last, Cmp cmp = {}) {
   if constexpr (!detail::random_access_v<It>) {
@@ -61,8 +128,11 @@ It max_element(const policy &pol, It first, It last, Cmp cmp = {}) {
     std::size_t i = detail::fold_positions<std::size_t>(
         pol, "adapt::max_element", n, sizeof(detail::value_t<It>),
         [&](std::size_t lo, std::size_t hi) {
-          return detail::dist(first, std::max_element(detail::adv(first, lo),
-                                                      detail::adv(first, hi), std::ref(cmp)));
+          if constexpr (detail::plain_less_v<detail::value_t<It>, Cmp>)
+            return detail::extreme_block<true>(first, lo, hi);
+          else
+            return detail::dist(first, std::max_element(detail::adv(first, lo),
+                                                        detail::adv(first, hi), std::ref(cmp)));
         },
         comb);
     return detail::adv(first, i);

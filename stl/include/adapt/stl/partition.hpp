@@ -1,7 +1,8 @@
 /* partition and stable_partition of <adapt/stl.hpp> (included by it,
  * through <adapt/stl/algorithms.hpp>), pred called once per element.
  *
- * partition: fixed blocks (ADAPT_STL_BLOCK elements) are partitioned in
+ * partition: on one worker, or a range of ADAPT_STL_BLOCK elements or
+ * fewer, std::partition. Otherwise fixed blocks (ADAPT_STL_BLOCK elements) are partitioned in
  * parallel by std::partition; the elements then on the wrong side of the
  * global boundary (the false part of a block before it, the true part of a
  * block after it) are swapped pairwise, the k-th of one side with the k-th
@@ -61,7 +62,8 @@ It partition(const policy &pol, It first, It last, Pred pred) {
     return std::partition(first, last, pred);
   } else {
     std::size_t n = detail::dist(first, last);
-    if (n == 0) return first;
+    if (n <= ADAPT_STL_BLOCK || adapt_num_workers() <= 1)
+      return std::partition(first, last, std::ref(pred));
     detail::blocks bl(n);
     std::vector<std::size_t> split(bl.count);
     detail::par_map(pol.attr(bl.size), "adapt::partition", bl.count,

@@ -40,8 +40,26 @@ struct test_rule { /* keep when pred(x) == Want */
   static constexpr bool pairwise = false;
   It first;
   Pred &pred;
-  bool keep(std::size_t i) { return static_cast<bool>(pred(*adv(first, i))) == Want; }
+  bool keeps(ref_t<It> x) { return static_cast<bool>(pred(x)) == Want; }
+  bool keep(std::size_t i) { return keeps(*adv(first, i)); }
   bool keep_master(std::size_t i, std::size_t) { return keep(i); }
+  /* The master's chunk to other ranges: std's algorithm. */
+  template <class Out>
+  Out copy(It b, It e, Out o) {
+    if constexpr (Want)
+      return std::copy_if(b, e, o, std::ref(pred));
+    else
+      return std::remove_copy_if(b, e, o, std::ref(pred));
+  }
+  template <class Out1, class Out2>
+  std::pair<Out1, Out2> copy(It b, It e, Out1 o1, Out2 o2) {
+    if constexpr (Want) {
+      return std::partition_copy(b, e, o1, o2, std::ref(pred));
+    } else {
+      auto r = std::partition_copy(b, e, o2, o1, std::ref(pred));
+      return {r.second, r.first};
+    }
+  }
 };
 template <class It, class Pred, bool InPlace>
 struct unique_rule {
@@ -53,6 +71,11 @@ struct unique_rule {
     if (pos == 0) return true;
     if constexpr (InPlace) return !pred(*adv(first, pos - 1), *adv(first, i));
     return keep(i);
+  }
+  /* The master's chunk from a kept first element to another range. */
+  template <class Out>
+  Out copy(It b, It e, Out o) {
+    return std::unique_copy(b, e, o, std::ref(pred));
   }
 };
 
@@ -93,7 +116,32 @@ struct select_ops {
       put2(m.pos2++, i);
   }
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; i++) take(m, i, rule.keep_master(i, m.pos1));
+    if constexpr (InPlace && !Rule::pairwise) { /* std::remove_if's loop */
+      It o = adv(first, m.pos1), x = adv(first, b), xe = adv(first, e);
+      if (m.pos1 == b) /* nothing removed yet: the kept prefix stays */
+        while (x != xe && rule.keeps(*x)) ++x, ++o;
+      for (; x != xe; ++x)
+        if (rule.keeps(*x)) {
+          *o = std::move(*x);
+          ++o;
+        }
+      m.pos1 = dist(first, o);
+    } else if constexpr (InPlace) {
+      for (std::size_t i = b; i < e; i++) take(m, i, rule.keep_master(i, m.pos1));
+    } else {
+      if constexpr (Rule::pairwise) /* the chunk's leading run of its predecessor's */
+        while (b > 0 && b < e && !rule.keep(b)) b++;
+      if (b == e) return;
+      Out1 o1 = adv(d1, m.pos1);
+      if constexpr (two) {
+        Out2 o2 = adv(d2, m.pos2);
+        auto r = rule.copy(adv(first, b), adv(first, e), o1, o2);
+        m.pos1 += dist(o1, r.first);
+        m.pos2 += dist(o2, r.second);
+      } else {
+        m.pos1 += dist(o1, rule.copy(adv(first, b), adv(first, e), o1));
+      }
+    }
   }
   void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
     if (p.start == none) {
