@@ -39,9 +39,12 @@
  *   partitions, leaf sorts and merges already running finish). Outputs
  *   then hold unspecified (valid) values. The runtime stays usable from
  *   every thread. adapt_cancel() from an element function cancels the call
- *   (adapt::error, ECANCELED), except in sort and stable_sort (see there);
- *   so does the policy's cancel token (policy::cancel_with, cancel_token:
- *   from any thread, sorts included). Runtime failures throw
+ *   (adapt::error, ECANCELED), except in sort and stable_sort (see there)
+ *   and in a reduction or scan of one block (ADAPT_STL_BLOCK elements or
+ *   fewer), which runs on the calling thread outside any region: there
+ *   adapt_cancel() returns -EPERM and the call completes. The policy's
+ *   cancel token (policy::cancel_with, cancel_token: from any thread, sorts
+ *   included) cancels a call too. Runtime failures throw
  *   adapt::error (std::system_error: EINVAL bad policy or environment value,
  *   ENOTSUP a non-adaptive scheduler with a window mode, ENOMEM, ...).
  * - Determinism: reduce and transform_reduce always give the same result
