@@ -61,11 +61,8 @@ ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_CLI)/%.o,main cli_options cli_phase
 ISO_TEST_OBJ  := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_isosurface test_cli_values)
 ISO_RTEST     := $(ISO_TB)/test_reorder
 ISO_RTEST_OBJ := $(B)/obj/tests/isosurface/test_reorder.o
-ISO_ALL_OBJS  := $(ISO_CORE_OBJS) $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(ISO_REN_OBJS) $(ISO_MAIN_OBJ) \
-                 $(ISO_TEST_OBJ) $(ISO_RTEST_OBJ)
 ISO_LTEST     := $(ISO_TB)/test_locality
 ISO_LTEST_OBJ := $(B)/obj/tests/isosurface/test_locality.o
-ISO_ALL_OBJS  += $(ISO_LTEST_OBJ)
 
 # <adapt/iso.hpp> (apps/isosurface/core/include/adapt/iso.hpp; iso_api.cpp and
 # its siblings in core/): the extraction as a library of its own,
@@ -137,7 +134,6 @@ ifneq ($(ISO_REQUIRE_VTK),)
     $(error MPI not found ($(ISO_MPICXX) --showme), and this target needs it (make deps; ISO_NO_MPI=1 builds without))
   endif
 endif
-ISO_ALL_OBJS  += $(ISO_DIST_OBJ)
 ISO_DIST_TEST := $(ISO_TB)/test_dist
 
 # Under the sanitizer variants the VTK-facing parts (io/, cli/) compile as
@@ -155,14 +151,12 @@ ifeq ($(ISO_UNITY),1)
   ISO_UNITY_SRCS_vtk    := $(filter $(ISO_IO)/%,$(ISO_VTK_OBJS:$(B)/obj/%.o=%.cpp))
   ISO_UNITY_SRCS_main   := $(ISO_MAIN_OBJ:$(B)/obj/%.o=%.cpp)
   ISO_UNITY_SRCS_dist   := $(ISO_DIST_OBJ:$(B)/obj/%.o=%.cpp)
-  ISO_ALL_OBJS   := $(filter-out $(ISO_CHECK_OBJS) $(ISO_VTK_OBJS) $(ISO_MAIN_OBJ) $(ISO_DIST_OBJ),$(ISO_ALL_OBJS))
   ISO_CHECK_OBJS := $(B)/obj/$(ISO_IO)/unity_checks.o
   ISO_VTK_OBJS   := $(B)/obj/$(ISO_IO)/unity_vtk.o $(filter-out $(B)/obj/$(ISO_IO)/%,$(ISO_VTK_OBJS))
   ISO_MAIN_OBJ   := $(B)/obj/$(ISO_CLI)/unity_main.o
   ISO_DIST_OBJ   := $(B)/obj/$(ISO_CLI)/unity_dist.o
   $(ISO_DIST_OBJ): CPPFLAGS_ALL += $(if $(ISO_HAVE_MPI),$(ISO_MPI_COMPILE) -DOMPI_SKIP_MPICXX=1)
   ISO_UNITY_OBJS := $(ISO_CHECK_OBJS) $(firstword $(ISO_VTK_OBJS)) $(ISO_MAIN_OBJ) $(ISO_DIST_OBJ)
-  ISO_ALL_OBJS   += $(ISO_UNITY_OBJS)
 # The unit's source: an #include of each file, rewritten only when the list
 # changes (by a rename, as the flags file below).
 $(B)/gen/%.cpp: FORCE_ISO_FLAGS
@@ -195,10 +189,14 @@ $(ISO_TEST_OBJ) $(ISO_RTEST_OBJ) $(ISO_LTEST_OBJ): CPPFLAGS_ALL += $(ISO_IO_INC)
 ifneq ($(VARIANT),release)
 $(B)/obj/tests/isosurface/%.o: private TEST_OBJ_FLAGS += -O0
 endif
-# The flags select code (the test's binary path): rebuild when they change.
+# The flags select code: the tests' objects carry the binary's path, the
+# distributed run's MPI's flags (or it is dist_nompi.o): those objects, and
+# only those, are rebuilt when the flags change. Not the others: the no-VTK
+# install of `make check-consumers` (VTK_INC=/nonexistent: no MPI either)
+# would otherwise make the next make rebuild every object of the app.
 # Written by a rename, never truncated: a make reading the file while another
-# writes it would otherwise see it changed and rebuild everything.
-$(ISO_ALL_OBJS): $(ISO_B)/flags
+# writes it would otherwise see it changed.
+$(ISO_TEST_OBJ) $(ISO_RTEST_OBJ) $(ISO_LTEST_OBJ) $(ISO_DIST_OBJ): $(ISO_B)/flags
 ISO_FLAGS_TEXT := $(abspath $(ISO_BIN)) mpi=$(ISO_HAVE_MPI)
 $(ISO_B)/flags: FORCE_ISO_FLAGS
 	@mkdir -p $(dir $@)
