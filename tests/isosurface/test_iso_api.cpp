@@ -161,6 +161,21 @@ void test_values(void **) {
 double linear(const double *x, int k) { return 3 * x[0] + 5 * x[1] + 7 * x[2] + 11 * k - 40; }
 
 /* A point array of T with nc components: linear() at each mesh point. */
+/* dtype_of names each type's dtype by its size and signedness (the
+ * platform's char and long included). */
+static_assert(
+    ai::dtype_of<signed char>() == ai::dtype::int8 &&
+        ai::dtype_of<unsigned char>() == ai::dtype::uint8 &&
+        ai::dtype_of<char>() == (static_cast<char>(-1) < 0 ? ai::dtype::int8 : ai::dtype::uint8) &&
+        ai::dtype_of<short>() == ai::dtype::int16 &&
+        ai::dtype_of<unsigned short>() == ai::dtype::uint16 &&
+        ai::dtype_of<std::int32_t>() == ai::dtype::int32 &&
+        ai::dtype_of<std::uint32_t>() == ai::dtype::uint32 &&
+        ai::dtype_of<long>() == (sizeof(long) == 8 ? ai::dtype::int64 : ai::dtype::int32) &&
+        ai::dtype_of<unsigned long long>() == ai::dtype::uint64 &&
+        ai::dtype_of<float>() == ai::dtype::float32 && ai::dtype_of<double>() == ai::dtype::float64,
+    "dtype_of");
+
 template <class T>
 std::vector<T> point_array(const iso::Mesh &m, int nc) {
   std::vector<T> a;

@@ -62,6 +62,13 @@ static int limit(void) {
   return adapt__cgroup_cpu_limit(cg, mi, dir);
 }
 
+/* Writes text to dir/rel (put), then checks that the limit is want. */
+static void put_expect(const char *rel, const char *text, int want) {
+  put(rel, text);
+  const int got = limit();
+  if (got != want) fail_msg("after %s <- \"%s\": limit %d, want %d", rel, text, got, want);
+}
+
 static int setup(void **state) {
   (void)state;
   snprintf(dir, sizeof dir, "/tmp/adapt-cgroup-XXXXXX");
@@ -83,18 +90,14 @@ static void test_v2(void **state) {
   (void)state;
   put_proc("22 1 8:1 / / rw - ext4 /dev/sda1 rw\n" V2_MOUNT, "0::/app.slice/job.service\n");
   assert_int_equal(limit(), 0); /* no cpu.max anywhere */
-  put("sys/fs/cgroup/app.slice/job.service/cpu.max", "max 100000\n");
-  assert_int_equal(limit(), 0);
-  put("sys/fs/cgroup/app.slice/job.service/cpu.max", "150000 100000\n");
-  assert_int_equal(limit(), 2); /* 1.5 CPUs, rounded up */
-  put("sys/fs/cgroup/app.slice/job.service/cpu.max", "100000 100000\n");
-  assert_int_equal(limit(), 1);
+  put_expect("sys/fs/cgroup/app.slice/job.service/cpu.max", "max 100000\n", 0);
+  /* 1.5 CPUs, rounded up */
+  put_expect("sys/fs/cgroup/app.slice/job.service/cpu.max", "150000 100000\n", 2);
+  put_expect("sys/fs/cgroup/app.slice/job.service/cpu.max", "100000 100000\n", 1);
   /* The smallest over the ancestors. */
   put("sys/fs/cgroup/app.slice/job.service/cpu.max", "max 100000\n");
-  put("sys/fs/cgroup/app.slice/cpu.max", "300000 100000\n");
-  assert_int_equal(limit(), 3);
-  put("sys/fs/cgroup/app.slice/job.service/cpu.max", "50000 25000\n");
-  assert_int_equal(limit(), 2);
+  put_expect("sys/fs/cgroup/app.slice/cpu.max", "300000 100000\n", 3);
+  put_expect("sys/fs/cgroup/app.slice/job.service/cpu.max", "50000 25000\n", 2);
 }
 
 static void test_v1(void **state) {
@@ -103,8 +106,7 @@ static void test_v1(void **state) {
            "5:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n1:name=systemd:/docker/abc\n");
   put_cfs("sys/fs/cgroup/cpu,cpuacct/docker/abc", "-1\n", "100000\n");
   assert_int_equal(limit(), 0);
-  put("sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "250000\n");
-  assert_int_equal(limit(), 3);
+  put_expect("sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "250000\n", 3);
   put_cfs("sys/fs/cgroup/cpu,cpuacct/docker", "100000\n", "100000\n");
   assert_int_equal(limit(), 1);
 }
@@ -115,11 +117,9 @@ static void test_namespaced_root(void **state) {
   (void)state;
   put_proc("30 23 0:26 /kubepods/pod1/c1 /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n",
            "0::/kubepods/pod1/c1\n");
-  put("sys/fs/cgroup/cpu.max", "200000 100000\n");
-  assert_int_equal(limit(), 2);
+  put_expect("sys/fs/cgroup/cpu.max", "200000 100000\n", 2);
   /* A cgroup outside the mounted one: no file of it can be read. */
-  put("cgroup", "0::/elsewhere\n");
-  assert_int_equal(limit(), 0);
+  put_expect("cgroup", "0::/elsewhere\n", 0);
 }
 
 static void test_both_versions(void **state) {
@@ -128,8 +128,7 @@ static void test_both_versions(void **state) {
   put("sys/fs/cgroup/b/cpu.max", "400000 100000\n");
   put_cfs("sys/fs/cgroup/cpu,cpuacct/a", "200000\n", "100000\n");
   assert_int_equal(limit(), 2);
-  put("sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_quota_us", "-1\n");
-  assert_int_equal(limit(), 4);
+  put_expect("sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_quota_us", "-1\n", 4);
 }
 
 /* The same v1 hierarchy mounted twice: a bind mount of another cgroup
@@ -155,8 +154,7 @@ static void test_escaped_point(void **state) {
   (void)state;
   put("cgroup", "0::/a b\n");
   put("my cg\\root/a b/cpu.max", "300000 100000\n");
-  put("mountinfo", "30 23 0:26 / /my\\040cg\\134root rw - cgroup2 cgroup2 rw\n");
-  assert_int_equal(limit(), 3);
+  put_expect("mountinfo", "30 23 0:26 / /my\\040cg\\134root rw - cgroup2 cgroup2 rw\n", 3);
 }
 
 /* Lines longer than any fixed buffer (a mount with many options, a deep
@@ -211,20 +209,14 @@ static void test_malformed(void **state) {
   assert_int_equal(limit(), 0); /* no files at all */
   put_proc("garbage\n\n - \n30 23 0:26 / /sys/fs/cgroup rw\n" V2_MOUNT,
            "nonsense\n0:/x\n::\n0::relative\n0::/x\n");
-  put("sys/fs/cgroup/x/cpu.max", "lots 100000\n");
-  assert_int_equal(limit(), 0);
-  put("sys/fs/cgroup/x/cpu.max", "100000 0\n");
-  assert_int_equal(limit(), 0);
-  put("sys/fs/cgroup/x/cpu.max", "100000\n");
-  assert_int_equal(limit(), 0);
-  put("sys/fs/cgroup/x/cpu.max", "");
-  assert_int_equal(limit(), 0);
-  put("sys/fs/cgroup/x/cpu.max", "999999999999999999 1\n");
-  assert_int_equal(limit(), 2147483647);
-  put("sys/fs/cgroup/x/cpu.max", "9223372036854775807 100000\n");
-  assert_int_equal(limit(), 2147483647);
-  put("sys/fs/cgroup/x/cpu.max", "100000 100000\n");
-  assert_int_equal(limit(), 1); /* the well-formed lines still count */
+  put_expect("sys/fs/cgroup/x/cpu.max", "lots 100000\n", 0);
+  put_expect("sys/fs/cgroup/x/cpu.max", "100000 0\n", 0);
+  put_expect("sys/fs/cgroup/x/cpu.max", "100000\n", 0);
+  put_expect("sys/fs/cgroup/x/cpu.max", "", 0);
+  put_expect("sys/fs/cgroup/x/cpu.max", "999999999999999999 1\n", 2147483647);
+  put_expect("sys/fs/cgroup/x/cpu.max", "9223372036854775807 100000\n", 2147483647);
+  /* the well-formed lines still count */
+  put_expect("sys/fs/cgroup/x/cpu.max", "100000 100000\n", 1);
 }
 
 /* This process: the default worker count is at most the limit its cgroups

@@ -20,17 +20,13 @@
 #include <unistd.h>
 
 #include "adapt_test.h"
+#include "timed_join.h"
 
 /* A hang is a failure too: each test here takes well under a second. */
 enum { WATCHDOG_S = 120, JOIN_S = 20 };
 
 /* Join t within JOIN_S seconds: 0, or ETIMEDOUT (t is then left running). */
-static int join_within(pthread_t t, void **ret) {
-  struct timespec limit;
-  clock_gettime(CLOCK_REALTIME, &limit);
-  limit.tv_sec += JOIN_S;
-  return pthread_timedjoin_np(t, ret, &limit);
-}
+static int join_within(pthread_t t, void **ret) { return adapt_test_join_within(t, ret, JOIN_S); }
 
 /* Run fn(arg) on a thread of its own with fd 2 sent to a temporary file;
  * the file's text (up to cap - 1 bytes) in buf. 0 if the thread ended. */
@@ -316,7 +312,7 @@ static void test_splitter_overflow_named(void **state) {
  * the waiting regions in at every period waiting forever. Now it lets them
  * in once and fails the later ones: it returns within a few periods. The
  * bodies sleep: no CPU under the sanitizers. */
-enum { LONG_THREADS = 3, LONG_REGION_MS = 50, LONG_FINALIZE_LIMIT_MS = 5000 };
+enum { LONG_THREADS = 3, LONG_REGION_MS = 50, LONG_FINALIZE_LIMIT_S = 5 };
 static atomic_int long_stop, long_started, long_other_rc;
 
 static void long_body(size_t b, size_t e, void *ctx) {
@@ -336,40 +332,11 @@ static void *long_main(void *arg) {
   return NULL;
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static void *long_finalizer(void *arg) {
-  double *ms = arg;
-  double t0 = now_ms();
-  adapt_finalize();
-  *ms = now_ms() - t0;
-  return NULL;
-}
-
 static void test_finalize_bounded_long_regions(void **state) {
-  atomic_store(&long_stop, 0);
-  atomic_store(&long_started, 0);
   atomic_store(&long_other_rc, 0);
-  pthread_t t[LONG_THREADS], f;
-  for (intptr_t k = 0; k < LONG_THREADS; k++)
-    assert_int_equal(pthread_create(&t[k], NULL, long_main, (void *)k), 0);
-  while (atomic_load(&long_started) < LONG_THREADS) sched_yield();
-  usleep(LONG_REGION_MS * 1000);
-  double ms = -1;
-  assert_int_equal(pthread_create(&f, NULL, long_finalizer, &ms), 0);
-  struct timespec limit;
-  clock_gettime(CLOCK_REALTIME, &limit);
-  limit.tv_sec += LONG_FINALIZE_LIMIT_MS / 1000;
-  int rc = pthread_timedjoin_np(f, NULL, &limit);
-  atomic_store(&long_stop, 1); /* the old code's finalize then ends too */
-  for (int k = 0; k < LONG_THREADS; k++) assert_int_equal(join_within(t[k], NULL), 0);
-  if (rc != 0) assert_int_equal(join_within(f, NULL), 0);
-  assert_int_equal(rc, 0);
-  assert_true(ms >= 0 && ms < LONG_FINALIZE_LIMIT_MS);
+  double ms = adapt_test_finalize_under_load(LONG_THREADS, long_main, &long_started, &long_stop,
+                                             LONG_REGION_MS * 1000, LONG_FINALIZE_LIMIT_S);
+  assert_true(ms >= 0 && ms < LONG_FINALIZE_LIMIT_S * 1000);
   /* Every region ran (0) or was refused with -ESHUTDOWN and the message. */
   assert_int_equal(atomic_load(&long_other_rc), 0);
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "adapt_test.h"
+#include "timed_join.h"
 
 #include "../../libadapt/src/worker.h" /* white-box */
 
@@ -455,11 +456,8 @@ static void fin_body(size_t b, size_t e, void *ctx) {
   usleep(20000); /* both finalizes are now (most likely) waiting */
   pthread_t j;
   if (pthread_create(&j, NULL, fin_joined, NULL) != 0) return;
-  struct timespec limit;
-  clock_gettime(CLOCK_REALTIME, &limit);
-  limit.tv_sec += 30;
   void *ok = NULL;
-  if (pthread_timedjoin_np(j, &ok, &limit) == 0) {
+  if (adapt_test_join_within(j, &ok, 30) == 0) {
     atomic_store(&fin_joined_ok, (intptr_t)ok == 1 && atomic_load(&fin_done) == 0);
   } else {
     *late = j; /* the deadlock of the old code: joined after the region */
@@ -509,30 +507,10 @@ static void *churn_main(void *arg) {
   return NULL;
 }
 
-static void *churn_finalizer(void *arg) {
-  (void)arg;
-  adapt_finalize();
-  return NULL;
-}
-
 static void test_finalize_bounded_under_churn(void **state) {
-  atomic_store(&churn_stop, 0);
-  atomic_store(&churn_started, 0);
   atomic_store(&churn_failures, 0);
-  pthread_t t[CHURN_THREADS], f;
-  for (int k = 0; k < CHURN_THREADS; k++)
-    assert_int_equal(pthread_create(&t[k], NULL, churn_main, NULL), 0);
-  while (atomic_load(&churn_started) < CHURN_THREADS) sched_yield();
-  usleep(20000);
-  assert_int_equal(pthread_create(&f, NULL, churn_finalizer, NULL), 0);
-  struct timespec limit;
-  clock_gettime(CLOCK_REALTIME, &limit);
-  limit.tv_sec += CHURN_LIMIT_S;
-  int rc = pthread_timedjoin_np(f, NULL, &limit);
-  atomic_store(&churn_stop, 1);
-  for (int k = 0; k < CHURN_THREADS; k++) pthread_join(t[k], NULL);
-  if (rc != 0) pthread_join(f, NULL);
-  assert_int_equal(rc, 0);
+  adapt_test_finalize_under_load(CHURN_THREADS, churn_main, &churn_started, &churn_stop, 20000,
+                                 CHURN_LIMIT_S);
   assert_int_equal(atomic_load(&churn_failures), 0);
 }
 

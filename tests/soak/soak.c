@@ -56,38 +56,41 @@ static unsigned long long c_steals, c_preempt, c_reduce; /* main thread only */
 
 /* --- Foreign threads, jobs, clients ---------------------------------------- */
 
-typedef struct foreign {
+/* A thread of this program that runs step(&r) `steps` times. */
+typedef struct runner {
   pthread_t t;
   rng r;
-  int regions;
-} foreign;
+  int steps;
+  void (*step)(rng *r);
+} runner;
 
-static void *foreign_main(void *p) {
-  foreign *f = p;
-  for (int i = 0; i < f->regions; i++) {
-    soak_count(SOAK_TOP, 1);
-    soak_region(&f->r, 0);
-  }
+static void *runner_main(void *p) {
+  runner *u = p;
+  for (int i = 0; i < u->steps; i++) u->step(&u->r);
   return NULL;
+}
+
+/* One top-level C region. */
+static void top_region(rng *r) {
+  soak_count(SOAK_TOP, 1);
+  soak_region(r, 0);
 }
 
 /* 1-3 threads of this program run regions while this one runs its own;
  * all are joined before returning (never across adapt_finalize). */
 static void with_foreign_threads(rng *r) {
-  foreign f[3];
+  runner f[3];
   int nf = 1 + (int)rnd(r, 3), started = 0;
   for (int i = 0; i < nf; i++) {
     f[i].r.s = next(r);
-    f[i].regions = 1 + (int)rnd(r, 4);
-    if (pthread_create(&f[i].t, NULL, foreign_main, &f[i]) != 0) break;
+    f[i].steps = 1 + (int)rnd(r, 4);
+    f[i].step = top_region;
+    if (pthread_create(&f[i].t, NULL, runner_main, &f[i]) != 0) break;
     started++;
     soak_count(SOAK_FOREIGN, 1);
   }
   int mine = 1 + (int)rnd(r, 3);
-  for (int i = 0; i < mine; i++) {
-    soak_count(SOAK_TOP, 1);
-    soak_region(r, 0);
-  }
+  for (int i = 0; i < mine; i++) top_region(r);
   for (int i = 0; i < started; i++) pthread_join(f[i].t, NULL);
 }
 
@@ -99,42 +102,33 @@ static void job(rng *r) {
     with_foreign_threads(r);
     return;
   }
+  if (k < 3) {
+    top_region(r);
+    return;
+  }
   soak_count(SOAK_TOP, 1);
-  if (k < 3)
-    soak_region(r, 0);
-  else if (k == 3)
+  if (k == 3)
     soak_stl_job(r);
   else
     soak_iso_job(r);
 }
 
-typedef struct client {
-  pthread_t t;
-  rng r;
-  int jobs;
-} client;
-
-static void *client_main(void *p) {
-  client *c = p;
-  for (int i = 0; i < c->jobs; i++) job(&c->r);
-  return NULL;
-}
-
 /* CLIENTS threads run 1-JOBS_PER_CLIENT jobs each: this one and CLIENTS - 1
  * that it starts and joins. */
 static void run_clients(rng *r) {
-  client c[CLIENTS];
+  runner c[CLIENTS];
   int started = 0;
   for (int i = 0; i < CLIENTS; i++) {
     c[i].r.s = next(r);
-    c[i].jobs = 1 + (int)rnd(r, JOBS_PER_CLIENT);
+    c[i].steps = 1 + (int)rnd(r, JOBS_PER_CLIENT);
+    c[i].step = job;
   }
   for (int i = 1; i < CLIENTS; i++, started++)
-    if (pthread_create(&c[i].t, NULL, client_main, &c[i]) != 0) {
+    if (pthread_create(&c[i].t, NULL, runner_main, &c[i]) != 0) {
       soak_failf("pthread_create of a client thread failed");
       break;
     }
-  client_main(&c[0]);
+  runner_main(&c[0]);
   for (int i = 1; i <= started; i++) pthread_join(c[i].t, NULL);
 }
 

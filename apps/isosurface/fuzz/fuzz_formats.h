@@ -164,14 +164,19 @@ inline std::string check_surface(const char *reader, const Surface &s) {
   return "";
 }
 
-/* A mesh reader, again with tetrahedralize when it refuses a cell
- * (-EPROTO); *rc its last code. */
-template <class Read>
-std::string check_mesh_reader(const char *reader, Read read, int *rc) {
+/* A mesh reader, read(path, opt, mesh, err) with options Opt, on path;
+ * again with opt.tetrahedralize when it refuses a cell (-EPROTO); *rc its
+ * last code. */
+template <class Opt>
+std::string check_mesh_reader(const char *reader,
+                              int (*read)(const std::string &, const Opt &, Mesh *, std::string *),
+                              const std::string &path, int *rc) {
   for (bool tetra : {false, true}) {
     Mesh m;
     std::string err;
-    *rc = read(tetra, &m, &err);
+    Opt opt;
+    opt.tetrahedralize = tetra;
+    *rc = read(path, opt, &m, &err);
     std::string why = check_code(reader, *rc, err);
     if (why.empty() && *rc == 0) why = check_mesh(reader, m);
     if (!why.empty() || *rc != -EPROTO) return why;
@@ -188,14 +193,7 @@ inline std::string check_readers(const std::string &path, const std::string &ext
     PvtuIndex idx;
     const int irc = read_pvtu_index(path, &idx, &err);
     if (!(why = check_code("read_pvtu_index", irc, err)).empty()) return why;
-    return check_mesh_reader(
-        "read_pvtu",
-        [&path](bool tetra, Mesh *m, std::string *e) {
-          PieceReadOptions opt;
-          opt.tetrahedralize = tetra;
-          return read_pvtu(path, opt, m, e);
-        },
-        rc);
+    return check_mesh_reader("read_pvtu", read_pvtu, path, rc);
   }
   if (ext == ".pvtp" || ext == ".vtp") {
     Surface s;
@@ -216,14 +214,7 @@ inline std::string check_readers(const std::string &path, const std::string &ext
     if (!(why = check_code("read_surface", src, err)).empty()) return why;
     return src == 0 ? check_surface("read_surface", s) : "";
   }
-  return check_mesh_reader(
-      "read_mesh",
-      [&path](bool tetra, Mesh *m, std::string *e) {
-        ReadOptions ro;
-        ro.tetrahedralize = tetra;
-        return read_mesh(path, ro, m, e);
-      },
-      rc);
+  return check_mesh_reader("read_mesh", read_mesh, path, rc);
 }
 
 /* The property on the file at path of format ext (see the top): "" if it

@@ -340,18 +340,49 @@ int from_image(vtkImageData *img, const ReadOptions &opt, const double *world, M
   return 0;
 }
 
+/* Reader settings beyond the file name: the legacy reader reads every
+ * scalar array, not only the first. */
+void configure(vtkAlgorithm *) {}
+void configure(vtkDataSetReader *r) { r->ReadAllScalarsOn(); }
+
+/* A Reader of path, configured, its errors reported to catcher. */
 template <class Reader>
-vtkSmartPointer<Reader> make_reader(const std::string &path, ErrorCatcher *catcher) {
+vtkSmartPointer<vtkAlgorithm> make_reader(const std::string &path, ErrorCatcher *catcher) {
   auto r = vtkSmartPointer<Reader>::New();
   r->SetFileName(path.c_str());
   r->AddObserver(vtkCommand::ErrorEvent, catcher);
+  configure(r.GetPointer());
   return r;
+}
+
+/* The reader of each format read_dataset takes; the legacy reader
+ * (vtkDataSetReader) for any other. */
+const struct {
+  FileFormat format;
+  vtkSmartPointer<vtkAlgorithm> (*make)(const std::string &, ErrorCatcher *);
+} format_readers[] = {
+    {FileFormat::Vtu, make_reader<vtkXMLUnstructuredGridReader>},
+    {FileFormat::Vti, make_reader<vtkXMLImageDataReader>},
+    {FileFormat::Vts, make_reader<vtkXMLStructuredGridReader>},
+    {FileFormat::Vtr, make_reader<vtkXMLRectilinearGridReader>},
+    {FileFormat::Pvti, make_reader<vtkXMLPImageDataReader>},
+    {FileFormat::Vtm, make_reader<vtkXMLMultiBlockDataReader>},
+    {FileFormat::MetaImage, make_reader<vtkMetaImageReader>},
+    {FileFormat::Nifti, make_reader<vtkNIFTIImageReader>},
+    {FileFormat::NiftiGz, make_reader<vtkNIFTIImageReader>},
+};
+
+/* The reader of a file of format at path, its errors reported to catcher. */
+vtkSmartPointer<vtkAlgorithm> reader_for(FileFormat format, const std::string &path,
+                                         ErrorCatcher *catcher) {
+  for (const auto &f : format_readers)
+    if (f.format == format) return f.make(path, catcher);
+  return make_reader<vtkDataSetReader>(path, catcher);
 }
 
 /* Run reader r: its output (r kept alive in *keep), null if it threw (the
  * message in *thrown). */
-template <class Reader>
-vtkSmartPointer<vtkDataObject> run_reader(const vtkSmartPointer<Reader> &r,
+vtkSmartPointer<vtkDataObject> run_reader(const vtkSmartPointer<vtkAlgorithm> &r,
                                           vtkSmartPointer<vtkAlgorithm> *keep,
                                           std::string *thrown) {
   *keep = r;
@@ -394,38 +425,7 @@ int read_dataset(const std::string &path, vtkSmartPointer<vtkDataObject> *out,
   vtkSmartPointer<vtkDataObject> ds;
   vtkSmartPointer<vtkAlgorithm> &reader = *keep;
   std::string thrown;
-  switch (format) {
-  case FileFormat::Vtu:
-    ds = run_reader(make_reader<vtkXMLUnstructuredGridReader>(path, catcher), &reader, &thrown);
-    break;
-  case FileFormat::Vti:
-    ds = run_reader(make_reader<vtkXMLImageDataReader>(path, catcher), &reader, &thrown);
-    break;
-  case FileFormat::Vts:
-    ds = run_reader(make_reader<vtkXMLStructuredGridReader>(path, catcher), &reader, &thrown);
-    break;
-  case FileFormat::Vtr:
-    ds = run_reader(make_reader<vtkXMLRectilinearGridReader>(path, catcher), &reader, &thrown);
-    break;
-  case FileFormat::Pvti:
-    ds = run_reader(make_reader<vtkXMLPImageDataReader>(path, catcher), &reader, &thrown);
-    break;
-  case FileFormat::Vtm:
-    ds = run_reader(make_reader<vtkXMLMultiBlockDataReader>(path, catcher), &reader, &thrown);
-    break;
-  case FileFormat::MetaImage:
-    ds = run_reader(make_reader<vtkMetaImageReader>(path, catcher), &reader, &thrown);
-    break;
-  case FileFormat::Nifti:
-  case FileFormat::NiftiGz:
-    ds = run_reader(make_reader<vtkNIFTIImageReader>(path, catcher), &reader, &thrown);
-    break;
-  default: {
-    auto r = make_reader<vtkDataSetReader>(path, catcher);
-    r->ReadAllScalarsOn();
-    ds = run_reader(r, &reader, &thrown);
-  }
-  }
+  ds = run_reader(reader_for(format, path, catcher), &reader, &thrown);
   if (catcher->failed || !ds || reader->GetErrorCode() != 0 || !quiet.text().empty()) {
     const std::string why = !catcher->message.empty() ? catcher->message
                             : !thrown.empty()         ? "exception: " + thrown

@@ -12,6 +12,7 @@
 #include <vtkCellData.h>
 #include <vtkCommand.h>
 #include <vtkDataArray.h>
+#include <vtkDataWriter.h>
 #include <vtkDoubleArray.h>
 #include <vtkIdTypeArray.h>
 #include <vtkNew.h>
@@ -27,6 +28,7 @@
 #include <vtkXMLPolyDataReader.h>
 #include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUnstructuredGridWriter.h>
+#include <vtkXMLWriter.h>
 
 #include <cerrno>
 #include <cstring>
@@ -38,33 +40,22 @@ namespace iso {
 
 namespace {
 
-/* Write data to path through an XML writer (appended data). 0 or -EIO. */
+/* The file format of each writer family: XML writers write appended data,
+ * legacy writers binary. */
+void set_format(vtkXMLWriter *w) { w->SetDataModeToAppended(); }
+void set_format(vtkDataWriter *w) { w->SetFileTypeToBinary(); }
+
+/* Write data to path through a Writer (an XML or a legacy VTK writer, in the
+ * format set_format gives it). 0 or -EIO. */
 template <class Writer>
-int write_xml(vtkDataObject *data, const std::string &path, std::string *err) {
+int write_with(vtkDataObject *data, const std::string &path, std::string *err) {
   QuietVtk quiet; /* the executive's dump of the failed request, colour codes and all */
   vtkNew<Writer> w;
   vtkNew<ErrorCatcher> catcher;
   w->AddObserver(vtkCommand::ErrorEvent, catcher);
   w->SetFileName(path.c_str());
   w->SetInputData(data);
-  w->SetDataModeToAppended();
-  if (!w->Write() || catcher->failed) {
-    *err = "cannot write '" + path + "'" + caught_reason(*catcher);
-    return -EIO;
-  }
-  return 0;
-}
-
-/* Write data to path through a legacy writer (binary). 0 or -EIO. */
-template <class Writer>
-int write_legacy(vtkDataObject *data, const std::string &path, std::string *err) {
-  QuietVtk quiet;
-  vtkNew<Writer> w;
-  vtkNew<ErrorCatcher> catcher;
-  w->AddObserver(vtkCommand::ErrorEvent, catcher);
-  w->SetFileName(path.c_str());
-  w->SetInputData(data);
-  w->SetFileTypeToBinary();
+  set_format(w.GetPointer());
   if (!w->Write() || catcher->failed) {
     *err = "cannot write '" + path + "'" + caught_reason(*catcher);
     return -EIO;
@@ -144,17 +135,17 @@ vtkSmartPointer<vtkPolyData> to_vtk(const Surface &s) {
 }
 
 int write_vtu(const Mesh &m, const std::string &path, std::string *err) {
-  return write_xml<vtkXMLUnstructuredGridWriter>(to_vtk(m), path, err);
+  return write_with<vtkXMLUnstructuredGridWriter>(to_vtk(m), path, err);
 }
 
 int write_vtp(const Surface &s, const std::string &path, std::string *err) {
-  return write_xml<vtkXMLPolyDataWriter>(to_vtk(s), path, err);
+  return write_with<vtkXMLPolyDataWriter>(to_vtk(s), path, err);
 }
 
 int write_mesh(const Mesh &m, const std::string &path, std::string *err) {
   if (has_extension(path, ".vtu")) return write_vtu(m, path, err);
   if (has_extension(path, ".vtk"))
-    return write_legacy<vtkUnstructuredGridWriter>(to_vtk(m), path, err);
+    return write_with<vtkUnstructuredGridWriter>(to_vtk(m), path, err);
   return unknown_extension(path, ".vtu or .vtk", err);
 }
 
@@ -188,14 +179,14 @@ int write_surface(const Surface &s, const std::vector<MeshArray> &point_data,
   }
   if (scalars && !point_data.empty())
     pd->GetPointData()->SetActiveScalars(point_data[0].name.c_str());
-  if (has_extension(path, ".vtp")) return write_xml<vtkXMLPolyDataWriter>(pd, path, err);
-  if (has_extension(path, ".vtk")) return write_legacy<vtkPolyDataWriter>(pd, path, err);
+  if (has_extension(path, ".vtp")) return write_with<vtkXMLPolyDataWriter>(pd, path, err);
+  if (has_extension(path, ".vtk")) return write_with<vtkPolyDataWriter>(pd, path, err);
   return unknown_extension(path, ".vtp or .vtk", err);
 }
 
 int write_surface(const Surface &s, const std::string &path, std::string *err) {
   if (has_extension(path, ".vtp")) return write_vtp(s, path, err);
-  if (has_extension(path, ".vtk")) return write_legacy<vtkPolyDataWriter>(to_vtk(s), path, err);
+  if (has_extension(path, ".vtk")) return write_with<vtkPolyDataWriter>(to_vtk(s), path, err);
   return unknown_extension(path, ".vtp or .vtk", err);
 }
 

@@ -23,19 +23,17 @@ set -o pipefail
 bin=$(readlink -f "$1")
 out=$(readlink -f "$2")
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=apps/isosurface/tools/bench_mpi_common.sh
+. "$here/bench_mpi_common.sh"
 mesh=${BENCH_MPI_MESH:-80x80x64}
 pieces=${BENCH_MPI_PIECES:-12}
 ranks=${BENCH_MPI_RANKS:-"1 2 3"}
 reps=${BENCH_MPI_REPS:-3}
 pvbatch=${BENCH_MPI_PVBATCH:-1}
-work=$out/mpi
-mkdir -p "$work"
-cd "$work"
+bench_enter "$out/mpi"
 
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo
-root=()
-[ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 if [ "$pvbatch" = 1 ] && ! command -v pvbatch >/dev/null; then
   echo "bench-mpi: installing paraview (without python3-paraview, see this script)" >&2
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
@@ -44,14 +42,11 @@ fi
 pvpy=""
 pvver=""
 if [ "$pvbatch" = 1 ]; then
-  pvroot=$(bash "$here/../../../scripts/paraview_python.sh" --unpack)
-  [ "$pvroot" = / ] || pvpy=$pvroot/usr/lib/python3/dist-packages
+  pvpy=$(bench_pvpy "$here" --unpack)
   pvver=$(dpkg-query -W -f='${Version}' paraview)
 fi
 
-echo "bench-mpi: mesh $mesh in $pieces pieces" >&2
-"$bin" --generate "$mesh" --field waves --order hilbert --reorder none --reps 1 --events none \
-  --quiet --save-mesh mesh.pvtu --pieces "$pieces" >gen.txt
+bench_mesh bench-mpi "$bin" "$mesh" "$pieces"
 cores=$(nproc)
 
 summary=$out/mpi_summary.csv

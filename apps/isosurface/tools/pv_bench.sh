@@ -18,22 +18,16 @@ bin=$(readlink -f "$1")
 plugin=$(readlink -f "$2")
 out=$(readlink -f "$3")
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=apps/isosurface/tools/bench_mpi_common.sh
+. "$here/bench_mpi_common.sh"
 mesh=${BENCH_PV_MESH:-80x80x64}
 pieces=${BENCH_PV_PIECES:-12}
 ranks=${BENCH_PV_RANKS:-"1 2"}
 reps=${BENCH_PV_REPS:-3}
-work=$out/pv
-mkdir -p "$work"
-cd "$work"
-pvroot=$(bash "$here/../../../scripts/paraview_python.sh")
-pvpy=""
-[ "$pvroot" = / ] || pvpy=$pvroot/usr/lib/python3/dist-packages
-root=()
-[ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+bench_enter "$out/pv"
+pvpy=$(bench_pvpy "$here")
 
-echo "bench-paraview: mesh $mesh in $pieces pieces" >&2
-"$bin" --generate "$mesh" --field waves --order hilbert --reorder none --reps 1 --events none \
-  --quiet --save-mesh mesh.pvtu --pieces "$pieces" >gen.txt
+bench_mesh bench-paraview "$bin" "$mesh" "$pieces"
 summary=$out/pv_summary.csv
 echo "filter,ranks,read_max_s,read_cpu_max_s,contour_max_s,contour_cpu_max_s,contour_cpu_sum_s,rss_max_mib,\
 rss_growth_max_mib,triangles" >"$summary"

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 /* Marks what libadapt-iso exports (the rest is built hidden). */
@@ -325,65 +326,32 @@ ADAPT_ISO_API int extract(const input &in, const request &req, surface *out) noe
 /* ---- Inline definitions ---------------------------------------------- */
 
 namespace detail {
+/* The integer dtype of `bytes` bytes (1, 2, 4 or 8), signed or not. */
+constexpr dtype int_dtype(std::size_t bytes, bool is_signed) noexcept {
+  return bytes == 1   ? (is_signed ? dtype::int8 : dtype::uint8)
+         : bytes == 2 ? (is_signed ? dtype::int16 : dtype::uint16)
+         : bytes == 4 ? (is_signed ? dtype::int32 : dtype::uint32)
+                      : (is_signed ? dtype::int64 : dtype::uint64);
+}
+
+/* Whether T has a dtype: the char, short, int, long and long long types,
+ * signed or not, float and double (not bool, not the wide characters). */
 template <class T>
-struct dtype_for;
-template <>
-struct dtype_for<std::int8_t> {
-  static constexpr dtype value = dtype::int8;
-};
-template <>
-struct dtype_for<std::uint8_t> {
-  static constexpr dtype value = dtype::uint8;
-};
-template <>
-struct dtype_for<std::int16_t> {
-  static constexpr dtype value = dtype::int16;
-};
-template <>
-struct dtype_for<std::uint16_t> {
-  static constexpr dtype value = dtype::uint16;
-};
-template <>
-struct dtype_for<std::int32_t> {
-  static constexpr dtype value = dtype::int32;
-};
-template <>
-struct dtype_for<std::uint32_t> {
-  static constexpr dtype value = dtype::uint32;
-};
-template <>
-struct dtype_for<long> {
-  static constexpr dtype value = sizeof(long) == 8 ? dtype::int64 : dtype::int32;
-};
-template <>
-struct dtype_for<unsigned long> {
-  static constexpr dtype value = sizeof(long) == 8 ? dtype::uint64 : dtype::uint32;
-};
-template <>
-struct dtype_for<long long> {
-  static constexpr dtype value = dtype::int64;
-};
-template <>
-struct dtype_for<unsigned long long> {
-  static constexpr dtype value = dtype::uint64;
-};
-template <>
-struct dtype_for<char> {
-  static constexpr dtype value = static_cast<char>(-1) < 0 ? dtype::int8 : dtype::uint8;
-};
-template <>
-struct dtype_for<float> {
-  static constexpr dtype value = dtype::float32;
-};
-template <>
-struct dtype_for<double> {
-  static constexpr dtype value = dtype::float64;
-};
+struct has_dtype
+    : std::integral_constant<
+          bool, (std::is_integral<T>::value && !std::is_same<T, bool>::value &&
+                 !std::is_same<T, wchar_t>::value && !std::is_same<T, char16_t>::value &&
+                 !std::is_same<T, char32_t>::value) ||
+                    std::is_same<T, float>::value || std::is_same<T, double>::value> {};
 } // namespace detail
 
 template <class T>
 constexpr dtype dtype_of() noexcept {
-  return detail::dtype_for<T>::value;
+  static_assert(detail::has_dtype<T>::value,
+                "dtype_of<T>: T is a char, short, int, long or long long type, float or double");
+  return std::is_same<T, float>::value    ? dtype::float32
+         : std::is_same<T, double>::value ? dtype::float64
+                                          : detail::int_dtype(sizeof(T), std::is_signed<T>::value);
 }
 
 } // namespace iso
