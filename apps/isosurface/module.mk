@@ -192,7 +192,7 @@ endif
 # The flags select code: the tests' objects carry the binary's path, the
 # distributed run's MPI's flags (or it is dist_nompi.o): those objects, and
 # only those, are rebuilt when the flags change. Not the others: the no-VTK
-# install of `make check-consumers` (VTK_INC=/nonexistent: no MPI either)
+# install of `make check-consumers` (VTK_INC naming no folder: no MPI either)
 # would otherwise make the next make rebuild every object of the app.
 # Written by a rename, never truncated: a make reading the file while another
 # writes it would otherwise see it changed.
