@@ -29,6 +29,10 @@ VTK_VER  ?= 9.1
 ISO_VTK_IO_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersSMP FiltersGeneral FiltersCore \
                    IOParallelXML IOXML IOXMLParser IOLegacy IOImage IOCore ParallelCore \
                    CommonExecutionModel CommonDataModel CommonCore CommonSystem CommonMisc CommonMath CommonTransforms)
+# VTK's SMP headers call TBB (Debian's VTK uses its TBB backend): at -O0 (the
+# sanitizer variants' tests, below) those calls stay in our objects, which
+# then need TBB on the link line (--as-needed drops it where nothing does).
+ISO_VTK_IO_LIBS += -ltbb
 ISO_VTK_RENDER_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),RenderingOpenGL2 RenderingFreeType \
                    RenderingUI RenderingAnnotation RenderingCore ImagingCore CommonColor)
 # render.cpp checks that the X display opens before any work (Xlib).
