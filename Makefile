@@ -158,20 +158,21 @@ deps:
 deps-core:
 	@bash scripts/deps.sh core
 
-# Test objects keep line tables only (-g1, last on the line: it overrides
-# CFLAGS' -g): full debug information would add a third to the compile of
-# the C++ tests (tests/stl/test_stl.cpp: 58 s of CPU with -g, 36 s with -g1)
-# and none of them is installed. `private`: the sources' prerequisites (none
-# is an object) inherit nothing.
-$(B)/obj/tests/%.o: private TEST_OBJ_FLAGS := -g1
+# OBJ_FLAGS: what an object adds last on its line (it overrides CFLAGS).
+# Test objects keep line tables only (-g1: file:line in backtraces and
+# reports): full debug information would add a third to the compile of the
+# C++ tests (tests/stl/test_stl.cpp: 58 s of CPU with -g, 36 s with -g1) and
+# none of them is installed. `private`: the sources' prerequisites (none is
+# an object) inherit nothing.
+$(B)/obj/tests/%.o: private OBJ_FLAGS := -g1
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(ALL_CFLAGS) $(LAYER_CFLAGS) $(TEST_OBJ_FLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(ALL_CFLAGS) $(LAYER_CFLAGS) $(OBJ_FLAGS) -c $< -o $@
 
 $(B)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS_ALL) $(ALL_CXXFLAGS) $(LAYER_CFLAGS) $(TEST_OBJ_FLAGS) -c $< -o $@
+	$(CXX) $(CPPFLAGS_ALL) $(ALL_CXXFLAGS) $(LAYER_CFLAGS) $(OBJ_FLAGS) -c $< -o $@
 
 $(LIB_A): $(LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -41,9 +41,9 @@ $(B)/obj/tests/stl/test_stl_ranges.o: LAYER_CFLAGS := -std=c++20 -Wpedantic -Wsh
 # twice as long), the release variant -O2, the C sources and the isosurface
 # full UBSan.
 ifeq ($(VARIANT),asan)
-$(B)/obj/tests/stl/%.o: private TEST_OBJ_FLAGS += -fno-sanitize=vptr,object-size,pointer-overflow
+$(B)/obj/tests/stl/%.o: private OBJ_FLAGS += -fno-sanitize=vptr,object-size,pointer-overflow
 $(patsubst %,$(B)/obj/tests/stl/%.o,test_stl_algos test_stl_algos_more test_stl_ranges): \
-  private TEST_OBJ_FLAGS += -O0
+  private OBJ_FLAGS += -O0
 endif
 
 STL_TEST_OBJS := $(B)/obj/tests/stl/test_stl.o $(B)/obj/tests/stl/test_stl_use.o
