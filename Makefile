@@ -212,19 +212,29 @@ check-symbols: $(LIB_SO)
 CHECKS += check-layers check-symbols format-check
 
 # The test programs of this variant: each runs as a target of its own
-# ($(B)/test-logs/<program>.ok, its output in <program>.log; scripts/run_test.sh),
-# so `make -jN test-run` runs N at a time, the slowest first; a failing program
+# ($(B)/test-logs/<program>.ok, its output in <program>.log; scripts/run_test.sh)
+# as soon as it is built, one after the other in the order of TEST_OKS (each
+# .ok waits for the one before it: order-only), so that a variant holds one
+# job slot for its programs, running or waiting for scripts/run_test.sh's
+# lock, and the compilers keep the others. The order: the C programs first
+# (built within the first minute), then the C++ ones; in each part the
+# slowest first (their times in test_all.sh's summary). A failing program
 # prints the end of its log and fails the run. They are independent: each
 # makes its own temporary files and starts its own runtime.
 TEST_PROGRAMS = $(TEST_BINS) $(EXTRA_TESTS)
-# The programs that take longest, started first so that none is left alone at
-# the end of a parallel run (by their times in test_all.sh's summary).
 TEST_SLOW := test_dist fault_driver test_algo_scan test_isosurface test_algo_search test_stl \
              test_algo_window test_sched test_loopframe test_algo_var test_locality \
              test_algo_foreach test_reorder test_seq test_sched_env test_hybrid
-TEST_FIRST = $(foreach t,$(TEST_SLOW),$(filter %/$(t),$(TEST_PROGRAMS)))
-TEST_OKS = $(patsubst $(B)/%,$(B)/test-logs/%.ok,$(TEST_FIRST) \
-             $(filter-out $(TEST_FIRST),$(TEST_PROGRAMS)))
+test_slow_first = $(foreach t,$(TEST_SLOW),$(filter %/$(t),$(1))) \
+                  $(filter-out $(foreach t,$(TEST_SLOW),%/$(t)),$(1))
+TEST_EARLY = $(TEST_BINS) $(filter $(FAULT_BIN) $(PERF_TEST),$(EXTRA_TESTS))
+TEST_ORDER = $(call test_slow_first,$(TEST_EARLY)) \
+             $(call test_slow_first,$(filter-out $(TEST_EARLY),$(TEST_PROGRAMS)))
+TEST_OKS = $(patsubst $(B)/%,$(B)/test-logs/%.ok,$(TEST_ORDER))
+# The chain: "B.ok: | A.ok" for each program B and the one before it, A.
+TEST_CHAIN := $(join $(addsuffix :|,$(wordlist 2,$(words $(TEST_OKS)),$(TEST_OKS))), \
+                     $(filter-out $(lastword $(TEST_OKS)),$(TEST_OKS)))
+$(foreach r,$(TEST_CHAIN),$(eval $(subst :|,: | ,$(r))))
 
 .PHONY: FORCE_TEST
 FORCE_TEST:
@@ -234,11 +244,9 @@ $(B)/test-logs/%.ok: $(B)/% FORCE_TEST
 	@touch $@
 
 test-build: tests $(EXTRA_TESTS)
-test-run: test-build
-	@$(MAKE) --no-print-directory test-run-programs
+test-run: $(TEST_OKS)
 	@echo "test-run [$(VARIANT)]: $(words $(TEST_PROGRAMS)) programs passed"
-.PHONY: test-run-programs test-variant-release test-variant-tsan test-variant-asan
-test-run-programs: $(TEST_OKS)
+.PHONY: test-variant-release test-variant-tsan test-variant-asan
 # One variant's build and tests (the release one with the checks) as one job
 # of make test, which runs the three at once (scripts/test_all.sh): their
 # wall-clock span goes to build/<variant>/test-logs/span.

@@ -6,19 +6,21 @@
 #            the tsan one and the asan+ubsan one (build, the tests), the
 #            three at once
 #   release  deps, then the release variant alone
-# One make runs the variants' jobs TEST_JOBS at a time (default: one more
-# than the CPUs this process may use), compilers, checks and test programs
-# alike, so that no CPU waits for the end of a phase; the test programs run
-# one at a time (ADAPT_TEST_PROGRAMS, scripts/run_test.sh). Each test's
-# output goes to build/<variant>/test-logs/; a failing test prints the end
-# of its log.
+# One make runs the variants' jobs TEST_JOBS at a time, compilers, checks
+# and test programs alike, so that no CPU waits for the end of a phase. The
+# test programs run one at a time (ADAPT_TEST_PROGRAMS, scripts/run_test.sh),
+# each as soon as it is built, and each variant's programs hold one job slot
+# (running or waiting for their turn: the Makefile chains them); the default
+# TEST_JOBS is one more than the CPUs this process may use plus one slot per
+# variant after the first. Each test's output goes to
+# build/<variant>/test-logs/; a failing test prints the end of its log.
 set -u
 cd "$(dirname "$0")/.."
 what=${1:-all}
 make=${MAKE:-make}
-jobs=${TEST_JOBS:-$(($(nproc) + 1))}
 variants="release tsan asan"
 [ "$what" = release ] && variants="release"
+jobs=${TEST_JOBS:-$(($(nproc) + $(echo $variants | wc -w)))}
 
 secs_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }'; }
 
