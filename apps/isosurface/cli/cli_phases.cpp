@@ -91,7 +91,8 @@ void load_mesh(Run &r) {
     std::fflush(stdout);
   }
   const double t0 = now();
-  const std::string source = r.o.generate ? generate_mesh(r.o, &r.mesh) : read_input(r.o, &r.mesh, &r.blocks);
+  const std::string source =
+      r.o.generate ? generate_mesh(r.o, &r.mesh) : read_input(r.o, &r.mesh, &r.blocks);
   std::string err;
   if (validate(r.mesh, &err)) die(EXIT_INPUT, "invalid mesh: " + err);
   /* --point-order: sequential, part of the load (the runtime starts later). */
