@@ -41,8 +41,8 @@ struct ReadOptions {
 };
 
 /* The blocks of a multiblock (.vtm) input as read_mesh read them: the
- * tree's structure and block names (no data), its blocks (the non-empty
- * leaves, in VTK's iterator order) numbered 0 .. count() - 1 as
+ * tree's structure and block names (no data), its blocks (the leaves that
+ * hold a dataset, in VTK's iterator order) numbered 0 .. count() - 1 as
  * Mesh::tet_block numbers them; no impl for another input. Read-only once
  * made: copies share it, and may be used from any one thread at a time. */
 struct BlockTree {
@@ -128,7 +128,9 @@ int write_surface(const Surface &s, const std::vector<MeshArray> &point_data,
  * (structure, names), each block a polydata of the triangles t whose
  * tri_block[t] is its number (their vertices renumbered in order of first
  * use, the arrays' tuples with them), an empty polydata for a block
- * without triangles; the arrays as write_surface's. Errors:
+ * without triangles (VTK's writer leaves it out when it is the last of
+ * its parent), a leaf without a dataset left empty; the arrays as
+ * write_surface's. Errors:
  * write_surface's, -EINVAL tri_block of another length than the
  * triangles or naming a block the tree lacks, a tree without impl. */
 int write_surface_blocks(const BlockTree &blocks, const Surface &s,

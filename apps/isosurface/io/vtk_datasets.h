@@ -53,7 +53,7 @@ constexpr char kBlockArray[] = "adapt-isosurface block";
 
 /* A .vtm's tree: its structure and the blocks' names and metadata
  * (vtkDataObjectTree::CopyStructure, no data), and block b's flat index
- * in it (the non-empty leaves in VTK's iterator order). */
+ * in it (the leaves that hold a dataset, in VTK's iterator order). */
 struct BlockTree::Impl {
   vtkSmartPointer<vtkMultiBlockDataSet> tree;
   std::vector<unsigned> flat;
