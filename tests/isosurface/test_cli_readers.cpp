@@ -193,6 +193,11 @@ void test_cli_blocks(void **) {
     auto *missed = vtkPolyData::SafeDownCast(oi->GetBlock(b));
     assert_true(!missed || missed->GetNumberOfCells() == 0);
   }
+  /* An unknown array: the arrays every block has listed (cval differs in
+   * type), not the reader's own. */
+  assert_int_equal(
+      run_cli("--input " + dir() + "/tree.vtm --iso 0.45 --arrays nope --output " + out, &log), 2);
+  if (!has(log, "point arrays: s, temp; cell arrays: none")) fail_msg("%s", log.c_str());
   /* A .vtm surface needs a .vtm input. */
   write<vtkXMLUnstructuredGridWriter>(grid(), dir() + "/one.vtu");
   assert_int_equal(run_cli("--input " + dir() + "/one.vtu --iso 0.45 --output " + out, &log), 1);
