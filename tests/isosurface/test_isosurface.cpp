@@ -1593,6 +1593,8 @@ int main(void) {
       cmocka_unit_test(test_cli_render),
       cmocka_unit_test(test_cli_values),
       cmocka_unit_test(test_cli_readers),
+      cmocka_unit_test(test_cli_blocks),
+      cmocka_unit_test(test_cli_blanking),
 #endif
   };
   if (const char *f = std::getenv("ADAPT_TEST_FILTER")) cmocka_set_test_filter(f);

@@ -124,8 +124,12 @@ inline int run_cli(const std::string &args, std::string *out, const std::string 
 
 /* test_cli_values.cpp: several isovalues, the arrays, cell scalars. */
 void test_cli_values(void **state);
-/* test_cli_values.cpp: the structured, parallel image and multiblock inputs. */
+/* test_cli_readers.cpp: the structured, parallel image and multiblock inputs. */
 void test_cli_readers(void **state);
+/* test_cli_readers.cpp: --output FILE.vtm, a surface per block. */
+void test_cli_blocks(void **state);
+/* test_cli_readers.cpp: blanked cells of structured and unstructured grids. */
+void test_cli_blanking(void **state);
 #endif
 
 #endif /* APPS_ISOSURFACE_TEST_UTIL_H */

@@ -12,6 +12,7 @@
 #include <vtkDataArray.h>
 #include <vtkDataSetTriangleFilter.h>
 #include <vtkDoubleArray.h>
+#include <vtkInformation.h>
 #include <vtkMultiBlockDataSet.h>
 #include <vtkNew.h>
 #include <vtkPartitionedDataSet.h>
@@ -57,7 +58,13 @@ void TestComposites() {
   mb->SetNumberOfBlocks(2);
   mb->SetBlock(0, img);
   mb->SetBlock(1, grid);
-  CheckBlocks("vtkMultiBlockDataSet", mb, Adaptive(mb, {0.2}, "s"), blocks, 2);
+  mb->GetMetaData(1u)->Set(vtkCompositeDataSet::NAME(), "tets");
+  vtkSmartPointer<vtkDataObject> mb_out = Adaptive(mb, {0.2}, "s");
+  CheckBlocks("vtkMultiBlockDataSet", mb, mb_out, blocks, 2);
+  auto *named = vtkMultiBlockDataSet::SafeDownCast(mb_out);
+  Check(named && named->HasMetaData(1u) &&
+            std::string(named->GetMetaData(1u)->Get(vtkCompositeDataSet::NAME())) == "tets",
+        "vtkMultiBlockDataSet: the blocks' names kept");
   vtkNew<vtkPartitionedDataSet> pds;
   pds->SetPartition(0, img);
   pds->SetPartition(1, grid);

@@ -1,6 +1,7 @@
 /* apps/isosurface/cli: adapt-isosurface's extractions through <adapt/iso.hpp>:
  * several isovalues, and the surface file with arrays (see cli_run.h). */
 #include "cli_run.h"
+#include "pieces.h"
 
 #include <cstdio>
 #include <cstring>
@@ -86,6 +87,10 @@ int write_surface_arrays(const Run &r, std::string *err) {
   req.scalars = true;
   for (const MeshArray &a : r.mesh.point_data) req.point_data.push_back(view_of(a));
   for (const MeshArray &a : r.mesh.cell_data) req.cell_data.push_back(view_of(a));
+  /* A .vtm input's blocks: a last cell array, each triangle's block. */
+  const bool by_block = has_extension(r.o.output, ".vtm");
+  if (by_block)
+    req.cell_data.push_back(adapt::iso::view(r.mesh.tet_block.data(), r.mesh.tet_block.size()));
   req.policy = policy_of(r.o.modes[0], r.aopt);
   adapt::iso::surface ls;
   const double t0 = now();
@@ -96,23 +101,34 @@ int write_surface_arrays(const Run &r, std::string *err) {
   const double secs = now() - t0;
   Surface s;
   std::vector<MeshArray> pd, cd;
+  std::vector<uint32_t> tri_block;
   try {
     copy_surface(ls, &s);
     pd.push_back(mesh_array(r.mesh.array_name, adapt::iso::view(ls.scalars(), ls.num_points())));
     for (size_t k = 0; k < ls.num_point_data(); k++)
       pd.push_back(mesh_array(r.mesh.point_data[k].name, ls.point_data(k)));
-    for (size_t k = 0; k < ls.num_cell_data(); k++)
+    for (size_t k = 0; k < r.mesh.cell_data.size(); k++)
       cd.push_back(mesh_array(r.mesh.cell_data[k].name, ls.cell_data(k)));
+    if (by_block) {
+      const adapt::iso::array b = ls.cell_data(r.mesh.cell_data.size());
+      const auto *p = static_cast<const uint32_t *>(b.data);
+      tri_block.assign(p, p + b.count);
+    }
   } catch (const std::bad_alloc &) {
     *err = "out of memory copying the surface's arrays";
     return -ENOMEM;
   }
-  if (int rc = write_surface(s, pd, cd, true, r.o.output, err)) return rc;
+  const int rc = by_block
+                     ? write_surface_blocks(r.blocks, s, tri_block, pd, cd, true, r.o.output, err)
+                     : write_surface(s, pd, cd, true, r.o.output, err);
+  if (rc) return rc;
   if (!r.o.quiet)
-    std::printf("surface written to %s with the scalars '%s', %zu point and %zu cell array(s) "
+    std::printf("surface written to %s%s with the scalars '%s', %zu point and %zu cell array(s) "
                 "(extracted again with them, mode %s: %.1f ms)\n",
-                r.o.output.c_str(), r.mesh.array_name.c_str(), pd.size() - 1, cd.size(),
-                mode_name(r.o.modes[0]), 1e3 * secs);
+                r.o.output.c_str(),
+                by_block ? (", " + std::to_string(r.blocks.count()) + " block(s),").c_str() : "",
+                r.mesh.array_name.c_str(), pd.size() - 1, cd.size(), mode_name(r.o.modes[0]),
+                1e3 * secs);
   return 0;
 }
 

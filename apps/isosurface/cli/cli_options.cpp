@@ -38,7 +38,8 @@ const char usage[] =
     "  --input FILE          .vtu/.vtk unstructured grid of tetrahedra, image volume\n"
     "                        (.vti .pvti .mha .mhd .nii .nii.gz, legacy .vtk structured\n"
     "                        points), structured or rectilinear grid (.vts .vtr: split\n"
-    "                        into tetrahedra), or multiblock (.vtm: its blocks, one surface)\n"
+    "                        into tetrahedra), or multiblock (.vtm: its blocks, one surface;\n"
+    "                        a surface per block with --output FILE.vtm)\n"
     "  --generate NX[xNYxNZ] structured box of NX*NY*NZ hexahedra split into tetrahedra\n"
     "    --field sphere|waves|flat|gyroid   built-in scalar field (default waves; gyroid:\n"
     "                        period 12 cells, a surface crossing about a third of the cells)\n"
@@ -99,7 +100,8 @@ const char usage[] =
     "  --positions FILE      record which worker ran which cells when, one untimed run per\n"
     "                        adaptive mode, as CSV (apps/isosurface/tools/trace_plot.py draws it)\n"
     "  --output FILE.vtp     write the surface (vtkXMLPolyDataWriter; FILE.vtk: legacy\n"
-    "                        vtkPolyDataWriter, binary; FILE.pvtp: a distributed run)\n"
+    "                        vtkPolyDataWriter, binary; FILE.pvtp: a distributed run;\n"
+    "                        FILE.vtm, of a .vtm input: a surface per block, its tree)\n"
     "  --save-mesh FILE.vtu  write the tetrahedral mesh (FILE.vtk: legacy, binary)\n"
     "  --save-mesh FILE.pvtu --pieces N   write it in N pieces (contiguous cell ranges) and\n"
     "                        their index, for a distributed run (docs/distributed.md)\n"
@@ -350,7 +352,9 @@ void complete(Options &o) {
       o.mesh_only = true;
   }
   if (o.isos.empty()) o.isos.push_back(o.iso);
-  if (!o.output.empty()) check_extension("--output", o.output, {".vtp", ".vtk", ".pvtp"});
+  if (!o.output.empty()) check_extension("--output", o.output, {".vtp", ".vtk", ".pvtp", ".vtm"});
+  if (has_extension(o.output, ".vtm") && !has_extension(o.input, ".vtm"))
+    die(EXIT_USAGE, "--output " + o.output + ": a surface a block per block needs a .vtm input");
   complete_arrays(o);
   if (!o.save_mesh.empty()) check_extension("--save-mesh", o.save_mesh, {".vtu", ".vtk", ".pvtu"});
   const struct {

@@ -1,6 +1,7 @@
 /* apps/isosurface/cli: adapt-isosurface's --smp-check and outputs: the surface
  * written and rendered, --render (see cli_run.h). */
 #include "cli_run.h"
+#include "pieces.h"
 #include "file_checks.h"
 
 #include <cerrno>
@@ -71,7 +72,8 @@ void write_outputs(Run &r) {
     return;
   }
   std::string err;
-  if (!r.o.output.empty() && (r.o.all_arrays || !r.o.arrays.empty() || r.o.isos.size() > 1)) {
+  if (!r.o.output.empty() && (r.o.all_arrays || !r.o.arrays.empty() || r.o.isos.size() > 1 ||
+                              has_extension(r.o.output, ".vtm"))) {
     if (write_surface_arrays(r, &err)) die(EXIT_RUN, err);
   } else if (!r.o.output.empty()) {
     if (write_surface(*ref, r.o.output, &err)) die(EXIT_RUN, err);

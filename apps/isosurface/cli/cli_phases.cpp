@@ -63,8 +63,8 @@ std::string generate_mesh(const Options &o, Mesh *mesh) {
   return buf;
 }
 
-/* The mesh of --input; returns what it is. */
-std::string read_input(const Options &o, Mesh *mesh) {
+/* The mesh of --input (a .vtm's tree in *blocks); returns what it is. */
+std::string read_input(const Options &o, Mesh *mesh, BlockTree *blocks) {
   ReadOptions ro;
   ro.array = o.array;
   ro.tetrahedralize = o.tetrahedralize;
@@ -74,7 +74,7 @@ std::string read_input(const Options &o, Mesh *mesh) {
   ro.split = o.split;
   ro.order = o.order;
   std::string err;
-  const int rc = read_mesh(o.input, ro, mesh, &err);
+  const int rc = read_mesh(o.input, ro, mesh, &err, blocks);
   if (rc) die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);
   std::string carried;
   for (const auto *arrays : {&mesh->point_data, &mesh->cell_data})
@@ -91,7 +91,8 @@ void load_mesh(Run &r) {
     std::fflush(stdout);
   }
   const double t0 = now();
-  const std::string source = r.o.generate ? generate_mesh(r.o, &r.mesh) : read_input(r.o, &r.mesh);
+  const std::string source =
+      r.o.generate ? generate_mesh(r.o, &r.mesh) : read_input(r.o, &r.mesh, &r.blocks);
   std::string err;
   if (validate(r.mesh, &err)) die(EXIT_INPUT, "invalid mesh: " + err);
   /* --point-order: sequential, part of the load (the runtime starts later). */

@@ -71,6 +71,7 @@ struct Row {
 struct Run {
   Options o;
   Mesh mesh;
+  BlockTree blocks;                  /* a .vtm input's, for --output FILE.vtm */
   Numbering loc;                     /* of the mesh as loaded (after --point-order) */
   Numbering extracted;               /* of the mesh as extracted (after --reorder): the CSV's */
   Reorder reordered = Reorder::None; /* the curve applied by --reorder */

@@ -257,6 +257,11 @@ int validate(const Mesh &m, std::string *err) {
            std::to_string(kMaxMeshPoints - 1) + ": point ids are 32-bit)";
     return -EOVERFLOW;
   }
+  if (!m.tet_block.empty() && m.tet_block.size() != m.tets.size()) {
+    *err = "the mesh has " + std::to_string(m.tet_block.size()) + " block numbers for " +
+           std::to_string(m.tets.size()) + " cells";
+    return -EINVAL;
+  }
   for (size_t c = 0; c < m.tets.size(); c++)
     for (int a = 0; a < 4; a++) {
       const int64_t v = m.tets[c].v[a];

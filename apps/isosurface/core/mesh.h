@@ -105,6 +105,10 @@ struct Mesh {
   TetVec tets;
   std::string array_name = "scalars"; /* name of the point scalars */
   std::vector<MeshArray> point_data, cell_data;
+  /* For a multiblock input: tetrahedron t's block (the reader's numbering
+   * of the blocks, vtk_bridge.h), moved with the tetrahedra by the
+   * renumberings; empty for other inputs. */
+  std::vector<uint32_t> tet_block;
 };
 
 /* Tuple p of every array moved to newid[p] (a permutation of the tuples).
@@ -206,7 +210,8 @@ inline size_t cell_bytes(const Mesh &m) {
          (m.tets.empty() ? 0 : (sizeof(Point) + sizeof(double)) * m.pts.size() / m.tets.size());
 }
 
-/* Check a mesh before extraction: as many scalars as points, fewer than kMaxMeshPoints points, every
+/* Check a mesh before extraction: as many scalars as points, no block
+ * numbers or one per cell, fewer than kMaxMeshPoints points, every
  * index in [0, npts), finite coordinates, no NaN scalar (message names the
  * first offending cell or point). 0 or -EINVAL (malformed), -EOVERFLOW (too
  * many points), -ERANGE (index out of range), -EDOM (NaN or infinite

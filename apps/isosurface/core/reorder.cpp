@@ -398,6 +398,9 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
     if (rc) return rc;
     std::vector<MeshArray> cell_data = m->cell_data;
     gather_tuples(&cell_data, [&](size_t i) { return (size_t)(keys[i] & idx_mask); });
+    std::vector<uint32_t> tet_block(m->tet_block.size());
+    for (size_t i = 0; i < tet_block.size(); i++)
+      tet_block[i] = m->tet_block[(size_t)(keys[i] & idx_mask)];
     std::vector<uint64_t>().swap(keys);
     double t3 = now();
     tm.apply = t3 - t2;
@@ -410,6 +413,7 @@ int reorder_cells(Mesh *m, Reorder curve, ReorderTiming *timing, std::string *er
     tm.points = now() - t3;
     m->point_data.swap(point_data);
     m->cell_data.swap(cell_data);
+    m->tet_block.swap(tet_block);
     m->pts.swap(new_pts);
     m->scalars.swap(new_sc);
     m->tets.swap(new_tets);

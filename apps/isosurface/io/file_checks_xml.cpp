@@ -30,10 +30,10 @@ bool xml_attr(const std::string &tag, const char *name, std::string *value) {
   return false;
 }
 
-/* The points of an extent attribute "x0 x1 y0 y1 z0 z1" (0 if empty). */
-int extent_points(Report &r, const char *name, const std::string &v, uint64_t *out) {
+/* The points of an extent attribute "x0 x1 y0 y1 z0 z1" (0 if empty), its
+ * bounds in e. */
+int extent_points(Report &r, const char *name, const std::string &v, uint64_t *out, int64_t e[6]) {
   const std::vector<std::string> tok = split_ws(v);
-  int64_t e[6];
   if (tok.size() != 6) return r.fail(std::string(name) + ": expected 6 integers, got '" + v + "'");
   for (int k = 0; k < 6; k++)
     if (!parse_signed(tok[(size_t)k], &e[k]) || e[k] < INT32_MIN || e[k] > INT32_MAX)
@@ -195,9 +195,18 @@ XmlLayout xml_layout(const std::string &text, uint64_t file_size) {
   return l;
 }
 
-/* A <Piece>, <ImageData>, <StructuredGrid> or <RectilinearGrid> tag: its counts and extents; *piece: the
- * current piece's points or cells, whichever is larger. */
-int xml_piece_tag(Report &r, const std::string &tag, uint64_t limit, uint64_t *piece) {
+/* The WholeExtent of the file's dataset tag, once read. */
+struct Whole {
+  bool set = false;
+  int64_t e[6];
+};
+
+/* A <Piece>, <ImageData>, <StructuredGrid> or <RectilinearGrid> tag: its
+ * counts and extents; *piece: the current piece's points or cells,
+ * whichever is larger. A piece's non-empty Extent must lie inside the
+ * WholeExtent (VTK 9.1's readers size arrays by their difference). */
+int xml_piece_tag(Report &r, const std::string &tag, uint64_t limit, uint64_t *piece,
+                  Whole *whole) {
   std::string v;
   uint64_t n = 0;
   int rc = 0;
@@ -209,10 +218,21 @@ int xml_piece_tag(Report &r, const std::string &tag, uint64_t limit, uint64_t *p
       else if (!(rc = r.values(name, n, limit)))
         *piece = std::max(*piece, n);
     }
-  for (const char *name : {"Extent", "WholeExtent"})
-    if (!rc && xml_attr(tag, name, &v) && !(rc = extent_points(r, name, v, &n)) &&
-        !(rc = r.values(name, n, limit)) && std::strcmp(name, "Extent") == 0)
-      *piece = std::max(*piece, n);
+  for (const char *name : {"Extent", "WholeExtent"}) {
+    int64_t e[6];
+    if (rc || !xml_attr(tag, name, &v) || (rc = extent_points(r, name, v, &n, e)) ||
+        (rc = r.values(name, n, limit)))
+      continue;
+    if (std::strcmp(name, "WholeExtent") == 0) {
+      whole->set = true;
+      std::copy(e, e + 6, whole->e);
+      continue;
+    }
+    *piece = std::max(*piece, n);
+    for (int k = 0; k < 3 && n > 0 && whole->set; k++)
+      if (e[2 * k] < whole->e[2 * k] || e[2 * k + 1] > whole->e[2 * k + 1])
+        rc = r.fail("Extent '" + v + "' lies outside the WholeExtent");
+  }
   return rc;
 }
 
@@ -258,6 +278,7 @@ int check_xml(const std::string &path, const Mapped &f, std::string *err) {
   const std::string text(f.data() ? f.data() : "", f.size());
   const XmlLayout l = xml_layout(text, (uint64_t)f.size());
   uint64_t piece = 0; /* the current piece's points or cells, whichever is larger */
+  Whole whole;
   size_t pos = 0;
   while (pos < l.markup_end) {
     const size_t lt = text.find('<', pos);
@@ -269,7 +290,7 @@ int check_xml(const std::string &path, const Mapped &f, std::string *err) {
     int rc = 0;
     if (tag.compare(0, 5, "Piece") == 0 || tag.compare(0, 9, "ImageData") == 0 ||
         tag.compare(0, 14, "StructuredGrid") == 0 || tag.compare(0, 15, "RectilinearGrid") == 0)
-      rc = xml_piece_tag(r, tag, l.limit, &piece);
+      rc = xml_piece_tag(r, tag, l.limit, &piece, &whole);
     else if (tag.compare(0, 9, "DataArray") == 0 || tag.compare(0, 5, "Array") == 0)
       rc = xml_array_tag(r, text, tag, pos, l, piece, f.size());
     if (rc) return rc;

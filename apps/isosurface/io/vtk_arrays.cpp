@@ -2,6 +2,7 @@
  * point scalars (see vtk_arrays.h). */
 #include "vtk_arrays.h"
 #include "vtk_convert.h"
+#include "vtk_datasets.h"
 #include "vtk_quiet.h"
 
 #include <vtkCellData.h>
@@ -20,11 +21,13 @@ namespace iso {
 
 namespace {
 
-/* The names of the arrays of fd, "a, b" ("none"). */
+/* The names of the arrays of fd, "a, b" ("none"); not the blocks' numbers
+ * of a multiblock (kBlockArray, the reader's own). */
 std::string names_of(vtkFieldData *fd) {
   std::string s;
   for (int i = 0; i < fd->GetNumberOfArrays(); i++) {
     const char *n = fd->GetArrayName(i);
+    if (n && std::strcmp(n, kBlockArray) == 0) continue;
     s += std::string(s.empty() ? "" : ", ") + (n ? n : "(unnamed)");
   }
   return s.empty() ? "none" : s;

@@ -215,7 +215,9 @@ int from_unstructured(vtkUnstructuredGrid *ug, const ReadOptions &opt, Mesh *mes
     *err = "out of memory reading the mesh";
     return -ENOMEM;
   }
-  if ((rc = copy_arrays(grid, opt, m.array_name, {}, true, &m, err))) return rc;
+  if ((rc = take_blocks(grid, m.tets.size(), &m.tet_block, err)) ||
+      (rc = copy_arrays(grid, opt, m.array_name, {}, true, &m, err)))
+    return rc;
   *mesh = std::move(m);
   return 0;
 }
@@ -457,7 +459,7 @@ const double *nifti_placement(vtkAlgorithm *reader) {
 }
 
 int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mesh,
-                      std::string *err) {
+                      BlockTree *blocks, std::string *err) {
   vtkSmartPointer<vtkDataObject> data;
   vtkSmartPointer<vtkAlgorithm> reader;
   if (int rc = read_dataset(path, &data, &reader, err)) return rc;
@@ -465,7 +467,7 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
   ReadOptions o = opt;
   vtkSmartPointer<vtkDataSet> ds = vtkDataSet::SafeDownCast(data);
   if (auto *mb = vtkMultiBlockDataSet::SafeDownCast(data)) {
-    if ((rc = append_blocks(mb, opt, &ds, &o.array, err))) return rc;
+    if ((rc = append_blocks(mb, opt, &ds, &o.array, blocks, err))) return rc;
     o.cell_scalars = false; /* converted block by block */
   }
   if (!ds) {
@@ -493,7 +495,9 @@ int read_mesh_checked(const std::string &path, const ReadOptions &opt, Mesh *mes
 
 } // namespace
 
-int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err) {
+int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err,
+              BlockTree *blocks) {
+  BlockTree tree;
   if (file_format(path) == FileFormat::Pvtu) {
     if (opt.cell_scalars || !opt.arrays.empty()) {
       *err = "'" + path + "': a .pvtu input gives point scalars only (no cell scalars, no arrays)";
@@ -502,16 +506,23 @@ int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::
     PieceReadOptions po;
     po.array = opt.array;
     po.tetrahedralize = opt.tetrahedralize;
-    return read_pvtu(path, po, mesh, err);
+    const int rc = read_pvtu(path, po, mesh, err);
+    if (!rc && blocks) *blocks = BlockTree();
+    return rc;
   }
   Mesh m; /* *mesh untouched on error */
-  const int rc = read_mesh_checked(path, opt, &m, err);
+  const int rc = read_mesh_checked(path, opt, &m, &tree, err);
   if (rc) {
     *err = printable(*err); /* names and values from the file: one line */
     return rc;
   }
   *mesh = std::move(m);
+  if (blocks) *blocks = std::move(tree);
   return 0;
+}
+
+int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err) {
+  return read_mesh(path, opt, mesh, err, nullptr);
 }
 
 std::string vtk_version() { return vtkVersion::GetVTKVersion(); }

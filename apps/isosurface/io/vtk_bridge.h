@@ -40,6 +40,17 @@ struct ReadOptions {
   std::vector<std::string> arrays;
 };
 
+/* The blocks of a multiblock (.vtm) input as read_mesh read them: the
+ * tree's structure and block names (no data), its blocks (the leaves that
+ * hold a dataset, in VTK's iterator order) numbered 0 .. count() - 1 as
+ * Mesh::tet_block numbers them; no impl for another input. Read-only once
+ * made: copies share it, and may be used from any one thread at a time. */
+struct BlockTree {
+  struct Impl; /* vtk_datasets.h */
+  std::shared_ptr<const Impl> impl;
+  size_t count() const;
+};
+
 /* Read an unstructured grid (.vtu, legacy .vtk), a structured or
  * rectilinear grid (.vts, .vtr, legacy .vtk), a multiblock (.vtm) or an
  * image volume (.vti, .pvti, .mha/.mhd, .nii, .nii.gz, legacy .vtk
@@ -66,7 +77,14 @@ struct ReadOptions {
  * A .pvtu index (file_format) is read whole by read_pvtu (pieces.h), with
  * opt.array and opt.tetrahedralize only (its cells split by split_cell,
  * mt.h, in the order of their global ids), and its errors (-ENOTSUP when opt asks for cell scalars
- * or names arrays; all_arrays carries none). */
+ * or names arrays; all_arrays carries none).
+ * A .vtm gives mesh->tet_block, each tetrahedron's block, and, when blocks
+ * is not null, *blocks its tree (write_surface_blocks); another input an
+ * empty tet_block and *blocks without impl. */
+int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err,
+              BlockTree *blocks);
+
+/* read_mesh without the block tree. */
 int read_mesh(const std::string &path, const ReadOptions &opt, Mesh *mesh, std::string *err);
 
 /* VTK's image volume reference: the file read by VTK's reader (after the
@@ -104,6 +122,22 @@ int write_surface(const Surface &s, const std::string &path, std::string *err);
 int write_surface(const Surface &s, const std::vector<MeshArray> &point_data,
                   const std::vector<MeshArray> &cell_data, bool scalars, const std::string &path,
                   std::string *err);
+
+/* A .vtm input's surface a block per block, written to path (.vtm, else
+ * -ENOTSUP) through vtkXMLMultiBlockDataWriter: the tree of blocks
+ * (structure, names), each block a polydata of the triangles t whose
+ * tri_block[t] is its number (their vertices renumbered in order of first
+ * use, the arrays' tuples with them), an empty polydata for a block
+ * without triangles (VTK's writer leaves it out when it is the last of
+ * its parent), a leaf without a dataset left empty; the arrays as
+ * write_surface's. Errors:
+ * write_surface's, -EINVAL tri_block of another length than the
+ * triangles or naming a block the tree lacks, a tree without impl. */
+int write_surface_blocks(const BlockTree &blocks, const Surface &s,
+                         const std::vector<uint32_t> &tri_block,
+                         const std::vector<MeshArray> &point_data,
+                         const std::vector<MeshArray> &cell_data, bool scalars,
+                         const std::string &path, std::string *err);
 
 /* Read a .vtp written by write_vtp (or any polydata of triangles; one
  * without points is the empty surface): 0, or

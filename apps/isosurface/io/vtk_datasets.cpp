@@ -7,14 +7,17 @@
 #include "vtk_quiet.h"
 
 #include <vtkAppendFilter.h>
+#include <vtkCellData.h>
 #include <vtkCellType.h>
 #include <vtkCompositeDataIterator.h>
+#include <vtkDataArray.h>
 #include <vtkDataSetTriangleFilter.h>
 #include <vtkImageData.h>
 #include <vtkPointSet.h>
 #include <vtkPoints.h>
 #include <vtkRectilinearGrid.h>
 #include <vtkStructuredGrid.h>
+#include <vtkUnsignedIntArray.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
@@ -22,6 +25,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <sys/stat.h>
 
 namespace iso {
@@ -288,8 +292,14 @@ int structured_to_tets(vtkSmartPointer<vtkDataSet> *ds, std::string *err) {
   return 0;
 }
 
+size_t BlockTree::count() const { return impl ? impl->flat.size() : 0; }
+
 int append_blocks(vtkMultiBlockDataSet *mb, const ReadOptions &opt,
-                  vtkSmartPointer<vtkDataSet> *out, std::string *array, std::string *err) {
+                  vtkSmartPointer<vtkDataSet> *out, std::string *array, BlockTree *tree,
+                  std::string *err) {
+  auto impl = std::make_shared<BlockTree::Impl>();
+  impl->tree = vtkSmartPointer<vtkMultiBlockDataSet>::New();
+  impl->tree->CopyStructure(mb);
   vtkNew<vtkAppendFilter> app;
   app->MergePointsOff();
   vtkSmartPointer<vtkCompositeDataIterator> it;
@@ -306,12 +316,22 @@ int append_blocks(vtkMultiBlockDataSet *mb, const ReadOptions &opt,
              it->GetCurrentDataObject()->GetClassName() + ", not a 3D dataset";
       return -ENOTSUP;
     }
+    const auto b = (unsigned)impl->flat.size();
+    impl->flat.push_back(it->GetCurrentFlatIndex());
     if (ds->GetNumberOfCells() == 0) continue;
     int rc;
     if (wants_cell_scalars(ds, opt) && (rc = cell_scalars_to_points(&ds, opt, array, err)))
       return rc;
-    if ((rc = structured_to_tets(&ds, err))) return rc;
-    app->AddInputData(ds);
+    vtkSmartPointer<vtkDataSet> tagged;
+    tagged.TakeReference(ds->NewInstance());
+    tagged->ShallowCopy(ds);
+    vtkNew<vtkUnsignedIntArray> id;
+    id->SetName(kBlockArray);
+    id->SetNumberOfTuples(ds->GetNumberOfCells());
+    id->FillValue(b);
+    tagged->GetCellData()->AddArray(id);
+    if ((rc = structured_to_tets(&tagged, err))) return rc;
+    app->AddInputData(tagged);
     blocks++;
   }
   if (blocks == 0) {
@@ -322,11 +342,31 @@ int append_blocks(vtkMultiBlockDataSet *mb, const ReadOptions &opt,
   vtkNew<ErrorCatcher> catcher;
   app->AddObserver(vtkCommand::ErrorEvent, catcher);
   app->Update();
-  if (catcher->failed || !app->GetOutput()) {
+  if (catcher->failed || !app->GetOutput() ||
+      !app->GetOutput()->GetCellData()->GetArray(kBlockArray)) {
     *err = "vtkAppendFilter failed on the blocks" + caught_reason(*catcher);
     return -EIO;
   }
   *out = app->GetOutput();
+  if (tree) tree->impl = std::move(impl);
+  return 0;
+}
+
+int take_blocks(vtkDataSet *ds, size_t ncells, std::vector<uint32_t> *tet_block, std::string *err) {
+  vtkSmartPointer<vtkDataArray> id = ds->GetCellData()->GetArray(kBlockArray);
+  if (!id) return 0;
+  ds->GetCellData()->RemoveArray(kBlockArray);
+  if ((size_t)id->GetNumberOfTuples() != ncells) {
+    *err = "the blocks' numbers were lost splitting their cells";
+    return -EIO;
+  }
+  try {
+    tet_block->resize(ncells);
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory reading the mesh";
+    return -ENOMEM;
+  }
+  for (size_t c = 0; c < ncells; c++) (*tet_block)[c] = (uint32_t)id->GetComponent((vtkIdType)c, 0);
   return 0;
 }
 

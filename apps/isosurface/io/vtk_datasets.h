@@ -13,10 +13,24 @@
  *    read as a .vti is.
  *  - .vtm (a multiblock index of .vtu, .vti, .vts, .vtr block files): every
  *    non-empty block, tetrahedralized as above when it is not an
- *    unstructured grid, appended into one unstructured grid (vtkAppendFilter,
- *    points not merged: each block contoured as vtkContourFilter contours
- *    it, the surfaces of the blocks in one output). Arrays are those every
- *    block has. */
+ *    unstructured grid (an image block too: --split and --order are those
+ *    of a lone image's own tetrahedralization, which a block's split into
+ *    one appended grid does not go through), appended into one
+ *    unstructured grid (vtkAppendFilter, points not merged: each block
+ *    contoured as vtkContourFilter contours it), each cell carrying its
+ *    block's number (kBlockArray, taken out by take_blocks into
+ *    Mesh::tet_block) so that the surface can be written a block per
+ *    block (write_surface_blocks). Arrays are those every block has.
+ *  - Blanked cells (VTK 9.1's IsCellVisible: a HIDDENCELL or REFINEDCELL
+ *    bit in the vtkGhostType cell array, or a hidden point): a structured
+ *    grid's are left out by vtkDataSetTriangleFilter (its GetCell gives an
+ *    empty cell), as vtkContourFilter's structured-grid path
+ *    (vtkGridSynchronizedTemplates3D) leaves them out; a rectilinear grid's
+ *    and an image block's are split and contoured, as vtkContourFilter's
+ *    paths for them (vtkRectilinearSynchronizedTemplates, vtkFlyingEdges3D)
+ *    contour them; DUPLICATECELL ghosts are kept everywhere, and so are an
+ *    unstructured grid's hidden cells (VTK 9.1's vtkContourGrid and
+ *    vtkContour3DLinearGrid read no ghost array). */
 #ifndef APPS_ISOSURFACE_IO_VTK_DATASETS_H
 #define APPS_ISOSURFACE_IO_VTK_DATASETS_H
 
@@ -27,9 +41,23 @@
 #include <vtkMultiBlockDataSet.h>
 #include <vtkSmartPointer.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace iso {
+
+/* The cell array that numbers a multiblock's blocks through the append and
+ * the splits (removed by take_blocks before the arrays are carried). */
+constexpr char kBlockArray[] = "adapt-isosurface block";
+
+/* A .vtm's tree: its structure and the blocks' names and metadata
+ * (vtkDataObjectTree::CopyStructure, no data), and block b's flat index
+ * in it (the leaves that hold a dataset, in VTK's iterator order). */
+struct BlockTree::Impl {
+  vtkSmartPointer<vtkMultiBlockDataSet> tree;
+  std::vector<unsigned> flat;
+};
 
 /* The point count of the linear 3D cell types --tetrahedralize splits, 0
  * for the others. */
@@ -55,18 +83,26 @@ int check_input(const std::string &path, FileFormat f, std::string *err);
 
 /* *ds, a structured or rectilinear grid or an image, replaced by its
  * tetrahedra (vtkDataSetTriangleFilter, tetrahedra only) on ds's points
- * at their precision (the filter rounds them to float); other datasets
- * untouched.
+ * at their precision (the filter rounds them to float), a structured
+ * grid's blanked cells left out (see the top); other datasets untouched.
  * 0 or -EIO (the filter failed). */
 int structured_to_tets(vtkSmartPointer<vtkDataSet> *ds, std::string *err);
 
-/* The blocks of mb as one unstructured grid (see the top) in *out. Cell
- * scalars (wants_cell_scalars, vtk_arrays.h) are converted block by block
- * before the split; *array is then their name (else untouched). Errors:
- * cell_scalars_to_points's, -ENOTSUP a block that is not a 3D dataset
- * (polydata), -EINVAL no block with cells, -EIO VTK's filters failed. */
+/* The blocks of mb as one unstructured grid (see the top) in *out, its
+ * cells' blocks in kBlockArray; mb's tree in *tree when tree is not null.
+ * Cell scalars (wants_cell_scalars, vtk_arrays.h) are converted block by
+ * block before the split; *array is then their name (else untouched).
+ * Errors: cell_scalars_to_points's, -ENOTSUP a block that is not a 3D
+ * dataset (polydata), -EINVAL no block with cells, -EIO VTK's filters
+ * failed. */
 int append_blocks(vtkMultiBlockDataSet *mb, const ReadOptions &opt,
-                  vtkSmartPointer<vtkDataSet> *out, std::string *array, std::string *err);
+                  vtkSmartPointer<vtkDataSet> *out, std::string *array, BlockTree *tree,
+                  std::string *err);
+
+/* ds's kBlockArray (ds of ncells cells, after every split of its cells)
+ * removed from its cell data and copied into *tet_block; nothing done
+ * without one. 0, -EIO a length other than ncells, -ENOMEM. */
+int take_blocks(vtkDataSet *ds, size_t ncells, std::vector<uint32_t> *tet_block, std::string *err);
 
 } // namespace iso
 

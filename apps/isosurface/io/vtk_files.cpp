@@ -6,15 +6,18 @@
 #include "pieces_xml.h"
 #include "vtk_bridge.h"
 #include "vtk_convert.h"
+#include "vtk_datasets.h"
 #include "vtk_quiet.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkCommand.h>
 #include <vtkDataArray.h>
+#include <vtkDataObjectTreeIterator.h>
 #include <vtkDataWriter.h>
 #include <vtkDoubleArray.h>
 #include <vtkIdTypeArray.h>
+#include <vtkMultiBlockDataSet.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -24,14 +27,17 @@
 #include <vtkSmartPointer.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkUnstructuredGridWriter.h>
+#include <vtkXMLMultiBlockDataWriter.h>
 #include <vtkXMLPPolyDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 #include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkXMLWriter.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <string>
 #include <sys/stat.h>
 #include <utility>
@@ -168,17 +174,111 @@ bool add_arrays(vtkFieldData *fd, const std::vector<MeshArray> &arrays, size_t n
 
 } // namespace
 
+namespace {
+
+/* The surface and its arrays as a polydata (*pd); false if an array has
+ * another length than the points or triangles, or an unknown type. */
+bool polydata_of(const Surface &s, const std::vector<MeshArray> &point_data,
+                 const std::vector<MeshArray> &cell_data, bool scalars,
+                 vtkSmartPointer<vtkPolyData> *pd) {
+  *pd = to_vtk(s);
+  if (!add_arrays((*pd)->GetPointData(), point_data, s.nverts()) ||
+      !add_arrays((*pd)->GetCellData(), cell_data, s.ntris()))
+    return false;
+  if (scalars && !point_data.empty())
+    (*pd)->GetPointData()->SetActiveScalars(point_data[0].name.c_str());
+  return true;
+}
+
+/* The tuples idx[0..) of each array, in that order. */
+std::vector<MeshArray> pick_tuples(const std::vector<MeshArray> &arrays,
+                                   const std::vector<size_t> &idx) {
+  std::vector<MeshArray> out;
+  for (const MeshArray &a : arrays) {
+    MeshArray p = a;
+    const size_t w = a.tuple_bytes();
+    p.bytes.resize(idx.size() * w);
+    for (size_t i = 0; i < idx.size(); i++)
+      std::memcpy(p.bytes.data() + i * w, a.bytes.data() + idx[i] * w, w);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+/* Block b's part of the surface: its triangles (tri_block), their
+ * vertices numbered in order of first use, the arrays' tuples picked. */
+bool block_polydata(const Surface &s, const std::vector<uint32_t> &tri_block, uint32_t b,
+                    const std::vector<MeshArray> &point_data,
+                    const std::vector<MeshArray> &cell_data, bool scalars,
+                    vtkSmartPointer<vtkPolyData> *pd) {
+  Surface part;
+  std::vector<size_t> verts, tris;
+  std::vector<int64_t> local(s.nverts(), -1);
+  for (size_t t = 0; t < s.ntris(); t++) {
+    if (tri_block[t] != b) continue;
+    tris.push_back(t);
+    for (int k = 0; k < 3; k++) {
+      const auto v = (size_t)s.tri[3 * t + (size_t)k];
+      if (local[v] < 0) {
+        local[v] = (int64_t)verts.size();
+        verts.push_back(v);
+        part.xyz.insert(part.xyz.end(), &s.xyz[3 * v], &s.xyz[3 * v] + 3);
+      }
+      part.tri.push_back(local[v]);
+    }
+  }
+  return polydata_of(part, pick_tuples(point_data, verts), pick_tuples(cell_data, tris), scalars,
+                     pd);
+}
+
+} // namespace
+
+int write_surface_blocks(const BlockTree &blocks, const Surface &s,
+                         const std::vector<uint32_t> &tri_block,
+                         const std::vector<MeshArray> &point_data,
+                         const std::vector<MeshArray> &cell_data, bool scalars,
+                         const std::string &path, std::string *err) {
+  if (!has_extension(path, ".vtm")) return unknown_extension(path, ".vtm", err);
+  const size_t n = blocks.count();
+  if (!blocks.impl || tri_block.size() != s.ntris() ||
+      std::any_of(tri_block.begin(), tri_block.end(), [n](uint32_t b) { return b >= n; })) {
+    *err = "write_surface_blocks: the triangles' blocks do not match the input's";
+    return -EINVAL;
+  }
+  std::map<unsigned, uint32_t> block_at; /* flat index -> block */
+  for (size_t b = 0; b < n; b++) block_at[blocks.impl->flat[b]] = (uint32_t)b;
+  vtkNew<vtkMultiBlockDataSet> out;
+  out->CopyStructure(blocks.impl->tree);
+  vtkSmartPointer<vtkDataObjectTreeIterator> it;
+  it.TakeReference(out->NewTreeIterator());
+  it->SkipEmptyNodesOff();
+  it->VisitOnlyLeavesOn();
+  try {
+    for (it->InitTraversal(); !it->IsDoneWithTraversal(); it->GoToNextItem()) {
+      auto at = block_at.find(it->GetCurrentFlatIndex());
+      if (at == block_at.end()) continue;
+      vtkSmartPointer<vtkPolyData> pd;
+      if (!block_polydata(s, tri_block, at->second, point_data, cell_data, scalars, &pd)) {
+        *err = "write_surface_blocks: an array of the wrong length or type";
+        return -EINVAL;
+      }
+      out->SetDataSet(it, pd);
+    }
+  } catch (const std::bad_alloc &) {
+    *err = "out of memory splitting the surface into its blocks";
+    return -ENOMEM;
+  }
+  return write_with<vtkXMLMultiBlockDataWriter>(out, path, err);
+}
+
 int write_surface(const Surface &s, const std::vector<MeshArray> &point_data,
                   const std::vector<MeshArray> &cell_data, bool scalars, const std::string &path,
                   std::string *err) {
-  vtkSmartPointer<vtkPolyData> pd = to_vtk(s);
-  if (!add_arrays(pd->GetPointData(), point_data, s.nverts()) ||
-      !add_arrays(pd->GetCellData(), cell_data, s.ntris())) {
+  vtkSmartPointer<vtkPolyData> pd;
+  if (!polydata_of(s, point_data, cell_data, scalars, &pd)) {
     *err = "write_surface: an array of the wrong length or type";
     return -EINVAL;
   }
-  if (scalars && !point_data.empty())
-    pd->GetPointData()->SetActiveScalars(point_data[0].name.c_str());
   if (has_extension(path, ".vtp")) return write_with<vtkXMLPolyDataWriter>(pd, path, err);
   if (has_extension(path, ".vtk")) return write_with<vtkPolyDataWriter>(pd, path, err);
   return unknown_extension(path, ".vtp or .vtk", err);
