@@ -90,8 +90,10 @@ int adapt__deque_pop_locked(adapt__deque *d, size_t floor, adapt__spawned *out) 
   return got;
 }
 
-int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *restored) {
+int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *restored,
+                       size_t *refused) {
   *restored = 0;
+  *refused = 0;
   /* relaxed pre-check without the lock (hint). */
   if (!adapt__deque_nonempty(d, memory_order_relaxed)) return 0;
   adapt__deque_lock(d);
@@ -114,6 +116,7 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *res
   if (e->scope && e->scope->team && !adapt__team_join(e->scope->team, thief)) {
     /* seq_cst: as the restores below. */
     atomic_store_explicit(&d->head, h, memory_order_seq_cst);
+    *refused = h + 1;
     adapt__deque_unlock(d);
     return 0;
   }

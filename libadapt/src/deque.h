@@ -146,8 +146,11 @@ int adapt__deque_pop_locked(adapt__deque *d, size_t floor, adapt__spawned *out);
 /* Thief (worker id `thief`): take the oldest task, or a piece of it if it
  * is splittable; 1 with *out to run, 0 if nothing was taken. *restored: 1
  * if a splittable entry stayed in place (its work may have looked gone to a
- * sleeper while head was past it: the caller wakes sleepers). */
-int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *restored);
+ * sleeper while head was past it: the caller wakes sleepers). *refused:
+ * head + 1 if the oldest entry's team (worker limit) refused the thief,
+ * else 0. */
+int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *restored,
+                       size_t *refused);
 /* Owner: entries in the deque (owner's view; thieves may have taken some). */
 static inline size_t adapt__deque_size(adapt__deque *d) {
   size_t t = atomic_load_explicit(&d->tail, memory_order_relaxed);

@@ -61,6 +61,20 @@ static int team_first(adapt_reply_set *rs, adapt__team *t) {
   return n;
 }
 
+/* Worker limit: 1 if every frame w has published refuses thief `id` (a
+ * full team it is not in), so that the thief may sleep until w publishes
+ * again (idle.c). 0 when a frame has no limit or room for it, when w has
+ * none, or when a spawned task at the head of w's deque made the request
+ * fail (the thief takes it next). */
+static int refuses_all(const adapt__worker *w, int id) {
+  if (w->depth == 0 || adapt__deque_head_whole((adapt__deque *)&w->dq)) return 0;
+  for (unsigned i = 0; i < w->depth; i++) {
+    const adapt__team *t = w->frames[i]->team;
+    if (!t || adapt__team_member(t, id) || adapt__team_room(t, id, 0)) return 0;
+  }
+  return 1;
+}
+
 int adapt__serve(adapt__worker *w) {
   if (w->serving) return 0; /* a splitter or reducer polled: not re-entrant */
   w->serving = 1;
@@ -113,7 +127,8 @@ int adapt__serve(adapt__worker *w) {
        * publishes rec, its descriptor and the frame's task. */
       atomic_store_explicit(&slot->state, ADAPT__REQ_OK, memory_order_release);
     } else {
-      /* release: pairs with the thief's acquire load (no data). */
+      slot->refused = refuses_all(w, rs.ids[j]) ? adapt__hw_value(w) : 0;
+      /* release: pairs with the thief's acquire load; publishes refused. */
       atomic_store_explicit(&slot->state, ADAPT__REQ_FAIL, memory_order_release);
     }
   }

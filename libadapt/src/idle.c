@@ -9,7 +9,27 @@
  * In the single total order of seq_cst operations either the sleeper's
  * has_work loads see the publication (it does not sleep) or the waker's load
  * of sleepers sees the sleeper (it bumps epoch, so the futex_wait returns at
- * once or is woken). */
+ * once or is woken).
+ *
+ * Worker limit (adapt_attr.max_workers): a frame or deque entry of a call
+ * whose team is full is no work for a worker outside the team, which would
+ * otherwise find has_work, ask, be refused and ask again for as long as the
+ * call runs. The victim says so in its answer (adapt__req.refused: its
+ * has_work value when every published frame refused the thief), and a
+ * thief refused by a deque entry notes the head index; the thief keeps
+ * these per victim for its idle round. The sleeper's check skips a victim
+ * whose has_work (or deque head) is still the one that refused it: a new
+ * publication changes has_work's generation, a theft the head. The waker
+ * of work with a team (a full one may admit only its members) wakes only
+ * if a sleeper may join it:
+ *   sleeper: sleepers += 1; sleeping = 1; check has_work, head, tail
+ *   waker:   has_work = d or tail += 1; if (sleepers > 0 and some worker j
+ *            with sleeping[j] is a member or fits) { epoch += 1; futex_wake }
+ * all seq_cst: either the sleeper sees the publication, or the waker sees
+ * its flag. Work that refused a sleeper and never changes is run by its
+ * owner (every owner runs its own frames and entries to the end), so a
+ * refusal misread (a deque emptied and refilled to the same head) costs
+ * parallelism until the next wake-up, never progress. */
 #include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -19,6 +39,7 @@
 
 #include "debug.h"
 #include "frame.h"
+#include "scope.h"
 #include "worker.h"
 
 static void futex_wait(atomic_uint *addr, unsigned expected) {
@@ -29,14 +50,37 @@ static void futex_wake(atomic_uint *addr) {
   syscall(SYS_futex, (unsigned *)addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
-int adapt__any_work(void) {
-  for (int i = 0; i < adapt__rt.nworkers; i++)
+/* 1 if some worker has published frames or deque entries that did not
+ * refuse w in its current idle round (seq_cst loads). */
+static int any_work_for(const adapt__worker *w) {
+  for (int i = 0; i < adapt__rt.nworkers; i++) {
+    adapt__worker *v = adapt__rt.workers[i];
+    const adapt__refusal *r = &w->refused[i];
     /* seq_cst: pairs with the seq_cst store in adapt__publish (see above). */
-    if (atomic_load_explicit(&adapt__rt.workers[i]->has_work, memory_order_seq_cst) > 0 ||
-        /* seq_cst: pairs with the seq_cst store of tail in adapt__deque_push. */
-        adapt__deque_nonempty(&adapt__rt.workers[i]->dq, memory_order_seq_cst))
-      return 1;
+    int hw = atomic_load_explicit(&v->has_work, memory_order_seq_cst);
+    if (ADAPT__HW_DEPTH(hw) > 0 && !(r->hw_round == w->round && r->hw == hw)) return 1;
+    /* seq_cst: pairs with the seq_cst store of tail in adapt__deque_publish
+     * and the thieves' seq_cst stores of head. */
+    size_t t = atomic_load_explicit(&v->dq.tail, memory_order_seq_cst);
+    size_t h = atomic_load_explicit(&v->dq.head, memory_order_seq_cst);
+    if (t > h && !(r->head_round == w->round && r->head == h)) return 1;
+  }
   return 0;
+}
+
+void adapt__wake_for(const adapt__team *t) {
+  if (t) {
+    int n = adapt__rt.nworkers, j = 0;
+    for (; j < n; j++)
+      /* seq_cst: the waker half of the Dekker pair with the sleeper's
+       * seq_cst store of sleeping before its check (see above); a stale 1
+       * only wakes in vain. */
+      if (atomic_load_explicit(&adapt__rt.workers[j]->sleeping, memory_order_seq_cst) &&
+          (adapt__team_member(t, j) || adapt__team_room(t, j, 0)))
+        break;
+    if (j == n) return; /* every sleeper is outside the team, which is full */
+  }
+  adapt__wake_all();
 }
 
 void adapt__wake_all(void) {
@@ -46,14 +90,18 @@ void adapt__wake_all(void) {
   futex_wake(&adapt__rt.epoch);
 }
 
-void adapt__idle_sleep(adapt__worker *w) {
+int adapt__idle_sleep(adapt__worker *w) {
+  int slept = 0;
   /* acquire: pairs with the release increment in adapt__wake_all. */
   unsigned e = atomic_load_explicit(&adapt__rt.epoch, memory_order_acquire);
   /* seq_cst: the sleeper half of the Dekker pair with adapt__publish. */
   atomic_fetch_add_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
-  if (!adapt__any_work() && !atomic_load_explicit(&w->nreq, memory_order_relaxed) &&
+  /* seq_cst: the sleeper half of the Dekker pair with adapt__wake_for. */
+  atomic_store_explicit(&w->sleeping, 1, memory_order_seq_cst);
+  if (!any_work_for(w) && !atomic_load_explicit(&w->nreq, memory_order_relaxed) &&
       /* acquire: pairs with the release store of shutdown in adapt_finalize. */
       !atomic_load_explicit(&adapt__rt.shutdown, memory_order_acquire)) {
+    slept = 1;
     uint64_t t0 = adapt__now_ns();
     ADAPT_STAT_INC(w, sleeps);
     futex_wait(&adapt__rt.epoch, e);
@@ -61,7 +109,10 @@ void adapt__idle_sleep(adapt__worker *w) {
     ADAPT_STAT_ADD(w, idle_ns, t1 - t0);
     if (adapt__trace_mask & ADAPT__TRACE_SLEEP) adapt__trace(w, ADAPT__TRACE_SLEEP, t0, t1, 0, 0);
   }
+  /* relaxed: read as a hint by wakers (a late 0 wakes in vain). */
+  atomic_store_explicit(&w->sleeping, 0, memory_order_relaxed);
   atomic_fetch_sub_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
+  return slept;
 }
 
 void adapt__publish(adapt__worker *w, adapt__frame *f) {
@@ -69,17 +120,18 @@ void adapt__publish(adapt__worker *w, adapt__frame *f) {
   f->level = w->depth;
   w->frames[w->depth++] = f;
   f->flags |= ADAPT__FRAME_PUBLISHED;
+  w->pubgen++;
   /* seq_cst: this store and the load of sleepers below pair with a sleeper's
    * seq_cst increment of sleepers and its loads of has_work (Dekker): either
    * it sees our frame or we see it asleep and wake it. */
-  atomic_store_explicit(&w->has_work, (int)w->depth, memory_order_seq_cst);
+  atomic_store_explicit(&w->has_work, adapt__hw_value(w), memory_order_seq_cst);
   if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0 && !w->solo)
-    adapt__wake_all(); /* (nobody can take a solo worker's frames) */
+    adapt__wake_for(f->team); /* (nobody can take a solo worker's frames) */
 }
 
 int adapt__push_entry(adapt__worker *w, const adapt__spawned *e) {
   int rc = adapt__deque_push(&w->dq, e);
-  if (rc == 0) adapt__wake_after_push(w->solo);
+  if (rc == 0) adapt__wake_after_push(w->solo, e->scope ? e->scope->team : NULL);
   return rc;
 }
 
@@ -91,5 +143,5 @@ void adapt__unpublish(adapt__worker *w, adapt__frame *f) {
   f->flags &= ~ADAPT__FRAME_PUBLISHED;
   /* relaxed: a hint for victim selection; a stale nonzero only costs a
    * failed request. */
-  atomic_store_explicit(&w->has_work, (int)w->depth, memory_order_relaxed);
+  atomic_store_explicit(&w->has_work, adapt__hw_value(w), memory_order_relaxed);
 }

@@ -8,25 +8,30 @@
 #include "rt.h"
 
 struct adapt__frame;
+struct adapt__team;
 struct adapt__worker;
 
-/* Sleeper side: sleep until work may have been published (or shutdown). */
-void adapt__idle_sleep(struct adapt__worker *w);
-/* 1 if some worker has published frames or deque entries (seq_cst loads). */
-int adapt__any_work(void);
+/* Sleeper side: sleep until work may have been published (or shutdown),
+ * unless some worker has published work that did not refuse w in its
+ * current idle round (w->refused). 1 if it slept. */
+int adapt__idle_sleep(struct adapt__worker *w);
 /* Wake every sleeper. */
 void adapt__wake_all(void);
+/* Waker side, after publishing work of team t (NULL: no limit) and seeing
+ * sleepers: wake them all, unless t is full and no sleeper is a member. */
+void adapt__wake_for(const struct adapt__team *t);
 
 /* Waker side. Push e on w's deque (owner) and wake sleepers if there are
  * any: 0, or -ENOSPC when the deque is full (nothing pushed). */
 int adapt__push_entry(struct adapt__worker *w, const adapt__spawned *e);
 /* Waker side after a push published by the caller (adapt__deque_publish)
- * on a worker whose `solo` is solo: wake sleepers if there are any. */
-static inline void adapt__wake_after_push(int solo) {
+ * on a worker whose `solo` is solo, of an entry of team t (NULL: no
+ * limit): wake sleepers if there are any that may take it. */
+static inline void adapt__wake_after_push(int solo, const struct adapt__team *t) {
   /* seq_cst: with the seq_cst store of tail in adapt__deque_publish, the
    * waker half of the Dekker pair of the idle protocol (idle.c). */
   if (ADAPT__UNLIKELY(atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0) && !solo)
-    adapt__wake_all();
+    adapt__wake_for(t);
 }
 /* Publishing a frame on w's frame stack / unpublishing it: wakes sleepers
  * when needed. */

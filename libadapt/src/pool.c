@@ -22,6 +22,7 @@ static void *worker_main(void *arg) {
   while (!atomic_load_explicit(&adapt__rt.shutdown, memory_order_acquire)) {
     if (atomic_load_explicit(&w->nreq, memory_order_relaxed)) adapt__serve(w);
     if (adapt__steal_and_run(w, -1)) { /* it closes the idle period before running */
+      w->round++;                      /* a new idle round: the refusals noted so far expire */
       w->idle_since = adapt__now_ns();
       spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
       continue;
@@ -29,7 +30,7 @@ static void *worker_main(void *arg) {
     uint64_t now = adapt__now_ns();
     if (now >= spin_until) {
       ADAPT_STAT_ADD(w, idle_ns, now - w->idle_since);
-      adapt__idle_sleep(w);
+      if (adapt__idle_sleep(w)) w->round++; /* woken: the refusals expire */
       w->idle_since = adapt__now_ns();
       spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
     } else {

@@ -33,6 +33,11 @@ typedef struct adapt__req {
   /* Written by the victim before its release store of OK; read by the thief
    * after its acquire load of OK. */
   struct adapt__theft *rec;
+  /* Written by the victim before its release store of FAIL; read by the
+   * thief after its acquire load of FAIL: the victim's has_work value when
+   * every frame it had published refused the thief for a worker limit (a
+   * full team the thief is not in), else 0 (idle.c). */
+  int refused;
 } adapt__req;
 
 #endif /* LIBADAPT_SRC_REQUEST_H */

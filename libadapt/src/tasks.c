@@ -98,7 +98,7 @@ static inline int spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   e->fn = fn;
   e->arg = arg;
   adapt__deque_publish(&w->dq);
-  adapt__wake_after_push(w->solo);
+  adapt__wake_after_push(w->solo, s->team);
   return 0;
 }
 

@@ -20,11 +20,17 @@ static inline uint64_t rng_next(adapt__worker *w) {
   return x * 0x2545F4914F6CDD1Dull;
 }
 
-static inline int has_work(int v) {
+/* Does v look busy to w: published frames or deque entries, other than
+ * those that refused w in its idle round (worker limit, idle.c)? */
+static inline int has_work(const adapt__worker *w, int v) {
   adapt__worker *x = adapt__rt.workers[v];
-  /* relaxed: a hint only; the request and deque protocols decide. */
-  return atomic_load_explicit(&x->has_work, memory_order_relaxed) > 0 ||
-         adapt__deque_nonempty(&x->dq, memory_order_relaxed);
+  const adapt__refusal *r = &w->refused[v];
+  /* relaxed: hints only; the request and deque protocols decide. */
+  int hw = atomic_load_explicit(&x->has_work, memory_order_relaxed);
+  if (ADAPT__HW_DEPTH(hw) > 0 && !(r->hw_round == w->round && r->hw == hw)) return 1;
+  size_t h = atomic_load_explicit(&x->dq.head, memory_order_relaxed);
+  return atomic_load_explicit(&x->dq.tail, memory_order_relaxed) > h &&
+         !(r->head_round == w->round && r->head == h);
 }
 
 /* A victim with published frames, never w itself; -1 if none looks busy.
@@ -33,23 +39,24 @@ static inline int has_work(int v) {
 static int pick_victim(adapt__worker *w, int prefer) {
   int n = adapt__rt.nworkers;
   if (n < 2) return -1;
-  if (prefer >= 0 && prefer != w->id && has_work(prefer)) return prefer;
+  if (prefer >= 0 && prefer != w->id && has_work(w, prefer)) return prefer;
   if (adapt__rt.victim_cache && w->nnear > 0) {
     for (int k = 0; k < 2 * w->nnear; k++) {
       int v = w->near[rng_next(w) % (uint64_t)w->nnear];
-      if (has_work(v)) return v;
+      if (has_work(w, v)) return v;
     }
   }
   for (int k = 0; k < 2 * n; k++) {
     int v = (int)(rng_next(w) % (uint64_t)(n - 1));
     if (v >= w->id) v++;
-    if (has_work(v)) return v;
+    if (has_work(w, v)) return v;
   }
   return -1;
 }
 
 /* Post a request to v and wait for the answer. Returns the record of the
- * piece received, or NULL (failed, or cancelled after the timeout). */
+ * piece received, or NULL (failed, or cancelled after the timeout); a
+ * failure for a worker limit is noted in w->refused. */
 static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
   adapt__req *slot = &v->req[w->id];
   ADAPT_ASSERT_EQ(atomic_load_explicit(&slot->state, memory_order_relaxed), ADAPT__REQ_IDLE);
@@ -75,6 +82,10 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
       return rec;
     }
     if (st == ADAPT__REQ_FAIL) {
+      if (slot->refused) {
+        w->refused[v->id].hw = slot->refused;
+        w->refused[v->id].hw_round = w->round;
+      }
       atomic_store_explicit(&slot->state, ADAPT__REQ_IDLE, memory_order_relaxed);
       return NULL;
     }
@@ -120,7 +131,13 @@ int adapt__steal_and_run(adapt__worker *w, int prefer) {
   if (v < 0) return 0;
   adapt__worker *victim = adapt__rt.workers[v];
   adapt__spawned task;
-  int restored, got = adapt__deque_steal(&victim->dq, w->id, &task, &restored);
+  int restored;
+  size_t refused;
+  int got = adapt__deque_steal(&victim->dq, w->id, &task, &restored, &refused);
+  if (refused) { /* refused for a worker limit: note the head (idle.c) */
+    w->refused[v].head = refused - 1u;
+    w->refused[v].head_round = w->round;
+  }
   /* seq_cst: after the seq_cst restore of head, the waker half of the
    * Dekker pair with a sleeper's seq_cst increment of sleepers and loads of
    * head and tail (idle.c): it saw the entry, or we wake it. */
@@ -135,7 +152,9 @@ int adapt__steal_and_run(adapt__worker *w, int prefer) {
     return 1;
   }
   /* relaxed: hint; a victim with spawned tasks only may have no frame. */
-  if (atomic_load_explicit(&victim->has_work, memory_order_relaxed) <= 0) return 0;
+  int hw = atomic_load_explicit(&victim->has_work, memory_order_relaxed);
+  if (ADAPT__HW_DEPTH(hw) == 0 || (w->refused[v].hw_round == w->round && w->refused[v].hw == hw))
+    return 0;
   adapt__theft *rec = request_from(w, victim);
   if (!rec) return 0;
   uint64_t now = adapt__now_ns();

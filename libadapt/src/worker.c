@@ -9,6 +9,7 @@ adapt__worker *adapt__worker_new(int id, int n) {
   if (!w) return NULL;
   memset(w, 0, sizeof *w);
   w->id = id;
+  w->round = 1; /* the zeroed refusals are stamped 0: none is current */
   w->rng = 0x9e3779b97f4a7c15ull * (uint64_t)(id + 1) ^ adapt__now_ns();
   size_t bytes = sizeof(adapt__req) * (size_t)n;
   w->req = aligned_alloc(ADAPT_CACHE_LINE,
@@ -18,7 +19,9 @@ adapt__worker *adapt__worker_new(int id, int n) {
     return NULL;
   }
   memset(w->req, 0, bytes);
-  if (adapt__deque_init(&w->dq) != 0) {
+  w->refused = calloc((size_t)n, sizeof *w->refused);
+  if (!w->refused || adapt__deque_init(&w->dq) != 0) {
+    free(w->refused);
     free(w->req);
     free(w);
     return NULL;
@@ -26,6 +29,7 @@ adapt__worker *adapt__worker_new(int id, int n) {
   for (int i = 0; i < n; i++) atomic_init(&w->req[i].state, ADAPT__REQ_IDLE);
   atomic_init(&w->nreq, 0);
   atomic_init(&w->has_work, 0);
+  atomic_init(&w->sleeping, 0);
   adapt__stats_clear(&w->stats);
   return w;
 }
@@ -35,6 +39,7 @@ void adapt__worker_free(adapt__worker *w) {
   adapt__trace_free(w);
   adapt__deque_fini(&w->dq);
   free(w->near);
+  free(w->refused);
   free(w->req);
   free(w);
 }

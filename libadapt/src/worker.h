@@ -34,6 +34,12 @@ typedef struct adapt__worker {
   int solo;            /* 1: a thread's own worker for regions started while the
                           pool is busy (never a victim, never a thief) */
   uint64_t idle_since; /* idle loop: start of the current idle period, 0 if none */
+  unsigned pubgen;     /* publications so far (the generation in has_work) */
+  unsigned round;      /* idle round: the refusals stamped with it are current */
+  /* Per victim: what refused our last requests for a worker limit (idle.c):
+   * its has_work value and the head index of its deque, each valid while
+   * its round is `round`. */
+  struct adapt__refusal *refused;
   struct adapt__lazy_td *postponed_oldest; /* lazy-bf: private deque of postponed */
   struct adapt__lazy_td *postponed_newest; /* ranges, on this worker's stack */
   struct adapt__frame *frames[ADAPT_MAX_DEPTH];
@@ -49,8 +55,14 @@ typedef struct adapt__worker {
   _Alignas(ADAPT_CACHE_LINE) atomic_uint nreq;
 
   /* --- Written by the owner, read by thieves choosing a victim and by
-   * sleepers: number of published frames. seq_cst (see adapt__idle_sleep). */
+   * sleepers: the number of published frames in the low 8 bits
+   * (ADAPT__HW_DEPTH), the generation of the last publication above them
+   * (adapt__hw_value), so that a sleeper tells a new frame from the ones
+   * that refused it. seq_cst (see adapt__idle_sleep). `sleeping`: 1 while
+   * this worker is in adapt__idle_sleep's check or asleep (seq_cst: read by
+   * adapt__wake_for). */
   _Alignas(ADAPT_CACHE_LINE) atomic_int has_work;
+  atomic_int sleeping;
 
   /* --- Counters: written by the owner (relaxed), read by anyone --- */
   _Alignas(ADAPT_CACHE_LINE) adapt__stats stats;
@@ -61,6 +73,22 @@ typedef struct adapt__worker {
   /* --- Spawned tasks (THE deque: own cache-line groups inside) --- */
   adapt__deque dq;
 } adapt__worker;
+
+/* A refusal recorded by a thief (worker.h `refused`, idle.c). */
+typedef struct adapt__refusal {
+  int hw;            /* the victim's has_work when all its frames refused us */
+  unsigned hw_round; /* w->round when recorded */
+  size_t head;       /* the victim's deque head whose entry refused us */
+  unsigned head_round;
+} adapt__refusal;
+
+_Static_assert(ADAPT_MAX_DEPTH < 256, "has_work keeps the depth in 8 bits");
+/* The published frames counted in a has_work value. */
+#define ADAPT__HW_DEPTH(v) ((v)&0xff)
+/* w's has_work value for its current depth and generation (owner). */
+static inline int adapt__hw_value(const adapt__worker *w) {
+  return (int)(((w->pubgen & 0x7fffffu) << 8) | w->depth);
+}
 
 /* Make the calling thread act as w (NULL: none). */
 static inline void adapt__set_self(adapt__worker *w) {

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "adapt_test.h"
@@ -279,6 +280,110 @@ static void test_thief_timeout(void **state) {
   assert_true(s.requests_timeout > 0);
 }
 
+/* --- Worker limit (adapt_attr.max_workers) among other callers ------ */
+
+/* A limited call: each index marks its cell and its worker's bit. */
+typedef struct limited {
+  atomic_uchar *hits;
+  atomic_uint ids;  /* bit w: worker w ran a body */
+  atomic_int bad;   /* a body saw a worker id out of range */
+  unsigned long ns; /* each index's time */
+} limited;
+
+static void limited_body(size_t b, size_t e, void *ctx) {
+  limited *l = ctx;
+  int id = adapt_worker_id();
+  if (id >= 0 && id < 32)
+    atomic_fetch_or_explicit(&l->ids, 1u << id, memory_order_relaxed);
+  else if (id != -1) /* -1: a caller that runs alone while the pool is busy */
+    atomic_store_explicit(&l->bad, 1, memory_order_relaxed);
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&l->hits[i], 1, memory_order_relaxed);
+    adapt_test_spin_ns(l->ns);
+  }
+}
+
+/* Run n indices with at most k workers: 1 if every index ran once, on at
+ * most k distinct workers. */
+static int limited_run(size_t n, unsigned k, unsigned long ns) {
+  limited l = {calloc(n, 1), 0, 0, ns};
+  if (!l.hits) return 0;
+  adapt_attr a = {0};
+  a.grain = 1;
+  a.max_workers = k;
+  int ok = adapt_for(0, n, limited_body, &l, &a) == 0 && !atomic_load(&l.bad) &&
+           __builtin_popcount(atomic_load(&l.ids)) <= (int)k;
+  for (size_t i = 0; i < n; i++) ok &= l.hits[i] == 1;
+  free(l.hits);
+  return ok;
+}
+
+static atomic_int callers_failed;
+static void two_callers_body(size_t b, size_t e, void *ctx) {
+  for (size_t i = b; i < e; i++)
+    if (!limited_run(adapt_test_scale(2000, 400), (unsigned)(i + 2), 300))
+      atomic_fetch_add(&callers_failed, 1);
+}
+static void *limited_main(void *arg) {
+  return (void *)(intptr_t)limited_run(adapt_test_scale(2000, 400), (unsigned)(intptr_t)arg, 300);
+}
+
+/* Two calls with their own limits (2 and 3) at once: nested in one pool
+ * call (both run by the pool's workers), then from two foreign threads
+ * (one holds the pool, the other runs alone): every index once, at most k
+ * distinct workers in each call. */
+static void test_limit_two_callers(void **state) {
+  adapt_attr a = {0};
+  a.grain = 1;
+  atomic_store(&callers_failed, 0);
+  assert_int_equal(adapt_for(0, 2, two_callers_body, NULL, &a), 0);
+  assert_int_equal(atomic_load(&callers_failed), 0);
+  pthread_t t[2];
+  for (intptr_t i = 0; i < 2; i++)
+    assert_int_equal(pthread_create(&t[i], NULL, limited_main, (void *)(i + 2)), 0);
+  for (int i = 0; i < 2; i++) {
+    void *ok;
+    pthread_join(t[i], &ok);
+    assert_int_equal((intptr_t)ok, 1);
+  }
+}
+
+static double seconds(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec * 1e-6; }
+
+/* Workers left out of a call limited to one worker sleep while it runs
+ * (they do not keep asking its owner): with 8 workers, the CPU time of
+ * every thread but the caller stays a small part of the call's time. */
+static void test_limit_excluded_sleep(void **state) {
+  struct rusage r0, r1;
+  struct timespec c0, c1, t0, t1;
+  assert_int_equal(adapt_worker_id(), 0);
+  adapt_stats_reset();
+  getrusage(RUSAGE_SELF, &r0);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  size_t n = adapt_test_scale(4000, 1000);
+  assert_true(limited_run(n, 1, 25000));
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+  getrusage(RUSAGE_SELF, &r1);
+  double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+  double mine = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+  double all =
+      seconds(r1.ru_utime) - seconds(r0.ru_utime) + seconds(r1.ru_stime) - seconds(r0.ru_stime);
+  uint64_t posted = 0;
+  for (int w = 1; w < adapt_num_workers(); w++) {
+    adapt_worker_stats st;
+    assert_int_equal(adapt_stats_get(w, &st), 0);
+    posted += st.requests_posted;
+  }
+  fprintf(stderr,
+          "  limit 1 of 8 workers: call %.3f s, caller %.3f s of CPU, the others %.3f s "
+          "(%llu requests)\n",
+          wall, mine, all - mine, (unsigned long long)posted);
+  assert_true(all - mine < wall / 4);
+  assert_true(posted < n / 2); /* spinning, they ask about twice per index */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ADAPT_TEST(test_errors),
@@ -286,6 +391,11 @@ int main(void) {
       ADAPT_TEST(test_nested_three_levels),
       ADAPT_TEST_WORKERS(test_back_to_back_regions, 2),
       ADAPT_TEST_WORKERS(test_foreign_threads, 3),
+      /* before test_finalize_while_busy, whose finalize from another thread
+       * leaves this thread on worker 0's CPU: the next runtime then has one
+       * PU and its workers yield to the caller, spinning or not */
+      ADAPT_TEST_WORKERS(test_limit_two_callers, 8),
+      ADAPT_TEST_WORKERS(test_limit_excluded_sleep, 8),
       ADAPT_TEST_WORKERS(test_finalize_while_busy, 2),
       ADAPT_TEST_WORKERS(test_thief_timeout, 2),
   };

@@ -486,6 +486,37 @@ void worker_limits() {
   }
 }
 
+/* adapt_cancel() from a sort's comparator, with and without workers(2):
+ * the sort completes (spawned parts do not see it), and the cancel goes to
+ * the call enclosing the sort, as the contract says: a body that sorts and
+ * calls it from the comparator cancels its adapt_for (-ECANCELED) whatever
+ * the policy; the loop of one index that runs a limited sort does not keep
+ * it. */
+void cancel_in_comparator() {
+  for (unsigned k : {0u, 2u}) {
+    std::atomic<int> sorted{0};
+    auto body = [](std::size_t, std::size_t, void *p) {
+      auto *x = static_cast<std::pair<unsigned, std::atomic<int> *> *>(p);
+      auto w = small_ints();
+      std::atomic<long> calls{0};
+      auto cmp = [&](int a, int b) {
+        if (calls.fetch_add(1, std::memory_order_relaxed) == 0) (void)adapt_cancel();
+        return a < b;
+      };
+      adapt::sort(adapt::par.workers(x->first), w.begin(), w.end(), cmp);
+      if (std::is_sorted(w.begin(), w.end())) x->second->fetch_add(1);
+    };
+    std::pair<unsigned, std::atomic<int> *> arg{k, &sorted};
+    adapt_attr a{};
+    a.grain = 1;
+    int rc = adapt_for(0, 1, body, &arg, &a);
+    if (rc != -ECANCELED || sorted.load() != 1)
+      std::fprintf(stderr, "cancel in a comparator, workers(%u): rc %d, sorted %d\n", k, rc,
+                   sorted.load());
+    CHECK(rc == -ECANCELED && sorted.load() == 1);
+  }
+}
+
 } // namespace
 
 namespace stl_use {
@@ -501,6 +532,7 @@ void run(int workers) {
   index_loop();
   cancel_tokens();
   worker_limits();
+  cancel_in_comparator();
 }
 
 } // namespace stl_use

@@ -165,7 +165,9 @@ inline void finish(int rc, failure &f) {
  * runs on this thread inside adapt_for over one index with max_workers k,
  * so that the scopes it opens, and the calls under it, keep to the call's
  * workers. k 0: f() directly. Returns f's result; rethrows its exception;
- * adapt::error when the runtime fails before f runs. */
+ * adapt::error when the runtime fails before f runs. An adapt_cancel that
+ * f's own code makes on this thread goes, as without the limit, to the
+ * call enclosing this one (after f returns). */
 template <class F>
 auto with_workers(unsigned k, F &&f) -> decltype(f()) {
   using R = decltype(f());
@@ -194,8 +196,14 @@ auto with_workers(unsigned k, F &&f) -> decltype(f()) {
   a.max_workers = k;
   int rc = adapt_for(0, 1, &call::run, &c, &a);
   if (c.exc) std::rethrow_exception(c.exc);
-  /* -ECANCELED: adapt_cancel in f reached this call, after f returned */
   if (!c.result) throw error(rc < 0 ? rc : -EPROTO, adapt_last_error());
+  /* -ECANCELED with a result: adapt_cancel from code f ran on this thread
+   * outside a call of its own (a sort's comparator at a partition or leaf
+   * the caller runs) reached this loop of one index, which had nothing left
+   * to stop. Without a limit it would have reached the call enclosing this
+   * one: pass it on (none: -EPERM, ignored, as the comparator would have
+   * got). */
+  if (rc == -ECANCELED) (void)adapt_cancel();
   if constexpr (!std::is_void_v<R>) return std::move(*c.result);
 }
 
