@@ -215,8 +215,8 @@ CHECKS += check-layers check-symbols format-check
 # ($(B)/test-logs/<program>.ok, its output in <program>.log; scripts/run_test.sh)
 # as soon as it is built, one after the other in the order of TEST_OKS (each
 # .ok waits for the one before it: order-only), so that a variant holds one
-# job slot for its programs, running or waiting for scripts/run_test.sh's
-# lock, and the compilers keep the others. The order: the C programs first
+# job slot for its programs, running or waiting for the lock of
+# scripts/run_test.sh, and the compilers keep the others. The order: the C programs first
 # (built within the first minute), then the C++ ones; in each part the
 # slowest first (their times in test_all.sh's summary). A failing program
 # prints the end of its log and fails the run. They are independent: each

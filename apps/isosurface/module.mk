@@ -176,8 +176,9 @@ endif
 # The app's objects keep line tables only (ISO_DEBUG, default -g1: file:line
 # in backtraces, perf and gdb; `make ISO_DEBUG=-g` adds the variables): full
 # debug information of the VTK-facing files, which hold VTK's classes in
-# every unit, nearly doubles their compile (io/vtk_bridge.cpp at -O2: 6.0 s
-# of CPU with -g, 3.2 s with -g1; core/cell_phase.cpp 5.5 s, 3.7 s).
+# every unit, nearly doubles their compile (at -O2,
+# apps/isosurface/io/vtk_bridge.cpp: 6.0 s of CPU with -g, 3.2 s with -g1;
+# apps/isosurface/core/cell_phase.cpp: 5.5 s and 3.7 s).
 ISO_DEBUG ?= -g1
 $(B)/obj/$(ISO_DIR)/%.o: private OBJ_FLAGS := $(ISO_DEBUG)
 

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "cgroup.h"
 #include "rt.h"
@@ -18,6 +20,7 @@
 static hwloc_topology_t topo;
 static int topo_loaded;
 static hwloc_cpuset_t caller_set; /* worker 0's binding before init */
+static pid_t caller_tid;          /* worker 0's thread: the one adapt_init bound */
 
 /* The machine as hwloc loaded it, unrestricted, kept for the process's
  * life: each start copies it (hwloc_topology_dup) instead of loading again,
@@ -104,10 +107,23 @@ int adapt__topology_init(int *npus) {
   return 0;
 }
 
+/* Gives worker 0's thread its own CPUs back. adapt_finalize may run on
+ * another thread (a foreign thread finalizing while the initialising one
+ * works): that thread is then rebound by its id, if it is still a thread of
+ * this process (tgkill with signal 0 checks that; an exited thread keeps
+ * nothing to restore). */
+static void restore_caller(void) {
+  if (caller_tid == gettid()) {
+    hwloc_set_cpubind(topo, caller_set, HWLOC_CPUBIND_THREAD);
+  } else if (syscall(SYS_tgkill, getpid(), caller_tid, 0) == 0) {
+    hwloc_set_proc_cpubind(topo, caller_tid, caller_set, HWLOC_CPUBIND_THREAD);
+  }
+}
+
 void adapt__topology_fini(void) {
   if (!topo_loaded) return;
   if (caller_set) {
-    hwloc_set_cpubind(topo, caller_set, HWLOC_CPUBIND_THREAD);
+    restore_caller();
     hwloc_bitmap_free(caller_set);
     caller_set = NULL;
   }
@@ -144,6 +160,7 @@ int adapt__topology_bind(int w) {
       hwloc_bitmap_free(caller_set);
       caller_set = NULL;
     }
+    caller_tid = gettid();
   }
   return hwloc_set_cpubind(topo, pu->cpuset, HWLOC_CPUBIND_THREAD) == 0 ? 0 : -errno;
 }

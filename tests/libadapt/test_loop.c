@@ -3,6 +3,7 @@
 #include <adapt/algorithms.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -189,6 +190,9 @@ static void *finalizer_main(void *arg) {
   return NULL;
 }
 
+/* The main thread's CPUs before any runtime start (main). */
+static cpu_set_t initial_cpus;
+
 static void test_finalize_while_busy(void **state) {
   atomic_store(&region_running, 0);
   pthread_t t;
@@ -201,6 +205,11 @@ static void test_finalize_while_busy(void **state) {
   pthread_join(t, NULL);
   for (size_t i = 0; i < n; i++) assert_int_equal(c.hits[i], 1);
   free(c.hits);
+  /* this thread, worker 0, has its own CPUs back although another thread
+   * finalized */
+  cpu_set_t now;
+  assert_int_equal(sched_getaffinity(0, sizeof now, &now), 0);
+  assert_true(CPU_EQUAL(&now, &initial_cpus));
   /* the runtime restarts lazily */
   assert_true(adapt_num_workers() >= 1);
 }
@@ -385,15 +394,13 @@ static void test_limit_excluded_sleep(void **state) {
 }
 
 int main(void) {
+  if (sched_getaffinity(0, sizeof initial_cpus, &initial_cpus) != 0) return 1;
   const struct CMUnitTest tests[] = {
       ADAPT_TEST(test_errors),
       ADAPT_TEST(test_exactly_once),
       ADAPT_TEST(test_nested_three_levels),
       ADAPT_TEST_WORKERS(test_back_to_back_regions, 2),
       ADAPT_TEST_WORKERS(test_foreign_threads, 3),
-      /* before test_finalize_while_busy, whose finalize from another thread
-       * leaves this thread on worker 0's CPU: the next runtime then has one
-       * PU and its workers yield to the caller, spinning or not */
       ADAPT_TEST_WORKERS(test_limit_two_callers, 8),
       ADAPT_TEST_WORKERS(test_limit_excluded_sleep, 8),
       ADAPT_TEST_WORKERS(test_finalize_while_busy, 2),
