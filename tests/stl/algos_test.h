@@ -89,6 +89,9 @@ void test_memory();
 void test_exceptions();
 void test_ranges();
 void test_ranges_more();
+/* test_stl_ranges_more.cpp's checks on one size and policy (test_ranges
+ * runs them in its loop). */
+void ranges_more(const adapt::policy &pol, std::size_t n);
 
 } // namespace algos_test
 

@@ -277,19 +277,16 @@ void check_fallback(vec a) {
 
 } // namespace
 
+void ranges_more(const adapt::policy &pol, std::size_t n) {
+  vec a = recs(n, static_cast<unsigned>(n) + 17, 100);
+  check_searches(pol, a);
+  check_modify(pol, a);
+  check_copies(pol, a);
+  check_order(pol, a);
+  check_memory(pol, strings(ints(std::min<std::size_t>(n, 5003), 4, 1000)));
+}
+
 void test_ranges_more() {
-  /* Under the sanitizers the default policy only (see test_ranges). */
-  for (std::size_t n : sizes())
-    for (auto &[pname, pol] :
-         sanitized() ? decltype(policies(n)){{"par", adapt::par}} : policies(n)) {
-      where = std::string("ranges more n=") + std::to_string(n) + " " + pname;
-      vec a = recs(n, static_cast<unsigned>(n) + 17, 100);
-      check_searches(pol, a);
-      check_modify(pol, a);
-      check_copies(pol, a);
-      check_order(pol, a);
-      check_memory(pol, strings(ints(std::min<std::size_t>(n, 5003), 4, 1000)));
-    }
   for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{1000}}) {
     where = "ranges more fallback n=" + std::to_string(n);
     check_fallback(recs(n, 3, 100));

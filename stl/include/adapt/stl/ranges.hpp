@@ -201,6 +201,23 @@ using bsub = std::ranges::borrowed_subrange_t<R>;
                  (std::move(comp), std::move(proj1), std::move(proj2)), (true),                    \
                  ([[maybe_unused]] auto c = detail::on2(comp, proj1, proj2); ADAPT_RANGES_U BODY))
 
+/* An algorithm comparing the elements of two ranges both ways (CI2 / CR2:
+ * the second's concept; RQX: constraints beyond the order): parallel, as
+ * adapt::NAME on comp(proj1(a), proj1(b)), when proj1 and proj2 are the
+ * same projection (detail::same_proj), else std's; RET from its result
+ * out. */
+#define ADAPT_RANGES_BOTHWAYS(NAME, CI2, CR2, RQX, RETI, RETR, RET)                                \
+  ADAPT_RANGES_CMP2(                                                                               \
+      NAME, std::input_iterator, CI2, std::ranges::input_range, CR2, std::ranges::less,            \
+      (std::indirect_strict_weak_order<Comp, std::projected<I1, Proj1>,                            \
+                                       std::projected<I2, Proj2>> &&                               \
+       ADAPT_RANGES_U RQX),                                                                        \
+      RETI, RETR,                                                                                  \
+      (if (!detail::same_proj(proj1, proj2)) return std::ranges::NAME(                             \
+           first1, end1, first2, end2, std::ref(comp), std::ref(proj1), std::ref(proj2));          \
+       auto out = adapt::NAME(pol, first1, end1, first2, end2, detail::on2(comp, proj1, proj1));   \
+       return ADAPT_RANGES_U RET;))
+
 } // namespace ranges
 } // namespace adapt
 
@@ -211,6 +228,7 @@ using bsub = std::ranges::borrowed_subrange_t<R>;
 #include <adapt/stl/ranges_remove.hpp>
 #include <adapt/stl/ranges_memory.hpp>
 
+#undef ADAPT_RANGES_BOTHWAYS
 #undef ADAPT_RANGES_CMP2
 #undef ADAPT_RANGES_CMP
 #undef ADAPT_RANGES_PRED

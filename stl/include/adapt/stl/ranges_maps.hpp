@@ -116,30 +116,24 @@ ADAPT_RANGES_ITER(copy_n, (std::input_iterator I, std::weakly_incrementable O),
                   (if (n <= 0) return {first, result};
                    return {first + n, adapt::copy_n(pol, first, n, result)};))
 
-/* std::ranges::copy_if: copies the elements with pred(proj(x)), in order;
- * returns {last, o}. */
-ADAPT_RANGES_1(copy_if, std::input_iterator, std::ranges::input_range,
-               (std::weakly_incrementable O, class Proj = std::identity, class Pred),
-               (std::indirect_unary_predicate<Pred, std::projected<I, Proj>> &&
-                std::indirectly_copyable<I, O>),
-               (std::ranges::copy_if_result<I, O>),
-               (std::ranges::copy_if_result<detail::bit<R>, O>),
-               (O result, Pred pred, Proj proj = {}),
-               (std::move(result), std::move(pred), std::move(proj)),
-               (std::random_access_iterator<O>),
-               (return {end, adapt::copy_if(pol, first, end, result, detail::on1(pred, proj))};))
+/* std::ranges::copy_if / remove_copy_if: copies the elements with /
+ * without pred(proj(x)), in order; returns {last, o}. */
+#define ADAPT_RANGES_COPY_PRED(NAME)                                                               \
+  ADAPT_RANGES_1(                                                                                  \
+      NAME, std::input_iterator, std::ranges::input_range,                                         \
+      (std::weakly_incrementable O, class Proj = std::identity, class Pred),                       \
+      (std::indirect_unary_predicate<Pred, std::projected<I, Proj>> &&                             \
+       std::indirectly_copyable<I, O>),                                                            \
+      (std::ranges::NAME##_result<I, O>), (std::ranges::NAME##_result<detail::bit<R>, O>),         \
+      (O result, Pred pred, Proj proj = {}),                                                       \
+      (std::move(result), std::move(pred), std::move(proj)), (std::random_access_iterator<O>),     \
+      (return {end, adapt::NAME(pol, first, end, result, detail::on1(pred, proj))};))
+ADAPT_RANGES_COPY_PRED(copy_if)
+ADAPT_RANGES_COPY_PRED(remove_copy_if)
+#undef ADAPT_RANGES_COPY_PRED
 
-/* std::ranges::remove_copy_if / remove_copy: copies the elements without
- * pred(proj(x)) / with proj(x) != value, in order; returns {last, o}. */
-ADAPT_RANGES_1(
-    remove_copy_if, std::input_iterator, std::ranges::input_range,
-    (std::weakly_incrementable O, class Proj = std::identity, class Pred),
-    (std::indirect_unary_predicate<Pred, std::projected<I, Proj>> &&
-     std::indirectly_copyable<I, O>),
-    (std::ranges::remove_copy_if_result<I, O>),
-    (std::ranges::remove_copy_if_result<detail::bit<R>, O>), (O result, Pred pred, Proj proj = {}),
-    (std::move(result), std::move(pred), std::move(proj)), (std::random_access_iterator<O>),
-    (return {end, adapt::remove_copy_if(pol, first, end, result, detail::on1(pred, proj))};))
+/* std::ranges::remove_copy: copies the elements with proj(x) != value, in
+ * order; returns {last, o}. */
 ADAPT_RANGES_1(
     remove_copy, std::input_iterator, std::ranges::input_range,
     (std::weakly_incrementable O, class T, class Proj = std::identity),

@@ -25,43 +25,30 @@ ADAPT_RANGES_CMP(stable_sort, std::random_access_iterator, std::ranges::random_a
  * at middle there, none before it greater, none after it less / the
  * smallest middle - first elements sorted in [first, middle); return
  * last. */
-ADAPT_RANGES_M(nth_element, std::random_access_iterator, std::ranges::random_access_range,
-               (class Comp = std::ranges::less, class Proj = std::identity),
-               (std::sortable<I, Comp, Proj>), (I), (detail::bit<R>),
-               (Comp comp = {}, Proj proj = {}), (std::move(comp), std::move(proj)), (true),
-               (adapt::nth_element(pol, first, middle, end, detail::on2(comp, proj, proj));
-                return end;))
-ADAPT_RANGES_M(partial_sort, std::random_access_iterator, std::ranges::random_access_range,
-               (class Comp = std::ranges::less, class Proj = std::identity),
-               (std::sortable<I, Comp, Proj>), (I), (detail::bit<R>),
-               (Comp comp = {}, Proj proj = {}), (std::move(comp), std::move(proj)), (true),
-               (adapt::partial_sort(pol, first, middle, end, detail::on2(comp, proj, proj));
-                return end;))
+#define ADAPT_RANGES_SELECT(NAME, CI, CR)                                                          \
+  ADAPT_RANGES_M(                                                                                  \
+      NAME, CI, CR, (class Comp = std::ranges::less, class Proj = std::identity),                  \
+      (std::sortable<I, Comp, Proj>), (I), (detail::bit<R>), (Comp comp = {}, Proj proj = {}),     \
+      (std::move(comp), std::move(proj)), (true),                                                  \
+      (adapt::NAME(pol, first, middle, end, detail::on2(comp, proj, proj)); return end;))
+ADAPT_RANGES_SELECT(nth_element, std::random_access_iterator, std::ranges::random_access_range)
+ADAPT_RANGES_SELECT(partial_sort, std::random_access_iterator, std::ranges::random_access_range)
 
 /* std::ranges::inplace_merge: merges the sorted [first, middle) and
  * [middle, last), stably; returns last. */
-ADAPT_RANGES_M(inplace_merge, std::bidirectional_iterator, std::ranges::bidirectional_range,
-               (class Comp = std::ranges::less, class Proj = std::identity),
-               (std::sortable<I, Comp, Proj>), (I), (detail::bit<R>),
-               (Comp comp = {}, Proj proj = {}), (std::move(comp), std::move(proj)), (true),
-               (adapt::inplace_merge(pol, first, middle, end, detail::on2(comp, proj, proj));
-                return end;))
+ADAPT_RANGES_SELECT(inplace_merge, std::bidirectional_iterator, std::ranges::bidirectional_range)
+#undef ADAPT_RANGES_SELECT
 
 /* std::ranges::partial_sort_copy: the smallest min(n1, n2) elements of the
  * first range, sorted, into the second; returns {last1, result_first + k}.
  * It compares both ways: parallel when proj1 and proj2 are the same
  * projection (detail::same_proj), else std's. */
-ADAPT_RANGES_CMP2(
-    partial_sort_copy, std::input_iterator, std::random_access_iterator, std::ranges::input_range,
-    std::ranges::random_access_range, std::ranges::less,
-    (std::indirectly_copyable<I1, I2> && std::sortable<I2, Comp, Proj2> &&
-     std::indirect_strict_weak_order<Comp, std::projected<I1, Proj1>, std::projected<I2, Proj2>>),
-    (std::ranges::partial_sort_copy_result<I1, I2>),
-    (std::ranges::partial_sort_copy_result<detail::bit<R1>, detail::bit<R2>>),
-    (if (!detail::same_proj(proj1, proj2)) return std::ranges::partial_sort_copy(
-         first1, end1, first2, end2, std::ref(comp), std::ref(proj1), std::ref(proj2));
-     return {end1, adapt::partial_sort_copy(pol, first1, end1, first2, end2,
-                                            detail::on2(comp, proj1, proj1))};))
+ADAPT_RANGES_BOTHWAYS(partial_sort_copy, std::random_access_iterator,
+                      std::ranges::random_access_range,
+                      (std::indirectly_copyable<I1, I2> && std::sortable<I2, Comp, Proj2>),
+                      (std::ranges::partial_sort_copy_result<I1, I2>),
+                      (std::ranges::partial_sort_copy_result<detail::bit<R1>, detail::bit<R2>>),
+                      ({end1, out}))
 
 /* The merges and set operations of two sorted ranges into o: they compare
  * both ways, parallel when proj1 and proj2 are the same projection

@@ -95,18 +95,16 @@ ADAPT_RANGES_CMP2(equal, std::input_iterator, std::input_iterator, std::ranges::
 /* std::ranges::search / find_end: the first / last occurrence of the
  * second range in the first, as a subrange ({last1, last1} when none;
  * an empty second range: {first1, first1} / {last1, last1}). */
-ADAPT_RANGES_CMP2(search, std::forward_iterator, std::forward_iterator, std::ranges::forward_range,
-                  std::ranges::forward_range, std::ranges::equal_to,
-                  (std::indirectly_comparable<I1, I2, Comp, Proj1, Proj2>),
-                  (std::ranges::subrange<I1>), (detail::bsub<R1>),
-                  (I1 hit = adapt::search(pol, first1, end1, first2, end2, c);
-                   return {hit, hit == end1 ? end1 : hit + (end2 - first2)};))
-ADAPT_RANGES_CMP2(find_end, std::forward_iterator, std::forward_iterator,
-                  std::ranges::forward_range, std::ranges::forward_range, std::ranges::equal_to,
-                  (std::indirectly_comparable<I1, I2, Comp, Proj1, Proj2>),
-                  (std::ranges::subrange<I1>), (detail::bsub<R1>),
-                  (I1 hit = adapt::find_end(pol, first1, end1, first2, end2, c);
-                   return {hit, hit == end1 ? end1 : hit + (end2 - first2)};))
+#define ADAPT_RANGES_SEARCH(NAME)                                                                  \
+  ADAPT_RANGES_CMP2(NAME, std::forward_iterator, std::forward_iterator,                            \
+                    std::ranges::forward_range, std::ranges::forward_range, std::ranges::equal_to, \
+                    (std::indirectly_comparable<I1, I2, Comp, Proj1, Proj2>),                      \
+                    (std::ranges::subrange<I1>), (detail::bsub<R1>),                               \
+                    (I1 hit = adapt::NAME(pol, first1, end1, first2, end2, c);                     \
+                     return {hit, hit == end1 ? end1 : hit + (end2 - first2)};))
+ADAPT_RANGES_SEARCH(search)
+ADAPT_RANGES_SEARCH(find_end)
+#undef ADAPT_RANGES_SEARCH
 
 /* std::ranges::find_first_of: the first element of the first range
  * equal (pred) to one of the second; last1 when none. */
@@ -118,15 +116,8 @@ ADAPT_RANGES_CMP2(find_first_of, std::input_iterator, std::forward_iterator,
 /* std::ranges::lexicographical_compare: the first range before the second
  * under comp. It compares both ways: parallel when proj1 and proj2 are
  * the same projection (detail::same_proj), else std's. */
-ADAPT_RANGES_CMP2(
-    lexicographical_compare, std::input_iterator, std::input_iterator, std::ranges::input_range,
-    std::ranges::input_range, std::ranges::less,
-    (std::indirect_strict_weak_order<Comp, std::projected<I1, Proj1>, std::projected<I2, Proj2>>),
-    (bool), (bool),
-    (if (!detail::same_proj(proj1, proj2)) return std::ranges::lexicographical_compare(
-         first1, end1, first2, end2, std::ref(comp), std::ref(proj1), std::ref(proj2));
-     return adapt::lexicographical_compare(pol, first1, end1, first2, end2,
-                                           detail::on2(comp, proj1, proj1));))
+ADAPT_RANGES_BOTHWAYS(lexicographical_compare, std::input_iterator, std::ranges::input_range,
+                      (true), (bool), (bool), (out))
 
 } // namespace ranges
 } // namespace adapt
