@@ -15,12 +15,14 @@
  *   constraints (concepts: a misuse names the unsatisfied concept) and its
  *   result type. The function and predicate objects see the projected
  *   elements, std::invoke(proj, *it), as lvalues where *it is one.
- * - Parallel when the iterators are std::random_access_iterator and the
+ * - Parallel when the iterators are std::random_access_iterator, the
  *   sentinels std::sized_sentinel_for them (the end iterator is then
- *   computed in O(1), ranges::next): the adapt:: algorithm runs on
- *   [first, end). sort and stable_sort always run adapt::'s (random-access
- *   iterators are required; an unsized sentinel costs one pass to find the
- *   end). Otherwise the call is std::ranges' sequential algorithm.
+ *   computed in O(1), ranges::next) and the outputs random access: the
+ *   adapt:: algorithm runs on [first, end). Otherwise the call is
+ *   std::ranges' sequential algorithm. Algorithms comparing two ranges both
+ *   ways (merges, set operations, includes, lexicographical_compare,
+ *   partial_sort_copy) are parallel only with the same projection on both
+ *   (detail::same_proj).
  * - Without a policy: adapt::par. The returned function object of
  *   for_each/for_each_n is the one every worker called (shared by
  *   reference: make it thread-safe).
