@@ -2,7 +2,8 @@
 # algorithms layer: it sees the public headers only); its test is
 # tests/stl/test_stl.cpp (with tests/stl/test_stl_use.cpp; the algorithms of
 # <adapt/stl/algorithms.hpp>: tests/stl/test_stl_algos.cpp and
-# test_stl_algos_more.cpp; adapt::ranges, C++20: test_stl_ranges.cpp).
+# test_stl_algos_more.cpp; adapt::ranges, C++20: test_stl_ranges.cpp and
+# test_stl_ranges_more.cpp).
 #
 #   make VARIANT=release build/release/tests/stl/test_stl   (also tsan, asan)
 #
@@ -23,7 +24,7 @@ $(B)/obj/tests/stl/test_stl_use.o: LAYER_CFLAGS := -Wpedantic -Wshadow -Wconvers
 # adapt::ranges (C++20) is tested by a third source of test_stl_algos,
 # compiled as C++20 and, like test_stl_use.o, under a user's strict
 # warnings.
-$(B)/obj/tests/stl/test_stl_ranges.o: LAYER_CFLAGS := -std=c++20 -Wpedantic -Wshadow -Wconversion \
+$(B)/obj/tests/stl/test_stl_ranges.o $(B)/obj/tests/stl/test_stl_ranges_more.o: LAYER_CFLAGS := -std=c++20 -Wpedantic -Wshadow -Wconversion \
   -Wsign-conversion -Werror
 
 # Under ASan+UBSan these template-heavy tests leave out three UBSan checks,
@@ -42,7 +43,8 @@ $(B)/obj/tests/stl/test_stl_ranges.o: LAYER_CFLAGS := -std=c++20 -Wpedantic -Wsh
 # full UBSan.
 ifeq ($(VARIANT),asan)
 $(B)/obj/tests/stl/%.o: private OBJ_FLAGS += -fno-sanitize=vptr,object-size,pointer-overflow
-$(patsubst %,$(B)/obj/tests/stl/%.o,test_stl_algos test_stl_algos_more test_stl_ranges): \
+$(patsubst %,$(B)/obj/tests/stl/%.o,test_stl_algos test_stl_algos_more test_stl_ranges \
+  test_stl_ranges_more): \
   private OBJ_FLAGS += -O0
 endif
 
@@ -52,10 +54,11 @@ $(STL_TEST): $(STL_TEST_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(STL_TEST_OBJS) $(LIB_A) $(LIBS_CORE)
 
-# Three translation units (tests/stl/algos_test.h: their shared helpers),
+# Four translation units (tests/stl/algos_test.h: their shared helpers),
 # compiled in parallel under make -j.
 $(STL_ALGOS_TEST): $(B)/obj/tests/stl/test_stl_algos.o $(B)/obj/tests/stl/test_stl_algos_more.o \
-                   $(B)/obj/tests/stl/test_stl_ranges.o $(LIB_A)
+                   $(B)/obj/tests/stl/test_stl_ranges.o $(B)/obj/tests/stl/test_stl_ranges_more.o \
+                   $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE)
 

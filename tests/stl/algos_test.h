@@ -79,8 +79,8 @@ struct boom : std::runtime_error {
 };
 
 /* The parts of the program, one per family (test_stl_algos_more.cpp:
- * select to memory, exceptions; test_stl_ranges.cpp, C++20:
- * adapt::ranges). */
+ * select to memory, exceptions; test_stl_ranges.cpp and
+ * test_stl_ranges_more.cpp, C++20: adapt::ranges). */
 void test_select();
 void test_merge();
 void test_nth();
@@ -88,6 +88,10 @@ void test_sets();
 void test_memory();
 void test_exceptions();
 void test_ranges();
+void test_ranges_more();
+/* test_stl_ranges_more.cpp's checks on one size and policy (test_ranges
+ * runs them in its loop). */
+void ranges_more(const adapt::policy &pol, std::size_t n);
 
 } // namespace algos_test
 

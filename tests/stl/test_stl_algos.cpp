@@ -339,7 +339,8 @@ void run_all(int workers) {
                       {"fallback", test_fallback},
                       {"exceptions", test_exceptions},
                       {"early stop", test_early_stop},
-                      {"ranges", test_ranges}});
+                      {"ranges", test_ranges},
+                      {"ranges more", test_ranges_more}});
 }
 
 /* Nothing runs concurrently on one worker: tsan leaves it out. */

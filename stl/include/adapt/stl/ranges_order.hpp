@@ -1,6 +1,6 @@
-/* C++20 adapt::ranges:: sorts and in-place modifications (part of
- * <adapt/stl/ranges.hpp>, whose common contract applies; include
- * <adapt/stl.hpp>). */
+/* C++20 adapt::ranges:: sorts, selections and merges (part of
+ * <adapt/stl/ranges.hpp>, whose common contract and form macros apply;
+ * include <adapt/stl.hpp>). */
 #ifndef ADAPT_STL_RANGES_ORDER_HPP
 #define ADAPT_STL_RANGES_ORDER_HPP
 
@@ -11,155 +11,87 @@
 namespace adapt {
 namespace ranges {
 
-/* The overloads of a sort NAME(first, last, comp, proj) beside its
- * policy-first iterator form (defined first); they forward to it. */
-#define ADAPT_RANGES_SORT_FORMS(NAME)                                                              \
-  template <std::random_access_iterator I, std::sentinel_for<I> S, class Comp = std::ranges::less, \
-            class Proj = std::identity>                                                            \
-  requires std::sortable<I, Comp, Proj> I NAME(I first, S last, Comp comp = {}, Proj proj = {}) {  \
-    return ranges::NAME(par, std::move(first), last, std::move(comp), std::move(proj));            \
-  }                                                                                                \
-  template <std::ranges::random_access_range R, class Comp = std::ranges::less,                    \
-            class Proj = std::identity>                                                            \
-  requires std::sortable<std::ranges::iterator_t<R>, Comp, Proj> detail::bit<R> NAME(              \
-      const policy &pol, R &&r, Comp comp = {}, Proj proj = {}) {                                  \
-    return ranges::NAME(pol, std::ranges::begin(r), std::ranges::end(r), std::move(comp),          \
-                        std::move(proj));                                                          \
-  }                                                                                                \
-  template <std::ranges::random_access_range R, class Comp = std::ranges::less,                    \
-            class Proj = std::identity>                                                            \
-  requires std::sortable<std::ranges::iterator_t<R>, Comp, Proj> detail::bit<R> NAME(              \
-      R &&r, Comp comp = {}, Proj proj = {}) {                                                     \
-    return ranges::NAME(par, std::forward<R>(r), std::move(comp), std::move(proj));                \
-  }
+/* std::ranges::sort / stable_sort: sorts under comp(proj(a), proj(b))
+ * (adapt::sort's parallel quicksort / adapt::stable_sort's merge sort,
+ * equivalent elements keeping their order); returns last. */
+ADAPT_RANGES_CMP(sort, std::random_access_iterator, std::ranges::random_access_range,
+                 std::ranges::less, (std::sortable<I, Comp, Proj>), (I), (detail::bit<R>),
+                 (adapt::sort(pol, first, end, c); return end;))
+ADAPT_RANGES_CMP(stable_sort, std::random_access_iterator, std::ranges::random_access_range,
+                 std::ranges::less, (std::sortable<I, Comp, Proj>), (I), (detail::bit<R>),
+                 (adapt::stable_sort(pol, first, end, c); return end;))
 
-/* std::ranges::sort: sorts under comp(proj(a), proj(b)) (adapt::sort's
- * parallel quicksort); returns last. */
-template <std::random_access_iterator I, std::sentinel_for<I> S, class Comp = std::ranges::less,
-          class Proj = std::identity>
-requires std::sortable<I, Comp, Proj> I sort(const policy &pol, I first, S last, Comp comp = {},
-                                             Proj proj = {}) {
-  I end = std::ranges::next(first, last);
-  adapt::sort(pol, first, end, detail::on2(comp, proj, proj));
-  return end;
-}
-ADAPT_RANGES_SORT_FORMS(sort)
+/* std::ranges::nth_element / partial_sort: the element sorted order puts
+ * at middle there, none before it greater, none after it less / the
+ * smallest middle - first elements sorted in [first, middle); return
+ * last. */
+#define ADAPT_RANGES_SELECT(NAME, CI, CR)                                                          \
+  ADAPT_RANGES_M(                                                                                  \
+      NAME, CI, CR, (class Comp = std::ranges::less, class Proj = std::identity),                  \
+      (std::sortable<I, Comp, Proj>), (I), (detail::bit<R>), (Comp comp = {}, Proj proj = {}),     \
+      (std::move(comp), std::move(proj)), (true),                                                  \
+      (adapt::NAME(pol, first, middle, end, detail::on2(comp, proj, proj)); return end;))
+ADAPT_RANGES_SELECT(nth_element, std::random_access_iterator, std::ranges::random_access_range)
+ADAPT_RANGES_SELECT(partial_sort, std::random_access_iterator, std::ranges::random_access_range)
 
-/* std::ranges::stable_sort: sorts, equivalent elements keeping their order
- * (adapt::stable_sort's parallel merge sort); returns last. */
-template <std::random_access_iterator I, std::sentinel_for<I> S, class Comp = std::ranges::less,
-          class Proj = std::identity>
-requires std::sortable<I, Comp, Proj> I stable_sort(const policy &pol, I first, S last,
-                                                    Comp comp = {}, Proj proj = {}) {
-  I end = std::ranges::next(first, last);
-  adapt::stable_sort(pol, first, end, detail::on2(comp, proj, proj));
-  return end;
-}
-ADAPT_RANGES_SORT_FORMS(stable_sort)
+/* std::ranges::inplace_merge: merges the sorted [first, middle) and
+ * [middle, last), stably; returns last. */
+ADAPT_RANGES_SELECT(inplace_merge, std::bidirectional_iterator, std::ranges::bidirectional_range)
+#undef ADAPT_RANGES_SELECT
 
-#undef ADAPT_RANGES_SORT_FORMS
+/* std::ranges::partial_sort_copy: the smallest min(n1, n2) elements of the
+ * first range, sorted, into the second; returns {last1, result_first + k}.
+ * It compares both ways: parallel when proj1 and proj2 are the same
+ * projection (detail::same_proj), else std's. */
+ADAPT_RANGES_BOTHWAYS(partial_sort_copy, std::random_access_iterator,
+                      std::ranges::random_access_range,
+                      (std::indirectly_copyable<I1, I2> && std::sortable<I2, Comp, Proj2>),
+                      (std::ranges::partial_sort_copy_result<I1, I2>),
+                      (std::ranges::partial_sort_copy_result<detail::bit<R1>, detail::bit<R2>>),
+                      ({end1, out}))
 
-/* std::ranges::reverse: reverses the order of the elements; returns last. */
-template <std::bidirectional_iterator I, std::sentinel_for<I> S>
-requires std::permutable<I> I reverse(const policy &pol, I first, S last) {
-  if constexpr (!detail::par_v<I, S>) {
-    return std::ranges::reverse(std::move(first), last);
-  } else {
-    I end = std::ranges::next(first, last);
-    adapt::reverse(pol, first, end);
-    return end;
-  }
-}
-template <std::bidirectional_iterator I, std::sentinel_for<I> S>
-requires std::permutable<I> I reverse(I first, S last) {
-  return ranges::reverse(par, std::move(first), last);
-}
-template <std::ranges::bidirectional_range R>
-requires std::permutable<std::ranges::iterator_t<R>> detail::bit<R> reverse(const policy &pol,
-                                                                            R &&r) {
-  return ranges::reverse(pol, std::ranges::begin(r), std::ranges::end(r));
-}
-template <std::ranges::bidirectional_range R>
-requires std::permutable<std::ranges::iterator_t<R>> detail::bit<R> reverse(R &&r) {
-  return ranges::reverse(par, std::forward<R>(r));
-}
+/* The merges and set operations of two sorted ranges into o: they compare
+ * both ways, parallel when proj1 and proj2 are the same projection
+ * (detail::same_proj), else std's. RET: their result, {in1, in2, out} but
+ * set_difference's {in1, out}. */
+#define ADAPT_RANGES_MERGE(NAME, RETI, RETR, RET)                                                  \
+  ADAPT_RANGES_2(                                                                                  \
+      NAME, std::input_iterator, std::input_iterator, std::ranges::input_range,                    \
+      std::ranges::input_range,                                                                    \
+      (std::weakly_incrementable O, class Comp = std::ranges::less, class Proj1 = std::identity,   \
+       class Proj2 = std::identity),                                                               \
+      (std::mergeable<I1, I2, O, Comp, Proj1, Proj2>), RETI, RETR,                                 \
+      (O result, Comp comp = {}, Proj1 proj1 = {}, Proj2 proj2 = {}),                              \
+      (std::move(result), std::move(comp), std::move(proj1), std::move(proj2)),                    \
+      (std::random_access_iterator<O>),                                                            \
+      (if (!detail::same_proj(proj1, proj2)) return std::ranges::NAME(                             \
+           first1, end1, first2, end2, result, std::ref(comp), std::ref(proj1), std::ref(proj2));  \
+       O out =                                                                                     \
+           adapt::NAME(pol, first1, end1, first2, end2, result, detail::on2(comp, proj1, proj1));  \
+       return ADAPT_RANGES_U RET;))
 
-/* std::ranges::replace_if: new_value into every element with
- * pred(proj(x)); returns last. */
-template <std::input_iterator I, std::sentinel_for<I> S, class T, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-requires std::indirectly_writable<I, const T &> I replace_if(const policy &pol, I first, S last,
-                                                             Pred pred, const T &new_value,
-                                                             Proj proj = {}) {
-  if constexpr (!detail::par_v<I, S>) {
-    return std::ranges::replace_if(std::move(first), last, std::ref(pred), new_value,
-                                   std::ref(proj));
-  } else {
-    I end = std::ranges::next(first, last);
-    adapt::replace_if(pol, first, end, detail::on1(pred, proj), new_value);
-    return end;
-  }
-}
-template <std::input_iterator I, std::sentinel_for<I> S, class T, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-requires std::indirectly_writable<I, const T &> I replace_if(I first, S last, Pred pred,
-                                                             const T &new_value, Proj proj = {}) {
-  return ranges::replace_if(par, std::move(first), last, std::move(pred), new_value,
-                            std::move(proj));
-}
-template <std::ranges::input_range R, class T, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<std::ranges::iterator_t<R>, Proj>> Pred>
-requires std::indirectly_writable<std::ranges::iterator_t<R>, const T &> detail::bit<R>
-replace_if(const policy &pol, R &&r, Pred pred, const T &new_value, Proj proj = {}) {
-  return ranges::replace_if(pol, std::ranges::begin(r), std::ranges::end(r), std::move(pred),
-                            new_value, std::move(proj));
-}
-template <std::ranges::input_range R, class T, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<std::ranges::iterator_t<R>, Proj>> Pred>
-requires std::indirectly_writable<std::ranges::iterator_t<R>, const T &> detail::bit<R>
-replace_if(R &&r, Pred pred, const T &new_value, Proj proj = {}) {
-  return ranges::replace_if(par, std::forward<R>(r), std::move(pred), new_value, std::move(proj));
-}
+/* std::ranges::merge: both, stably (the first's before the second's). */
+ADAPT_RANGES_MERGE(merge, (std::ranges::merge_result<I1, I2, O>),
+                   (std::ranges::merge_result<detail::bit<R1>, detail::bit<R2>, O>),
+                   ({end1, end2, out}))
+/* std::ranges::set_union, set_intersection, set_difference (the first's
+ * elements not in the second), set_symmetric_difference. */
+ADAPT_RANGES_MERGE(set_union, (std::ranges::set_union_result<I1, I2, O>),
+                   (std::ranges::set_union_result<detail::bit<R1>, detail::bit<R2>, O>),
+                   ({end1, end2, out}))
+ADAPT_RANGES_MERGE(set_intersection, (std::ranges::set_intersection_result<I1, I2, O>),
+                   (std::ranges::set_intersection_result<detail::bit<R1>, detail::bit<R2>, O>),
+                   ({end1, end2, out}))
+ADAPT_RANGES_MERGE(set_difference, (std::ranges::set_difference_result<I1, O>),
+                   (std::ranges::set_difference_result<detail::bit<R1>, O>), ({end1, out}))
+ADAPT_RANGES_MERGE(
+    set_symmetric_difference, (std::ranges::set_symmetric_difference_result<I1, I2, O>),
+    (std::ranges::set_symmetric_difference_result<detail::bit<R1>, detail::bit<R2>, O>),
+    ({end1, end2, out}))
 
-/* std::ranges::replace: new_value into every element with
- * proj(x) == old_value; returns last. */
-template <std::input_iterator I, std::sentinel_for<I> S, class T1, class T2,
-          class Proj = std::identity>
-requires std::indirectly_writable<I, const T2 &> &&
-    std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T1 *>
-        I replace(const policy &pol, I first, S last, const T1 &old_value, const T2 &new_value,
-                  Proj proj = {}) {
-  return ranges::replace_if(
-      pol, std::move(first), last, [&old_value](const auto &x) { return x == old_value; },
-      new_value, std::move(proj));
-}
-template <std::input_iterator I, std::sentinel_for<I> S, class T1, class T2,
-          class Proj = std::identity>
-requires std::indirectly_writable<I, const T2 &> &&
-    std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T1 *>
-        I replace(I first, S last, const T1 &old_value, const T2 &new_value, Proj proj = {}) {
-  return ranges::replace(par, std::move(first), last, old_value, new_value, std::move(proj));
-}
-template <std::ranges::input_range R, class T1, class T2, class Proj = std::identity>
-requires std::indirectly_writable<std::ranges::iterator_t<R>, const T2 &> &&
-    std::indirect_binary_predicate<std::ranges::equal_to,
-                                   std::projected<std::ranges::iterator_t<R>, Proj>, const T1 *>
-        detail::bit<R> replace(const policy &pol, R &&r, const T1 &old_value, const T2 &new_value,
-                               Proj proj = {}) {
-  return ranges::replace(pol, std::ranges::begin(r), std::ranges::end(r), old_value, new_value,
-                         std::move(proj));
-}
-template <std::ranges::input_range R, class T1, class T2, class Proj = std::identity>
-requires std::indirectly_writable<std::ranges::iterator_t<R>, const T2 &> &&
-    std::indirect_binary_predicate<std::ranges::equal_to,
-                                   std::projected<std::ranges::iterator_t<R>, Proj>, const T1 *>
-        detail::bit<R> replace(R &&r, const T1 &old_value, const T2 &new_value, Proj proj = {}) {
-  return ranges::replace(par, std::forward<R>(r), old_value, new_value, std::move(proj));
-}
+#undef ADAPT_RANGES_MERGE
 
 } // namespace ranges
 } // namespace adapt
-
-#include <adapt/stl/ranges_remove.hpp>
 
 #endif /* ADAPT_STL_RANGES_ORDER_HPP */

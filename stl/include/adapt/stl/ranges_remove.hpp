@@ -1,7 +1,9 @@
-/* C++20 adapt::ranges:: order-keeping removals (part of
- * <adapt/stl/ranges.hpp>, whose common contract applies; include
- * <adapt/stl.hpp>). Each returns the subrange [new end, last) of the
- * elements left behind (valid, unspecified values). */
+/* C++20 adapt::ranges:: in-place modifications: reversal, rotation,
+ * replacements, order-keeping removals and partitions (part of
+ * <adapt/stl/ranges.hpp>, whose common contract and form macros apply;
+ * include <adapt/stl.hpp>). The removals and partitions return a
+ * subrange: removals [new end, last) of the elements left behind (valid,
+ * unspecified values), partitions [the partition point, last). */
 #ifndef ADAPT_STL_RANGES_REMOVE_HPP
 #define ADAPT_STL_RANGES_REMOVE_HPP
 
@@ -12,98 +14,67 @@
 namespace adapt {
 namespace ranges {
 
-/* std::ranges::remove_if: moves the elements without pred(proj(x)) to the
- * front, in order. */
-template <std::permutable I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-std::ranges::subrange<I> remove_if(const policy &pol, I first, S last, Pred pred, Proj proj = {}) {
-  if constexpr (!detail::par_v<I, S>) {
-    return std::ranges::remove_if(std::move(first), last, std::ref(pred), std::ref(proj));
-  } else {
-    I end = std::ranges::next(first, last);
-    return {adapt::remove_if(pol, first, end, detail::on1(pred, proj)), end};
-  }
-}
-template <std::permutable I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-std::ranges::subrange<I> remove_if(I first, S last, Pred pred, Proj proj = {}) {
-  return ranges::remove_if(par, std::move(first), last, std::move(pred), std::move(proj));
-}
-template <std::ranges::forward_range R, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<std::ranges::iterator_t<R>, Proj>> Pred>
-requires std::permutable<std::ranges::iterator_t<R>> std::ranges::borrowed_subrange_t<R>
-remove_if(const policy &pol, R &&r, Pred pred, Proj proj = {}) {
-  return ranges::remove_if(pol, std::ranges::begin(r), std::ranges::end(r), std::move(pred),
-                           std::move(proj));
-}
-template <std::ranges::forward_range R, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<std::ranges::iterator_t<R>, Proj>> Pred>
-requires std::permutable<std::ranges::iterator_t<R>> std::ranges::borrowed_subrange_t<R>
-remove_if(R &&r, Pred pred, Proj proj = {}) {
-  return ranges::remove_if(par, std::forward<R>(r), std::move(pred), std::move(proj));
-}
+/* std::ranges::reverse: reverses the order of the elements; returns last. */
+ADAPT_RANGES_1(reverse, std::bidirectional_iterator, std::ranges::bidirectional_range, (),
+               (std::permutable<I>), (I), (detail::bit<R>), (), (), (true),
+               (adapt::reverse(pol, first, end); return end;))
 
-/* std::ranges::remove: remove_if with proj(x) == value. */
-template <std::permutable I, std::sentinel_for<I> S, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T *>
-    std::ranges::subrange<I> remove(const policy &pol, I first, S last, const T &value,
-                                    Proj proj = {}) {
-  return ranges::remove_if(
-      pol, std::move(first), last, [&value](const auto &x) { return x == value; }, std::move(proj));
-}
-template <std::permutable I, std::sentinel_for<I> S, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T *>
-    std::ranges::subrange<I> remove(I first, S last, const T &value, Proj proj = {}) {
-  return ranges::remove(par, std::move(first), last, value, std::move(proj));
-}
-template <std::ranges::forward_range R, class T, class Proj = std::identity>
-requires std::permutable<std::ranges::iterator_t<R>> &&
-    std::indirect_binary_predicate<std::ranges::equal_to,
-                                   std::projected<std::ranges::iterator_t<R>, Proj>, const T *>
-        std::ranges::borrowed_subrange_t<R> remove(const policy &pol, R &&r, const T &value,
-                                                   Proj proj = {}) {
-  return ranges::remove(pol, std::ranges::begin(r), std::ranges::end(r), value, std::move(proj));
-}
-template <std::ranges::forward_range R, class T, class Proj = std::identity>
-requires std::permutable<std::ranges::iterator_t<R>> &&
-    std::indirect_binary_predicate<std::ranges::equal_to,
-                                   std::projected<std::ranges::iterator_t<R>, Proj>, const T *>
-        std::ranges::borrowed_subrange_t<R> remove(R &&r, const T &value, Proj proj = {}) {
-  return ranges::remove(par, std::forward<R>(r), value, std::move(proj));
-}
+/* std::ranges::rotate: [middle, last) then [first, middle); returns
+ * {first + (last - middle), last}. */
+ADAPT_RANGES_M(rotate, std::permutable, std::ranges::forward_range, (), (std::permutable<I>),
+               (std::ranges::subrange<I>), (detail::bsub<R>), (), (), (true),
+               (return {adapt::rotate(pol, first, middle, end), end};))
+
+/* std::ranges::replace_if / replace: new_value into every element with
+ * pred(proj(x)) / proj(x) == old_value; returns last. */
+ADAPT_RANGES_1(replace_if, std::input_iterator, std::ranges::input_range,
+               (class T, class Proj = std::identity, class Pred),
+               (std::indirect_unary_predicate<Pred, std::projected<I, Proj>> &&
+                std::indirectly_writable<I, const T &>),
+               (I), (detail::bit<R>), (Pred pred, const T &new_value, Proj proj = {}),
+               (std::move(pred), new_value, std::move(proj)), (true),
+               (adapt::replace_if(pol, first, end, detail::on1(pred, proj), new_value);
+                return end;))
+ADAPT_RANGES_1(
+    replace, std::input_iterator, std::ranges::input_range,
+    (class T1, class T2, class Proj = std::identity),
+    (std::indirectly_writable<I, const T2 &> &&
+     std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T1 *>),
+    (I), (detail::bit<R>), (const T1 &old_value, const T2 &new_value, Proj proj = {}),
+    (old_value, new_value, std::move(proj)), (true),
+    (auto f = detail::eq(old_value);
+     adapt::replace_if(pol, first, end, detail::on1(f, proj), new_value); return end;))
+
+/* std::ranges::remove_if / remove: moves the elements without pred(proj(x))
+ * / with proj(x) != value to the front, in order. */
+ADAPT_RANGES_PRED(remove_if, std::permutable, std::ranges::forward_range, std::permutable<I>,
+                  (std::ranges::subrange<I>), (detail::bsub<R>),
+                  (return {adapt::remove_if(pol, first, end, f), end};))
+ADAPT_RANGES_1(
+    remove, std::permutable, std::ranges::forward_range, (class T, class Proj = std::identity),
+    (std::permutable<I> &&
+     std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T *>),
+    (std::ranges::subrange<I>), (detail::bsub<R>), (const T &value, Proj proj = {}),
+    (value, std::move(proj)), (true),
+    (auto f = detail::eq(value);
+     return {adapt::remove_if(pol, first, end, detail::on1(f, proj)), end};))
 
 /* std::ranges::unique: keeps the first element of every run of
  * neighbours equivalent under comp(proj(a), proj(b)) (==), in order. */
-template <std::permutable I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_equivalence_relation<std::projected<I, Proj>> C = std::ranges::equal_to>
-std::ranges::subrange<I> unique(const policy &pol, I first, S last, C comp = {}, Proj proj = {}) {
-  if constexpr (!detail::par_v<I, S>) {
-    return std::ranges::unique(std::move(first), last, std::ref(comp), std::ref(proj));
-  } else {
-    I end = std::ranges::next(first, last);
-    return {adapt::unique(pol, first, end, detail::on2(comp, proj, proj)), end};
-  }
-}
-template <std::permutable I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_equivalence_relation<std::projected<I, Proj>> C = std::ranges::equal_to>
-std::ranges::subrange<I> unique(I first, S last, C comp = {}, Proj proj = {}) {
-  return ranges::unique(par, std::move(first), last, std::move(comp), std::move(proj));
-}
-template <std::ranges::forward_range R, class Proj = std::identity,
-          std::indirect_equivalence_relation<std::projected<std::ranges::iterator_t<R>, Proj>> C =
-              std::ranges::equal_to>
-requires std::permutable<std::ranges::iterator_t<R>> std::ranges::borrowed_subrange_t<R>
-unique(const policy &pol, R &&r, C comp = {}, Proj proj = {}) {
-  return ranges::unique(pol, std::ranges::begin(r), std::ranges::end(r), std::move(comp),
-                        std::move(proj));
-}
-template <std::ranges::forward_range R, class Proj = std::identity,
-          std::indirect_equivalence_relation<std::projected<std::ranges::iterator_t<R>, Proj>> C =
-              std::ranges::equal_to>
-requires std::permutable<std::ranges::iterator_t<R>> std::ranges::borrowed_subrange_t<R>
-unique(R &&r, C comp = {}, Proj proj = {}) {
-  return ranges::unique(par, std::forward<R>(r), std::move(comp), std::move(proj));
-}
+ADAPT_RANGES_CMP(unique, std::permutable, std::ranges::forward_range, std::ranges::equal_to,
+                 (std::permutable<I> &&
+                  std::indirect_equivalence_relation<Comp, std::projected<I, Proj>>),
+                 (std::ranges::subrange<I>), (detail::bsub<R>),
+                 (return {adapt::unique(pol, first, end, c), end};))
+
+/* std::ranges::partition / stable_partition: the elements with
+ * pred(proj(x)) before the others (stable_partition: both in order). */
+ADAPT_RANGES_PRED(partition, std::permutable, std::ranges::forward_range, std::permutable<I>,
+                  (std::ranges::subrange<I>), (detail::bsub<R>),
+                  (return {adapt::partition(pol, first, end, f), end};))
+ADAPT_RANGES_PRED(stable_partition, std::bidirectional_iterator, std::ranges::bidirectional_range,
+                  std::permutable<I>, (std::ranges::subrange<I>), (detail::bsub<R>),
+                  (return {adapt::stable_partition(pol, first, end, f), end};))
 
 } // namespace ranges
 } // namespace adapt

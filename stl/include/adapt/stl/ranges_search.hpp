@@ -1,7 +1,8 @@
-/* C++20 adapt::ranges:: searches, counts, extrema and comparisons (part of
- * <adapt/stl/ranges.hpp>, whose common contract applies; include
- * <adapt/stl.hpp>). Searches stop early as adapt::'s do; their result is
- * the first hit whatever the schedule. */
+/* C++20 adapt::ranges:: searches, counts and comparisons of two ranges
+ * (part of <adapt/stl/ranges.hpp>, whose common contract and form macros
+ * apply; include <adapt/stl.hpp>). Searches stop early as adapt::'s do;
+ * their result is the first hit (find_end: the last) whatever the
+ * schedule. */
 #ifndef ADAPT_STL_RANGES_SEARCH_HPP
 #define ADAPT_STL_RANGES_SEARCH_HPP
 
@@ -12,137 +13,111 @@
 namespace adapt {
 namespace ranges {
 
-/* The overloads of a unary-predicate algorithm NAME(first, last, pred,
- * proj) beside its policy-first iterator form (defined first): they
- * return RET_I (in terms of I) and RET_R (in terms of R) and forward to
- * that form. */
-#define ADAPT_RANGES_PRED_FORMS(NAME, RET_I, RET_R)                                                \
-  template <std::input_iterator I, std::sentinel_for<I> S, class Proj = std::identity,             \
-            std::indirect_unary_predicate<std::projected<I, Proj>> Pred>                           \
-  RET_I NAME(I first, S last, Pred pred, Proj proj = {}) {                                         \
-    return ranges::NAME(par, std::move(first), last, std::move(pred), std::move(proj));            \
-  }                                                                                                \
-  template <std::ranges::input_range R, class Proj = std::identity,                                \
-            std::indirect_unary_predicate<std::projected<std::ranges::iterator_t<R>, Proj>> Pred>  \
-  RET_R NAME(const policy &pol, R &&r, Pred pred, Proj proj = {}) {                                \
-    return ranges::NAME(pol, std::ranges::begin(r), std::ranges::end(r), std::move(pred),          \
-                        std::move(proj));                                                          \
-  }                                                                                                \
-  template <std::ranges::input_range R, class Proj = std::identity,                                \
-            std::indirect_unary_predicate<std::projected<std::ranges::iterator_t<R>, Proj>> Pred>  \
-  RET_R NAME(R &&r, Pred pred, Proj proj = {}) {                                                   \
-    return ranges::NAME(par, std::forward<R>(r), std::move(pred), std::move(proj));                \
-  }
+/* std::ranges::find_if / find_if_not: the first element with / without
+ * pred(proj(x)); last when none. */
+ADAPT_RANGES_PRED(find_if, std::input_iterator, std::ranges::input_range, true, (I),
+                  (detail::bit<R>), (return adapt::find_if(pol, first, end, f);))
+ADAPT_RANGES_PRED(find_if_not, std::input_iterator, std::ranges::input_range, true, (I),
+                  (detail::bit<R>), (return adapt::find_if_not(pol, first, end, f);))
 
-/* std::ranges::find_if: the first element with pred(proj(x)); last when
- * none. */
-template <std::input_iterator I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-I find_if(const policy &pol, I first, S last, Pred pred, Proj proj = {}) {
-  if constexpr (!detail::par_v<I, S>)
-    return std::ranges::find_if(std::move(first), last, std::ref(pred), std::ref(proj));
-  else
-    return adapt::find_if(pol, first, std::ranges::next(first, last), detail::on1(pred, proj));
-}
-ADAPT_RANGES_PRED_FORMS(find_if, I, detail::bit<R>)
-
-/* std::ranges::find_if_not: the first element without pred(proj(x)). */
-template <std::input_iterator I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-I find_if_not(const policy &pol, I first, S last, Pred pred, Proj proj = {}) {
-  if constexpr (!detail::par_v<I, S>)
-    return std::ranges::find_if_not(std::move(first), last, std::ref(pred), std::ref(proj));
-  else
-    return adapt::find_if_not(pol, first, std::ranges::next(first, last), detail::on1(pred, proj));
-}
-ADAPT_RANGES_PRED_FORMS(find_if_not, I, detail::bit<R>)
-
-/* std::ranges::any_of / all_of / none_of on pred(proj(x)); stop at the
- * first element that decides. */
-template <std::input_iterator I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-bool any_of(const policy &pol, I first, S last, Pred pred, Proj proj = {}) {
-  return ranges::find_if(pol, std::move(first), last, std::ref(pred), std::ref(proj)) != last;
-}
-ADAPT_RANGES_PRED_FORMS(any_of, bool, bool)
-template <std::input_iterator I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-bool all_of(const policy &pol, I first, S last, Pred pred, Proj proj = {}) {
-  return ranges::find_if_not(pol, std::move(first), last, std::ref(pred), std::ref(proj)) == last;
-}
-ADAPT_RANGES_PRED_FORMS(all_of, bool, bool)
-template <std::input_iterator I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-bool none_of(const policy &pol, I first, S last, Pred pred, Proj proj = {}) {
-  return ranges::find_if(pol, std::move(first), last, std::ref(pred), std::ref(proj)) == last;
-}
-ADAPT_RANGES_PRED_FORMS(none_of, bool, bool)
+/* std::ranges::any_of / all_of / none_of on pred(proj(x)); they stop at
+ * the first element that decides. */
+ADAPT_RANGES_PRED(any_of, std::input_iterator, std::ranges::input_range, true, (bool), (bool),
+                  (return adapt::any_of(pol, first, end, f);))
+ADAPT_RANGES_PRED(all_of, std::input_iterator, std::ranges::input_range, true, (bool), (bool),
+                  (return adapt::all_of(pol, first, end, f);))
+ADAPT_RANGES_PRED(none_of, std::input_iterator, std::ranges::input_range, true, (bool), (bool),
+                  (return adapt::none_of(pol, first, end, f);))
 
 /* std::ranges::count_if: the number of elements with pred(proj(x)). */
-template <std::input_iterator I, std::sentinel_for<I> S, class Proj = std::identity,
-          std::indirect_unary_predicate<std::projected<I, Proj>> Pred>
-std::iter_difference_t<I> count_if(const policy &pol, I first, S last, Pred pred, Proj proj = {}) {
-  if constexpr (!detail::par_v<I, S>)
-    return std::ranges::count_if(std::move(first), last, std::ref(pred), std::ref(proj));
-  else
-    return static_cast<std::iter_difference_t<I>>(
-        adapt::count_if(pol, first, std::ranges::next(first, last), detail::on1(pred, proj)));
-}
-ADAPT_RANGES_PRED_FORMS(count_if, std::iter_difference_t<I>, std::ranges::range_difference_t<R>)
+ADAPT_RANGES_PRED(count_if, std::input_iterator, std::ranges::input_range, true,
+                  (std::iter_difference_t<I>), (std::iter_difference_t<I>),
+                  (return static_cast<std::iter_difference_t<I>>(adapt::count_if(pol, first, end,
+                                                                                 f));))
 
-#undef ADAPT_RANGES_PRED_FORMS
+/* std::ranges::find / count: the first element / the number of elements
+ * with proj(x) == value. */
+ADAPT_RANGES_1(
+    find, std::input_iterator, std::ranges::input_range, (class T, class Proj = std::identity),
+    (std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T *>),
+    (I), (detail::bit<R>), (const T &value, Proj proj = {}), (value, std::move(proj)), (true),
+    (auto f = detail::eq(value); return adapt::find_if(pol, first, end, detail::on1(f, proj));))
+ADAPT_RANGES_1(
+    count, std::input_iterator, std::ranges::input_range, (class T, class Proj = std::identity),
+    (std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T *>),
+    (std::iter_difference_t<I>), (std::iter_difference_t<I>), (const T &value, Proj proj = {}),
+    (value, std::move(proj)), (true),
+    (auto f = detail::eq(value);
+     return static_cast<std::iter_difference_t<I>>(adapt::count_if(pol, first, end,
+                                                                   detail::on1(f, proj)));))
 
-/* std::ranges::find: the first element with proj(x) == value. */
-template <std::input_iterator I, std::sentinel_for<I> S, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T *>
-    I find(const policy &pol, I first, S last, const T &value, Proj proj = {}) {
-  return ranges::find_if(
-      pol, std::move(first), last, [&value](const auto &x) { return x == value; }, std::move(proj));
-}
-template <std::input_iterator I, std::sentinel_for<I> S, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T *>
-    I find(I first, S last, const T &value, Proj proj = {}) {
-  return ranges::find(par, std::move(first), last, value, std::move(proj));
-}
-template <std::ranges::input_range R, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to,
-                                        std::projected<std::ranges::iterator_t<R>, Proj>, const T *>
-    detail::bit<R> find(const policy &pol, R &&r, const T &value, Proj proj = {}) {
-  return ranges::find(pol, std::ranges::begin(r), std::ranges::end(r), value, std::move(proj));
-}
-template <std::ranges::input_range R, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to,
-                                        std::projected<std::ranges::iterator_t<R>, Proj>, const T *>
-    detail::bit<R> find(R &&r, const T &value, Proj proj = {}) {
-  return ranges::find(par, std::forward<R>(r), value, std::move(proj));
-}
+/* std::ranges::adjacent_find: the first element x followed by y with
+ * pred(proj(x), proj(y)); last when none. */
+ADAPT_RANGES_CMP(
+    adjacent_find, std::forward_iterator, std::ranges::forward_range, std::ranges::equal_to,
+    (std::indirect_binary_predicate<Comp, std::projected<I, Proj>, std::projected<I, Proj>>), (I),
+    (detail::bit<R>), (return adapt::adjacent_find(pol, first, end, c);))
 
-/* std::ranges::count: the number of elements with proj(x) == value. */
-template <std::input_iterator I, std::sentinel_for<I> S, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T *>
-    std::iter_difference_t<I> count(const policy &pol, I first, S last, const T &value,
-                                    Proj proj = {}) {
-  return ranges::count_if(
-      pol, std::move(first), last, [&value](const auto &x) { return x == value; }, std::move(proj));
-}
-template <std::input_iterator I, std::sentinel_for<I> S, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to, std::projected<I, Proj>, const T *>
-    std::iter_difference_t<I> count(I first, S last, const T &value, Proj proj = {}) {
-  return ranges::count(par, std::move(first), last, value, std::move(proj));
-}
-template <std::ranges::input_range R, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to,
-                                        std::projected<std::ranges::iterator_t<R>, Proj>, const T *>
-    std::ranges::range_difference_t<R> count(const policy &pol, R &&r, const T &value,
-                                             Proj proj = {}) {
-  return ranges::count(pol, std::ranges::begin(r), std::ranges::end(r), value, std::move(proj));
-}
-template <std::ranges::input_range R, class T, class Proj = std::identity>
-requires std::indirect_binary_predicate<std::ranges::equal_to,
-                                        std::projected<std::ranges::iterator_t<R>, Proj>, const T *>
-    std::ranges::range_difference_t<R> count(R &&r, const T &value, Proj proj = {}) {
-  return ranges::count(par, std::forward<R>(r), value, std::move(proj));
-}
+/* std::ranges::search_n: the first run of count elements with
+ * pred(proj(x), value); returns it as a subrange ({last, last} when none;
+ * {first, first} when count <= 0). */
+ADAPT_RANGES_1(search_n, std::forward_iterator, std::ranges::forward_range,
+               (class T, class Pred = std::ranges::equal_to, class Proj = std::identity),
+               (std::indirectly_comparable<I, const T *, Pred, Proj>), (std::ranges::subrange<I>),
+               (detail::bsub<R>),
+               (std::iter_difference_t<I> count, const T &value, Pred pred = {}, Proj proj = {}),
+               (count, value, std::move(pred), std::move(proj)), (true),
+               (if (count <= 0) return {first, first};
+                auto f = [&pred, &proj](auto &&x, const T &v) -> bool {
+                  return std::invoke(pred, std::invoke(proj, std::forward<decltype(x)>(x)), v);
+                };
+                I hit = adapt::search_n(pol, first, end, count, value, f);
+                return {hit, hit == end ? end : hit + count};))
+
+/* std::ranges::mismatch: the first position, in both ranges, where
+ * pred(proj1(x), proj2(y)) fails, or the end of the shorter range. */
+ADAPT_RANGES_CMP2(mismatch, std::input_iterator, std::input_iterator, std::ranges::input_range,
+                  std::ranges::input_range, std::ranges::equal_to,
+                  (std::indirectly_comparable<I1, I2, Comp, Proj1, Proj2>),
+                  (std::ranges::mismatch_result<I1, I2>),
+                  (std::ranges::mismatch_result<detail::bit<R1>, detail::bit<R2>>),
+                  (auto m = adapt::mismatch(pol, first1, end1, first2, end2, c);
+                   return {m.first, m.second};))
+
+/* std::ranges::equal: the same length and pred(proj1(x), proj2(y)) at
+ * every position (different sizes: false without a comparison). */
+ADAPT_RANGES_CMP2(equal, std::input_iterator, std::input_iterator, std::ranges::input_range,
+                  std::ranges::input_range, std::ranges::equal_to,
+                  (std::indirectly_comparable<I1, I2, Comp, Proj1, Proj2>), (bool), (bool),
+                  (return end1 - first1 == end2 - first2 &&
+                              adapt::equal(pol, first1, end1, first2, c);))
+
+/* std::ranges::search / find_end: the first / last occurrence of the
+ * second range in the first, as a subrange ({last1, last1} when none;
+ * an empty second range: {first1, first1} / {last1, last1}). */
+#define ADAPT_RANGES_SEARCH(NAME)                                                                  \
+  ADAPT_RANGES_CMP2(NAME, std::forward_iterator, std::forward_iterator,                            \
+                    std::ranges::forward_range, std::ranges::forward_range, std::ranges::equal_to, \
+                    (std::indirectly_comparable<I1, I2, Comp, Proj1, Proj2>),                      \
+                    (std::ranges::subrange<I1>), (detail::bsub<R1>),                               \
+                    (I1 hit = adapt::NAME(pol, first1, end1, first2, end2, c);                     \
+                     return {hit, hit == end1 ? end1 : hit + (end2 - first2)};))
+ADAPT_RANGES_SEARCH(search)
+ADAPT_RANGES_SEARCH(find_end)
+#undef ADAPT_RANGES_SEARCH
+
+/* std::ranges::find_first_of: the first element of the first range
+ * equal (pred) to one of the second; last1 when none. */
+ADAPT_RANGES_CMP2(find_first_of, std::input_iterator, std::forward_iterator,
+                  std::ranges::input_range, std::ranges::forward_range, std::ranges::equal_to,
+                  (std::indirectly_comparable<I1, I2, Comp, Proj1, Proj2>), (I1), (detail::bit<R1>),
+                  (return adapt::find_first_of(pol, first1, end1, first2, end2, c);))
+
+/* std::ranges::lexicographical_compare: the first range before the second
+ * under comp. It compares both ways: parallel when proj1 and proj2 are
+ * the same projection (detail::same_proj), else std's. */
+ADAPT_RANGES_BOTHWAYS(lexicographical_compare, std::input_iterator, std::ranges::input_range,
+                      (true), (bool), (bool), (out))
 
 } // namespace ranges
 } // namespace adapt
