@@ -173,8 +173,11 @@ struct select_ops {
       off[k] = p;
       p += ls[k].size();
     }
-    par_map(policy().window(adapt::window::none).grain(1), "adapt::select", ls.size(),
-            total / ls.size() * 2 * sizeof(value_t<It>),
+    /* The bytes of a list, on average: at least 1 (a piece may hold more
+     * lists than elements: one list per chunk, most of them empty). */
+    const std::size_t list_bytes =
+        std::max<std::size_t>(1, total * 2 * sizeof(value_t<It>) / ls.size());
+    par_map(policy().window(adapt::window::none).grain(1), "adapt::select", ls.size(), list_bytes,
             [&](adapt_seq *, std::size_t b, std::size_t e) {
               for (std::size_t k = b; k < e; k++)
                 for (std::size_t j = 0; j < ls[k].size(); j++) put(off[k] + j, ls[k][j]);
