@@ -51,6 +51,24 @@ std::size_t first_hit(const call_attr &a, const char *name, std::size_t np, std:
   return found.load(std::memory_order_relaxed);
 }
 
+/* The first window of m >= 1 elements of [first, last) at which find
+ * hits, last when none (or m > n): find(it, end) is std's search over
+ * [it, end), returning the start of its first window or end. The starting
+ * positions [0, n - m + 1) go in units of per_unit to first_hit; a chunk
+ * searches its positions and the m - 1 elements after them. */
+template <class It, class Find>
+It first_window(const policy &pol, const char *name, It first, It last, std::size_t m,
+                std::size_t per_unit, Find &&find) {
+  std::size_t n = dist(first, last);
+  if (m > n) return last;
+  std::size_t i = first_hit(pol.attr(per_unit), name, n - m + 1, per_unit,
+                            per_unit * sizeof(value_t<It>), [&](std::size_t b, std::size_t e) {
+                              It end = adv(first, e + m - 1), r = find(adv(first, b), end);
+                              return r == end ? e : dist(first, r);
+                            });
+  return i <= n - m ? adv(first, i) : last;
+}
+
 /* A deterministic fold of n >= 1 positions: blockv(lo, hi) gives the value
  * of the block [lo, hi) (blocks of reduce_block(n), as reduce), the block
  * values are combined by comb(left, right) along reduce's fixed tree
@@ -86,5 +104,6 @@ T fold_positions(const policy &pol, const char *name, std::size_t n, std::size_t
 #include <adapt/stl/nth.hpp>
 #include <adapt/stl/set.hpp>
 #include <adapt/stl/index.hpp>
+#include <adapt/stl/without_policy.hpp>
 
 #endif /* ADAPT_STL_ALGORITHMS_HPP */

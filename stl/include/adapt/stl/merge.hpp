@@ -123,10 +123,6 @@ Out merge(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d
     return detail::adv(d_first, n1 + n2);
   }
 }
-template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
-Out merge(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp = {}) {
-  return adapt::merge(par, first1, last1, first2, last2, d_first, std::ref(cmp));
-}
 
 /* std::inplace_merge: the stable merge of the sorted [first, middle) and
  * [middle, last) in place. On one worker, or a range of ADAPT_STL_BLOCK
@@ -178,10 +174,6 @@ void inplace_merge(const policy &pol, It first, It middle, It last, Cmp cmp = {}
                                          });
                     });
   }
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-void inplace_merge(It first, It middle, It last, Cmp cmp = {}) {
-  adapt::inplace_merge(par, first, middle, last, std::ref(cmp));
 }
 
 } // namespace adapt
