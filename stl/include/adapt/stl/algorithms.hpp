@@ -20,6 +20,18 @@
 namespace adapt {
 namespace detail {
 
+/* The inputs of a kernel over two sorted ranges (merge_ops, set_ops): the
+ * ranges' starts and lengths, the output and the comparison. */
+template <class It1, class It2, class Out, class Cmp>
+struct two_ranges {
+  It1 first1;
+  std::size_t n1;
+  It2 first2;
+  std::size_t n2;
+  Out d;
+  Cmp &cmp;
+};
+
 /* The smallest position p in [0, np) at which chunk finds a hit, np when
  * none. Positions are grouped in units of `per_unit` (the last unit takes
  * the remainder); chunk(pb, pe) returns the first hit in the positions

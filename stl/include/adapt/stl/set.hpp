@@ -171,7 +171,7 @@ O set_walk(It1 &p1_, It1 e1, It2 &p2_, It2 e2, bool last, O o, Cmp &cmp) {
  * range's elements; a piece's state is where its walk stands (a part
  * boundary). */
 template <bool A, bool B, bool Both, class It1, class It2, class Out, class Cmp>
-struct set_ops {
+struct set_ops : two_ranges<It1, It2, Out, Cmp> {
   using V = value_t<It1>;
   struct master {
     std::size_t pos = 0; /* outputs written */
@@ -184,12 +184,8 @@ struct set_ops {
   };
   using master_type = master;
   using piece_type = piece;
-  It1 first1;
-  std::size_t n1;
-  It2 first2;
-  std::size_t n2;
-  Out d;
-  Cmp &cmp;
+  using base = two_ranges<It1, It2, Out, Cmp>;
+  using base::cmp, base::d, base::first1, base::first2, base::n1, base::n2;
 
   /* The start of the run of elements equivalent to first1[e] (e < n1), at
    * or after lo: searched backwards from e by doubling steps (one
@@ -279,7 +275,7 @@ Out set_run(const policy &pol, const char *name, It1 first1, It1 last1, It2 firs
     std::size_t n1 = dist(first1, last1), n2 = dist(first2, last2);
     if (n1 == 0) return op(first1, last1, first2, last2, d);
     using ops_t = set_ops<A, B, Both, It1, It2, Out, Cmp>;
-    ops_t ops{first1, n1, first2, n2, d, cmp};
+    ops_t ops{{first1, n1, first2, n2, d, cmp}};
     typename ops_t::master m;
     par_ordered(pol.attr(1, false), name, n1,
                 (sizeof(value_t<It1>) + sizeof(value_t<Out>)) * (n1 + n2) / n1, ops, m);
