@@ -84,6 +84,19 @@ static void push_oldest(adapt__worker *w, const lazy_mode *m) {
   }
 }
 
+/* A range's grain and chunk call, read once from its loop: locals the
+ * compiler keeps across the body's calls (it cannot tell that they leave
+ * l alone). */
+typedef struct {
+  size_t g;
+  void (*body)(size_t, size_t, void *);
+  void *ctx;
+} lazy_call;
+
+static inline lazy_call lazy_call_of(const adapt__loop *l) {
+  return (lazy_call){.g = l->grain, .body = l->body, .ctx = l->ctx};
+}
+
 /* DF and DF2 over [lo, hi) of l at a constant threshold (inlined once per
  * mode: the check is a compare with an immediate). The scope is opened at
  * the first push only: until then this level has pushed nothing, and the
@@ -93,14 +106,12 @@ static void push_oldest(adapt__worker *w, const lazy_mode *m) {
  * for. Per chunk: the hunger check, the cancel flag, the call. */
 static inline __attribute__((always_inline)) void
 df_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo, size_t hi) {
-  const size_t g = l->grain;
-  void (*const body)(size_t, size_t, void *) = l->body;
-  void *const ctx = l->ctx;
+  const lazy_call c = lazy_call_of(l);
   adapt__cancel_scope cs;
   adapt__loop_range_begin(l, &cs);
   adapt__scope s;
   int opened = 0;
-  while (hi - lo > g) {
+  while (hi - lo > c.g) {
     if (adapt__deque_size(&w->dq) < m->threshold) {
       if (!opened) adapt__scope_open(&s, w);
       opened = 1;
@@ -111,10 +122,10 @@ df_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo, 
     }
     if (adapt__loop_cancelled(l)) break;
     size_t b = lo;
-    lo += g;
-    body(b, lo, ctx);
+    lo += c.g;
+    c.body(b, lo, c.ctx);
   }
-  if (lo < hi && !adapt__loop_cancelled(l)) body(lo, hi, ctx);
+  if (lo < hi && !adapt__loop_cancelled(l)) c.body(lo, hi, c.ctx);
   if (opened) adapt__scope_wait(&s);
   adapt__loop_range_end(&cs);
 }
@@ -134,9 +145,7 @@ static __attribute__((noinline)) void df2_range(adapt__worker *w, const adapt__l
  * from the start. */
 static void bf_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo,
                      size_t hi) {
-  const size_t g = l->grain;
-  void (*const body)(size_t, size_t, void *) = l->body;
-  void *const ctx = l->ctx;
+  const lazy_call c = lazy_call_of(l);
   adapt__cancel_scope cs;
   adapt__loop_range_begin(l, &cs);
   adapt__scope s;
@@ -145,18 +154,18 @@ static void bf_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m,
   td_link(w, &td);
   /* td.hi may shrink and td.lo jump to td.hi while the body runs: nested
    * loops of this worker push from td when it is the oldest range. */
-  while (td.hi - td.lo > g) {
+  while (td.hi - td.lo > c.g) {
     if (adapt__deque_size(&w->dq) < m->threshold) {
       push_oldest(w, m);
       continue;
     }
     if (adapt__loop_cancelled(l)) break;
     size_t b = td.lo;
-    td.lo += g;
-    body(b, b + g, ctx);
+    td.lo += c.g;
+    c.body(b, b + c.g, c.ctx);
   }
   if (td.linked) td_unlink(w, &td);
-  if (td.lo < td.hi && !adapt__loop_cancelled(l)) body(td.lo, td.hi, ctx);
+  if (td.lo < td.hi && !adapt__loop_cancelled(l)) c.body(td.lo, td.hi, c.ctx);
   /* Skipped when nothing was pushed in s and nothing of an enclosing range
    * sits above its floor: the wait would find the same and return. */
   if (s.pushed || adapt__deque_tail(&w->dq) != s.floor) adapt__scope_wait(&s);

@@ -551,22 +551,10 @@ DistOptions dist_options(const Options &o) {
     die(EXIT_USAGE, "a distributed run (mpirun, or --output FILE.pvtp) takes one isovalue and "
                     "point scalars, and writes no arrays (--iso V, no --arrays, no "
                     "--cell-scalars); see docs/distributed.md");
-  DistOptions d;
-  d.input = o.input;
-  d.array = o.array;
-  d.output = o.output;
-  d.csv = o.csv;
-  d.iso = o.iso;
-  d.mode = o.modes[0];
-  d.workers = o.workers;
-  d.aopt = adapt_options(o);
-  d.reps = o.reps;
-  d.quiet = o.quiet;
-  d.tetrahedralize = o.tetrahedralize;
-  d.point_order = o.point_order;
-  d.reorder = o.reorder;
-  d.seed = o.seed;
-  return d;
+  /* DistOptions' fields in their order (dist.h) */
+  return DistOptions{o.input,          o.array,       o.output,         o.csv,  o.iso,
+                     o.modes[0],       o.workers,     adapt_options(o), o.reps, o.quiet,
+                     o.tetrahedralize, o.point_order, o.reorder,        o.seed};
 }
 
 std::string number_text(double v) {

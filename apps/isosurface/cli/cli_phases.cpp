@@ -65,14 +65,9 @@ std::string generate_mesh(const Options &o, Mesh *mesh) {
 
 /* The mesh of --input (a .vtm's tree in *blocks); returns what it is. */
 std::string read_input(const Options &o, Mesh *mesh, BlockTree *blocks) {
-  ReadOptions ro;
-  ro.array = o.array;
-  ro.tetrahedralize = o.tetrahedralize;
-  ro.cell_scalars = o.cell_scalars;
-  ro.all_arrays = o.all_arrays;
-  ro.arrays = o.arrays;
-  ro.split = o.split;
-  ro.order = o.order;
+  /* ReadOptions' fields in their order (vtk_bridge.h) */
+  const ReadOptions ro{o.array,        o.tetrahedralize, o.split, o.order,
+                       o.cell_scalars, o.all_arrays,     o.arrays};
   std::string err;
   const int rc = read_mesh(o.input, ro, mesh, &err, blocks);
   if (rc) die(rc == -ENOMEM ? EXIT_RUN : EXIT_INPUT, err);

@@ -29,6 +29,8 @@
 
 namespace iso {
 
+/* The options of a distributed run (an aggregate: dist_options, in
+ * cli_options.cpp, lists them in this order). */
 struct DistOptions {
   std::string input;  /* the .pvtu */
   std::string array;  /* "" the index's active scalars */

@@ -12,6 +12,15 @@ bench_enter() {
   cd "$1"
 }
 
+# bench_sizes PREFIX RANKS: the benchmark's sizes, from the environment:
+# mesh (PREFIX_MESH, 80x80x64), pieces (PREFIX_PIECES, 12), ranks
+# (PREFIX_RANKS, RANKS) and reps (PREFIX_REPS, 3).
+bench_sizes() {
+  local m=${1}_MESH p=${1}_PIECES r=${1}_RANKS n=${1}_REPS
+  # shellcheck disable=SC2034 # the caller's settings
+  mesh=${!m:-80x80x64} pieces=${!p:-12} ranks=${!r:-$2} reps=${!n:-3}
+}
+
 # bench_mesh TAG BIN MESH PIECES: write the benchmark mesh (MESH hexahedra,
 # waves field, Hilbert order, no renumbering) as mesh.pvtu in PIECES pieces
 # in the current folder, BIN's output in gen.txt; TAG names the benchmark

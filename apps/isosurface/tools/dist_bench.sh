@@ -25,10 +25,7 @@ out=$(readlink -f "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=apps/isosurface/tools/bench_mpi_common.sh
 . "$here/bench_mpi_common.sh"
-mesh=${BENCH_MPI_MESH:-80x80x64}
-pieces=${BENCH_MPI_PIECES:-12}
-ranks=${BENCH_MPI_RANKS:-"1 2 3"}
-reps=${BENCH_MPI_REPS:-3}
+bench_sizes BENCH_MPI "1 2 3"
 pvbatch=${BENCH_MPI_PVBATCH:-1}
 bench_enter "$out/mpi"
 

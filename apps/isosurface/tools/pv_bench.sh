@@ -20,10 +20,7 @@ out=$(readlink -f "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=apps/isosurface/tools/bench_mpi_common.sh
 . "$here/bench_mpi_common.sh"
-mesh=${BENCH_PV_MESH:-80x80x64}
-pieces=${BENCH_PV_PIECES:-12}
-ranks=${BENCH_PV_RANKS:-"1 2"}
-reps=${BENCH_PV_REPS:-3}
+bench_sizes BENCH_PV "1 2"
 bench_enter "$out/pv"
 pvpy=$(bench_pvpy "$here")
 

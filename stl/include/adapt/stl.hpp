@@ -98,6 +98,15 @@ std::size_t dist(It first, It last) {
   return static_cast<std::size_t>(last - first);
 }
 
+/* The _n form of an algorithm: whole(first + n), the whole form's call on
+ * [first, first + n) returning the _n form's result, when n > 0; else none
+ * (nothing called). */
+template <class It, class Size, class R, class Whole>
+R first_n(It first, Size n, R none, Whole &&whole) {
+  if (n <= 0) return none;
+  return whole(adv(first, static_cast<std::size_t>(n)));
+}
+
 /* A map over [first, last): body(it, end, b) on disjoint chunks [b, e), it
  * and end their iterators, as par_map does (elem_bytes: the bytes one
  * element touches); iterators that are not random access, or whose
@@ -666,18 +675,13 @@ template <class It, class Size, class F>
 It for_each_n(const policy &pol, It first, Size n, F f) {
   static_assert(std::is_invocable_v<F &, detail::ref_t<It>>,
                 "adapt::for_each_n: f must be callable with an element, f(*first)");
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::random_access_v<It>)
     return std::for_each_n(first, n, f);
-  } else {
-    if (n <= 0) return first;
-    It last = detail::adv(first, static_cast<std::size_t>(n));
-    adapt::for_each(pol, first, last, std::ref(f));
-    return last;
-  }
-}
-template <class It, class Size, class F, detail::not_policy<It> = 0>
-It for_each_n(It first, Size n, F f) {
-  return adapt::for_each_n(par, first, n, std::ref(f));
+  else
+    return detail::first_n(first, n, first, [&](It last) {
+      adapt::for_each(pol, first, last, std::ref(f));
+      return last;
+    });
 }
 
 /* std::transform, unary: d_first[i] = op(first[i]); returns d_first + n.
@@ -697,10 +701,6 @@ Out transform(const policy &pol, It first, It last, Out d_first, Op op) {
                           });
     return detail::adv(d_first, detail::dist(first, last));
   }
-}
-template <class It, class Out, class Op, detail::not_policy<It> = 0>
-Out transform(It first, It last, Out d_first, Op op) {
-  return adapt::transform(par, first, last, d_first, std::ref(op));
 }
 
 /* std::transform, binary: d_first[i] = op(first1[i], first2[i]). */
@@ -722,10 +722,6 @@ Out transform(const policy &pol, It1 first1, It1 last1, It2 first2, Out d_first,
     return detail::adv(d_first, detail::dist(first1, last1));
   }
 }
-template <class It1, class It2, class Out, class Op, detail::not_policy<It1> = 0>
-Out transform(It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
-  return adapt::transform(par, first1, last1, first2, d_first, std::ref(op));
-}
 
 /* std::fill: every element = value (copy assignment). */
 template <class It, class T>
@@ -733,10 +729,6 @@ void fill(const policy &pol, It first, It last, const T &value) {
   /* std's loop per chunk (value read once per chunk, memset for bytes) */
   detail::par_map_range(pol, "adapt::fill", first, last, sizeof(detail::value_t<It>),
                         [&](It it, It end, std::size_t) { std::fill(it, end, value); });
-}
-template <class It, class T, detail::not_policy<It> = 0>
-void fill(It first, It last, const T &value) {
-  adapt::fill(par, first, last, value);
 }
 
 /* std::generate: every element = g(); g is called concurrently (a
@@ -763,10 +755,6 @@ void generate(const policy &pol, It first, It last, G g) {
                             for (; it != end; ++it) *it = g();
                           }
                         });
-}
-template <class It, class G, detail::not_policy<It> = 0>
-void generate(It first, It last, G g) {
-  adapt::generate(par, first, last, std::ref(g));
 }
 
 /* ===== Reductions ======================================================== */
@@ -806,18 +794,6 @@ template <class It>
 detail::value_t<It> reduce(const policy &pol, It first, It last) {
   return adapt::reduce(pol, first, last, detail::value_t<It>{}, std::plus<>());
 }
-template <class It, class T, class Op, detail::not_policy<It> = 0>
-T reduce(It first, It last, T init, Op op) {
-  return adapt::reduce(par, first, last, std::move(init), std::ref(op));
-}
-template <class It, class T, detail::not_policy<It> = 0>
-T reduce(It first, It last, T init) {
-  return adapt::reduce(par, first, last, std::move(init), std::plus<>());
-}
-template <class It, detail::not_policy<It> = 0>
-detail::value_t<It> reduce(It first, It last) {
-  return adapt::reduce(par, first, last, detail::value_t<It>{}, std::plus<>());
-}
 
 /* std::transform_reduce, unary: reduce_op over transform_op(x). */
 template <class It, class T, class ROp, class TOp>
@@ -844,10 +820,6 @@ T transform_reduce(const policy &pol, It first, It last, T init, ROp rop, TOp to
             });
         });
   }
-}
-template <class It, class T, class ROp, class TOp, detail::not_policy<It> = 0>
-T transform_reduce(It first, It last, T init, ROp rop, TOp top) {
-  return adapt::transform_reduce(par, first, last, std::move(init), std::ref(rop), std::ref(top));
 }
 
 /* std::transform_reduce, binary: reduce_op over transform_op(x1, x2);
@@ -885,16 +857,6 @@ T transform_reduce(const policy &pol, It1 first1, It1 last1, It2 first2, T init)
   return adapt::transform_reduce(pol, first1, last1, first2, std::move(init), std::plus<>(),
                                  std::multiplies<>());
 }
-template <class It1, class It2, class T, class ROp, class TOp, detail::not_policy<It1> = 0>
-T transform_reduce(It1 first1, It1 last1, It2 first2, T init, ROp rop, TOp top) {
-  return adapt::transform_reduce(par, first1, last1, first2, std::move(init), std::ref(rop),
-                                 std::ref(top));
-}
-template <class It1, class It2, class T, detail::not_policy<It1> = 0>
-T transform_reduce(It1 first1, It1 last1, It2 first2, T init) {
-  return adapt::transform_reduce(par, first1, last1, first2, std::move(init), std::plus<>(),
-                                 std::multiplies<>());
-}
 
 /* ===== Searches and counts =============================================== */
 
@@ -907,20 +869,12 @@ It find_if(const policy &pol, It first, It last, Pred pred) {
                 "adapt::find_if: pred must be callable with an element, pred(*first)");
   return detail::find_if(pol, first, last, pred);
 }
-template <class It, class Pred, detail::not_policy<It> = 0>
-It find_if(It first, It last, Pred pred) {
-  return detail::find_if(par, first, last, pred);
-}
 
 /* std::find: the first element == value. */
 template <class It, class T>
 It find(const policy &pol, It first, It last, const T &value) {
   auto eq = [&value](const auto &x) { return x == value; };
   return detail::find_if(pol, first, last, eq);
-}
-template <class It, class T, detail::not_policy<It> = 0>
-It find(It first, It last, const T &value) {
-  return adapt::find(par, first, last, value);
 }
 
 /* std::any_of, all_of, none_of (early exit as find_if). */
@@ -930,10 +884,6 @@ bool any_of(const policy &pol, It first, It last, Pred pred) {
                 "adapt::any_of: pred must be callable with an element, pred(*first)");
   return detail::find_if(pol, first, last, pred) != last;
 }
-template <class It, class Pred, detail::not_policy<It> = 0>
-bool any_of(It first, It last, Pred pred) {
-  return adapt::any_of(par, first, last, std::ref(pred));
-}
 template <class It, class Pred>
 bool all_of(const policy &pol, It first, It last, Pred pred) {
   static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
@@ -941,19 +891,11 @@ bool all_of(const policy &pol, It first, It last, Pred pred) {
   auto neg = [&pred](auto &&x) { return !pred(x); };
   return detail::find_if(pol, first, last, neg) == last;
 }
-template <class It, class Pred, detail::not_policy<It> = 0>
-bool all_of(It first, It last, Pred pred) {
-  return adapt::all_of(par, first, last, std::ref(pred));
-}
 template <class It, class Pred>
 bool none_of(const policy &pol, It first, It last, Pred pred) {
   static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
                 "adapt::none_of: pred must be callable with an element, pred(*first)");
   return detail::find_if(pol, first, last, pred) == last;
-}
-template <class It, class Pred, detail::not_policy<It> = 0>
-bool none_of(It first, It last, Pred pred) {
-  return adapt::none_of(par, first, last, std::ref(pred));
 }
 
 /* std::count_if: the number of elements satisfying pred. */
@@ -973,20 +915,12 @@ typename std::iterator_traits<It>::difference_type count_if(const policy &pol, I
     return static_cast<D>(c);
   }
 }
-template <class It, class Pred, detail::not_policy<It> = 0>
-typename std::iterator_traits<It>::difference_type count_if(It first, It last, Pred pred) {
-  return adapt::count_if(par, first, last, std::ref(pred));
-}
 
 /* std::count: the number of elements == value. */
 template <class It, class T>
 typename std::iterator_traits<It>::difference_type count(const policy &pol, It first, It last,
                                                          const T &value) {
   return adapt::count_if(pol, first, last, [&value](const auto &x) { return x == value; });
-}
-template <class It, class T, detail::not_policy<It> = 0>
-typename std::iterator_traits<It>::difference_type count(It first, It last, const T &value) {
-  return adapt::count(par, first, last, value);
 }
 
 /* std::copy_if: copies the elements satisfying pred, in order, to d_first
@@ -1005,10 +939,6 @@ Out copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
                         sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>), ops, m);
     return detail::adv(d_first, m.pos);
   }
-}
-template <class It, class Out, class Pred, detail::not_policy<It> = 0>
-Out copy_if(It first, It last, Out d_first, Pred pred) {
-  return adapt::copy_if(par, first, last, d_first, std::ref(pred));
 }
 
 /* ===== Scans ============================================================= */
@@ -1040,18 +970,6 @@ template <class It, class Out>
 Out inclusive_scan(const policy &pol, It first, It last, Out d_first) {
   return adapt::inclusive_scan(pol, first, last, d_first, std::plus<>());
 }
-template <class It, class Out, class Op, class T, detail::not_policy<It> = 0>
-Out inclusive_scan(It first, It last, Out d_first, Op op, T init) {
-  return adapt::inclusive_scan(par, first, last, d_first, std::ref(op), std::move(init));
-}
-template <class It, class Out, class Op, detail::not_policy<It> = 0>
-Out inclusive_scan(It first, It last, Out d_first, Op op) {
-  return adapt::inclusive_scan(par, first, last, d_first, std::ref(op));
-}
-template <class It, class Out, detail::not_policy<It> = 0>
-Out inclusive_scan(It first, It last, Out d_first) {
-  return adapt::inclusive_scan(par, first, last, d_first, std::plus<>());
-}
 
 template <class It, class Out, class T, class Op>
 Out exclusive_scan(const policy &pol, It first, It last, Out d_first, T init, Op op) {
@@ -1065,14 +983,6 @@ Out exclusive_scan(const policy &pol, It first, It last, Out d_first, T init, Op
 template <class It, class Out, class T>
 Out exclusive_scan(const policy &pol, It first, It last, Out d_first, T init) {
   return adapt::exclusive_scan(pol, first, last, d_first, std::move(init), std::plus<>());
-}
-template <class It, class Out, class T, class Op, detail::not_policy<It> = 0>
-Out exclusive_scan(It first, It last, Out d_first, T init, Op op) {
-  return adapt::exclusive_scan(par, first, last, d_first, std::move(init), std::ref(op));
-}
-template <class It, class Out, class T, detail::not_policy<It> = 0>
-Out exclusive_scan(It first, It last, Out d_first, T init) {
-  return adapt::exclusive_scan(par, first, last, d_first, std::move(init), std::plus<>());
 }
 
 /* ===== Sorting =========================================================== */
@@ -1101,10 +1011,6 @@ void sort(const policy &pol, It first, It last, Cmp cmp = {}) {
     detail::sort<false>(first, last, cmp, pol.token(), pol.max_workers());
   });
 }
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-void sort(It first, It last, Cmp cmp = {}) {
-  adapt::sort(par, first, last, std::ref(cmp));
-}
 
 template <class It, class Cmp = std::less<>>
 void stable_sort(const policy &pol, It first, It last, Cmp cmp = {}) {
@@ -1115,10 +1021,6 @@ void stable_sort(const policy &pol, It first, It last, Cmp cmp = {}) {
   detail::with_workers(pol.max_workers(), [&] {
     detail::sort<true>(first, last, cmp, pol.token(), pol.max_workers());
   });
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-void stable_sort(It first, It last, Cmp cmp = {}) {
-  adapt::stable_sort(par, first, last, std::ref(cmp));
 }
 
 } // namespace adapt

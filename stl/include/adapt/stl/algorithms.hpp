@@ -20,6 +20,18 @@
 namespace adapt {
 namespace detail {
 
+/* The inputs of a kernel over two sorted ranges (merge_ops, set_ops): the
+ * ranges' starts and lengths, the output and the comparison. */
+template <class It1, class It2, class Out, class Cmp>
+struct two_ranges {
+  It1 first1;
+  std::size_t n1;
+  It2 first2;
+  std::size_t n2;
+  Out d;
+  Cmp &cmp;
+};
+
 /* The smallest position p in [0, np) at which chunk finds a hit, np when
  * none. Positions are grouped in units of `per_unit` (the last unit takes
  * the remainder); chunk(pb, pe) returns the first hit in the positions
@@ -49,6 +61,24 @@ std::size_t first_hit(const call_attr &a, const char *name, std::size_t np, std:
     adapt_seq_stop(s, i / per_unit, 0);
   });
   return found.load(std::memory_order_relaxed);
+}
+
+/* The first window of m >= 1 elements of [first, last) at which find
+ * hits, last when none (or m > n): find(it, end) is std's search over
+ * [it, end), returning the start of its first window or end. The starting
+ * positions [0, n - m + 1) go in units of per_unit to first_hit; a chunk
+ * searches its positions and the m - 1 elements after them. */
+template <class It, class Find>
+It first_window(const policy &pol, const char *name, It first, It last, std::size_t m,
+                std::size_t per_unit, Find &&find) {
+  std::size_t n = dist(first, last);
+  if (m > n) return last;
+  std::size_t i = first_hit(pol.attr(per_unit), name, n - m + 1, per_unit,
+                            per_unit * sizeof(value_t<It>), [&](std::size_t b, std::size_t e) {
+                              It end = adv(first, e + m - 1), r = find(adv(first, b), end);
+                              return r == end ? e : dist(first, r);
+                            });
+  return i <= n - m ? adv(first, i) : last;
 }
 
 /* A deterministic fold of n >= 1 positions: blockv(lo, hi) gives the value
@@ -86,5 +116,6 @@ T fold_positions(const policy &pol, const char *name, std::size_t n, std::size_t
 #include <adapt/stl/nth.hpp>
 #include <adapt/stl/set.hpp>
 #include <adapt/stl/index.hpp>
+#include <adapt/stl/without_policy.hpp>
 
 #endif /* ADAPT_STL_ALGORITHMS_HPP */

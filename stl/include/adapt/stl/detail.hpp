@@ -65,7 +65,8 @@ template <class T>
 inline constexpr bool is_policy_v = std::is_same_v<std::decay_t<T>, policy>;
 
 /* Enables the overloads without a policy only when the first argument is
- * not a policy (no ambiguity with the policy-first overloads). */
+ * not a policy (no ambiguity with the policy-first overloads): one per
+ * algorithm name, in <adapt/stl/without_policy.hpp>. */
 template <class T>
 using not_policy = std::enable_if_t<!is_policy_v<T>, int>;
 

@@ -91,11 +91,6 @@ void for_index(const policy &pol, I1 first, I2 last, F f) {
     for (I i = static_cast<I>(static_cast<U>(ulo + static_cast<U>(b))); i != end; ++i) f(i);
   });
 }
-/* The same with adapt::par. */
-template <class I1, class I2, class F, detail::not_policy<I1> = 0>
-void for_index(I1 first, I2 last, F f) {
-  adapt::for_index(par, first, last, std::ref(f));
-}
 
 } // namespace adapt
 

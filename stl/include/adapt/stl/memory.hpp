@@ -86,26 +86,17 @@ Out uninitialized_copy(const policy &pol, It first, It last, Out d_first) {
     return detail::adv(d_first, n);
   }
 }
-template <class It, class Out, detail::not_policy<It> = 0>
-Out uninitialized_copy(It first, It last, Out d_first) {
-  return adapt::uninitialized_copy(par, first, last, d_first);
-}
 
 /* std::uninitialized_copy_n: uninitialized_copy of [first, first + n)
  * (nothing when n <= 0); returns d_first + n. */
 template <class It, class Size, class Out>
 Out uninitialized_copy_n(const policy &pol, It first, Size n, Out d_first) {
-  if constexpr (!detail::writable_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>)
     return std::uninitialized_copy_n(first, n, d_first);
-  } else {
-    if (n <= 0) return d_first;
-    return adapt::uninitialized_copy(pol, first, detail::adv(first, static_cast<std::size_t>(n)),
-                                     d_first);
-  }
-}
-template <class It, class Size, class Out, detail::not_policy<It> = 0>
-Out uninitialized_copy_n(It first, Size n, Out d_first) {
-  return adapt::uninitialized_copy_n(par, first, n, d_first);
+  else
+    return detail::first_n(first, n, d_first, [&](It last) {
+      return adapt::uninitialized_copy(pol, first, last, d_first);
+    });
 }
 
 /* std::uninitialized_move: constructs d_first[i] from std::move(first[i]);
@@ -128,26 +119,17 @@ Out uninitialized_move(const policy &pol, It first, It last, Out d_first) {
     return detail::adv(d_first, n);
   }
 }
-template <class It, class Out, detail::not_policy<It> = 0>
-Out uninitialized_move(It first, It last, Out d_first) {
-  return adapt::uninitialized_move(par, first, last, d_first);
-}
 
 /* std::uninitialized_move_n: returns {first + n, d_first + n} ({first,
  * d_first} when n <= 0). */
 template <class It, class Size, class Out>
 std::pair<It, Out> uninitialized_move_n(const policy &pol, It first, Size n, Out d_first) {
-  if constexpr (!detail::writable_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>)
     return std::uninitialized_move_n(first, n, d_first);
-  } else {
-    if (n <= 0) return {first, d_first};
-    It last = detail::adv(first, static_cast<std::size_t>(n));
-    return {last, adapt::uninitialized_move(pol, first, last, d_first)};
-  }
-}
-template <class It, class Size, class Out, detail::not_policy<It> = 0>
-std::pair<It, Out> uninitialized_move_n(It first, Size n, Out d_first) {
-  return adapt::uninitialized_move_n(par, first, n, d_first);
+  else
+    return detail::first_n(first, n, std::pair<It, Out>{first, d_first}, [&](It last) {
+      return std::pair<It, Out>{last, adapt::uninitialized_move(pol, first, last, d_first)};
+    });
 }
 
 /* std::uninitialized_fill: constructs every object from value. */
@@ -163,26 +145,17 @@ void uninitialized_fill(const policy &pol, It first, It last, const T &value) {
         });
   }
 }
-template <class It, class T, detail::not_policy<It> = 0>
-void uninitialized_fill(It first, It last, const T &value) {
-  adapt::uninitialized_fill(par, first, last, value);
-}
 
 /* std::uninitialized_fill_n: returns first + n (first when n <= 0). */
 template <class It, class Size, class T>
 It uninitialized_fill_n(const policy &pol, It first, Size n, const T &value) {
-  if constexpr (!detail::writable_v<It>) {
+  if constexpr (!detail::writable_v<It>)
     return std::uninitialized_fill_n(first, n, value);
-  } else {
-    if (n <= 0) return first;
-    It last = detail::adv(first, static_cast<std::size_t>(n));
-    adapt::uninitialized_fill(pol, first, last, value);
-    return last;
-  }
-}
-template <class It, class Size, class T, detail::not_policy<It> = 0>
-It uninitialized_fill_n(It first, Size n, const T &value) {
-  return adapt::uninitialized_fill_n(par, first, n, value);
+  else
+    return detail::first_n(first, n, first, [&](It last) {
+      adapt::uninitialized_fill(pol, first, last, value);
+      return last;
+    });
 }
 
 /* std::uninitialized_default_construct: default-initialises every object
@@ -200,27 +173,18 @@ void uninitialized_default_construct(const policy &pol, It first, It last) {
         });
   }
 }
-template <class It, detail::not_policy<It> = 0>
-void uninitialized_default_construct(It first, It last) {
-  adapt::uninitialized_default_construct(par, first, last);
-}
 
 /* std::uninitialized_default_construct_n: returns first + n (first when
  * n <= 0). */
 template <class It, class Size>
 It uninitialized_default_construct_n(const policy &pol, It first, Size n) {
-  if constexpr (!detail::writable_v<It>) {
+  if constexpr (!detail::writable_v<It>)
     return std::uninitialized_default_construct_n(first, n);
-  } else {
-    if (n <= 0) return first;
-    It last = detail::adv(first, static_cast<std::size_t>(n));
-    adapt::uninitialized_default_construct(pol, first, last);
-    return last;
-  }
-}
-template <class It, class Size, detail::not_policy<It> = 0>
-It uninitialized_default_construct_n(It first, Size n) {
-  return adapt::uninitialized_default_construct_n(par, first, n);
+  else
+    return detail::first_n(first, n, first, [&](It last) {
+      adapt::uninitialized_default_construct(pol, first, last);
+      return last;
+    });
 }
 
 /* std::uninitialized_value_construct: value-initialises every object
@@ -237,27 +201,18 @@ void uninitialized_value_construct(const policy &pol, It first, It last) {
         });
   }
 }
-template <class It, detail::not_policy<It> = 0>
-void uninitialized_value_construct(It first, It last) {
-  adapt::uninitialized_value_construct(par, first, last);
-}
 
 /* std::uninitialized_value_construct_n: returns first + n (first when
  * n <= 0). */
 template <class It, class Size>
 It uninitialized_value_construct_n(const policy &pol, It first, Size n) {
-  if constexpr (!detail::writable_v<It>) {
+  if constexpr (!detail::writable_v<It>)
     return std::uninitialized_value_construct_n(first, n);
-  } else {
-    if (n <= 0) return first;
-    It last = detail::adv(first, static_cast<std::size_t>(n));
-    adapt::uninitialized_value_construct(pol, first, last);
-    return last;
-  }
-}
-template <class It, class Size, detail::not_policy<It> = 0>
-It uninitialized_value_construct_n(It first, Size n) {
-  return adapt::uninitialized_value_construct_n(par, first, n);
+  else
+    return detail::first_n(first, n, first, [&](It last) {
+      adapt::uninitialized_value_construct(pol, first, last);
+      return last;
+    });
 }
 
 /* std::destroy: destroys every object (trivially destructible types: no
@@ -271,26 +226,17 @@ void destroy(const policy &pol, It first, It last) {
                           [](It it, It end, std::size_t) { std::destroy(it, end); });
   }
 }
-template <class It, detail::not_policy<It> = 0>
-void destroy(It first, It last) {
-  adapt::destroy(par, first, last);
-}
 
 /* std::destroy_n: returns first + n (first when n <= 0). */
 template <class It, class Size>
 It destroy_n(const policy &pol, It first, Size n) {
-  if constexpr (!detail::writable_v<It>) {
+  if constexpr (!detail::writable_v<It>)
     return std::destroy_n(first, n);
-  } else {
-    if (n <= 0) return first;
-    It last = detail::adv(first, static_cast<std::size_t>(n));
-    adapt::destroy(pol, first, last);
-    return last;
-  }
-}
-template <class It, class Size, detail::not_policy<It> = 0>
-It destroy_n(It first, Size n) {
-  return adapt::destroy_n(par, first, n);
+  else
+    return detail::first_n(first, n, first, [&](It last) {
+      adapt::destroy(pol, first, last);
+      return last;
+    });
 }
 
 } // namespace adapt

@@ -71,25 +71,21 @@ void merge_part(It1 a, It2 b, std::size_t pb, std::size_t pe, std::size_t i, std
  * piece, remember the co-rank where their last chunk ended, so that a
  * chunk searches only its own end's co-rank, within the chunk's reach. */
 template <class It1, class It2, class Out, class Cmp>
-struct merge_ops {
+struct merge_ops : two_ranges<It1, It2, Out, Cmp> {
   struct state {
     bool known = false;
     std::size_t next = 0, i = 0; /* the co-rank of output position next */
   };
   using master_type = state;
   using piece_type = state;
-  It1 a;
-  std::size_t n1;
-  It2 b;
-  std::size_t n2;
-  Out d;
-  Cmp &cmp;
+  using base = two_ranges<It1, It2, Out, Cmp>;
+  using base::cmp, base::d, base::first1, base::first2, base::n1, base::n2;
 
   void run(state &st, std::size_t pb, std::size_t pe) {
-    std::size_t i = st.known && st.next == pb ? st.i : co_rank(a, n1, b, n2, pb, cmp);
-    std::size_t i1 = co_rank(a, n1, b, n2, pe, cmp, i, i + (pe - pb));
+    std::size_t i = st.known && st.next == pb ? st.i : co_rank(first1, n1, first2, n2, pb, cmp);
+    std::size_t i1 = co_rank(first1, n1, first2, n2, pe, cmp, i, i + (pe - pb));
     Out o = adv(d, pb);
-    merge_part(a, b, pb, pe, i, i1, cmp, [&o](const auto &x) {
+    merge_part(first1, first2, pb, pe, i, i1, cmp, [&o](const auto &x) {
       *o = x;
       ++o;
     });
@@ -116,16 +112,12 @@ Out merge(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d
     return std::merge(first1, last1, first2, last2, d_first, cmp);
   } else {
     std::size_t n1 = detail::dist(first1, last1), n2 = detail::dist(first2, last2);
-    detail::merge_ops<It1, It2, Out, Cmp> ops{first1, n1, first2, n2, d_first, cmp};
+    detail::merge_ops<It1, It2, Out, Cmp> ops{{first1, n1, first2, n2, d_first, cmp}};
     typename detail::merge_ops<It1, It2, Out, Cmp>::state m;
     detail::par_ordered(pol.attr(1, false), "adapt::merge", n1 + n2,
                         sizeof(detail::value_t<It1>) + sizeof(detail::value_t<Out>), ops, m);
     return detail::adv(d_first, n1 + n2);
   }
-}
-template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
-Out merge(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp = {}) {
-  return adapt::merge(par, first1, last1, first2, last2, d_first, std::ref(cmp));
 }
 
 /* std::inplace_merge: the stable merge of the sorted [first, middle) and
@@ -178,10 +170,6 @@ void inplace_merge(const policy &pol, It first, It middle, It last, Cmp cmp = {}
                                          });
                     });
   }
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-void inplace_merge(It first, It middle, It last, Cmp cmp = {}) {
-  adapt::inplace_merge(par, first, middle, last, std::ref(cmp));
 }
 
 } // namespace adapt

@@ -78,6 +78,32 @@ std::size_t extreme_block(It first, std::size_t lo, std::size_t hi) {
   return at;
 }
 
+/* The first smallest element of [first, last) under cmp (Max: the first
+ * largest): each block's extreme (extreme_block under a plain <, else
+ * std's), then the blocks' ones in reduce's fixed tree, the left one kept
+ * on ties. max(n - 1, 0) comparisons. */
+template <bool Max, class It, class Cmp>
+It extreme_element(const policy &pol, const char *name, It first, It last, Cmp &cmp) {
+  std::size_t n = dist(first, last);
+  if (n < 2) return first;
+  auto comb = [&](std::size_t l, std::size_t r) {
+    auto &&x = *adv(first, l), &&y = *adv(first, r);
+    return (Max ? cmp(x, y) : cmp(y, x)) ? r : l;
+  };
+  std::size_t i = fold_positions<std::size_t>(
+      pol, name, n, sizeof(value_t<It>),
+      [&](std::size_t lo, std::size_t hi) {
+        if constexpr (plain_less_v<value_t<It>, Cmp>)
+          return extreme_block<Max>(first, lo, hi);
+        else if constexpr (Max)
+          return dist(first, std::max_element(adv(first, lo), adv(first, hi), std::ref(cmp)));
+        else
+          return dist(first, std::min_element(adv(first, lo), adv(first, hi), std::ref(cmp)));
+      },
+      comb);
+  return adv(first, i);
+}
+
 } // namespace detail
 
 /* std::min_element: the first smallest element under cmp (<); last when
@@ -86,61 +112,20 @@ std::size_t extreme_block(It first, std::size_t lo, std::size_t hi) {
  * cannot be observed). */
 template <class It, class Cmp = std::less<>>
 It min_element(const policy &pol, It first, It last, Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::random_access_v<It>)
     return std::min_element(first, last, cmp);
-  } else {
-    std::size_t n = detail::dist(first, last);
-    if (n < 2) return first;
-    auto comb = [&](std::size_t l, std::size_t r) {
-      return cmp(*detail::adv(first, r), *detail::adv(first, l)) ? r : l;
-    };
-    std::size_t i = detail::fold_positions<std::size_t>(
-        pol, "adapt::min_element", n, sizeof(detail::value_t<It>),
-        [&](std::size_t lo, std::size_t hi) {
-          if constexpr (detail::plain_less_v<detail::value_t<It>, Cmp>)
-            return detail::extreme_block<false>(first, lo, hi);
-          else
-            return detail::dist(first, std::min_element(detail::adv(first, lo),
-                                                        detail::adv(first, hi), std::ref(cmp)));
-        },
-        comb);
-    return detail::adv(first, i);
-  }
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-It min_element(It first, It last, Cmp cmp = {}) {
-  return adapt::min_element(par, first, last, std::ref(cmp));
+  else
+    return detail::extreme_element<false>(pol, "adapt::min_element", first, last, cmp);
 }
 
 /* std::max_element: the first largest element under cmp (<); last when
- * empty. Exactly max(n - 1, 0) comparisons, as std (std::less on an
- * arithmetic type: as min_element). */
+ * empty. As min_element. */
 template <class It, class Cmp = std::less<>>
 It max_element(const policy &pol, It first, It last, Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It>) {
+  if constexpr (!detail::random_access_v<It>)
     return std::max_element(first, last, cmp);
-  } else {
-    std::size_t n = detail::dist(first, last);
-    if (n < 2) return first;
-    auto comb = [&](std::size_t l, std::size_t r) {
-      return cmp(*detail::adv(first, l), *detail::adv(first, r)) ? r : l;
-    };
-    std::size_t i = detail::fold_positions<std::size_t>(
-        pol, "adapt::max_element", n, sizeof(detail::value_t<It>),
-        [&](std::size_t lo, std::size_t hi) {
-          if constexpr (detail::plain_less_v<detail::value_t<It>, Cmp>)
-            return detail::extreme_block<true>(first, lo, hi);
-          else
-            return detail::dist(first, std::max_element(detail::adv(first, lo),
-                                                        detail::adv(first, hi), std::ref(cmp)));
-        },
-        comb);
-    return detail::adv(first, i);
-  }
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-It max_element(It first, It last, Cmp cmp = {}) {
-  return adapt::max_element(par, first, last, std::ref(cmp));
+  else
+    return detail::extreme_element<true>(pol, "adapt::max_element", first, last, cmp);
 }
 
 /* std::minmax_element: {the first smallest, the last largest} under cmp
@@ -171,10 +156,6 @@ std::pair<It, It> minmax_element(const policy &pol, It first, It last, Cmp cmp =
         comb);
     return {detail::adv(first, p.first), detail::adv(first, p.second)};
   }
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-std::pair<It, It> minmax_element(It first, It last, Cmp cmp = {}) {
-  return adapt::minmax_element(par, first, last, std::ref(cmp));
 }
 
 } // namespace adapt

@@ -20,108 +20,80 @@
 #include <utility>
 
 namespace adapt {
+namespace detail {
+
+/* out[i] from first[i], chunk by chunk: run(it, end, out) runs std's
+ * algorithm on a part of the input into its part of the output (once over
+ * the whole range, on this thread, when the iterators cannot be written in
+ * parallel); returns out + n. */
+template <class It, class Out, class Run>
+Out map_to(const policy &pol, const char *name, It first, It last, Out out, Run run) {
+  if constexpr (!writable_v<It, Out>) {
+    return run(first, last, out);
+  } else {
+    par_map_range(pol, name, first, last, sizeof(value_t<It>) + sizeof(value_t<Out>),
+                  [&](It it, It end, std::size_t b) { run(it, end, adv(out, b)); });
+    return adv(out, dist(first, last));
+  }
+}
+
+} // namespace detail
 
 /* std::copy: d_first[i] = first[i] (copy assignment); returns d_first + n. */
 template <class It, class Out>
 Out copy(const policy &pol, It first, It last, Out d_first) {
-  if constexpr (!detail::writable_v<It, Out>) {
-    return std::copy(first, last, d_first);
-  } else {
-    detail::par_map_range(
-        pol, "adapt::copy", first, last, sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
-        [&](It it, It end, std::size_t b) { std::copy(it, end, detail::adv(d_first, b)); });
-    return detail::adv(d_first, detail::dist(first, last));
-  }
-}
-template <class It, class Out, detail::not_policy<It> = 0>
-Out copy(It first, It last, Out d_first) {
-  return adapt::copy(par, first, last, d_first);
+  return detail::map_to(pol, "adapt::copy", first, last, d_first,
+                        [](It it, It end, Out o) { return std::copy(it, end, o); });
 }
 
 /* std::copy_n: copy of [first, first + n) (nothing when n <= 0). */
 template <class It, class Size, class Out>
 Out copy_n(const policy &pol, It first, Size n, Out d_first) {
-  if constexpr (!detail::writable_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>)
     return std::copy_n(first, n, d_first);
-  } else {
-    if (n <= 0) return d_first;
-    return adapt::copy(pol, first, detail::adv(first, static_cast<std::size_t>(n)), d_first);
-  }
-}
-template <class It, class Size, class Out, detail::not_policy<It> = 0>
-Out copy_n(It first, Size n, Out d_first) {
-  return adapt::copy_n(par, first, n, d_first);
+  else
+    return detail::first_n(first, n, d_first,
+                           [&](It last) { return adapt::copy(pol, first, last, d_first); });
 }
 
 /* std::move (the algorithm): d_first[i] = std::move(first[i]). */
 template <class It, class Out>
 Out move(const policy &pol, It first, It last, Out d_first) {
-  if constexpr (!detail::writable_v<It, Out>) {
-    return std::move(first, last, d_first);
-  } else {
-    detail::par_map_range(
-        pol, "adapt::move", first, last, sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
-        [&](It it, It end, std::size_t b) { std::move(it, end, detail::adv(d_first, b)); });
-    return detail::adv(d_first, detail::dist(first, last));
-  }
-}
-template <class It, class Out, detail::not_policy<It> = 0>
-Out move(It first, It last, Out d_first) {
-  return adapt::move(par, first, last, d_first);
+  return detail::map_to(pol, "adapt::move", first, last, d_first,
+                        [](It it, It end, Out o) { return std::move(it, end, o); });
 }
 
 /* std::fill_n: fill of [first, first + n); returns first + n (first when
  * n <= 0). */
 template <class It, class Size, class T>
 It fill_n(const policy &pol, It first, Size n, const T &value) {
-  if constexpr (!detail::writable_v<It>) {
+  if constexpr (!detail::writable_v<It>)
     return std::fill_n(first, n, value);
-  } else {
-    if (n <= 0) return first;
-    It last = detail::adv(first, static_cast<std::size_t>(n));
-    adapt::fill(pol, first, last, value);
-    return last;
-  }
-}
-template <class It, class Size, class T, detail::not_policy<It> = 0>
-It fill_n(It first, Size n, const T &value) {
-  return adapt::fill_n(par, first, n, value);
+  else
+    return detail::first_n(first, n, first, [&](It last) {
+      adapt::fill(pol, first, last, value);
+      return last;
+    });
 }
 
 /* std::generate_n: generate on [first, first + n) (g called concurrently,
  * as adapt::generate); returns first + n (first when n <= 0). */
 template <class It, class Size, class G>
 It generate_n(const policy &pol, It first, Size n, G g) {
-  if constexpr (!detail::writable_v<It>) {
+  if constexpr (!detail::writable_v<It>)
     return std::generate_n(first, n, g);
-  } else {
-    if (n <= 0) return first;
-    It last = detail::adv(first, static_cast<std::size_t>(n));
-    adapt::generate(pol, first, last, g);
-    return last;
-  }
-}
-template <class It, class Size, class G, detail::not_policy<It> = 0>
-It generate_n(It first, Size n, G g) {
-  return adapt::generate_n(par, first, n, std::ref(g));
+  else
+    return detail::first_n(first, n, first, [&](It last) {
+      adapt::generate(pol, first, last, g);
+      return last;
+    });
 }
 
 /* std::swap_ranges: swaps first1[i] and first2[i]; returns first2 + n. */
 template <class It1, class It2>
 It2 swap_ranges(const policy &pol, It1 first1, It1 last1, It2 first2) {
-  if constexpr (!detail::writable_v<It1, It2>) {
-    return std::swap_ranges(first1, last1, first2);
-  } else {
-    detail::par_map_range(
-        pol, "adapt::swap_ranges", first1, last1,
-        sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>),
-        [&](It1 it, It1 end, std::size_t b) { std::swap_ranges(it, end, detail::adv(first2, b)); });
-    return detail::adv(first2, detail::dist(first1, last1));
-  }
-}
-template <class It1, class It2, detail::not_policy<It1> = 0>
-It2 swap_ranges(It1 first1, It1 last1, It2 first2) {
-  return adapt::swap_ranges(par, first1, last1, first2);
+  return detail::map_to(pol, "adapt::swap_ranges", first1, last1, first2,
+                        [](It1 it, It1 end, It2 o) { return std::swap_ranges(it, end, o); });
 }
 
 /* std::replace_if: elements satisfying pred become new_value (pred once
@@ -132,10 +104,6 @@ void replace_if(const policy &pol, It first, It last, Pred pred, const T &new_va
       pol, "adapt::replace_if", first, last, sizeof(detail::value_t<It>),
       [&](It it, It end, std::size_t) { std::replace_if(it, end, std::ref(pred), new_value); });
 }
-template <class It, class Pred, class T, detail::not_policy<It> = 0>
-void replace_if(It first, It last, Pred pred, const T &new_value) {
-  adapt::replace_if(par, first, last, std::ref(pred), new_value);
-}
 
 /* std::replace: elements == old_value become new_value. */
 template <class It, class T>
@@ -144,52 +112,25 @@ void replace(const policy &pol, It first, It last, const T &old_value, const T &
       pol, "adapt::replace", first, last, sizeof(detail::value_t<It>),
       [&](It it, It end, std::size_t) { std::replace(it, end, old_value, new_value); });
 }
-template <class It, class T, detail::not_policy<It> = 0>
-void replace(It first, It last, const T &old_value, const T &new_value) {
-  adapt::replace(par, first, last, old_value, new_value);
-}
 
 /* std::replace_copy_if: d_first[i] = pred(first[i]) ? new_value :
  * first[i]; returns d_first + n. */
 template <class It, class Out, class Pred, class T>
 Out replace_copy_if(const policy &pol, It first, It last, Out d_first, Pred pred,
                     const T &new_value) {
-  if constexpr (!detail::writable_v<It, Out>) {
-    return std::replace_copy_if(first, last, d_first, pred, new_value);
-  } else {
-    detail::par_map_range(pol, "adapt::replace_copy_if", first, last,
-                          sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
-                          [&](It it, It end, std::size_t b) {
-                            std::replace_copy_if(it, end, detail::adv(d_first, b), std::ref(pred),
-                                                 new_value);
-                          });
-    return detail::adv(d_first, detail::dist(first, last));
-  }
-}
-template <class It, class Out, class Pred, class T, detail::not_policy<It> = 0>
-Out replace_copy_if(It first, It last, Out d_first, Pred pred, const T &new_value) {
-  return adapt::replace_copy_if(par, first, last, d_first, std::ref(pred), new_value);
+  return detail::map_to(pol, "adapt::replace_copy_if", first, last, d_first,
+                        [&](It it, It end, Out o) {
+                          return std::replace_copy_if(it, end, o, std::ref(pred), new_value);
+                        });
 }
 
 /* std::replace_copy: as replace_copy_if with == old_value. */
 template <class It, class Out, class T>
 Out replace_copy(const policy &pol, It first, It last, Out d_first, const T &old_value,
                  const T &new_value) {
-  if constexpr (!detail::writable_v<It, Out>) {
-    return std::replace_copy(first, last, d_first, old_value, new_value);
-  } else {
-    detail::par_map_range(pol, "adapt::replace_copy", first, last,
-                          sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
-                          [&](It it, It end, std::size_t b) {
-                            std::replace_copy(it, end, detail::adv(d_first, b), old_value,
-                                              new_value);
-                          });
-    return detail::adv(d_first, detail::dist(first, last));
-  }
-}
-template <class It, class Out, class T, detail::not_policy<It> = 0>
-Out replace_copy(It first, It last, Out d_first, const T &old_value, const T &new_value) {
-  return adapt::replace_copy(par, first, last, d_first, old_value, new_value);
+  return detail::map_to(
+      pol, "adapt::replace_copy", first, last, d_first,
+      [&](It it, It end, Out o) { return std::replace_copy(it, end, o, old_value, new_value); });
 }
 
 /* std::reverse: swaps first[i] and first[n - 1 - i] for i < n / 2 (a map
@@ -207,10 +148,6 @@ void reverse(const policy &pol, It first, It last) {
                     });
   }
 }
-template <class It, detail::not_policy<It> = 0>
-void reverse(It first, It last) {
-  adapt::reverse(par, first, last);
-}
 
 /* std::reverse_copy: d_first[i] = first[n - 1 - i]; returns d_first + n. */
 template <class It, class Out>
@@ -227,10 +164,6 @@ Out reverse_copy(const policy &pol, It first, It last, Out d_first) {
                     });
     return detail::adv(d_first, n);
   }
-}
-template <class It, class Out, detail::not_policy<It> = 0>
-Out reverse_copy(It first, It last, Out d_first) {
-  return adapt::reverse_copy(par, first, last, d_first);
 }
 
 /* std::rotate: [middle, last) then [first, middle), in place; returns
@@ -259,10 +192,6 @@ It rotate(const policy &pol, It first, It middle, It last) {
     return detail::adv(first, n - k);
   }
 }
-template <class It, detail::not_policy<It> = 0>
-It rotate(It first, It middle, It last) {
-  return adapt::rotate(par, first, middle, last);
-}
 
 /* std::rotate_copy: [middle, last) then [first, middle) to d_first;
  * returns d_first + n. One map over the output. */
@@ -282,10 +211,6 @@ Out rotate_copy(const policy &pol, It first, It middle, It last, Out d_first) {
         });
     return detail::adv(d_first, n);
   }
-}
-template <class It, class Out, detail::not_policy<It> = 0>
-Out rotate_copy(It first, It middle, It last, Out d_first) {
-  return adapt::rotate_copy(par, first, middle, last, d_first);
 }
 
 } // namespace adapt

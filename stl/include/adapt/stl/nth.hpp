@@ -76,10 +76,6 @@ void nth_element(const policy &pol, It first, It nth, It last, Cmp cmp = {}) {
     std::nth_element(detail::adv(first, lo), nth, detail::adv(first, hi), std::ref(cmp));
   }
 }
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-void nth_element(It first, It nth, It last, Cmp cmp = {}) {
-  adapt::nth_element(par, first, nth, last, std::ref(cmp));
-}
 
 /* std::partial_sort: [first, middle) becomes the middle - first smallest
  * elements, sorted (cmp, <); the others in unspecified order. nth_element
@@ -94,10 +90,6 @@ void partial_sort(const policy &pol, It first, It middle, It last, Cmp cmp = {})
     if (middle != last) adapt::nth_element(pol, first, middle, last, std::ref(cmp));
     adapt::sort(pol, first, middle, std::ref(cmp));
   }
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-void partial_sort(It first, It middle, It last, Cmp cmp = {}) {
-  adapt::partial_sort(par, first, middle, last, std::ref(cmp));
 }
 
 /* std::partial_sort_copy: the min(n, d_last - d_first) smallest elements
@@ -126,10 +118,6 @@ Out partial_sort_copy(const policy &pol, It first, It last, Out d_first, Out d_l
                      [](const It &x) -> decltype(auto) { return *x; });
     return detail::adv(d_first, m);
   }
-}
-template <class It, class Out, class Cmp = std::less<>, detail::not_policy<It> = 0>
-Out partial_sort_copy(It first, It last, Out d_first, Out d_last, Cmp cmp = {}) {
-  return adapt::partial_sort_copy(par, first, last, d_first, d_last, std::ref(cmp));
 }
 
 } // namespace adapt

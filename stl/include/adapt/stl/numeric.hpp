@@ -102,15 +102,6 @@ Out transform_inclusive_scan(const policy &pol, It first, It last, Out d_first, 
                                  X{last, &uop}, d_first, op, static_cast<T *>(nullptr));
   }
 }
-template <class It, class Out, class Op, class UOp, class T, detail::not_policy<It> = 0>
-Out transform_inclusive_scan(It first, It last, Out d_first, Op op, UOp uop, T init) {
-  return adapt::transform_inclusive_scan(par, first, last, d_first, std::ref(op), std::ref(uop),
-                                         std::move(init));
-}
-template <class It, class Out, class Op, class UOp, detail::not_policy<It> = 0>
-Out transform_inclusive_scan(It first, It last, Out d_first, Op op, UOp uop) {
-  return adapt::transform_inclusive_scan(par, first, last, d_first, std::ref(op), std::ref(uop));
-}
 
 /* std::transform_exclusive_scan: the exclusive scan (op, from init) of
  * uop(first[i]); d_first may equal first. uop as in
@@ -125,11 +116,6 @@ Out transform_exclusive_scan(const policy &pol, It first, It last, Out d_first, 
     return detail::scan<false, T>(pol, "adapt::transform_exclusive_scan", X{first, &uop},
                                   X{last, &uop}, d_first, op, &init);
   }
-}
-template <class It, class Out, class T, class Op, class UOp, detail::not_policy<It> = 0>
-Out transform_exclusive_scan(It first, It last, Out d_first, T init, Op op, UOp uop) {
-  return adapt::transform_exclusive_scan(par, first, last, d_first, std::move(init), std::ref(op),
-                                         std::ref(uop));
 }
 
 } // namespace adapt

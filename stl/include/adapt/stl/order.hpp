@@ -25,32 +25,19 @@ It is_sorted_until(const policy &pol, It first, It last, Cmp cmp = {}) {
   if constexpr (!detail::random_access_v<It>) {
     return std::is_sorted_until(first, last, cmp);
   } else {
-    std::size_t n = detail::dist(first, last);
-    if (n < 2) return last;
-    /* position k: the pair (k, k + 1) */
-    std::size_t k =
-        detail::first_hit(pol.attr(), "adapt::is_sorted_until", n - 1, 1,
-                          sizeof(detail::value_t<It>), [&](std::size_t b, std::size_t e) {
-                            It end = detail::adv(first, e + 1);
-                            It r = std::is_sorted_until(detail::adv(first, b), end, std::ref(cmp));
-                            return r == end ? e : detail::dist(first, r) - 1;
-                          });
-    return k < n - 1 ? detail::adv(first, k + 1) : last;
+    /* the first pair (k, k + 1) out of order; the result is k + 1 */
+    It k = detail::first_window(pol, "adapt::is_sorted_until", first, last, 2, 1, [&](It b, It e) {
+      It r = std::is_sorted_until(b, e, std::ref(cmp));
+      return r == e ? e : r - 1;
+    });
+    return k == last ? last : k + 1;
   }
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-It is_sorted_until(It first, It last, Cmp cmp = {}) {
-  return adapt::is_sorted_until(par, first, last, std::ref(cmp));
 }
 
 /* std::is_sorted: is_sorted_until == last. */
 template <class It, class Cmp = std::less<>>
 bool is_sorted(const policy &pol, It first, It last, Cmp cmp = {}) {
   return adapt::is_sorted_until(pol, first, last, std::ref(cmp)) == last;
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-bool is_sorted(It first, It last, Cmp cmp = {}) {
-  return adapt::is_sorted_until(par, first, last, std::ref(cmp)) == last;
 }
 
 /* std::is_heap_until: the end of the longest prefix that is a max-heap
@@ -74,19 +61,11 @@ It is_heap_until(const policy &pol, It first, It last, Cmp cmp = {}) {
     return k < n - 1 ? detail::adv(first, k + 1) : last;
   }
 }
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-It is_heap_until(It first, It last, Cmp cmp = {}) {
-  return adapt::is_heap_until(par, first, last, std::ref(cmp));
-}
 
 /* std::is_heap: is_heap_until == last. */
 template <class It, class Cmp = std::less<>>
 bool is_heap(const policy &pol, It first, It last, Cmp cmp = {}) {
   return adapt::is_heap_until(pol, first, last, std::ref(cmp)) == last;
-}
-template <class It, class Cmp = std::less<>, detail::not_policy<It> = 0>
-bool is_heap(It first, It last, Cmp cmp = {}) {
-  return adapt::is_heap_until(par, first, last, std::ref(cmp)) == last;
 }
 
 /* std::is_partitioned: no element satisfying pred follows one that does
@@ -102,10 +81,6 @@ bool is_partitioned(const policy &pol, It first, It last, Pred pred) {
     if (p == last) return true;
     return detail::find_if(pol, detail::adv(p, 1), last, pred) == last;
   }
-}
-template <class It, class Pred, detail::not_policy<It> = 0>
-bool is_partitioned(It first, It last, Pred pred) {
-  return adapt::is_partitioned(par, first, last, std::ref(pred));
 }
 
 /* std::includes: every element of the sorted [first2, last2) is matched
@@ -150,10 +125,6 @@ bool includes(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, C
                     });
     return !fails.load(std::memory_order_relaxed);
   }
-}
-template <class It1, class It2, class Cmp = std::less<>, detail::not_policy<It1> = 0>
-bool includes(It1 first1, It1 last1, It2 first2, It2 last2, Cmp cmp = {}) {
-  return adapt::includes(par, first1, last1, first2, last2, std::ref(cmp));
 }
 
 } // namespace adapt

@@ -99,10 +99,6 @@ It partition(const policy &pol, It first, It last, Pred pred) {
     return detail::adv(first, left);
   }
 }
-template <class It, class Pred, detail::not_policy<It> = 0>
-It partition(It first, It last, Pred pred) {
-  return adapt::partition(par, first, last, std::ref(pred));
-}
 
 /* std::stable_partition: as partition, each group in its input order. */
 template <class It, class Pred>
@@ -149,10 +145,6 @@ It stable_partition(const policy &pol, It first, It last, Pred pred) {
                     });
     return detail::adv(first, left);
   }
-}
-template <class It, class Pred, detail::not_policy<It> = 0>
-It stable_partition(It first, It last, Pred pred) {
-  return adapt::stable_partition(par, first, last, std::ref(pred));
 }
 
 } // namespace adapt

@@ -29,10 +29,6 @@ It find_if_not(const policy &pol, It first, It last, Pred pred) {
   auto neg = [&pred](auto &&x) { return !pred(x); };
   return detail::find_if(pol, first, last, neg);
 }
-template <class It, class Pred, detail::not_policy<It> = 0>
-It find_if_not(It first, It last, Pred pred) {
-  return adapt::find_if_not(par, first, last, std::ref(pred));
-}
 
 /* std::adjacent_find: the first i with pred(first[i], first[i + 1]) (last
  * if none). */
@@ -41,21 +37,10 @@ It adjacent_find(const policy &pol, It first, It last, Pred pred = {}) {
   if constexpr (!detail::random_access_v<It>) {
     return std::adjacent_find(first, last, pred);
   } else {
-    std::size_t n = detail::dist(first, last);
-    if (n < 2) return last;
-    std::size_t i =
-        detail::first_hit(pol.attr(), "adapt::adjacent_find", n - 1, 1, sizeof(detail::value_t<It>),
-                          [&](std::size_t b, std::size_t e) {
-                            It end = detail::adv(first, e + 1),
-                               r = std::adjacent_find(detail::adv(first, b), end, std::ref(pred));
-                            return r == end ? e : detail::dist(first, r);
-                          });
-    return i < n - 1 ? detail::adv(first, i) : last;
+    return detail::first_window(pol, "adapt::adjacent_find", first, last, 2, 1, [&](It b, It e) {
+      return std::adjacent_find(b, e, std::ref(pred));
+    });
   }
-}
-template <class It, class Pred = std::equal_to<>, detail::not_policy<It> = 0>
-It adjacent_find(It first, It last, Pred pred = {}) {
-  return adapt::adjacent_find(par, first, last, std::ref(pred));
 }
 
 namespace detail {
@@ -93,14 +78,6 @@ std::pair<It1, It2> mismatch(const policy &pol, It1 first1, It1 last1, It2 first
                             std::min(detail::dist(first1, last1), detail::dist(first2, last2)),
                             pred);
 }
-template <class It1, class It2, class Pred = std::equal_to<>, detail::not_policy<It1> = 0>
-std::pair<It1, It2> mismatch(It1 first1, It1 last1, It2 first2, Pred pred = {}) {
-  return adapt::mismatch(par, first1, last1, first2, std::ref(pred));
-}
-template <class It1, class It2, class Pred = std::equal_to<>, detail::not_policy<It1> = 0>
-std::pair<It1, It2> mismatch(It1 first1, It1 last1, It2 first2, It2 last2, Pred pred = {}) {
-  return adapt::mismatch(par, first1, last1, first2, last2, std::ref(pred));
-}
 
 /* std::equal: pred (==) true at every position; with last2, false at once
  * when the lengths differ (random access). */
@@ -117,14 +94,6 @@ bool equal(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Pred
     return adapt::mismatch(pol, first1, last1, first2, std::ref(pred)).first == last1;
   }
 }
-template <class It1, class It2, class Pred = std::equal_to<>, detail::not_policy<It1> = 0>
-bool equal(It1 first1, It1 last1, It2 first2, Pred pred = {}) {
-  return adapt::equal(par, first1, last1, first2, std::ref(pred));
-}
-template <class It1, class It2, class Pred = std::equal_to<>, detail::not_policy<It1> = 0>
-bool equal(It1 first1, It1 last1, It2 first2, It2 last2, Pred pred = {}) {
-  return adapt::equal(par, first1, last1, first2, last2, std::ref(pred));
-}
 
 /* std::find_first_of: the first element x with pred(x, s) (==) for some s
  * of [s_first, s_last) (read front to back for each x, as std). Only
@@ -138,10 +107,6 @@ It1 find_first_of(const policy &pol, It1 first, It1 last, It2 s_first, It2 s_las
   };
   return detail::find_if(pol, first, last, any);
 }
-template <class It1, class It2, class Pred = std::equal_to<>, detail::not_policy<It1> = 0>
-It1 find_first_of(It1 first, It1 last, It2 s_first, It2 s_last, Pred pred = {}) {
-  return adapt::find_first_of(par, first, last, s_first, s_last, std::ref(pred));
-}
 
 /* std::search: the first occurrence of [s_first, s_last) in [first, last)
  * (first if the pattern is empty, last if none); each chunk of starting
@@ -151,23 +116,12 @@ It1 search(const policy &pol, It1 first, It1 last, It2 s_first, It2 s_last, Pred
   if constexpr (!detail::random_access_v<It1>) {
     return std::search(first, last, s_first, s_last, pred);
   } else {
-    std::size_t n = detail::dist(first, last);
     std::size_t m = static_cast<std::size_t>(std::distance(s_first, s_last));
     if (m == 0) return first;
-    if (m > n) return last;
-    std::size_t i = detail::first_hit(
-        pol.attr(), "adapt::search", n - m + 1, 1, sizeof(detail::value_t<It1>),
-        [&](std::size_t b, std::size_t e) {
-          It1 end = detail::adv(first, e + m - 1);
-          It1 r = std::search(detail::adv(first, b), end, s_first, s_last, std::ref(pred));
-          return r == end ? e : detail::dist(first, r);
-        });
-    return i <= n - m ? detail::adv(first, i) : last;
+    return detail::first_window(pol, "adapt::search", first, last, m, 1, [&](It1 b, It1 e) {
+      return std::search(b, e, s_first, s_last, std::ref(pred));
+    });
   }
-}
-template <class It1, class It2, class Pred = std::equal_to<>, detail::not_policy<It1> = 0>
-It1 search(It1 first, It1 last, It2 s_first, It2 s_last, Pred pred = {}) {
-  return adapt::search(par, first, last, s_first, s_last, std::ref(pred));
 }
 
 /* std::find_end: the last occurrence of [s_first, s_last) (last if the
@@ -194,10 +148,6 @@ It1 find_end(const policy &pol, It1 first, It1 last, It2 s_first, It2 s_last, Pr
     return j <= top ? detail::adv(first, top - j) : last;
   }
 }
-template <class It1, class It2, class Pred = std::equal_to<>, detail::not_policy<It1> = 0>
-It1 find_end(It1 first, It1 last, It2 s_first, It2 s_last, Pred pred = {}) {
-  return adapt::find_end(par, first, last, s_first, s_last, std::ref(pred));
-}
 
 /* std::search_n: the first run of count elements x with pred(x, value)
  * (==); first when count <= 0, last if none. The starting positions go in
@@ -210,21 +160,11 @@ It search_n(const policy &pol, It first, It last, Size count, const T &value, Pr
     return std::search_n(first, last, count, value, pred);
   } else {
     if (count <= 0) return first;
-    std::size_t n = detail::dist(first, last), c = static_cast<std::size_t>(count);
-    if (c > n) return last;
-    std::size_t i = detail::first_hit(
-        pol.attr(c), "adapt::search_n", n - c + 1, c, c * sizeof(detail::value_t<It>),
-        [&](std::size_t b, std::size_t e) {
-          It end = detail::adv(first, e + c - 1);
-          It r = std::search_n(detail::adv(first, b), end, count, value, std::ref(pred));
-          return r == end ? e : detail::dist(first, r);
-        });
-    return i <= n - c ? detail::adv(first, i) : last;
+    const std::size_t c = static_cast<std::size_t>(count);
+    return detail::first_window(pol, "adapt::search_n", first, last, c, c, [&](It b, It e) {
+      return std::search_n(b, e, count, value, std::ref(pred));
+    });
   }
-}
-template <class It, class Size, class T, class Pred = std::equal_to<>, detail::not_policy<It> = 0>
-It search_n(It first, It last, Size count, const T &value, Pred pred = {}) {
-  return adapt::search_n(par, first, last, count, value, std::ref(pred));
 }
 
 /* std::lexicographical_compare: [first1, last1) < [first2, last2) under
@@ -251,10 +191,6 @@ bool lexicographical_compare(const policy &pol, It1 first1, It1 last1, It2 first
     if (i < n) return static_cast<bool>(cmp(*detail::adv(first1, i), *detail::adv(first2, i)));
     return n1 < n2;
   }
-}
-template <class It1, class It2, class Cmp = std::less<>, detail::not_policy<It1> = 0>
-bool lexicographical_compare(It1 first1, It1 last1, It2 first2, It2 last2, Cmp cmp = {}) {
-  return adapt::lexicographical_compare(par, first1, last1, first2, last2, std::ref(cmp));
 }
 
 } // namespace adapt

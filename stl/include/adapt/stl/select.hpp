@@ -223,19 +223,11 @@ It remove_if(const policy &pol, It first, It last, Pred pred) {
     return detail::adv(first, c.first);
   }
 }
-template <class It, class Pred, detail::not_policy<It> = 0>
-It remove_if(It first, It last, Pred pred) {
-  return adapt::remove_if(par, first, last, std::ref(pred));
-}
 
 /* std::remove: remove_if with == value. */
 template <class It, class T>
 It remove(const policy &pol, It first, It last, const T &value) {
   return adapt::remove_if(pol, first, last, [&value](const auto &x) { return x == value; });
-}
-template <class It, class T, detail::not_policy<It> = 0>
-It remove(It first, It last, const T &value) {
-  return adapt::remove(par, first, last, value);
 }
 
 /* std::remove_copy_if: copies the elements not satisfying pred, in order
@@ -252,20 +244,12 @@ Out remove_copy_if(const policy &pol, It first, It last, Out d_first, Pred pred)
     return detail::adv(d_first, c.first);
   }
 }
-template <class It, class Out, class Pred, detail::not_policy<It> = 0>
-Out remove_copy_if(It first, It last, Out d_first, Pred pred) {
-  return adapt::remove_copy_if(par, first, last, d_first, std::ref(pred));
-}
 
 /* std::remove_copy: remove_copy_if with == value. */
 template <class It, class Out, class T>
 Out remove_copy(const policy &pol, It first, It last, Out d_first, const T &value) {
   return adapt::remove_copy_if(pol, first, last, d_first,
                                [&value](const auto &x) { return x == value; });
-}
-template <class It, class Out, class T, detail::not_policy<It> = 0>
-Out remove_copy(It first, It last, Out d_first, const T &value) {
-  return adapt::remove_copy(par, first, last, d_first, value);
 }
 
 /* std::unique: keeps the first element of every run of consecutive
@@ -280,10 +264,6 @@ It unique(const policy &pol, It first, It last, Pred pred = {}) {
     auto c = detail::select<true>(pol, "adapt::unique", first, detail::dist(first, last), r, first);
     return detail::adv(first, c.first);
   }
-}
-template <class It, class Pred = std::equal_to<>, detail::not_policy<It> = 0>
-It unique(It first, It last, Pred pred = {}) {
-  return adapt::unique(par, first, last, std::ref(pred));
 }
 
 /* std::unique_copy: copies the first element of every run of equivalent
@@ -300,10 +280,6 @@ Out unique_copy(const policy &pol, It first, It last, Out d_first, Pred pred = {
     return detail::adv(d_first, c.first);
   }
 }
-template <class It, class Out, class Pred = std::equal_to<>, detail::not_policy<It> = 0>
-Out unique_copy(It first, It last, Out d_first, Pred pred = {}) {
-  return adapt::unique_copy(par, first, last, d_first, std::ref(pred));
-}
 
 /* std::partition_copy: the elements satisfying pred to d_true, the others
  * to d_false, each in order (one copy assignment each); returns the two
@@ -319,10 +295,6 @@ std::pair<Out1, Out2> partition_copy(const policy &pol, It first, It last, Out1 
                                    r, d_true, d_false);
     return {detail::adv(d_true, c.first), detail::adv(d_false, c.second)};
   }
-}
-template <class It, class Out1, class Out2, class Pred, detail::not_policy<It> = 0>
-std::pair<Out1, Out2> partition_copy(It first, It last, Out1 d_true, Out2 d_false, Pred pred) {
-  return adapt::partition_copy(par, first, last, d_true, d_false, std::ref(pred));
 }
 
 } // namespace adapt

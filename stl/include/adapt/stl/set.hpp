@@ -171,7 +171,7 @@ O set_walk(It1 &p1_, It1 e1, It2 &p2_, It2 e2, bool last, O o, Cmp &cmp) {
  * range's elements; a piece's state is where its walk stands (a part
  * boundary). */
 template <bool A, bool B, bool Both, class It1, class It2, class Out, class Cmp>
-struct set_ops {
+struct set_ops : two_ranges<It1, It2, Out, Cmp> {
   using V = value_t<It1>;
   struct master {
     std::size_t pos = 0; /* outputs written */
@@ -184,12 +184,8 @@ struct set_ops {
   };
   using master_type = master;
   using piece_type = piece;
-  It1 first1;
-  std::size_t n1;
-  It2 first2;
-  std::size_t n2;
-  Out d;
-  Cmp &cmp;
+  using base = two_ranges<It1, It2, Out, Cmp>;
+  using base::cmp, base::d, base::first1, base::first2, base::n1, base::n2;
 
   /* The start of the run of elements equivalent to first1[e] (e < n1), at
    * or after lo: searched backwards from e by doubling steps (one
@@ -265,17 +261,21 @@ struct set_ops {
 
 /* The set operation over [first1, last1) and [first2, last2) into d: the
  * adaptive walk (A, B, Both: set_walk) when both ranges hold one element
- * type, else the two passes of set_op with op (std's algorithm). */
+ * type, else the two passes of set_op with op (std's algorithm); op over
+ * the whole ranges, on this thread, when the iterators cannot be written
+ * in parallel. */
 template <bool A, bool B, bool Both, class It1, class It2, class Out, class Cmp, class Op>
 Out set_run(const policy &pol, const char *name, It1 first1, It1 last1, It2 first2, It2 last2,
             Out d, Cmp &cmp, Op &&op) {
-  if constexpr (!std::is_same_v<value_t<It1>, value_t<It2>>) {
+  if constexpr (!writable_v<It1, It2, Out>) {
+    return op(first1, last1, first2, last2, d);
+  } else if constexpr (!std::is_same_v<value_t<It1>, value_t<It2>>) {
     return set_op(pol, name, first1, last1, first2, last2, d, cmp, op);
   } else {
     std::size_t n1 = dist(first1, last1), n2 = dist(first2, last2);
     if (n1 == 0) return op(first1, last1, first2, last2, d);
     using ops_t = set_ops<A, B, Both, It1, It2, Out, Cmp>;
-    ops_t ops{first1, n1, first2, n2, d, cmp};
+    ops_t ops{{first1, n1, first2, n2, d, cmp}};
     typename ops_t::master m;
     par_ordered(pol.attr(1, false), name, n1,
                 (sizeof(value_t<It1>) + sizeof(value_t<Out>)) * (n1 + n2) / n1, ops, m);
@@ -291,19 +291,9 @@ Out set_run(const policy &pol, const char *name, It1 first1, It1 last1, It2 firs
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out set_union(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
               Cmp cmp = {}) {
-  if constexpr (!detail::writable_v<It1, It2, Out>) {
-    return std::set_union(first1, last1, first2, last2, d_first, cmp);
-  } else {
-    return detail::set_run<true, true, true>(
-        pol, "adapt::set_union", first1, last1, first2, last2, d_first, cmp,
-        [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-          return std::set_union(a, ae, b, be, o, std::ref(cmp));
-        });
-  }
-}
-template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
-Out set_union(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp = {}) {
-  return adapt::set_union(par, first1, last1, first2, last2, d_first, std::ref(cmp));
+  return detail::set_run<true, true, true>(
+      pol, "adapt::set_union", first1, last1, first2, last2, d_first, cmp,
+      [&](auto... a) { return std::set_union(a..., std::ref(cmp)); });
 }
 
 /* std::set_intersection: the elements of the first range that the second
@@ -311,19 +301,9 @@ Out set_union(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out set_intersection(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
                      Cmp cmp = {}) {
-  if constexpr (!detail::writable_v<It1, It2, Out>) {
-    return std::set_intersection(first1, last1, first2, last2, d_first, cmp);
-  } else {
-    return detail::set_run<false, false, true>(
-        pol, "adapt::set_intersection", first1, last1, first2, last2, d_first, cmp,
-        [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-          return std::set_intersection(a, ae, b, be, o, std::ref(cmp));
-        });
-  }
-}
-template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
-Out set_intersection(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp = {}) {
-  return adapt::set_intersection(par, first1, last1, first2, last2, d_first, std::ref(cmp));
+  return detail::set_run<false, false, true>(
+      pol, "adapt::set_intersection", first1, last1, first2, last2, d_first, cmp,
+      [&](auto... a) { return std::set_intersection(a..., std::ref(cmp)); });
 }
 
 /* std::set_difference: the elements of the first range that the second
@@ -331,19 +311,9 @@ Out set_intersection(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, 
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out set_difference(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
                    Cmp cmp = {}) {
-  if constexpr (!detail::writable_v<It1, It2, Out>) {
-    return std::set_difference(first1, last1, first2, last2, d_first, cmp);
-  } else {
-    return detail::set_run<true, false, false>(
-        pol, "adapt::set_difference", first1, last1, first2, last2, d_first, cmp,
-        [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-          return std::set_difference(a, ae, b, be, o, std::ref(cmp));
-        });
-  }
-}
-template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
-Out set_difference(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cmp cmp = {}) {
-  return adapt::set_difference(par, first1, last1, first2, last2, d_first, std::ref(cmp));
+  return detail::set_run<true, false, false>(
+      pol, "adapt::set_difference", first1, last1, first2, last2, d_first, cmp,
+      [&](auto... a) { return std::set_difference(a..., std::ref(cmp)); });
 }
 
 /* std::set_symmetric_difference: the elements of either range that the
@@ -351,20 +321,9 @@ Out set_difference(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first, Cm
 template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out set_symmetric_difference(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2,
                              Out d_first, Cmp cmp = {}) {
-  if constexpr (!detail::writable_v<It1, It2, Out>) {
-    return std::set_symmetric_difference(first1, last1, first2, last2, d_first, cmp);
-  } else {
-    return detail::set_run<true, true, false>(
-        pol, "adapt::set_symmetric_difference", first1, last1, first2, last2, d_first, cmp,
-        [&](It1 a, It1 ae, It2 b, It2 be, auto o) {
-          return std::set_symmetric_difference(a, ae, b, be, o, std::ref(cmp));
-        });
-  }
-}
-template <class It1, class It2, class Out, class Cmp = std::less<>, detail::not_policy<It1> = 0>
-Out set_symmetric_difference(It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
-                             Cmp cmp = {}) {
-  return adapt::set_symmetric_difference(par, first1, last1, first2, last2, d_first, std::ref(cmp));
+  return detail::set_run<true, true, false>(
+      pol, "adapt::set_symmetric_difference", first1, last1, first2, last2, d_first, cmp,
+      [&](auto... a) { return std::set_symmetric_difference(a..., std::ref(cmp)); });
 }
 
 } // namespace adapt
