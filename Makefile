@@ -216,11 +216,12 @@ CHECKS += check-layers check-symbols format-check
 # as soon as it is built, one after the other in the order of TEST_OKS (each
 # .ok waits for the one before it: order-only), so that a variant holds one
 # job slot for its programs, running or waiting for the lock of
-# scripts/run_test.sh, and the compilers keep the others. The order: the C programs first
-# (built within the first minute), then the C++ ones; in each part the
-# slowest first (their times in test_all.sh's summary). A failing program
-# prints the end of its log and fails the run. They are independent: each
-# makes its own temporary files and starts its own runtime.
+# scripts/run_test.sh, and the compilers keep the others. The order: the C
+# programs first (the library and one C file each), then the C++ ones; in
+# each part the slowest first (their times in test_all.sh's summary). A
+# failing program prints the end of its log and fails the run. They are
+# independent: each makes its own temporary files and starts its own
+# runtime.
 TEST_PROGRAMS = $(TEST_BINS) $(EXTRA_TESTS)
 TEST_SLOW := test_dist fault_driver test_algo_scan test_isosurface test_algo_search test_stl \
              test_algo_window test_sched test_loopframe test_algo_var test_locality \
