@@ -116,10 +116,11 @@ size_t tbb_extreme(const double *x, size_t n) {
       [=](size_t a, size_t b) { return better(a, b) ? a : b; });
 }
 
-/* The single-pass rows: copy, fill_n, the min/max and the searches. */
-stl_impls scans(const stl_call &c) {
+/* The single-pass rows that read every element: copy, fill_n and the
+ * min/max elements. */
+stl_impls passes(const stl_call &c) {
   stl_impls m;
-  const double *in = c.in, *fnd = c.d->find, *rnd = c.d->rnd, *ramp = c.d->ramp;
+  const double *in = c.in;
   double *out = c.out;
   const size_t n = c.n;
   stl_outcome *got = c.got;
@@ -127,7 +128,7 @@ stl_impls scans(const stl_call &c) {
   /* min_element, minmax_element: random doubles, one smallest and one
    * largest (GNU parallel mode's min_element returns a smallest element,
    * not the first: 999900 for std's 545 on the integer input). */
-  const double *x = rnd;
+  const double *x = c.d->rnd;
   switch (c.form) {
   case COPY:
     m.f[STL_SEQ] = [=] { std::copy(in, in + n, out); };
@@ -151,7 +152,7 @@ stl_impls scans(const stl_call &c) {
     m.f[STL_TBB] = c.in_arena([=] { got->index = tbb_extreme<false>(x, n); });
     m.f[STL_PSTL] = c.in_arena([=] { got->index = pos(x, std::min_element(par, x, x + n)); });
     break;
-  case MINMAX_ELEMENT: {
+  default: { /* MINMAX_ELEMENT */
     m.kind = OUT_INDEX;
     auto both = [=](std::pair<const double *, const double *> r) {
       return pos(x, r.first) * (n + 1) + pos(x, r.second);
@@ -163,6 +164,19 @@ stl_impls scans(const stl_call &c) {
     m.f[STL_PSTL] = c.in_arena([=] { got->index = both(std::minmax_element(par, x, x + n)); });
     break;
   }
+  }
+  return m;
+}
+
+/* The searches, which stop at their first hit: equal, mismatch,
+ * adjacent_find and is_sorted. */
+stl_impls searches(const stl_call &c) {
+  stl_impls m;
+  const double *in = c.in, *fnd = c.d->find, *rnd = c.d->rnd, *ramp = c.d->ramp;
+  const size_t n = c.n;
+  stl_outcome *got = c.got;
+  auto pos = [](const double *b, const double *it) { return (size_t)(it - b); };
+  switch (c.form) {
   case EQUAL: {
     m.kind = OUT_BOOL;
     vec cp = std::make_shared<std::vector<double>>(in, in + n);
@@ -367,14 +381,14 @@ stl_impls tscan(const stl_call &c) {
 } // namespace
 
 const std::vector<stl_algo> STL_MORE_ALGOS = {
-    {"copy", STL_CHEAP, scans, COPY},
-    {"fill_n", STL_CHEAP, scans, FILL_N},
-    {"min_element", STL_CHEAP, scans, MIN_ELEMENT},
-    {"minmax_element", STL_CHEAP, scans, MINMAX_ELEMENT},
-    {"equal", STL_CHEAP, scans, EQUAL},
-    {"mismatch", STL_CHEAP, scans, MISMATCH},
-    {"adjacent_find", STL_CHEAP, scans, ADJACENT_FIND},
-    {"is_sorted", STL_CHEAP, scans, IS_SORTED},
+    {"copy", STL_CHEAP, passes, COPY},
+    {"fill_n", STL_CHEAP, passes, FILL_N},
+    {"min_element", STL_CHEAP, passes, MIN_ELEMENT},
+    {"minmax_element", STL_CHEAP, passes, MINMAX_ELEMENT},
+    {"equal", STL_CHEAP, searches, EQUAL},
+    {"mismatch", STL_CHEAP, searches, MISMATCH},
+    {"adjacent_find", STL_CHEAP, searches, ADJACENT_FIND},
+    {"is_sorted", STL_CHEAP, searches, IS_SORTED},
     {"remove_if", STL_CHEAP, selections, REMOVE_IF},
     {"unique_copy", STL_CHEAP, selections, UNIQUE_COPY},
     {"partition", STL_CHEAP, selections, PARTITION},
