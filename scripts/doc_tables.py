@@ -16,9 +16,12 @@ between them is written by this script, never by hand:
           writes it into build/release/bench-results/, copied to docs/figures/
           by `make docs-figures`)
   cols:   the columns shown, in order; `name=Heading` renames a heading
-  where:  optional filters, `column=value` (all must hold; string equality,
-          or numeric equality when both sides are numbers); a value with
-          spaces in quotes: `bench="nqueens n=12"`
+  where:  optional filters, all of which must hold: `column=value` (string
+          equality, or numeric equality when both sides are numbers),
+          `column!=value` (its negation), `column~lo..hi` (a number within
+          lo..hi, bounds included), `column!~lo..hi` (a number outside it:
+          the rows that differ); a value with spaces in quotes:
+          `bench="nqueens n=12"`
   sort:   optional columns to sort by (a leading - sorts descending)
   fmt:    optional printf formats per column (numbers only)
 
@@ -51,10 +54,39 @@ def parse_spec(text):
             buf[key] += ' ' + line
     spec['table'] = buf['table'].strip()
     spec['cols'] = [c.strip() for c in buf['cols'].split(',') if c.strip()]
-    spec['where'] = [w.split('=', 1) for w in shlex.split(buf['where']) if '=' in w]
+    spec['where'] = [parse_term(w) for w in shlex.split(buf['where'])]
     spec['sort'] = [c.strip() for c in buf['sort'].replace(',', ' ').split() if c.strip()]
     spec['fmt'] = dict(f.split('=', 1) for f in buf['fmt'].split() if '=' in f)
     return spec
+
+
+WHERE_TERM = re.compile(r'^([^!=~]+)(!=|=|!~|~)(.*)$')
+
+
+def parse_term(term):
+    """One filter of `where:` as (column, operator, value)."""
+    m = WHERE_TERM.match(term)
+    if not m:
+        raise ValueError(f'where: cannot read {term!r} (column=value, column!=value, '
+                         'column~lo..hi or column!~lo..hi)')
+    col, op, val = m.groups()
+    if op in ('~', '!~'):
+        lo, sep, hi = val.partition('..')
+        if not sep or as_num(lo) is None or as_num(hi) is None:
+            raise ValueError(f'where: {term!r}: the range must be lo..hi, two numbers')
+        val = (as_num(lo), as_num(hi))
+    return col, op, val
+
+
+def holds(cell, op, val):
+    """Whether a cell meets one `where:` filter."""
+    if op == '=':
+        return same(cell, val)
+    if op == '!=':
+        return not same(cell, val)
+    n = as_num(cell)
+    inside = n is not None and val[0] <= n <= val[1]
+    return inside if op == '~' else (n is not None and not inside)
 
 
 def read_csv(path):
@@ -90,10 +122,10 @@ def render(spec, base):
         if name not in head:
             raise ValueError(f"{spec['table']}: no column '{name}' (has {', '.join(head)})")
         cols.append((name, title.strip() or name))
-    for col, _ in spec['where']:
+    for col, _, _ in spec['where']:
         if col not in head:
             raise ValueError(f"{spec['table']}: where: no column '{col}'")
-    rows = [r for r in rows if all(same(r[c], v) for c, v in spec['where'])]
+    rows = [r for r in rows if all(holds(r[c], op, v) for c, op, v in spec['where'])]
     for key in reversed(spec['sort']):
         desc = key.startswith('-')
         k = key.lstrip('-')
