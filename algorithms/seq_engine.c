@@ -43,17 +43,9 @@ typedef struct {
   void (*key)(void);
   size_t grain;
 } grain_entry;
-/* The table is on the heap, one per thread (made at the thread's first
- * use, freed at its exit; NULL when that failed: no cache), not in the
- * thread-local block (adapt__thread_table, adapt_ext.h). */
-static _Thread_local void *grain_cache; /* a grain_entry[GRAIN_CACHE] */
-static adapt__thread_table grain_tables =
-    ADAPT__THREAD_TABLE_INIT(GRAIN_CACHE * sizeof(grain_entry));
-
-/* The calling thread's table, NULL if it cannot be made. */
-static grain_entry *grain_table(void) {
-  return grain_cache ? grain_cache : adapt__thread_table_make(&grain_tables, &grain_cache);
-}
+/* On the heap, one per thread (adapt__thread_table, adapt_ext.h): NULL
+ * when it cannot be made (no cache then). */
+ADAPT__THREAD_TABLE_DEFINE(grain_table, grain_entry, GRAIN_CACHE)
 
 static size_t grain_slot(const adapt__seq_kernel *k, void (*key)(void)) {
   uintptr_t h = (uintptr_t)key ^ ((uintptr_t)k >> 3);

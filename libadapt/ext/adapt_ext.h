@@ -36,9 +36,11 @@ int adapt__seq_defaults_get(adapt__seq_defaults *out);
 /* A table of `bytes` zeroed bytes for each thread that asks, made at its
  * first call and freed when the thread exits (a pthread key's destructor),
  * for per-thread caches too large for the library's thread-local block
- * (which dlopen must fit in glibc's static TLS surplus). Declare one static
- * adapt__thread_table per cache, initialised by ADAPT__THREAD_TABLE_INIT,
- * and a _Thread_local pointer `slot`; read the table as
+ * (which dlopen must fit in glibc's static TLS surplus). A file declares
+ * one with ADAPT__THREAD_TABLE_DEFINE(fn, T, count) below and reads the
+ * calling thread's table with fn(). By hand: one static adapt__thread_table
+ * per cache, initialised by ADAPT__THREAD_TABLE_INIT, and a _Thread_local
+ * pointer `slot`; read the table as
  *   T *tab = slot ? slot : adapt__thread_table_make(&table, (void **)&slot);
  * adapt__thread_table_make sets the slot to the new table (and back to
  * NULL when the thread's table is freed). NULL when out of memory or out of
@@ -53,6 +55,16 @@ typedef struct adapt__thread_table {
 #define ADAPT__THREAD_TABLE_INIT(nbytes)                                                           \
   { (nbytes), PTHREAD_MUTEX_INITIALIZER, 0, 0 }
 void *adapt__thread_table_make(adapt__thread_table *t, void **slot);
+/* Defines `static T *fn(void)`: the calling thread's table of `count`
+ * zeroed elements of T, made at its first call (NULL as
+ * adapt__thread_table_make says), with its slot `fn##_slot` and its
+ * adapt__thread_table `fn##_table`. */
+#define ADAPT__THREAD_TABLE_DEFINE(fn, T, count)                                                   \
+  static _Thread_local void *fn##_slot;                                                            \
+  static adapt__thread_table fn##_table = ADAPT__THREAD_TABLE_INIT((count) * sizeof(T));           \
+  static T *fn(void) {                                                                             \
+    return (T *)(fn##_slot ? fn##_slot : adapt__thread_table_make(&fn##_table, &fn##_slot));       \
+  }
 
 /* --- Last-error detail (libadapt/src/error.c): adapt_last_error() -------- */
 

@@ -1,6 +1,6 @@
 /* Per-thread heap tables (thread_table.c), white-box: each thread gets its
  * own zeroed table at its first call, the same one at the next, none seen
- * by another thread; the slot is set; the tables of exited threads are
+ * by another thread; its slot is set; the tables of exited threads are
  * freed (LeakSanitizer checks it in the asan variant: 64 threads). */
 #include <pthread.h>
 #include <stdint.h>
@@ -11,16 +11,13 @@
 #include "../../libadapt/ext/adapt_ext.h" /* white-box */
 
 enum { BYTES = 3000, THREADS = 64 };
-static adapt__thread_table tables = ADAPT__THREAD_TABLE_INIT(BYTES);
-static _Thread_local void *slot;
-
-static unsigned char *table(void) { return slot ? slot : adapt__thread_table_make(&tables, &slot); }
+ADAPT__THREAD_TABLE_DEFINE(table, unsigned char, BYTES)
 
 /* A thread: its table is zeroed, aligned, kept, then filled with its
  * mark; returns the table's address. */
 static void *thread_main(void *arg) {
   unsigned char *t = table();
-  if (!t || slot != t || (uintptr_t)t % _Alignof(max_align_t) != 0) return NULL;
+  if (!t || table_slot != t || (uintptr_t)t % _Alignof(max_align_t) != 0) return NULL;
   for (size_t i = 0; i < BYTES; i++)
     if (t[i] != 0) return NULL;
   if (table() != t) return NULL;
