@@ -4,8 +4,15 @@
  * no two threads admit the same worker at once. */
 #include <string.h>
 
+#include <errno.h>
+
+#include <adapt/loop.h>
+
 #include "../ext/adapt_ext.h"
 #include "config.h"
+#include "error.h"
+#include "region.h"
+#include "worker.h"
 
 _Static_assert(ADAPT_MAX_WORKERS <= ADAPT__TEAM_MAX_IDS, "a team records at most 4096 worker ids");
 
@@ -64,4 +71,27 @@ int adapt__team_join(adapt__team *t, int id) {
   atomic_fetch_or_explicit(&t->members[(unsigned)id / 32u], 1u << ((unsigned)id % 32u),
                            memory_order_relaxed);
   return 1;
+}
+
+int adapt_with_workers(unsigned max_workers, void (*fn)(void *ctx), void *ctx) {
+  adapt__error_clear();
+  if (!fn) return adapt__fail(-EINVAL, "adapt_with_workers: fn is NULL");
+  if (max_workers == 0) {
+    fn(ctx);
+    return 0;
+  }
+  /* A region, as a loop body's: the calls fn makes are nested, and the
+   * caller has its worker, the team's first member (adapt_begin's join for
+   * a loop). No cancel scope: fn's adapt_cancel goes to the enclosing
+   * call. */
+  adapt__worker *wk;
+  int region, rc = adapt__region_enter(&wk, &region, "adapt_with_workers");
+  if (rc) return rc;
+  adapt__team team;
+  adapt__team_enter(&team, max_workers);
+  if (!wk->solo) adapt__team_join(&team, wk->id);
+  fn(ctx);
+  adapt__team_leave(&team);
+  adapt__region_leave(region);
+  return 0;
 }

@@ -661,12 +661,21 @@ static void sc_init(void) {
   expect_rc("adapt_try_finalize", adapt_try_finalize(), ok_none);
 }
 
+/* adapt_with_workers's fn: a loop over every element (its code in *ctx). */
+static void limited_marks(void *ctx) { *(int *)ctx = adapt_for(0, n_elems, mark_body, NULL, NULL); }
+
 /* Each entry point starts the runtime lazily while the previous ones could
  * not: a failed start has no effect. */
 static void sc_lazy(void) {
   clear_marks();
   int rc = expect_rc("adapt_for", adapt_for(0, n_elems, mark_body, NULL, NULL), ok_nomem);
   check_marks("adapt_for", n_elems, rc ? 0 : 1);
+
+  clear_marks();
+  int inner = 1;
+  rc = expect_rc("adapt_with_workers", adapt_with_workers(2, limited_marks, &inner), ok_nomem);
+  if (!rc) expect_rc("adapt_for (in adapt_with_workers)", inner, ok_none);
+  check_marks("adapt_with_workers", n_elems, rc ? 0 : 1);
 
   clear_marks();
   adapt_scope s;

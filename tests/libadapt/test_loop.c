@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -357,6 +358,72 @@ static void test_limit_two_callers(void **state) {
   }
 }
 
+/* --- adapt_with_workers: a limit over everything a function calls ------- */
+
+typedef struct with_k {
+  limited l;
+  size_t n;       /* indices per loop */
+  unsigned inner; /* 0, or the limit of a nested adapt_with_workers */
+  int rc[3];      /* the two loops', the nested call's */
+  int cancel_rc;  /* adapt_cancel from fn's own code */
+} with_k;
+
+static void with_k_fn(void *p) {
+  with_k *c = p;
+  if (c->inner) {
+    unsigned k = c->inner;
+    c->inner = 0;
+    c->rc[2] = adapt_with_workers(k, with_k_fn, c);
+    return;
+  }
+  adapt_attr a = {0};
+  a.grain = 1;
+  c->rc[0] = adapt_for(0, c->n, limited_body, &c->l, &a);
+  c->rc[1] = adapt_for(c->n, 2 * c->n, limited_body, &c->l, &a);
+  c->cancel_rc = adapt_cancel();
+}
+
+/* Two loops under adapt_with_workers(k) (nested: under (3) then (inner)):
+ * 1 if every index ran once on at most k distinct workers in all, and fn's
+ * own adapt_cancel returned want_cancel. */
+static int with_k_run(unsigned k, unsigned inner, int want_cancel) {
+  with_k c = {{NULL, 0, 0, 300}, adapt_test_scale(1000, 300), inner, {-1, -1, 0}, 1};
+  c.l.hits = calloc(2 * c.n, 1);
+  if (!c.l.hits) return 0;
+  unsigned most = inner && inner < k ? inner : k;
+  int ok = adapt_with_workers(k, with_k_fn, &c) == 0 && c.rc[0] == 0 && c.rc[1] == 0 &&
+           c.rc[2] == 0 && c.cancel_rc == want_cancel && !atomic_load(&c.l.bad) &&
+           __builtin_popcount(atomic_load(&c.l.ids)) <= (int)most;
+  for (size_t i = 0; i < 2 * c.n; i++) ok &= c.l.hits[i] == 1;
+  free(c.l.hits);
+  return ok;
+}
+
+static void with_k_body(size_t b, size_t e, void *ctx) {
+  for (size_t i = b; i < e; i++)
+    if (!with_k_run(2, 0, 0)) atomic_fetch_add(&callers_failed, 1);
+}
+
+static void set_flag(void *p) { *(int *)p = 1; }
+
+/* adapt_with_workers: errors; k 0 calls fn as is; the loops fn makes keep
+ * to k workers in all (nested: the smaller limit); fn's adapt_cancel is
+ * -EPERM at top level and cancels the enclosing loop inside one. */
+static void test_with_workers(void **state) {
+  assert_int_equal(adapt_with_workers(2, NULL, NULL), -EINVAL);
+  assert_non_null(strstr(adapt_last_error(), "fn is NULL"));
+  int called = 0;
+  assert_int_equal(adapt_with_workers(0, set_flag, &called), 0);
+  assert_int_equal(called, 1);
+  for (unsigned k = 1; k <= 3; k++) assert_true(with_k_run(k, 0, -EPERM));
+  assert_true(with_k_run(3, 1, -EPERM));
+  adapt_attr a = {0};
+  a.grain = 1;
+  atomic_store(&callers_failed, 0);
+  assert_int_equal(adapt_for(0, 1, with_k_body, NULL, &a), -ECANCELED);
+  assert_int_equal(atomic_load(&callers_failed), 0);
+}
+
 static double seconds(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec * 1e-6; }
 
 /* Workers left out of a call limited to one worker sleep while it runs
@@ -403,6 +470,7 @@ int main(void) {
       ADAPT_TEST_WORKERS(test_foreign_threads, 3),
       ADAPT_TEST_WORKERS(test_limit_two_callers, 8),
       ADAPT_TEST_WORKERS(test_limit_excluded_sleep, 8),
+      ADAPT_TEST_WORKERS(test_with_workers, 4),
       ADAPT_TEST_WORKERS(test_finalize_while_busy, 2),
       ADAPT_TEST_WORKERS(test_thief_timeout, 2),
   };

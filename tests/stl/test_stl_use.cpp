@@ -490,8 +490,8 @@ void worker_limits() {
  * the sort completes (spawned parts do not see it), and the cancel goes to
  * the call enclosing the sort, as the contract says: a body that sorts and
  * calls it from the comparator cancels its adapt_for (-ECANCELED) whatever
- * the policy; the loop of one index that runs a limited sort does not keep
- * it. */
+ * the policy (adapt_with_workers, which runs a limited sort, opens no call
+ * that would keep it). */
 void cancel_in_comparator() {
   for (unsigned k : {0u, 2u}) {
     std::atomic<int> sorted{0};

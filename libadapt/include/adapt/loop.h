@@ -117,6 +117,28 @@ ADAPT_API int adapt_for(size_t first, size_t last,
                         void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
                         const adapt_attr *attr);
 
+/* Runs fn(ctx) on the calling thread with a worker limit and no loop of
+ * its own: every parallel call fn makes (loops, sequence algorithms,
+ * adaptive frames, spawn/sync scopes and their tasks, and the calls nested
+ * in them) is run by at most max_workers distinct workers in all, the
+ * caller's included, as the bodies of one adapt_for call with
+ * attr->max_workers = max_workers would be; their own limits apply on top.
+ * Nothing else changes for fn: an adapt_cancel in fn's own code (not in a
+ * body of a call it makes) reaches the call enclosing adapt_with_workers,
+ * or returns -EPERM when there is none; the calls fn makes are nested (in
+ * a region, as inside a loop body: their default scheduler is the nested
+ * one). max_workers 0: no limit, fn(ctx) is called as is. Any k >= the
+ * worker count: no limit in effect. Starts the runtime if needed.
+ * Returns 0 once fn has returned. Errors (fn not called): -EINVAL fn is
+ * NULL; the lazy adapt_init's errors; -ESHUTDOWN a finalize under way (see
+ * adapt_finalize). adapt_last_error() says which.
+ * Calling context: any thread, any nesting level (in a body, a task, or
+ * another adapt_with_workers). Thread-safe; each thread's limit is its
+ * own. Not guaranteed: which workers, or that max_workers of them take
+ * part. A C++ exception must not leave fn (catch it inside, as a body
+ * must). */
+ADAPT_API int adapt_with_workers(unsigned max_workers, void (*fn)(void *ctx), void *ctx);
+
 /* --- Cancellation ------------------------------------------------------ */
 /*
  * adapt_cancel: from inside a body, stop the innermost parallel call the

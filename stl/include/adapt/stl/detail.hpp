@@ -163,12 +163,11 @@ inline void finish(int rc, failure &f) {
 
 /* f() as one call limited to k workers (policy::workers), for the calls
  * whose parts are spawned tasks (the sorts, the scans' output tasks): f
- * runs on this thread inside adapt_for over one index with max_workers k,
- * so that the scopes it opens, and the calls under it, keep to the call's
- * workers. k 0: f() directly. Returns f's result; rethrows its exception;
- * adapt::error when the runtime fails before f runs. An adapt_cancel that
- * f's own code makes on this thread goes, as without the limit, to the
- * call enclosing this one (after f returns). */
+ * runs on this thread under adapt_with_workers(k), so that the scopes it
+ * opens, and the calls under it, keep to k workers. k 0: f() directly.
+ * Returns f's result; rethrows its exception; adapt::error when the
+ * runtime fails before f runs. An adapt_cancel that f's own code makes on
+ * this thread goes, as without the limit, to the call enclosing this one. */
 template <class F>
 auto with_workers(unsigned k, F &&f) -> decltype(f()) {
   using R = decltype(f());
@@ -177,7 +176,7 @@ auto with_workers(unsigned k, F &&f) -> decltype(f()) {
     F &f;
     std::optional<std::conditional_t<std::is_void_v<R>, bool, R>> result;
     std::exception_ptr exc;
-    static void run(std::size_t, std::size_t, void *p) noexcept {
+    static void run(void *p) noexcept {
       auto *c = static_cast<call *>(p);
       try {
         if constexpr (std::is_void_v<R>) {
@@ -192,19 +191,9 @@ auto with_workers(unsigned k, F &&f) -> decltype(f()) {
     }
   };
   call c{f, {}, {}};
-  adapt_attr a{};
-  a.grain = 1;
-  a.max_workers = k;
-  int rc = adapt_for(0, 1, &call::run, &c, &a);
+  int rc = adapt_with_workers(k, &call::run, &c);
   if (c.exc) std::rethrow_exception(c.exc);
   if (!c.result) throw error(rc < 0 ? rc : -EPROTO, adapt_last_error());
-  /* -ECANCELED with a result: adapt_cancel from code f ran on this thread
-   * outside a call of its own (a sort's comparator at a partition or leaf
-   * the caller runs) reached this loop of one index, which had nothing left
-   * to stop. Without a limit it would have reached the call enclosing this
-   * one: pass it on (none: -EPERM, ignored, as the comparator would have
-   * got). */
-  if (rc == -ECANCELED) (void)adapt_cancel();
   if constexpr (!std::is_void_v<R>) return std::move(*c.result);
 }
 

@@ -38,11 +38,10 @@
  * buffer is destroyed, its input holds valid values (std's basic
  * guarantee). They run on spawn/sync tasks, which adapt_cancel() does not
  * stop: a comparator calling it gets -EPERM, or cancels the parallel call
- * that encloses the sort (under workers(k), on the caller's thread, it
- * returns 0 and is passed to that call when the sort returns: the sort
- * runs in a loop of one index, with_workers); throwing stops a sort, and so does the policy's
- * cancel_token (polled at the same points as the first exception: the
- * partitions, leaf sorts and merges already running finish). */
+ * that encloses the sort (with or without workers(k)); throwing stops a
+ * sort, and so does the policy's cancel_token (polled at the same points
+ * as the first exception: the partitions, leaf sorts and merges already
+ * running finish). */
 #ifndef ADAPT_STL_SORT_HPP
 #define ADAPT_STL_SORT_HPP
 
