@@ -9,6 +9,7 @@
  * with the same strict warnings. */
 #include "algos_test.h"
 
+#include <list>
 #include <ranges>
 #include <span>
 #include <type_traits>
@@ -247,6 +248,23 @@ void check_memory(const adapt::policy &pol, const std::vector<std::string> &s) {
   CHECK(ar::uninitialized_fill_n(pol, p + n, 1, std::string("tail")) == p + n + 1 &&
         p[n] == "tail");
   ar::destroy_n(p, static_cast<std::ptrdiff_t>(n + 1));
+  /* The _n forms: the shorter of count and the output, from a list too. */
+  auto h = static_cast<std::ptrdiff_t>(n / 2);
+  auto cn = ar::uninitialized_copy_n(pol, s.begin(), static_cast<std::ptrdiff_t>(n), p, p + h);
+  CHECK(cn.in == s.begin() + h && cn.out == p + h && std::equal(p, p + h, s.begin()));
+  ar::destroy_n(pol, p, h);
+  src = s;
+  auto mn = ar::uninitialized_move_n(pol, src.begin(), h, p, p + n);
+  CHECK(mn.in == src.begin() + h && mn.out == p + h && std::equal(p, p + h, s.begin()) &&
+        std::all_of(src.begin(), src.begin() + h, [](const std::string &t) { return t.empty(); }));
+  ar::destroy_n(p, h);
+  std::list<std::string> l(s.begin(), s.begin() + std::min<std::ptrdiff_t>(h, 3));
+  auto ln =
+      ar::uninitialized_copy_n(pol, l.begin(), static_cast<std::ptrdiff_t>(l.size()), p, p + n);
+  CHECK(ln.in == l.end() && ln.out == p + l.size() && std::equal(l.begin(), l.end(), p));
+  ar::destroy_n(p, static_cast<std::ptrdiff_t>(l.size()));
+  auto none = ar::uninitialized_move_n(pol, src.begin(), -1, p, p + n);
+  CHECK(none.in == src.begin() && none.out == p);
   al.deallocate(p, n + 1);
 }
 

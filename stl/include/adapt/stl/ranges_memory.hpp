@@ -53,6 +53,25 @@ ADAPT_RANGES_UNINIT2(uninitialized_copy, std::iter_reference_t)
 ADAPT_RANGES_UNINIT2(uninitialized_move, std::iter_rvalue_reference_t)
 #undef ADAPT_RANGES_UNINIT2
 
+/* std::ranges::uninitialized_copy_n / uninitialized_move_n: the same from
+ * [ifirst, ifirst + count) into [ofirst, olast), over the shorter length;
+ * returns {ifirst + used, ofirst + used}. */
+#define ADAPT_RANGES_UNINIT_N(NAME, BASE, REF)                                                     \
+  ADAPT_RANGES_ITER(                                                                               \
+      NAME, (std::input_iterator I, detail::nothrow_forward_iterator O, std::sentinel_for<O> S),   \
+      (std::constructible_from<std::iter_value_t<O>, REF<I>>), (std::ranges::in_out_result<I, O>), \
+      (I ifirst, std::iter_difference_t<I> count, O ofirst, S olast),                              \
+      (std::move(ifirst), count, std::move(ofirst), std::move(olast)),                             \
+      (std::random_access_iterator<I> && std::random_access_iterator<O> &&                         \
+       std::sized_sentinel_for<S, O>),                                                             \
+      (auto n = std::min<std::iter_difference_t<I>>(                                               \
+           count, static_cast<std::iter_difference_t<I>>(olast - ofirst));                         \
+       if (n <= 0) return {std::move(ifirst), std::move(ofirst)};                                  \
+       return {ifirst + n, adapt::BASE(pol, ifirst, ifirst + n, ofirst)};))
+ADAPT_RANGES_UNINIT_N(uninitialized_copy_n, uninitialized_copy, std::iter_reference_t)
+ADAPT_RANGES_UNINIT_N(uninitialized_move_n, uninitialized_move, std::iter_rvalue_reference_t)
+#undef ADAPT_RANGES_UNINIT_N
+
 /* std::ranges::uninitialized_fill: constructs copies of value in
  * [first, last); returns last. */
 ADAPT_RANGES_1(uninitialized_fill, detail::nothrow_forward_iterator, detail::nothrow_forward_range,
