@@ -431,6 +431,16 @@ if [ "$san" != tsan ]; then
     grep -q '^verify: vtkContourGrid .*: ok$' serial.out
   verdict $? "ghost.pvtu (1 layer of DUPLICATECELL ghosts a side): $ghost_mesh, the ghosts left out" \
     "ghost.pvtu: exit $rc, '$ghost_mesh': $(grep -E 'verify|adapt-iso' serial.out)"
+  # A ghost array of another type than integers: refused, named.
+  mkdir -p badghost
+  cp ghost.pvtu ghost_0.vtu ghost_1.vtu ghost_2.vtu badghost/
+  sed -i 's/type="UInt8" Name="vtkGhostType"/type="Float32" Name="vtkGhostType"/' badghost/ghost_1.vtu
+  serial --input badghost/ghost.pvtu --iso 0.1 --reps 1 --tetrahedralize
+  rc=$?
+  [ $rc -eq 2 ] &&
+    grep -q "piece 'badghost/ghost_1.vtu': its cell array 'vtkGhostType' is not one integer per cell" serial.out
+  verdict $? "ghost.pvtu with Float32 ghosts: refused, the piece named" \
+    "ghost.pvtu with Float32 ghosts: exit $rc: $(tail -2 serial.out)"
 fi
 
 # ---- Without MPI: the distributed run says so -------------------------------
