@@ -13,7 +13,8 @@
 # merged) against vtkContourGrid on the whole mesh, its GlobalPointIds
 # (one id per merged vertex) and rank 0's global figures; more ranks than
 # pieces (the pieces written named); a mesh of hexahedra and voxels split
-# by --tetrahedralize, serial and under mpirun; bad pieces (missing,
+# by --tetrahedralize, serial and under mpirun, and again in pieces with
+# DUPLICATECELL ghost cells (left out, serial and mpirun -np 2); bad pieces (missing,
 # corrupt, other arrays): every rank names the file, the job ends, no
 # hang; the ranks bound to distinct cores; pieces in other encodings
 # (ASCII, inline binary, appended raw zlib, appended base64) against the
@@ -125,13 +126,17 @@ write_image() {
   } >"$out"
 }
 
-# A mesh of n^3 cells, hexahedra and voxels alternating (VTK types 12 and
-# 11), in NP ASCII pieces with global point ids (hex.pvtu): what
-# --tetrahedralize splits.
+# write_hex N NP [GHOST]: a mesh of N^3 cells, hexahedra and voxels
+# alternating (VTK types 12 and 11), in NP ASCII pieces with global point
+# ids (hex.pvtu): what --tetrahedralize splits. With GHOST layers (ghost.pvtu):
+# each piece also holds the GHOST layers of cells (N^2 cells each) before
+# and after its own, of its neighbours' pieces, marked DUPLICATECELL in a
+# vtkGhostType cell array, as vtkRedistributeDataSetFilter (D3) writes them.
 write_hex() {
-  python3 - "$1" "$2" <<'EOF'
+  python3 - "$1" "$2" "${3:-0}" <<'EOF'
 import math, sys
-n, npieces = int(sys.argv[1]), int(sys.argv[2])
+n, npieces, ghost = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+name = 'ghost' if ghost else 'hex'
 def pid(a, b, c): return (c * (n + 1) + b) * (n + 1) + a
 xyz, f = [], []
 for c in range(n + 1):
@@ -154,7 +159,10 @@ def arr(typ, name, v, comps=1):
     att = f' NumberOfComponents="{comps}"' if comps > 1 else ''
     return f'<DataArray type="{typ}" Name="{name}"{att} format="ascii">{" ".join(map(str, v))}</DataArray>\n'
 for p in range(npieces):
-    cs = cells[p * T // npieces:(p + 1) * T // npieces]
+    lo, hi = p * T // npieces, (p + 1) * T // npieces
+    glo, ghi = max(0, lo - ghost * n * n), min(T, hi + ghost * n * n)
+    cs = cells[glo:ghi]
+    dup = [0 if lo <= c < hi else 1 for c in range(glo, ghi)]
     used, local = [], {}
     for _, ids in cs:
         for v in ids:
@@ -165,7 +173,7 @@ for p in range(npieces):
     for _, ids in cs:
         o += len(ids)
         offs.append(o)
-    with open(f'hex_{p}.vtu', 'w') as out:
+    with open(f'{name}_{p}.vtu', 'w') as out:
         out.write('<?xml version="1.0"?>\n<VTKFile type="UnstructuredGrid" version="1.0" '
                   'byte_order="LittleEndian">\n<UnstructuredGrid>\n'
                   f'<Piece NumberOfPoints="{len(used)}" NumberOfCells="{len(cs)}">\n'
@@ -176,14 +184,18 @@ for p in range(npieces):
                   '</Points>\n<Cells>\n' +
                   arr('Int64', 'connectivity', [local[v] for _, ids in cs for v in ids]) +
                   arr('Int64', 'offsets', offs) + arr('UInt8', 'types', [t for t, _ in cs]) +
-                  '</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n')
-with open('hex.pvtu', 'w') as out:
+                  '</Cells>\n' +
+                  (f'<CellData>\n{arr("UInt8", "vtkGhostType", dup)}</CellData>\n' if ghost else '') +
+                  '</Piece>\n</UnstructuredGrid>\n</VTKFile>\n')
+with open(f'{name}.pvtu', 'w') as out:
     out.write('<?xml version="1.0"?>\n<VTKFile type="PUnstructuredGrid" version="1.0" '
-              'byte_order="LittleEndian">\n<PUnstructuredGrid GhostLevel="0">\n'
+              f'byte_order="LittleEndian">\n<PUnstructuredGrid GhostLevel="{ghost}">\n'
               '<PPointData Scalars="f" GlobalIds="GlobalPointIds">\n'
               '<PDataArray type="Float64" Name="f"/>\n<PDataArray type="Int64" Name="GlobalPointIds"/>\n'
-              '</PPointData>\n<PPoints>\n<PDataArray type="Float64" NumberOfComponents="3"/>\n'
-              '</PPoints>\n' + ''.join(f'<Piece Source="hex_{p}.vtu"/>\n' for p in range(npieces)) +
+              '</PPointData>\n' +
+              ('<PCellData>\n<PDataArray type="UInt8" Name="vtkGhostType"/>\n</PCellData>\n' if ghost else '') +
+              '<PPoints>\n<PDataArray type="Float64" NumberOfComponents="3"/>\n'
+              '</PPoints>\n' + ''.join(f'<Piece Source="{name}_{p}.vtu"/>\n' for p in range(npieces)) +
               '</PUnstructuredGrid>\n</VTKFile>\n')
 EOF
 }
@@ -409,6 +421,26 @@ if [ "$san" != tsan ]; then
     grep -q '^verify: vtkContourGrid .*: ok$' serial.out
   verdict $? "hex.pvtu --tetrahedralize: $hex_mesh (1000 cells in 6), == vtkContourGrid" \
     "hex.pvtu --tetrahedralize: exit $rc, '$hex_mesh': $(grep -E 'verify|adapt-iso' serial.out)"
+  # The same mesh in pieces with a layer of DUPLICATECELL ghost cells on each
+  # side: the ghosts left out, the mesh is hex.pvtu's.
+  write_hex 10 3 1
+  serial --input ghost.pvtu --iso 0.1 --reps 1 --reorder none --tetrahedralize --verify
+  rc=$?
+  ghost_mesh=$(grep -o '[0-9]* points, [0-9]* tetrahedra' serial.out | head -1)
+  [ $rc -eq 0 ] && [ "$ghost_mesh" = "1331 points, 6000 tetrahedra" ] &&
+    grep -q '^verify: vtkContourGrid .*: ok$' serial.out
+  verdict $? "ghost.pvtu (1 layer of DUPLICATECELL ghosts a side): $ghost_mesh, the ghosts left out" \
+    "ghost.pvtu: exit $rc, '$ghost_mesh': $(grep -E 'verify|adapt-iso' serial.out)"
+  # A ghost array of another type than integers: refused, named.
+  mkdir -p badghost
+  cp ghost.pvtu ghost_0.vtu ghost_1.vtu ghost_2.vtu badghost/
+  sed -i 's/type="UInt8" Name="vtkGhostType"/type="Float32" Name="vtkGhostType"/' badghost/ghost_1.vtu
+  serial --input badghost/ghost.pvtu --iso 0.1 --reps 1 --tetrahedralize
+  rc=$?
+  [ $rc -eq 2 ] &&
+    grep -q "piece 'badghost/ghost_1.vtu': its cell array 'vtkGhostType' is not one integer per cell" serial.out
+  verdict $? "ghost.pvtu with Float32 ghosts: refused, the piece named" \
+    "ghost.pvtu with Float32 ghosts: exit $rc: $(tail -2 serial.out)"
 fi
 
 # ---- Without MPI: the distributed run says so -------------------------------
@@ -551,6 +583,14 @@ else
   # (by global ids), or the union would differ from the whole mesh's.
   both=(--tetrahedralize)
   check_run hex 2 hex.pvtu f 0.1 sliding 3 --tetrahedralize
+  # Pieces with ghost cells: each rank leaves its DUPLICATECELL ghosts out
+  # (else their triangles would be twice in the union). The ranks' cells add
+  # up to the mesh's (check_run), the union is hex.pvtu's surface.
+  check_run ghost 2 ghost.pvtu f 0.1 sliding 3 --tetrahedralize
+  gt=$(field ghost-np2.out '^global:' 2)
+  [ -n "$gt" ] && [ "$gt" = "$(field hex-np2.out '^global:' 2)" ]
+  verdict $? "ghost -np 2: $gt triangles, as hex -np 2 (no ghost contoured twice)" \
+    "ghost -np 2: $gt triangles, hex -np 2 $(field hex-np2.out '^global:' 2)"
   both=()
 
   # The encodings under mpirun -np 3 (rank 0 reads pieces 0 and 1, merged by

@@ -4,7 +4,9 @@
  * Meshes: a generated tetrahedral grid (points float and double, 32- and
  * 64-bit cell arrays; point arrays of 1, 3, 9 components, float, double,
  * int; cell arrays; several isovalues), a vtkStructuredGrid and a
- * vtkRectilinearGrid (against vtkDataSetTriangleFilter's tetrahedra), cell
+ * vtkRectilinearGrid (against vtkDataSetTriangleFilter's tetrahedra),
+ * hidden cells and points of each input type (skipped where VTK 9.1's
+ * vtkContourFilter skips them, checked on it) and DUPLICATECELL ghosts, cell
  * scalars, composites (vtkMultiBlockDataSet, vtkPartitionedDataSet,
  * vtkPartitionedDataSetCollection), every mode on 1 and 2 workers (byte for
  * byte), normals, ComputeScalars, the output's memory reused across
@@ -23,6 +25,7 @@
 #include <vtkCellData.h>
 #include <vtkCellDataToPointData.h>
 #include <vtkCommand.h>
+#include <vtkContourFilter.h>
 #include <vtkContourGrid.h>
 #include <vtkDataSetTriangleFilter.h>
 #include <vtkDoubleArray.h>
@@ -41,6 +44,7 @@
 #include <vtkPolyData.h>
 #include <vtkRectilinearGrid.h>
 #include <vtkStructuredGrid.h>
+#include <vtkUniformGrid.h>
 #include <vtkUnstructuredGrid.h>
 
 #include <sched.h>
@@ -154,32 +158,109 @@ void TestCellScalars() {
   Compare("cell scalars", Poly(Adaptive(grid, v, "cs", o)), ContourGrid(c2p->GetOutput(), v, "cs"));
 }
 
-/* Blanked cells are skipped: against vtkContourGrid on the tetrahedra of
- * the visible cells (vtkDataSetTriangleFilter's, 5 per cell in order). */
-void TestBlanked() {
-  vtkSmartPointer<vtkImageData> img = Image(11, 10, 9);
-  AddCellArrays(img);
-  img->AllocateCellGhostArray();
-  for (vtkIdType c = 0; c < img->GetNumberOfCells(); c += 7)
-    img->GetCellGhostArray()->SetValue(c, vtkDataSetAttributes::HIDDENCELL);
-  Check(img->HasAnyBlankCells() && !img->IsCellVisible(7), "an image with blanked cells");
-  vtkSmartPointer<vtkUnstructuredGrid> all = Tetrahedra(img);
-  vtkNew<vtkUnstructuredGrid> visible;
-  visible->SetPoints(all->GetPoints());
-  visible->GetPointData()->ShallowCopy(all->GetPointData());
-  visible->GetCellData()->CopyAllocate(all->GetCellData());
-  visible->Allocate(all->GetNumberOfCells());
-  for (vtkIdType t = 0; t < all->GetNumberOfCells(); t++) {
-    if ((t / 5) % 7 == 0) continue;
-    vtkIdType n;
-    const vtkIdType *ids;
-    all->GetCellPoints(t, n, ids);
-    visible->GetCellData()->CopyData(all->GetCellData(), t,
-                                     visible->InsertNextCell(VTK_TETRA, n, ids));
+/* Every 7th cell of ds (from `first`) given the vtkGhostType bit `bit`,
+ * and with `point` one point hidden (HIDDENPOINT). */
+void Ghosts(vtkDataSet *ds, unsigned char bit, vtkIdType first, bool point) {
+  ds->AllocateCellGhostArray();
+  for (vtkIdType c = first; c < ds->GetNumberOfCells(); c += 7)
+    ds->GetCellGhostArray()->SetValue(c, bit);
+  if (point) {
+    ds->AllocatePointGhostArray();
+    ds->GetPointGhostArray()->SetValue(ds->GetNumberOfPoints() / 2,
+                                       vtkDataSetAttributes::HIDDENPOINT);
   }
+}
+
+/* vtkContourFilter's triangles on ds at values (VTK's own choice of path
+ * for the dataset type). */
+vtkIdType ContourFilterTriangles(vtkDataSet *ds, const std::vector<double> &values) {
+  vtkNew<vtkContourFilter> cf;
+  cf->SetInputData(ds);
+  cf->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, "s");
+  for (size_t i = 0; i < values.size(); i++) cf->SetValue(int(i), values[i]);
+  cf->Update();
+  return cf->GetOutput()->GetNumberOfCells();
+}
+
+/* ds with ghosts (Ghosts) against VTK 9.1 on it: vtkContourFilter skips
+ * the blanked cells (its output shrinks against ds unghosted, `plain`)
+ * exactly when `skipped`; the filter's surface is then vtkContourGrid's on
+ * vtkDataSetTriangleFilter's tetrahedra of ds (which leaves out the cells
+ * VTK skips), its cells' vtkGhostType passed to the triangles alike. */
+void CompareGhosted(const std::string &name, vtkDataSet *ds, vtkDataSet *plain, bool skipped) {
   const std::vector<double> v = {-0.1, 0.5};
-  Compare("vtkImageData with blanked cells", Poly(Adaptive(img, v, "s")),
-          ContourGrid(visible, v, "s"));
+  const vtkIdType with = ContourFilterTriangles(ds, v), without = ContourFilterTriangles(plain, v);
+  Check((with < without) == skipped,
+        name + ": vtkContourFilter " + (skipped ? "skips" : "contours") + " them (" +
+            std::to_string(with) + " triangles, " + std::to_string(without) + " unghosted)");
+  vtkSmartPointer<vtkUnstructuredGrid> tets = vtkUnstructuredGrid::SafeDownCast(ds);
+  if (!tets) {
+    tets = Tetrahedra(ds);
+    Check((tets->GetNumberOfCells() < 5 * ds->GetNumberOfCells()) == skipped,
+          name + ": vtkDataSetTriangleFilter " + (skipped ? "leaves them out" : "splits them"));
+  }
+  Compare(name, Poly(Adaptive(ds, v, "s")), ContourGrid(tets, v, "s"));
+}
+
+/* Blanked cells (HIDDENCELL, a hidden point) skipped or contoured per
+ * input type as VTK 9.1 does, and DUPLICATECELL ghosts contoured. */
+void TestBlanked() {
+  auto image = [] {
+    vtkSmartPointer<vtkImageData> img = Image(9, 8, 7);
+    AddCellArrays(img);
+    return img;
+  };
+  auto uniform = [] {
+    auto ug = vtkSmartPointer<vtkUniformGrid>::New();
+    ug->ShallowCopy(Image(9, 8, 7));
+    return ug;
+  };
+  auto rectilinear = [] {
+    auto rg = vtkSmartPointer<vtkRectilinearGrid>::New();
+    rg->SetDimensions(9, 8, 7);
+    vtkNew<vtkDoubleArray> c[3];
+    for (int a = 0; a < 3; a++)
+      for (int i = 0; i < 9 - a; i++) c[a]->InsertNextValue(-2.0 + 0.3 * i + 0.02 * i * i);
+    rg->SetXCoordinates(c[0]);
+    rg->SetYCoordinates(c[1]);
+    rg->SetZCoordinates(c[2]);
+    AddPointArrays(rg);
+    return rg;
+  };
+  auto structured = [] {
+    vtkSmartPointer<vtkImageData> img = Image(9, 8, 7);
+    auto sg = vtkSmartPointer<vtkStructuredGrid>::New();
+    sg->SetDimensions(img->GetDimensions());
+    vtkNew<vtkPoints> pts;
+    for (vtkIdType i = 0; i < img->GetNumberOfPoints(); i++) {
+      double x[3];
+      img->GetPoint(i, x);
+      pts->InsertNextPoint(x[0] + 0.05 * std::sin(3 * x[1]), x[1], x[2] + 0.03 * x[0]);
+    }
+    sg->SetPoints(pts);
+    AddPointArrays(sg);
+    return sg;
+  };
+  const unsigned char hidden = vtkDataSetAttributes::HIDDENCELL;
+  vtkSmartPointer<vtkImageData> img = image();
+  Ghosts(img, hidden, 3, true);
+  Check(img->HasAnyBlankCells() && !img->IsCellVisible(3), "an image with blanked cells");
+  CompareGhosted("vtkImageData, hidden cells and point", img, image(), false);
+  vtkSmartPointer<vtkUniformGrid> ug = uniform();
+  Ghosts(ug, hidden, 3, true);
+  CompareGhosted("vtkUniformGrid, hidden cells and point", ug, uniform(), true);
+  vtkSmartPointer<vtkRectilinearGrid> rg = rectilinear();
+  Ghosts(rg, hidden, 3, true);
+  CompareGhosted("vtkRectilinearGrid, hidden cells and point", rg, rectilinear(), false);
+  vtkSmartPointer<vtkStructuredGrid> sg = structured();
+  Ghosts(sg, hidden, 3, true);
+  CompareGhosted("vtkStructuredGrid, hidden cells and point", sg, structured(), true);
+  vtkSmartPointer<vtkUnstructuredGrid> grid = Tetrahedra(image());
+  Ghosts(grid, hidden, 2, false);
+  CompareGhosted("vtkUnstructuredGrid, hidden cells", grid, Tetrahedra(image()), false);
+  vtkSmartPointer<vtkStructuredGrid> dup = structured();
+  Ghosts(dup, vtkDataSetAttributes::DUPLICATECELL, 3, false);
+  CompareGhosted("vtkStructuredGrid, duplicate cells", dup, structured(), false);
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include <vtkAbstractArray.h>
 #include <vtkCellType.h>
 #include <vtkCommand.h>
+#include <vtkDataSetAttributes.h>
 #include <vtkNew.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
@@ -352,10 +353,26 @@ void split_into(int ty, const uint32_t *m, int np, const PointMerger &pm, Mesh *
   }
 }
 
+/* The piece's cell ghost array (vtkGhostType in its CellData) in *ghost,
+ * null without one; -EPROTO if it is not one integer per cell. */
+int piece_ghosts(const std::string &path, vtkXMLDataElement *piece, std::vector<XmlArray> *cd,
+                 const XmlArray **ghost, std::string *err) {
+  *cd = xml_arrays(piece->FindNestedElementWithName("CellData"));
+  *ghost = find_array(*cd, vtkDataSetAttributes::GhostArrayName());
+  if (*ghost && ((*ghost)->components != 1 || !integer_type((*ghost)->vtk_type))) {
+    *err = "piece '" + path + "': its cell array '" + vtkDataSetAttributes::GhostArrayName() +
+           "' is not one integer per cell";
+    return -EPROTO;
+  }
+  return 0;
+}
+
 /* The cells of a piece into *mesh (appended, their points through map; the
  * cells split_cell splits split when `split`): in each chunk, the cells up
  * to the first refused have their points read and checked, then that cell
- * is refused: the errors come in the cells' order. */
+ * is refused: the errors come in the cells' order. A cell whose ghost value
+ * has the DUPLICATECELL bit is checked alike but not kept: another piece
+ * owns it (pieces.h). */
 int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &l,
                      const PointMap &map, bool split, const PointMerger &pm, Mesh *mesh,
                      std::string *err) {
@@ -369,16 +386,22 @@ int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &
              "': its Cells need integer arrays connectivity, offsets and types";
       return -EIO;
     }
+  std::vector<XmlArray> cd;
+  const XmlArray *ghost;
+  if (int rc = piece_ghosts(path, piece, &cd, &ghost, err)) return rc;
   const size_t ncells = (size_t)l.nc;
-  const size_t chunk =
-      conn->ascii || offs->ascii || types->ascii ? ncells : (size_t)ISO_PIECE_CHUNK;
+  const size_t chunk = conn->ascii || offs->ascii || types->ascii || (ghost && ghost->ascii)
+                           ? ncells
+                           : (size_t)ISO_PIECE_CHUNK;
   std::vector<int64_t> off, ids;
-  std::vector<int> ty;
+  std::vector<int> ty, gh;
   int64_t end = 0; /* connectivity offset where the next cell starts */
   for (size_t c0 = 0; c0 < ncells; c0 += chunk) {
     const size_t n = std::min(chunk, ncells - c0);
     if (int rc = f.read(*offs, c0, n, &off, err)) return rc;
     if (int rc = f.read(*types, c0, n, &ty, err)) return rc;
+    if (ghost)
+      if (int rc = f.read(*ghost, c0, n, &gh, err)) return rc;
     size_t good = 0;
     int64_t at = end;
     for (; good < n && cell_need(ty[good], split) != 0 &&
@@ -399,6 +422,7 @@ int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &
         m[k] = (uint32_t)map(id[k]); /* < mesh->pts.size() < kMaxMeshPoints */
       }
       id += np;
+      if (ghost && (gh[i] & vtkDataSetAttributes::DUPLICATECELL)) continue;
       if (ty[i] == VTK_TETRA)
         mesh->tets.push_back(Tet{{m[0], m[1], m[2], m[3]}});
       else

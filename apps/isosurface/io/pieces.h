@@ -8,7 +8,12 @@
  *    VTK global ids (point array "GlobalPointIds").
  *  - A reader of pieces [first, last) of a .pvtu makes one mesh of them,
  *    points shared by its pieces merged (by global id, else by exact
- *    coordinates when the pieces have no global ids).
+ *    coordinates when the pieces have no global ids), the cells marked
+ *    DUPLICATECELL in a piece's vtkGhostType cell array left out (ghost
+ *    cells: another piece owns each and contours it; VTK 9.1's contour
+ *    filters contour them and mark their triangles, the union of the
+ *    pieces' surfaces is theirs without the marked triangles). Their points
+ *    stay in the mesh, used by no cell.
  *  - A .pvtp written by the ranks (dist.cpp) is read back as one surface,
  *    coincident points merged, and checked (manifold, against VTK).
  *
@@ -80,13 +85,15 @@ struct PieceReadOptions {
  * the index (names, types, components: pieces whose arrays differ are
  * refused), its cells (tetrahedra, or the cells opt.tetrahedralize
  * splits), its point ids. VTK's reader parses each piece's XML; its arrays
- * (only the points, the scalars, the global ids and the cells) are then
+ * (only the points, the scalars, the global ids, the cells and their
+ * ghost values) are then
  * read through VTK's parser ISO_PIECE_CHUNK values at a time and converted
  * at once: the peak memory is the mesh, the global-id table and one chunk.
  * first == last gives an empty mesh.
  * Errors: check_file's and VTK's on a piece (-ENOENT, -EINVAL, -EIO, named),
- * -EPROTO arrays that differ from the index or a cell that is not a
- * tetrahedron (nor split), -EINVAL an unknown array (the index's are
+ * -EPROTO arrays that differ from the index, a cell that is not a
+ * tetrahedron (nor split), a vtkGhostType cell array that is not one
+ * integer per cell, -EINVAL an unknown array (the index's are
  * listed), -ERANGE a point id out of range, validate()'s. */
 int read_pieces(const PvtuIndex &idx, size_t first, size_t last, const PieceReadOptions &opt,
                 Mesh *mesh, std::string *err);

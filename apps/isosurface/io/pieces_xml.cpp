@@ -174,6 +174,49 @@ int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
   return 0;
 }
 
+namespace {
+
+/* The arrays an index's element e (PPointData, PCellData; null: none)
+ * declares: its PDataArray and PArray elements. */
+std::vector<XmlArray> declared_arrays(vtkXMLDataElement *e) {
+  std::vector<XmlArray> v;
+  for (int i = 0; e && i < e->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *a = e->GetNestedElement(i);
+    if (std::strcmp(a->GetName(), "PDataArray") == 0 || std::strcmp(a->GetName(), "PArray") == 0)
+      v.push_back(xml_array(a));
+  }
+  return v;
+}
+
+} // namespace
+
+int check_piece_arrays(const std::string &index, vtkXMLDataElement *top, const std::string &file,
+                       const char *type, std::string *err) {
+  CaughtReader<vtkXMLDataParser> in(file);
+  if (!in.r->Parse() || in.catcher->failed || !in.r->GetRootElement()) return 0;
+  vtkXMLDataElement *data = in.r->GetRootElement()->FindNestedElementWithName(type);
+  for (int i = 0; data && i < data->GetNumberOfNestedElements(); i++) {
+    vtkXMLDataElement *piece = data->GetNestedElement(i);
+    if (std::strcmp(piece->GetName(), "Piece") != 0) continue;
+    for (const char *kind : {"PointData", "CellData", "Points"}) {
+      const std::vector<XmlArray> decl =
+          declared_arrays(top->FindNestedElementWithName((std::string("P") + kind).c_str()));
+      const bool points = std::strcmp(kind, "Points") == 0;
+      for (const XmlArray &a : xml_arrays(piece->FindNestedElementWithName(kind))) {
+        /* The points: the first array of each, whatever its name. */
+        const XmlArray *d = points ? (decl.empty() ? nullptr : &decl[0]) : find_array(decl, a.name);
+        if (!d || (d->type == a.type && d->components == a.components)) continue;
+        *err = "'" + index + "': its piece '" + printable(file, 80) + "' holds " + kind +
+               " array '" + printable(a.name, 80) + "' as " + printable(a.type, 20) + " of " +
+               std::to_string(a.components) + " component(s), the index declares " +
+               printable(d->type, 20) + " of " + std::to_string(d->components);
+        return -EPROTO;
+      }
+    }
+  }
+  return 0;
+}
+
 int check_pvtp_index(const std::string &path, std::string *err) {
   CaughtReader<vtkXMLDataParser> in(path);
   if (!in.r->Parse() || in.catcher->failed || !in.r->GetRootElement()) return 0;
@@ -183,11 +226,13 @@ int check_pvtp_index(const std::string &path, std::string *err) {
     const char *src = e->GetAttribute("Source");
     if (std::strcmp(e->GetName(), "Piece") == 0 && src && *src) {
       const std::string piece = src[0] == '/' ? std::string(src) : dir_of(path) + src;
-      if (access(piece.c_str(), R_OK) == 0)
+      if (access(piece.c_str(), R_OK) == 0) {
         if (int rc = check_file(piece, FileFormat::Vtp, err)) {
           *err = "piece of '" + path + "': " + *err;
           return rc;
         }
+        if (int rc = check_piece_arrays(path, grid, piece, "PolyData", err)) return rc;
+      }
     }
     const bool points = std::strcmp(e->GetName(), "PPoints") == 0;
     for (int j = 0; j < e->GetNumberOfNestedElements(); j++) {

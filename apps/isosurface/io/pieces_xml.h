@@ -84,11 +84,26 @@ inline bool read_values(vtkXMLDataParser *p, const XmlArray &a, uint64_t start, 
   return true;
 }
 
+/* The arrays of piece file `file` (its <type> element's pieces: type
+ * "ImageData", "PolyData") against those the parallel index at `index`
+ * declares in its element `top` (PImageData, PPolyData): an array both
+ * name, in PPointData and PointData or PCellData and CellData, and the
+ * points' (the first array of PPoints and Points), must have the same
+ * type and components, else VTK 9.1's parallel readers copy the
+ * piece's values into an array sized by the index's declaration (a heap
+ * overflow of vtkXMLPStructuredDataReader::CopyArrayForPoints). Arrays only
+ * one of them names are VTK's to handle. 0, or -EPROTO and a line naming
+ * both files; a piece VTK's parser cannot parse passes (its reader then
+ * says why). */
+int check_piece_arrays(const std::string &index, vtkXMLDataElement *top, const std::string &file,
+                       const char *type, std::string *err);
+
 /* What VTK's .pvtp reader (vtkXMLPPolyDataReader, VTK 9.1) does not check
  * and crashes or stalls on, checked in the index at path before it runs:
  * 0, or -EPROTO and a line naming the file when its points are declared
  * with other than 3 components or an array with fewer than 1, or
- * check_file's error on a piece it lists (named). An index VTK's parser
+ * check_file's error on a piece it lists (named), or check_piece_arrays'
+ * on each piece. An index VTK's parser
  * cannot read passes (the reader then says why), as do missing pieces. */
 int check_pvtp_index(const std::string &path, std::string *err);
 

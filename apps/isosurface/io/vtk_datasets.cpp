@@ -196,6 +196,7 @@ int check_pvti(const std::string &path, std::string *err) {
       *err = "'" + path + "': piece '" + printable(file, 80) + "' is not a .vti";
       return -EPROTO;
     }
+    if (int rc = check_piece_arrays(path, img, file, "ImageData", err)) return rc;
     capacity += std::min(n, bytes * kCompressionRatio);
   }
   uint64_t values;

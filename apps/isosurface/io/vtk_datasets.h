@@ -28,7 +28,8 @@
  *    (vtkGridSynchronizedTemplates3D) leaves them out; a rectilinear grid's
  *    and an image block's are split and contoured, as vtkContourFilter's
  *    paths for them (vtkRectilinearSynchronizedTemplates, vtkFlyingEdges3D)
- *    contour them; DUPLICATECELL ghosts are kept everywhere, and so are an
+ *    contour them; DUPLICATECELL ghosts are kept (a .pvtu's pieces, read by
+ *    pieces.h, leave them out), and so are an
  *    unstructured grid's hidden cells (VTK 9.1's vtkContourGrid and
  *    vtkContour3DLinearGrid read no ghost array). */
 #ifndef APPS_ISOSURFACE_IO_VTK_DATASETS_H

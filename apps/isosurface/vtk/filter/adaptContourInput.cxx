@@ -15,6 +15,7 @@
 #include "vtkPoints.h"
 #include "vtkRectilinearGrid.h"
 #include "vtkStructuredGrid.h"
+#include "vtkUniformGrid.h"
 #include "vtkUnstructuredGrid.h"
 #include "vtkVoxel.h"
 
@@ -54,10 +55,21 @@ void CellPoints(const int np[3], int i, int j, int k, bool hexahedron, vtkIdType
   for (int v = 0; v < 8; v++) ids[v] = voxel[hexahedron ? hexOrder[v] : v];
 }
 
-/* Whether cell c of a structured block is visible (not blanked). */
+/* Whether VTK 9.1's contour filters leave the blanked cells of a structured
+ * block out: a vtkStructuredGrid's (vtkContourFilter's
+ * vtkGridSynchronizedTemplates3D, and vtkDataSetTriangleFilter, whose GetCell
+ * gives such a cell empty) and a vtkUniformGrid's (vtkContourFilter's
+ * generic path, GetCell likewise) are left out; a plain vtkImageData's
+ * (vtkFlyingEdges3D, vtkSynchronizedTemplates3D) and a vtkRectilinearGrid's
+ * (vtkRectilinearSynchronizedTemplates) are contoured, blanked or not. */
+bool SkipsBlanked(vtkDataSet *in) {
+  return vtkStructuredGrid::SafeDownCast(in) != nullptr ||
+         vtkUniformGrid::SafeDownCast(in) != nullptr;
+}
+
+/* Whether cell c of a block that SkipsBlanked is visible (not blanked). */
 bool CellVisible(vtkDataSet *in, vtkIdType c) {
-  if (auto *img = vtkImageData::SafeDownCast(in)) return img->IsCellVisible(c) != 0;
-  if (auto *rg = vtkRectilinearGrid::SafeDownCast(in)) return rg->IsCellVisible(c) != 0;
+  if (auto *ug = vtkUniformGrid::SafeDownCast(in)) return ug->IsCellVisible(c) != 0;
   return static_cast<vtkStructuredGrid *>(in)->IsCellVisible(c) != 0;
 }
 
@@ -93,8 +105,8 @@ int SplitAll(const int np[3], bool hexahedron, const vtkIdType local[2][20], boo
       nullptr);
 }
 
-/* The same with blanked cells skipped, tetrahedron t from cell (*tetCell)[t]
- * (sequential). */
+/* The same with blanked cells skipped (a block that SkipsBlanked),
+ * tetrahedron t from cell (*tetCell)[t] (sequential). */
 template <class T>
 void SplitVisible(vtkDataSet *in, const int np[3], bool hexahedron, const vtkIdType local[2][20],
                   std::vector<T> *tets, std::vector<vtkIdType> *tetCell) {
@@ -117,7 +129,8 @@ void SplitVisible(vtkDataSet *in, const int np[3], bool hexahedron, const vtkIdT
 template <class T>
 int Split(vtkDataSet *in, const int np[3], bool hexahedron, const vtkIdType local[2][20],
           bool parallel, std::vector<T> *tets, std::vector<vtkIdType> *tetCell) {
-  if (!in->HasAnyBlankCells()) return SplitAll(np, hexahedron, local, parallel, tets);
+  if (!SkipsBlanked(in) || !in->HasAnyBlankCells())
+    return SplitAll(np, hexahedron, local, parallel, tets);
   SplitVisible(in, np, hexahedron, local, tets, tetCell);
   return 0;
 }

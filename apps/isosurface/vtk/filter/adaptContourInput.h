@@ -22,7 +22,10 @@ namespace adapt_vtk {
  * connectivity and types read in place (Ugrid set); a structured input's
  * cells split into tetrahedra (Structured set), 4 ids each in Tets32 (when
  * the ids fit in 32 bits) or Tets64, tetrahedron t from cell t / 5, or
- * TetCell[t] when some cells are blanked (skipped). Scalars: one component, standard memory layout,
+ * TetCell[t] when some cells are blanked and skipped (a vtkStructuredGrid's
+ * or a vtkUniformGrid's, as VTK 9.1's contour filters skip them; a plain
+ * vtkImageData's or a vtkRectilinearGrid's are split, as VTK contours
+ * them). Scalars: one component, standard memory layout,
  * point data (converted from cell data as vtkCellDataToPointData does).
  * PointData: the arrays to interpolate (the input's point arrays, the
  * converted scalars added), CellData: the input's. */

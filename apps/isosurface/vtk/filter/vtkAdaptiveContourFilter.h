@@ -14,7 +14,13 @@
  *   vtkHexahedron::Triangulate(p), p = (i + j + k) mod 2, exactly as
  *   vtkDataSetTriangleFilter splits it; the surface is that of
  *   vtkDataSetTriangleFilter + vtkContourGrid (not the marching cubes of
- *   vtkContourFilter / vtkFlyingEdges3D). Blanked cells are skipped.
+ *   vtkContourFilter / vtkFlyingEdges3D). Blanked cells (IsCellVisible
+ *   false: HIDDENCELL or REFINEDCELL in vtkGhostType, or a hidden point) are
+ *   skipped where VTK 9.1's contour filters skip them: a vtkStructuredGrid's
+ *   and a vtkUniformGrid's; a plain vtkImageData's and a
+ *   vtkRectilinearGrid's are contoured, as vtkContourFilter contours them.
+ *   DUPLICATECELL ghosts are contoured, their triangles marked by the
+ *   vtkGhostType cell array passed on, as vtkContourGrid marks them.
  * - vtkMultiBlockDataSet, vtkPartitionedDataSet(Collection): each block on
  *   its own, the output a composite of the same structure with a vtkPolyData
  *   per block (the composite pipeline's behaviour, as for vtkContourFilter).
