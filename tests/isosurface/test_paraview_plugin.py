@@ -61,15 +61,16 @@ from surface_compare import check, compare, failures, triangles  # noqa: E402
 PLUGIN, DIR = sys.argv[1], sys.argv[2]
 MPI = "--mpi" in sys.argv[3:]
 # --server PORT [--server-ranks N]: a client of the pvserver (of N ranks,
-# default 1) on localhost:PORT. --gui: in the GUI (paraview --script=...),
-# a client of pvserver, the plugin loaded on both sides at their start
-# (PV_PLUGIN_PATH). A client loads the plugin on both sides, as the GUI's
-# Tools > Manage Plugins does (LoadPlugin, then with remote=True).
+# default 1) on localhost:PORT. --gui --server PORT: in the GUI
+# (paraview --script=...), first in its built-in session, then connected
+# by Connect to the pvserver, the plugin loaded on both sides at their
+# start (PV_PLUGIN_PATH). A client loads the plugin on both sides, as the
+# GUI's Tools > Manage Plugins does (LoadPlugin, then with remote=True).
 SERVER = int(sys.argv[sys.argv.index("--server") + 1]) if "--server" in sys.argv[3:] else None
 SERVER_RANKS = (int(sys.argv[sys.argv.index("--server-ranks") + 1])
                 if "--server-ranks" in sys.argv[3:] else 1)
 GUI = "--gui" in sys.argv[3:]
-if SERVER is not None:
+if SERVER is not None and not GUI:
     Connect("localhost", SERVER)
 AUTOLOADED = hasattr(simple, "AdaptiveContour")
 REMOTE = servermanager.ActiveConnection.IsRemote()
@@ -328,17 +329,14 @@ def check_global_ids(reader):
               "ranks (serial surface: %d points)" % (RANK, name, n, distinct, total, serial))
 
 
-def client():
-    """In a client of pvserver (python3 --server, or the GUI): the server's
-    surfaces, fetched, of DIR/mesh.vtu and DIR/mesh.pvtu, ours against
-    Contour's; ours of the .pvtu has the serial run's triangles."""
-    where = "GUI, pvserver" if GUI else "pvserver of %d ranks" % SERVER_RANKS
-    check(REMOTE and servermanager.ActiveConnection.GetNumberOfDataPartitions() == SERVER_RANKS,
-          "%s: a client of a pvserver of %d ranks" % (where, SERVER_RANKS))
-    if GUI:
-        check(AUTOLOADED and
-              vtkProcessModule.GetProcessType() == vtkProcessModule.PROCESS_CLIENT,
-              "%s: AdaptiveContour loaded at start (PV_PLUGIN_PATH) before LoadPlugin" % where)
+def client_checks(where, ranks):
+    """Ours against Contour on DIR/mesh.vtu and DIR/mesh.pvtu (a client:
+    the server's surfaces, fetched, of its ranks); ours of the .pvtu has
+    the serial run's triangles."""
+    check(servermanager.ActiveConnection.IsRemote() == REMOTE and
+          servermanager.ActiveConnection.GetNumberOfDataPartitions() == ranks,
+          "%s: %s" % (where, "a client of a pvserver of %d ranks" % ranks if REMOTE
+                      else "a built-in session"))
     with open(os.path.join(DIR, "serial_counts.txt")) as fh:
         serial = [int(v) for v in fh.read().split()]
     for f in ("mesh.vtu", "mesh.pvtu"):
@@ -350,6 +348,24 @@ def client():
               ours.GetNumberOfCells() == serial[1],
               "%s: %s: Normals, %d triangles (serial run: %d)"
               % (where, f, ours.GetNumberOfCells(), serial[1]))
+
+
+def client():
+    """A client of pvserver (python3 --server), or the GUI: its built-in
+    session, then a client of pvserver (Connect from its Python)."""
+    global AdaptiveContour, REMOTE
+    if GUI:
+        check(AUTOLOADED and
+              vtkProcessModule.GetProcessType() == vtkProcessModule.PROCESS_CLIENT,
+              "GUI: AdaptiveContour loaded at start (PV_PLUGIN_PATH) before LoadPlugin")
+        client_checks("GUI, built-in", 1)
+        Connect("localhost", SERVER)
+        REMOTE = True
+        check(hasattr(simple, "AdaptiveContour"), "GUI, pvserver: AdaptiveContour defined by "
+              "the plugin the server loaded at its start (PV_PLUGIN_PATH)")
+        AdaptiveContour = simple.AdaptiveContour
+    client_checks("GUI, pvserver" if GUI else "pvserver of %d ranks" % SERVER_RANKS,
+                  SERVER_RANKS)
     print("test_paraview_plugin.py (rank %d of %d): %d failed" % (RANK, SIZE, len(failures)))
     if SERVER is not None:
         Disconnect()

@@ -76,25 +76,27 @@ client_server() {
   kill "$spid" 2>/dev/null
   wait "$spid" 2>/dev/null
 }
-# The GUI as a client of pvserver, both under one xvfb-run: each loads the
-# plugin at its start (PV_PLUGIN_PATH, as the GUI's Auto Load), the test
-# script run by --script with --gui (its arguments set by a script of two
-# lines), the GUI's settings neither read nor written (--dr, a HOME of its
-# own). pvserver needs the X display too: without one the GUI, connecting,
-# shows the modal warning "Display is not accessible on the server side"
-# and waits for a click. 150 s at most.
+# The GUI, under one xvfb-run with a pvserver: each loads the plugin at its
+# start (PV_PLUGIN_PATH, as the GUI's Auto Load), the test script run by
+# --script with --gui --server PORT (its arguments set by a script of
+# three lines, the port from the environment: the built-in session's
+# checks, then Connect to the pvserver and the same checks), the GUI's
+# settings neither read nor written (--dr, a HOME of its own). pvserver
+# needs the X display too: without one the GUI, connecting, shows the
+# modal warning "Display is not accessible on the server side" and waits
+# for a click. 150 s at most.
 gui() {
-  printf 'import runpy, sys\nsys.argv = [%s, %s, %s, "--gui"]\nrunpy.run_path(sys.argv[0], run_name="__main__")\n' \
+  printf 'import os, runpy, sys\nsys.argv = [%s, %s, %s, "--gui", "--server", os.environ["PV_TEST_PORT"]]\nrunpy.run_path(sys.argv[0], run_name="__main__")\n' \
     "'$here/test_paraview_plugin.py'" "'$plugin'" "'$tmp'" >"$tmp/gui_script.py"
   mkdir -p "$tmp/home"
   {
     declare -p tmp fail root
     declare -f start_server
     echo 'start_server pvserver-gui || exit 1'
-    echo 'paraview --dr --server-url="cs://localhost:$port" --script="$tmp/gui_script.py" --exit'
+    echo 'PV_TEST_PORT=$port paraview --dr --script="$tmp/gui_script.py" --exit'
     echo 'rc=$?; kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null; exit $rc'
   } >"$tmp/gui_session.sh"
-  RUN_TIMEOUT=150 run gui-client-server 1 env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
+  RUN_TIMEOUT=150 run gui 1 env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
     PV_PLUGIN_PATH="$(dirname "$plugin")" xvfb-run -a bash "$tmp/gui_session.sh"
 }
 [ -f "$tmp/serial_counts.txt" ] && { client_server; gui; }
