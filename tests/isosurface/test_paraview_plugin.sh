@@ -67,7 +67,7 @@ start_server() {
 # Client/server: pvserver under mpirun -np 2 (2 ranks, each contouring its
 # piece), /usr/bin/python3 its client (the PYTHONPATH of pvbatch), which
 # loads the plugin on both sides. The satellite rank waits for rank 0 in
-# MPI (Open MPI polls: mpi_yield_when_idle lets the others run).
+# MPI, polling (mpi_yield_when_idle: it yields to the other processes).
 client_server() {
   start_server pvserver-np2 mpirun "${root[@]}" --oversubscribe --bind-to none \
     --mca btl self,vader --mca mpi_yield_when_idle 1 -np 2 || return
