@@ -3,14 +3,18 @@ pvbatch (tests/isosurface/test_paraview_plugin.sh runs it):
 
     pvbatch test_paraview_plugin.py PLUGIN DIR            (serial; writes DIR's meshes)
     mpirun -np 2 pvbatch --symmetric test_paraview_plugin.py PLUGIN DIR --mpi
-    python3 test_paraview_plugin.py PLUGIN DIR --server PORT   (a client of pvserver)
-    paraview --script=S --exit        (S runs this with PLUGIN DIR --gui, in the GUI)
+    python3 test_paraview_plugin.py PLUGIN DIR --server PORT [--server-ranks N]
+                                      (a client of pvserver, N ranks: mpirun -np N pvserver)
+    paraview --server-url=cs://localhost:PORT --script=S --exit
+                                      (S runs this with PLUGIN DIR --gui, in the GUI)
 
 LoadPlugin(PLUGIN, ns=globals()) gives AdaptiveContour. Meshes (written by
 the serial run with ParaView's VTK): the wavelet (vtkRTAnalyticSource,
 20^3 voxels) with a second point array, a 3-component one and a cell
 array, split into tetrahedra (vtkDataSetTriangleFilter), as DIR/mesh.vtu
-and as DIR/mesh.pvtu in 3 pieces. Serial: both files, one and four
+and as DIR/mesh.pvtu in 3 pieces (GlobalPointIds on its points, the
+seams' points in each piece with the same ids, as a partitioner writes
+them). Serial: both files, one and four
 isovalues, contoured by RTData and by the second array; each surface
 compared with Contour's on the same reader (surface_compare.compare: the
 triangle and merged point counts, the points, every interpolated point
@@ -24,11 +28,12 @@ reader's error, an empty surface, no crash), an array that does not exist.
 Under mpirun (--mpi): each rank compares its own piece's surfaces, and the
 triangle counts summed over the ranks equal the serial run's. Serial and
 under mpirun: GenerateGlobalIds after ours (and after Contour) numbers as
-many points as the serial surface has (check_global_ids). After the
-serial run, a client of pvserver (--server: the plugin loaded on the
-server by LoadPlugin, the server's surfaces fetched) and the GUI (--gui:
-the plugin loaded at its start by PV_PLUGIN_PATH) compare ours with
-Contour's on the .pvtu. Each rank
+many points as the serial surface has (check_global_ids), and on the
+.pvtu ours is Contour's followed by Clean (check_shared_points). After the
+serial run, a client of pvserver (--server: the plugin loaded on both
+sides by LoadPlugin, the server's surfaces fetched) and the GUI as a
+client of pvserver (--gui: the plugin loaded on both sides at their start
+by PV_PLUGIN_PATH) compare ours with Contour's on both files. Each rank
 ends with the line "test_paraview_plugin.py (rank R of N): F failed", on
 stdout when serial (its exit status is F, at most 100), in DIR/rank_R.log
 under mpirun.
@@ -39,12 +44,13 @@ import sys
 import numpy as np
 from paraview.modules.vtkRemotingCore import vtkProcessModule
 from paraview import servermanager, simple
-from paraview.simple import (Connect, Contour, Disconnect, GenerateGlobalIds, LoadPlugin,
+from paraview.simple import (Clean, Connect, Contour, Disconnect, GenerateGlobalIds, LoadPlugin,
                              OpenDataFile, XMLUnstructuredGridReader)
 from vtkmodules.util import numpy_support as ns
 from vtkmodules.vtkCommonCore import vtkOutputWindow, vtkStringOutputWindow
-from vtkmodules.vtkFiltersCore import vtkArrayCalculator, vtkPointDataToCellData
+from vtkmodules.vtkFiltersCore import vtkArrayCalculator, vtkCleanPolyData, vtkPointDataToCellData
 from vtkmodules.vtkFiltersGeneral import vtkDataSetTriangleFilter
+from vtkmodules.vtkFiltersProgrammable import vtkProgrammableFilter
 from vtkmodules.vtkImagingCore import vtkRTAnalyticSource
 from vtkmodules.vtkIOParallelXML import vtkXMLPUnstructuredGridWriter
 from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridWriter
@@ -54,15 +60,26 @@ from surface_compare import check, compare, failures, triangles  # noqa: E402
 
 PLUGIN, DIR = sys.argv[1], sys.argv[2]
 MPI = "--mpi" in sys.argv[3:]
-# --server PORT: a client of the pvserver on localhost:PORT, the plugin
-# loaded on the server by LoadPlugin(..., remote=True). --gui: in the GUI
-# (paraview --script=...), the plugin loaded at its start (PV_PLUGIN_PATH).
+# --server PORT [--server-ranks N]: a client of the pvserver (of N ranks,
+# default 1) on localhost:PORT. --gui --server PORT: in the GUI
+# (paraview --script=...), first in its built-in session, then connected
+# by Connect to the pvserver, the plugin loaded on both sides at their
+# start (PV_PLUGIN_PATH). A client loads the plugin on both sides, as the
+# GUI's Tools > Manage Plugins does (LoadPlugin, then with remote=True).
 SERVER = int(sys.argv[sys.argv.index("--server") + 1]) if "--server" in sys.argv[3:] else None
+SERVER_RANKS = (int(sys.argv[sys.argv.index("--server-ranks") + 1])
+                if "--server-ranks" in sys.argv[3:] else 1)
 GUI = "--gui" in sys.argv[3:]
-if SERVER is not None:
+if SERVER is not None and not GUI:
     Connect("localhost", SERVER)
 AUTOLOADED = hasattr(simple, "AdaptiveContour")
-LoadPlugin(PLUGIN, remote=SERVER is not None, ns=globals())
+REMOTE = servermanager.ActiveConnection.IsRemote()
+if AUTOLOADED:  # loading it again would fail on a server that has it
+    AdaptiveContour = simple.AdaptiveContour
+else:
+    if REMOTE:
+        LoadPlugin(PLUGIN, remote=False, ns=globals())
+    LoadPlugin(PLUGIN, remote=REMOTE, ns=globals())
 pm = vtkProcessModule.GetProcessModule()
 RANK, SIZE = pm.GetPartitionId(), pm.GetNumberOfLocalPartitions()
 if MPI:  # one file per rank: the ranks' lines would interleave on one pipe
@@ -84,8 +101,21 @@ def calculator(upstream, coords, function, name):
     return calc
 
 
+def add_global_point_ids(prog):
+    """prog's output: its input with the point array GlobalPointIds (the
+    active global ids), the index of each point in the wavelet's 21^3 grid:
+    the ids a partitioner writes, a seam's point one id in every piece."""
+    inp, out = prog.GetInput(), prog.GetOutput()
+    out.ShallowCopy(inp)
+    x = np.rint(ns.vtk_to_numpy(inp.GetPoints().GetData()) + 10).astype(np.int64)
+    ids = ns.numpy_to_vtkIdTypeArray(x[:, 0] + 21 * x[:, 1] + 441 * x[:, 2], deep=1)
+    ids.SetName("GlobalPointIds")
+    out.GetPointData().SetGlobalIds(ids)
+
+
 def make_meshes():
-    """DIR/mesh.vtu and DIR/mesh.pvtu (3 pieces) of the wavelet's tetrahedra."""
+    """DIR/mesh.vtu and DIR/mesh.pvtu (3 pieces, with GlobalPointIds) of
+    the wavelet's tetrahedra."""
     src = vtkRTAnalyticSource()
     src.SetWholeExtent(-10, 10, -10, 10, -10, 10)
     second = calculator(src, {"x": 0, "y": 1}, "0.01 * x * y + s / 250", "second")
@@ -99,8 +129,11 @@ def make_meshes():
     w.SetInputConnection(tets.GetOutputPort())
     w.SetFileName(os.path.join(DIR, "mesh.vtu"))
     w.Write()
+    gids = vtkProgrammableFilter()
+    gids.SetInputConnection(tets.GetOutputPort())
+    gids.SetExecuteMethod(lambda: add_global_point_ids(gids))
     p = vtkXMLPUnstructuredGridWriter()
-    p.SetInputConnection(tets.GetOutputPort())
+    p.SetInputConnection(gids.GetOutputPort())
     p.SetFileName(os.path.join(DIR, "mesh.pvtu"))
     p.SetNumberOfPieces(3)
     p.SetStartPiece(0)
@@ -112,9 +145,18 @@ def make_meshes():
 
 def local(proxy):
     """This rank's output of proxy (its piece under mpirun; the server's,
-    fetched, in a client)."""
-    if SERVER is not None:
-        return servermanager.Fetch(proxy)
+    fetched, in a client: the server's ranks' outputs appended, a vertex on
+    the seam of two ranks' pieces once per rank, so merged by coordinates
+    here, by vtkCleanPolyData, when the server has several)."""
+    if REMOTE:
+        out = servermanager.Fetch(proxy)
+        if SERVER_RANKS == 1 or not out.IsA("vtkPolyData"):
+            return out
+        clean = vtkCleanPolyData()
+        clean.SetInputData(out)
+        clean.SetTolerance(0.0)
+        clean.Update()
+        return clean.GetOutput()
     proxy.UpdatePipeline()
     return proxy.GetClientSideObject().GetOutputDataObject(0)
 
@@ -234,6 +276,35 @@ def expect_error(name, make_reader, array, words):
           % (name, " and ".join(words), " ".join(text.split())[:200]))
 
 
+def check_shared_points(reader):
+    """The .pvtu's pieces share their seams' points, each piece a copy with
+    the same GlobalPointIds (as a partitioner writes them). Per rank, ours
+    is Contour's followed by Clean with PieceInvariant off (each rank's
+    coincident points merged; the input's global ids not carried: VTK does
+    not interpolate them). Clean as ParaView sets it (PieceInvariant on)
+    asks its input for the whole mesh on rank 0: after ours, as after
+    Contour, the serial surface there, nothing on the other ranks."""
+    tag = "mesh.pvtu with GlobalPointIds (rank %d of %d)" % (RANK, SIZE)
+    inp = local(reader)
+    check(inp.GetPointData().GetGlobalIds() is not None, "%s: the input has global ids" % tag)
+    props = dict(ContourBy=["POINTS", "RTData"], Isosurfaces=VALUE_SETS[1], ComputeNormals=0)
+    ours = AdaptiveContour(Input=reader, **props)  # noqa: F821
+    ref = Contour(Input=reader, **props)
+    mine, theirs = local(ours), local(Clean(Input=ref, PieceInvariant=0))
+    compare("%s against Contour + Clean" % tag, mine, theirs, "Contour + Clean")
+    check(mine.GetPointData().GetGlobalIds() is None and
+          mine.GetPointData().GetArray("GlobalPointIds") is None and
+          theirs.GetPointData().GetArray("GlobalPointIds") is None,
+          "%s: no GlobalPointIds on the surface, as Contour + Clean" % tag)
+    mine, theirs = local(Clean(Input=ours)), local(Clean(Input=ref))
+    compare("%s, Clean (PieceInvariant)" % tag, mine, theirs, "Contour + Clean")
+    with open(os.path.join(DIR, "serial_points.txt")) as fh:
+        serial = int(fh.read())
+    check(mine.GetNumberOfPoints() == (serial if RANK == 0 else 0),
+          "%s: Clean (PieceInvariant) after ours: %d points (serial surface: %d on rank 0)"
+          % (tag, mine.GetNumberOfPoints(), serial))
+
+
 def check_global_ids(reader):
     """A vertex on a seam is one point with one GlobalPointId: within a rank
     the surface's points are distinct (its pieces' seams merged), and
@@ -258,22 +329,43 @@ def check_global_ids(reader):
               "ranks (serial surface: %d points)" % (RANK, name, n, distinct, total, serial))
 
 
+def client_checks(where, ranks):
+    """Ours against Contour on DIR/mesh.vtu and DIR/mesh.pvtu (a client:
+    the server's surfaces, fetched, of its ranks); ours of the .pvtu has
+    the serial run's triangles."""
+    check(servermanager.ActiveConnection.IsRemote() == REMOTE and
+          servermanager.ActiveConnection.GetNumberOfDataPartitions() == ranks,
+          "%s: %s" % (where, "a client of a pvserver of %d ranks" % ranks if REMOTE
+                      else "a built-in session"))
+    with open(os.path.join(DIR, "serial_counts.txt")) as fh:
+        serial = [int(v) for v in fh.read().split()]
+    for f in ("mesh.vtu", "mesh.pvtu"):
+        reader = OpenDataFile(os.path.join(DIR, f))
+        ours, ref = pair(reader, "RTData", VALUE_SETS[1], ComputeNormals=1)
+        compare("%s: %s RTData at %s" % (where, f, VALUE_SETS[1]), ours, ref, "Contour",
+                skip=("Normals",))
+        check(ours.GetPointData().GetArray("Normals") is not None and
+              ours.GetNumberOfCells() == serial[1],
+              "%s: %s: Normals, %d triangles (serial run: %d)"
+              % (where, f, ours.GetNumberOfCells(), serial[1]))
+
+
 def client():
-    """In a client of pvserver (the server's surfaces, fetched) or in the
-    GUI: AdaptiveContour of DIR/mesh.pvtu against Contour."""
-    if SERVER is not None:
-        check(servermanager.ActiveConnection.IsRemote(), "a client of pvserver on port %d"
-              % SERVER)
+    """A client of pvserver (python3 --server), or the GUI: its built-in
+    session, then a client of pvserver (Connect from its Python)."""
+    global AdaptiveContour, REMOTE
     if GUI:
         check(AUTOLOADED and
               vtkProcessModule.GetProcessType() == vtkProcessModule.PROCESS_CLIENT,
-              "in the GUI: AdaptiveContour loaded at start (PV_PLUGIN_PATH) before LoadPlugin")
-    where = "pvserver" if SERVER is not None else "GUI"
-    reader = OpenDataFile(os.path.join(DIR, "mesh.pvtu"))
-    ours, ref = pair(reader, "RTData", VALUE_SETS[1], ComputeNormals=1)
-    compare("%s: mesh.pvtu RTData at %s" % (where, VALUE_SETS[1]), ours, ref, "Contour",
-            skip=("Normals",))
-    check(ours.GetPointData().GetArray("Normals") is not None, "%s: Normals" % where)
+              "GUI: AdaptiveContour loaded at start (PV_PLUGIN_PATH) before LoadPlugin")
+        client_checks("GUI, built-in", 1)
+        Connect("localhost", SERVER)
+        REMOTE = True
+        check(hasattr(simple, "AdaptiveContour"), "GUI, pvserver: AdaptiveContour defined by "
+              "the plugin the server loaded at its start (PV_PLUGIN_PATH)")
+        AdaptiveContour = simple.AdaptiveContour
+    client_checks("GUI, pvserver" if GUI else "pvserver of %d ranks" % SERVER_RANKS,
+                  SERVER_RANKS)
     print("test_paraview_plugin.py (rank %d of %d): %d failed" % (RANK, SIZE, len(failures)))
     if SERVER is not None:
         Disconnect()
@@ -291,7 +383,9 @@ def main():
         totals[f] = check_surfaces("%s (rank %d of %d)" % (f, RANK, SIZE), reader)
         if f == "mesh.vtu":
             check_contour_properties(f, reader, totals[f][0])
-    check_global_ids(OpenDataFile(os.path.join(DIR, "mesh.pvtu")))
+    pvtu = OpenDataFile(os.path.join(DIR, "mesh.pvtu"))
+    check_global_ids(pvtu)
+    check_shared_points(pvtu)
     if MPI:
         # The ranks' triangle counts add up to the serial run's.
         comm = pm.GetGlobalController()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The ParaView plugin's test (make test, release variant; docs/paraview.md,
 # "What is tested"): test_paraview_plugin.py in pvbatch, serial, then as a
-# client of pvserver, then in the GUI (xvfb-run), then under mpirun -np 2
-# (pvbatch --symmetric: each rank contours its piece).
+# client of pvserver under mpirun -np 2, then in the GUI as a client of
+# pvserver (xvfb-run), then under mpirun -np 2 (pvbatch --symmetric: each
+# rank contours its piece).
 #   test_paraview_plugin.sh PLUGIN.so
 # PYTHONPATH: where ParaView's Python modules are unless python3-paraview is
 # installed (scripts/paraview_python.sh). Exit status: 0 when all four runs
@@ -39,44 +40,64 @@ run() {
 }
 
 run serial 1 pvbatch "$here/test_paraview_plugin.py" "$plugin" "$tmp"
-# Client/server: pvserver on a port of its own (another tried when it
-# cannot listen), /usr/bin/python3 its client (the PYTHONPATH of pvbatch);
-# pvserver exits when the client disconnects.
-client_server() {
-  local try port spid ok
+# start_server NAME [LAUNCHER...]: pvserver (under LAUNCHER, e.g. mpirun)
+# on a port of its own (another tried when it cannot listen), its output
+# in $tmp/NAME.log; sets port and spid (the launcher's pid; pvserver exits
+# when its client disconnects). Status 1 when it did not listen on 3 ports.
+start_server() {
+  local name=$1 try
+  shift
   for try in 1 2 3; do
     port=$((20000 + RANDOM % 20000))
-    timeout 200 pvserver --server-port="$port" >"$tmp/pvserver.log" 2>&1 &
+    timeout 250 "$@" pvserver --server-port="$port" >"$tmp/$name.log" 2>&1 &
     spid=$!
-    ok=""
-    for _ in $(seq 100); do
-      grep -q "Accepting connection" "$tmp/pvserver.log" && { ok=1; break; }
+    for _ in $(seq 150); do
+      grep -q "Accepting connection" "$tmp/$name.log" && return 0
       kill -0 "$spid" 2>/dev/null || break
       sleep 0.2
     done
-    if [ -n "$ok" ]; then
-      run client-server 1 /usr/bin/python3 "$here/test_paraview_plugin.py" "$plugin" "$tmp" --server "$port"
-      kill "$spid" 2>/dev/null
-      wait "$spid" 2>/dev/null
-      return
-    fi
     kill "$spid" 2>/dev/null
     wait "$spid" 2>/dev/null
   done
   echo "test_paraview_plugin: pvserver did not listen on 3 ports; its output:"
-  tail -n 20 "$tmp/pvserver.log"
+  tail -n 20 "$tmp/$name.log"
   fail=$((fail + 1))
+  return 1
 }
-# The GUI under xvfb-run: the plugin loaded at its start (PV_PLUGIN_PATH),
-# the test script run by --script with --gui (its arguments set by a
-# script of two lines), its settings neither read nor written (--dr, a HOME
-# of its own); 150 s at most (a modal dialog would wait for a click).
+# Client/server: pvserver under mpirun -np 2 (2 ranks, each contouring its
+# piece), /usr/bin/python3 its client (the PYTHONPATH of pvbatch), which
+# loads the plugin on both sides. The satellite rank waits for rank 0 in
+# MPI, polling (mpi_yield_when_idle: it yields to the other processes).
+client_server() {
+  start_server pvserver-np2 mpirun "${root[@]}" --oversubscribe --bind-to none \
+    --mca btl self,vader --mca mpi_yield_when_idle 1 -np 2 || return
+  run client-server-np2 1 /usr/bin/python3 "$here/test_paraview_plugin.py" "$plugin" "$tmp" \
+    --server "$port" --server-ranks 2
+  kill "$spid" 2>/dev/null
+  wait "$spid" 2>/dev/null
+}
+# The GUI, under one xvfb-run with a pvserver: each loads the plugin at its
+# start (PV_PLUGIN_PATH, as the GUI's Auto Load), the test script run by
+# --script with --gui --server PORT (its arguments set by a script of
+# three lines, the port from the environment: the built-in session's
+# checks, then Connect to the pvserver and the same checks), the GUI's
+# settings neither read nor written (--dr, a HOME of its own). pvserver
+# needs the X display too: without one the GUI, connecting, shows the
+# modal warning "Display is not accessible on the server side" and waits
+# for a click. 150 s at most.
 gui() {
-  printf 'import runpy, sys\nsys.argv = [%s, %s, %s, "--gui"]\nrunpy.run_path(sys.argv[0], run_name="__main__")\n' \
+  printf 'import os, runpy, sys\nsys.argv = [%s, %s, %s, "--gui", "--server", os.environ["PV_TEST_PORT"]]\nrunpy.run_path(sys.argv[0], run_name="__main__")\n' \
     "'$here/test_paraview_plugin.py'" "'$plugin'" "'$tmp'" >"$tmp/gui_script.py"
   mkdir -p "$tmp/home"
-  RUN_TIMEOUT=150 run gui 1 env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" PV_PLUGIN_PATH="$(dirname "$plugin")" \
-    xvfb-run -a paraview --dr --script="$tmp/gui_script.py" --exit
+  {
+    declare -p tmp fail root
+    declare -f start_server
+    echo 'start_server pvserver-gui || exit 1'
+    echo 'PV_TEST_PORT=$port paraview --dr --script="$tmp/gui_script.py" --exit'
+    echo 'rc=$?; kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null; exit $rc'
+  } >"$tmp/gui_session.sh"
+  RUN_TIMEOUT=150 run gui 1 env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
+    PV_PLUGIN_PATH="$(dirname "$plugin")" xvfb-run -a bash "$tmp/gui_session.sh"
 }
 [ -f "$tmp/serial_counts.txt" ] && { client_server; gui; }
 
