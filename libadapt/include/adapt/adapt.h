@@ -27,9 +27,10 @@ extern "C" {
  * ADAPT_VERSION_HEX is comparable: 0xMMmmpp. adapt_version() gives the
  * version of the library actually loaded at run time. Until 1.0 a minor
  * version may break the ABI (0.3: adapt_seq_kernel grew thief_parts; 0.4:
- * adapt_attr grew max_workers and adapt_scope a pointer). */
+ * adapt_attr grew max_workers and adapt_scope a pointer; 0.5: adapt_scope
+ * grew a pointer, <adapt/tasks.h> inlines spawn and sync over its layout). */
 #define ADAPT_VERSION_MAJOR 0
-#define ADAPT_VERSION_MINOR 4
+#define ADAPT_VERSION_MINOR 5
 #define ADAPT_VERSION_PATCH 0
 #define ADAPT_VERSION_HEX                                                                          \
   ((ADAPT_VERSION_MAJOR << 16) | (ADAPT_VERSION_MINOR << 8) | ADAPT_VERSION_PATCH)
