@@ -180,7 +180,8 @@ ADAPT_API const char *adapt_strerror(int err);
  * 1..18446744073709551615". Every function of the library that returns an
  * error code sets it when it fails with -EINVAL, -ENOTSUP, -EBUSY, -E2BIG,
  * -EOVERFLOW, -ERANGE or -EPROTO (and with most other codes), and empties it
- * when it succeeds; the other functions (adapt_strerror, adapt_last_error,
+ * when it succeeds (the inline fast paths of adapt_spawn and adapt_sync leave
+ * it unchanged, <adapt/tasks.h>); the other functions (adapt_strerror, adapt_last_error,
  * adapt_worker_id, ...) leave it unchanged. A failure of a lazy start has
  * the detail of adapt_init. Errors found by other workers while an
  * algorithm runs are reported to the calling thread.
