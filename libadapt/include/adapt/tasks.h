@@ -56,7 +56,8 @@ ADAPT_API int adapt_scope_begin(adapt_scope *scope);
 
 /* Spawn fn(arg): it runs, on this or another worker, before adapt_sync(scope)
  * returns. arg is owned by the caller and must stay valid until then. When
- * the deque is full the task runs at once, inside this call.
+ * the deque is full the task runs at once, inside this call. fn must not
+ * throw (C++: adapt::task_group carries a task's exception to its wait).
  * Errors: -EINVAL NULL scope or fn, scope not begun or begun by another
  * thread. Calling context: the thread that began the scope.
  * A call `adapt_spawn(...)` is the inline fast path below (a macro); the
