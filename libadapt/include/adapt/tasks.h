@@ -80,7 +80,7 @@ ADAPT_API int adapt_sync(adapt_scope *scope);
 /* --- Inline fast paths ------------------------------------------------------
  * Layout public for the inline functions below only: the fields are not
  * API and may change with ADAPT_VERSION_MINOR. Work-first THE protocol
- * (Cilk-5; docs/design.md, "Spawn and sync"): adapt_spawn writes the task
+ * (Cilk-5; docs/design.md, "Spawned tasks"): adapt_spawn writes the task
  * in the deque's tail slot and publishes the tail; adapt_sync pops it (the
  * tail decremented, a seq_cst store then a seq_cst load of the head, a
  * compare), runs it under a cancellation barrier, and closes the scope when
