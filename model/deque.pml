@@ -13,6 +13,8 @@
  *   tail; copy the slot (or call split, whose answer KEEP/LAST/DROP/FAIL is
  *   left free here: model (d) refines it); count a piece in splits under the
  *   lock; unlock; run; remote + 1.
+ * A push below the owner's cached limit (a head it read + CAP - 1) does
+ * not read head (the inline adapt_spawn).
  * Every statement touching head, tail, lock, a slot or a counter is one
  * atomic access of the C code; owner-local steps are grouped.
  *
@@ -42,6 +44,7 @@
 #define MAXPIECES 4
 
 byte head, tail;           /* adapt__deque.head, .tail (indices only grow) */
+byte limit = CAP - 1;      /* adapt__deque.limit: owner-only, pushes below it skip head */
 bool lock;                 /* adapt__deque.lock */
 byte slot[CAP];            /* entry in each slot */
 byte slot_idx[CAP];        /* ghost: the index the slot was written for */
@@ -58,16 +61,25 @@ bool lf_alive;             /* L's loop frame is on the owner's stack */
 inline dq_lock() { atomic { lock == 0 -> lock = 1 } }
 inline dq_unlock() { lock = 0 }
 
-/* adapt__deque_push; ok = 0 on ENOSPC */
+/* adapt__deque_push / the inline adapt_spawn; ok = 0 on ENOSPC: below the
+ * cached limit no load of head; else adapt__deque_next_slot's check, which
+ * refreshes the limit (head read + CAP - 1) */
 inline push(ent, ok) {
   tl = tail;                                   /* relaxed */
-  h = head;                                    /* acquire */
   if
-  :: tl > h && tl - h >= CAP - 1 -> ok = 0
+  :: tl < limit -> ok = 1
   :: else ->
+     h = head;                                 /* acquire */
+     if
+     :: tl > h && tl - h >= CAP - 1 -> ok = 0
+     :: else -> limit = h + CAP - 1; ok = 1
+     fi
+  fi;
+  if
+  :: ok ->
      d_step { slot[tl % CAP] = ent; slot_idx[tl % CAP] = tl };
-     tail = tl + 1;                            /* seq_cst */
-     ok = 1
+     tail = tl + 1                             /* seq_cst */
+  :: else -> skip
   fi
 }
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <adapt/loop.h>
+#include <adapt/tasks.h>
 
 /* --- Init-time defaults (libadapt/src/settings.c, read by adapt_init) --- */
 
@@ -104,17 +105,9 @@ static inline void adapt__error_clear(void) {
  * running a piece or chunk of the call, pop after), and running stolen
  * work (another call's piece, a spawned task) pushes a barrier (NULL flag)
  * so that a cancel never reaches an unrelated call. */
-typedef struct adapt__cancel_scope {
-  atomic_int *flag;             /* set to 1 by adapt_cancel; NULL: barrier */
-  void (*hook)(void *hook_arg); /* called once per adapt_cancel after the
-                                   flag is set (the engine's stop), or NULL */
-  void *hook_arg;
-  struct adapt__cancel_scope *prev;
-} adapt__cancel_scope;
-
-/* The calling thread's innermost scope, NULL outside any call. Static TLS:
- * one load to read it. */
-extern _Thread_local adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_FAST;
+/* adapt__cancel_scope and the thread-local adapt__cancel_top (the innermost
+ * one, NULL outside any call; static TLS: one load to read it) are in
+ * <adapt/tasks.h>: the inline adapt_sync pushes a barrier. */
 
 static inline void adapt__cancel_push(adapt__cancel_scope *s) {
   s->prev = adapt__cancel_top;

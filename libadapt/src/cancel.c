@@ -7,7 +7,7 @@
 
 #include "../ext/adapt_ext.h"
 
-_Thread_local adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_FAST;
+__thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
 
 int adapt_cancel(void) {
   adapt__error_clear();

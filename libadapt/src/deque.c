@@ -6,12 +6,16 @@
 #include <stdlib.h>
 
 #include "debug.h"
+#include "rt.h"
 #include "scope.h"
 
 int adapt__deque_init(adapt__deque *d) {
   atomic_init(&d->head, 0);
   atomic_init(&d->tail, 0);
   atomic_init(&d->lock, 0);
+  d->limit = ADAPT_DEQUE_CAP - 1; /* head 0 */
+  d->sleepers = &adapt__rt.sleepers;
+  d->headp = &d->head;
   d->slots = malloc(sizeof(adapt__spawned) * ADAPT_DEQUE_CAP);
   return d->slots ? 0 : -ENOMEM;
 }

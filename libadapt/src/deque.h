@@ -21,6 +21,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <adapt/tasks.h>
 #include "config.h"
 
 struct adapt__scope;
@@ -37,32 +38,44 @@ enum {
   ADAPT__SPLIT_DROP      /* nothing taken, entry removed (it has no more work) */
 };
 
-/* A deque entry: a spawned user task, a piece of a loop, or a splittable
- * loop entry. 64 bytes, copied by value. */
-typedef struct adapt__spawned adapt__spawned;
-struct adapt__spawned {
-  /* Runs the entry on worker w (after the owner's pop or a theft). */
-  void (*run)(struct adapt__worker *w, const adapt__spawned *t);
-  /* NULL: a thief takes the entry whole. Else called by a thief (worker id
-   * `thief`) under the lock; returns ADAPT__SPLIT_*. */
-  int (*split)(const adapt__spawned *t, int thief, adapt__spawned *piece);
-  /* Counts the entry's completion (see scope.h); the deque counts each
-   * piece split off in its splits. NULL: not counted. */
-  struct adapt__scope *scope;
-  void (*fn)(void *); /* user task */
-  void *arg;
-  void *obj;     /* runtime entries: loop, loop frame, partitions */
-  size_t lo, hi; /* runtime entries: a range */
-};
+/* A deque entry (adapt__spawned, <adapt/tasks.h>: the inline adapt_spawn
+ * writes user tasks, run NULL): a spawned user task, a piece of a loop, or
+ * a splittable loop entry. 64 bytes, copied by value. */
+_Static_assert(sizeof(adapt__spawned) == 64, "a deque entry is 64 bytes");
+_Static_assert(ADAPT_DEQUE_CAP == ADAPT__DEQUE_CAP,
+               "ADAPT_DEQUE_CAP must be <adapt/tasks.h>'s ADAPT__DEQUE_CAP (the inline spawn)");
 
 typedef struct adapt__deque {
   /* --- Thieves: head and the lock (owner takes it only on a conflict) --- */
   _Alignas(ADAPT_CACHE_LINE) atomic_size_t head;
   atomic_int lock;
-  /* --- Owner: tail --- */
+  /* --- Owner: tail (read by thieves), then owner-only fields; from tail
+   * on, the layout of adapt__deque_end (<adapt/tasks.h>) --- */
   _Alignas(ADAPT_CACHE_LINE) atomic_size_t tail;
   adapt__spawned *slots; /* ADAPT_DEQUE_CAP entries */
+  /* Pushes of indices below it are safe without reading head: a value of
+   * head read (acquire) + ADAPT_DEQUE_CAP - 1 (see adapt__deque_next_slot;
+   * head only grows, but for a failing thief's one-step excursion). */
+  size_t limit;
+  atomic_int *sleepers; /* &adapt__rt.sleepers */
+  atomic_size_t *headp; /* &head */
 } adapt__deque;
+
+#define ADAPT__DEQUE_SAME(f, g)                                                                    \
+  _Static_assert(offsetof(adapt__deque, f) - offsetof(adapt__deque, tail) ==                       \
+                     offsetof(adapt__deque_end, g),                                                \
+                 "adapt__deque_end." #g " (tasks.h) is not adapt__deque's")
+ADAPT__DEQUE_SAME(tail, tail);
+ADAPT__DEQUE_SAME(slots, slots);
+ADAPT__DEQUE_SAME(limit, limit);
+ADAPT__DEQUE_SAME(sleepers, sleepers);
+ADAPT__DEQUE_SAME(headp, head);
+#undef ADAPT__DEQUE_SAME
+
+/* The owner's end of d, as the inline adapt_spawn/adapt_sync see it. */
+static inline adapt__deque_end *adapt__deque_end_of(adapt__deque *d) {
+  return (adapt__deque_end *)(void *)&d->tail;
+}
 
 int adapt__deque_init(adapt__deque *d);
 void adapt__deque_fini(adapt__deque *d);
@@ -88,6 +101,8 @@ static inline adapt__spawned *adapt__deque_next_slot(adapt__deque *d) {
   size_t h = atomic_load_explicit(&d->head, memory_order_acquire);
   /* A failing thief may hold head one past tail for a moment: empty. */
   if (tl > h && tl - h >= ADAPT_DEQUE_CAP - 1) return NULL;
+  /* The same bound for the inline adapt_spawn (tl < limit: room). */
+  d->limit = h + ADAPT_DEQUE_CAP - 1;
   adapt__spawned *e = &d->slots[tl % ADAPT_DEQUE_CAP];
   if (!e) __builtin_unreachable(); /* an element of an array: NULL means full */
   return e;

@@ -103,9 +103,9 @@ int adapt__self_id(void);
 /* 1 on the threads of workers 1..n-1 (always inside the runtime). */
 static inline int adapt__pool_thread(void) { return adapt__tls_pool_thread; }
 
-/* Frames and scopes begun by the calling thread and not yet ended (a stolen
- * piece does not count). Static TLS: one load to read it. */
-extern _Thread_local unsigned adapt__tls_frames ADAPT__TLS_FAST;
+/* adapt__tls_frames (declared in <adapt/tasks.h>: the inline adapt_sync
+ * reads it): frames and scopes begun by the calling thread and not yet
+ * ended (a stolen piece does not count). Static TLS: one load to read it. */
 /* 1 if the calling thread has begun a frame or scope not yet ended. */
 static inline int adapt__in_region(void) { return adapt__tls_frames > 0; }
 /* The calling thread's identity (unique among live threads), recorded by

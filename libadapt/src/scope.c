@@ -20,7 +20,10 @@ void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
   /* bit 0: a scope (theft records are at least 2-aligned too) */
   if (w->nest < ADAPT_MAX_NEST) w->running[w->nest] = s && s->w != w ? (uintptr_t)s | 1u : 0;
   w->nest++;
-  t->run(w, t);
+  if (t->run)
+    t->run(w, t);
+  else
+    t->fn(t->arg); /* a user task (adapt_spawn) */
   w->nest--;
   adapt__team_cur = team;
   adapt__cancel_pop(&barrier);

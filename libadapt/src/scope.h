@@ -25,14 +25,16 @@ struct adapt__spawned;
  * of its pieces with it and no outstanding piece goes unseen. Counters are
  * unsigned and compared modulo 2^32 (at most a deque's worth outstanding). */
 typedef struct adapt__scope {
-  /* --- Owner thread --- */
+  /* --- Owner thread (the inline adapt_spawn/adapt_sync of <adapt/tasks.h>
+   * read and write them: same offsets as adapt__scope_layout) --- */
   struct adapt__worker *w; /* owner */
+  adapt__deque_end *dq;    /* &w->dq's owner end */
   size_t floor;            /* deque tail when the scope began */
-  const void *thread;      /* adapt_scope_begin: the beginning thread (its token) */
+  const void *thread;      /* the beginning thread (ADAPT__THREAD_SELF); NULL: closed */
   unsigned pushed;
   unsigned local;
-  unsigned region : 2; /* the kind of region entered (adapt__region_enter) */
-  unsigned depth : 30; /* adapt_scope_begin: the thread's frame count then */
+  unsigned key; /* adapt_scope_begin: the thread's frame count then << 2
+                               | the kind of region entered (adapt__region_enter) */
   uint32_t magic;
   /* The team of the call (worker limit) when the scope was opened, or
    * NULL: a thief takes an entry of the scope only once admitted to it
@@ -44,6 +46,21 @@ typedef struct adapt__scope {
 } adapt__scope;
 
 _Static_assert(sizeof(adapt__scope) <= sizeof(adapt_scope), "adapt_scope too small");
+#define ADAPT__SCOPE_SAME(f)                                                                       \
+  _Static_assert(offsetof(adapt__scope, f) == offsetof(adapt__scope_layout, f),                    \
+                 "adapt__scope_layout." #f " (tasks.h) is not adapt__scope's")
+ADAPT__SCOPE_SAME(dq);
+ADAPT__SCOPE_SAME(floor);
+ADAPT__SCOPE_SAME(thread);
+ADAPT__SCOPE_SAME(pushed);
+ADAPT__SCOPE_SAME(local);
+ADAPT__SCOPE_SAME(key);
+ADAPT__SCOPE_SAME(magic);
+#undef ADAPT__SCOPE_SAME
+
+/* The region kind of s (adapt__region_enter) and its frame count. */
+static inline int adapt__scope_region(const adapt__scope *s) { return (int)(s->key & 3u); }
+static inline unsigned adapt__scope_depth(const adapt__scope *s) { return s->key >> 2; }
 
 /* Run an entry taken from a deque (owner's pop or a theft), then count it
  * done in its scope. */
@@ -57,10 +74,10 @@ static inline void adapt__scope_open(adapt__scope *s, struct adapt__worker *w) {
   atomic_init(&s->remote, 0);
   atomic_init(&s->splits, 0);
   s->w = w;
+  s->dq = adapt__deque_end_of(&w->dq);
   s->floor = adapt__deque_tail(&w->dq);
   s->thread = NULL;
-  s->region = ADAPT__REGION_NESTED;
-  s->depth = 0;
+  s->key = ADAPT__REGION_NESTED;
   s->magic = ADAPT__SCOPE_MAGIC;
   s->team = adapt__team_cur;
 }

@@ -1,18 +1,19 @@
-/* Spawn/sync tasks (<adapt/tasks.h>): adapt_scope_begin, adapt_spawn,
- * adapt_sync, with their checks, over the internal scopes of scope.c.
+/* Spawn/sync tasks (<adapt/tasks.h>): adapt_scope_begin, and the exported
+ * adapt_spawn and adapt_sync, over the internal scopes of scope.c.
  *
- * The work-first fast path (Cilk-5's THE protocol, deque.h): a nested
- * adapt_scope_begin touches a few thread-locals and reads the deque's tail
- * (the scope caches its worker and region); adapt_spawn writes its entry in
- * the next slot and publishes the tail; adapt_sync pops the newest entry
- * (one store, one load, one compare), runs it inline if it is the scope's
- * own task (the only entries counted in a user scope are its adapt_spawn
- * tasks), and returns when the scope's counts balance. Each call checks
- * its scope (magic, thread; sync: nesting order) against the values cached
- * at adapt_scope_begin: a few loads and compares. Everything else (a pop
- * that races a thief, stolen or split entries, a full deque, a top-level
- * region) takes the general path, out of line, of scope.c and region.c. */
+ * The work-first fast paths (Cilk-5's THE protocol, deque.h) are inline in
+ * <adapt/tasks.h>: a call adapt_spawn(...) writes the task in the tail
+ * slot and publishes the tail; adapt_sync(...) pops the newest entry (one
+ * store, one load, one compare), runs it if it is the scope's own task,
+ * and closes the scope when every task it spawned ran on this thread.
+ * Whatever they do not cover comes here: the functions below do the whole
+ * job from the scope's state (a call after a partial inline sync
+ * continues it): the checks and their details, a full deque, waking a
+ * sleeper, a pop that races a thief, stolen entries, a top-level region.
+ * adapt_scope_begin stays out of line (the region entry reads thread-locals
+ * the header does not see). */
 #include <errno.h>
+#define ADAPT__TASKS_NO_INLINE
 #include <adapt/tasks.h>
 
 #include "debug.h"
@@ -25,9 +26,8 @@
 /* Open s on w after entering a region of kind region. */
 static inline void scope_begin_on(adapt__scope *s, adapt__worker *w, int region) {
   adapt__scope_open(s, w);
-  s->thread = adapt__thread_token();
-  s->region = (unsigned)region;
-  s->depth = adapt__tls_frames;
+  s->thread = ADAPT__THREAD_SELF();
+  s->key = adapt__tls_frames << 2 | (unsigned)region;
 }
 
 /* adapt_scope_begin on a thread outside any region (out of line). */
@@ -49,18 +49,13 @@ int adapt_scope_begin(adapt_scope *scope) {
   return 0;
 }
 
-static void run_user(adapt__worker *w, const adapt__spawned *t) {
-  (void)w;
-  t->fn(t->arg);
-}
-
 /* Why scope s cannot be used by the calling thread in function fn: -EINVAL
  * with the detail (the slow path of adapt_spawn and adapt_sync). */
 static ADAPT_NOINLINE int scope_error(const char *fn, const adapt__scope *s) {
   if (!s) return adapt__fail(-EINVAL, "%s: scope is NULL", fn);
-  if (s->magic != ADAPT__SCOPE_MAGIC)
+  if (s->magic != ADAPT__SCOPE_MAGIC || !s->thread)
     return adapt__fail(-EINVAL, "%s: scope was not begun (or is already synced)", fn);
-  if (s->thread != adapt__thread_token())
+  if (s->thread != ADAPT__THREAD_SELF())
     return adapt__fail(-EINVAL, "%s: scope was begun by another thread", fn);
   return adapt__fail(-EINVAL,
                      "%s: scopes synced out of order (a frame or scope begun after this one "
@@ -71,13 +66,13 @@ static ADAPT_NOINLINE int scope_error(const char *fn, const adapt__scope *s) {
 /* Is s unusable by the calling thread (sync: also out of order)? */
 static inline int scope_bad(const adapt__scope *s, int sync) {
   return ADAPT__UNLIKELY(!s || s->magic != ADAPT__SCOPE_MAGIC ||
-                         s->thread != adapt__thread_token() ||
-                         (sync && s->depth != adapt__tls_frames));
+                         s->thread != ADAPT__THREAD_SELF() ||
+                         (sync && adapt__scope_depth(s) != adapt__tls_frames));
 }
 
 /* adapt_spawn with the deque full: run the task now (out of line). */
 static ADAPT_NOINLINE int spawn_full(adapt__scope *s, void (*fn)(void *), void *arg) {
-  adapt__spawned t = {.run = run_user, .scope = s, .fn = fn, .arg = arg};
+  adapt__spawned t = {.run = NULL, .scope = s, .fn = fn, .arg = arg};
   adapt__run_spawned(s->w, &t);
   return 0;
 }
@@ -92,7 +87,7 @@ static inline int spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   s->pushed++;
   adapt__spawned *e = adapt__deque_next_slot(&w->dq);
   if (ADAPT__UNLIKELY(!e)) return spawn_full(s, fn, arg);
-  e->run = run_user;
+  e->run = NULL;
   e->split = NULL;
   e->scope = s;
   e->fn = fn;
@@ -108,6 +103,11 @@ static ADAPT_NOINLINE int spawn_clearing(adapt_scope *scope, void (*fn)(void *),
   return spawn(scope, fn, arg);
 }
 
+void adapt__spawn_wake(adapt_scope *scope) {
+  const adapt__scope *s = (const adapt__scope *)(void *)scope;
+  if (!s->w->solo) adapt__wake_for(s->team);
+}
+
 int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   if (ADAPT__UNLIKELY(adapt__error_pending)) return spawn_clearing(scope, fn, arg);
   return spawn(scope, fn, arg);
@@ -116,13 +116,15 @@ int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
 /* adapt_sync's general path (out of line): e, the entry popped by the fast
  * path that is not the scope's own task (or NULL), then the wait. */
 static ADAPT_NOINLINE int sync_slow(adapt__scope *s, const adapt__spawned *e) {
-  unsigned region = s->region;
+  int region = adapt__scope_region(s);
   if (e) {
     adapt__spawned t = *e;
     adapt__run_spawned(s->w, &t);
   }
   adapt__scope_wait(s);
-  adapt__region_leave((int)region);
+  s->thread = NULL;
+  s->magic = 0;
+  adapt__region_leave(region);
   return 0;
 }
 
@@ -148,7 +150,8 @@ int adapt_sync(adapt_scope *scope) {
   adapt__cancel_pop(&barrier);
   s->local++;
   if (ADAPT__UNLIKELY(!adapt__scope_done(s))) return sync_slow(s, NULL);
+  s->thread = NULL;
   s->magic = 0;
-  adapt__region_leave((int)s->region);
+  adapt__region_leave(adapt__scope_region(s));
   return 0;
 }

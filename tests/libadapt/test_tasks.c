@@ -310,6 +310,41 @@ static void test_fast_path(void **state) {
   }
 }
 
+/* The exported functions (what a C caller taking their address or dlsym
+ * gets) and the inline fast paths of a call adapt_spawn(...) work on the
+ * same scope, in any mix; a closed scope is refused by both; on one worker
+ * a deque filled past its capacity runs the extra tasks at once. */
+static void test_exported(void **state) {
+  int (*spawn)(adapt_scope *, void (*)(void *), void *) = adapt_spawn;
+  int (*sync)(adapt_scope *) = adapt_sync;
+  size_t n = ADAPT__DEQUE_CAP + 16;
+  unsigned char *hits = calloc(n, 1);
+  assert_non_null(hits);
+  for (int w = 1; w <= 2; w++) {
+    assert_int_equal(adapt_test_workers(w), 0);
+    memset(hits, 0, n);
+    adapt_scope s;
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    for (size_t i = 0; i < n; i++)
+      assert_int_equal(i % 3 ? adapt_spawn(&s, mark, &hits[i]) : spawn(&s, mark, &hits[i]), 0);
+    assert_int_equal(w == 1 ? sync(&s) : adapt_sync(&s), 0);
+    for (size_t i = 0; i < n; i++) assert_int_equal(hits[i], 1);
+    assert_int_equal(sync(&s), -EINVAL); /* closed */
+    assert_int_equal(adapt_sync(&s), -EINVAL);
+    assert_int_equal(spawn(&s, mark, hits), -EINVAL);
+    assert_int_equal(adapt_spawn(&s, mark, hits), -EINVAL);
+    assert_int_equal(hits[0], 1);
+    /* inline spawn, exported sync after an inline one ran a task */
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    assert_int_equal(spawn(&s, mark, &hits[0]), 0);
+    assert_int_equal(adapt_spawn(&s, mark, &hits[1]), 0);
+    assert_int_equal(adapt_spawn(&s, mark, &hits[2]), 0);
+    assert_int_equal(sync(&s), 0);
+    for (int i = 0; i < 3; i++) assert_int_equal(hits[i], 2);
+  }
+  free(hits);
+}
+
 static void test_errors(void **state) {
   adapt_scope s;
   memset(&s, 0, sizeof s);
@@ -335,6 +370,7 @@ int main(void) {
       ADAPT_TEST(test_mixed_nesting),
       ADAPT_TEST(test_task_before_pending_request),
       ADAPT_TEST(test_fast_path),
+      ADAPT_TEST(test_exported),
   };
   return adapt_test_run("tasks", tests);
 }

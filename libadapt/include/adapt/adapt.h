@@ -27,9 +27,10 @@ extern "C" {
  * ADAPT_VERSION_HEX is comparable: 0xMMmmpp. adapt_version() gives the
  * version of the library actually loaded at run time. Until 1.0 a minor
  * version may break the ABI (0.3: adapt_seq_kernel grew thief_parts; 0.4:
- * adapt_attr grew max_workers and adapt_scope a pointer). */
+ * adapt_attr grew max_workers and adapt_scope a pointer; 0.5: adapt_scope
+ * grew a pointer, <adapt/tasks.h> inlines spawn and sync over its layout). */
 #define ADAPT_VERSION_MAJOR 0
-#define ADAPT_VERSION_MINOR 4
+#define ADAPT_VERSION_MINOR 5
 #define ADAPT_VERSION_PATCH 0
 #define ADAPT_VERSION_HEX                                                                          \
   ((ADAPT_VERSION_MAJOR << 16) | (ADAPT_VERSION_MINOR << 8) | ADAPT_VERSION_PATCH)
@@ -179,7 +180,8 @@ ADAPT_API const char *adapt_strerror(int err);
  * 1..18446744073709551615". Every function of the library that returns an
  * error code sets it when it fails with -EINVAL, -ENOTSUP, -EBUSY, -E2BIG,
  * -EOVERFLOW, -ERANGE or -EPROTO (and with most other codes), and empties it
- * when it succeeds; the other functions (adapt_strerror, adapt_last_error,
+ * when it succeeds (the inline fast paths of adapt_spawn and adapt_sync leave
+ * it unchanged, <adapt/tasks.h>); the other functions (adapt_strerror, adapt_last_error,
  * adapt_worker_id, ...) leave it unchanged. A failure of a lazy start has
  * the detail of adapt_init. Errors found by other workers while an
  * algorithm runs are reported to the calling thread.

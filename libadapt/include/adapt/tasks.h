@@ -30,6 +30,7 @@
 #ifndef LIBADAPT_INCLUDE_ADAPT_TASKS_H
 #define LIBADAPT_INCLUDE_ADAPT_TASKS_H
 
+#include <stddef.h>
 #include <adapt/adapt.h>
 
 #ifdef __cplusplus
@@ -38,7 +39,7 @@ extern "C" {
 
 /* A spawn scope; allocate it yourself (on the stack). Private content. */
 typedef struct adapt_scope {
-  void *adapt_priv[7];
+  void *adapt_priv[8];
 } adapt_scope;
 
 /* Open a scope on the calling thread. On a thread that is not a worker it
@@ -55,17 +56,196 @@ ADAPT_API int adapt_scope_begin(adapt_scope *scope);
 
 /* Spawn fn(arg): it runs, on this or another worker, before adapt_sync(scope)
  * returns. arg is owned by the caller and must stay valid until then. When
- * the deque is full the task runs at once, inside this call.
+ * the deque is full the task runs at once, inside this call. fn must not
+ * throw (C++: adapt::task_group carries a task's exception to its wait).
  * Errors: -EINVAL NULL scope or fn, scope not begun or begun by another
- * thread. Calling context: the thread that began the scope. */
+ * thread. Calling context: the thread that began the scope.
+ * A call `adapt_spawn(...)` is the inline fast path below (a macro); the
+ * function itself (its address, dlsym) does the same out of line. Not
+ * guaranteed: that a scope never begun (uninitialised bytes, not zeroed)
+ * is told from a begun one (the inline path checks the beginning thread
+ * only); that a successful call empties adapt_last_error() (the inline
+ * path leaves it as it was). */
 ADAPT_API int adapt_spawn(adapt_scope *scope, void (*fn)(void *arg), void *arg);
 
 /* Wait for every task spawned in the scope (running some of them, and other
  * work, meanwhile) and close the scope. Errors (nothing is waited for):
  * -EINVAL NULL scope, scope not begun, begun by another thread, or synced
  * out of order (a frame or scope begun after it is still open).
- * Calling context: the thread that began the scope. */
+ * Calling context: the thread that began the scope.
+ * As adapt_spawn: a call is the inline fast path below, the function is
+ * exported too, and the same two things are not guaranteed. */
 ADAPT_API int adapt_sync(adapt_scope *scope);
+
+/* --- Inline fast paths ------------------------------------------------------
+ * Layout public for the inline functions below only: the fields are not
+ * API and may change with ADAPT_VERSION_MINOR. Work-first THE protocol
+ * (Cilk-5; docs/design.md, "Spawned tasks"): adapt_spawn writes the task
+ * in the deque's tail slot and publishes the tail; adapt_sync pops it (the
+ * tail decremented, a seq_cst store then a seq_cst load of the head, a
+ * compare), runs it under a cancellation barrier, and closes the scope when
+ * its counts balance. Anything else (a full deque, a theft, a sleeping
+ * worker to wake, a top-level scope, a check that fails) calls the exported
+ * function, which does the whole job. The atomics are GCC/Clang __atomic
+ * builtins on plain fields (C++ includes this header; the library's side
+ * of the same fields is C11 atomics of the same size). */
+
+struct adapt__worker;
+struct adapt__scope;
+
+/* The deque's capacity (entries; the library asserts its ADAPT_DEQUE_CAP
+ * equals it). */
+#define ADAPT__DEQUE_CAP 8192u
+
+/* A deque entry (64 bytes): a spawned user task (run NULL), a piece of a
+ * loop, or a splittable loop entry. */
+typedef struct adapt__spawned {
+  /* Runs the entry on worker w (after the owner's pop or a theft); NULL
+   * for a user task: fn(arg). */
+  void (*run)(struct adapt__worker *w, const struct adapt__spawned *t);
+  /* NULL: a thief takes the entry whole. Else called by a thief (worker id
+   * `thief`) under the deque lock; returns ADAPT__SPLIT_* (deque.h). */
+  int (*split)(const struct adapt__spawned *t, int thief, struct adapt__spawned *piece);
+  /* Counts the entry's completion; NULL: not counted. */
+  struct adapt__scope *scope;
+  void (*fn)(void *); /* user task */
+  void *arg;
+  void *obj;     /* runtime entries: loop, loop frame, partitions */
+  size_t lo, hi; /* runtime entries: a range */
+} adapt__spawned;
+
+/* The owner's end of a worker's deque (the library's adapt__deque from its
+ * tail on). Owner thread only, except tail (read by thieves). */
+typedef struct adapt__deque_end {
+  size_t tail;           /* atomic: next index to push */
+  adapt__spawned *slots; /* ADAPT__DEQUE_CAP entries, index mod capacity */
+  size_t limit;          /* a push below it needs no look at the head */
+  const int *sleepers;   /* atomic: idle workers asleep (runtime-wide) */
+  const size_t *head;    /* atomic: thieves' end */
+} adapt__deque_end;
+
+/* The scope (the library's adapt__scope, same offsets). */
+typedef struct adapt__scope_layout {
+  struct adapt__worker *w;
+  adapt__deque_end *dq; /* w's deque */
+  size_t floor;         /* the deque's tail when the scope began */
+  const void *thread;   /* the beginning thread (ADAPT__THREAD_SELF); NULL when closed */
+  unsigned pushed;      /* adapt_spawn calls */
+  unsigned local;       /* of those, run by the owner */
+  unsigned key;         /* frame count at the beginning << 2 | region kind (0: nested) */
+  unsigned magic;
+  void *team;
+  unsigned remote, splits; /* atomic: written by other workers */
+} adapt__scope_layout;
+
+/* The calling thread's count of open frames and scopes, and its innermost
+ * cancellation scope (the library's thread-locals, static TLS). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ADAPT__TLS_PUBLIC __attribute__((tls_model("initial-exec"), visibility("default")))
+#else
+#define ADAPT__TLS_PUBLIC
+#endif
+#ifdef __cplusplus
+#define ADAPT__ATOMIC_INT int
+#else
+#define ADAPT__ATOMIC_INT _Atomic int
+#endif
+/* A cancellation scope (adapt_cancel stops the innermost one); flag NULL:
+ * a barrier (adapt_cancel fails with -EPERM). */
+typedef struct adapt__cancel_scope {
+  ADAPT__ATOMIC_INT *flag;      /* set to 1 by adapt_cancel; NULL: barrier */
+  void (*hook)(void *hook_arg); /* called once per adapt_cancel after the
+                                   flag is set (the engine's stop), or NULL */
+  void *hook_arg;
+  struct adapt__cancel_scope *prev;
+} adapt__cancel_scope;
+extern __thread unsigned adapt__tls_frames ADAPT__TLS_PUBLIC;
+extern __thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
+
+/* The calling thread's identity: its thread pointer (one instruction)
+ * where the compiler has it, else the address of a thread-local. */
+#if (defined(__x86_64__) || defined(__aarch64__)) &&                                               \
+    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 11))
+#define ADAPT__THREAD_SELF() ((const void *)__builtin_thread_pointer())
+#else
+#define ADAPT__THREAD_SELF() ((const void *)&adapt__tls_frames)
+#endif
+
+/* Wake a sleeping worker for the task adapt__spawn_inline published. */
+ADAPT_API void adapt__spawn_wake(adapt_scope *scope);
+
+static inline int adapt__spawn_inline(adapt_scope *scope, void (*fn)(void *arg), void *arg) {
+  adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
+  if (__builtin_expect(!s || s->thread != ADAPT__THREAD_SELF() || !fn, 0))
+    return (adapt_spawn)(scope, fn, arg);
+  adapt__deque_end *d = s->dq;
+  /* relaxed: only the owner writes tail. */
+  size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
+  if (__builtin_expect(t >= d->limit, 0)) return (adapt_spawn)(scope, fn, arg);
+  adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
+  e->run = 0;
+  e->split = 0;
+  e->scope = (struct adapt__scope *)(void *)s;
+  e->fn = fn;
+  e->arg = arg;
+  s->pushed++;
+  /* seq_cst (at least release): pairs with the thief's seq_cst load of
+   * tail (adapt__deque_steal), which then sees the slot; seq_cst also
+   * orders it before the load of sleepers below (Dekker with the idle
+   * protocol's seq_cst increment of sleepers then look at the deques). */
+  __atomic_store_n(&d->tail, t + 1, __ATOMIC_SEQ_CST);
+  /* seq_cst: the other half of that Dekker pair. */
+  if (__builtin_expect(__atomic_load_n(d->sleepers, __ATOMIC_SEQ_CST) > 0, 0))
+    adapt__spawn_wake(scope);
+  return 0;
+}
+
+static inline int adapt__sync_inline(adapt_scope *scope) {
+  adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
+  if (__builtin_expect(!s || s->thread != ADAPT__THREAD_SELF() || s->key != adapt__tls_frames << 2,
+                       0))
+    return (adapt_sync)(scope);
+  adapt__deque_end *d = s->dq;
+  /* relaxed: only the owner writes tail. */
+  size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
+  if (__builtin_expect(t <= s->floor, 0)) return (adapt_sync)(scope);
+  t--;
+  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
+   * (pairs with the thief's seq_cst increment of head and load of tail). */
+  __atomic_store_n(&d->tail, t, __ATOMIC_SEQ_CST);
+  adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
+  if (__builtin_expect(__atomic_load_n(d->head, __ATOMIC_SEQ_CST) > t ||
+                           e->scope != (struct adapt__scope *)(void *)s,
+                       0)) {
+    /* A thief may be taking it, or it is not the scope's: put it back and
+     * let the library decide under the deque's lock. release: pairs with a
+     * thief's seq_cst load of tail (the slot, written before the push's
+     * store, stays visible). */
+    __atomic_store_n(&d->tail, t + 1, __ATOMIC_RELEASE);
+    return (adapt_sync)(scope);
+  }
+  void (*fn)(void *) = e->fn; /* read the slot before fn may push */
+  void *arg = e->arg;
+  /* A spawned task is its own context: adapt_cancel inside it never
+   * reaches the call this thread is running (a barrier). */
+  adapt__cancel_scope barrier;
+  barrier.flag = 0;
+  barrier.prev = adapt__cancel_top;
+  adapt__cancel_top = &barrier;
+  fn(arg);
+  adapt__cancel_top = barrier.prev;
+  if (__builtin_expect(++s->local != s->pushed, 0)) return (adapt_sync)(scope);
+  /* Every task ran here: none was stolen, nothing to wait for. */
+  s->thread = 0;
+  s->magic = 0;
+  adapt__tls_frames--;
+  return 0;
+}
+
+#ifndef ADAPT__TASKS_NO_INLINE
+#define adapt_spawn(scope, fn, arg) adapt__spawn_inline(scope, fn, arg)
+#define adapt_sync(scope) adapt__sync_inline(scope)
+#endif
 
 #ifdef __cplusplus
 }
