@@ -24,13 +24,32 @@ static inline uint64_t rng_next(adapt__worker *w) {
  * those that refused w in its idle round (worker limit, idle.c)? */
 static inline int has_work(const adapt__worker *w, int v) {
   adapt__worker *x = adapt__rt.workers[v];
-  const adapt__refusal *r = &w->refused[v];
   /* relaxed: hints only; the request and deque protocols decide. */
   int hw = atomic_load_explicit(&x->has_work, memory_order_relaxed);
-  if (ADAPT__HW_DEPTH(hw) > 0 && !(r->hw_round == w->round && r->hw == hw)) return 1;
+  if (ADAPT__HW_DEPTH(hw) > 0 && !adapt__refused_hw(w, v, hw)) return 1;
   size_t h = atomic_load_explicit(&x->dq.head, memory_order_relaxed);
   return atomic_load_explicit(&x->dq.tail, memory_order_relaxed) > h &&
-         !(r->head_round == w->round && r->head == h);
+         !adapt__refused_head(w, v, h);
+}
+
+/* Note the refusal in a FAIL answer of victim v (request.h): a worker
+ * limit counts at once; "nothing to split" once ADAPT_REFUSED_SLEEP
+ * answers in a row carried the same has_work value (a range the victim's
+ * owner is about to give back refuses once or twice, not for long). */
+static void note_refusal(adapt__worker *w, int v, int hw, int team) {
+  adapt__refusal *r = &w->refused[v];
+  if (!team) {
+    if (r->soft_round == w->round && r->soft_hw == hw) {
+      r->soft_n++;
+    } else {
+      r->soft_hw = hw;
+      r->soft_round = w->round;
+      r->soft_n = 1;
+    }
+    if (r->soft_n < ADAPT_REFUSED_SLEEP) return;
+  }
+  r->hw = hw;
+  r->hw_round = w->round;
 }
 
 /* A victim with published frames, never w itself; -1 if none looks busy.
@@ -82,10 +101,7 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
       return rec;
     }
     if (st == ADAPT__REQ_FAIL) {
-      if (slot->refused) {
-        w->refused[v->id].hw = slot->refused;
-        w->refused[v->id].hw_round = w->round;
-      }
+      if (slot->refused) note_refusal(w, v->id, slot->refused, slot->team);
       atomic_store_explicit(&slot->state, ADAPT__REQ_IDLE, memory_order_relaxed);
       return NULL;
     }
@@ -153,10 +169,9 @@ int adapt__steal_and_run(adapt__worker *w, int prefer) {
   }
   /* relaxed: hint; a victim with spawned tasks only may have no frame. */
   int hw = atomic_load_explicit(&victim->has_work, memory_order_relaxed);
-  if (ADAPT__HW_DEPTH(hw) == 0 || (w->refused[v].hw_round == w->round && w->refused[v].hw == hw))
-    return 0;
+  if (ADAPT__HW_DEPTH(hw) == 0 || adapt__refused_hw(w, v, hw)) return 0;
   adapt__theft *rec = request_from(w, victim);
-  if (!rec) return 0;
+  if (!rec) return -1;
   uint64_t now = adapt__now_ns();
   end_idle(w, now);
   if (adapt__trace_mask & ADAPT__TRACE_STEAL)

@@ -7,7 +7,9 @@ struct adapt__worker;
 /* One attempt at stealing from a victim chosen by policy, preferring
  * `prefer` (-1: none): its spawned tasks first, then a request for its
  * adaptive work. Runs the piece if one was received. Returns 1 if work was
- * run. */
+ * run, -1 if a request was posted and failed (refused or timed out: the
+ * idle loop backs off after a few in a row), 0 if nothing was tried or the
+ * deque steal failed. */
 int adapt__steal_and_run(struct adapt__worker *w, int prefer);
 
 #endif /* LIBADAPT_SRC_THIEF_H */
