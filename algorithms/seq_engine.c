@@ -244,6 +244,7 @@ static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) 
           w->grain = g > w->grain / 8 ? g : w->grain / 8;
           if (w->grain == 0) w->grain = 1;
           w->calibrate--;
+          adapt_work_grew(f); /* a finer grain may split what was refused */
         } else if (w->grain >= gmax || (dt >= ADAPT_ALGO_GRAIN_TARGET_NS && --w->calibrate == 0)) {
           w->calibrate = 0;
         } else if (dt < ADAPT_ALGO_GRAIN_TARGET_NS) {
