@@ -8,13 +8,14 @@
 #include "topology.h"
 #include "worker.h"
 
-/* Back off after `fails` failed requests in a row (refused or timed out):
- * none for the first ADAPT_BACKOFF_FAILS, then naps from
+/* Back off after w->fails failed requests in a row, the last one refused:
+ * nothing for the first ADAPT_BACKOFF_FAILS, then naps from
  * ADAPT_BACKOFF_MIN_US doubling up to ADAPT_BACKOFF_MAX_US, each ended
- * early by a wake-up (a publication, a range grown back, new work). */
-static void back_off(adapt__worker *w, unsigned fails) {
-  if (fails <= ADAPT_BACKOFF_FAILS) return;
-  unsigned k = fails - ADAPT_BACKOFF_FAILS - 1u;
+ * early by a wake-up (a publication, a range grown back, new work). After
+ * a timeout the next request waits longer instead (thief.c). */
+static void back_off(adapt__worker *w) {
+  if (w->fails <= ADAPT_BACKOFF_FAILS) return;
+  unsigned k = w->fails - ADAPT_BACKOFF_FAILS - 1u;
   uint64_t us = ADAPT_BACKOFF_MAX_US;
   if (k < 32u && ((uint64_t)ADAPT_BACKOFF_MIN_US << k) < us)
     us = (uint64_t)ADAPT_BACKOFF_MIN_US << k;
@@ -29,7 +30,8 @@ static void *worker_main(void *arg) {
   adapt__set_self(w);
   adapt__tls_pool_thread = 1;
   if (adapt__rt.bind) adapt__topology_bind(w->id);
-  unsigned spins = 0, fails = 0;
+  unsigned spins = 0;
+  w->fails = 0;
   w->idle_since = adapt__now_ns();
   uint64_t spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
   /* acquire: pairs with the release store of shutdown in adapt_finalize. */
@@ -38,18 +40,18 @@ static void *worker_main(void *arg) {
     int got = adapt__steal_and_run(w, -1);
     if (got > 0) { /* it closes the idle period before running */
       w->round++;  /* a new idle round: the refusals noted so far expire */
-      fails = 0;
       w->idle_since = adapt__now_ns();
       spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
       continue;
     }
-    if (got < 0) back_off(w, ++fails);
+    if (got < 0) w->fails++;
+    if (got == -1) back_off(w);
     uint64_t now = adapt__now_ns();
     if (now >= spin_until) {
       ADAPT_STAT_ADD(w, idle_ns, now - w->idle_since);
       if (adapt__idle_sleep(w)) { /* woken: the refusals expire */
         w->round++;
-        fails = 0;
+        w->fails = 0;
       }
       w->idle_since = adapt__now_ns();
       spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;

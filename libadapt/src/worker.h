@@ -45,6 +45,7 @@ typedef struct adapt__worker {
    * (adapt__serve) since its last adapt__regrown: a range that grows back
    * without a publication then bumps has_work's generation. */
   int refused_out;
+  unsigned fails; /* idle loop: failed requests in a row (pool.c back-off) */
   struct adapt__lazy_td *postponed_oldest; /* lazy-bf: private deque of postponed */
   struct adapt__lazy_td *postponed_newest; /* ranges, on this worker's stack */
   struct adapt__frame *frames[ADAPT_MAX_DEPTH];
