@@ -210,6 +210,9 @@ static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) 
     const uint64_t run_t = tracing ? now_ns() : 0;
     while (w->ibeg < w->iend) {
       w->base = w->ibeg;
+      /* The sliding window moved: its far side may give thieves units it
+       * refused them before. */
+      if (w->master && c->p.mode == ADAPT_WINDOW_SLIDING) adapt_work_grew(f);
       adapt_steal_point(f);
       size_t lim = adapt__seq_limit(c);
       if (w->ibeg >= lim) { /* stopped: abandon the rest */
@@ -233,6 +236,7 @@ static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) 
           w->grain = g > w->grain / 8 ? g : w->grain / 8;
           if (w->grain == 0) w->grain = 1;
           w->calibrate--;
+          adapt_work_grew(f); /* a finer grain may split what was refused */
         } else if (w->grain >= gmax || (dt >= ADAPT_ALGO_GRAIN_TARGET_NS && --w->calibrate == 0)) {
           w->calibrate = 0;
         } else if (dt < ADAPT_ALGO_GRAIN_TARGET_NS) {
@@ -255,6 +259,7 @@ static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) 
     /* The master with no thief left: everything before ibeg is done. */
     if (w->ibeg >= n || w->ibeg >= adapt__seq_limit(c)) return;
     w->iend = w->ilast = add_clamp(w->ibeg, m, n); /* next window */
+    adapt_work_grew(f);
   }
 }
 

@@ -116,7 +116,17 @@ int adapt_preempt_next_thief(adapt_frame *frame) {
   f->flags &= ~ADAPT__FRAME_HELD;
   ADAPT_ASSERT_PTR_EQ(f->thieves, rec);
   adapt__reduce_head(f);
+  /* The frame is split again and the thief's rest is ours: requests it
+   * refused meanwhile may be answered now. */
+  adapt__regrown(f->w);
   return 1;
+}
+
+void adapt_work_grew(adapt_frame *frame) {
+  adapt__frame *f = frame ? adapt__frame_of(frame) : NULL;
+  if (!f || f->magic != ADAPT__FRAME_MAGIC || !(f->flags & ADAPT__FRAME_BEGUN)) return;
+  if (f->thread != adapt__thread_token()) return; /* not the owner: its worker is not ours */
+  adapt__regrown(f->w);
 }
 
 int adapt_end(adapt_frame *frame) {

@@ -33,6 +33,32 @@
 #define ADAPT_STEAL_TIMEOUT_US_DEFAULT 50u
 #endif
 
+/* Failed steal requests in a row (refused, or cancelled after the timeout)
+ * after which an idle worker naps between two attempts. Default 4. */
+#ifndef ADAPT_BACKOFF_FAILS
+#define ADAPT_BACKOFF_FAILS 4u
+#endif
+
+/* First nap of an idle worker backing off, µs; each further failed request
+ * doubles it up to ADAPT_BACKOFF_MAX_US. A wake-up (publication, new work,
+ * a range grown back, finalize) ends a nap early. Default 20. */
+#ifndef ADAPT_BACKOFF_MIN_US
+#define ADAPT_BACKOFF_MIN_US 20u
+#endif
+
+/* Longest nap of an idle worker backing off, µs. Default 500. */
+#ifndef ADAPT_BACKOFF_MAX_US
+#define ADAPT_BACKOFF_MAX_US 500u
+#endif
+
+/* "Nothing to split" answers in a row, with the same has_work value, after
+ * which a thief counts a victim as refusing it: it asks it no more and may
+ * sleep until that value changes (a publication, or a range grown back:
+ * adapt__regrown). Default 4. */
+#ifndef ADAPT_REFUSED_SLEEP
+#define ADAPT_REFUSED_SLEEP 4u
+#endif
+
 /* Automatic grain: target duration of one chunk between two steal points, ns.
  * Default 2000 (2 µs: per-chunk costs of a few ns amortised below 0.5%). */
 #ifndef ADAPT_GRAIN_TARGET_NS
@@ -125,5 +151,9 @@ _Static_assert(ADAPT_SCHED_GRAIN_MAX >= 1, "ADAPT_SCHED_GRAIN_MAX must be >= 1")
 _Static_assert(ADAPT_GRAIN_PROBE >= 2, "ADAPT_GRAIN_PROBE must be >= 2");
 _Static_assert(ADAPT_DEQUE_CAP >= 2 && ADAPT_MAX_NEST >= 2, "deque capacity and nesting");
 _Static_assert(ADAPT_LOCK_SPINS >= 1, "ADAPT_LOCK_SPINS must be >= 1");
+_Static_assert(ADAPT_BACKOFF_MIN_US >= 1 && ADAPT_BACKOFF_MIN_US <= ADAPT_BACKOFF_MAX_US &&
+                   ADAPT_BACKOFF_MAX_US <= 1000000u,
+               "nap bounds: 1 <= ADAPT_BACKOFF_MIN_US <= ADAPT_BACKOFF_MAX_US <= 1 s");
+_Static_assert(ADAPT_REFUSED_SLEEP >= 1, "ADAPT_REFUSED_SLEEP must be >= 1");
 
 #endif /* LIBADAPT_SRC_CONFIG_H */

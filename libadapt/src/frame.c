@@ -75,6 +75,18 @@ static int refuses_all(const adapt__worker *w, int id) {
   return 1;
 }
 
+/* The refusal in a FAIL answer to thief `id` (request.h `refused`): a
+ * worker limit, or nothing to split (noted in w->refused_out, so that a
+ * range that grows back bumps has_work: adapt__regrown), or none. */
+static void refuse(adapt__worker *w, adapt__req *slot, int id) {
+  slot->refused = 0;
+  slot->team = 0;
+  if (w->depth == 0 || adapt__deque_head_whole(&w->dq)) return;
+  slot->refused = adapt__hw_value(w);
+  slot->team = refuses_all(w, id);
+  if (!slot->team) w->refused_out = 1;
+}
+
 int adapt__serve(adapt__worker *w) {
   if (w->serving) return 0; /* a splitter or reducer polled: not re-entrant */
   w->serving = 1;
@@ -127,7 +139,7 @@ int adapt__serve(adapt__worker *w) {
        * publishes rec, its descriptor and the frame's task. */
       atomic_store_explicit(&slot->state, ADAPT__REQ_OK, memory_order_release);
     } else {
-      slot->refused = refuses_all(w, rs.ids[j]) ? adapt__hw_value(w) : 0;
+      refuse(w, slot, rs.ids[j]);
       /* release: pairs with the thief's acquire load; publishes refused. */
       atomic_store_explicit(&slot->state, ADAPT__REQ_FAIL, memory_order_release);
     }
@@ -161,7 +173,7 @@ void adapt__wait_final(adapt__worker *w, adapt__theft *rec, int help) {
    * adapt__run_theft: its descriptor and handover list are then visible. */
   while (atomic_load_explicit(&rec->state, memory_order_acquire) != ADAPT__THEFT_FINAL) {
     if (atomic_load_explicit(&w->nreq, memory_order_relaxed)) adapt__serve(w);
-    if (help && adapt__steal_and_run(w, rec->thief)) continue;
+    if (help && adapt__steal_and_run(w, rec->thief) > 0) continue;
     adapt__pause(&spins);
   }
 }
@@ -182,6 +194,9 @@ void adapt__reduce_head(adapt__frame *f) {
     f->task->reducer(f->work, rec->work, f->task->ctx);
     w->floor = floor;
     ADAPT_STAT_INC(w, reductions);
+    /* The frames below the floor are split again: the requests they did
+     * not see meanwhile may be answered now. */
+    adapt__regrown(w);
   }
   if (rec->handover) adapt__theft_merge(&f->thieves, rec->handover);
   rec->handover = NULL;

@@ -33,6 +33,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "idle.h"
@@ -46,6 +47,12 @@ static void futex_wait(atomic_uint *addr, unsigned expected) {
   syscall(SYS_futex, (unsigned *)addr, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
 }
 
+/* As futex_wait, returning after `ns` at the latest. */
+static void futex_wait_ns(atomic_uint *addr, unsigned expected, uint64_t ns) {
+  struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+  syscall(SYS_futex, (unsigned *)addr, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
+}
+
 static void futex_wake(atomic_uint *addr) {
   syscall(SYS_futex, (unsigned *)addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
@@ -55,15 +62,15 @@ static void futex_wake(atomic_uint *addr) {
 static int any_work_for(const adapt__worker *w) {
   for (int i = 0; i < adapt__rt.nworkers; i++) {
     adapt__worker *v = adapt__rt.workers[i];
-    const adapt__refusal *r = &w->refused[i];
-    /* seq_cst: pairs with the seq_cst store in adapt__publish (see above). */
+    /* seq_cst: pairs with the seq_cst stores in adapt__publish and
+     * adapt__regrown (see above). */
     int hw = atomic_load_explicit(&v->has_work, memory_order_seq_cst);
-    if (ADAPT__HW_DEPTH(hw) > 0 && !(r->hw_round == w->round && r->hw == hw)) return 1;
+    if (ADAPT__HW_DEPTH(hw) > 0 && !adapt__refused_hw(w, i, hw)) return 1;
     /* seq_cst: pairs with the seq_cst store of tail in adapt__deque_publish
      * and the thieves' seq_cst stores of head. */
     size_t t = atomic_load_explicit(&v->dq.tail, memory_order_seq_cst);
     size_t h = atomic_load_explicit(&v->dq.head, memory_order_seq_cst);
-    if (t > h && !(r->head_round == w->round && r->head == h)) return 1;
+    if (t > h && !adapt__refused_head(w, i, h)) return 1;
   }
   return 0;
 }
@@ -113,6 +120,33 @@ int adapt__idle_sleep(adapt__worker *w) {
   atomic_store_explicit(&w->sleeping, 0, memory_order_relaxed);
   atomic_fetch_sub_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
   return slept;
+}
+
+void adapt__idle_nap(adapt__worker *w, uint64_t ns) {
+  /* acquire: pairs with the release increment in adapt__wake_all. */
+  unsigned e = atomic_load_explicit(&adapt__rt.epoch, memory_order_acquire);
+  /* seq_cst: counted as a sleeper, so that a publication wakes the nap
+   * early (the timeout bounds it anyway: no Dekker check is needed). */
+  atomic_fetch_add_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
+  if (!atomic_load_explicit(&w->nreq, memory_order_relaxed) &&
+      /* acquire: pairs with the release store of shutdown in adapt_finalize. */
+      !atomic_load_explicit(&adapt__rt.shutdown, memory_order_acquire)) {
+    ADAPT_STAT_INC(w, sleeps); /* a nap is a sleep too (adapt_worker_stats) */
+    futex_wait_ns(&adapt__rt.epoch, e, ns);
+  }
+  atomic_fetch_sub_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
+}
+
+void adapt__regrown(adapt__worker *w) {
+  if (!w->refused_out) return; /* nobody was told "nothing to split" */
+  w->refused_out = 0;
+  w->pubgen++;
+  /* seq_cst: as in adapt__publish, the waker half of the Dekker pair with a
+   * sleeper's increment of sleepers and its loads of has_work: either it
+   * sees the new generation (its refusal is stale) or we see it asleep. */
+  atomic_store_explicit(&w->has_work, adapt__hw_value(w), memory_order_seq_cst);
+  if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0 && !w->solo)
+    adapt__wake_all();
 }
 
 void adapt__publish(adapt__worker *w, adapt__frame *f) {

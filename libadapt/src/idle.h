@@ -4,6 +4,7 @@
 #ifndef LIBADAPT_SRC_IDLE_H
 #define LIBADAPT_SRC_IDLE_H
 
+#include <stdint.h>
 #include "deque.h"
 #include "rt.h"
 
@@ -15,6 +16,17 @@ struct adapt__worker;
  * unless some worker has published work that did not refuse w in its
  * current idle round (w->refused). 1 if it slept. */
 int adapt__idle_sleep(struct adapt__worker *w);
+/* Sleeper side: a nap of at most ns nanoseconds (a thief backing off
+ * after failed requests, pool.c), ended early by any wake-up; none if w
+ * has requests to answer or the runtime shuts down. Owner of w. */
+void adapt__idle_nap(struct adapt__worker *w, uint64_t ns);
+/* Waker side, owner of w: w's frames may give work they answered "nothing
+ * to split" before, with no new publication (a reduction gave a range
+ * back, a frame is split again, a splitter's window moved). If w refused
+ * such a request since its last call, bump has_work's generation (the
+ * refusals noted by thieves expire) and wake the sleepers; else nothing
+ * (one load and a branch). */
+void adapt__regrown(struct adapt__worker *w);
 /* Wake every sleeper. */
 void adapt__wake_all(void);
 /* Waker side, after publishing work of team t (NULL: no limit) and seeing

@@ -13,6 +13,7 @@
 #include "debug.h"
 #include "error.h"
 #include "frame.h"
+#include "idle.h"
 #include "region.h"
 #include "schedulers.h"
 #include "worker.h"
@@ -229,8 +230,11 @@ static void run_probing(adapt_frame *frame, for_work *w, for_ctx *c) {
       probe = ADAPT_GRAIN_PROBE;
       uint64_t t0 = adapt__now_ns();
       body(b, e, uctx);
+      size_t before = g;
       g = rescale(g, e - b, adapt__now_ns() - t0, &probe, &w->slow_chunks);
       w->grain = g; /* thieves' pieces inherit it */
+      /* A finer grain may split what the splitter refused (r / 2 < g). */
+      if (g < before) adapt__regrown(adapt__frame_of(frame)->w);
     } else {
       body(b, e, uctx);
     }
@@ -253,7 +257,9 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
     if (!claim_chunk(w, c, w->grain, &b, &e)) break;
     uint64_t t0 = adapt__now_ns();
     c->body(b, e, c->ctx);
+    size_t before = w->grain;
     calibrate(w, adapt__now_ns() - t0);
+    if (w->grain < before) adapt__regrown(adapt__frame_of(frame)->w); /* as in run_probing */
   }
   if (w->autograin)
     run_probing(frame, w, c);

@@ -8,29 +8,51 @@
 #include "topology.h"
 #include "worker.h"
 
-/* Idle loop of workers 1..n-1: answer requests (fail them: no frames), steal,
- * spin for spin_us, then sleep until work is published. */
+/* Back off after w->fails failed requests in a row, the last one refused:
+ * nothing for the first ADAPT_BACKOFF_FAILS, then naps from
+ * ADAPT_BACKOFF_MIN_US doubling up to ADAPT_BACKOFF_MAX_US, each ended
+ * early by a wake-up (a publication, a range grown back, new work). After
+ * a timeout the next request waits longer instead (thief.c). */
+static void back_off(adapt__worker *w) {
+  if (w->fails <= ADAPT_BACKOFF_FAILS) return;
+  unsigned k = w->fails - ADAPT_BACKOFF_FAILS - 1u;
+  uint64_t us = ADAPT_BACKOFF_MAX_US;
+  if (k < 32u && ((uint64_t)ADAPT_BACKOFF_MIN_US << k) < us)
+    us = (uint64_t)ADAPT_BACKOFF_MIN_US << k;
+  adapt__idle_nap(w, us * 1000u);
+}
+
+/* Idle loop of workers 1..n-1: answer requests (fail them: no frames), steal
+ * (backing off after failed requests), spin for spin_us, then sleep until
+ * work is published or a refusing victim's range grows back. */
 static void *worker_main(void *arg) {
   adapt__worker *w = arg;
   adapt__set_self(w);
   adapt__tls_pool_thread = 1;
   if (adapt__rt.bind) adapt__topology_bind(w->id);
   unsigned spins = 0;
+  w->fails = 0;
   w->idle_since = adapt__now_ns();
   uint64_t spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
   /* acquire: pairs with the release store of shutdown in adapt_finalize. */
   while (!atomic_load_explicit(&adapt__rt.shutdown, memory_order_acquire)) {
     if (atomic_load_explicit(&w->nreq, memory_order_relaxed)) adapt__serve(w);
-    if (adapt__steal_and_run(w, -1)) { /* it closes the idle period before running */
-      w->round++;                      /* a new idle round: the refusals noted so far expire */
+    int got = adapt__steal_and_run(w, -1);
+    if (got > 0) { /* it closes the idle period before running */
+      w->round++;  /* a new idle round: the refusals noted so far expire */
       w->idle_since = adapt__now_ns();
       spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
       continue;
     }
+    if (got < 0) w->fails++;
+    if (got == -1) back_off(w);
     uint64_t now = adapt__now_ns();
     if (now >= spin_until) {
       ADAPT_STAT_ADD(w, idle_ns, now - w->idle_since);
-      if (adapt__idle_sleep(w)) w->round++; /* woken: the refusals expire */
+      if (adapt__idle_sleep(w)) { /* woken: the refusals expire */
+        w->round++;
+        w->fails = 0;
+      }
       w->idle_since = adapt__now_ns();
       spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
     } else {

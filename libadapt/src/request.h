@@ -35,9 +35,12 @@ typedef struct adapt__req {
   struct adapt__theft *rec;
   /* Written by the victim before its release store of FAIL; read by the
    * thief after its acquire load of FAIL: the victim's has_work value when
-   * every frame it had published refused the thief for a worker limit (a
-   * full team the thief is not in), else 0 (idle.c). */
+   * its published frames refused the thief (`team` 1: every frame for a
+   * worker limit, a full team the thief is not in; 0: its splitters had
+   * nothing to split), else 0: no frame, or a spawned task at the head of
+   * its deque that the thief takes next (idle.c). */
   int refused;
+  int team;
 } adapt__req;
 
 #endif /* LIBADAPT_SRC_REQUEST_H */

@@ -58,7 +58,7 @@ void adapt__scope_wait(adapt__scope *s) {
     if (adapt__scope_done(s)) break;
     /* Our remaining entries were stolen: answer requests and help. */
     if (atomic_load_explicit(&w->nreq, memory_order_relaxed)) adapt__serve(w);
-    if (adapt__steal_and_run(w, -1)) continue;
+    if (adapt__steal_and_run(w, -1) > 0) continue;
     adapt__pause(&spins);
   }
   s->magic = 0;

@@ -3,6 +3,7 @@
 #include "thief.h"
 
 #include <errno.h>
+#include <time.h>
 
 #include "debug.h"
 #include "frame.h"
@@ -24,13 +25,32 @@ static inline uint64_t rng_next(adapt__worker *w) {
  * those that refused w in its idle round (worker limit, idle.c)? */
 static inline int has_work(const adapt__worker *w, int v) {
   adapt__worker *x = adapt__rt.workers[v];
-  const adapt__refusal *r = &w->refused[v];
   /* relaxed: hints only; the request and deque protocols decide. */
   int hw = atomic_load_explicit(&x->has_work, memory_order_relaxed);
-  if (ADAPT__HW_DEPTH(hw) > 0 && !(r->hw_round == w->round && r->hw == hw)) return 1;
+  if (ADAPT__HW_DEPTH(hw) > 0 && !adapt__refused_hw(w, v, hw)) return 1;
   size_t h = atomic_load_explicit(&x->dq.head, memory_order_relaxed);
   return atomic_load_explicit(&x->dq.tail, memory_order_relaxed) > h &&
-         !(r->head_round == w->round && r->head == h);
+         !adapt__refused_head(w, v, h);
+}
+
+/* Note the refusal in a FAIL answer of victim v (request.h): a worker
+ * limit counts at once; "nothing to split" once ADAPT_REFUSED_SLEEP
+ * answers in a row carried the same has_work value (a range the victim's
+ * owner is about to give back refuses once or twice, not for long). */
+static void note_refusal(adapt__worker *w, int v, int hw, int team) {
+  adapt__refusal *r = &w->refused[v];
+  if (!team) {
+    if (r->soft_round == w->round && r->soft_hw == hw) {
+      r->soft_n++;
+    } else {
+      r->soft_hw = hw;
+      r->soft_round = w->round;
+      r->soft_n = 1;
+    }
+    if (r->soft_n < ADAPT_REFUSED_SLEEP) return;
+  }
+  r->hw = hw;
+  r->hw_round = w->round;
 }
 
 /* A victim with published frames, never w itself; -1 if none looks busy.
@@ -54,10 +74,27 @@ static int pick_victim(adapt__worker *w, int prefer) {
   return -1;
 }
 
+/* How long w waits for an answer before it cancels, ns: the steal
+ * timeout, and once the idle loop backs off (w->fails) twice as long per
+ * further failure up to ADAPT_BACKOFF_MAX_US, so that a victim polling
+ * rarely (long chunks, descheduled) still finds the request posted. */
+static uint64_t patience_ns(const adapt__worker *w) {
+  uint64_t us = adapt__rt.steal_timeout_us;
+  if (w->fails > ADAPT_BACKOFF_FAILS) {
+    unsigned k = w->fails - ADAPT_BACKOFF_FAILS;
+    uint64_t longer = k < 16u ? us << k : (uint64_t)ADAPT_BACKOFF_MAX_US;
+    if (longer > ADAPT_BACKOFF_MAX_US) longer = ADAPT_BACKOFF_MAX_US;
+    if (longer > us) us = longer;
+  }
+  return us * 1000u;
+}
+
 /* Post a request to v and wait for the answer. Returns the record of the
- * piece received, or NULL (failed, or cancelled after the timeout); a
- * failure for a worker limit is noted in w->refused. */
-static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
+ * piece received, or NULL (failed, or cancelled after the timeout: then
+ * *timed_out is 1); a refusal is noted in w->refused. Past the steal
+ * timeout, a thief that backs off waits in naps of ADAPT_BACKOFF_MIN_US
+ * instead of spinning. */
+static adapt__theft *request_from(adapt__worker *w, adapt__worker *v, int *timed_out) {
   adapt__req *slot = &v->req[w->id];
   ADAPT_ASSERT_EQ(atomic_load_explicit(&slot->state, memory_order_relaxed), ADAPT__REQ_IDLE);
   /* relaxed: nreq is a hint read by the victim's poll; incremented before
@@ -68,8 +105,10 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
    * adapt__serve (orders the increment above and our prior writes). */
   atomic_store_explicit(&slot->state, ADAPT__REQ_POSTED, memory_order_release);
   ADAPT_STAT_INC(w, requests_posted);
-  uint64_t deadline = t0 + (uint64_t)adapt__rt.steal_timeout_us * 1000u;
+  uint64_t deadline = t0 + patience_ns(w);
+  uint64_t drowsy = t0 + (uint64_t)adapt__rt.steal_timeout_us * 1000u;
   unsigned spins = 0, checks = 0;
+  *timed_out = 0;
   for (;;) {
     /* acquire: pairs with the victim's release store of OK/FAIL, which
      * publishes slot->rec and the piece's descriptor. */
@@ -82,10 +121,7 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
       return rec;
     }
     if (st == ADAPT__REQ_FAIL) {
-      if (slot->refused) {
-        w->refused[v->id].hw = slot->refused;
-        w->refused[v->id].hw_round = w->round;
-      }
+      if (slot->refused) note_refusal(w, v->id, slot->refused, slot->team);
       atomic_store_explicit(&slot->state, ADAPT__REQ_IDLE, memory_order_relaxed);
       return NULL;
     }
@@ -96,8 +132,9 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
      * victim that stopped polling, e.g. worker 0 between regions, would
      * otherwise delay adapt_finalize by the whole timeout). acquire: pairs
      * with the release store of shutdown in finalize. */
+    uint64_t now = 0;
     if ((++checks & 15u) == 0 && st == ADAPT__REQ_POSTED &&
-        (adapt__now_ns() >= deadline ||
+        ((now = adapt__now_ns()) >= deadline ||
          atomic_load_explicit(&adapt__rt.shutdown, memory_order_acquire))) {
       int expected = ADAPT__REQ_POSTED;
       /* relaxed: a cancelled request carries no data either way. */
@@ -105,11 +142,18 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v) {
                                                   memory_order_relaxed, memory_order_relaxed)) {
         atomic_fetch_sub_explicit(&v->nreq, 1, memory_order_relaxed);
         ADAPT_STAT_INC(w, requests_timeout);
+        *timed_out = 1;
         return NULL;
       }
       /* The victim took it: it is answering now, wait for the reply. */
     }
-    adapt__pause(&spins);
+    if (now >= drowsy && st == ADAPT__REQ_POSTED) {
+      checks |= 15u; /* look at the clock after each nap */
+      struct timespec ts = {0, (long)ADAPT_BACKOFF_MIN_US * 1000L};
+      nanosleep(&ts, NULL);
+    } else {
+      adapt__pause(&spins);
+    }
   }
 }
 
@@ -144,6 +188,7 @@ int adapt__steal_and_run(adapt__worker *w, int prefer) {
   if (restored && atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0)
     adapt__wake_all();
   if (got) {
+    w->fails = 0;
     uint64_t now = adapt__now_ns();
     end_idle(w, now);
     if (adapt__trace_mask & ADAPT__TRACE_STEAL)
@@ -153,10 +198,11 @@ int adapt__steal_and_run(adapt__worker *w, int prefer) {
   }
   /* relaxed: hint; a victim with spawned tasks only may have no frame. */
   int hw = atomic_load_explicit(&victim->has_work, memory_order_relaxed);
-  if (ADAPT__HW_DEPTH(hw) == 0 || (w->refused[v].hw_round == w->round && w->refused[v].hw == hw))
-    return 0;
-  adapt__theft *rec = request_from(w, victim);
-  if (!rec) return 0;
+  if (ADAPT__HW_DEPTH(hw) == 0 || adapt__refused_hw(w, v, hw)) return 0;
+  int timed_out;
+  adapt__theft *rec = request_from(w, victim, &timed_out);
+  if (!rec) return timed_out ? -2 : -1;
+  w->fails = 0;
   uint64_t now = adapt__now_ns();
   end_idle(w, now);
   if (adapt__trace_mask & ADAPT__TRACE_STEAL)

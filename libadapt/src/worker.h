@@ -36,10 +36,16 @@ typedef struct adapt__worker {
   uint64_t idle_since; /* idle loop: start of the current idle period, 0 if none */
   unsigned pubgen;     /* publications so far (the generation in has_work) */
   unsigned round;      /* idle round: the refusals stamped with it are current */
-  /* Per victim: what refused our last requests for a worker limit (idle.c):
-   * its has_work value and the head index of its deque, each valid while
-   * its round is `round`. */
+  /* Per victim: what refused our last requests (idle.c): its has_work value
+   * (a worker limit, or ADAPT_REFUSED_SLEEP answers "nothing to split" in a
+   * row) and the head index of its deque, each valid while its round is
+   * `round`. */
   struct adapt__refusal *refused;
+  /* Victim side: 1 once this worker answered a request "nothing to split"
+   * (adapt__serve) since its last adapt__regrown: a range that grows back
+   * without a publication then bumps has_work's generation. */
+  int refused_out;
+  unsigned fails; /* idle loop: failed requests in a row (pool.c back-off) */
   struct adapt__lazy_td *postponed_oldest; /* lazy-bf: private deque of postponed */
   struct adapt__lazy_td *postponed_newest; /* ranges, on this worker's stack */
   struct adapt__frame *frames[ADAPT_MAX_DEPTH];
@@ -80,7 +86,23 @@ typedef struct adapt__refusal {
   unsigned hw_round; /* w->round when recorded */
   size_t head;       /* the victim's deque head whose entry refused us */
   unsigned head_round;
+  int soft_hw;         /* the victim's has_work in its last "nothing to split" answers */
+  unsigned soft_round; /* w->round when soft_hw was recorded */
+  unsigned soft_n;     /* such answers in a row with that value */
 } adapt__refusal;
+
+/* 1 if hw, victim v's has_work value, is the one that refused w in w's
+ * current idle round (owner of w: w->refused is its own). */
+static inline int adapt__refused_hw(const adapt__worker *w, int v, int hw) {
+  const adapt__refusal *r = &w->refused[v];
+  return r->hw_round == w->round && r->hw == hw;
+}
+/* 1 if h, victim v's deque head index, is the one whose entry refused w in
+ * w's current idle round (owner of w). */
+static inline int adapt__refused_head(const adapt__worker *w, int v, size_t h) {
+  const adapt__refusal *r = &w->refused[v];
+  return r->head_round == w->round && r->head == h;
+}
 
 _Static_assert(ADAPT_MAX_DEPTH < 256, "has_work keeps the depth in 8 bits");
 /* The published frames counted in a has_work value. */

@@ -396,7 +396,10 @@ static void p8_reducer(void *vw, void *tw, void *cv) {
   (void)vw, (void)tw, (void)cv;
   atomic_store(&p8.in_reducer, 1);
   adapt__worker *w0 = adapt__rt.workers[0];
-  for (int k = 0; k < 50; k++) {
+  /* The idle thief asks ADAPT_REFUSED_SLEEP times: each answer says
+   * "nothing to split" (the frame is below the reducer's floor), and after
+   * that many it waits for the frame to be split again. */
+  for (unsigned k = 0; k < ADAPT_REFUSED_SLEEP; k++) {
     /* relaxed: a hint, as in the steal point. */
     while (!atomic_load_explicit(&w0->nreq, memory_order_relaxed)) sched_yield();
     adapt_steal_point(p8.frame);

@@ -154,6 +154,20 @@ ADAPT_API int adapt_end(adapt_frame *frame);
  * `!= 0`). */
 ADAPT_API int adapt_preempt_next_thief(adapt_frame *frame);
 
+/* Tell idle workers that the frame's splitter may now give work it
+ * answered "nothing to split" before: the owner's range grew back without
+ * a new adapt_begin (a window it opened or slid; a range it took back
+ * otherwise than through adapt_preempt_next_thief, which tells them
+ * itself). Thieves that were refused a few times in a row stop asking and
+ * may sleep until this call, a publication or new work; a splitter whose
+ * answer changes from nothing to something without it costs parallelism
+ * until then, never progress (the owner runs its range to the end).
+ * Call from the frame's owner, outside its splitter; cheap when nobody was
+ * refused since the last call (one load and a branch). A NULL frame, or
+ * one not begun or already ended: nothing. Not guaranteed: which idle
+ * worker, if any, asks next. */
+ADAPT_API void adapt_work_grew(adapt_frame *frame);
+
 /* In a splitter: the descriptor buffer (task->work_size bytes, zeroed) of
  * the next request to answer positively, or NULL when every request has a
  * piece, or when no more piece can be given now (out of memory; the
