@@ -271,10 +271,15 @@ void test_orientation_table(void **) {
  * 2, 3 and 8 workers, with windows and grains small enough that the mesh is
  * split many times. */
 void test_adaptive_equals_seq(void **) {
-  Mesh m = make_mesh(14, 12, 10, Field::Waves, Split::Five, Order::Hilbert);
+  /* Under ThreadSanitizer a smaller grid: still several windows of 64 and
+   * 1000 cells and several merge chunks of 100 triangles (asserted). */
+  const bool tsan = test_variant() == "tsan";
+  const int nx = tsan ? 10 : 14, ny = tsan ? 9 : 12, nz = tsan ? 8 : 10;
+  Mesh m = make_mesh(nx, ny, nz, Field::Waves, Split::Five, Order::Hilbert);
   Surface ref = run(m, 0.05, Mode::Seq);
   assert_true(ref.ntris() > 4 * 100); /* several merge chunks of 100 triangles */
-  Mesh rnd = make_mesh(14, 12, 10, Field::Waves, Split::Six, Order::Random);
+  assert_true(m.tets.size() > 2 * 1000);
+  Mesh rnd = make_mesh(nx, ny, nz, Field::Waves, Split::Six, Order::Random);
   Surface ref_rnd = run(rnd, 0.05, Mode::Seq);
   assert_true(ref_rnd.ntris() > 4 * 100);
   check_against_vtk(m, 0.05, ref);
@@ -708,8 +713,15 @@ void test_fast_path_equals_reference(void **) {
     bool want_tris;
   };
   std::vector<Case> cases;
-  cases.push_back({make_mesh(16, 12, 10, Field::Waves, Split::Five, Order::Lex), 0.0, true});
-  cases.push_back({make_mesh(12, 10, 9, Field::Waves, Split::Six, Order::Random), 0.1, true});
+  /* Under ThreadSanitizer smaller grids: still several windows of 256
+   * cells and several merge chunks of 64 triangles (asserted below). */
+  const bool tsan = test_variant() == "tsan";
+  cases.push_back({tsan ? make_mesh(10, 8, 7, Field::Waves, Split::Five, Order::Lex)
+                        : make_mesh(16, 12, 10, Field::Waves, Split::Five, Order::Lex),
+                   0.0, true});
+  cases.push_back({tsan ? make_mesh(8, 7, 6, Field::Waves, Split::Six, Order::Random)
+                        : make_mesh(12, 10, 9, Field::Waves, Split::Six, Order::Random),
+                   0.1, true});
   {
     /* x-index parity: every (non-flat) tetrahedron has both parities. */
     const int nx = 9, ny = 7, nz = 6;
@@ -728,6 +740,7 @@ void test_fast_path_equals_reference(void **) {
     const Case &k = cases[c];
     const Surface ref = reference_surface(k.m, k.iso);
     assert_true(k.want_tris ? ref.ntris() > 0 : ref.ntris() == 0);
+    if (c < 2) assert_true(ref.ntris() > 2 * 64 && k.m.tets.size() > 2 * 256);
     if (c == 2) {
       /* every cell crossed: one or two triangles per cell */
       assert_true(ref.ntris() >= k.m.tets.size());
