@@ -271,10 +271,15 @@ void test_orientation_table(void **) {
  * 2, 3 and 8 workers, with windows and grains small enough that the mesh is
  * split many times. */
 void test_adaptive_equals_seq(void **) {
-  Mesh m = make_mesh(14, 12, 10, Field::Waves, Split::Five, Order::Hilbert);
+  /* Under ThreadSanitizer a smaller grid: still several windows of 64 and
+   * 1000 cells and several merge chunks of 100 triangles (asserted). */
+  const bool tsan = test_variant() == "tsan";
+  const int nx = tsan ? 10 : 14, ny = tsan ? 9 : 12, nz = tsan ? 8 : 10;
+  Mesh m = make_mesh(nx, ny, nz, Field::Waves, Split::Five, Order::Hilbert);
   Surface ref = run(m, 0.05, Mode::Seq);
   assert_true(ref.ntris() > 4 * 100); /* several merge chunks of 100 triangles */
-  Mesh rnd = make_mesh(14, 12, 10, Field::Waves, Split::Six, Order::Random);
+  assert_true(m.tets.size() > 2 * 1000);
+  Mesh rnd = make_mesh(nx, ny, nz, Field::Waves, Split::Six, Order::Random);
   Surface ref_rnd = run(rnd, 0.05, Mode::Seq);
   assert_true(ref_rnd.ntris() > 4 * 100);
   check_against_vtk(m, 0.05, ref);
@@ -319,6 +324,10 @@ void test_extract_reuses_output(void **) {
   Mesh lex = make_mesh(12, 11, 10, Field::Waves, Split::Five, Order::Lex);
   Mesh rnd = make_mesh(12, 11, 10, Field::Waves, Split::Five, Order::Random);
   const double isos[] = {0.05, 0.3, -0.2, 0.05, 0.9};
+  /* The sequential surfaces, computed once per mesh and isovalue. */
+  std::map<const Mesh *, std::vector<Surface>> wants;
+  for (const Mesh *m : {&lex, &rnd})
+    for (double iso : isos) wants[m].push_back(run(*m, iso, Mode::Seq));
   int reused = 0, replaced = 0;
   for (int w : {1, 2, 3}) {
     if (tsan_skips(w)) continue;
@@ -328,8 +337,9 @@ void test_extract_reuses_output(void **) {
         AdaptOptions opt;
         opt.chunk_tris = 100; /* many chunks on the local order */
         Surface r;
-        for (double iso : isos) {
-          const Surface want = run(*m, iso, Mode::Seq);
+        for (size_t i = 0; i < sizeof isos / sizeof *isos; i++) {
+          const double iso = isos[i];
+          const Surface &want = wants[m][i];
           std::fill(r.xyz.begin(), r.xyz.end(), NAN);
           std::fill(r.tri.begin(), r.tri.end(), (int64_t)-7);
           const double *old_xyz = r.xyz.data();
@@ -557,11 +567,15 @@ void test_extract_keeps_memory(void **) {
   const int g = test_variant() == "release" || test_variant().empty() ? 30 : 18;
   Mesh m = make_mesh(g, g, g, Field::Waves, Split::Five, Order::Hilbert);
   Mesh small = make_mesh(4, 4, 4, Field::Waves, Split::Five, Order::Hilbert);
+  /* The sequential surfaces, computed once. */
+  const Surface want = run(m, 0.05, Mode::Seq);
+  const Surface want_small = run(small, 0.05, Mode::Seq);
+  std::map<double, Surface> want_at;
+  for (double iso : {0.3, 0.25, 0.2}) want_at[iso] = run(m, iso, Mode::Seq);
   for (int w : {1, 2}) {
     if (tsan_skips(w)) continue;
     start_workers(w);
     for (Mode mode : {Mode::Seq, Mode::NoWin, Mode::Sliding}) {
-      const Surface want = run(m, 0.05, Mode::Seq);
       Surface r;
       std::string err;
       assert_int_equal(extract(m, 0.05, mode, AdaptOptions(), &r, nullptr, &err), 0);
@@ -581,7 +595,6 @@ void test_extract_keeps_memory(void **) {
       assert_true(copy == r);
       assert_int_equal(copy.kept.bytes(), 0);
       /* A much smaller surface next: the memory it does not take goes. */
-      const Surface want_small = run(small, 0.05, Mode::Seq);
       assert_int_equal(extract(small, 0.05, mode, AdaptOptions(), &r, nullptr, &err), 0);
       assert_true(r == want_small);
       assert_true(r.kept.bytes() < kept);
@@ -596,7 +609,7 @@ void test_extract_keeps_memory(void **) {
       for (double iso : {0.3, 0.25, 0.2, 0.3}) {
         const size_t before = r.kept.hits();
         assert_int_equal(extract(m, iso, mode, AdaptOptions(), &r, nullptr, &err), 0);
-        assert_true(r == run(m, iso, Mode::Seq));
+        assert_true(r == want_at[iso]);
         assert_true(r.kept.hits() > before);
       }
     }
@@ -708,8 +721,15 @@ void test_fast_path_equals_reference(void **) {
     bool want_tris;
   };
   std::vector<Case> cases;
-  cases.push_back({make_mesh(16, 12, 10, Field::Waves, Split::Five, Order::Lex), 0.0, true});
-  cases.push_back({make_mesh(12, 10, 9, Field::Waves, Split::Six, Order::Random), 0.1, true});
+  /* Under ThreadSanitizer smaller grids: still several windows of 256
+   * cells and several merge chunks of 64 triangles (asserted below). */
+  const bool tsan = test_variant() == "tsan";
+  cases.push_back({tsan ? make_mesh(10, 8, 7, Field::Waves, Split::Five, Order::Lex)
+                        : make_mesh(16, 12, 10, Field::Waves, Split::Five, Order::Lex),
+                   0.0, true});
+  cases.push_back({tsan ? make_mesh(8, 7, 6, Field::Waves, Split::Six, Order::Random)
+                        : make_mesh(12, 10, 9, Field::Waves, Split::Six, Order::Random),
+                   0.1, true});
   {
     /* x-index parity: every (non-flat) tetrahedron has both parities. */
     const int nx = 9, ny = 7, nz = 6;
@@ -728,6 +748,7 @@ void test_fast_path_equals_reference(void **) {
     const Case &k = cases[c];
     const Surface ref = reference_surface(k.m, k.iso);
     assert_true(k.want_tris ? ref.ntris() > 0 : ref.ntris() == 0);
+    if (c < 2) assert_true(ref.ntris() > 2 * 64 && k.m.tets.size() > 2 * 256);
     if (c == 2) {
       /* every cell crossed: one or two triangles per cell */
       assert_true(ref.ntris() >= k.m.tets.size());
