@@ -55,13 +55,15 @@ XmlArray xml_array(vtkXMLDataElement *e) {
 }
 
 /* The arrays nested in element e (PointData, Points, Cells; null: none):
- * VTK's XML readers read DataArray and Array (strings) elements. */
-std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e) {
+ * VTK's XML readers read DataArray and Array (strings) elements; with
+ * prefix "P", an index's PDataArray and PArray declarations. */
+std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e, const char *prefix) {
+  const std::string data = std::string(prefix) + "DataArray",
+                    strings = std::string(prefix) + "Array";
   std::vector<XmlArray> v;
   for (int i = 0; e && i < e->GetNumberOfNestedElements(); i++) {
     vtkXMLDataElement *a = e->GetNestedElement(i);
-    if (std::strcmp(a->GetName(), "DataArray") == 0 || std::strcmp(a->GetName(), "Array") == 0)
-      v.push_back(xml_array(a));
+    if (a->GetName() == data || a->GetName() == strings) v.push_back(xml_array(a));
   }
   return v;
 }
@@ -174,22 +176,6 @@ int read_pvtu_index(const std::string &path, PvtuIndex *out, std::string *err) {
   return 0;
 }
 
-namespace {
-
-/* The arrays an index's element e (PPointData, PCellData; null: none)
- * declares: its PDataArray and PArray elements. */
-std::vector<XmlArray> declared_arrays(vtkXMLDataElement *e) {
-  std::vector<XmlArray> v;
-  for (int i = 0; e && i < e->GetNumberOfNestedElements(); i++) {
-    vtkXMLDataElement *a = e->GetNestedElement(i);
-    if (std::strcmp(a->GetName(), "PDataArray") == 0 || std::strcmp(a->GetName(), "PArray") == 0)
-      v.push_back(xml_array(a));
-  }
-  return v;
-}
-
-} // namespace
-
 int check_piece_arrays(const std::string &index, vtkXMLDataElement *top, const std::string &file,
                        const char *type, std::string *err) {
   CaughtReader<vtkXMLDataParser> in(file);
@@ -200,7 +186,7 @@ int check_piece_arrays(const std::string &index, vtkXMLDataElement *top, const s
     if (std::strcmp(piece->GetName(), "Piece") != 0) continue;
     for (const char *kind : {"PointData", "CellData", "Points"}) {
       const std::vector<XmlArray> decl =
-          declared_arrays(top->FindNestedElementWithName((std::string("P") + kind).c_str()));
+          xml_arrays(top->FindNestedElementWithName((std::string("P") + kind).c_str()), "P");
       const bool points = std::strcmp(kind, "Points") == 0;
       for (const XmlArray &a : xml_arrays(piece->FindNestedElementWithName(kind))) {
         /* The points: the first array of each, whatever its name. */

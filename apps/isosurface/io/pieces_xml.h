@@ -40,8 +40,9 @@ std::string dir_of(const std::string &path);
 XmlArray xml_array(vtkXMLDataElement *e);
 
 /* The arrays nested in element e (PointData, Points, Cells; null: none):
- * VTK's XML readers read DataArray and Array (strings) elements. */
-std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e);
+ * VTK's XML readers read DataArray and Array (strings) elements; with
+ * prefix "P", an index's PDataArray and PArray declarations. */
+std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e, const char *prefix = "");
 
 /* The array of v named name, or null. */
 const XmlArray *find_array(const std::vector<XmlArray> &v, const std::string &name);
