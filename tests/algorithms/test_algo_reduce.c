@@ -210,9 +210,10 @@ static int teardown(void **state) {
   return adapt_test_teardown(state);
 }
 
-/* The matrix's large size (algo_test.h, algo_big_case) covers every pair of
- * workers x mode x grain: no interaction of two factors goes untested at the
- * size where runs are long enough for many steals and window slides. */
+/* The matrix's large size (algo_test.h, algo_big_case) and its middle sizes
+ * (algo_mid_case) cover every pair of workers x mode x grain: no interaction
+ * of two factors goes untested at the sizes where runs are long enough for
+ * many steals and window slides. */
 static void test_matrix_big_pairs(void **state) {
   (void)state;
   unsigned char wm[ALGO_NWORKERS][ALGO_NMODES] = {{0}};
@@ -226,6 +227,26 @@ static void test_matrix_big_pairs(void **state) {
     for (size_t mi = 0; mi < ALGO_NMODES; mi++) assert_true(wm[wi][mi]);
   for (size_t b = 0; b < ALGO_NBIG_GRAINS; b++) {
     const size_t gi = algo_big_grains[b];
+    for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) assert_true(wg[wi][gi]);
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++) assert_true(mg[mi][gi]);
+  }
+  /* the middle sizes (algo_mid_case): every pair over all five grains, in
+   * 40 of the 100 triples */
+  memset(wm, 0, sizeof wm);
+  memset(wg, 0, sizeof wg);
+  memset(mg, 0, sizeof mg);
+  size_t ncases = 0;
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++)
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++)
+      for (size_t gi = 0; gi < ALGO_NGRAINS; gi++)
+        if (algo_mid_case(wi, mi, gi)) {
+          wm[wi][mi] = wg[wi][gi] = mg[mi][gi] = 1;
+          ncases++;
+        }
+  assert_int_equal(ncases, 2 * ALGO_NWORKERS * ALGO_NMODES);
+  for (size_t wi = 0; wi < ALGO_NWORKERS; wi++)
+    for (size_t mi = 0; mi < ALGO_NMODES; mi++) assert_true(wm[wi][mi]);
+  for (size_t gi = 0; gi < ALGO_NGRAINS; gi++) {
     for (size_t wi = 0; wi < ALGO_NWORKERS; wi++) assert_true(wg[wi][gi]);
     for (size_t mi = 0; mi < ALGO_NMODES; mi++) assert_true(mg[mi][gi]);
   }

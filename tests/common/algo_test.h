@@ -84,8 +84,24 @@ static inline int algo_big_case(size_t wi, size_t mi, size_t gi) {
   return gi == algo_big_grains[(wi + mi) % ALGO_NBIG_GRAINS];
 }
 
+/* Every workers x mode x grain triple runs at the sizes up to this one; the
+ * sizes between it and mid (100003 in release) run where algo_mid_case says. */
+#define ALGO_TRIPLE_MAX 10007
+
+/* Whether a size above ALGO_TRIPLE_MAX (and up to mid) runs for workers wi,
+ * mode mi and grain gi: two grains of the five per (workers, mode), chosen
+ * so that every pair of the three factors meets (workers x mode: both
+ * grains; workers x grain: 2 mi mod 5 runs over every residue as mi does;
+ * mode x grain: wi + {0, 1} runs over 0..4 as wi runs over 0..3): 40 cases
+ * instead of 100. These sizes differ from 10007 only in the number of
+ * steals and window slides, which the pairs cover. */
+static inline int algo_mid_case(size_t wi, size_t mi, size_t gi) {
+  return (gi + ALGO_NGRAINS - (wi + 2 * mi) % ALGO_NGRAINS) % ALGO_NGRAINS < 2;
+}
+
 /* Calls fn(case, arg) for every workers x mode x grain x size of the list
- * up to mid, and for the large size (big) where algo_big_case says. The runtime is
+ * up to ALGO_TRIPLE_MAX, for the sizes up to mid where algo_mid_case says,
+ * and for the large size (big) where algo_big_case says. The runtime is
  * restarted for each worker count. Returns the number of failing cases (fn
  * returns non-zero on failure and prints the case). */
 static inline size_t algo_matrix(size_t mid, size_t big, int (*fn)(const algo_case *c, void *arg),
@@ -99,7 +115,10 @@ static inline size_t algo_matrix(size_t mid, size_t big, int (*fn)(const algo_ca
     for (size_t mi = 0; mi < ALGO_NMODES; mi++)
       for (size_t gi = 0; gi < ALGO_NGRAINS; gi++)
         for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
-          if (si + 1 < nsizes ? sizes[si] > mid : !algo_big_case(wi, mi, gi)) continue;
+          if (si + 1 == nsizes
+                  ? !algo_big_case(wi, mi, gi)
+                  : sizes[si] > mid || (sizes[si] > ALGO_TRIPLE_MAX && !algo_mid_case(wi, mi, gi)))
+            continue;
           const size_t m = algo_windows[k++ % ALGO_NWINDOWS];
           algo_case c = {algo_attr(&algo_modes[mi], m, algo_grains[gi]), sizes[si],
                          algo_workers[wi], &algo_modes[mi]};
@@ -109,9 +128,10 @@ static inline size_t algo_matrix(size_t mid, size_t big, int (*fn)(const algo_ca
   return fails;
 }
 
-/* The sizes of the matrix: every triple up to mid (100003 elements in
- * release, 10007 under the sanitizers, 5-15x slower), the pairs at big
- * (1000003 in release, 100003 under the sanitizers). */
+/* The sizes of the matrix: every triple up to ALGO_TRIPLE_MAX, the pairs of
+ * algo_mid_case up to mid (100003 elements in release, 10007 under the
+ * sanitizers, 5-15x slower), those of algo_big_case at big (1000003 in
+ * release, 100003 under the sanitizers). */
 static inline size_t algo_mid(void) { return adapt_test_scale(100003, 10007); }
 static inline size_t algo_big(void) { return adapt_test_scale(1000003, 100003); }
 
