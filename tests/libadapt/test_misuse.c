@@ -146,11 +146,16 @@ static void stolen_outer_body(size_t b, size_t e, void *ctx) {
   adapt_attr a = {0};
   a.grain = 1;
   if (adapt_worker_id() == 0) {
-    /* let worker 1 take a piece first (the steal points of a nested loop
-     * answer its request from the outer frame), then join and steal from
-     * worker 1's inner loop */
+    /* let worker 1 take a piece first (the steal points of a nested
+     * adaptive loop answer its request from the outer frame), then join
+     * and steal from worker 1's inner loop. Adaptive, not the default
+     * nested scheduler (lazy-df2): a lazy loop pushes its second index,
+     * worker 1 would steal that instead, loop after loop, and under load
+     * never reach the outer frame. */
+    adapt_attr poll = a;
+    poll.sched = ADAPT_SCHED_ADAPTIVE;
     for (int k = 0; b == 0 && k < 20000 && !atomic_load(&outer1_started); k++)
-      adapt_for(0, 2, poll_body, NULL, &a);
+      adapt_for(0, 2, poll_body, NULL, &poll);
     return;
   }
   if (atomic_exchange(&outer1_started, 1)) return;
