@@ -1393,8 +1393,7 @@ void test_cli(void **) {
  * and a render reads a file and draws it with Mesa, whose calls TSan cannot
  * follow (suppressed below): nothing of ours runs concurrently there, each
  * start of the app under TSan costs about half a second, and the release
- * and asan+ubsan variants run them. */
-bool tsan_single_threaded() { return test_variant() == "tsan"; }
+ * and asan+ubsan variants run them (tsan_single_threaded, test_util.h). */
 
 void test_cli_refusals(void **) {
   if (tsan_single_threaded()) return;

@@ -76,9 +76,10 @@ std::vector<uint64_t> make_stream(size_t n, uint64_t nlines, unsigned seed) {
 }
 
 void test_exact_equals_lru(void **) {
+  if (tsan_single_threaded()) return; /* the model: sequential code */
   const uint64_t nlines = 5000;
   const std::vector<uint64_t> sizes = {1, 7, 50, 199, 400, 2000};
-  /* Sequential code: the sanitizer variants check one stream. */
+  /* asan+ubsan checks one stream. */
   const unsigned seeds = test_variant() == "release" || test_variant().empty() ? 3 : 1;
   for (unsigned seed = 1; seed <= seeds; seed++) {
     /* Long enough to force several compactions of the tree (2^16 times). */
@@ -94,6 +95,7 @@ void test_exact_equals_lru(void **) {
 }
 
 void test_sampled_close(void **) {
+  if (tsan_single_threaded()) return; /* the model: sequential code */
   const uint64_t nlines = 1u << 20;
   std::mt19937_64 g(7);
   std::vector<uint64_t> s;
@@ -119,6 +121,7 @@ void test_sampled_close(void **) {
 }
 
 void test_schedules_cover_once(void **) {
+  if (tsan_single_threaded()) return; /* the model: sequential code */
   const size_t ns[] = {0, 1, 1000, 12345};
   for (size_t n : ns)
     for (Mode mode : {Mode::Seq, Mode::NoWin, Mode::Static, Mode::Sliding})
@@ -194,6 +197,7 @@ double predicted(const Mesh &m, Mode mode, int p, size_t window, uint64_t cache,
 }
 
 void test_prediction_orders_modes(void **) {
+  if (tsan_single_threaded()) return; /* the model: sequential code */
   /* Lexicographic 48x48x16: a z-slab of cells and their scalars is about
    * 48*48*(5*16 + 8) B = 203 KB. 512 KiB holds one worker's slab, not four
    * workers' at distant places. What a slab leaves for the next is its

@@ -34,6 +34,11 @@ inline std::string test_variant() {
  * nothing runs concurrently there (release and asan check its results). */
 inline bool tsan_skips(int workers) { return workers == 1 && test_variant() == "tsan"; }
 
+/* A test whose code runs on one thread only returns at once under
+ * ThreadSanitizer, which has nothing to check there: the release and
+ * asan+ubsan variants run it. */
+inline bool tsan_single_threaded() { return test_variant() == "tsan"; }
+
 /* The surface of m at isovalue extracted in mode (extract() must succeed). */
 inline iso::Surface run(const iso::Mesh &m, double isovalue, iso::Mode mode,
                         const iso::AdaptOptions &opt = iso::AdaptOptions()) {
