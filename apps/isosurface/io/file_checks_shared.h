@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "file_checks.h"
+
 namespace iso {
 namespace checks {
 
@@ -129,8 +131,9 @@ inline bool product(std::initializer_list<uint64_t> factors, uint64_t *out) {
 /* What a checker reports: the first bad value. */
 struct Report {
   std::string path, *err;
+  /* what quotes the file's values: printable keeps it on one line. */
   int fail(const std::string &what) {
-    *err = "'" + path + "': " + what;
+    *err = "'" + path + "': " + printable(what);
     return -EINVAL;
   }
   /* n values declared by `what`, at most `limit`. */
