@@ -54,16 +54,13 @@ XmlArray xml_array(vtkXMLDataElement *e) {
   return a;
 }
 
-/* The arrays nested in element e (PointData, Points, Cells; null: none):
- * VTK's XML readers read DataArray and Array (strings) elements; with
- * prefix "P", an index's PDataArray and PArray declarations. */
 std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e, const char *prefix) {
-  const std::string data = std::string(prefix) + "DataArray",
-                    strings = std::string(prefix) + "Array";
+  const std::string data = std::string(prefix ? prefix : "") + "DataArray",
+                    strings = std::string(prefix ? prefix : "") + "Array";
   std::vector<XmlArray> v;
   for (int i = 0; e && i < e->GetNumberOfNestedElements(); i++) {
     vtkXMLDataElement *a = e->GetNestedElement(i);
-    if (a->GetName() == data || a->GetName() == strings) v.push_back(xml_array(a));
+    if (!prefix || a->GetName() == data || a->GetName() == strings) v.push_back(xml_array(a));
   }
   return v;
 }
@@ -185,10 +182,13 @@ int check_piece_arrays(const std::string &index, vtkXMLDataElement *top, const s
     vtkXMLDataElement *piece = data->GetNestedElement(i);
     if (std::strcmp(piece->GetName(), "Piece") != 0) continue;
     for (const char *kind : {"PointData", "CellData", "Points"}) {
+      /* Every nested element, whatever its name: VTK 9.1's parallel
+       * readers make an array of each (a misspelt <PFataArray> too) and
+       * copy the piece's into it by name with memcpy. */
       const std::vector<XmlArray> decl =
-          xml_arrays(top->FindNestedElementWithName((std::string("P") + kind).c_str()), "P");
+          xml_arrays(top->FindNestedElementWithName((std::string("P") + kind).c_str()), nullptr);
       const bool points = std::strcmp(kind, "Points") == 0;
-      for (const XmlArray &a : xml_arrays(piece->FindNestedElementWithName(kind))) {
+      for (const XmlArray &a : xml_arrays(piece->FindNestedElementWithName(kind), nullptr)) {
         /* The points: the first array of each, whatever its name. */
         const XmlArray *d = points ? (decl.empty() ? nullptr : &decl[0]) : find_array(decl, a.name);
         if (!d || (d->type == a.type && d->components == a.components)) continue;

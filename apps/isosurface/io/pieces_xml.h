@@ -40,8 +40,9 @@ std::string dir_of(const std::string &path);
 XmlArray xml_array(vtkXMLDataElement *e);
 
 /* The arrays nested in element e (PointData, Points, Cells; null: none):
- * VTK's XML readers read DataArray and Array (strings) elements; with
- * prefix "P", an index's PDataArray and PArray declarations. */
+ * its DataArray and Array (strings) elements; with prefix "P", an index's
+ * PDataArray and PArray declarations; with prefix null, every nested
+ * element, as VTK's parallel readers take them. */
 std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e, const char *prefix = "");
 
 /* The array of v named name, or null. */
