@@ -7,7 +7,6 @@
  * then, through adapt_for, hybrid partitions kept on one worker. */
 #include <adapt/algorithms.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
