@@ -258,7 +258,7 @@ endif
 # The distributed run's test (tests/isosurface/test_dist.sh): pieces, mpirun
 # -np 2 and -np 3 against vtkContourGrid, bad pieces; without MPI, the serial
 # parts and the message of a distributed run.
-$(ISO_DIST_TEST): tests/isosurface/test_dist.sh $(ISO_BIN) $(ISO_B)/flags
+$(ISO_DIST_TEST): tests/isosurface/test_dist.sh tests/isosurface/test_dist_lib.sh $(ISO_BIN) $(ISO_B)/flags
 	@mkdir -p $(dir $@)
 	@printf '#!/bin/sh\nexec bash %s %s %s "%s"\n' '$(abspath tests/isosurface/test_dist.sh)' \
 	  '$(abspath $(ISO_BIN))' '$(abspath $(ISO_B)/dist-test)' '$(ISO_HAVE_MPI)' > $@

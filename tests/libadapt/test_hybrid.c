@@ -7,7 +7,6 @@
  * then, through adapt_for, hybrid partitions kept on one worker. */
 #include <adapt/algorithms.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,7 +107,12 @@ typedef struct claim_shared {
   atomic_uchar A[64];
   atomic_uint count[64];
   unsigned R, P;
-  atomic_int go; /* threaded arrivals: start */
+  /* threaded arrivals: start. The claimers sleep on go_cv until go is set
+   * (under go_mu) rather than spin: up to 16 claimers on fewer CPUs would
+   * take the CPU from the thread creating the others. */
+  int go;
+  pthread_mutex_t go_mu;
+  pthread_cond_t go_cv;
   /* nested arrivals (single thread) */
   unsigned next, order[64], seed;
   claimer c[64];
@@ -164,7 +168,7 @@ static void shared_reset(claim_shared *sh, unsigned R, unsigned P, unsigned *see
     atomic_init(&sh->A[r], 0);
     atomic_init(&sh->count[r], 0);
   }
-  atomic_init(&sh->go, 0);
+  sh->go = 0;
   for (unsigned w = 0; w < P; w++) {
     sh->order[w] = w;
     sh->c[w] = (claimer){.w = w, .sh = sh, .seed = lcg(seed) | 1};
@@ -202,10 +206,10 @@ static void thread_work(unsigned r, void *arg) {
 }
 static void *claimer_main(void *arg) {
   claimer *c = arg;
-  int waits = 0;
-  /* acquire: pairs with the main thread's release store of go */
-  while (!atomic_load_explicit(&c->sh->go, memory_order_acquire))
-    if (++waits > 16) sched_yield();
+  /* the mutex orders the main thread's set-up of the trial before the claims */
+  pthread_mutex_lock(&c->sh->go_mu);
+  while (!c->sh->go) pthread_cond_wait(&c->sh->go_cv, &c->sh->go_mu);
+  pthread_mutex_unlock(&c->sh->go_mu);
   unsigned d = lcg(&c->seed) % 4 ? lcg(&c->seed) % (4 * c->delay_ns + 1) : 0;
   if (d) adapt_test_spin_ns(d);
   c->ret = adapt__hybrid_run(c->sh->A, c->sh->R, c->w, thread_work, c);
@@ -215,6 +219,8 @@ static void *claimer_main(void *arg) {
 static void test_hybrid_threads(void **state) {
   claim_shared *sh = calloc(1, sizeof *sh);
   assert_non_null(sh);
+  assert_int_equal(pthread_mutex_init(&sh->go_mu, NULL), 0);
+  assert_int_equal(pthread_cond_init(&sh->go_cv, NULL), 0);
   unsigned seed = 4242;
   size_t trials = adapt_test_scale(120, 25);
   pthread_t th[16];
@@ -228,11 +234,15 @@ static void test_hybrid_threads(void **state) {
           c->delay_ns = delay;
           assert_int_equal(pthread_create(&th[k], NULL, claimer_main, c), 0);
         }
-        /* release: pairs with the claimers' acquire load of go */
-        atomic_store_explicit(&sh->go, 1, memory_order_release);
+        pthread_mutex_lock(&sh->go_mu);
+        sh->go = 1;
+        pthread_cond_broadcast(&sh->go_cv);
+        pthread_mutex_unlock(&sh->go_mu);
         for (unsigned k = 0; k < P; k++) pthread_join(th[k], NULL);
         check_claims(sh, "threads", t);
       }
+  pthread_cond_destroy(&sh->go_cv);
+  pthread_mutex_destroy(&sh->go_mu);
   free(sh);
 }
 
