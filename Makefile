@@ -17,6 +17,7 @@
 #   make check-docs     the docs' examples run, links resolve, tables match
 #   make model-check    spin verifies the protocol models (model/)
 #   make check-consumers  staged installs used via pkg-config and CMake
+#   make check-clang-ranges  adapt::ranges under clang++ (docs/stl.md)
 #   make fault      fault injection: allocations and threads failing
 #   make soak [MINUTES=2] [SOAK_SEED=n]   the mixed soak workload for a while
 #   make fuzz [FUZZ_SECONDS=n]   libFuzzer on the file readers (fuzz-build,

@@ -76,3 +76,11 @@ EXTRA_TESTS += $(STL_TEST) $(STL_ALGOS_TEST)
 
 .PHONY: stl
 stl: $(STL_TEST) $(STL_ALGOS_TEST)
+
+# adapt::ranges under clang++ and libstdc++ (scripts/check_clang_ranges.sh,
+# docs/stl.md "Compilers"): the forms without a std::ranges::subrange
+# compile, those with one exactly when std::ranges' own do. About 4 s of
+# CPU, not in CHECKS (make test); clang comes with `scripts/deps.sh fuzz`.
+.PHONY: check-clang-ranges
+check-clang-ranges:
+	@bash scripts/check_clang_ranges.sh $(CLANGXX)

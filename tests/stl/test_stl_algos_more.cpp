@@ -170,7 +170,28 @@ void test_merge() {
   }
 }
 
+/* A call no thief can join (.workers(1); the runtime's one worker in the
+ * first round) takes std's path where the parallel one does more work:
+ * partition and nth_element then leave std's exact arrangement (their
+ * parallel paths another one). */
+void check_alone() {
+  std::size_t n = sizes().back();
+  where = "alone n=" + std::to_string(n);
+  adapt::policy one = adapt::par.workers(1);
+  auto a = ints(n, 21, 1000), x = a, y = a;
+  auto odd = [](int v) { return (v & 1) != 0; };
+  CHECK(adapt::partition(one, x.begin(), x.end(), odd) - x.begin() ==
+            std::partition(y.begin(), y.end(), odd) - y.begin() &&
+        x == y);
+  x = a;
+  y = a;
+  adapt::nth_element(one, x.begin(), x.begin() + static_cast<long>(n / 3), x.end());
+  std::nth_element(y.begin(), y.begin() + static_cast<long>(n / 3), y.end());
+  CHECK(x == y);
+}
+
 void test_nth() {
+  check_alone();
   for (std::size_t n : sizes()) {
     for (auto &[pname, pol] : policies(n)) {
       where = "nth n=" + std::to_string(n) + " " + pname;

@@ -293,6 +293,133 @@ void check_fallback(vec a) {
                 std::is_same_v<decltype(dm.in2), std::span<rec>::iterator>);
 }
 
+/* Exceptions and element copies through the range forms: an element that
+ * counts its live objects and copies, and one functor type for every role
+ * (projection lrec -> key, predicate, comparator, element op) that throws
+ * boom when it sees the key `bad` (-1: never), so that each algorithm is
+ * instantiated once. */
+std::atomic<long> lives{0}, lcopies{0};
+struct lrec {
+  int k = 0;
+  lrec() { lives++; }
+  explicit lrec(int x) : k(x) { lives++; }
+  lrec(const lrec &o) : k(o.k) {
+    lives++;
+    lcopies++;
+  }
+  lrec(lrec &&o) noexcept : k(o.k) { lives++; }
+  lrec &operator=(const lrec &o) {
+    k = o.k;
+    lcopies++;
+    return *this;
+  }
+  lrec &operator=(lrec &&o) noexcept {
+    k = o.k;
+    return *this;
+  }
+  ~lrec() { lives--; }
+};
+struct bomb {
+  int bad = -1;
+  int operator()(const lrec &r) const { return key(r.k); }
+  bool operator()(int k) const { return (key(k) & 1) != 0; }
+  bool operator()(int u, int v) const { return key(u) < key(v); }
+  int key(int k) const {
+    if (k == bad) throw boom();
+    return k;
+  }
+};
+using lvec = std::vector<lrec>;
+
+/* A sorted input of keys 0..n-1 (each key once, so `bad` is met once). */
+lvec lrecs(std::size_t n) {
+  lvec v;
+  v.reserve(n);
+  for (std::size_t i = 0; i < n; i++) v.emplace_back(static_cast<int>(i));
+  return v;
+}
+bool keys_permuted(lvec x) {
+  sr::sort(x, {}, &lrec::k);
+  return sr::equal(x, sr::iota_view<int, int>(0, static_cast<int>(x.size())), {}, &lrec::k);
+}
+
+/* Each algorithm once with the projection throwing (p: bomb{at}, f:
+ * bomb{}) and once with the predicate, comparator or op throwing: the
+ * exception reaches the caller, the live objects are the containers'
+ * (nothing leaked, nothing destroyed twice), the reorderings by swaps
+ * (sort, nth_element, partition) leave a permutation and stable_partition
+ * (its predicate runs before anything moves) too. The merges through a
+ * buffer (stable_sort, inplace_merge) give std's basic guarantee only:
+ * valid elements, not necessarily the same ones. */
+void check_throwing(const adapt::policy &pol, std::size_t n, int at) {
+  lvec a = lrecs(n), x = a, o(2 * n);
+  const long base = lives.load();
+  bool hit = at < static_cast<int>(n);
+  for (int role = 0; role < 2; role++) {
+    bomb p{role == 0 ? at : -1}, f{role == 0 ? -1 : at};
+    where = "ranges exceptions n=" + std::to_string(n) + " at=" + std::to_string(at) +
+            (role == 0 ? " projection" : " function");
+    auto thrown = [&](auto call) { return throws<boom>(call) == (hit ? 1 : 0) && lives == base; };
+    CHECK(thrown([&] { ar::for_each(pol, x, f, p); }));
+    CHECK(throws<boom>([&] { ar::find_if(pol, a, f, p); }) >= 0 &&
+          lives == base); /* may stop first */
+    CHECK(thrown([&] { ar::count_if(pol, a, f, p); }));
+    CHECK(thrown([&] { ar::copy_if(pol, a, o.begin(), f, p); }));
+    CHECK(thrown([&] { ar::min_element(pol, a, f, p); }));
+    CHECK(thrown([&] { ar::merge(pol, a, a, o.begin(), f, p, p); }));
+    x = lrecs(n);
+    CHECK(thrown([&] { ar::sort(pol, x, f, p); }) && keys_permuted(x));
+    CHECK(thrown([&] { ar::stable_sort(pol, x, f, p); }));
+    x = lrecs(n);
+    CHECK(thrown([&] {
+            ar::nth_element(pol, x, x.begin() + static_cast<std::ptrdiff_t>(n / 2), f, p);
+          }) &&
+          keys_permuted(x));
+    CHECK(thrown([&] { ar::partition(pol, x, f, p); }) && keys_permuted(x));
+    CHECK(thrown([&] { ar::stable_partition(pol, x, f, p); }) && keys_permuted(x));
+    x = lrecs(n); /* two interleaved sorted halves: every element is compared */
+    sr::stable_partition(x, [](const lrec &r) { return r.k % 2 == 0; });
+    CHECK(thrown([&] {
+      ar::inplace_merge(pol, x, x.begin() + static_cast<std::ptrdiff_t>((n + 1) / 2), f, p);
+    }));
+    x = lrecs(n);
+    CHECK(thrown([&] { ar::remove_if(pol, x, f, p); }));
+    x = lrecs(n);
+    CHECK(thrown([&] { ar::unique(pol, x, f, p); }));
+  }
+}
+
+/* Copies: the in-place algorithms move (no copy), the copying ones copy
+ * each element they write once, as std::ranges does. */
+void check_lcopies(const adapt::policy &pol, std::size_t n) {
+  where = "ranges copies n=" + std::to_string(n);
+  bomb p, f;
+  lvec x = lrecs(n), o(2 * n);
+  sr::reverse(x);
+  lcopies = 0;
+  ar::sort(pol, x, f, p);
+  sr::reverse(x);
+  ar::stable_sort(pol, x, f, p);
+  ar::nth_element(pol, x, x.begin() + static_cast<std::ptrdiff_t>(n / 2), f, p);
+  ar::partition(pol, x, f, p);
+  ar::stable_partition(pol, x, f, p);
+  ar::sort(pol, x, f, p);
+  ar::inplace_merge(pol, x, x.begin() + static_cast<std::ptrdiff_t>(n / 3), f, p);
+  ar::for_each(pol, x, f, p);
+  CHECK(lcopies == 0 && sr::is_sorted(x, {}, &lrec::k));
+  auto e = ar::remove_if(pol, x, f, p).begin();
+  auto u = ar::unique(pol, x.begin(), e, f, p).begin();
+  CHECK(lcopies == 0);
+  /* the comparator is <: every kept key "equals" the first */
+  CHECK(e - x.begin() == static_cast<long>((n + 1) / 2) && u - x.begin() == (n ? 1 : 0));
+  x = lrecs(n);
+  auto c = ar::copy_if(pol, x, o.begin(), f, p);
+  CHECK(lcopies == c.out - o.begin() && lcopies == static_cast<long>(n / 2));
+  lcopies = 0;
+  auto m = ar::merge(pol, x, x, o.begin(), f, p, p);
+  CHECK(lcopies == static_cast<long>(2 * n) && m.out == o.end());
+}
+
 } // namespace
 
 void ranges_more(const adapt::policy &pol, std::size_t n) {
@@ -305,6 +432,14 @@ void ranges_more(const adapt::policy &pol, std::size_t n) {
 }
 
 void test_ranges_more() {
+  const std::size_t big = 20011; /* five blocks of ADAPT_STL_BLOCK */
+  for (auto &[pname, pol] :
+       sanitized() ? decltype(policies(big)){{"par", adapt::par}} : policies(big)) {
+    for (std::size_t at : {std::size_t{0}, big / 2, big})
+      check_throwing(pol, big, static_cast<int>(at));
+    check_lcopies(pol, big);
+  }
+  CHECK(lives == 0);
   for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{1000}}) {
     where = "ranges more fallback n=" + std::to_string(n);
     check_fallback(recs(n, 3, 100));

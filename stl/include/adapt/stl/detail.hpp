@@ -45,6 +45,16 @@ inline constexpr bool
     writable_v = random_access_v<It...> &&
                  (std::is_reference_v<typename std::iterator_traits<It>::reference> && ...);
 
+/* True when no thief can take part in a call under pol: the runtime has
+ * one worker, or the policy's limit is one (policy::workers(1)). The
+ * algorithms whose parallel path does more work than std's even when no
+ * thief comes (partition's fix-up pass, inplace_merge's buffer and
+ * co-ranks, nth_element's partitioning rounds) take std's path then; the
+ * others run their chunk loop inline, as cheap as std's. Not detected: a
+ * call nested in a region whose other workers are all busy (the runtime
+ * has no query for it). Any thread; reads adapt_num_workers() only. */
+inline bool alone(const policy &pol) { return adapt_num_workers() <= 1 || pol.max_workers() == 1; }
+
 /* A buffer of n elements allocated from al (the caller's try holds the
  * allocation, to fall back when it fails): its elements destroyed once the
  * caller sets built, and the memory freed, however the scope ends. An

@@ -121,7 +121,7 @@ Out merge(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d
 }
 
 /* std::inplace_merge: the stable merge of the sorted [first, middle) and
- * [middle, last) in place. On one worker, or a range of ADAPT_STL_BLOCK
+ * [middle, last) in place. Alone (one worker or workers(1): detail::alone), or a range of ADAPT_STL_BLOCK
  * elements or fewer: std::inplace_merge. Otherwise the range is moved into a buffer of n elements
  * (raw storage, move-constructed in parallel), the co-ranks of the output
  * blocks (ADAPT_STL_BLOCK elements) are found, then each block is merged
@@ -138,7 +138,7 @@ void inplace_merge(const policy &pol, It first, It middle, It last, Cmp cmp = {}
   } else {
     std::size_t n = detail::dist(first, last), k = detail::dist(first, middle);
     if (k == 0 || k == n) return;
-    if (n <= ADAPT_STL_BLOCK || adapt_num_workers() <= 1)
+    if (n <= ADAPT_STL_BLOCK || detail::alone(pol))
       return std::inplace_merge(first, middle, last, std::ref(cmp));
     std::allocator<V> al;
     V *buf = nullptr;

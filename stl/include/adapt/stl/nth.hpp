@@ -8,7 +8,7 @@
  * the side holding nth kept; a pivot that is the smallest element of its
  * range also gathers the elements equal to it (a second partition), so
  * ranges of equal keys end at once. Ranges shorter than
- * 2 * ADAPT_STL_SORT_LEAF_MIN, a runtime of one worker, and ranges still
+ * 2 * ADAPT_STL_SORT_LEAF_MIN, a call alone (one worker or workers(1)), and ranges still
  * wide after 2 log2(n) rounds (bad pivots) go to std::nth_element, whose
  * bounds then hold. Swaps only: on an exception the range is a
  * permutation of the input. */
@@ -49,7 +49,7 @@ void nth_element(const policy &pol, It first, It nth, It last, Cmp cmp = {}) {
     if (k >= hi) return;
     int budget = 2;
     for (std::size_t m = hi; m > 1; m /= 2) budget += 2;
-    while (hi - lo >= 2 * ADAPT_STL_SORT_LEAF_MIN && budget-- > 0 && adapt_num_workers() > 1) {
+    while (hi - lo >= 2 * ADAPT_STL_SORT_LEAF_MIN && budget-- > 0 && !detail::alone(pol)) {
       It l = detail::adv(first, lo);
       std::size_t m = hi - lo, s = m / 8;
       std::size_t p = detail::median3(l, detail::median3(l, 0, s, 2 * s, cmp),

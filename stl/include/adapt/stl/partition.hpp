@@ -1,7 +1,7 @@
 /* partition and stable_partition of <adapt/stl.hpp> (included by it,
  * through <adapt/stl/algorithms.hpp>), pred called once per element.
  *
- * partition: on one worker, or a range of ADAPT_STL_BLOCK elements or
+ * partition: alone (one worker or workers(1): detail::alone), or a range of ADAPT_STL_BLOCK elements or
  * fewer, std::partition. Otherwise fixed blocks (ADAPT_STL_BLOCK elements) are partitioned in
  * parallel by std::partition; the elements then on the wrong side of the
  * global boundary (the false part of a block before it, the true part of a
@@ -62,7 +62,7 @@ It partition(const policy &pol, It first, It last, Pred pred) {
     return std::partition(first, last, pred);
   } else {
     std::size_t n = detail::dist(first, last);
-    if (n <= ADAPT_STL_BLOCK || adapt_num_workers() <= 1)
+    if (n <= ADAPT_STL_BLOCK || detail::alone(pol))
       return std::partition(first, last, std::ref(pred));
     detail::blocks bl(n);
     std::vector<std::size_t> split(bl.count);
