@@ -61,20 +61,32 @@ T to_type(double v) {
   }
 }
 
-/* The tuples of `in` (nc components of T) at the vertices of keys[b, e),
- * into out[b, e). */
-template <class T, class S>
-void interpolate(const T *in, int nc, const uint64_t *keys, const S *sc, double iso, size_t b,
-                 size_t e, T *out) {
-  const size_t c = (size_t)nc;
+/* Where each of part p's points lies on its edge, from the scalars (S
+ * their type): xs[v] for v in [b, e); a point on a mesh vertex (its key's
+ * two ends equal) is {vertex, vertex, 0}, which no crossing is (its ends
+ * differ). One pass per part, whatever the arrays: the interpolation below
+ * then takes the array's type alone (T), not each (T, S) pair. */
+template <class S>
+void crossings(const uint64_t *keys, const S *sc, double iso, size_t b, size_t e,
+               ::iso::Crossing *xs) {
   for (size_t v = b; v < e; v++) {
     const uint64_t a = keys[v] >> 32, z = keys[v] & 0xFFFFFFFFu;
+    xs[v] = a == z ? ::iso::Crossing{a, a, 0.0} : ::iso::crossing(sc, a, z, iso);
+  }
+}
+
+/* The tuples of `in` (nc components of T) at the points xs[b, e), into
+ * out[b, e). */
+template <class T>
+void interpolate(const T *in, int nc, const ::iso::Crossing *xs, size_t b, size_t e, T *out) {
+  const size_t c = (size_t)nc;
+  for (size_t v = b; v < e; v++) {
+    const ::iso::Crossing &x = xs[v];
     T *o = out + c * v;
-    if (a == z) {
-      std::memcpy(o, in + c * a, c * sizeof(T));
+    if (x.lo == x.hi) {
+      std::memcpy(o, in + c * x.lo, c * sizeof(T));
       continue;
     }
-    const ::iso::Crossing x = ::iso::crossing(sc, a, z, iso);
     const T *lo = in + c * x.lo, *hi = in + c * x.hi;
     for (size_t k = 0; k < c; k++) {
       const double l = (double)lo[k], h = (double)hi[k];
@@ -83,14 +95,13 @@ void interpolate(const T *in, int nc, const uint64_t *keys, const S *sc, double 
   }
 }
 
-/* Point array a interpolated onto part p's points into dst (T the
- * array's type, S the scalars'). */
-template <class T, class S>
-int interpolate_part(const array &a, const S *sc, const ::iso::Surface &part, double iso, bool seq,
+/* Point array a interpolated at part p's points xs (n of them) into dst (T
+ * the array's type). */
+template <class T>
+int interpolate_part(const array &a, const ::iso::Crossing *xs, size_t n, bool seq,
                      unsigned char *dst) {
-  return loop(part.nverts(), seq, [&](size_t b, size_t e) {
-    interpolate(static_cast<const T *>(a.data), a.components, part.keys.data(), sc, iso, b, e,
-                reinterpret_cast<T *>(dst));
+  return loop(n, seq, [&](size_t b, size_t e) {
+    interpolate(static_cast<const T *>(a.data), a.components, xs, b, e, reinterpret_cast<T *>(dst));
   });
 }
 
@@ -99,23 +110,33 @@ int point_data(const request &req, bool seq, surface::impl *s) {
   for (size_t i = 0; i < req.point_data.size(); i++) {
     const array &a = req.point_data[i];
     OutArray &o = s->pdata[i];
-    const size_t es = dtype_size(a.type);
     o.type = a.type;
     o.components = a.components;
     o.count = s->npts;
-    o.bytes.resize(s->npts * (size_t)a.components * es);
-    for (size_t p = 0; p < s->parts.size(); p++) {
-      unsigned char *dst = o.bytes.data() + s->first_pt[p] * (size_t)a.components * es;
-      int rc = 0;
-      with_type(a.type, [&](auto z) {
-        ::iso::with_mesh_types(false, v.st, [&](auto, auto sz) {
-          using S = decltype(sz);
-          rc = interpolate_part<decltype(z)>(a, static_cast<const S *>(v.sc), s->parts[p],
-                                             req.values[p], seq, dst);
-        });
+    o.bytes.resize(s->npts * (size_t)a.components * dtype_size(a.type));
+  }
+  if (req.point_data.empty()) return 0;
+  std::vector<::iso::Crossing> xs;
+  for (size_t p = 0; p < s->parts.size(); p++) {
+    const ::iso::Surface &part = s->parts[p];
+    const size_t n = part.nverts();
+    xs.resize(n);
+    int rc = 0;
+    ::iso::with_mesh_types(false, v.st, [&](auto, auto sz) {
+      using S = decltype(sz);
+      const S *sc = static_cast<const S *>(v.sc);
+      rc = loop(n, seq, [&](size_t b, size_t e) {
+        crossings(part.keys.data(), sc, req.values[p], b, e, xs.data());
       });
-      if (rc) return rc;
+    });
+    for (size_t i = 0; !rc && i < req.point_data.size(); i++) {
+      const array &a = req.point_data[i];
+      unsigned char *dst =
+          s->pdata[i].bytes.data() + s->first_pt[p] * (size_t)a.components * dtype_size(a.type);
+      with_type(a.type,
+                [&](auto z) { rc = interpolate_part<decltype(z)>(a, xs.data(), n, seq, dst); });
     }
+    if (rc) return rc;
   }
   return 0;
 }
