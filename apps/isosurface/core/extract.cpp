@@ -152,14 +152,19 @@ int extract(const MeshView &m, double iso, Mode mode, const AdaptOptions &opt, S
   ArenaArray<uint8_t> inside;
   /* Uninitialised here: classify stores every element, in parallel. */
   ArenaArray<std::atomic<uint32_t>> owner;
-  /* Both freed before the output is written (the peak): whole huge pages. */
-  if (!inside.allocate(&arena, npts + 1, true) || (local && !owner.allocate(&arena, npts, true))) {
+  /* Both freed before the output is written, in whole huge pages. On local
+   * orders the npts + 1 inside bytes follow owner[] in its mapping (freed
+   * with it, after the rank step): one partial last huge page, not two. */
+  const size_t in_words = (npts + 1 + sizeof(uint32_t) - 1) / sizeof(uint32_t);
+  if (local ? !owner.allocate(&arena, npts + in_words, true)
+            : !inside.allocate(&arena, npts + 1, true)) {
     *err = "out of memory";
     return -ENOMEM;
   }
-  const CellCtx ctx{&m, iso, inside.get(), owner.get(), &arena, &tables, chunk_tris(opt), local};
+  uint8_t *const in = local ? reinterpret_cast<uint8_t *>(owner.get() + npts) : inside.get();
+  const CellCtx ctx{&m, iso, in, owner.get(), &arena, &tables, chunk_tris(opt), local};
   ExtractState xs;
-  int rc = run_cell_phase(m, mode, opt, inside.get(), ctx, &xs.st, err);
+  int rc = run_cell_phase(m, mode, opt, in, ctx, &xs.st, err);
   if (rc) return rc;
   inside.reset();
   /* The chunks are all allocated (but the last one's table and list, in
