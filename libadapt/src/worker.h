@@ -112,8 +112,10 @@ static inline int adapt__hw_value(const adapt__worker *w) {
   return (int)(((w->pubgen & 0x7fffffu) << 8) | w->depth);
 }
 
-/* Make the calling thread act as w (NULL: none). */
+/* Make the calling thread act as w (NULL: none), for the library and for
+ * the inline adapt_scope_begin (adapt__tls_dq). */
 static inline void adapt__set_self(adapt__worker *w) {
+  adapt__tls_dq = w ? adapt__deque_end_of(&w->dq) : NULL;
   adapt__set_identity(w, w && !w->solo ? w->id : -1);
 }
 
