@@ -25,8 +25,17 @@
  * deadlock (the owner's pop under its own lock, the lock itself); at the
  * end the deque is empty and head == tail.
  *
- * SEEDED_BUG: the owner's pop loads head before its store of tail (the
- * Dekker pair broken): owner and a thief both take A. */
+ * LIMIT: the cached limit at its boundary instead: the owner pushes six
+ * plain entries A..F and waits; two thieves steal the first two and a
+ * third attempt's transient head (a failing thief's head + 1) is what the
+ * refresh at the third push may read. The limit must still leave a push
+ * no slot whose entry is live (checked on every push: busy).
+ *
+ * SEEDED_BUG 1: the owner's pop loads head before its store of tail (the
+ * Dekker pair broken): owner and a thief both take A.
+ * SEEDED_BUG 2 (with LIMIT): the refreshed limit is head + CAP, one past
+ * the bound: after a refresh during a thief's transient head the sixth
+ * push overwrites a slot whose entry is live. */
 
 #ifndef NTH
 #define NTH 2
@@ -40,7 +49,14 @@
 #define L 2
 #define B 3
 #define C 4
+#ifdef LIMIT
+#define D 5
+#define E 6
+#define F 7
+#define NENT 7
+#else
 #define NENT 4
+#endif
 #define MAXPIECES 4
 
 byte head, tail;           /* adapt__deque.head, .tail (indices only grow) */
@@ -48,6 +64,7 @@ byte limit = CAP - 1;      /* adapt__deque.limit: owner-only, pushes below it sk
 bool lock;                 /* adapt__deque.lock */
 byte slot[CAP];            /* entry in each slot */
 byte slot_idx[CAP];        /* ghost: the index the slot was written for */
+bool busy[CAP];            /* ghost: the slot holds an entry not yet taken */
 byte pushed, nlocal;        /* scope: owner-only plain fields */
 byte remote, splits;       /* scope: atomics */
 byte thieves_done;
@@ -72,12 +89,21 @@ inline push(ent, ok) {
      h = head;                                 /* acquire */
      if
      :: tl > h && tl - h >= CAP - 1 -> ok = 0
-     :: else -> limit = h + CAP - 1; ok = 1
+     :: else ->
+#if SEEDED_BUG == 2
+        limit = h + CAP;                       /* BUG: one past the bound */
+#else
+        limit = h + CAP - 1;
+#endif
+        ok = 1
      fi
   fi;
   if
   :: ok ->
-     d_step { slot[tl % CAP] = ent; slot_idx[tl % CAP] = tl };
+     d_step {
+       assert(!busy[tl % CAP]);                /* no live entry overwritten */
+       slot[tl % CAP] = ent; slot_idx[tl % CAP] = tl; busy[tl % CAP] = 1
+     };
      tail = tl + 1                             /* seq_cst */
   :: else -> skip
   fi
@@ -116,6 +142,7 @@ inline pop(floor, got, haslock) {
         d_step {
           assert(slot_idx[t % CAP] == t);
           got = slot[t % CAP];
+          busy[t % CAP] = 0;
           taken[got]++;
           assert(taken[got] == 1)
         }
@@ -128,21 +155,13 @@ inline run_local(ent) {
   d_step { ran[ent]++; assert(ran[ent] == 1); nlocal++ }
 }
 
-active proctype owner() {
-  byte tl, h, t, got, ok;
-  /* scope_open: floor 0 */
-  pushed++; push(A, ok); if :: !ok -> run_local(A) :: else -> skip fi;
-  lf_alive = 1;
-  push(L, ok);                                 /* push_entry: not counted */
-  /* ... the loop's own chunks ... then pop_locked(floor 1) */
-  dq_lock();
-  pop(1, got, 1);
-  assert(got == NONE || got == L);
-  dq_unlock();
-  lf_alive = 0;                                /* lf_run_range returns */
-  pushed++; push(B, ok); if :: !ok -> run_local(B) :: else -> skip fi;
-  pushed++; push(C, ok); if :: !ok -> run_local(C) :: else -> skip fi;
-  /* scope_wait(floor 0) */
+/* push ent counted in the scope (adapt_spawn), or run it at once (full) */
+inline spawn(ent) {
+  pushed++; push(ent, ok); if :: !ok -> run_local(ent) :: else -> skip fi
+}
+
+/* scope_wait(floor 0) */
+inline scope_wait() {
   do
   :: pop(0, got, 0);
      if
@@ -155,13 +174,42 @@ active proctype owner() {
            (nlocal + remote == pushed + splits || tail > head)
         fi
      fi
-  od;
+  od
+}
+
+#ifdef LIMIT
+active proctype owner() {
+  byte tl, h, t, got, ok;
+  spawn(A); spawn(B); spawn(C); spawn(D); spawn(E); spawn(F);
+  scope_wait();
+  assert(ran[A] == 1 && ran[B] == 1 && ran[C] == 1);
+  assert(ran[D] == 1 && ran[E] == 1 && ran[F] == 1);
+  (thieves_done == NTH);
+  assert(head == tail && lock == 0)
+}
+#else
+active proctype owner() {
+  byte tl, h, t, got, ok;
+  /* scope_open: floor 0 */
+  spawn(A);
+  lf_alive = 1;
+  push(L, ok);                                 /* push_entry: not counted */
+  /* ... the loop's own chunks ... then pop_locked(floor 1) */
+  dq_lock();
+  pop(1, got, 1);
+  assert(got == NONE || got == L);
+  dq_unlock();
+  lf_alive = 0;                                /* lf_run_range returns */
+  spawn(B);
+  spawn(C);
+  scope_wait();
   /* the wait returned: everything counted in the scope has run */
   assert(ran[A] == 1 && ran[B] == 1 && ran[C] == 1);
   assert(pieces_done == pieces_made);
   (thieves_done == NTH);
   assert(head == tail && lock == 0)
 }
+#endif
 
 active [NTH] proctype thief() {
   byte att, h, ent, piece;
@@ -189,8 +237,8 @@ active [NTH] proctype thief() {
               if
               :: pieces_made < MAXPIECES -> head = h; piece = 1     /* KEEP */
               :: pieces_made < MAXPIECES -> taken[L]++; piece = 1   /* LAST */
-                 assert(taken[L] == 1)
-              :: taken[L]++; assert(taken[L] == 1)                  /* DROP */
+                 busy[h % CAP] = 0; assert(taken[L] == 1)
+              :: taken[L]++; busy[h % CAP] = 0; assert(taken[L] == 1) /* DROP */
               :: head = h                                           /* FAIL */
               fi;
               if
@@ -199,7 +247,7 @@ active [NTH] proctype thief() {
               fi;
               ent = NONE
            :: else ->
-              d_step { taken[ent]++; assert(taken[ent] == 1) }
+              d_step { taken[ent]++; busy[h % CAP] = 0; assert(taken[ent] == 1) }
            fi;
            dq_unlock();
            if

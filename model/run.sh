@@ -48,6 +48,7 @@ request   safety 1
 theft     safety 1
 theft     safety 1,2  -DISSUE5
 deque     safety 1
+deque     safety 2    -DLIMIT
 loopframe safety 1,2
 loopframe safety 1    -DG=2 -DNATT=2
 idle      safety 1

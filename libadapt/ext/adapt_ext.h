@@ -149,7 +149,7 @@ typedef struct adapt__team {
 
 /* The calling thread's current team (the innermost call with a limit it
  * runs a part of), NULL when none. Static TLS: one load. */
-extern _Thread_local adapt__team *adapt__team_cur ADAPT__TLS_FAST;
+extern __thread adapt__team *adapt__team_cur ADAPT__TLS_PUBLIC;
 
 /* Make t, with limit k >= 1, the calling thread's current team until
  * adapt__team_leave(t); its parent is the current team. Any thread. */

@@ -57,8 +57,9 @@ typedef struct adapt__deque {
    * head read (acquire) + ADAPT_DEQUE_CAP - 1 (see adapt__deque_next_slot;
    * head only grows, but for a failing thief's one-step excursion). */
   size_t limit;
-  atomic_int *sleepers; /* &adapt__rt.sleepers */
-  atomic_size_t *headp; /* &head */
+  atomic_int *sleepers;        /* &adapt__rt.sleepers */
+  atomic_size_t *headp;        /* &head */
+  struct adapt__worker *owner; /* the worker holding it (adapt__worker_new) */
 } adapt__deque;
 
 #define ADAPT__DEQUE_SAME(f, g)                                                                    \
@@ -70,6 +71,7 @@ ADAPT__DEQUE_SAME(slots, slots);
 ADAPT__DEQUE_SAME(limit, limit);
 ADAPT__DEQUE_SAME(sleepers, sleepers);
 ADAPT__DEQUE_SAME(headp, head);
+ADAPT__DEQUE_SAME(owner, owner);
 #undef ADAPT__DEQUE_SAME
 
 /* The owner's end of d, as the inline adapt_spawn/adapt_sync see it. */

@@ -137,6 +137,43 @@ void adapt__idle_nap(adapt__worker *w, uint64_t ns) {
   atomic_fetch_sub_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
 }
 
+void adapt__join_nap(adapt__worker *w, unsigned fails, int (*done)(void *), void *arg) {
+  if (fails <= ADAPT_BACKOFF_FAILS) return;
+  unsigned k = fails - ADAPT_BACKOFF_FAILS - 1u;
+  uint64_t us = ADAPT_BACKOFF_MAX_US;
+  if (k < 32u && ((uint64_t)ADAPT_BACKOFF_MIN_US << k) < us)
+    us = (uint64_t)ADAPT_BACKOFF_MIN_US << k;
+  /* acquire: pairs with the release increment in adapt__wake_all. */
+  unsigned e = atomic_load_explicit(&adapt__rt.epoch, memory_order_acquire);
+  /* seq_cst: counted as a sleeper, so that a publication wakes the nap
+   * early, as adapt__idle_nap. */
+  atomic_fetch_add_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
+  /* seq_cst store, then a seq_cst fence before done's loads: the sleeper
+   * half of the Dekker pair with adapt__join_wake's fence and load of
+   * joining. Either done sees the completion, or the completer sees
+   * joining and increments epoch, which ends the futex wait below (its
+   * value e was read before). */
+  atomic_store_explicit(&w->joining, 1, memory_order_seq_cst);
+  atomic_thread_fence(memory_order_seq_cst);
+  if (!done(arg) && !atomic_load_explicit(&w->nreq, memory_order_relaxed) &&
+      /* acquire: pairs with the release store of shutdown in adapt_finalize. */
+      !atomic_load_explicit(&adapt__rt.shutdown, memory_order_acquire)) {
+    ADAPT_STAT_INC(w, sleeps); /* a nap is a sleep too (adapt_worker_stats) */
+    futex_wait_ns(&adapt__rt.epoch, e, us * 1000u);
+  }
+  /* relaxed: a stale 1 read by a completer only wakes in vain. */
+  atomic_store_explicit(&w->joining, 0, memory_order_relaxed);
+  atomic_fetch_sub_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
+}
+
+void adapt__join_wake(adapt__worker *owner) {
+  /* seq_cst fence then seq_cst load: the waker half of the Dekker pair
+   * with adapt__join_nap's store of joining and fence (the completion,
+   * a release increment, is ordered before this load). */
+  atomic_thread_fence(memory_order_seq_cst);
+  if (atomic_load_explicit(&owner->joining, memory_order_seq_cst)) adapt__wake_all();
+}
+
 void adapt__regrown(adapt__worker *w) {
   if (!w->refused_out) return; /* nobody was told "nothing to split" */
   w->refused_out = 0;

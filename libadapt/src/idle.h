@@ -20,6 +20,17 @@ int adapt__idle_sleep(struct adapt__worker *w);
  * after failed requests, pool.c), ended early by any wake-up; none if w
  * has requests to answer or the runtime shuts down. Owner of w. */
 void adapt__idle_nap(struct adapt__worker *w, uint64_t ns);
+/* Sleeper side, owner of w waiting at a spawn join whose stolen entries
+ * run elsewhere (adapt__scope_wait) after `fails` failed steals in a row:
+ * none for the first ADAPT_BACKOFF_FAILS, then a nap as the idle loop's
+ * back-off (ADAPT_BACKOFF_MIN_US doubling up to ADAPT_BACKOFF_MAX_US),
+ * ended early by any wake-up and by adapt__join_wake; none if done(arg)
+ * (checked after w is marked joining), w has requests to answer or the
+ * runtime shuts down. */
+void adapt__join_nap(struct adapt__worker *w, unsigned fails, int (*done)(void *), void *arg);
+/* Waker side, after a release increment that may complete a join of
+ * owner (a stolen entry of its scope ran): wake it if it naps at a join. */
+void adapt__join_wake(struct adapt__worker *owner);
 /* Waker side, owner of w: w's frames may give work they answered "nothing
  * to split" before, with no new publication (a reduction gave a range
  * back, a frame is split again, a splitter's window moved). If w refused

@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "frame.h"
+#include "idle.h"
 #include "runtime.h"
 #include "scope.h"
 #include "worker.h"
@@ -182,8 +183,11 @@ static void reset_pool_worker(adapt__worker *w) {
   for (unsigned i = w->nest < ADAPT_MAX_NEST ? w->nest : ADAPT_MAX_NEST; i-- > 0;) {
     uintptr_t r = w->running[i];
     if (r & 1u) {
+      adapt__scope *s = (adapt__scope *)(r - 1u);
+      adapt__worker *owner = s->w; /* s may be gone once remote is counted */
       /* release: pairs with the acquire load of remote in adapt__scope_wait. */
-      atomic_fetch_add_explicit(&((adapt__scope *)(r - 1u))->remote, 1, memory_order_release);
+      atomic_fetch_add_explicit(&s->remote, 1, memory_order_release);
+      adapt__join_wake(owner); /* it may nap at the join (adapt__join_nap) */
     } else if (r) {
       adapt__theft *rec = (adapt__theft *)r;
       rec->handover = NULL;

@@ -33,7 +33,9 @@ void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
   } else {
     /* release: pairs with the acquire load of remote in adapt__scope_wait:
      * the entry's writes are visible to the code after the wait. */
+    adapt__worker *owner = s->w; /* s may be gone once remote is counted */
     atomic_fetch_add_explicit(&s->remote, 1, memory_order_release);
+    adapt__join_wake(owner);
   }
 }
 
@@ -44,9 +46,12 @@ void adapt__scope_push(adapt__scope *s, adapt__spawned *e) {
   if (adapt__push_entry(w, e) != 0) adapt__run_spawned(w, e); /* deque full: run it now */
 }
 
+/* adapt__scope_done for adapt__join_nap. */
+static int scope_done_cb(void *s) { return adapt__scope_done(s); }
+
 void adapt__scope_wait(adapt__scope *s) {
   adapt__worker *w = s->w;
-  unsigned spins = 0;
+  unsigned spins = 0, fails = 0;
   adapt__spawned t;
   for (;;) {
     /* Newest first: ours, or (lazy-bf) a range of an enclosing loop of this
@@ -58,8 +63,19 @@ void adapt__scope_wait(adapt__scope *s) {
     if (adapt__scope_done(s)) break;
     /* Our remaining entries were stolen: answer requests and help. */
     if (atomic_load_explicit(&w->nreq, memory_order_relaxed)) adapt__serve(w);
-    if (adapt__steal_and_run(w, -1) > 0) continue;
-    adapt__pause(&spins);
+    int got = adapt__steal_and_run(w, -1);
+    if (got > 0) {
+      fails = 0;
+      continue;
+    }
+    /* Nothing to help with: back off as an idle thief does (naps after a
+     * few refused requests in a row), woken by the completion; only with
+     * no published frame (a nap would leave requests for them unanswered
+     * until it ends: thieves post no wake-up). */
+    if (got < 0 && ++fails > ADAPT_BACKOFF_FAILS && w->depth == 0)
+      adapt__join_nap(w, fails, scope_done_cb, s);
+    else
+      adapt__pause(&spins);
   }
   s->magic = 0;
 }

@@ -11,8 +11,6 @@
 struct adapt__worker;
 struct adapt__spawned;
 
-#define ADAPT__SCOPE_MAGIC 0x61647053u /* "adpS" */
-
 /* Counting (no read-modify-write for entries the owner runs itself): the
  * scope is complete when local + remote == pushed + splits.
  *   pushed, local: owner thread only (entries it pushed / it ran itself);
@@ -49,6 +47,7 @@ _Static_assert(sizeof(adapt__scope) <= sizeof(adapt_scope), "adapt_scope too sma
 #define ADAPT__SCOPE_SAME(f)                                                                       \
   _Static_assert(offsetof(adapt__scope, f) == offsetof(adapt__scope_layout, f),                    \
                  "adapt__scope_layout." #f " (tasks.h) is not adapt__scope's")
+ADAPT__SCOPE_SAME(w);
 ADAPT__SCOPE_SAME(dq);
 ADAPT__SCOPE_SAME(floor);
 ADAPT__SCOPE_SAME(thread);
@@ -56,6 +55,9 @@ ADAPT__SCOPE_SAME(pushed);
 ADAPT__SCOPE_SAME(local);
 ADAPT__SCOPE_SAME(key);
 ADAPT__SCOPE_SAME(magic);
+ADAPT__SCOPE_SAME(team);
+ADAPT__SCOPE_SAME(remote);
+ADAPT__SCOPE_SAME(splits);
 #undef ADAPT__SCOPE_SAME
 
 /* The region kind of s (adapt__region_enter) and its frame count. */

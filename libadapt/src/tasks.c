@@ -10,8 +10,9 @@
  * job from the scope's state (a call after a partial inline sync
  * continues it): the checks and their details, a full deque, waking a
  * sleeper, a pop that races a thief, stolen entries, a top-level region.
- * adapt_scope_begin stays out of line (the region entry reads thread-locals
- * the header does not see). */
+ * adapt_scope_begin is inline too when nested (the header fills the scope
+ * as scope_begin_on does, from the public thread-locals adapt__tls_dq,
+ * adapt__tls_frames and adapt__team_cur); a top-level one comes here. */
 #include <errno.h>
 #define ADAPT__TASKS_NO_INLINE
 #include <adapt/tasks.h>

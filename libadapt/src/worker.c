@@ -26,6 +26,7 @@ adapt__worker *adapt__worker_new(int id, int n) {
     free(w);
     return NULL;
   }
+  w->dq.owner = w;
   for (int i = 0; i < n; i++) atomic_init(&w->req[i].state, ADAPT__REQ_IDLE);
   atomic_init(&w->nreq, 0);
   atomic_init(&w->has_work, 0);

@@ -66,9 +66,12 @@ typedef struct adapt__worker {
    * (adapt__hw_value), so that a sleeper tells a new frame from the ones
    * that refused it. seq_cst (see adapt__idle_sleep). `sleeping`: 1 while
    * this worker is in adapt__idle_sleep's check or asleep (seq_cst: read by
-   * adapt__wake_for). */
+   * adapt__wake_for). `joining`: 1 while the owner naps at a spawn join
+   * (adapt__join_nap; seq_cst: read by adapt__join_wake after a stolen
+   * entry of its scope completes). */
   _Alignas(ADAPT_CACHE_LINE) atomic_int has_work;
   atomic_int sleeping;
+  atomic_int joining;
 
   /* --- Counters: written by the owner (relaxed), read by anyone --- */
   _Alignas(ADAPT_CACHE_LINE) adapt__stats stats;
@@ -112,8 +115,10 @@ static inline int adapt__hw_value(const adapt__worker *w) {
   return (int)(((w->pubgen & 0x7fffffu) << 8) | w->depth);
 }
 
-/* Make the calling thread act as w (NULL: none). */
+/* Make the calling thread act as w (NULL: none), for the library and for
+ * the inline adapt_scope_begin (adapt__tls_dq). */
 static inline void adapt__set_self(adapt__worker *w) {
+  adapt__tls_dq = w ? adapt__deque_end_of(&w->dq) : NULL;
   adapt__set_identity(w, w && !w->solo ? w->id : -1);
 }
 

@@ -312,11 +312,12 @@ static void test_fast_path(void **state) {
 
 /* The exported functions (what a C caller taking their address or dlsym
  * gets) and the inline fast paths of a call adapt_spawn(...) work on the
- * same scope, in any mix; a closed scope is refused by both; on one worker
+ * same scope, in any mix (adapt_scope_begin too, nested); a closed scope is refused by both; on one worker
  * a deque filled past its capacity runs the extra tasks at once. */
 static void test_exported(void **state) {
   int (*spawn)(adapt_scope *, void (*)(void *), void *) = adapt_spawn;
   int (*sync)(adapt_scope *) = adapt_sync;
+  int (*begin)(adapt_scope *) = adapt_scope_begin;
   size_t n = ADAPT__DEQUE_CAP + 16;
   unsigned char *hits = calloc(n, 1);
   assert_non_null(hits);
@@ -341,6 +342,27 @@ static void test_exported(void **state) {
     assert_int_equal(adapt_spawn(&s, mark, &hits[2]), 0);
     assert_int_equal(sync(&s), 0);
     for (int i = 0; i < 3; i++) assert_int_equal(hits[i], 2);
+    /* nested scopes begun inline (in a region) and by the function, each
+     * synced by the other kind; out of order refused by both kinds */
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    adapt_scope a, b;
+    assert_int_equal(adapt_scope_begin(&a), 0);
+    assert_int_equal(begin(&b), 0);
+    assert_int_equal(adapt_spawn(&b, mark, &hits[0]), 0);
+    assert_int_equal(spawn(&a, mark, &hits[1]), 0);
+    assert_int_equal(adapt_sync(&a), -EINVAL); /* b is still open */
+    assert_int_equal(sync(&a), -EINVAL);
+    assert_int_equal(adapt_sync(&b), 0);
+    assert_int_equal(sync(&a), 0);
+    assert_int_equal(begin(&a), 0);
+    assert_int_equal(adapt_scope_begin(&b), 0);
+    assert_int_equal(spawn(&b, mark, &hits[2]), 0);
+    assert_int_equal(sync(&b), 0);
+    assert_int_equal(adapt_spawn(&a, mark, &hits[3]), 0);
+    assert_int_equal(adapt_sync(&a), 0);
+    assert_int_equal(adapt_sync(&s), 0);
+    for (int i = 0; i < 3; i++) assert_int_equal(hits[i], 3);
+    assert_int_equal(hits[3], 2);
   }
   free(hits);
 }

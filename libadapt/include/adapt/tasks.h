@@ -51,7 +51,11 @@ typedef struct adapt_scope {
  * scope refused by a finalize under way (see adapt_finalize); adapt_init's
  * errors.
  * A thread that exits with the scope open: see adapt_begin (the region is
- * closed and its place given back; stderr names adapt_scope_begin). */
+ * closed and its place given back; stderr names adapt_scope_begin).
+ * A call `adapt_scope_begin(...)` is the inline fast path below (a macro)
+ * when nested in a region of the calling thread; the function itself does
+ * the same out of line. Not guaranteed: that a successful call empties
+ * adapt_last_error() (the inline path leaves it as it was). */
 ADAPT_API int adapt_scope_begin(adapt_scope *scope);
 
 /* Spawn fn(arg): it runs, on this or another worker, before adapt_sync(scope)
@@ -80,7 +84,8 @@ ADAPT_API int adapt_sync(adapt_scope *scope);
 /* --- Inline fast paths ------------------------------------------------------
  * Layout public for the inline functions below only: the fields are not
  * API and may change with ADAPT_VERSION_MINOR. Work-first THE protocol
- * (Cilk-5; docs/design.md, "Spawned tasks"): adapt_spawn writes the task
+ * (Cilk-5; docs/design.md, "Spawned tasks"): adapt_scope_begin, nested,
+ * fills the scope from thread-locals (no call); adapt_spawn writes the task
  * in the deque's tail slot and publishes the tail; adapt_sync pops it (the
  * tail decremented, a seq_cst store then a seq_cst load of the head, a
  * compare), runs it under a cancellation barrier, and closes the scope when
@@ -117,12 +122,16 @@ typedef struct adapt__spawned {
 /* The owner's end of a worker's deque (the library's adapt__deque from its
  * tail on). Owner thread only, except tail (read by thieves). */
 typedef struct adapt__deque_end {
-  size_t tail;           /* atomic: next index to push */
-  adapt__spawned *slots; /* ADAPT__DEQUE_CAP entries, index mod capacity */
-  size_t limit;          /* a push below it needs no look at the head */
-  const int *sleepers;   /* atomic: idle workers asleep (runtime-wide) */
-  const size_t *head;    /* atomic: thieves' end */
+  size_t tail;                 /* atomic: next index to push */
+  adapt__spawned *slots;       /* ADAPT__DEQUE_CAP entries, index mod capacity */
+  size_t limit;                /* a push below it needs no look at the head */
+  const int *sleepers;         /* atomic: idle workers asleep (runtime-wide) */
+  const size_t *head;          /* atomic: thieves' end */
+  struct adapt__worker *owner; /* the worker whose deque it is */
 } adapt__deque_end;
+
+/* adapt__scope_layout.magic of an open scope. */
+#define ADAPT__SCOPE_MAGIC 0x61647053u /* "adpS" */
 
 /* The scope (the library's adapt__scope, same offsets). */
 typedef struct adapt__scope_layout {
@@ -134,7 +143,7 @@ typedef struct adapt__scope_layout {
   unsigned local;       /* of those, run by the owner */
   unsigned key;         /* frame count at the beginning << 2 | region kind (0: nested) */
   unsigned magic;
-  void *team;
+  struct adapt__team *team;
   unsigned remote, splits; /* atomic: written by other workers */
 } adapt__scope_layout;
 
@@ -161,6 +170,10 @@ typedef struct adapt__cancel_scope {
 } adapt__cancel_scope;
 extern __thread unsigned adapt__tls_frames ADAPT__TLS_PUBLIC;
 extern __thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
+/* The calling thread's worker's deque end (NULL: no worker), and its
+ * current team (the innermost call with a worker limit; NULL: none). */
+extern __thread adapt__deque_end *adapt__tls_dq ADAPT__TLS_PUBLIC;
+extern __thread struct adapt__team *adapt__team_cur ADAPT__TLS_PUBLIC;
 
 /* The calling thread's identity: its thread pointer (one instruction)
  * where the compiler has it, else the address of a thread-local. */
@@ -173,6 +186,30 @@ extern __thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
 
 /* Wake a sleeping worker for the task adapt__spawn_inline published. */
 ADAPT_API void adapt__spawn_wake(adapt_scope *scope);
+
+static inline int adapt__scope_begin_inline(adapt_scope *scope) {
+  unsigned f = adapt__tls_frames;
+  adapt__deque_end *d = adapt__tls_dq;
+  /* Nested in a region of this thread (its worker is d's owner): the whole
+   * of adapt_scope_begin but the error clearing; else the function. */
+  if (__builtin_expect(!scope || f == 0 || !d, 0)) return (adapt_scope_begin)(scope);
+  adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
+  adapt__tls_frames = f + 1;
+  s->w = d->owner;
+  s->dq = d;
+  /* relaxed: only the owner writes tail. */
+  s->floor = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
+  s->thread = ADAPT__THREAD_SELF();
+  s->pushed = 0;
+  s->local = 0;
+  s->key = (f + 1) << 2; /* a nested region (kind 0) */
+  s->magic = ADAPT__SCOPE_MAGIC;
+  s->team = adapt__team_cur;
+  /* relaxed: no other worker sees the scope before a spawn publishes it. */
+  __atomic_store_n(&s->remote, 0u, __ATOMIC_RELAXED);
+  __atomic_store_n(&s->splits, 0u, __ATOMIC_RELAXED);
+  return 0;
+}
 
 static inline int adapt__spawn_inline(adapt_scope *scope, void (*fn)(void *arg), void *arg) {
   adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
@@ -243,6 +280,7 @@ static inline int adapt__sync_inline(adapt_scope *scope) {
 }
 
 #ifndef ADAPT__TASKS_NO_INLINE
+#define adapt_scope_begin(scope) adapt__scope_begin_inline(scope)
 #define adapt_spawn(scope, fn, arg) adapt__spawn_inline(scope, fn, arg)
 #define adapt_sync(scope) adapt__sync_inline(scope)
 #endif
