@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -706,6 +707,30 @@ struct boom : std::runtime_error {
   explicit boom(std::size_t i) : std::runtime_error("boom"), at(i) {}
 };
 
+/* The unary functor of the exception tests: throws boom when the element is
+ * `at`, else returns it. One type for every use, so that each algorithm is
+ * instantiated once for it (test compile time). */
+struct throw_at {
+  std::size_t at;
+  int operator()(int i) const {
+    if (static_cast<std::size_t>(i) == at) throw boom(at);
+    return i;
+  }
+};
+
+/* The comparator of the exception tests: throws when either operand is `at`
+ * or when the shared count of comparisons reaches `k` (SIZE_MAX: never); one
+ * type for both kinds of throwing sort. */
+struct throwing_less {
+  std::size_t at, k;
+  std::atomic<std::size_t> *ncmp;
+  bool operator()(int x, int y) const {
+    if (static_cast<std::size_t>(x) == at || static_cast<std::size_t>(y) == at) throw boom(at);
+    if (ncmp->fetch_add(1, std::memory_order_relaxed) == k) throw boom(k);
+    return x < y;
+  }
+};
+
 void test_exceptions() {
   std::size_t n = sizes().back();
   std::vector<int> a(n, 1), o(n);
@@ -714,10 +739,7 @@ void test_exceptions() {
     where = "exceptions at=" + std::to_string(at);
     std::vector<int> idx(n);
     std::iota(idx.begin(), idx.end(), 0);
-    auto thr = [at](int i) {
-      if (static_cast<std::size_t>(i) == at) throw boom(at);
-      return i;
-    };
+    throw_at thr{at};
     CHECK(throws<boom>([&] { adapt::for_each(idx.begin(), idx.end(), thr); }) == 1);
     for (adapt::sched sc : all_scheds)
       CHECK(throws<boom>(
@@ -744,10 +766,8 @@ void test_exceptions() {
           (at == 0 ? 0 : 1));
     /* Every element takes part in some comparison (n >= 2): the sorts throw
      * whatever the order of the input. */
-    auto cmp = [at](int x, int y) {
-      if (static_cast<std::size_t>(x) == at || static_cast<std::size_t>(y) == at) throw boom(at);
-      return x < y;
-    };
+    std::atomic<std::size_t> nc{0};
+    throwing_less cmp{at, SIZE_MAX, &nc};
     for (bool reversed : {false, true}) {
       std::vector<int> v(idx.size());
       std::iota(v.begin(), v.end(), 0);
@@ -762,10 +782,7 @@ void test_exceptions() {
       std::iota(v.begin(), v.end(), 0);
       std::shuffle(v.begin(), v.end(), std::mt19937(static_cast<unsigned>(k)));
       std::atomic<std::size_t> ncmp{0};
-      auto counting = [&ncmp, k, at](int x, int y) {
-        if (ncmp.fetch_add(1, std::memory_order_relaxed) == k) throw boom(at);
-        return x < y;
-      };
+      throwing_less counting{SIZE_MAX, k, &ncmp};
       CHECK(throws<boom>([&] { adapt::sort(v.begin(), v.end(), counting); }) == 1);
     }
     CHECK(throws<boom>([&] { adapt::for_each_n(idx.begin(), n, thr); }) == 1);
@@ -808,9 +825,8 @@ void test_exceptions() {
       th.emplace_back([&] {
         std::vector<int> v(n, 2);
         if (adapt::reduce(v.begin(), v.end(), 0L) == 2L * static_cast<long>(n)) ok++;
-        if (throws<boom>(
-                [&] { adapt::for_each(v.begin(), v.end(), [](int) { throw boom(0); }); }) == 1)
-          ok++;
+        /* every element is 2: every call throws */
+        if (throws<boom>([&] { adapt::for_each(v.begin(), v.end(), throw_at{2}); }) == 1) ok++;
       });
     for (auto &t : th) t.join();
     CHECK(ok.load() == 6);
@@ -864,8 +880,8 @@ void test_exceptions() {
     });
     CHECK(r == (thrown.load() ? 1 : 0));
     /* and the runtime goes on */
-    CHECK(adapt::count_if(pol, v.begin(), v.end(), [](double x) { return x > 0; }) ==
-          static_cast<long>(m));
+    thrown = true; /* on_thief no longer throws: x > 0 after slow */
+    CHECK(adapt::count_if(pol, v.begin(), v.end(), on_thief) == static_cast<long>(m));
   }
   if (adapt_num_workers() > 1 && on_worker == 0)
     std::fprintf(stderr, "test_stl: note: no worker stole in 5 rounds (busy machine?)\n");
