@@ -179,10 +179,15 @@ static void test_cancel_nested_inner_only(void **state) {
 
 /* A body that cancels its loop after a nested loop of the same scheduler
  * returned: the outer loop is again the target (each range a worker runs
- * is one cancel scope; the nested loop's scopes are gone). */
+ * is one cancel scope; the nested loop's scopes are gone). Whether indices
+ * are left when the cancel comes is the scheduling's (another worker may
+ * have run all of them first, e.g. while the canceller was descheduled):
+ * what is asserted is that no index starts after the cancel, but for one
+ * per other worker whose check of the flag came just before it. */
 typedef struct after_ctx {
   adapt_sched sched;
-  atomic_size_t outer_runs, inner_runs, bad;
+  atomic_size_t outer_runs, inner_runs, bad, late;
+  atomic_int cancelled; /* set after adapt_cancel returned */
 } after_ctx;
 
 static void inner_count_body(size_t b, size_t e, void *ctx) {
@@ -193,12 +198,16 @@ static void cancel_after_nested_body(size_t b, size_t e, void *ctx) {
   after_ctx *x = ctx;
   for (size_t i = b; i < e; i++) {
     atomic_fetch_add_explicit(&x->outer_runs, 1, memory_order_relaxed);
+    if (atomic_load(&x->cancelled)) atomic_fetch_add_explicit(&x->late, 1, memory_order_relaxed);
     adapt_attr a = {0};
     a.sched = x->sched;
     a.grain = 1;
     if (adapt_for(0, 16, inner_count_body, x, &a) != 0)
       atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
-    if (i == 3 && adapt_cancel() != 0) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+    if (i == 3) {
+      if (adapt_cancel() != 0) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+      atomic_store(&x->cancelled, 1);
+    }
   }
 }
 
@@ -208,6 +217,8 @@ static void test_cancel_outer_after_nested(void **state) {
     atomic_init(&x.outer_runs, 0);
     atomic_init(&x.inner_runs, 0);
     atomic_init(&x.bad, 0);
+    atomic_init(&x.late, 0);
+    atomic_init(&x.cancelled, 0);
     adapt_attr a = {0};
     a.sched = (adapt_sched)s;
     a.grain = 1;
@@ -216,7 +227,7 @@ static void test_cancel_outer_after_nested(void **state) {
     size_t runs = atomic_load(&x.outer_runs);
     assert_true(runs >= 4 && runs <= 200);
     if (s != ADAPT_SCHED_STATIC) /* static: one call per block runs it whole */
-      assert_true(runs < 200);
+      assert_true(atomic_load(&x.late) <= (size_t)(adapt_num_workers() - 1));
     assert_int_equal(atomic_load(&x.inner_runs), 16 * runs);
   }
 }
