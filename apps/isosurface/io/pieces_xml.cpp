@@ -54,13 +54,13 @@ XmlArray xml_array(vtkXMLDataElement *e) {
   return a;
 }
 
-std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e, const char *prefix) {
-  const std::string data = std::string(prefix ? prefix : "") + "DataArray",
-                    strings = std::string(prefix ? prefix : "") + "Array";
+std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e, bool any_name) {
   std::vector<XmlArray> v;
   for (int i = 0; e && i < e->GetNumberOfNestedElements(); i++) {
     vtkXMLDataElement *a = e->GetNestedElement(i);
-    if (!prefix || a->GetName() == data || a->GetName() == strings) v.push_back(xml_array(a));
+    if (any_name || std::strcmp(a->GetName(), "DataArray") == 0 ||
+        std::strcmp(a->GetName(), "Array") == 0)
+      v.push_back(xml_array(a));
   }
   return v;
 }
@@ -186,9 +186,9 @@ int check_piece_arrays(const std::string &index, vtkXMLDataElement *top, const s
        * readers make an array of each (a misspelt <PFataArray> too) and
        * copy the piece's into it by name with memcpy. */
       const std::vector<XmlArray> decl =
-          xml_arrays(top->FindNestedElementWithName((std::string("P") + kind).c_str()), nullptr);
+          xml_arrays(top->FindNestedElementWithName((std::string("P") + kind).c_str()), true);
       const bool points = std::strcmp(kind, "Points") == 0;
-      for (const XmlArray &a : xml_arrays(piece->FindNestedElementWithName(kind), nullptr)) {
+      for (const XmlArray &a : xml_arrays(piece->FindNestedElementWithName(kind), true)) {
         /* The points: the first array of each, whatever its name. */
         const XmlArray *d = points ? (decl.empty() ? nullptr : &decl[0]) : find_array(decl, a.name);
         if (!d || (d->type == a.type && d->components == a.components)) continue;

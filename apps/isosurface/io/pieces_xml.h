@@ -40,10 +40,10 @@ std::string dir_of(const std::string &path);
 XmlArray xml_array(vtkXMLDataElement *e);
 
 /* The arrays nested in element e (PointData, Points, Cells; null: none):
- * its DataArray and Array (strings) elements; with prefix "P", an index's
- * PDataArray and PArray declarations; with prefix null, every nested
- * element, as VTK's parallel readers take them. */
-std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e, const char *prefix = "");
+ * its DataArray and Array (strings) elements; with any_name, every nested
+ * element, as VTK's parallel readers take them (an index's PDataArray and
+ * PArray declarations, and misspelt ones). */
+std::vector<XmlArray> xml_arrays(vtkXMLDataElement *e, bool any_name = false);
 
 /* The array of v named name, or null. */
 const XmlArray *find_array(const std::vector<XmlArray> &v, const std::string &name);
