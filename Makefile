@@ -5,11 +5,12 @@
 #                   variants at once and run the checks (layers, symbols,
 #                   format, docs, models, consumers) and every test program
 #                   normally, under ThreadSanitizer and under ASan+UBSan,
-#                   several at a time; prints the time of each phase
-#                   (scripts/test_all.sh; TEST_JOBS=n programs at once)
+#                   beside the builds; prints the time of each phase
+#                   (scripts/test_all.sh; TEST_JOBS=n make jobs at once)
 #   make check      the same for the release variant only (the quick run)
-#   make tests / test-build / test-run   this variant's test programs:
-#                   build the C ones / build all / build and run all
+#   make tests / test-build-early / test-build / test-run   this variant's
+#                   test programs: build the C ones / those and the fault
+#                   and counter tests / build all / build and run all
 #   make checks     the release checks: check-layers check-symbols
 #                   format-check check-docs model-check check-consumers
 #   make check-layers   each layer includes only what it may
@@ -212,17 +213,14 @@ check-symbols: $(LIB_SO)
 	@bash scripts/check_symbols.sh $(LIB_SO_REAL) libadapt/include/adapt algorithms/include/adapt
 CHECKS += check-layers check-symbols format-check
 
-# The test programs of this variant: each runs as a target of its own
-# ($(B)/test-logs/<program>.ok, its output in <program>.log; scripts/run_test.sh)
-# as soon as it is built, one after the other in the order of TEST_OKS (each
-# .ok waits for the one before it: order-only), so that a variant holds one
-# job slot for its programs, running or waiting for the lock of
-# scripts/run_test.sh, and the compilers keep the others. The order: the C
-# programs first (the library and one C file each), then the C++ ones; in
-# each part the slowest first (their times in test_all.sh's summary). A
-# failing program prints the end of its log and fails the run. They are
-# independent: each makes its own temporary files and starts its own
-# runtime.
+# The test programs of this variant, in the order they run: the C programs
+# first (the library and one C file each: built first, they run while the
+# C++ builds go on), then the C++ ones; in each part the slowest first
+# (their times in test_all.sh's summary). scripts/run_programs.sh runs a
+# list one program after the other through scripts/run_test.sh, whose lock
+# lets one program run at a time across the variants (two once every
+# build is over). The programs are independent: each makes its own
+# temporary files and starts its own runtime.
 TEST_PROGRAMS = $(TEST_BINS) $(EXTRA_TESTS)
 TEST_SLOW := test_dist fault_driver test_algo_scan test_isosurface test_algo_search test_stl \
              test_algo_window test_sched test_loopframe test_algo_var test_locality \
@@ -230,32 +228,44 @@ TEST_SLOW := test_dist fault_driver test_algo_scan test_isosurface test_algo_sea
 test_slow_first = $(foreach t,$(TEST_SLOW),$(filter %/$(t),$(1))) \
                   $(filter-out $(foreach t,$(TEST_SLOW),%/$(t)),$(1))
 TEST_EARLY = $(TEST_BINS) $(filter $(FAULT_BIN) $(PERF_TEST),$(EXTRA_TESTS))
-TEST_ORDER = $(call test_slow_first,$(TEST_EARLY)) \
-             $(call test_slow_first,$(filter-out $(TEST_EARLY),$(TEST_PROGRAMS)))
-TEST_OKS = $(patsubst $(B)/%,$(B)/test-logs/%.ok,$(TEST_ORDER))
-# The chain: "B.ok: | A.ok" for each program B and the one before it, A.
-TEST_CHAIN := $(join $(addsuffix :|,$(wordlist 2,$(words $(TEST_OKS)),$(TEST_OKS))), \
-                     $(filter-out $(lastword $(TEST_OKS)),$(TEST_OKS)))
-$(foreach r,$(TEST_CHAIN),$(eval $(subst :|,: | ,$(r))))
+TEST_EARLY_ORDER = $(call test_slow_first,$(TEST_EARLY))
+TEST_LATE_ORDER = $(call test_slow_first,$(filter-out $(TEST_EARLY),$(TEST_PROGRAMS)))
 
-.PHONY: FORCE_TEST
-FORCE_TEST:
-$(B)/test-logs/%.ok: $(B)/% FORCE_TEST
-	@rm -f $@
-	@bash scripts/run_test.sh $< $(B)/test-logs/$*.log $(VARIANT)
-	@touch $@
-
+test-build-early: $(TEST_EARLY)
 test-build: tests $(EXTRA_TESTS)
-test-run: $(TEST_OKS)
-	@echo "test-run [$(VARIANT)]: $(words $(TEST_PROGRAMS)) programs passed"
-.PHONY: test-variant-release test-variant-tsan test-variant-asan
+test-run: test-build
+	@bash scripts/run_programs.sh $(VARIANT) $(TEST_EARLY_ORDER) $(TEST_LATE_ORDER)
+
 # One variant's build and tests (the release one with the checks) as one job
-# of make test, which runs the three at once (scripts/test_all.sh): their
-# wall-clock span goes to build/<variant>/test-logs/span.
+# of make test, which runs the three at once (scripts/test_all.sh). Why in
+# phases and not as one make goal: make -j starts every compile it can reach
+# before it comes back to a target whose prerequisites have just been built
+# (a fresh run linked libadapt.a, whose objects took 16 s, after 280 s, and
+# ran its first program after 400 s). So: the library and the C programs
+# (test-build-early); their runs in the background while the rest builds;
+# the C++ programs' runs as soon as test-build is over, in the background
+# while the release variant runs its checks. Each phase's make shares the
+# jobserver; the programs hold no job slot (run_test.sh's lock paces them).
+# $(B)/test-logs/built marks the variant's compiles and checks over (read
+# by run_test.sh, ADAPT_TEST_BUILT); the wall-clock span goes to
+# $(B)/test-logs/span.
+.PHONY: test-variant-release test-variant-tsan test-variant-asan test-pipeline test-build-early
 test-variant-release test-variant-tsan test-variant-asan: test-variant-%:
 	+@mkdir -p build/$*/test-logs; start=$$(date +%s); \
-	$(MAKE) --no-print-directory VARIANT=$* $(if $(filter release,$*),checks) test-run; rc=$$?; \
+	$(MAKE) --no-print-directory VARIANT=$* test-pipeline; rc=$$?; \
 	echo $$(( $$(date +%s) - start )) > build/$*/test-logs/span; exit $$rc
+test-pipeline:
+	+@rm -f $(B)/test-logs/built; mkdir -p $(B)/test-logs; \
+	if ! $(MAKE) --no-print-directory test-build-early; then touch $(B)/test-logs/built; exit 1; fi; \
+	bash scripts/run_programs.sh $(VARIANT) $(TEST_EARLY_ORDER) & early=$$!; late=; \
+	if $(MAKE) --no-print-directory test-build; then \
+	  bash scripts/run_programs.sh $(VARIANT) $(TEST_LATE_ORDER) & late=$$!; rc=0; \
+	else rc=1; fi; \
+	$(if $(filter release,$(VARIANT)),$(MAKE) --no-print-directory checks || rc=1;) \
+	touch $(B)/test-logs/built; \
+	wait $$early || rc=1; \
+	if [ -n "$$late" ]; then wait $$late || rc=1; fi; \
+	exit $$rc
 
 checks: $(CHECKS)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make help` names every target a user may call: each phony target of the
 # Makefile and of the module fragments (*/module.mk, bench/mk/*.mk), but
-# the internal ones (FORCE_*, test-variant-*,
+# the internal ones (FORCE_*, test-variant-*, test-pipeline,
 # install-vtk-filter-absent). Run by `make check-docs`.
 # Usage: check_help.sh [MAKE]
 set -euo pipefail
@@ -16,7 +16,7 @@ targets=$(awk '/^\.PHONY:/ { p = 1; sub(/^\.PHONY:/, "") }
 missing=""
 for t in $targets; do
   case "$t" in
-    FORCE_* | test-variant-* | install-vtk-filter-absent) continue ;;
+    FORCE_* | test-variant-* | test-pipeline | install-vtk-filter-absent) continue ;;
   esac
   grep -qE "(^|[^a-z0-9-])$t([^a-z0-9-]|$)" <<<"$help" || missing="$missing $t"
 done

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Runs one test program of the suite with its output in a log; called by the
-# test-run target of the Makefile under make -j.
+# Runs one test program of the suite with its output in a log; called by
+# scripts/run_programs.sh.
 #   run_test.sh BIN LOG VARIANT
 # At most ADAPT_TEST_PROGRAMS programs (default 1) run at once, whatever
 # make's -j, the variants' included (a lock in build/): the programs start
 # several workers each and oversubscribe the CPUs on purpose, and two of
 # them side by side spend their time in each other's yields (on 2 CPUs the
-# suite took 1.5x the CPU time); the compilers and the checks use the other
-# job slots. Prints one line ("ok", the seconds and the program), or on
+# suite took 1.5x the CPU time) while the compilers want the other CPU.
+# Once every file named in ADAPT_TEST_BUILT exists (make test: each
+# variant's compiles and checks over), ADAPT_TEST_PROGRAMS_IDLE programs
+# (default: the CPUs) may run at once: nothing else is left to use them.
+# Prints one line ("ok", the seconds and the program), or on
 # failure the last lines of the log; a program still running after
 # ADAPT_TEST_TIMEOUT seconds (default 900) is killed and reported as hung.
 # Writes the seconds taken, wall clock and CPU, to LOG.time (read by
@@ -17,13 +20,29 @@ bin=${1:?test program}
 log=${2:?log file}
 variant=${3:?variant}
 limit=${ADAPT_TEST_TIMEOUT:-900}
-slots=${ADAPT_TEST_PROGRAMS:-1}
 mkdir -p "$(dirname "$log")" build
-# A free slot (lock file build/.test-slot.K), or wait for the first one.
-for k in $(seq 1 "$slots"); do
-  exec 9>"build/.test-slot.$k"
-  flock -n 9 && break
-  [ "$k" = "$slots" ] && { exec 9>build/.test-slot.1; flock 9; }
+# The number of programs that may run now (see above).
+slots_now() {
+  local f
+  for f in ${ADAPT_TEST_BUILT:-}; do
+    [ -e "$f" ] || { echo "${ADAPT_TEST_PROGRAMS:-1}"; return; }
+  done
+  if [ -n "${ADAPT_TEST_BUILT:-}" ]; then
+    echo "${ADAPT_TEST_PROGRAMS_IDLE:-$(nproc)}"
+  else
+    echo "${ADAPT_TEST_PROGRAMS:-1}"
+  fi
+}
+# A free slot (lock file build/.test-slot.K): polled, so that a program
+# waiting when the builds end takes the slots they free.
+got=
+while [ -z "$got" ]; do
+  for k in $(seq 1 "$(slots_now)"); do
+    exec 9>"build/.test-slot.$k"
+    if flock -n 9; then got=$k; break; fi
+    exec 9>&-
+  done
+  [ -n "$got" ] || sleep 0.2
 done
 # glibc keeps what the programs free (no trim, no mmap per large block):
 # the tests allocate and free arrays of up to 8 MB per case, and glibc's

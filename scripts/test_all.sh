@@ -6,21 +6,24 @@
 #            the tsan one and the asan+ubsan one (build, the tests), the
 #            three at once
 #   release  deps, then the release variant alone
-# One make runs the variants' jobs TEST_JOBS at a time, compilers, checks
-# and test programs alike, so that no CPU waits for the end of a phase. The
-# test programs run one at a time (ADAPT_TEST_PROGRAMS, scripts/run_test.sh),
-# each as soon as it is built, and each variant's programs hold one job slot
-# (running or waiting for their turn: the Makefile chains them); the default
-# TEST_JOBS is one more than the CPUs this process may use plus one slot per
-# variant after the first. Each test's output goes to
-# build/<variant>/test-logs/; a failing test prints the end of its log.
+# One make runs the variants' jobs TEST_JOBS at a time (default: one more
+# than the CPUs this process may use, and at least one per variant), the
+# compilers and the checks; the test programs run beside them, one at a
+# time (scripts/run_test.sh), each variant's C programs as soon as its
+# library and C programs are built, its C++ programs once its build is
+# over (the Makefile's test-pipeline); once every variant's compiles and
+# checks are over, as many programs at once as there are CPUs. Each
+# test's output goes to build/<variant>/test-logs/; a failing test prints
+# the end of its log.
 set -u
 cd "$(dirname "$0")/.."
 what=${1:-all}
 make=${MAKE:-make}
 variants="release tsan asan"
 [ "$what" = release ] && variants="release"
-jobs=${TEST_JOBS:-$(($(nproc) + $(echo $variants | wc -w)))}
+nvar=$(echo $variants | wc -w)
+jobs=${TEST_JOBS:-$(($(nproc) + 1))}
+[ "$jobs" -ge "$nvar" ] || jobs=$nvar
 
 secs_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }'; }
 
@@ -66,6 +69,7 @@ echo "== make test: $(echo $variants | sed 's/ /, /g'): build, checks and tests"
 # run one at a time, are the longest chain of the run.
 renice=
 if nice -n -1 true 2>/dev/null; then renice=10; fi
+ADAPT_TEST_BUILT=$(for v in $variants; do printf 'build/%s/test-logs/built ' "$v"; done) \
 ADAPT_TEST_RENICE=$renice ${renice:+nice -n "$renice"} \
   "$make" --no-print-directory ISO_REQUIRE_VTK=1 -j"$jobs" $(for v in $variants; do echo "test-variant-$v"; done)
 rc=$?
