@@ -4,7 +4,8 @@
  * ending at SIZE_MAX, 1, 2, 3 and 8 workers); the grain bound; static's
  * blocks; three levels of nested loops with schedulers mixed across levels;
  * loops inside spawned tasks and tasks inside loops; fib and nqueens through
- * nested parallel loops; loops from threads that are not workers; the
+ * nested parallel loops; a thief taking part of a nested lazy loop while
+ * its owner is inside a body; loops from threads that are not workers; the
  * per-call worker limit (adapt_attr.max_workers); bad input and the names. The environment (ADAPT_SCHED, ADAPT_GRAIN) is covered by
  * test_sched_env.c, the hybrid claim heuristic by test_hybrid.c (white-box),
  * the default grain's formula by test_sched_grain.c (white-box). */
@@ -352,6 +353,56 @@ static void test_foreign_threads(void **state) {
   }
 }
 
+/* --- A thief arriving in the middle of a nested lazy loop -------------- */
+
+/* The nested loop's first index waits (up to 2 s) until another worker has
+ * run one of its indices: a thief took the half the loop pushed while the
+ * owner was inside a body. Every index still runs exactly once. */
+enum { MID_N = 64 };
+typedef struct mid {
+  adapt_sched s;
+  int owner;
+  atomic_uchar hits[MID_N];
+  atomic_int by_thief;
+} mid;
+
+static void mid_inner(size_t b, size_t e, void *ctx) {
+  mid *m = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&m->hits[i], 1, memory_order_relaxed);
+    if (adapt_worker_id() != m->owner) atomic_store(&m->by_thief, 1);
+    for (int k = 0; i == 0 && k < 2000 && !atomic_load(&m->by_thief); k++)
+      adapt_test_spin_ns(1000000);
+  }
+}
+
+static void mid_outer(size_t b, size_t e, void *ctx) {
+  mid *m = ctx;
+  m->owner = adapt_worker_id();
+  adapt_attr a = {0};
+  a.sched = m->s;
+  a.grain = 1;
+  BODY_CHECK(adapt_for(0, MID_N, mid_inner, m, &a) == 0);
+}
+
+static void test_lazy_thief_mid_nested(void **state) {
+  const adapt_sched ss[] = {ADAPT_SCHED_LAZY_DF, ADAPT_SCHED_LAZY_DF2, ADAPT_SCHED_DEFAULT};
+  assert_int_equal(adapt_test_workers(2), 0);
+  for (int i = 0; i < 3; i++) {
+    mid m = {.s = ss[i]};
+    for (int j = 0; j < MID_N; j++) atomic_init(&m.hits[j], 0);
+    atomic_init(&m.by_thief, 0);
+    reset_body_errors();
+    adapt_attr a = {0};
+    a.sched = ADAPT_SCHED_LAZY_DF;
+    assert_int_equal(adapt_for(0, 1, mid_outer, &m, &a), 0);
+    assert_no_body_errors();
+    size_t bad = 0;
+    for (int j = 0; j < MID_N; j++) bad += atomic_load(&m.hits[j]) != 1;
+    assert_int_equal(bad, 0);
+  }
+}
+
 /* --- Bad input, names ------------------------------------------------- */
 
 static atomic_int finalize_rc;
@@ -515,6 +566,7 @@ static const sched_case cases[] = {
     {"test_nested_mixed", test_nested_mixed, 0},
     {"test_loops_in_tasks", test_loops_in_tasks, 0},
     {"test_foreign_threads", test_foreign_threads, 0},
+    {"test_lazy_thief_mid_nested", test_lazy_thief_mid_nested, 0},
     {"test_fib_loops/fib", test_fib_loops, 1},
     {"test_fib_loops", test_fib_loops, 0}, /* the scheduler changes with the depth */
     {"test_nqueens_loops/nqueens", test_nqueens_loops, 1},
