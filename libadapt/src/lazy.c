@@ -12,6 +12,7 @@
 #include <errno.h>
 
 #include "error.h"
+#include "lazy.h"
 #include "region.h"
 #include "scope.h"
 #include "schedulers.h"
@@ -104,7 +105,7 @@ static inline lazy_call lazy_call_of(const adapt__loop *l) {
 
 /* DF and DF2 over [lo, hi) at a constant threshold thr (inlined once per
  * mode: the check is a compare with an immediate; thr 0: a worker that no
- * thief can reach, see worker_alone, never exposes work and reads no
+ * thief can reach, see adapt__worker_alone, never exposes work and reads no
  * deque). l is the loop the pushed halves refer to; fill: *l is written
  * from c and [lo, hi) at the first push only (adapt_for's nested path: a
  * loop that pushes nothing never builds it). The scope is opened at the
@@ -118,6 +119,13 @@ static inline __attribute__((always_inline)) void df_range(adapt__worker *w, ada
                                                            int fill, size_t lo, size_t hi) {
   adapt__cancel_scope cs = {c.cancelled, NULL, NULL, NULL};
   adapt__cancel_push(&cs);
+  if (!thr && c.g == 1) {
+    /* Alone at grain 1: per index the cancel flag, the call. */
+    for (; lo < hi && !ADAPT_UNLIKELY(adapt__cancel_seen(c.cancelled)); lo++)
+      c.body(lo, lo + 1, c.ctx);
+    adapt__cancel_pop(&cs);
+    return;
+  }
   adapt__scope s;
   int opened = 0;
   while (hi - lo > c.g) {
@@ -152,14 +160,6 @@ static __attribute__((noinline)) void df_piece(adapt__worker *w, const adapt__lo
     df_range(w, (adapt__loop *)l, c, 1, 0, lo, hi);
   else
     df_range(w, (adapt__loop *)l, c, 2, 0, lo, hi);
-}
-
-/* 1 when no thief can ever take work from w: a solo worker (never a
- * victim), or the only worker of the pool. Lazy scheduling exposes work
- * only for a worker that could take it: such a worker runs its ranges as
- * plain loops (the cancel flag still read per chunk). */
-static inline int worker_alone(const adapt__worker *w) {
-  return adapt__rt.nworkers == 1 || w->solo;
 }
 
 /* BF over [lo, hi) of l: the range is linked in the worker's private deque
@@ -199,7 +199,7 @@ static void lazy_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *
   if (m->breadth_first)
     bf_range(w, l, m, lo, hi);
   else
-    df_piece(w, l, worker_alone(w) ? 0 : m->threshold, lo, hi);
+    df_piece(w, l, adapt__worker_alone(w) ? 0 : m->threshold, lo, hi);
 }
 
 void adapt__for_lazy(adapt__worker *w, const adapt__loop *l, unsigned threshold,
@@ -208,27 +208,41 @@ void adapt__for_lazy(adapt__worker *w, const adapt__loop *l, unsigned threshold,
   lazy_range(w, l, m, l->first, l->last);
 }
 
-/* adapt__for_lazy_nested at a constant threshold (see df_range). */
-static inline __attribute__((always_inline)) int nested_df(adapt__worker *w, unsigned thr,
-                                                           size_t first, size_t last,
+/* adapt__for_lazy_nested at a constant threshold (see df_range), the
+ * nested region entered. */
+static inline __attribute__((always_inline)) int nested_df(unsigned thr, size_t first, size_t last,
                                                            void (*body)(size_t, size_t, void *),
                                                            void *ctx, size_t grain) {
+  adapt__worker *w = adapt__tls_worker;
+  if (ADAPT_UNLIKELY(!grain)) grain = adapt__default_grain(last - first, adapt__rt.nworkers);
   atomic_int cancelled = 0;
   adapt__loop l; /* written by df_range at its first push */
   df_range(w, &l, (lazy_call){grain, body, ctx, &cancelled}, thr, 1, first, last);
   adapt__region_leave(ADAPT__REGION_NESTED);
   /* relaxed: every range of the loop has returned (df_range waits for what
    * it pushed), so every store to the flag is ordered before this read. */
-  if (ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled)))
-    return adapt__fail(-ECANCELED, "adapt_for: cancelled by a body");
+  if (ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled))) return adapt__lazy_cancelled();
   return 0;
+}
+
+static __attribute__((noinline)) int nested_df1(size_t first, size_t last,
+                                                void (*body)(size_t, size_t, void *), void *ctx,
+                                                size_t grain) {
+  return nested_df(1, first, last, body, ctx, grain);
+}
+
+static __attribute__((noinline)) int nested_df2(size_t first, size_t last,
+                                                void (*body)(size_t, size_t, void *), void *ctx,
+                                                size_t grain) {
+  return nested_df(2, first, last, body, ctx, grain);
 }
 
 int adapt__for_lazy_nested(size_t first, size_t last, void (*body)(size_t, size_t, void *),
                            void *ctx, size_t grain, unsigned threshold) {
-  adapt__worker *w = adapt__region_enter_nested();
-  if (ADAPT_UNLIKELY(!grain)) grain = adapt__default_grain(last - first, adapt__rt.nworkers);
-  if (worker_alone(w)) return nested_df(w, 0, first, last, body, ctx, grain);
-  if (threshold >= 2) return nested_df(w, 2, first, last, body, ctx, grain);
-  return nested_df(w, 1, first, last, body, ctx, grain);
+  if (threshold >= 2) return nested_df2(first, last, body, ctx, grain);
+  return nested_df1(first, last, body, ctx, grain);
+}
+
+int adapt__lazy_cancelled(void) {
+  return adapt__fail(-ECANCELED, "adapt_for: cancelled by a body");
 }

@@ -14,6 +14,7 @@
 #include "error.h"
 #include "frame.h"
 #include "idle.h"
+#include "lazy.h"
 #include "region.h"
 #include "schedulers.h"
 #include "worker.h"
@@ -395,8 +396,8 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   if (ADAPT_LIKELY(adapt__region_is_nested()) && adapt__team_cur == NULL) {
     const adapt_sched s = sched == ADAPT_SCHED_DEFAULT ? adapt__rt.nested_sched : sched;
     if (s == ADAPT_SCHED_LAZY_DF || s == ADAPT_SCHED_LAZY_DF2)
-      return adapt__for_lazy_nested(first, last, body, ctx, g ? g : adapt__rt.seq.grain,
-                                    s == ADAPT_SCHED_LAZY_DF2 ? 2u : 1u);
+      return adapt__for_lazy_nested_call(first, last, body, ctx, g ? g : adapt__rt.seq.grain,
+                                         s == ADAPT_SCHED_LAZY_DF2 ? 2u : 1u);
   }
   return for_general(first, last, body, ctx, attr, sched);
 }

@@ -62,13 +62,6 @@ void adapt__dac_range(struct adapt__worker *w, const adapt__loop *l, size_t lo, 
  * breadth_first: push the oldest postponed range (BF, threshold 1). */
 void adapt__for_lazy(struct adapt__worker *w, const adapt__loop *l, unsigned threshold,
                      int breadth_first);
-/* adapt_for's path for a nested call (adapt__region_is_nested, no team)
- * resolved to lazy DF (threshold 1) or DF2 (2): the nested region entered,
- * [first, last) run at grain (0: the default grain) on the calling worker,
- * the region left. 0, or -ECANCELED (error detail set) when a body
- * cancelled the loop. first < last, body not NULL. */
-int adapt__for_lazy_nested(size_t first, size_t last, void (*body)(size_t, size_t, void *),
-                           void *ctx, size_t grain, unsigned threshold);
 void adapt__for_hybrid(struct adapt__worker *w, const adapt__loop *l);
 void adapt__for_static(struct adapt__worker *w, const adapt__loop *l);
 
