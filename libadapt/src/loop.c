@@ -378,9 +378,11 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
   size_t g = 0;
   if (attr) {
     /* One test for the valid case (ADAPT_SCHED_DEFAULT is 0: a negative
-     * value wraps above the count); check_attr says what is wrong. */
-    if ((unsigned)attr->sched >= (unsigned)ADAPT_SCHED_COUNT || attr->window || attr->window_size ||
-        attr->splitter || attr->footprint) {
+     * value wraps above the count; the fields that do not apply to loops
+     * or'ed together); check_attr says what is wrong. */
+    if ((unsigned)attr->sched >= (unsigned)ADAPT_SCHED_COUNT ||
+        ((size_t)(unsigned)attr->window | attr->window_size | (size_t)(unsigned)attr->splitter |
+         attr->footprint) != 0) {
       int rc = check_attr(attr);
       if (rc) return rc;
     }
