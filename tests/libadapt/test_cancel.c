@@ -160,6 +160,63 @@ static void test_cancel_nested_one_worker_exact(void **state) {
     }
 }
 
+/* Three levels on one worker, the two nested ones on the short path: the
+ * innermost loop (run from the middle loop's first index) cancels itself;
+ * exactly its indices up to the cancelling one ran, the middle and outer
+ * loops run all of theirs and are not cancelled. */
+typedef struct depth3 {
+  atomic_int inner_runs, middle_runs, outer_runs, bad;
+} depth3;
+
+static void depth3_inner(size_t b, size_t e, void *ctx) {
+  depth3 *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&x->inner_runs, 1, memory_order_relaxed);
+    if (i == 5 && adapt_cancel() != 0) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  }
+}
+
+static void depth3_middle(size_t b, size_t e, void *ctx) {
+  depth3 *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&x->middle_runs, 1, memory_order_relaxed);
+    adapt_attr a = {0};
+    a.grain = 1;
+    if (i == 0 && adapt_for(0, 10, depth3_inner, x, &a) != -ECANCELED)
+      atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+    if (adapt_cancelled()) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  }
+}
+
+static void depth3_outer(size_t b, size_t e, void *ctx) {
+  depth3 *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&x->outer_runs, 1, memory_order_relaxed);
+    adapt_attr a = {0};
+    a.sched = ADAPT_SCHED_LAZY_DF;
+    a.grain = 1;
+    if (adapt_for(0, 4, depth3_middle, x, &a) != 0)
+      atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  }
+}
+
+static void test_cancel_nested_depth_one_worker(void **state) {
+  assert_int_equal(adapt_test_workers(1), 0);
+  depth3 x;
+  atomic_init(&x.inner_runs, 0);
+  atomic_init(&x.middle_runs, 0);
+  atomic_init(&x.outer_runs, 0);
+  atomic_init(&x.bad, 0);
+  adapt_attr a = {0};
+  a.sched = ADAPT_SCHED_LAZY_DF2;
+  a.grain = 1;
+  assert_int_equal(adapt_for(0, 3, depth3_outer, &x, &a), 0);
+  assert_int_equal(atomic_load(&x.bad), 0);
+  assert_int_equal(atomic_load(&x.outer_runs), 3);
+  assert_int_equal(atomic_load(&x.middle_runs), 3 * 4);
+  assert_int_equal(atomic_load(&x.inner_runs), 3 * 6);
+}
+
 /* The adaptive loop at grain 1 on 2 and 3 workers (thieves' pieces run the
  * same fast path): each index at most once, at most one chunk per worker
  * after the cancel, -ECANCELED. */
@@ -412,6 +469,7 @@ int main(void) {
       ADAPT_TEST(test_cancel_every_scheduler),
       ADAPT_TEST(test_cancel_one_worker_exact),
       ADAPT_TEST(test_cancel_nested_one_worker_exact),
+      ADAPT_TEST(test_cancel_nested_depth_one_worker),
       ADAPT_TEST(test_cancel_grain1_workers),
       ADAPT_TEST_WORKERS(test_cancel_nested_inner_only, 2),
       ADAPT_TEST_WORKERS(test_cancel_outer_after_nested, 2),
