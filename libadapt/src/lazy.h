@@ -46,15 +46,19 @@ adapt__for_lazy_nested_call(size_t first, size_t last, void (*body)(size_t, size
   atomic_int cancelled = 0;
   adapt__cancel_scope cs = {&cancelled, NULL, NULL, NULL};
   adapt__cancel_push(&cs);
+  /* first < last, and no body has run yet to cancel: the flag is read
+   * after each chunk, before the next one. */
   if (grain == 1) {
-    for (size_t i = first; i < last && !ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled)); i++)
-      body(i, i + 1, ctx);
+    size_t i = first;
+    do body(i, i + 1, ctx);
+    while (++i < last && !ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled)));
   } else {
-    for (size_t b = first; b < last && !ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled));) {
+    size_t b = first;
+    do {
       const size_t e = last - b > grain ? b + grain : last;
       body(b, e, ctx);
       b = e;
-    }
+    } while (b < last && !ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled)));
   }
   adapt__cancel_pop(&cs);
   adapt__region_leave(ADAPT__REGION_NESTED);
