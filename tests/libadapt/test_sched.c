@@ -5,9 +5,10 @@
  * blocks; three levels of nested loops with schedulers mixed across levels;
  * loops inside spawned tasks and tasks inside loops; fib and nqueens through
  * nested parallel loops; a thief taking part of a nested lazy loop while
- * its owner is inside a body; loops from threads that are not workers; the
- * per-call worker limit (adapt_attr.max_workers); bad input and the names. The environment (ADAPT_SCHED, ADAPT_GRAIN) is covered by
- * test_sched_env.c, the hybrid claim heuristic by test_hybrid.c (white-box),
+ * its owner is inside a body; nested loops on a solo worker; loops from
+ * threads that are not workers; the per-call worker limit
+ * (adapt_attr.max_workers); bad input and the names. The environment
+ * (ADAPT_SCHED, ADAPT_GRAIN) is covered by test_sched_env.c, the hybrid claim heuristic by test_hybrid.c (white-box),
  * the default grain's formula by test_sched_grain.c (white-box). */
 #include <adapt/algorithms.h>
 #include <adapt/tasks.h>
@@ -403,6 +404,64 @@ static void test_lazy_thief_mid_nested(void **state) {
   }
 }
 
+/* --- Nested loops in a region run on a solo worker -------------------- */
+
+/* A thread started by a body while the pool is busy runs its region on its
+ * own (solo) worker, which no thief reaches: its nested lazy loops run as
+ * plain loops. Every index of every nested loop runs exactly once. */
+enum { SOLO_NI = 8, SOLO_NJ = 16 };
+typedef struct solo_nest {
+  atomic_uchar hits[SOLO_NI][SOLO_NJ];
+  atomic_int bad;
+  size_t i;
+} solo_nest;
+
+static void solo_inner(size_t b, size_t e, void *ctx) {
+  solo_nest *x = ctx;
+  for (size_t j = b; j < e; j++)
+    atomic_fetch_add_explicit(&x->hits[x->i][j], 1, memory_order_relaxed);
+}
+
+static void solo_outer(size_t b, size_t e, void *ctx) {
+  solo_nest *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    x->i = i; /* one thread: the levels run one after the other */
+    if (adapt_worker_id() != -1 || adapt_for(0, SOLO_NJ, solo_inner, x, NULL) != 0)
+      atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  }
+}
+
+static void *solo_main(void *arg) {
+  solo_nest *x = arg;
+  adapt_attr a = {0};
+  a.sched = ADAPT_SCHED_LAZY_DF;
+  a.grain = 1;
+  if (adapt_for(0, SOLO_NI, solo_outer, x, &a) != 0)
+    atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  return NULL;
+}
+
+static void solo_starter(size_t b, size_t e, void *ctx) {
+  pthread_t t;
+  if (pthread_create(&t, NULL, solo_main, ctx) != 0) {
+    atomic_fetch_add_explicit(&((solo_nest *)ctx)->bad, 1, memory_order_relaxed);
+    return;
+  }
+  pthread_join(t, NULL);
+}
+
+static void test_solo_nested(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  static solo_nest x;
+  memset(&x, 0, sizeof x);
+  assert_int_equal(adapt_for(0, 1, solo_starter, &x, NULL), 0);
+  assert_int_equal(atomic_load(&x.bad), 0);
+  size_t bad = 0;
+  for (int i = 0; i < SOLO_NI; i++)
+    for (int j = 0; j < SOLO_NJ; j++) bad += atomic_load(&x.hits[i][j]) != 1;
+  assert_int_equal(bad, 0);
+}
+
 /* --- Bad input, names ------------------------------------------------- */
 
 static atomic_int finalize_rc;
@@ -567,6 +626,7 @@ static const sched_case cases[] = {
     {"test_loops_in_tasks", test_loops_in_tasks, 0},
     {"test_foreign_threads", test_foreign_threads, 0},
     {"test_lazy_thief_mid_nested", test_lazy_thief_mid_nested, 0},
+    {"test_solo_nested", test_solo_nested, 0},
     {"test_fib_loops/fib", test_fib_loops, 1},
     {"test_fib_loops", test_fib_loops, 0}, /* the scheduler changes with the depth */
     {"test_nqueens_loops/nqueens", test_nqueens_loops, 1},
