@@ -9,6 +9,11 @@
  * of it if it is larger than G, else all of it. Indices are taken off a
  * range before the body runs, so a nested loop that pushes part of an
  * enclosing range never hands out an index already running. */
+#include <errno.h>
+
+#include "error.h"
+#include "lazy.h"
+#include "region.h"
 #include "scope.h"
 #include "schedulers.h"
 #include "worker.h"
@@ -84,60 +89,77 @@ static void push_oldest(adapt__worker *w, const lazy_mode *m) {
   }
 }
 
-/* A range's grain and chunk call, read once from its loop: locals the
- * compiler keeps across the body's calls (it cannot tell that they leave
- * l alone). */
+/* A range's grain, chunk call and cancel flag, read once from its loop:
+ * locals the compiler keeps across the body's calls (it cannot tell that
+ * they leave l alone). */
 typedef struct {
   size_t g;
   void (*body)(size_t, size_t, void *);
   void *ctx;
+  atomic_int *cancelled;
 } lazy_call;
 
 static inline lazy_call lazy_call_of(const adapt__loop *l) {
-  return (lazy_call){.g = l->grain, .body = l->body, .ctx = l->ctx};
+  return (lazy_call){.g = l->grain, .body = l->body, .ctx = l->ctx, .cancelled = l->cancelled};
 }
 
-/* DF and DF2 over [lo, hi) of l at a constant threshold (inlined once per
- * mode: the check is a compare with an immediate). The scope is opened at
- * the first push only: until then this level has pushed nothing, and the
+/* DF and DF2 over [lo, hi) at a constant threshold thr (inlined once per
+ * mode: the check is a compare with an immediate; thr 0: a worker that no
+ * thief can reach, see adapt__worker_alone, never exposes work and reads no
+ * deque). l is the loop the pushed halves refer to; fill: *l is written
+ * from c and [lo, hi) at the first push only (adapt_for's nested path: a
+ * loop that pushes nothing never builds it). The scope is opened at the
+ * first push too: until then this level has pushed nothing, and the
  * deque's tail is where it was when the range began (every nested loop's
  * wait pops back down to its floor, and thieves move only the head), so
  * the floor is the same. A range that pushed nothing has nothing to wait
- * for. Per chunk: the hunger check, the cancel flag, the call. */
-static inline __attribute__((always_inline)) void
-df_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *m, size_t lo, size_t hi) {
-  const lazy_call c = lazy_call_of(l);
-  adapt__cancel_scope cs;
-  adapt__loop_range_begin(l, &cs);
+ * for. Per chunk: the hunger check, the cancel flag, the claim, the call. */
+static inline __attribute__((always_inline)) void df_range(adapt__worker *w, adapt__loop *l,
+                                                           const lazy_call c, unsigned thr,
+                                                           int fill, size_t lo, size_t hi) {
+  adapt__cancel_scope cs = {c.cancelled, NULL, NULL, NULL};
+  adapt__cancel_push(&cs);
+  if (!thr && c.g == 1) {
+    /* Alone at grain 1: per index the cancel flag, the call. */
+    for (; lo < hi && !ADAPT_UNLIKELY(adapt__cancel_seen(c.cancelled)); lo++)
+      c.body(lo, lo + 1, c.ctx);
+    adapt__cancel_pop(&cs);
+    return;
+  }
   adapt__scope s;
   int opened = 0;
   while (hi - lo > c.g) {
-    if (adapt__deque_size(&w->dq) < m->threshold) {
-      if (!opened) adapt__scope_open(&s, w);
+    if (thr && ADAPT_UNLIKELY(adapt__deque_size(&w->dq) < thr)) {
+      if (!opened) {
+        if (fill) *l = (adapt__loop){c.body, c.ctx, c.cancelled, lo, hi, c.g};
+        adapt__scope_open(&s, w);
+      }
       opened = 1;
       size_t mid = lo + (hi - lo) / 2, top = hi;
       hi = mid;
-      push_range(&s, l, m, mid, top);
+      push_range(&s, l, &modes[thr - 1], mid, top);
       continue;
     }
-    if (adapt__loop_cancelled(l)) break;
+    if (ADAPT_UNLIKELY(adapt__cancel_seen(c.cancelled))) break;
     size_t b = lo;
     lo += c.g;
     c.body(b, lo, c.ctx);
   }
-  if (lo < hi && !adapt__loop_cancelled(l)) c.body(lo, hi, c.ctx);
+  if (lo < hi && !adapt__cancel_seen(c.cancelled)) c.body(lo, hi, c.ctx);
   if (opened) adapt__scope_wait(&s);
-  adapt__loop_range_end(&cs);
+  adapt__cancel_pop(&cs);
 }
 
-static __attribute__((noinline)) void df1_range(adapt__worker *w, const adapt__loop *l, size_t lo,
-                                                size_t hi) {
-  df_range(w, l, &modes[0], lo, hi);
-}
-
-static __attribute__((noinline)) void df2_range(adapt__worker *w, const adapt__loop *l, size_t lo,
-                                                size_t hi) {
-  df_range(w, l, &modes[1], lo, hi);
+/* A pushed piece of l (or a loop run by adapt__for_lazy) at threshold thr. */
+static __attribute__((noinline)) void df_piece(adapt__worker *w, const adapt__loop *l, unsigned thr,
+                                               size_t lo, size_t hi) {
+  const lazy_call c = lazy_call_of(l);
+  if (thr == 0)
+    df_range(w, (adapt__loop *)l, c, 0, 0, lo, hi);
+  else if (thr == 1)
+    df_range(w, (adapt__loop *)l, c, 1, 0, lo, hi);
+  else
+    df_range(w, (adapt__loop *)l, c, 2, 0, lo, hi);
 }
 
 /* BF over [lo, hi) of l: the range is linked in the worker's private deque
@@ -176,14 +198,51 @@ static void lazy_range(adapt__worker *w, const adapt__loop *l, const lazy_mode *
                        size_t hi) {
   if (m->breadth_first)
     bf_range(w, l, m, lo, hi);
-  else if (m->threshold >= 2)
-    df2_range(w, l, lo, hi);
   else
-    df1_range(w, l, lo, hi);
+    df_piece(w, l, adapt__worker_alone(w) ? 0 : m->threshold, lo, hi);
 }
 
 void adapt__for_lazy(adapt__worker *w, const adapt__loop *l, unsigned threshold,
                      int breadth_first) {
   const lazy_mode *m = breadth_first ? &modes[2] : threshold >= 2 ? &modes[1] : &modes[0];
   lazy_range(w, l, m, l->first, l->last);
+}
+
+/* adapt__for_lazy_nested at a constant threshold (see df_range), the
+ * nested region entered. */
+static inline __attribute__((always_inline)) int nested_df(unsigned thr, size_t first, size_t last,
+                                                           void (*body)(size_t, size_t, void *),
+                                                           void *ctx, size_t grain) {
+  adapt__worker *w = adapt__tls_worker;
+  if (ADAPT_UNLIKELY(!grain)) grain = adapt__default_grain(last - first, adapt__rt.nworkers);
+  atomic_int cancelled = 0;
+  adapt__loop l; /* written by df_range at its first push */
+  df_range(w, &l, (lazy_call){grain, body, ctx, &cancelled}, thr, 1, first, last);
+  adapt__region_leave(ADAPT__REGION_NESTED);
+  /* relaxed: every range of the loop has returned (df_range waits for what
+   * it pushed), so every store to the flag is ordered before this read. */
+  if (ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled))) return adapt__lazy_cancelled();
+  return 0;
+}
+
+static __attribute__((noinline)) int nested_df1(size_t first, size_t last,
+                                                void (*body)(size_t, size_t, void *), void *ctx,
+                                                size_t grain) {
+  return nested_df(1, first, last, body, ctx, grain);
+}
+
+static __attribute__((noinline)) int nested_df2(size_t first, size_t last,
+                                                void (*body)(size_t, size_t, void *), void *ctx,
+                                                size_t grain) {
+  return nested_df(2, first, last, body, ctx, grain);
+}
+
+int adapt__for_lazy_nested(size_t first, size_t last, void (*body)(size_t, size_t, void *),
+                           void *ctx, size_t grain, unsigned threshold) {
+  if (threshold >= 2) return nested_df2(first, last, body, ctx, grain);
+  return nested_df1(first, last, body, ctx, grain);
+}
+
+int adapt__lazy_cancelled(void) {
+  return adapt__fail(-ECANCELED, "adapt_for: cancelled by a body");
 }

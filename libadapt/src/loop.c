@@ -14,6 +14,7 @@
 #include "error.h"
 #include "frame.h"
 #include "idle.h"
+#include "lazy.h"
 #include "region.h"
 #include "schedulers.h"
 #include "worker.h"
@@ -311,24 +312,11 @@ static __attribute__((noinline)) int for_limited(size_t first, size_t last,
   return rc;
 }
 
-int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
-              const adapt_attr *attr) {
-  adapt__error_clear();
-  if (!body) return adapt__fail(-EINVAL, "adapt_for: body is NULL");
-  if (first > last) return adapt__fail(-EINVAL, "adapt_for: first > last");
-  adapt_sched sched = ADAPT_SCHED_DEFAULT;
-  if (attr) {
-    /* One test for the valid case (ADAPT_SCHED_DEFAULT is 0: a negative
-     * value wraps above the count); check_attr says what is wrong. */
-    if ((unsigned)attr->sched >= (unsigned)ADAPT_SCHED_COUNT || attr->window || attr->window_size ||
-        attr->splitter || attr->footprint) {
-      int rc = check_attr(attr);
-      if (rc) return rc;
-    }
-    sched = attr->sched;
-  }
-  if (first == last) return 0;
-  if (attr && attr->max_workers) return for_limited(first, last, body, ctx, attr);
+/* adapt_for past its checks and the nested lazy path: the region entered,
+ * the scheduler resolved (sched: the attribute's, DEFAULT if none). */
+static __attribute__((noinline)) int for_general(size_t first, size_t last,
+                                                 void (*body)(size_t, size_t, void *), void *ctx,
+                                                 const adapt_attr *attr, adapt_sched sched) {
   /* Starts the runtime if needed (ADAPT_GRAIN and ADAPT_SCHED are read by
    * adapt_init); its configuration read below stays until the leave. */
   adapt__worker *wk;
@@ -379,4 +367,39 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
     gc[slot].probe = w.probe;
   }
   return rc ? rc : for_result(&c);
+}
+
+int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
+              const adapt_attr *attr) {
+  adapt__error_clear();
+  if (!body) return adapt__fail(-EINVAL, "adapt_for: body is NULL");
+  if (first > last) return adapt__fail(-EINVAL, "adapt_for: first > last");
+  adapt_sched sched = ADAPT_SCHED_DEFAULT;
+  size_t g = 0;
+  if (attr) {
+    /* One test for the valid case (ADAPT_SCHED_DEFAULT is 0: a negative
+     * value wraps above the count; the fields that do not apply to loops
+     * or'ed together); check_attr says what is wrong. */
+    if ((unsigned)attr->sched >= (unsigned)ADAPT_SCHED_COUNT ||
+        ((size_t)(unsigned)attr->window | attr->window_size | (size_t)(unsigned)attr->splitter |
+         attr->footprint) != 0) {
+      int rc = check_attr(attr);
+      if (rc) return rc;
+    }
+    sched = attr->sched;
+    g = attr->grain;
+  }
+  if (first == last) return 0;
+  if (attr && attr->max_workers) return for_limited(first, last, body, ctx, attr);
+  /* A nested call resolved to lazy DF or DF2 (the default inside a region)
+   * takes the short path: no frame, no team, the scheduler called
+   * directly. The configuration is read inside the region: the runtime
+   * runs and is not finalized meanwhile. */
+  if (ADAPT_LIKELY(adapt__region_is_nested()) && adapt__team_cur == NULL) {
+    const adapt_sched s = sched == ADAPT_SCHED_DEFAULT ? adapt__rt.nested_sched : sched;
+    if (s == ADAPT_SCHED_LAZY_DF || s == ADAPT_SCHED_LAZY_DF2)
+      return adapt__for_lazy_nested_call(first, last, body, ctx, g ? g : adapt__rt.seq.grain,
+                                         s == ADAPT_SCHED_LAZY_DF2 ? 2u : 1u);
+  }
+  return for_general(first, last, body, ctx, attr, sched);
 }

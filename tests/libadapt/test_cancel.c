@@ -107,6 +107,116 @@ static void test_cancel_one_worker_exact(void **state) {
   free(seen);
 }
 
+/* A nested loop on one worker (lazy DF, DF2 and the default: the nested
+ * call's short path, run as a plain loop when no thief can exist) that
+ * cancels itself: exactly the indices up to the end of the cancelling
+ * chunk ran, it returns -ECANCELED, and the enclosing loop is not
+ * cancelled (it runs its next index). */
+typedef struct nested_exact {
+  cancel_loop c;
+  adapt_sched s;
+  size_t n, g;
+  atomic_int rc, outer_runs, outer_cancelled;
+} nested_exact;
+
+static void nested_exact_body(size_t b, size_t e, void *ctx) {
+  nested_exact *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&x->outer_runs, 1, memory_order_relaxed);
+    if (i != 0) continue;
+    adapt_attr a = {0};
+    a.sched = x->s;
+    a.grain = x->g;
+    atomic_store_explicit(&x->rc, adapt_for(0, x->n, cancel_body, &x->c, &a), memory_order_relaxed);
+    atomic_store_explicit(&x->outer_cancelled, adapt_cancelled(), memory_order_relaxed);
+  }
+}
+
+static void test_cancel_nested_one_worker_exact(void **state) {
+  enum { N = 100, AT = 40 };
+  const adapt_sched scheds[] = {ADAPT_SCHED_LAZY_DF, ADAPT_SCHED_LAZY_DF2, ADAPT_SCHED_DEFAULT};
+  const size_t grains[] = {1, 3};
+  atomic_uchar seen[N];
+  assert_int_equal(adapt_test_workers(1), 0);
+  for (size_t si = 0; si < 3; si++)
+    for (size_t gi = 0; gi < 2; gi++) {
+      nested_exact x = {.s = scheds[si], .n = N, .g = grains[gi]};
+      cancel_loop_init(&x.c, seen, N, AT);
+      atomic_init(&x.rc, 1);
+      atomic_init(&x.outer_runs, 0);
+      atomic_init(&x.outer_cancelled, 1);
+      adapt_attr a = {0};
+      a.sched = ADAPT_SCHED_ADAPTIVE;
+      a.grain = 1;
+      assert_int_equal(adapt_for(0, 2, nested_exact_body, &x, &a), 0);
+      assert_int_equal(atomic_load(&x.rc), -ECANCELED);
+      assert_int_equal(atomic_load(&x.outer_cancelled), 0);
+      assert_int_equal(atomic_load(&x.outer_runs), 2);
+      assert_int_equal(atomic_load(&x.c.rc_cancel), 0);
+      size_t ran = 0;
+      for (size_t i = 0; i < N; i++) ran += atomic_load(&seen[i]);
+      assert_int_equal(ran, (AT / grains[gi] + 1) * grains[gi]);
+      assert_int_equal(atomic_load(&x.c.late), 0);
+    }
+}
+
+/* Three levels on one worker, the two nested ones on the short path: the
+ * innermost loop (run from the middle loop's first index) cancels itself;
+ * exactly its indices up to the cancelling one ran, the middle and outer
+ * loops run all of theirs and are not cancelled. */
+typedef struct depth3 {
+  atomic_int inner_runs, middle_runs, outer_runs, bad;
+} depth3;
+
+static void depth3_inner(size_t b, size_t e, void *ctx) {
+  depth3 *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&x->inner_runs, 1, memory_order_relaxed);
+    if (i == 5 && adapt_cancel() != 0) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  }
+}
+
+static void depth3_middle(size_t b, size_t e, void *ctx) {
+  depth3 *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&x->middle_runs, 1, memory_order_relaxed);
+    adapt_attr a = {0};
+    a.grain = 1;
+    if (i == 0 && adapt_for(0, 10, depth3_inner, x, &a) != -ECANCELED)
+      atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+    if (adapt_cancelled()) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  }
+}
+
+static void depth3_outer(size_t b, size_t e, void *ctx) {
+  depth3 *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&x->outer_runs, 1, memory_order_relaxed);
+    adapt_attr a = {0};
+    a.sched = ADAPT_SCHED_LAZY_DF;
+    a.grain = 1;
+    if (adapt_for(0, 4, depth3_middle, x, &a) != 0)
+      atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  }
+}
+
+static void test_cancel_nested_depth_one_worker(void **state) {
+  assert_int_equal(adapt_test_workers(1), 0);
+  depth3 x;
+  atomic_init(&x.inner_runs, 0);
+  atomic_init(&x.middle_runs, 0);
+  atomic_init(&x.outer_runs, 0);
+  atomic_init(&x.bad, 0);
+  adapt_attr a = {0};
+  a.sched = ADAPT_SCHED_LAZY_DF2;
+  a.grain = 1;
+  assert_int_equal(adapt_for(0, 3, depth3_outer, &x, &a), 0);
+  assert_int_equal(atomic_load(&x.bad), 0);
+  assert_int_equal(atomic_load(&x.outer_runs), 3);
+  assert_int_equal(atomic_load(&x.middle_runs), 3 * 4);
+  assert_int_equal(atomic_load(&x.inner_runs), 3 * 6);
+}
+
 /* The adaptive loop at grain 1 on 2 and 3 workers (thieves' pieces run the
  * same fast path): each index at most once, at most one chunk per worker
  * after the cancel, -ECANCELED. */
@@ -358,6 +468,8 @@ int main(void) {
       ADAPT_TEST(test_cancel_outside),
       ADAPT_TEST(test_cancel_every_scheduler),
       ADAPT_TEST(test_cancel_one_worker_exact),
+      ADAPT_TEST(test_cancel_nested_one_worker_exact),
+      ADAPT_TEST(test_cancel_nested_depth_one_worker),
       ADAPT_TEST(test_cancel_grain1_workers),
       ADAPT_TEST_WORKERS(test_cancel_nested_inner_only, 2),
       ADAPT_TEST_WORKERS(test_cancel_outer_after_nested, 2),

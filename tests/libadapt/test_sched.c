@@ -4,9 +4,11 @@
  * ending at SIZE_MAX, 1, 2, 3 and 8 workers); the grain bound; static's
  * blocks; three levels of nested loops with schedulers mixed across levels;
  * loops inside spawned tasks and tasks inside loops; fib and nqueens through
- * nested parallel loops; loops from threads that are not workers; the
- * per-call worker limit (adapt_attr.max_workers); bad input and the names. The environment (ADAPT_SCHED, ADAPT_GRAIN) is covered by
- * test_sched_env.c, the hybrid claim heuristic by test_hybrid.c (white-box),
+ * nested parallel loops; a thief taking part of a nested lazy loop while
+ * its owner is inside a body; nested loops on a solo worker; loops from
+ * threads that are not workers; the per-call worker limit
+ * (adapt_attr.max_workers); bad input and the names. The environment
+ * (ADAPT_SCHED, ADAPT_GRAIN) is covered by test_sched_env.c, the hybrid claim heuristic by test_hybrid.c (white-box),
  * the default grain's formula by test_sched_grain.c (white-box). */
 #include <adapt/algorithms.h>
 #include <adapt/tasks.h>
@@ -352,6 +354,114 @@ static void test_foreign_threads(void **state) {
   }
 }
 
+/* --- A thief arriving in the middle of a nested lazy loop -------------- */
+
+/* The nested loop's first index waits (up to 2 s) until another worker has
+ * run one of its indices: a thief took the half the loop pushed while the
+ * owner was inside a body. Every index still runs exactly once. */
+enum { MID_N = 64 };
+typedef struct mid {
+  adapt_sched s;
+  int owner;
+  atomic_uchar hits[MID_N];
+  atomic_int by_thief;
+} mid;
+
+static void mid_inner(size_t b, size_t e, void *ctx) {
+  mid *m = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&m->hits[i], 1, memory_order_relaxed);
+    if (adapt_worker_id() != m->owner) atomic_store(&m->by_thief, 1);
+    for (int k = 0; i == 0 && k < 2000 && !atomic_load(&m->by_thief); k++)
+      adapt_test_spin_ns(1000000);
+  }
+}
+
+static void mid_outer(size_t b, size_t e, void *ctx) {
+  mid *m = ctx;
+  m->owner = adapt_worker_id();
+  adapt_attr a = {0};
+  a.sched = m->s;
+  a.grain = 1;
+  BODY_CHECK(adapt_for(0, MID_N, mid_inner, m, &a) == 0);
+}
+
+static void test_lazy_thief_mid_nested(void **state) {
+  const adapt_sched ss[] = {ADAPT_SCHED_LAZY_DF, ADAPT_SCHED_LAZY_DF2, ADAPT_SCHED_DEFAULT};
+  assert_int_equal(adapt_test_workers(2), 0);
+  for (int i = 0; i < 3; i++) {
+    mid m = {.s = ss[i]};
+    for (int j = 0; j < MID_N; j++) atomic_init(&m.hits[j], 0);
+    atomic_init(&m.by_thief, 0);
+    reset_body_errors();
+    adapt_attr a = {0};
+    a.sched = ADAPT_SCHED_LAZY_DF;
+    assert_int_equal(adapt_for(0, 1, mid_outer, &m, &a), 0);
+    assert_no_body_errors();
+    size_t bad = 0;
+    for (int j = 0; j < MID_N; j++) bad += atomic_load(&m.hits[j]) != 1;
+    assert_int_equal(bad, 0);
+  }
+}
+
+/* --- Nested loops in a region run on a solo worker -------------------- */
+
+/* A thread started by a body while the pool is busy runs its region on its
+ * own (solo) worker, which no thief reaches: its nested lazy loops run as
+ * plain loops. Every index of every nested loop runs exactly once. */
+enum { SOLO_NI = 8, SOLO_NJ = 16 };
+typedef struct solo_nest {
+  atomic_uchar hits[SOLO_NI][SOLO_NJ];
+  atomic_int bad;
+  size_t i;
+} solo_nest;
+
+static void solo_inner(size_t b, size_t e, void *ctx) {
+  solo_nest *x = ctx;
+  for (size_t j = b; j < e; j++)
+    atomic_fetch_add_explicit(&x->hits[x->i][j], 1, memory_order_relaxed);
+}
+
+static void solo_outer(size_t b, size_t e, void *ctx) {
+  solo_nest *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    x->i = i; /* one thread: the levels run one after the other */
+    if (adapt_worker_id() != -1 || adapt_for(0, SOLO_NJ, solo_inner, x, NULL) != 0)
+      atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  }
+}
+
+static void *solo_main(void *arg) {
+  solo_nest *x = arg;
+  adapt_attr a = {0};
+  a.sched = ADAPT_SCHED_LAZY_DF;
+  a.grain = 1;
+  if (adapt_for(0, SOLO_NI, solo_outer, x, &a) != 0)
+    atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  return NULL;
+}
+
+static void solo_starter(size_t b, size_t e, void *ctx) {
+  pthread_t t;
+  if (pthread_create(&t, NULL, solo_main, ctx) != 0) {
+    atomic_fetch_add_explicit(&((solo_nest *)ctx)->bad, 1, memory_order_relaxed);
+    return;
+  }
+  pthread_join(t, NULL);
+}
+
+static void test_solo_nested(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  static solo_nest x;
+  memset(&x, 0, sizeof x);
+  assert_int_equal(adapt_for(0, 1, solo_starter, &x, NULL), 0);
+  assert_int_equal(atomic_load(&x.bad), 0);
+  size_t bad = 0;
+  for (int i = 0; i < SOLO_NI; i++)
+    for (int j = 0; j < SOLO_NJ; j++) bad += atomic_load(&x.hits[i][j]) != 1;
+  assert_int_equal(bad, 0);
+}
+
 /* --- Bad input, names ------------------------------------------------- */
 
 static atomic_int finalize_rc;
@@ -515,6 +625,8 @@ static const sched_case cases[] = {
     {"test_nested_mixed", test_nested_mixed, 0},
     {"test_loops_in_tasks", test_loops_in_tasks, 0},
     {"test_foreign_threads", test_foreign_threads, 0},
+    {"test_lazy_thief_mid_nested", test_lazy_thief_mid_nested, 0},
+    {"test_solo_nested", test_solo_nested, 0},
     {"test_fib_loops/fib", test_fib_loops, 1},
     {"test_fib_loops", test_fib_loops, 0}, /* the scheduler changes with the depth */
     {"test_nqueens_loops/nqueens", test_nqueens_loops, 1},
