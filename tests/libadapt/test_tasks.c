@@ -430,6 +430,20 @@ static void fork_cancel_body(size_t b, size_t e, void *ctx) {
   }
 }
 
+static void fork_cancelled_task(void *p) { *(int *)p = adapt_cancelled(); }
+/* Cancels its loop, then a child sees no cancellation (barrier) and the
+ * body sees it again after the join. */
+static void fork_cancelled_body(size_t b, size_t e, void *ctx) {
+  assert_int_equal(adapt_cancel(), 0);
+  int seen = -1;
+  adapt_child c;
+  assert_int_equal(adapt_fork(&c, fork_cancelled_task, &seen), 0);
+  assert_int_equal(adapt_join(&c), 0);
+  assert_int_equal(seen, 0);
+  assert_int_equal(adapt_cancelled(), 1);
+  atomic_fetch_add_explicit((atomic_int *)ctx, 1, memory_order_relaxed);
+}
+
 static void test_fork_join(void **state) {
   int n = (int)adapt_test_scale(24, 18);
   long expect[25] = {0, 1};
@@ -478,6 +492,9 @@ static void test_fork_join(void **state) {
     memset(hits, 0, 8);
     assert_int_equal(adapt_for(0, 8, fork_cancel_body, hits, NULL), 0);
     for (int i = 0; i < 8; i++) assert_int_equal(hits[i], 1);
+    atomic_int bodies = 0;
+    assert_int_equal(adapt_for(0, 64, fork_cancelled_body, &bodies, NULL), -ECANCELED);
+    assert_true(atomic_load_explicit(&bodies, memory_order_relaxed) >= 1);
   }
   free(kids);
   free(hits);

@@ -203,9 +203,16 @@ typedef struct adapt__cancel_scope {
                                    flag is set (the engine's stop), or NULL */
   void *hook_arg;
   struct adapt__cancel_scope *prev;
+  /* adapt__tls_tasks when pushed (adapt__cancel_push): adapt_cancel and
+   * adapt_cancelled take a scope whose count differs from the thread's
+   * for a barrier (a child task runs inline above it). */
+  unsigned tasks;
 } adapt__cancel_scope;
 extern __thread unsigned adapt__tls_frames ADAPT__TLS_PUBLIC;
 extern __thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
+/* The calling thread's count of child tasks its inline adapt_join is
+ * running (the join's cancellation barrier, one add and one subtract). */
+extern __thread unsigned adapt__tls_tasks ADAPT__TLS_PUBLIC;
 /* The calling thread's worker's deque end (NULL: no worker), and its
  * current team (the innermost call with a worker limit; NULL: none). */
 extern __thread adapt__deque_end *adapt__tls_dq ADAPT__TLS_PUBLIC;
@@ -381,13 +388,12 @@ static inline int adapt__join_inline(adapt_child *child) {
   const adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
   void (*fn)(void *) = e->fn; /* read the slot before fn may push */
   void *arg = e->arg;
-  /* A task is its own context (as in adapt__sync_inline): a barrier. */
-  adapt__cancel_scope barrier;
-  barrier.flag = 0;
-  barrier.prev = adapt__cancel_top;
-  adapt__cancel_top = &barrier;
+  /* A task is its own context (as in adapt__sync_inline): the count of
+   * inline tasks makes every cancellation scope pushed before it a
+   * barrier while it runs (adapt__cancel_scope.tasks). */
+  adapt__tls_tasks++;
   fn(arg);
-  adapt__cancel_top = barrier.prev;
+  adapt__tls_tasks--;
   s->thread = 0;
   s->magic = 0;
   adapt__tls_frames = f - 1;
