@@ -140,7 +140,7 @@ static void fix_cancel(void *cv) { adapt__seq_stop(cv, 0, -ECANCELED); }
 
 static void fix_task_run(void *arg) {
   fix_task *t = arg;
-  adapt__cancel_scope scope = {&t->c->cancelled, fix_cancel, t->c, NULL};
+  adapt__cancel_scope scope = {.flag = &t->c->cancelled, .hook = fix_cancel, .hook_arg = t->c};
   adapt__cancel_push(&scope);
   if (!adapt__cancel_seen(&t->c->cancelled)) finalise(t->c, t->grain, t->first, t->n, t->prev);
   adapt__cancel_pop(&scope);

@@ -187,7 +187,7 @@ static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c);
 /* A piece (the master's or a thief's) runs with the call as the target of
  * adapt_cancel. */
 static void dowork(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
-  adapt__cancel_scope scope = {&c->cancelled, seq_cancel, c, NULL};
+  adapt__cancel_scope scope = {.flag = &c->cancelled, .hook = seq_cancel, .hook_arg = c};
   adapt__cancel_push(&scope);
   dowork_piece(f, w, c);
   adapt__cancel_pop(&scope);

@@ -1,7 +1,7 @@
-/* bench_tasks: the cost of adapt_spawn/adapt_sync (<adapt/tasks.h>) on two
- * recursions without a cut-off, fib(n) and the sum of an array halved down
- * to single elements (bench/kernels/tasks.cpp; OpenMP's fib:
- * bench/kernels/fib.cpp), against their sequential code,
+/* bench_tasks: the cost of adapt_spawn/adapt_sync and adapt_fork/adapt_join
+ * (<adapt/tasks.h>) on two recursions without a cut-off, fib(n) and the
+ * sum of an array halved down to single elements (bench/kernels/tasks.cpp;
+ * OpenMP's fib: bench/kernels/fib.cpp), against their sequential code,
  * OpenMP tasks and TBB task_group. Figures: T1/Ts of each runtime on one
  * worker (Ts: the sequential recursion), and T1/T2 on two workers (targets:
  * adapt T1/Ts <= 3, T1/T2 >= 1.8). Every run's value is checked against the
@@ -57,6 +57,8 @@ std::vector<variant> variants(const std::string &kernel, int workers, int fib_n)
     v.push_back(
         {"adapt spawn/sync", FAM_ADAPT, checked([=] { return tasks_fib_adapt(fib_n); }, want)});
     v.push_back(
+        {"adapt fork/join", FAM_ADAPT, checked([=] { return tasks_fib_fork(fib_n); }, want)});
+    v.push_back(
         {"omp tasks", FAM_OMP, checked([=] { return fib_omp_tasks(workers, fib_n); }, want)});
     v.push_back({"tbb task_group", FAM_TBB,
                  checked([=, &arena] { return tasks_fib_tbb(arena, fib_n); }, want)});
@@ -68,6 +70,8 @@ std::vector<variant> variants(const std::string &kernel, int workers, int fib_n)
       v.push_back({"sequential", FAM_SEQ, checked([=] { return tasks_sum_seq(a, n); }, want)});
     v.push_back(
         {"adapt spawn/sync", FAM_ADAPT, checked([=] { return tasks_sum_adapt(a, n); }, want)});
+    v.push_back(
+        {"adapt fork/join", FAM_ADAPT, checked([=] { return tasks_sum_fork(a, n); }, want)});
     v.push_back(
         {"omp tasks", FAM_OMP, checked([=] { return tasks_sum_omp(workers, a, n); }, want)});
     v.push_back({"tbb task_group", FAM_TBB,
@@ -126,7 +130,7 @@ void report(void) {
   for (const std::string &k : order) {
     const row &r = rows[k];
     double ovh = r.t1 / r.ts, sp = r.t1 / r.t2;
-    bool adapt = r.impl == "adapt spawn/sync";
+    bool adapt = r.impl.compare(0, 6, "adapt ") == 0;
     std::string status = !adapt ? "" : (ovh <= 3 && sp >= 1.8) ? "PASS" : "MISS";
     printf("   %-5s %-18s %10.2f %10.2f %8.2f %10.2f %10s\n", r.kernel.c_str(), r.impl.c_str(),
            1e3 * r.t1, 1e3 * r.t2, ovh, sp, adapt ? status.c_str() : "");

@@ -80,6 +80,55 @@ static long sum_adapt(const long *a, size_t n) {
 
 long tasks_sum_adapt(const long *a, size_t n) { return sum_adapt(a, n); }
 
+/* --- adapt_fork / adapt_join (a child frame per level) ----------------- */
+
+static long fib_fork(int n);
+
+static void fib_fork_task(void *p) {
+  fib_arg *a = (fib_arg *)p;
+  a->r = fib_fork(a->n);
+}
+
+static long fib_fork(int n) {
+  if (n < 2) return n;
+  fib_arg a = {n - 1, 0};
+  adapt_child c;
+  int rc = adapt_fork(&c, fib_fork_task, &a);
+  long b = fib_fork(n - 2);
+  if (rc == 0) rc = adapt_join(&c);
+  if (rc != 0) {
+    note_nested_rc(rc);
+    return -1;
+  }
+  return a.r + b;
+}
+
+long tasks_fib_fork(int n) { return fib_fork(n); }
+
+static long sum_fork(const long *a, size_t n);
+
+static void sum_fork_task(void *p) {
+  sum_arg *s = (sum_arg *)p;
+  s->r = sum_fork(s->a, s->n);
+}
+
+static long sum_fork(const long *a, size_t n) {
+  if (n == 1) return a[0];
+  size_t h = n / 2;
+  sum_arg left = {a, h, 0};
+  adapt_child c;
+  int rc = adapt_fork(&c, sum_fork_task, &left);
+  long right = sum_fork(a + h, n - h);
+  if (rc == 0) rc = adapt_join(&c);
+  if (rc != 0) {
+    note_nested_rc(rc);
+    return -1;
+  }
+  return left.r + right;
+}
+
+long tasks_sum_fork(const long *a, size_t n) { return sum_fork(a, n); }
+
 /* --- OpenMP tasks ------------------------------------------------------ */
 
 static long sum_omp(const long *a, size_t n) {

@@ -107,9 +107,13 @@ static inline void adapt__error_clear(void) {
  * so that a cancel never reaches an unrelated call. */
 /* adapt__cancel_scope and the thread-local adapt__cancel_top (the innermost
  * one, NULL outside any call; static TLS: one load to read it) are in
- * <adapt/tasks.h>: the inline adapt_sync pushes a barrier. */
+ * <adapt/tasks.h>: the inline adapt_sync pushes a barrier; the inline
+ * adapt_join counts its task in adapt__tls_tasks instead, and a scope
+ * whose recorded count (adapt__cancel_push) differs from it is a barrier
+ * for adapt_cancel and adapt_cancelled. */
 
 static inline void adapt__cancel_push(adapt__cancel_scope *s) {
+  s->tasks = adapt__tls_tasks;
   s->prev = adapt__cancel_top;
   adapt__cancel_top = s;
 }

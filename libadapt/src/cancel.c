@@ -8,12 +8,20 @@
 #include "../ext/adapt_ext.h"
 
 __thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
+__thread unsigned adapt__tls_tasks ADAPT__TLS_PUBLIC;
+
+/* The innermost cancellation scope of the calling thread's innermost
+ * context, or NULL: a barrier, or a scope pushed before the child task
+ * the thread's inline adapt_join is running (adapt__cancel_scope.tasks). */
+static adapt__cancel_scope *cancel_current(void) {
+  adapt__cancel_scope *s = adapt__cancel_top;
+  return s && s->flag && s->tasks == adapt__tls_tasks ? s : NULL;
+}
 
 int adapt_cancel(void) {
   adapt__error_clear();
-  adapt__cancel_scope *s = adapt__cancel_top;
-  if (!s || !s->flag)
-    return adapt__fail(-EPERM, "adapt_cancel: not called from a body of a parallel call");
+  adapt__cancel_scope *s = cancel_current();
+  if (!s) return adapt__fail(-EPERM, "adapt_cancel: not called from a body of a parallel call");
   /* relaxed: workers poll the flag as a hint (adapt__cancel_seen); the
    * caller learns the outcome after the region's join, which orders this
    * store before its read. */
@@ -23,6 +31,6 @@ int adapt_cancel(void) {
 }
 
 int adapt_cancelled(void) {
-  adapt__cancel_scope *s = adapt__cancel_top;
-  return s && s->flag && adapt__cancel_seen(s->flag);
+  adapt__cancel_scope *s = cancel_current();
+  return s && adapt__cancel_seen(s->flag);
 }

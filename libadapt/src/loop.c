@@ -246,7 +246,7 @@ static void run_probing(adapt_frame *frame, for_work *w, for_ctx *c) {
 static void for_run(adapt_frame *frame, void *wv, void *cv) {
   for_work *w = wv;
   for_ctx *c = cv;
-  adapt__cancel_scope scope = {&c->cancelled, NULL, NULL, NULL};
+  adapt__cancel_scope scope = {.flag = &c->cancelled};
   adapt__cancel_push(&scope);
   const int tracing = (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0;
   size_t first = w->begin;

@@ -44,6 +44,7 @@ typedef struct adapt__scope {
 } adapt__scope;
 
 _Static_assert(sizeof(adapt__scope) <= sizeof(adapt_scope), "adapt_scope too small");
+_Static_assert(sizeof(adapt_child) == sizeof(adapt_scope), "adapt_child is a scope");
 #define ADAPT__SCOPE_SAME(f)                                                                       \
   _Static_assert(offsetof(adapt__scope, f) == offsetof(adapt__scope_layout, f),                    \
                  "adapt__scope_layout." #f " (tasks.h) is not adapt__scope's")

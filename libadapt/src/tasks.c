@@ -1,5 +1,7 @@
 /* Spawn/sync tasks (<adapt/tasks.h>): adapt_scope_begin, and the exported
- * adapt_spawn and adapt_sync, over the internal scopes of scope.c.
+ * adapt_spawn and adapt_sync, over the internal scopes of scope.c; the
+ * child frames' adapt_fork and adapt_join (a scope of one task: begin and
+ * spawn, and sync, here; their inline paths fuse them).
  *
  * The work-first fast paths (Cilk-5's THE protocol, deque.h) are inline in
  * <adapt/tasks.h>: a call adapt_spawn(...) writes the task in the tail
@@ -129,10 +131,11 @@ static ADAPT_NOINLINE int sync_slow(adapt__scope *s, const adapt__spawned *e) {
   return 0;
 }
 
-int adapt_sync(adapt_scope *scope) {
+/* adapt_sync, errors naming the function name (adapt_sync, adapt_join). */
+static inline int sync_named(adapt_scope *scope, const char *name) {
   adapt__error_clear();
   adapt__scope *s = (adapt__scope *)(void *)scope;
-  if (scope_bad(s, 1)) return scope_error("adapt_sync", s);
+  if (scope_bad(s, 1)) return scope_error(name, s);
   /* Fast path: the newest entry is this scope's task (nothing stolen since
    * the spawn): run it inline; done if the counts balance. */
   const adapt__spawned *e = adapt__deque_pop_slot_hot(&s->w->dq, s->floor);
@@ -155,4 +158,19 @@ int adapt_sync(adapt_scope *scope) {
   s->magic = 0;
   adapt__region_leave(adapt__scope_region(s));
   return 0;
+}
+
+int adapt_sync(adapt_scope *scope) { return sync_named(scope, "adapt_sync"); }
+
+int adapt_fork(adapt_child *child, void (*fn)(void *), void *arg) {
+  adapt__error_clear();
+  if (!child || !fn) return adapt__fail(-EINVAL, "adapt_fork: child or fn is NULL");
+  adapt_scope *scope = (adapt_scope *)(void *)child;
+  int rc = adapt_scope_begin(scope);
+  if (rc) return rc;
+  return spawn(scope, fn, arg);
+}
+
+int adapt_join(adapt_child *child) {
+  return sync_named((adapt_scope *)(void *)child, "adapt_join");
 }

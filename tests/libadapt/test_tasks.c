@@ -3,7 +3,7 @@
  * together), loops inside tasks and tasks inside loops, a victim's spawned
  * task before its adaptive work (also for a request posted before the
  * spawn), the owner's inline fast path (slot reuse, cancellation
- * barrier), errors. */
+ * barrier), adapt_fork/adapt_join, errors. */
 #include <adapt/algorithms.h>
 #include <adapt/tasks.h>
 #include <errno.h>
@@ -367,6 +367,139 @@ static void test_exported(void **state) {
   free(hits);
 }
 
+/* adapt_fork/adapt_join: fib and exactly-once marks through children
+ * (joined inline, or stolen and waited for), a task stolen for sure (the
+ * owner waits for a thief to start it), children nested LIFO past the
+ * deque's capacity (the rest run at once), mixed with scopes, the
+ * cancellation barrier, the exported functions, errors. */
+static long fork_fib(int n);
+static void fork_fib_task(void *p) {
+  fib_arg *a = p;
+  a->r = fork_fib(a->n);
+}
+static long fork_fib(int n) {
+  if (n < 2) return n;
+  fib_arg a = {n - 1, 0};
+  adapt_child c;
+  assert_int_equal(adapt_fork(&c, fork_fib_task, &a), 0);
+  long b = fork_fib(n - 2);
+  assert_int_equal(adapt_join(&c), 0);
+  return a.r + b;
+}
+typedef struct fork_marks {
+  unsigned char *hits;
+  size_t n;
+} fork_marks;
+static void fork_marks_task(void *p) {
+  fork_marks *m = p;
+  if (m->n == 1) {
+    m->hits[0]++;
+    return;
+  }
+  fork_marks l = {m->hits, m->n / 2}, r = {m->hits + m->n / 2, m->n - m->n / 2};
+  adapt_child c;
+  assert_int_equal(adapt_fork(&c, fork_marks_task, &l), 0);
+  fork_marks_task(&r);
+  assert_int_equal(adapt_join(&c), 0);
+}
+typedef struct fork_steal {
+  atomic_int started;
+  const void *thread;
+} fork_steal;
+static void fork_steal_task(void *p) {
+  fork_steal *f = p;
+  f->thread = (const void *)pthread_self();
+  /* release: pairs with the owner's acquire load below (a hint only: the
+   * join orders everything) */
+  atomic_store_explicit(&f->started, 1, memory_order_release);
+}
+static void fork_cancel_task(void *p) {
+  fp *a = p;
+  a->cancel_rc = adapt_cancel();
+  a->loop_rc = adapt_for(0, 4, fp_cancel_body, NULL, NULL);
+}
+static void fork_cancel_body(size_t b, size_t e, void *ctx) {
+  for (size_t i = b; i < e; i++) {
+    fp a = {0};
+    adapt_child c;
+    assert_int_equal(adapt_fork(&c, fork_cancel_task, &a), 0);
+    assert_int_equal(adapt_join(&c), 0);
+    assert_int_equal(a.cancel_rc, -EPERM);
+    assert_int_equal(a.loop_rc, -ECANCELED);
+    ((unsigned char *)ctx)[i]++;
+  }
+}
+
+static void fork_cancelled_task(void *p) { *(int *)p = adapt_cancelled(); }
+/* Cancels its loop, then a child sees no cancellation (barrier) and the
+ * body sees it again after the join. */
+static void fork_cancelled_body(size_t b, size_t e, void *ctx) {
+  assert_int_equal(adapt_cancel(), 0);
+  int seen = -1;
+  adapt_child c;
+  assert_int_equal(adapt_fork(&c, fork_cancelled_task, &seen), 0);
+  assert_int_equal(adapt_join(&c), 0);
+  assert_int_equal(seen, 0);
+  assert_int_equal(adapt_cancelled(), 1);
+  atomic_fetch_add_explicit((atomic_int *)ctx, 1, memory_order_relaxed);
+}
+
+static void test_fork_join(void **state) {
+  int n = (int)adapt_test_scale(24, 18);
+  long expect[25] = {0, 1};
+  for (int i = 2; i <= 24; i++) expect[i] = expect[i - 1] + expect[i - 2];
+  size_t m = adapt_test_scale(1u << 16, 1u << 12), many = ADAPT__DEQUE_CAP + 16;
+  unsigned char *hits = calloc(many > m ? many : m, 1);
+  adapt_child *kids = calloc(many, sizeof *kids);
+  assert_true(hits && kids);
+  int (*fork)(adapt_child *, void (*)(void *), void *) = adapt_fork;
+  int (*join)(adapt_child *) = adapt_join;
+  for (int k = 0; k < 2; k++) {
+    assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
+    assert_int_equal(fork_fib(n), expect[n]); /* top level: the function */
+    memset(hits, 0, m);
+    fork_marks all = {hits, m};
+    fork_marks_task(&all);
+    for (size_t i = 0; i < m; i++) assert_int_equal(hits[i], 1);
+    /* In a region: nested LIFO past the capacity, half through pointers. */
+    adapt_scope s;
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    memset(hits, 0, many);
+    for (size_t i = 0; i < many; i++)
+      assert_int_equal((i % 2 ? fork : adapt_fork)(&kids[i], mark, &hits[i]), 0);
+    assert_int_equal(adapt_spawn(&s, mark, &hits[0]), 0);
+    assert_int_equal(adapt_sync(&s), -EINVAL); /* the children are open */
+    assert_int_equal(adapt_join(&kids[0]), -EINVAL);
+    for (size_t i = many; i-- > 0;) assert_int_equal((i % 3 ? join : adapt_join)(&kids[i]), 0);
+    assert_int_equal(adapt_join(&kids[1]), -EINVAL); /* joined */
+    assert_int_equal(join(&kids[1]), -EINVAL);
+    assert_int_equal(adapt_sync(&s), 0);
+    assert_int_equal(hits[0], 2);
+    for (size_t i = 1; i < many; i++) assert_int_equal(hits[i], 1);
+    /* Stolen for sure with two workers: wait (bounded) for a thief. */
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    fork_steal f = {0};
+    assert_int_equal(adapt_fork(&kids[0], fork_steal_task, &f), 0);
+    for (int t = 0; k == 1 && t < 20000; t++) {
+      if (atomic_load_explicit(&f.started, memory_order_acquire)) break;
+      nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
+    assert_int_equal(adapt_join(&kids[0]), 0);
+    assert_int_equal(atomic_load_explicit(&f.started, memory_order_relaxed), 1);
+    if (k == 0) assert_ptr_equal(f.thread, (const void *)pthread_self());
+    assert_int_equal(adapt_sync(&s), 0);
+    /* The barrier: adapt_cancel in a child reaches no loop. */
+    memset(hits, 0, 8);
+    assert_int_equal(adapt_for(0, 8, fork_cancel_body, hits, NULL), 0);
+    for (int i = 0; i < 8; i++) assert_int_equal(hits[i], 1);
+    atomic_int bodies = 0;
+    assert_int_equal(adapt_for(0, 64, fork_cancelled_body, &bodies, NULL), -ECANCELED);
+    assert_true(atomic_load_explicit(&bodies, memory_order_relaxed) >= 1);
+  }
+  free(kids);
+  free(hits);
+}
+
 static void test_errors(void **state) {
   adapt_scope s;
   memset(&s, 0, sizeof s);
@@ -380,6 +513,14 @@ static void test_errors(void **state) {
   assert_int_equal(adapt_try_finalize(), -EBUSY); /* inside a scope */
   assert_int_equal(adapt_sync(&s), 0);
   assert_int_equal(adapt_sync(&s), -EINVAL); /* closed */
+  adapt_child c;
+  memset(&c, 0, sizeof c);
+  assert_int_equal(adapt_fork(NULL, mark, NULL), -EINVAL);
+  assert_int_equal(adapt_join(&c), -EINVAL); /* not forked */
+  assert_int_equal(adapt_join(NULL), -EINVAL);
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  assert_int_equal(adapt_fork(&c, NULL, NULL), -EINVAL);
+  assert_int_equal(adapt_sync(&s), 0);
 }
 
 int main(void) {
@@ -393,6 +534,7 @@ int main(void) {
       ADAPT_TEST(test_task_before_pending_request),
       ADAPT_TEST(test_fast_path),
       ADAPT_TEST(test_exported),
+      ADAPT_TEST(test_fork_join),
   };
   return adapt_test_run("tasks", tests);
 }

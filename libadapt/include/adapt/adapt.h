@@ -29,9 +29,10 @@ extern "C" {
  * version may break the ABI (0.3: adapt_seq_kernel grew thief_parts; 0.4:
  * adapt_attr grew max_workers and adapt_scope a pointer; 0.5: adapt_scope
  * grew a pointer, <adapt/tasks.h> inlines spawn and sync over its layout;
- * 0.6: the deque end names its owner, adapt_scope_begin is inline). */
+ * 0.6: the deque end names its owner, adapt_scope_begin is inline; 0.7:
+ * adapt_child, adapt_fork and adapt_join). */
 #define ADAPT_VERSION_MAJOR 0
-#define ADAPT_VERSION_MINOR 6
+#define ADAPT_VERSION_MINOR 7
 #define ADAPT_VERSION_PATCH 0
 #define ADAPT_VERSION_HEX                                                                          \
   ((ADAPT_VERSION_MAJOR << 16) | (ADAPT_VERSION_MINOR << 8) | ADAPT_VERSION_PATCH)

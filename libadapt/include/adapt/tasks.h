@@ -26,7 +26,15 @@
  * request for its adaptive work (loops and algorithms), which the victim
  * refuses while a spawned task waits in its deque (the thief then takes the
  * task, even one spawned after the request was posted): both kinds
- * coexist, and each may nest the other. */
+ * coexist, and each may nest the other.
+ *
+ * A recursion that spawns one child and syncs it may use a child frame,
+ * a scope of exactly one task with cheaper inline paths:
+ *
+ *     adapt_child c;
+ *     adapt_fork(&c, fib_task, &a);         // begin + spawn
+ *     long b = fib(n - 2);
+ *     adapt_join(&c);                       // sync: a.r is ready */
 #ifndef LIBADAPT_INCLUDE_ADAPT_TASKS_H
 #define LIBADAPT_INCLUDE_ADAPT_TASKS_H
 
@@ -80,6 +88,34 @@ ADAPT_API int adapt_spawn(adapt_scope *scope, void (*fn)(void *arg), void *arg);
  * As adapt_spawn: a call is the inline fast path below, the function is
  * exported too, and the same two things are not guaranteed. */
 ADAPT_API int adapt_sync(adapt_scope *scope);
+
+/* A child-task frame: a scope of exactly one task, for the recursions that
+ * spawn one child and sync it (fib, divide and conquer), at the
+ * work-first cost. Allocate it yourself (on the stack). Private content. */
+typedef struct adapt_child {
+  void *adapt_priv[8];
+} adapt_child;
+
+/* Fork fn(arg) in child: adapt_scope_begin and adapt_spawn in one call,
+ * the frame itself being the scope (scopes, frames and children nest
+ * alike: join an inner child before an outer scope or child is synced).
+ * fn(arg) runs, on this or another worker, before adapt_join(child)
+ * returns; arg is owned by the caller and must stay valid until then.
+ * Errors (nothing forked): -EINVAL NULL child or fn; adapt_scope_begin's.
+ * Calling context: any thread (a top-level region as adapt_scope_begin).
+ * A call is an inline fast path (a macro) when nested in a region of the
+ * calling thread; the function does the same out of line. Not guaranteed:
+ * that a successful call empties adapt_last_error(). */
+ADAPT_API int adapt_fork(adapt_child *child, void (*fn)(void *arg), void *arg);
+
+/* Wait for the child's task (running it here when no thief took it; other
+ * work meanwhile when one did) and close the frame. Errors (nothing waited
+ * for): as adapt_sync's (child not forked or already joined, forked by
+ * another thread, joined out of order). Calling context: the forking
+ * thread. A call is an inline fast path (a macro); not guaranteed: as
+ * adapt_fork, and that a frame never forked (uninitialised bytes) is told
+ * from a forked one. */
+ADAPT_API int adapt_join(adapt_child *child);
 
 /* --- Inline fast paths ------------------------------------------------------
  * Layout public for the inline functions below only: the fields are not
@@ -167,9 +203,16 @@ typedef struct adapt__cancel_scope {
                                    flag is set (the engine's stop), or NULL */
   void *hook_arg;
   struct adapt__cancel_scope *prev;
+  /* adapt__tls_tasks when pushed (adapt__cancel_push): adapt_cancel and
+   * adapt_cancelled take a scope whose count differs from the thread's
+   * for a barrier (a child task runs inline above it). */
+  unsigned tasks;
 } adapt__cancel_scope;
 extern __thread unsigned adapt__tls_frames ADAPT__TLS_PUBLIC;
 extern __thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
+/* The calling thread's count of child tasks its inline adapt_join is
+ * running (the join's cancellation barrier, one add and one subtract). */
+extern __thread unsigned adapt__tls_tasks ADAPT__TLS_PUBLIC;
 /* The calling thread's worker's deque end (NULL: no worker), and its
  * current team (the innermost call with a worker limit; NULL: none). */
 extern __thread adapt__deque_end *adapt__tls_dq ADAPT__TLS_PUBLIC;
@@ -279,10 +322,90 @@ static inline int adapt__sync_inline(adapt_scope *scope) {
   return 0;
 }
 
+/* adapt_fork nested in a region: adapt__scope_begin_inline then
+ * adapt__spawn_inline fused (one look at the thread-locals, the counts of
+ * one task stored at once: pushed 1, local 0, remote 0, splits 0). */
+static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), void *arg) {
+  unsigned f = adapt__tls_frames;
+  adapt__deque_end *d = adapt__tls_dq;
+  if (__builtin_expect(!child || !fn || f == 0 || !d, 0)) return (adapt_fork)(child, fn, arg);
+  /* relaxed: only the owner writes tail. */
+  size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
+  if (__builtin_expect(t >= d->limit, 0)) return (adapt_fork)(child, fn, arg);
+  adapt__scope_layout *s = (adapt__scope_layout *)(void *)child;
+  adapt__tls_frames = f + 1;
+  s->w = d->owner;
+  s->dq = d;
+  s->floor = t;
+  s->thread = ADAPT__THREAD_SELF();
+  s->pushed = 1;
+  s->local = 0;
+  s->key = (f + 1) << 2; /* a nested region (kind 0) */
+  s->magic = ADAPT__SCOPE_MAGIC;
+  s->team = adapt__team_cur;
+  /* plain stores: no other worker sees the scope before the store of
+   * tail below publishes it (its release half orders them before). */
+  s->remote = 0;
+  s->splits = 0;
+  adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
+  e->run = 0;
+  e->split = 0;
+  e->scope = (struct adapt__scope *)(void *)s;
+  e->fn = fn;
+  e->arg = arg;
+  /* seq_cst: as in adapt__spawn_inline (pairs with the thief's seq_cst
+   * load of tail; Dekker with the idle protocol's sleepers). */
+  __atomic_store_n(&d->tail, t + 1, __ATOMIC_SEQ_CST);
+  /* seq_cst: the other half of that Dekker pair. */
+  if (__builtin_expect(__atomic_load_n(d->sleepers, __ATOMIC_SEQ_CST) > 0, 0))
+    adapt__spawn_wake((adapt_scope *)(void *)child);
+  return 0;
+}
+
+/* adapt_join when the child's task is still the newest entry of the deque
+ * (tail == floor + 1: the join is in order and nothing popped it) and the
+ * THE pop wins: run it here and close the frame; else the function. */
+static inline int adapt__join_inline(adapt_child *child) {
+  adapt__scope_layout *s = (adapt__scope_layout *)(void *)child;
+  unsigned f = adapt__tls_frames;
+  if (__builtin_expect(!s || s->thread != ADAPT__THREAD_SELF() || s->key != f << 2, 0))
+    return (adapt_join)(child);
+  adapt__deque_end *d = s->dq;
+  size_t t = s->floor;
+  /* relaxed: only the owner writes tail. */
+  if (__builtin_expect(__atomic_load_n(&d->tail, __ATOMIC_RELAXED) != t + 1 || s->local != 0, 0))
+    return (adapt_join)(child);
+  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
+   * (pairs with the thief's seq_cst increment of head and load of tail). */
+  __atomic_store_n(&d->tail, t, __ATOMIC_SEQ_CST);
+  if (__builtin_expect(__atomic_load_n(d->head, __ATOMIC_SEQ_CST) > t, 0)) {
+    /* A thief may be taking it: put it back, the library decides under
+     * the deque's lock. release: pairs with a thief's seq_cst load of
+     * tail (the slot stays visible). */
+    __atomic_store_n(&d->tail, t + 1, __ATOMIC_RELEASE);
+    return (adapt_join)(child);
+  }
+  const adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
+  void (*fn)(void *) = e->fn; /* read the slot before fn may push */
+  void *arg = e->arg;
+  /* A task is its own context (as in adapt__sync_inline): the count of
+   * inline tasks makes every cancellation scope pushed before it a
+   * barrier while it runs (adapt__cancel_scope.tasks). */
+  adapt__tls_tasks++;
+  fn(arg);
+  adapt__tls_tasks--;
+  s->thread = 0;
+  s->magic = 0;
+  adapt__tls_frames = f - 1;
+  return 0;
+}
+
 #ifndef ADAPT__TASKS_NO_INLINE
 #define adapt_scope_begin(scope) adapt__scope_begin_inline(scope)
 #define adapt_spawn(scope, fn, arg) adapt__spawn_inline(scope, fn, arg)
 #define adapt_sync(scope) adapt__sync_inline(scope)
+#define adapt_fork(child, fn, arg) adapt__fork_inline(child, fn, arg)
+#define adapt_join(child) adapt__join_inline(child)
 #endif
 
 #ifdef __cplusplus
