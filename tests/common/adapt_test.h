@@ -37,6 +37,20 @@ static inline size_t adapt_test_scale(size_t n_release, size_t n_sanitized) {
   return (v && strcmp(v, "release") != 0) ? n_sanitized : n_release;
 }
 
+/* 1 in the ThreadSanitizer variant: where a race test runs fewer trials
+ * (each trial a handoff between threads, 5-15x slower under TSan; TSan sees
+ * a race on the first trial that runs both sides of it). */
+static inline int adapt_test_tsan(void) {
+  const char *v = getenv("ADAPT_TEST_VARIANT");
+  return v && strcmp(v, "tsan") == 0;
+}
+
+/* The trial count of a race test: n_release in release, n_asan under
+ * AddressSanitizer, n_tsan under ThreadSanitizer. */
+static inline size_t adapt_test_trials(size_t n_release, size_t n_asan, size_t n_tsan) {
+  return adapt_test_tsan() ? n_tsan : adapt_test_scale(n_release, n_asan);
+}
+
 /* 1 when a matrix of cases may leave out its runs on n workers in this
  * variant. Under ThreadSanitizer the matrices (whose worker lists are
  * {1, 2, 3, 8} or {2, 3, 8}) run 2 workers (a pair: one thief) and 8 (four
@@ -44,10 +58,7 @@ static inline size_t adapt_test_scale(size_t n_release, size_t n_sanitized) {
  * races live; they leave out 1 (nothing runs concurrently) and 3 (uneven
  * splits: a question of results, which the release and asan variants check
  * on every count). Every other variant runs every case. */
-static inline int adapt_test_skip_workers(int n) {
-  const char *v = getenv("ADAPT_TEST_VARIANT");
-  return (n == 1 || n == 3) && v && strcmp(v, "tsan") == 0;
-}
+static inline int adapt_test_skip_workers(int n) { return (n == 1 || n == 3) && adapt_test_tsan(); }
 
 /* (Re)start the runtime with n workers; returns adapt_init's code. */
 static inline int adapt_test_workers(int n) {

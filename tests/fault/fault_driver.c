@@ -315,11 +315,11 @@ static void sc_algo_map(void) {
     if (!expect_rc("adapt_for_each_range",
                    adapt_for_each_range(marks, n_elems, 1, op_mark_range, NULL, &a), ok_none))
       check_marks("adapt_for_each_range", n_elems, 1);
-    memset(out, 0, sizeof out);
+    memset(out, 0, n_elems * sizeof *out);
     if (!expect_rc("adapt_transform", adapt_transform(in, n_elems, 8, out, 8, op_f3, NULL, &a),
                    ok_none))
       check_out_f3("adapt_transform");
-    memset(out, 0, sizeof out);
+    memset(out, 0, n_elems * sizeof *out);
     if (!expect_rc("adapt_transform_range",
                    adapt_transform_range(in, n_elems, 8, out, 8, op_f3_range, NULL, &a), ok_none))
       check_out_f3("adapt_transform_range");
@@ -344,20 +344,20 @@ static void sc_algo_map(void) {
     if (!expect_rc("adapt_find_if_range",
                    adapt_find_if_range(in, n_elems, 8, &idx, find_range, &target, &a), ok_none))
       assert_int_equal(idx, target);
-    memset(scan_out, 0, sizeof scan_out);
+    memset(scan_out, 0, n_elems * sizeof *scan_out);
     if (!expect_rc("adapt_inclusive_scan_range",
                    adapt_inclusive_scan_range(scan_in, n_elems, sizeof(affine), scan_out,
                                               scan_range, scan_add, NULL, &a),
                    ok_none))
       check_scan_out("adapt_inclusive_scan_range");
     const affine init = {3, 5};
-    memset(scan_out, 0, sizeof scan_out);
+    memset(scan_out, 0, n_elems * sizeof *scan_out);
     if (!expect_rc("adapt_exclusive_scan",
                    adapt_exclusive_scan(scan_in, n_elems, sizeof(affine), scan_out, &init, op_scan,
                                         NULL, &a),
                    ok_none))
       check_xscan_out("adapt_exclusive_scan", init);
-    memset(scan_out, 0, sizeof scan_out);
+    memset(scan_out, 0, n_elems * sizeof *scan_out);
     if (!expect_rc("adapt_exclusive_scan_range",
                    adapt_exclusive_scan_range(scan_in, n_elems, sizeof(affine), scan_out, &init,
                                               xscan_range, scan_add, NULL, &a),
@@ -697,7 +697,7 @@ static void sc_lazy(void) {
     check_marks("adaptive task", n_elems, 1);
   }
 
-  memset(out, 0, sizeof out);
+  memset(out, 0, n_elems * sizeof *out);
   rc = expect_rc("adapt_transform", adapt_transform(in, n_elems, 8, out, 8, op_f3, NULL, NULL),
                  ok_nomem);
   if (rc == 0) check_out_f3("adapt_transform");

@@ -222,7 +222,7 @@ static void test_hybrid_threads(void **state) {
   assert_int_equal(pthread_mutex_init(&sh->go_mu, NULL), 0);
   assert_int_equal(pthread_cond_init(&sh->go_cv, NULL), 0);
   unsigned seed = 4242;
-  size_t trials = adapt_test_scale(120, 25);
+  size_t trials = adapt_test_trials(120, 25, 10); /* every (R, P), each delay class */
   pthread_t th[16];
   for (unsigned R = 1; R <= 16; R *= 2)
     for (unsigned P = 1; P <= R; P++)

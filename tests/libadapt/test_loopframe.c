@@ -424,8 +424,12 @@ static void run_races(int nthieves, size_t trials_per_case) {
   free(r);
 }
 
-static void test_race_one_thief(void **state) { run_races(1, adapt_test_scale(20000, 3000)); }
-static void test_race_two_thieves(void **state) { run_races(2, adapt_test_scale(6000, 1000)); }
+static void test_race_one_thief(void **state) {
+  run_races(1, adapt_test_trials(20000, 3000, 1000));
+}
+static void test_race_two_thieves(void **state) {
+  run_races(2, adapt_test_trials(6000, 1000, 400));
+}
 
 int main(void) {
   const struct CMUnitTest tests[] = {
