@@ -85,6 +85,60 @@ struct raw {
   T *begin() { return p; }
   T *end() { return p + n; }
 };
+
+/* A move-only element that counts its move assignments, and those onto
+ * itself (std never makes one). */
+std::atomic<long> moves{0}, self_moves{0};
+struct moved {
+  int v = 0;
+  explicit moved(int x) : v(x) {}
+  moved(const moved &) = delete;
+  moved(moved &&o) noexcept : v(o.v) {}
+  moved &operator=(const moved &) = delete;
+  moved &operator=(moved &&o) noexcept {
+    moves.fetch_add(1, std::memory_order_relaxed);
+    if (this == &o) self_moves.fetch_add(1, std::memory_order_relaxed);
+    v = o.v;
+    return *this;
+  }
+};
+
+/* remove_if and unique in place on a move-only element against std on
+ * the values a: the same survivors in order; std's test counts (n calls;
+ * unique n - 1); each survivor moved at most twice (its piece's
+ * compaction, then the move down to the master's), none onto itself. */
+void check_in_place(const adapt::policy &pol, const std::vector<int> &a) {
+  const long n = static_cast<long>(a.size());
+  std::vector<moved> x;
+  x.reserve(a.size());
+  for (int v : a) x.emplace_back(v);
+  std::atomic<long> calls{0};
+  moves = 0;
+  self_moves = 0;
+  auto e = adapt::remove_if(pol, x.begin(), x.end(), [&calls](const moved &m) {
+    calls.fetch_add(1, std::memory_order_relaxed);
+    return m.v == 1;
+  });
+  auto y = a;
+  auto ey = std::remove(y.begin(), y.end(), 1);
+  CHECK(e - x.begin() == ey - y.begin());
+  CHECK(std::equal(x.begin(), e, y.begin(), [](const moved &m, int v) { return m.v == v; }));
+  CHECK(calls.load() == n && moves.load() <= 2 * (e - x.begin()) && self_moves.load() == 0);
+  x.clear();
+  for (int v : a) x.emplace_back(v);
+  calls = 0;
+  moves = 0;
+  e = adapt::unique(pol, x.begin(), x.end(), [&calls](const moved &u, const moved &v) {
+    calls.fetch_add(1, std::memory_order_relaxed);
+    return u.v == v.v;
+  });
+  y = a;
+  ey = std::unique(y.begin(), y.end());
+  CHECK(e - x.begin() == ey - y.begin());
+  CHECK(std::equal(x.begin(), e, y.begin(), [](const moved &m, int v) { return m.v == v; }));
+  CHECK(calls.load() == (n > 0 ? n - 1 : 0) && moves.load() <= 2 * (e - x.begin()) &&
+        self_moves.load() == 0);
+}
 } // namespace
 
 void test_select() {
@@ -104,6 +158,17 @@ void test_select() {
       }
       auto s = strings(ints(n, 10, 3));
       check_removes(pol, s, [](const std::string &t) { return t.size() == 9; });
+      /* short runs; runs across chunks and pieces; one run; a first half
+       * removed (a stolen back half moves down far: in parallel rounds) */
+      check_in_place(pol, ints(n, 11, 3));
+      std::vector<int> runs(n), one(n, 1), half(n);
+      for (std::size_t i = 0; i < n; i++) {
+        runs[i] = static_cast<int>(i / 700 % 3);
+        half[i] = i < n / 2 ? 1 : static_cast<int>(i);
+      }
+      check_in_place(pol, runs);
+      check_in_place(pol, one);
+      check_in_place(pol, half);
     }
     where = "select-nopolicy n=" + std::to_string(n);
     std::vector<counted> c(n), d(n), d2(n);
