@@ -86,14 +86,14 @@ struct raw {
   T *end() { return p + n; }
 };
 
-/* A move-only element that counts its move assignments, and those onto
- * itself (std never makes one). */
-std::atomic<long> moves{0}, self_moves{0};
+/* A move-only element that counts its move constructions and move
+ * assignments, and the assignments onto itself (std never makes one). */
+std::atomic<long> moves{0}, self_moves{0}, move_constructs{0};
 struct moved {
   int v = 0;
   explicit moved(int x) : v(x) {}
   moved(const moved &) = delete;
-  moved(moved &&o) noexcept : v(o.v) {}
+  moved(moved &&o) noexcept : v(o.v) { move_constructs.fetch_add(1, std::memory_order_relaxed); }
   moved &operator=(const moved &) = delete;
   moved &operator=(moved &&o) noexcept {
     moves.fetch_add(1, std::memory_order_relaxed);
@@ -196,7 +196,45 @@ void test_select() {
   }
 }
 
+/* inplace_merge's two paths told apart by their moves: the parallel one
+ * move-constructs each element into its buffer and move-assigns it back
+ * (n and n), std::inplace_merge (taken alone: one worker, .workers(1))
+ * moves otherwise; a dispatch to the wrong path changes the counts. */
+void check_merge_paths() {
+  std::size_t n = sizes().back(), k = (n + 1) / 2;
+  where = "inplace_merge paths n=" + std::to_string(n);
+  auto runs = [&] { /* the evens, then the odds: two sorted runs */
+                    std::vector<moved> x;
+                    x.reserve(n);
+                    for (std::size_t i = 0; i < n; i++)
+                      x.emplace_back(static_cast<int>(i < k ? 2 * i : 2 * (i - k) + 1));
+                    return x;
+  };
+  auto less = [](const moved &u, const moved &v) { return u.v < v.v; };
+  auto counts = [](auto &&merge) {
+    moves = 0;
+    move_constructs = 0;
+    merge();
+    return std::make_pair(move_constructs.load(), moves.load());
+  };
+  const auto par_counts = std::make_pair(static_cast<long>(n), static_cast<long>(n));
+  auto y = runs();
+  auto by_std = counts([&] { std::inplace_merge(y.begin(), y.begin() + long(k), y.end(), less); });
+  CHECK(by_std != par_counts); /* the counts tell the paths apart */
+  for (adapt::policy pol : {adapt::par, adapt::par.workers(1)}) {
+    auto x = runs();
+    bool alone = adapt_num_workers() == 1 || pol.max_workers() == 1;
+    auto got =
+        counts([&] { adapt::inplace_merge(pol, x.begin(), x.begin() + long(k), x.end(), less); });
+    CHECK(got == (alone ? by_std : par_counts));
+    bool sorted = true;
+    for (std::size_t i = 0; i < n; i++) sorted = sorted && x[i].v == static_cast<int>(i);
+    CHECK(sorted);
+  }
+}
+
 void test_merge() {
+  check_merge_paths();
   for (std::size_t n : sizes()) {
     for (auto &[pname, pol] : policies(n)) {
       where = "merge n=" + std::to_string(n) + " " + pname;
