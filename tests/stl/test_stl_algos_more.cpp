@@ -85,6 +85,60 @@ struct raw {
   T *begin() { return p; }
   T *end() { return p + n; }
 };
+
+/* A move-only element that counts its move constructions and move
+ * assignments, and the assignments onto itself (std never makes one). */
+std::atomic<long> moves{0}, self_moves{0}, move_constructs{0};
+struct moved {
+  int v = 0;
+  explicit moved(int x) : v(x) {}
+  moved(const moved &) = delete;
+  moved(moved &&o) noexcept : v(o.v) { move_constructs.fetch_add(1, std::memory_order_relaxed); }
+  moved &operator=(const moved &) = delete;
+  moved &operator=(moved &&o) noexcept {
+    moves.fetch_add(1, std::memory_order_relaxed);
+    if (this == &o) self_moves.fetch_add(1, std::memory_order_relaxed);
+    v = o.v;
+    return *this;
+  }
+};
+
+/* remove_if and unique in place on a move-only element against std on
+ * the values a: the same survivors in order; std's test counts (n calls;
+ * unique n - 1); each survivor moved at most twice (its piece's
+ * compaction, then the move down to the master's), none onto itself. */
+void check_in_place(const adapt::policy &pol, const std::vector<int> &a) {
+  const long n = static_cast<long>(a.size());
+  std::vector<moved> x;
+  x.reserve(a.size());
+  for (int v : a) x.emplace_back(v);
+  std::atomic<long> calls{0};
+  moves = 0;
+  self_moves = 0;
+  auto e = adapt::remove_if(pol, x.begin(), x.end(), [&calls](const moved &m) {
+    calls.fetch_add(1, std::memory_order_relaxed);
+    return m.v == 1;
+  });
+  auto y = a;
+  auto ey = std::remove(y.begin(), y.end(), 1);
+  CHECK(e - x.begin() == ey - y.begin());
+  CHECK(std::equal(x.begin(), e, y.begin(), [](const moved &m, int v) { return m.v == v; }));
+  CHECK(calls.load() == n && moves.load() <= 2 * (e - x.begin()) && self_moves.load() == 0);
+  x.clear();
+  for (int v : a) x.emplace_back(v);
+  calls = 0;
+  moves = 0;
+  e = adapt::unique(pol, x.begin(), x.end(), [&calls](const moved &u, const moved &v) {
+    calls.fetch_add(1, std::memory_order_relaxed);
+    return u.v == v.v;
+  });
+  y = a;
+  ey = std::unique(y.begin(), y.end());
+  CHECK(e - x.begin() == ey - y.begin());
+  CHECK(std::equal(x.begin(), e, y.begin(), [](const moved &m, int v) { return m.v == v; }));
+  CHECK(calls.load() == (n > 0 ? n - 1 : 0) && moves.load() <= 2 * (e - x.begin()) &&
+        self_moves.load() == 0);
+}
 } // namespace
 
 void test_select() {
@@ -104,6 +158,17 @@ void test_select() {
       }
       auto s = strings(ints(n, 10, 3));
       check_removes(pol, s, [](const std::string &t) { return t.size() == 9; });
+      /* short runs; runs across chunks and pieces; one run; a first half
+       * removed (a stolen back half moves down far: in parallel rounds) */
+      check_in_place(pol, ints(n, 11, 3));
+      std::vector<int> runs(n), one(n, 1), half(n);
+      for (std::size_t i = 0; i < n; i++) {
+        runs[i] = static_cast<int>(i / 700 % 3);
+        half[i] = i < n / 2 ? 1 : static_cast<int>(i);
+      }
+      check_in_place(pol, runs);
+      check_in_place(pol, one);
+      check_in_place(pol, half);
     }
     where = "select-nopolicy n=" + std::to_string(n);
     std::vector<counted> c(n), d(n), d2(n);
@@ -131,7 +196,45 @@ void test_select() {
   }
 }
 
+/* inplace_merge's two paths told apart by their moves: the parallel one
+ * move-constructs each element into its buffer and move-assigns it back
+ * (n and n), std::inplace_merge (taken alone: one worker, .workers(1))
+ * moves otherwise; a dispatch to the wrong path changes the counts. */
+void check_merge_paths() {
+  std::size_t n = sizes().back(), k = (n + 1) / 2;
+  where = "inplace_merge paths n=" + std::to_string(n);
+  auto runs = [&] { /* the evens, then the odds: two sorted runs */
+                    std::vector<moved> x;
+                    x.reserve(n);
+                    for (std::size_t i = 0; i < n; i++)
+                      x.emplace_back(static_cast<int>(i < k ? 2 * i : 2 * (i - k) + 1));
+                    return x;
+  };
+  auto less = [](const moved &u, const moved &v) { return u.v < v.v; };
+  auto counts = [](auto &&merge) {
+    moves = 0;
+    move_constructs = 0;
+    merge();
+    return std::make_pair(move_constructs.load(), moves.load());
+  };
+  const auto par_counts = std::make_pair(static_cast<long>(n), static_cast<long>(n));
+  auto y = runs();
+  auto by_std = counts([&] { std::inplace_merge(y.begin(), y.begin() + long(k), y.end(), less); });
+  CHECK(by_std != par_counts); /* the counts tell the paths apart */
+  for (adapt::policy pol : {adapt::par, adapt::par.workers(1)}) {
+    auto x = runs();
+    bool alone = adapt_num_workers() == 1 || pol.max_workers() == 1;
+    auto got =
+        counts([&] { adapt::inplace_merge(pol, x.begin(), x.begin() + long(k), x.end(), less); });
+    CHECK(got == (alone ? by_std : par_counts));
+    bool sorted = true;
+    for (std::size_t i = 0; i < n; i++) sorted = sorted && x[i].v == static_cast<int>(i);
+    CHECK(sorted);
+  }
+}
+
 void test_merge() {
+  check_merge_paths();
   for (std::size_t n : sizes()) {
     for (auto &[pname, pol] : policies(n)) {
       where = "merge n=" + std::to_string(n) + " " + pname;

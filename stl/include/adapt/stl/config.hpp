@@ -39,8 +39,10 @@
 
 /* Scans and copy_if: the elements got from thieves are finalised (outputs
  * chained from their block prefixes, after the region; selected elements
- * copied to their place, at the merge) by a parallel map from this many
- * elements on; fewer sequentially. Elements. Default 16384. */
+ * copied to their place, at the merge; remove_if and unique: a stolen
+ * piece's survivors moved down, in rounds no longer than the gap) by a
+ * parallel map from this many elements on; fewer sequentially. Elements.
+ * Default 16384. */
 #ifndef ADAPT_STL_NESTED_MIN
 #define ADAPT_STL_NESTED_MIN 16384
 #endif

@@ -2,20 +2,30 @@
  * (included by it, through <adapt/stl/algorithms.hpp>): remove, remove_if,
  * remove_copy, remove_copy_if, unique, unique_copy, partition_copy.
  *
- * One pass, the test called once per element (unique: once per pair of
- * neighbours), as copy_if: the calling thread (the master, from the front)
- * puts each kept element at its final place at once; a stolen piece
- * records the indices of its kept (partition_copy: also of its rejected)
- * elements, one list per chunk, and when the master reaches it the
- * elements are assigned to their place, each once (a parallel map over
- * the lists when they hold ADAPT_STL_NESTED_MIN elements or more and the
- * output is another range; in place, in order on the calling thread: an
- * element only moves towards the front, over elements already read).
- * unique compares neighbours (its predicate is an equivalence, as std
- * requires): a piece's first element waits for the merge, where its
- * predecessor's piece is known (in place: the master compares it with the
- * last element it kept, as std does). The schedulers do not apply (merges
- * in sequence order); the policy's other attributes do. */
+ * One pass, the test called once per element (unique: once per element
+ * after the first, as std), under the sequence engine (the calling thread,
+ * the master, from the front; the schedulers do not apply: merges in
+ * sequence order; the policy's other attributes do).
+ *
+ * To another range (the _copy algorithms, partition_copy): the master puts
+ * each kept element at its final place at once; a stolen piece records the
+ * indices of its kept (partition_copy: also of its rejected) elements, one
+ * list per chunk, and when the master reaches it the elements are copied
+ * to their place, each once (a parallel map over the lists when they hold
+ * ADAPT_STL_NESTED_MIN elements or more).
+ *
+ * In place (remove, remove_if, unique): every piece compacts its own units
+ * towards its front as std's loop does (the master's from the range's
+ * front), so a piece's survivors form a few segments of its range (one,
+ * plus one per thief merged into it: no per-element memory); when the
+ * master reaches a piece it moves the piece's segments down after its own
+ * survivors, in order (in rounds of at most the gap's length, each a
+ * parallel move from ADAPT_STL_NESTED_MIN elements on). An element moves
+ * at most twice (its piece's compaction, then the master's merge), never
+ * onto itself. unique compares each element with the last element kept
+ * before it (std's loop; the same runs as neighbours, its predicate being
+ * an equivalence as std requires): a piece's first element with the
+ * survivors of the piece before it, at the merge. */
 #ifndef ADAPT_STL_SELECT_HPP
 #define ADAPT_STL_SELECT_HPP
 
@@ -33,8 +43,8 @@ namespace adapt {
 namespace detail {
 
 /* Rules: keep(i) tests element i (pairwise: against element i - 1, both
- * unread by any move); keep_master(i, pos) tests element i when the
- * master's output holds pos elements. */
+ * unread by any move); in place, keeps(x) (pairwise: keeps(kept, x),
+ * against the last element kept before x). */
 template <class It, class Pred, bool Want>
 struct test_rule { /* keep when pred(x) == Want */
   static constexpr bool pairwise = false;
@@ -42,7 +52,6 @@ struct test_rule { /* keep when pred(x) == Want */
   Pred &pred;
   bool keeps(ref_t<It> x) { return static_cast<bool>(pred(x)) == Want; }
   bool keep(std::size_t i) { return keeps(*adv(first, i)); }
-  bool keep_master(std::size_t i, std::size_t) { return keep(i); }
   /* The master's chunk to other ranges: std's algorithm. */
   template <class Out>
   Out copy(It b, It e, Out o) {
@@ -61,17 +70,13 @@ struct test_rule { /* keep when pred(x) == Want */
     }
   }
 };
-template <class It, class Pred, bool InPlace>
+template <class It, class Pred>
 struct unique_rule {
   static constexpr bool pairwise = true;
   It first;
   Pred &pred;
   bool keep(std::size_t i) { return !pred(*adv(first, i - 1), *adv(first, i)); }
-  bool keep_master(std::size_t i, std::size_t pos) {
-    if (pos == 0) return true;
-    if constexpr (InPlace) return !pred(*adv(first, pos - 1), *adv(first, i));
-    return keep(i);
-  }
+  bool keeps(ref_t<It> kept, ref_t<It> x) { return !pred(kept, x); }
   /* The master's chunk from a kept first element to another range. */
   template <class Out>
   Out copy(It b, It e, Out o) {
@@ -79,8 +84,9 @@ struct unique_rule {
   }
 };
 
-/* The kernel; Out2 = std::nullptr_t: rejected elements are dropped. */
-template <bool InPlace, class It, class Rule, class Out1, class Out2>
+/* The kernel to other ranges; Out2 = std::nullptr_t: rejected elements
+ * are dropped. */
+template <class It, class Rule, class Out1, class Out2>
 struct select_ops {
   static constexpr bool two = !std::is_same_v<Out2, std::nullptr_t>;
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
@@ -99,48 +105,22 @@ struct select_ops {
   Out1 d1;
   Out2 d2;
 
-  void put1(std::size_t pos, std::size_t i) {
-    if constexpr (InPlace) {
-      if (pos != i) *adv(first, pos) = std::move(*adv(first, i));
-    } else {
-      *adv(d1, pos) = *adv(first, i);
-    }
-  }
+  void put1(std::size_t pos, std::size_t i) { *adv(d1, pos) = *adv(first, i); }
   void put2(std::size_t pos, std::size_t i) {
     if constexpr (two) *adv(d2, pos) = *adv(first, i);
   }
-  void take(master &m, std::size_t i, bool keep) {
-    if (keep)
-      put1(m.pos1++, i);
-    else if constexpr (two)
-      put2(m.pos2++, i);
-  }
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
-    if constexpr (InPlace && !Rule::pairwise) { /* std::remove_if's loop */
-      It o = adv(first, m.pos1), x = adv(first, b), xe = adv(first, e);
-      if (m.pos1 == b) /* nothing removed yet: the kept prefix stays */
-        while (x != xe && rule.keeps(*x)) ++x, ++o;
-      for (; x != xe; ++x)
-        if (rule.keeps(*x)) {
-          *o = std::move(*x);
-          ++o;
-        }
-      m.pos1 = dist(first, o);
-    } else if constexpr (InPlace) {
-      for (std::size_t i = b; i < e; i++) take(m, i, rule.keep_master(i, m.pos1));
+    if constexpr (Rule::pairwise) /* the chunk's leading run of its predecessor's */
+      while (b > 0 && b < e && !rule.keep(b)) b++;
+    if (b == e) return;
+    Out1 o1 = adv(d1, m.pos1);
+    if constexpr (two) {
+      Out2 o2 = adv(d2, m.pos2);
+      auto r = rule.copy(adv(first, b), adv(first, e), o1, o2);
+      m.pos1 += dist(o1, r.first);
+      m.pos2 += dist(o2, r.second);
     } else {
-      if constexpr (Rule::pairwise) /* the chunk's leading run of its predecessor's */
-        while (b > 0 && b < e && !rule.keep(b)) b++;
-      if (b == e) return;
-      Out1 o1 = adv(d1, m.pos1);
-      if constexpr (two) {
-        Out2 o2 = adv(d2, m.pos2);
-        auto r = rule.copy(adv(first, b), adv(first, e), o1, o2);
-        m.pos1 += dist(o1, r.first);
-        m.pos2 += dist(o2, r.second);
-      } else {
-        m.pos1 += dist(o1, rule.copy(adv(first, b), adv(first, e), o1));
-      }
+      m.pos1 += dist(o1, rule.copy(adv(first, b), adv(first, e), o1));
     }
   }
   void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
@@ -163,7 +143,7 @@ struct select_ops {
   std::size_t place(const std::vector<list> &ls, std::size_t pos, Put &&put) {
     std::size_t total = 0;
     for (const list &l : ls) total += l.size();
-    if (InPlace || total < ADAPT_STL_NESTED_MIN || ls.size() < 2) {
+    if (total < ADAPT_STL_NESTED_MIN || ls.size() < 2) {
       for (const list &l : ls)
         for (std::size_t i : l) put(pos++, i);
       return pos;
@@ -185,7 +165,8 @@ struct select_ops {
     return pos + total;
   }
   void merge_master(master &m, piece &t, std::size_t, std::size_t) {
-    if (Rule::pairwise && t.start != none) take(m, t.start, rule.keep_master(t.start, m.pos1));
+    if (Rule::pairwise && t.start != none && (m.pos1 == 0 || rule.keep(t.start)))
+      put1(m.pos1++, t.start);
     m.pos1 = place(t.kept, m.pos1, [this](std::size_t p, std::size_t i) { put1(p, i); });
     if constexpr (two)
       m.pos2 = place(t.rejected, m.pos2, [this](std::size_t p, std::size_t i) { put2(p, i); });
@@ -197,14 +178,127 @@ struct select_ops {
   }
 };
 
-/* Runs the kernel over [first, first + n); returns the output counts. */
-template <bool InPlace, class It, class Rule, class Out1, class Out2 = std::nullptr_t>
+/* Runs the kernel over [first, first + n) into d1 (and d2); returns the
+ * output counts. */
+template <class It, class Rule, class Out1, class Out2 = std::nullptr_t>
 std::pair<std::size_t, std::size_t> select(const policy &pol, const char *name, It first,
                                            std::size_t n, Rule rule, Out1 d1, Out2 d2 = nullptr) {
-  select_ops<InPlace, It, Rule, Out1, Out2> ops{first, rule, d1, d2};
-  typename select_ops<InPlace, It, Rule, Out1, Out2>::master m;
+  select_ops<It, Rule, Out1, Out2> ops{first, rule, d1, d2};
+  typename select_ops<It, Rule, Out1, Out2>::master m;
   par_ordered(pol.attr(1, false), name, n, 2 * sizeof(value_t<It>), ops, m);
   return {m.pos1, m.pos2};
+}
+
+/* The in-place kernel (remove_if, unique). A segment [start, start + len)
+ * holds survivors in order; the master's is [0, pos). A piece's segments
+ * are in sequence order, the last one the one its chunks compact onto
+ * (every position after it and before the piece's next unit is dead:
+ * moved from, or a rejected element). */
+template <class It, class Rule>
+struct compact_ops {
+  struct seg {
+    std::size_t start = 0, len = 0;
+  };
+  struct piece {
+    std::vector<seg> segs;
+    bool pending = false; /* pairwise: segs[0]'s first element awaits the merge */
+  };
+  using master_type = seg;
+  using piece_type = piece;
+  It first;
+  Rule &rule;
+  policy pol; /* of the call, for the parallel moves */
+
+  /* Compacts the units [b, e) onto the end of s (which ends at or before
+   * b); pairwise, an empty s keeps unit b (the master's first unit, or a
+   * piece's: then pending). */
+  void compact(seg &s, std::size_t b, std::size_t e) {
+    It o = adv(first, s.start + s.len), x = adv(first, b), xe = adv(first, e);
+    if constexpr (Rule::pairwise) { /* o: one past the last kept */
+      if (s.len == 0 && x != xe) {
+        if (o != x) *o = std::move(*x);
+        ++o, ++x;
+      }
+      for (; x != xe; ++x)
+        if (rule.keeps(*std::prev(o), *x)) {
+          if (o != x) *o = std::move(*x);
+          ++o;
+        }
+    } else {        /* std::remove_if's loop */
+      if (o == x) { /* the kept prefix stays; the first rejected one is dead */
+        while (x != xe && rule.keeps(*x)) ++x, ++o;
+        if (x != xe) ++x;
+      }
+      for (; x != xe; ++x)
+        if (rule.keeps(*x)) {
+          *o = std::move(*x);
+          ++o;
+        }
+    }
+    s.len = dist(adv(first, s.start), o);
+  }
+  void run_master(seg &m, adapt_seq *, std::size_t b, std::size_t e) { compact(m, b, e); }
+  void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
+    if (p.segs.empty()) {
+      p.segs.push_back({b, 0});
+      p.pending = Rule::pairwise;
+    }
+    compact(p.segs.back(), b, e);
+  }
+  /* Pairwise: drops t's pending first element when it is equivalent to
+   * the element at position kept (the last one kept before it). */
+  void settle(piece &t, std::size_t kept) {
+    if (!t.pending) return;
+    t.pending = false;
+    seg &f = t.segs.front();
+    if (!rule.keeps(*adv(first, kept), *adv(first, f.start))) f.start++, f.len--;
+  }
+  /* Moves the segment s down to position to (to <= s.start), in order: in
+   * rounds of at most s.start - to elements, so that no round writes over
+   * an element it has still to read. */
+  void move_down(std::size_t to, const seg &s) {
+    const std::size_t gap = s.start - to;
+    if (gap == 0) return;
+    for (std::size_t off = 0; off < s.len; off += gap) {
+      const std::size_t c = std::min(gap, s.len - off);
+      It src = adv(first, s.start + off), dst = adv(first, to + off);
+      if (c < ADAPT_STL_NESTED_MIN) {
+        std::move(src, adv(src, c), dst);
+        continue;
+      }
+      par_map(pol.window(adapt::window::none), "adapt::select", c, 2 * sizeof(value_t<It>),
+              [&](adapt_seq *, std::size_t b, std::size_t e) {
+                std::move(adv(src, b), adv(src, e), adv(dst, b));
+              });
+    }
+  }
+  void merge_master(seg &m, piece &t, std::size_t, std::size_t) {
+    if constexpr (Rule::pairwise)
+      if (m.len > 0) settle(t, m.len - 1);
+    for (const seg &s : t.segs) {
+      move_down(m.len, s);
+      m.len += s.len;
+    }
+  }
+  void merge_piece(piece &v, piece &t, std::size_t, std::size_t) {
+    if constexpr (Rule::pairwise) { /* v's last segment holds at least its first element */
+      const seg &l = v.segs.back();
+      settle(t, l.start + l.len - 1);
+    }
+    for (const seg &s : t.segs)
+      if (s.len > 0) v.segs.push_back(s);
+  }
+};
+
+/* Runs the in-place kernel over [first, first + n); returns the survivors'
+ * count. */
+template <class It, class Rule>
+std::size_t select_in_place(const policy &pol, const char *name, It first, std::size_t n,
+                            Rule rule) {
+  compact_ops<It, Rule> ops{first, rule, pol};
+  typename compact_ops<It, Rule>::seg m;
+  par_ordered(pol.attr(1, false), name, n, 2 * sizeof(value_t<It>), ops, m);
+  return m.len;
 }
 
 } // namespace detail
@@ -218,9 +312,8 @@ It remove_if(const policy &pol, It first, It last, Pred pred) {
     return std::remove_if(first, last, pred);
   } else {
     detail::test_rule<It, Pred, false> r{first, pred};
-    auto c =
-        detail::select<true>(pol, "adapt::remove_if", first, detail::dist(first, last), r, first);
-    return detail::adv(first, c.first);
+    return detail::adv(first, detail::select_in_place(pol, "adapt::remove_if", first,
+                                                      detail::dist(first, last), r));
   }
 }
 
@@ -239,8 +332,8 @@ Out remove_copy_if(const policy &pol, It first, It last, Out d_first, Pred pred)
     return std::remove_copy_if(first, last, d_first, pred);
   } else {
     detail::test_rule<It, Pred, false> r{first, pred};
-    auto c = detail::select<false>(pol, "adapt::remove_copy_if", first, detail::dist(first, last),
-                                   r, d_first);
+    auto c =
+        detail::select(pol, "adapt::remove_copy_if", first, detail::dist(first, last), r, d_first);
     return detail::adv(d_first, c.first);
   }
 }
@@ -260,9 +353,9 @@ It unique(const policy &pol, It first, It last, Pred pred = {}) {
   if constexpr (!detail::writable_v<It>) {
     return std::unique(first, last, pred);
   } else {
-    detail::unique_rule<It, Pred, true> r{first, pred};
-    auto c = detail::select<true>(pol, "adapt::unique", first, detail::dist(first, last), r, first);
-    return detail::adv(first, c.first);
+    detail::unique_rule<It, Pred> r{first, pred};
+    return detail::adv(
+        first, detail::select_in_place(pol, "adapt::unique", first, detail::dist(first, last), r));
   }
 }
 
@@ -274,9 +367,9 @@ Out unique_copy(const policy &pol, It first, It last, Out d_first, Pred pred = {
   if constexpr (!detail::writable_v<It, Out>) {
     return std::unique_copy(first, last, d_first, pred);
   } else {
-    detail::unique_rule<It, Pred, false> r{first, pred};
-    auto c = detail::select<false>(pol, "adapt::unique_copy", first, detail::dist(first, last), r,
-                                   d_first);
+    detail::unique_rule<It, Pred> r{first, pred};
+    auto c =
+        detail::select(pol, "adapt::unique_copy", first, detail::dist(first, last), r, d_first);
     return detail::adv(d_first, c.first);
   }
 }
@@ -291,8 +384,8 @@ std::pair<Out1, Out2> partition_copy(const policy &pol, It first, It last, Out1 
     return std::partition_copy(first, last, d_true, d_false, pred);
   } else {
     detail::test_rule<It, Pred, true> r{first, pred};
-    auto c = detail::select<false>(pol, "adapt::partition_copy", first, detail::dist(first, last),
-                                   r, d_true, d_false);
+    auto c = detail::select(pol, "adapt::partition_copy", first, detail::dist(first, last), r,
+                            d_true, d_false);
     return {detail::adv(d_true, c.first), detail::adv(d_false, c.second)};
   }
 }
