@@ -96,9 +96,138 @@ const adapt::sched all_scheds[] = {
     adapt::sched::dac,      adapt::sched::hybrid,   adapt::sched::lazy_df,
     adapt::sched::lazy_df2, adapt::sched::lazy_bf,  adapt::sched::static_};
 
-int twice(int x) { return 2 * x; }
-struct add3 {
-  int operator()(int x) const { return x + 3; }
+struct boom : std::runtime_error {
+  std::size_t at;
+  explicit boom(std::size_t i) : std::runtime_error("boom"), at(i) {}
+};
+
+/* The element functions on ints below are a few named types, each shared by
+ * every case that calls an algorithm on the same iterators: a lambda is a
+ * type of its own, and each one would instantiate the algorithm (its
+ * kernels, windows and schedulers) once more (test compile time). */
+
+/* Unary map: mul * i + add; throws boom when i is `at` (SIZE_MAX: never;
+ * the exception tests run it on 0..n-1). */
+struct int_map {
+  int mul, add;
+  std::size_t at = SIZE_MAX;
+  int operator()(int i) const {
+    if (at != SIZE_MAX && static_cast<std::size_t>(i) == at) throw boom(at);
+    return mul * i + add;
+  }
+};
+const int_map twice{2, 0}, add3{1, 3};
+int_map throw_at(std::size_t at) { return {1, 0, at}; }
+
+/* Binary op: x + y, x - y or x * y; throws boom when x is `at` (as
+ * int_map). */
+struct int_op {
+  char op;
+  std::size_t at = SIZE_MAX;
+  int operator()(int x, int y) const {
+    if (at != SIZE_MAX && static_cast<std::size_t>(x) == at) throw boom(at);
+    return op == '+' ? x + y : op == '-' ? x - y : x * y;
+  }
+};
+
+/* In-place update: v += k, or v = k (set). */
+struct int_update {
+  bool set;
+  int k;
+  void operator()(int &v) const { v = set ? k : v + k; }
+};
+int_update add_to(int k) { return {false, k}; }
+int_update set_to(int k) { return {true, k}; }
+
+/* Predicate: v < k, v > k, v == k, v odd, always, never; or throws boom
+ * when v is k (else false). */
+struct int_pred {
+  enum kind { lt, gt, eq, odd, always, never, throws_at } op;
+  int k;
+  bool operator()(int v) const {
+    switch (op) {
+    case lt: return v < k;
+    case gt: return v > k;
+    case eq: return v == k;
+    case odd: return v % 2 != 0;
+    case always: return true;
+    case never: return false;
+    case throws_at:
+      if (v == k) throw boom(static_cast<std::size_t>(k));
+      return false;
+    }
+    return false;
+  }
+};
+int_pred lt(int k) { return {int_pred::lt, k}; }
+int_pred gt(int k) { return {int_pred::gt, k}; }
+int_pred eq(int k) { return {int_pred::eq, k}; }
+
+/* Predicate on strings: shorter than k, first character below c, equal to
+ * word; or throws boom at the element of index at in base[] (else true). */
+struct str_pred {
+  enum kind { shorter, first_below, equals, throws_at } op;
+  std::size_t k;
+  const char *word = nullptr;
+  const std::string *base = nullptr;
+  bool operator()(const std::string &t) const {
+    switch (op) {
+    case shorter: return t.size() < k;
+    case first_below: return t[0] < static_cast<char>(k);
+    case equals: return t == word;
+    case throws_at:
+      if (static_cast<std::size_t>(&t - base) == k) throw boom(k);
+      return true;
+    }
+    return false;
+  }
+};
+
+/* The comparator on ints of test_sort (desc: x > y) and of the exception
+ * tests (x < y): throws when either operand is `at` (SIZE_MAX: never) or
+ * when the shared count of comparisons reaches `k` (SIZE_MAX: never); one
+ * type for both kinds of throwing sort and the descending one. */
+struct throwing_less {
+  std::size_t at, k;
+  std::atomic<std::size_t> *ncmp;
+  bool desc = false;
+  bool operator()(int x, int y) const {
+    if (at != SIZE_MAX && (static_cast<std::size_t>(x) == at || static_cast<std::size_t>(y) == at))
+      throw boom(at);
+    /* the count only where it is asked for (ncmp): no shared atomic per
+     * comparison in the sorts that throw at an element */
+    if (ncmp && ncmp->fetch_add(1, std::memory_order_relaxed) == k) throw boom(k);
+    return desc ? x > y : x < y;
+  }
+};
+
+/* Generator: the next value of a shared counter; throws boom when it is
+ * `at` (SIZE_MAX: never). */
+struct counter_gen {
+  std::atomic<int> *next;
+  std::size_t at = SIZE_MAX;
+  int operator()() const {
+    int i = next->fetch_add(1);
+    if (at != SIZE_MAX && static_cast<std::size_t>(i) == at) throw boom(at);
+    return i;
+  }
+};
+
+/* Reduction on longs: x + y; throws boom when either operand is `at`
+ * (SIZE_MAX: never). */
+struct long_add {
+  std::size_t at = SIZE_MAX;
+  long operator()(long x, long y) const {
+    if (at != SIZE_MAX && (static_cast<std::size_t>(x) == at || static_cast<std::size_t>(y) == at))
+      throw boom(at);
+    return x + y;
+  }
+};
+
+/* Map on doubles: x * x, or x itself. */
+struct dbl_map {
+  bool square;
+  double operator()(double x) const { return square ? x * x : x; }
 };
 
 /* Results of the deterministic algorithms on doubles, keyed by case: equal
@@ -127,7 +256,7 @@ void check_fill_generate(const adapt::policy &pol, std::vector<int> &v, int valu
   adapt::fill(pol, v.begin(), v.end(), value);
   CHECK(std::count(v.begin(), v.end(), value) == static_cast<long>(v.size()));
   std::atomic<int> next{0};
-  adapt::generate(pol, v.begin(), v.end(), [&next] { return next.fetch_add(1); });
+  adapt::generate(pol, v.begin(), v.end(), counter_gen{&next});
   std::sort(v.begin(), v.end());
   for (std::size_t i = 0; i < v.size(); i++) CHECK_ONCE(v[i] == static_cast<int>(i));
 }
@@ -138,33 +267,31 @@ void test_maps() {
     for (auto &[pname, pol] : policies(n)) {
       where = std::string("maps n=") + std::to_string(n) + " " + pname;
       auto x = a, y = a;
-      adapt::for_each(pol, x.begin(), x.end(), [](int &v) { v += 5; });
+      adapt::for_each(pol, x.begin(), x.end(), add_to(5));
       std::for_each(y.begin(), y.end(), [](int &v) { v += 5; });
       CHECK(x == y);
       std::vector<int> o(n), r(n);
       CHECK(adapt::transform(pol, a.begin(), a.end(), o.begin(), twice) == o.end());
       std::transform(a.begin(), a.end(), r.begin(), twice);
       CHECK(o == r);
-      adapt::transform(pol, a.begin(), a.end(), b.begin(), o.begin(), std::minus<>());
+      adapt::transform(pol, a.begin(), a.end(), b.begin(), o.begin(), int_op{'-'});
       std::transform(a.begin(), a.end(), b.begin(), r.begin(), std::minus<>());
       CHECK(o == r);
       check_fill_generate(pol, o, 42);
     }
     where = "maps-nopolicy n=" + std::to_string(n);
     auto x = a;
-    long sum = 0;
-    auto f = adapt::for_each(x.begin(), x.end(), [&sum](int &v) { v = add3()(v); });
+    auto f = adapt::for_each(x.begin(), x.end(), add_to(3));
     (void)f;
-    (void)sum;
     for (std::size_t i = 0; i < n; i++) CHECK_ONCE(x[i] == a[i] + 3);
     x = a;
-    CHECK(adapt::for_each_n(x.begin(), n / 2, [](int &v) { v = 0; }) == x.begin() + n / 2);
+    CHECK(adapt::for_each_n(x.begin(), n / 2, set_to(0)) == x.begin() + n / 2);
     CHECK(std::count(x.begin(), x.begin() + n / 2, 0) == static_cast<long>(n / 2));
     CHECK(std::equal(x.begin() + n / 2, x.end(), a.begin() + n / 2));
     std::vector<int> o(n);
-    adapt::transform(a.begin(), a.end(), o.begin(), add3());
+    adapt::transform(a.begin(), a.end(), o.begin(), add3);
     for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == a[i] + 3);
-    adapt::transform(a.begin(), a.end(), a.begin(), o.begin(), std::plus<int>());
+    adapt::transform(a.begin(), a.end(), a.begin(), o.begin(), int_op{'+'});
     for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == 2 * a[i]);
     auto s = strings(n, 3);
     std::vector<std::string> so(n), sr(n);
@@ -190,21 +317,20 @@ void test_maps() {
     for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == 2 * a[i]);
     auto pol = adapt::par.sched(sc);
     auto x = a;
-    adapt::for_each(pol, x.begin(), x.end(), [](int &v) { v -= 1; });
+    adapt::for_each(pol, x.begin(), x.end(), add_to(-1));
     for (std::size_t i = 0; i < n; i++) CHECK_ONCE(x[i] == a[i] - 1);
-    CHECK(adapt::for_each_n(pol, x.begin(), n / 2, [](int &v) { v = 9; }) == x.begin() + n / 2);
+    CHECK(adapt::for_each_n(pol, x.begin(), n / 2, set_to(9)) == x.begin() + n / 2);
     CHECK(std::count(x.begin(), x.end(), 9) >= static_cast<long>(n / 2));
     check_fill_generate(pol, x, 4);
-    adapt::transform(pol, a.begin(), a.end(), x.begin(), o.begin(), std::plus<>());
+    adapt::transform(pol, a.begin(), a.end(), x.begin(), o.begin(), int_op{'+'});
     for (std::size_t i = 0; i < n; i++) CHECK_ONCE(o[i] == a[i] + static_cast<int>(i));
-    CHECK(adapt::any_of(pol, a.begin(), a.end(), [](int v) { return v == 1000; }) == false);
-    CHECK(adapt::all_of(pol, a.begin(), a.end(), [](int v) { return v < 1000; }));
-    CHECK(adapt::none_of(pol, a.begin(), a.end(), [](int v) { return v >= 1000; }));
+    CHECK(adapt::any_of(pol, a.begin(), a.end(), eq(1000)) == false);
+    CHECK(adapt::all_of(pol, a.begin(), a.end(), lt(1000)));
+    CHECK(adapt::none_of(pol, a.begin(), a.end(), gt(999)));
     CHECK(adapt::find(adapt::par.sched(sc), a.begin(), a.end(), 1000) == a.end());
     a[n / 3] = 1000;
-    CHECK(adapt::find_if(pol, a.begin(), a.end(), [](int v) { return v >= 1000; }) ==
-          a.begin() + n / 3);
-    CHECK(adapt::any_of(pol, a.begin(), a.end(), [](int v) { return v == 1000; }));
+    CHECK(adapt::find_if(pol, a.begin(), a.end(), gt(999)) == a.begin() + n / 3);
+    CHECK(adapt::any_of(pol, a.begin(), a.end(), eq(1000)));
     CHECK(adapt::find(adapt::par.sched(sc).grain(16), a.begin(), a.end(), 1000) ==
           a.begin() + n / 3);
   }
@@ -213,7 +339,7 @@ void test_maps() {
   bool threw = false;
   try {
     adapt::for_each(adapt::par.sched(adapt::sched::dac).window(adapt::window::sliding), v.begin(),
-                    v.end(), [](int &) {});
+                    v.end(), add_to(0));
   } catch (const adapt::error &e) {
     threw = e.code().value() == ENOTSUP;
   }
@@ -240,8 +366,8 @@ void test_reduce() {
         double want = det_reduce_ref(d, adapt::detail::reduce_block(n), 0.5);
         CHECK(std::memcmp(&rd, &want, sizeof rd) == 0);
       }
-      double td = adapt::transform_reduce(pol, d.begin(), d.end(), 0.0, std::plus<>(),
-                                          [](double x) { return x * x; });
+      double td =
+          adapt::transform_reduce(pol, d.begin(), d.end(), 0.0, std::plus<>(), dbl_map{true});
       double tb = adapt::transform_reduce(pol, d.begin(), d.end(), d.begin(), 1.0);
       CHECK(close(td + 1.0, tb));
       check_det("reduce" + std::to_string(n), {rd, td, tb});
@@ -258,12 +384,10 @@ void test_reduce() {
     where = "reduce-nopolicy n=" + std::to_string(n);
     CHECK(adapt::reduce(a.begin(), a.end()) == std::reduce(a.begin(), a.end()));
     CHECK(adapt::reduce(a.begin(), a.end(), 1L) == std::reduce(a.begin(), a.end(), 1L));
-    CHECK(adapt::reduce(a.begin(), a.end(), 1L, std::plus<>()) ==
-          std::reduce(a.begin(), a.end(), 1L));
+    CHECK(adapt::reduce(a.begin(), a.end(), 1L, long_add{}) == std::reduce(a.begin(), a.end(), 1L));
     CHECK(adapt::transform_reduce(a.begin(), a.end(), 0L, std::plus<>(), twice) ==
           2 * std::reduce(a.begin(), a.end(), 0L));
-    CHECK(adapt::transform_reduce(a.begin(), a.end(), b.begin(), 0L, std::plus<>(),
-                                  std::multiplies<>()) ==
+    CHECK(adapt::transform_reduce(a.begin(), a.end(), b.begin(), 0L, std::plus<>(), int_op{'*'}) ==
           std::transform_reduce(a.begin(), a.end(), b.begin(), 0L));
     CHECK(adapt::transform_reduce(a.begin(), a.end(), b.begin(), 0L) ==
           std::transform_reduce(a.begin(), a.end(), b.begin(), 0L));
@@ -326,8 +450,8 @@ void test_reduce_long() {
     where = std::string("reduce_long ") + pname;
     double got = adapt::reduce(pol, d.begin(), d.end(), 0.25);
     CHECK(std::memcmp(&got, &want, sizeof got) == 0);
-    double got_t = adapt::transform_reduce(pol, d.begin(), d.end(), 0.25, std::plus<>(),
-                                           [](double x) { return x; });
+    double got_t =
+        adapt::transform_reduce(pol, d.begin(), d.end(), 0.25, std::plus<>(), dbl_map{false});
     CHECK(std::memcmp(&got_t, &want, sizeof got_t) == 0);
   }
 }
@@ -344,17 +468,17 @@ void test_search() {
         if (n) x[p] = 777;
         if (n) x[n - 1 - (n - 1 - p) / 2] = 777;
         CHECK(adapt::find(pol, x.begin(), x.end(), 777) == std::find(x.begin(), x.end(), 777));
-        auto big = [](int v) { return v > 600; };
+        auto big = gt(600);
         CHECK(adapt::find_if(pol, x.begin(), x.end(), big) ==
               std::find_if(x.begin(), x.end(), big));
         CHECK(adapt::any_of(pol, x.begin(), x.end(), big) == std::any_of(x.begin(), x.end(), big));
         CHECK(adapt::none_of(pol, x.begin(), x.end(), big) ==
               std::none_of(x.begin(), x.end(), big));
-        CHECK(adapt::all_of(pol, x.begin(), x.end(), [](int v) { return v < 700; }) ==
-              std::all_of(x.begin(), x.end(), [](int v) { return v < 700; }));
+        CHECK(adapt::all_of(pol, x.begin(), x.end(), lt(700)) ==
+              std::all_of(x.begin(), x.end(), lt(700)));
       }
       CHECK(adapt::count(pol, a.begin(), a.end(), 3) == std::count(a.begin(), a.end(), 3));
-      auto odd = [](int v) { return v % 2 != 0; };
+      int_pred odd{int_pred::odd, 0};
       CHECK(adapt::count_if(pol, a.begin(), a.end(), odd) ==
             std::count_if(a.begin(), a.end(), odd));
       CHECK(adapt::count(pol, s.begin(), s.end(), std::string("aa")) ==
@@ -362,15 +486,13 @@ void test_search() {
     }
     where = "search-nopolicy n=" + std::to_string(n);
     CHECK(adapt::find(a.begin(), a.end(), 499) == std::find(a.begin(), a.end(), 499));
-    CHECK(adapt::find_if(s.begin(), s.end(), [](const std::string &t) { return t == "zzz"; }) ==
+    CHECK(adapt::find_if(s.begin(), s.end(), str_pred{str_pred::equals, 0, "zzz"}) ==
           std::find(s.begin(), s.end(), "zzz"));
-    CHECK(adapt::count_if(a.begin(), a.end(), [](int v) { return v < 0; }) ==
-          std::count_if(a.begin(), a.end(), [](int v) { return v < 0; }));
+    CHECK(adapt::count_if(a.begin(), a.end(), lt(0)) == std::count_if(a.begin(), a.end(), lt(0)));
     CHECK(adapt::count(a.begin(), a.end(), 0) == std::count(a.begin(), a.end(), 0));
-    CHECK(adapt::any_of(a.begin(), a.end(), [](int v) { return v == 1; }) ==
-          std::any_of(a.begin(), a.end(), [](int v) { return v == 1; }));
-    CHECK(adapt::all_of(a.begin(), a.end(), [](int v) { return v >= -500; }));
-    CHECK(adapt::none_of(a.begin(), a.end(), [](int v) { return v > 500; }));
+    CHECK(adapt::any_of(a.begin(), a.end(), eq(1)) == std::any_of(a.begin(), a.end(), eq(1)));
+    CHECK(adapt::all_of(a.begin(), a.end(), gt(-501)));
+    CHECK(adapt::none_of(a.begin(), a.end(), gt(500)));
     std::vector<mo> m(n);
     if (n) *m[n / 2].p = 5;
     CHECK(adapt::find_if(m.begin(), m.end(), [](const mo &e) { return *e.p == 5; }) ==
@@ -381,14 +503,14 @@ void test_search() {
 }
 
 bool positive(double x) { return x > 0; }
-struct short_string {
-  bool operator()(const std::string &t) const { return t.size() < 2; }
-};
 
 /* adapt::copy_if against std::copy_if on outputs first filled with
- * `fill`: the same end, the same outputs. */
+ * `fill`: the same end, the same outputs. `in` is read only; it is taken
+ * by non-const reference so that the calls here share their instantiation
+ * with the other copy_if calls on the same vectors (a const_iterator is
+ * another type: the algorithm compiled twice). */
 template <class T, class Pred>
-void check_copy_if(const adapt::policy &pol, const std::vector<T> &in, Pred pred, const T &fill) {
+void check_copy_if(const adapt::policy &pol, std::vector<T> &in, Pred pred, const T &fill) {
   std::vector<T> o(in.size(), fill), r(in.size(), fill);
   auto e = adapt::copy_if(pol, in.begin(), in.end(), o.begin(), pred);
   auto f = std::copy_if(in.begin(), in.end(), r.begin(), pred);
@@ -407,22 +529,20 @@ void test_copy_if() {
     for (auto &[pname, pol] : pols) {
       where = std::string("copy_if n=") + std::to_string(n) + " " + pname;
       check_copy_if(pol, d, positive, -1.0);
-      check_copy_if(pol, s, short_string(), std::string());
+      check_copy_if(pol, s, str_pred{str_pred::shorter, 2}, std::string());
       /* all and none selected */
       std::vector<double> od(n, -1.0);
-      CHECK(adapt::copy_if(pol, a.begin(), a.end(), od.begin(), [](int) { return false; }) ==
+      CHECK(adapt::copy_if(pol, a.begin(), a.end(), od.begin(), int_pred{int_pred::never, 0}) ==
             od.begin());
       std::vector<int> all(n);
-      CHECK(adapt::copy_if(pol, a.begin(), a.end(), all.begin(), [](int) { return true; }) ==
+      CHECK(adapt::copy_if(pol, a.begin(), a.end(), all.begin(), int_pred{int_pred::always, 0}) ==
             all.end());
       CHECK(all == a);
     }
     for (auto &[pname, pol] : policies(n)) {
       where = std::string("copy_if n=") + std::to_string(n) + " " + pname;
-      check_copy_if(
-          pol, a, [](int v) { return v > 0; }, -1);
-      check_copy_if(
-          pol, s, [](const std::string &t) { return t[0] < 'm'; }, std::string());
+      check_copy_if(pol, a, gt(0), -1);
+      check_copy_if(pol, s, str_pred{str_pred::first_below, 'm'}, std::string());
     }
   }
 }
@@ -457,9 +577,13 @@ std::vector<double> det_scan_ref(const std::vector<double> &a, bool incl, const 
   return r;
 }
 
+/* The scans of a (read only) against std's, out of place and in place. a
+ * is taken by non-const reference: its iterators are then of the in-place
+ * calls' type, and each scan is instantiated once per T, not twice (with
+ * a const_iterator too: test compile time). */
 template <class T, class Op>
-void scan_case(const std::string &name, const adapt::policy &pol, const std::vector<T> &a, Op op,
-               T init, bool exact) {
+void scan_case(const std::string &name, const adapt::policy &pol, std::vector<T> &a, Op op, T init,
+               bool exact) {
   std::size_t n = a.size();
   std::vector<T> o(n), r(n);
   auto same = [&](const std::vector<T> &x, const std::vector<T> &y) {
@@ -570,7 +694,7 @@ void test_sort() {
     std::sort(y.begin(), y.end());
     CHECK(x == y);
     x = a;
-    adapt::sort(adapt::par, x.begin(), x.end(), std::greater<>());
+    adapt::sort(adapt::par, x.begin(), x.end(), throwing_less{SIZE_MAX, SIZE_MAX, nullptr, true});
     std::sort(y.begin(), y.end(), std::greater<>());
     CHECK(x == y);
     auto d = doubles(n, 17), e = d;
@@ -702,37 +826,6 @@ void test_copies() {
         measure([&] { std::stable_sort(b.begin(), b.end(), lt); }));
 }
 
-struct boom : std::runtime_error {
-  std::size_t at;
-  explicit boom(std::size_t i) : std::runtime_error("boom"), at(i) {}
-};
-
-/* The unary functor of the exception tests: throws boom when the element is
- * `at`, else returns it. One type for every use, so that each algorithm is
- * instantiated once for it (test compile time). */
-struct throw_at {
-  std::size_t at;
-  int operator()(int i) const {
-    if (static_cast<std::size_t>(i) == at) throw boom(at);
-    return i;
-  }
-};
-
-/* The comparator of the exception tests: throws when either operand is `at`
- * or when the shared count of comparisons reaches `k` (SIZE_MAX: never); one
- * type for both kinds of throwing sort. */
-struct throwing_less {
-  std::size_t at, k;
-  std::atomic<std::size_t> *ncmp;
-  bool operator()(int x, int y) const {
-    if (static_cast<std::size_t>(x) == at || static_cast<std::size_t>(y) == at) throw boom(at);
-    /* the count only where it is asked for (ncmp): no shared atomic per
-     * comparison in the sorts that throw at an element */
-    if (ncmp && ncmp->fetch_add(1, std::memory_order_relaxed) == k) throw boom(k);
-    return x < y;
-  }
-};
-
 void test_exceptions() {
   std::size_t n = sizes().back();
   std::vector<int> a(n, 1), o(n);
@@ -741,7 +834,7 @@ void test_exceptions() {
     where = "exceptions at=" + std::to_string(at);
     std::vector<int> idx(n);
     std::iota(idx.begin(), idx.end(), 0);
-    throw_at thr{at};
+    int_map thr = throw_at(at);
     CHECK(throws<boom>([&] { adapt::for_each(idx.begin(), idx.end(), thr); }) == 1);
     for (adapt::sched sc : all_scheds)
       CHECK(throws<boom>(
@@ -752,10 +845,7 @@ void test_exceptions() {
     CHECK(throws<boom>([&] {
             adapt::transform_reduce(idx.begin(), idx.end(), 0L, std::plus<>(), thr);
           }) == 1);
-    auto thp = [at](int i) {
-      if (static_cast<std::size_t>(i) == at) throw boom(at);
-      return false;
-    };
+    int_pred thp{int_pred::throws_at, static_cast<int>(at)};
     CHECK(throws<boom>([&] { adapt::find_if(idx.begin(), idx.end(), thp); }) == 1);
     CHECK(throws<boom>([&] { adapt::count_if(idx.begin(), idx.end(), thp); }) == 1);
     CHECK(throws<boom>([&] { adapt::copy_if(idx.begin(), idx.end(), o.begin(), thp); }) == 1);
@@ -787,36 +877,21 @@ void test_exceptions() {
       CHECK(throws<boom>([&] { adapt::sort(v.begin(), v.end(), counting); }) == 1);
     }
     CHECK(throws<boom>([&] { adapt::for_each_n(idx.begin(), n, thr); }) == 1);
-    std::atomic<std::size_t> calls{0};
-    CHECK(throws<boom>([&] {
-            adapt::generate(o.begin(), o.end(), [&] {
-              if (calls.fetch_add(1) == at) throw boom(at);
-              return 1;
-            });
-          }) == 1);
-    auto thr2 = [at](int i, int j) {
-      if (static_cast<std::size_t>(i) == at) throw boom(at);
-      return i + j;
-    };
+    std::atomic<int> calls{0};
+    CHECK(throws<boom>([&] { adapt::generate(o.begin(), o.end(), counter_gen{&calls, at}); }) == 1);
+    int_op thr2{'+', at};
     CHECK(throws<boom>(
               [&] { adapt::transform(idx.begin(), idx.end(), a.begin(), o.begin(), thr2); }) == 1);
     CHECK(throws<boom>([&] {
             adapt::transform_reduce(idx.begin(), idx.end(), a.begin(), 0L, std::plus<>(), thr2);
           }) == 1);
-    auto rop = [at](long x, long y) {
-      if (static_cast<std::size_t>(x) == at || static_cast<std::size_t>(y) == at) throw boom(at);
-      return x + y;
-    };
-    CHECK(throws<boom>([&] { adapt::reduce(idx.begin(), idx.end(), -1L, rop); }) == 1);
+    CHECK(throws<boom>([&] { adapt::reduce(idx.begin(), idx.end(), -1L, long_add{at}); }) == 1);
     CHECK(throws<boom>([&] { adapt::any_of(idx.begin(), idx.end(), thp); }) == 1);
     /* exclusive: std never applies op to the last element; adapt may */
     int ex = throws<boom>([&] { adapt::exclusive_scan(idx.begin(), idx.end(), o.begin(), 0, op); });
     CHECK(at == n - 1 ? ex >= 0 : ex == 1);
     std::vector<std::string> ss(n, "s"), so(n);
-    auto ths = [&ss, at](const std::string &t) {
-      if (static_cast<std::size_t>(&t - ss.data()) == at) throw boom(at);
-      return true;
-    };
+    str_pred ths{str_pred::throws_at, at, nullptr, ss.data()};
     CHECK(throws<boom>([&] { adapt::copy_if(ss.begin(), ss.end(), so.begin(), ths); }) == 1);
     /* The runtime is usable afterwards, here and from other threads. */
     CHECK(adapt::reduce(a.begin(), a.end()) == static_cast<int>(n));
@@ -827,7 +902,7 @@ void test_exceptions() {
         std::vector<int> v(n, 2);
         if (adapt::reduce(v.begin(), v.end(), 0L) == 2L * static_cast<long>(n)) ok++;
         /* every element is 2: every call throws */
-        if (throws<boom>([&] { adapt::for_each(v.begin(), v.end(), throw_at{2}); }) == 1) ok++;
+        if (throws<boom>([&] { adapt::for_each(v.begin(), v.end(), throw_at(2)); }) == 1) ok++;
       });
     for (auto &t : th) t.join();
     CHECK(ok.load() == 6);
