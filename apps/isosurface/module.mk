@@ -51,7 +51,7 @@ endif
 # extract() itself, the cells of a MeshView (apps/isosurface/core/cell_source.cpp).
 ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract cell_source
 # The checks of the input files (file_checks.h), one file per format.
-ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_image
+ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_cells file_checks_image
 ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
                  reorder locality)
 ISO_CHECK_OBJS := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,$(ISO_CHECK_SRCS))
