@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,16 @@ std::string cells_file(const std::string &name, const Layout &l, bool vtp, int64
   const std::string path = scratch_dir("test_isosurface") + "/" + name;
   std::ofstream(path, std::ios::binary) << s;
   return path;
+}
+
+/* The file at path with every `from` replaced by `to`, as path + ".vtu". */
+std::string replaced(const std::string &path, const std::string &from, const std::string &to) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (size_t p = 0; (p = text.find(from, p)) != std::string::npos; p += to.size())
+    text.replace(p, from.size(), to);
+  std::ofstream(path + ".vtu", std::ios::binary) << text;
+  return path + ".vtu";
 }
 
 /* check_file's error on path, and its message contains what. */
@@ -251,6 +262,19 @@ void test_cell_offsets(void **) {
         refused(cells_file("short" + id + ".vtu", l, false, 3, tets, {4, 8}),
                 "Cells: offsets holds 2 values, the piece declares 3 cells");
       }
+  /* VTK 9.1 reads an array with an offset attribute as appended whatever
+   * its format, one whose format is not "binary" as ascii, and ascii
+   * values as its type. */
+  const Layout raw{Enc::Raw, false, false}, ascii{Enc::Ascii, false, false};
+  refused(replaced(cells_file("fmt_raw.vtu", raw, false, 2, tets, {4, 1LL << 54}),
+                   "format=\"appended\"", "format=\"ascii\""),
+          past);
+  refused(replaced(cells_file("fmt_ascii.vtu", ascii, false, 2, tets, {4, 1LL << 54}),
+                   "format=\"ascii\"", "format=\"x\""),
+          past);
+  refused(replaced(cells_file("u8.vtu", ascii, false, 2, tets, {4, 300}), "Int64\" Name=\"offsets",
+                   "UInt8\" Name=\"offsets"),
+          "'300' is not a value of its type");
   vtk_written_files_pass();
   polyhedra_refused();
 }

@@ -179,11 +179,23 @@ std::string binary_values(XmlData d, const XmlLayout &l, ValueType t, uint64_t *
   return why;
 }
 
-/* An ascii array's values (the text of its content) into f; *count: its
- * values (whitespace-separated words). "" or what is wrong: a word that is
- * not a number, in the first ones f takes. */
+/* Whether v is a value of type t: for an integer type, an integer in its
+ * range (VTK 9.1 parses ascii values as the array's type: it stops at a
+ * value out of the range of a wider type, and wraps one of a 1-byte type). */
+bool fits(double v, ValueType t) {
+  if (t.kind == 'f') return true;
+  const double bits = 8.0 * (double)t.size;
+  const double lo = t.kind == 'u' ? 0 : -std::exp2(bits - 1);
+  const double hi = t.kind == 'u' ? std::exp2(bits) - 1 : std::exp2(bits - 1) - 1;
+  return v == std::floor(v) && v >= lo && v <= hi;
+}
+
+/* An ascii array's values (the text of its content, of type t) into f;
+ * *count: its values (whitespace-separated words). "" or what is wrong: a
+ * word that is not a value of its type, in the first ones f takes. */
 template <class F>
-std::string ascii_values(const std::string &text, size_t pos, size_t end, uint64_t *count, F *f) {
+std::string ascii_values(const std::string &text, size_t pos, size_t end, ValueType t,
+                         uint64_t *count, F *f) {
   *count = 0;
   bool going = f != nullptr;
   while (pos < end) {
@@ -196,7 +208,8 @@ std::string ascii_values(const std::string &text, size_t pos, size_t end, uint64
     const std::string w = text.substr(word, pos - word);
     char *stop = nullptr;
     const double v = std::strtod(w.c_str(), &stop);
-    if (stop != w.c_str() + w.size()) return "'" + w.substr(0, 40) + "' is not a number";
+    if (stop != w.c_str() + w.size() || !fits(v, t))
+      return "'" + w.substr(0, 40) + "' is not a value of its type";
     going = (*f)(v);
   }
   return "";
@@ -209,14 +222,14 @@ template <class F>
 int array_values(Report &r, const std::string &what, const std::string &text, const XmlLayout &l,
                  const XmlArrayTag &a, uint64_t *count, F *f) {
   ValueType t;
-  std::string format, why;
-  if (!value_type(a.tag, &t) || !xml_attr(a.tag, "format", &format)) return 1;
+  std::string why;
+  if (!value_type(a.tag, &t)) return 1;
   size_t start, end;
   bool b64;
-  if (format == "ascii") {
+  if (xml_format(a.tag) == XmlFormat::Ascii) {
     const bool empty = !a.tag.empty() && a.tag.back() == '/';
     why = ascii_values(text, a.pos, empty ? a.pos : std::min(text.find('<', a.pos), l.markup_end),
-                       count, f);
+                       t, count, f);
   } else if (xml_binary_data(text, a.tag, a.pos, l, &start, &end, &b64)) {
     why = binary_values(XmlData(text, start, end, b64), l, t, count, f);
   } else {

@@ -168,23 +168,24 @@ int xml_array_tag(Report &r, const std::string &text, const std::string &tag, si
       rc = r.values("NumberOfTuples", product({n, m}, &n) ? n : UINT64_MAX, l.limit);
   }
   if (!rc) rc = r.values("a DataArray", product({piece, m}, &n) ? n : UINT64_MAX, l.limit);
-  std::string format, name;
+  std::string name;
   xml_attr(tag, "Name", &name);
   const std::string what = "DataArray '" + name.substr(0, 40) + "'";
-  if (!rc && xml_attr(tag, "format", &format) && format == "binary" && tag.back() != '/') {
-    const size_t close = text.find('<', pos);
-    return xml_block_header(r, what, XmlData(text, pos, std::min(close, l.markup_end), true),
-                            l.compressed, l.word, l.big_endian, file_size);
-  }
-  if (rc || format != "appended") return rc;
+  const XmlFormat format = xml_format(tag);
+  if (rc || format == XmlFormat::Ascii || (format == XmlFormat::Binary && tag.back() == '/'))
+    return rc;
   uint64_t offset = 0;
-  if (!xml_attr(tag, "offset", &v) || !parse_count(v, &offset))
-    return r.fail(what + ": appended data without a valid offset");
-  if (l.appended == std::string::npos || offset > text.size() - l.appended)
-    return r.fail(what + ": offset " + v + " is past the appended data");
-  return xml_block_header(r, what,
-                          XmlData(text, l.appended + (size_t)offset, text.size(), l.appended_b64),
-                          l.compressed, l.word, l.big_endian, file_size);
+  if (format == XmlFormat::Appended) {
+    if (!xml_attr(tag, "offset", &v) || !parse_count(v, &offset))
+      return r.fail(what + ": appended data without a valid offset");
+    if (l.appended == std::string::npos || offset > text.size() - l.appended)
+      return r.fail(what + ": offset " + v + " is past the appended data");
+  }
+  size_t start = 0, end = 0;
+  bool b64 = false;
+  xml_binary_data(text, tag, pos, l, &start, &end, &b64);
+  return xml_block_header(r, what, XmlData(text, start, end, b64), l.compressed, l.word,
+                          l.big_endian, file_size);
 }
 
 /* The cell sections of an XML file as its tags are met: each is checked

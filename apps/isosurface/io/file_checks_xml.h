@@ -123,23 +123,35 @@ struct XmlLayout {
   bool appended_b64 = false;
 };
 
+/* How VTK 9.1 reads an array element's data (vtkXMLReader's
+ * ReadArrayValues): appended when the element has an offset attribute,
+ * whatever its format; else inline base64 when its format is "binary";
+ * else inline ascii, whatever its format. */
+enum class XmlFormat { Ascii, Binary, Appended };
+inline XmlFormat xml_format(const std::string &tag) {
+  std::string v;
+  if (xml_attr(tag, "offset", &v)) return XmlFormat::Appended;
+  return xml_attr(tag, "format", &v) && v == "binary" ? XmlFormat::Binary : XmlFormat::Ascii;
+}
+
 /* Where the binary data of an array element whose content starts at pos
- * lies, from its header on: inline base64 (format="binary", up to the next
- * markup) or in the appended data (format="appended", from its offset to
- * the end of the file); false for ascii data, an element without content
- * or an offset past the data (xml_array_tag refuses the last). */
+ * lies, from its header on: inline base64 (XmlFormat::Binary, up to the
+ * next markup) or in the appended data (XmlFormat::Appended, from its
+ * offset to the end of the file); false for ascii data, an element without
+ * content, or an offset that is not a count or is past the data
+ * (xml_array_tag refuses those). */
 inline bool xml_binary_data(const std::string &text, const std::string &tag, size_t pos,
                             const XmlLayout &l, size_t *start, size_t *end, bool *base64) {
-  std::string format, v;
-  xml_attr(tag, "format", &format);
-  if (format == "binary" && !tag.empty() && tag.back() != '/') {
+  const XmlFormat f = xml_format(tag);
+  if (f == XmlFormat::Binary && !tag.empty() && tag.back() != '/') {
     *start = pos;
     *end = std::min(text.find('<', pos), l.markup_end);
     *base64 = true;
     return true;
   }
+  std::string v;
   uint64_t offset = 0;
-  if (format != "appended" || !xml_attr(tag, "offset", &v) || !parse_count(v, &offset) ||
+  if (f != XmlFormat::Appended || !xml_attr(tag, "offset", &v) || !parse_count(v, &offset) ||
       l.appended == std::string::npos || offset > text.size() - l.appended)
     return false;
   *start = l.appended + (size_t)offset;
