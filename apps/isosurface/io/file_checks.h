@@ -26,8 +26,10 @@
  *    count and sizes) within what follows it; in every piece's cell
  *    sections (<Cells>, <Verts>, <Lines>, <Strips>, <Polys>) the values VTK
  *    sizes its arrays by, decoded (ascii, base64 or raw, zlib-compressed or
- *    not): the first NumberOfCells "offsets" present, non-negative,
- *    non-decreasing, the last at most the values of "connectivity"; a
+ *    not; appended when the element has an offset attribute, whatever its
+ *    format, as VTK reads it): the first NumberOfCells "offsets" present,
+ *    non-negative, non-decreasing, the last at most the values of
+ *    "connectivity"; a
  *    polyhedron's "faceoffsets" likewise against "faces", whose face lists
  *    must end at the last face offset;
  *  - MetaImage .mha/.mhd: NDims 1..3, DimSize, ElementNumberOfChannels,
