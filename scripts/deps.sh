@@ -16,7 +16,7 @@ set -o pipefail
 
 want="${1:-all}"
 core_pkgs="gcc g++ make pkg-config libhwloc-dev libcmocka-dev libpapi-dev libtbb-dev libomp-dev clang-format spin"
-app_pkgs="libvtk9-dev libx11-dev cmake ninja-build xvfb xauth python3-vtk9 python3-numpy python3-matplotlib papi-tools hwloc valgrind openmpi-bin libopenmpi-dev"
+app_pkgs="libvtk9-dev zlib1g-dev libx11-dev cmake ninja-build xvfb xauth python3-vtk9 python3-numpy python3-matplotlib papi-tools hwloc valgrind openmpi-bin libopenmpi-dev"
 pkgs="$core_pkgs"
 fuzz_pkgs="clang libclang-rt-14-dev"
 # Installed without their Recommends (libcgal-demo's: Qt 5's development files;

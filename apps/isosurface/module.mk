@@ -51,7 +51,7 @@ endif
 # extract() itself, the cells of a MeshView (apps/isosurface/core/cell_source.cpp).
 ISO_EXTRACT_SRCS := mt mt_cases cell_phase vertex_merge vertex_merge_local extract cell_source
 # The checks of the input files (file_checks.h), one file per format.
-ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_image
+ISO_CHECK_SRCS := file_checks file_checks_legacy file_checks_xml file_checks_cells file_checks_image
 ISO_CORE_OBJS := $(patsubst %,$(B)/obj/$(ISO_CORE)/%.o,mesh names $(ISO_EXTRACT_SRCS) arena \
                  reorder locality)
 ISO_CHECK_OBJS := $(patsubst %,$(B)/obj/$(ISO_IO)/%.o,$(ISO_CHECK_SRCS))
@@ -63,7 +63,7 @@ ISO_REN_OBJS  := $(B)/obj/$(ISO_CLI)/render.o
 ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_CLI)/%.o,main cli_options cli_phases cli_report \
                    cli_outputs cli_library)
 ISO_TEST_OBJ  := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_isosurface test_cli_values \
-                   test_cli_readers)
+                   test_cli_readers test_file_checks_cells)
 ISO_RTEST     := $(ISO_TB)/test_reorder
 ISO_RTEST_OBJ := $(B)/obj/tests/isosurface/test_reorder.o
 ISO_LTEST     := $(ISO_TB)/test_locality

@@ -1600,6 +1600,7 @@ int main(void) {
       cmocka_unit_test(test_round_trips),
       cmocka_unit_test(test_image_extent),
       cmocka_unit_test(test_file_checks),
+      cmocka_unit_test(test_cell_offsets),
       cmocka_unit_test(test_legacy_metadata),
       cmocka_unit_test(test_nan_named_as_in_file),
       cmocka_unit_test(test_nifti_placement),

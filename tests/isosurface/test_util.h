@@ -110,6 +110,10 @@ int run_tests_and_finalize(const CMUnitTest (&tests)[N]) {
   return rc;
 }
 
+/* test_file_checks_cells.cpp: the cell offsets of XML files in every
+ * encoding, checked before VTK reads them. */
+void test_cell_offsets(void **state);
+
 #ifdef ISO_TEST_BIN
 /* Run the binary under test (this variant's adapt-isosurface) with args,
  * after the command prefix (e.g. "env -u DISPLAY"): its output (stdout and

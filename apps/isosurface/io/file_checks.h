@@ -18,11 +18,20 @@
  *    METADATA block VTK 9 writes after an array (component names,
  *    information keys), FIELD arrays included, is skipped up to its empty
  *    line;
- *  - XML .vtu/.vti/.vts/.vtr: NumberOfPoints, NumberOfCells, Extent, WholeExtent,
+ *  - XML .vtu/.vti/.vts/.vtr/.vtp: NumberOfPoints, NumberOfCells (a .vtp's
+ *    NumberOfVerts, -Lines, -Strips, -Polys), Extent, WholeExtent,
  *    NumberOfComponents, NumberOfTuples: at most 8 values per byte, or 1032
  *    (zlib's largest ratio) per byte when the file declares a compressor;
  *    the header of each binary or appended array (byte count, or block
- *    count and sizes) within what follows it;
+ *    count and sizes) within what follows it; in every piece's cell
+ *    sections (<Cells>, <Verts>, <Lines>, <Strips>, <Polys>) the values VTK
+ *    sizes its arrays by, decoded (ascii, base64 or raw, zlib-compressed or
+ *    not; appended when the element has an offset attribute, whatever its
+ *    format, as VTK reads it): the first NumberOfCells "offsets" present,
+ *    non-negative, non-decreasing, the last at most the values of
+ *    "connectivity"; a
+ *    polyhedron's "faceoffsets" likewise against "faces", whose face lists
+ *    must end at the last face offset;
  *  - MetaImage .mha/.mhd: NDims 1..3, DimSize, ElementNumberOfChannels,
  *    ElementType: the image's bytes must be in the data file (LOCAL or the
  *    file named), compressed data at most 1:1032;

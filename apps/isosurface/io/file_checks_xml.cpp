@@ -1,6 +1,8 @@
-/* apps/isosurface/io: the checks of an XML .vtu/.vti file (see file_checks.h):
- * the counts and extents its tags declare, the headers of its binary and
- * appended arrays. */
+/* apps/isosurface/io: the checks of an XML .vtu/.vti/.vts/.vtr/.vtp file (see
+ * file_checks.h): the counts and extents its tags declare, the headers of
+ * its binary and appended arrays, its cell sections (checked by
+ * file_checks_cells.cpp). */
+#include "file_checks_xml.h"
 #include "file_checks.h"
 #include "file_checks_shared.h"
 
@@ -13,22 +15,6 @@ namespace iso {
 namespace checks {
 
 namespace {
-
-/* The value of attribute name in tag (the text between '<' and '>'). */
-bool xml_attr(const std::string &tag, const char *name, std::string *value) {
-  const std::string key = std::string(name) + "=";
-  size_t p = 0;
-  while ((p = tag.find(key, p)) != std::string::npos) {
-    const bool word_start = p > 0 && std::isspace((unsigned char)tag[p - 1]);
-    p += key.size();
-    if (!word_start || p >= tag.size() || (tag[p] != '"' && tag[p] != '\'')) continue;
-    const size_t end = tag.find(tag[p], p + 1);
-    if (end == std::string::npos) return false;
-    *value = tag.substr(p + 1, end - p - 1);
-    return true;
-  }
-  return false;
-}
 
 /* The points of an extent attribute "x0 x1 y0 y1 z0 z1" (0 if empty), its
  * bounds in e. */
@@ -51,87 +37,14 @@ int extent_points(Report &r, const char *name, const std::string &v, uint64_t *o
   return 0;
 }
 
-/* The binary data of one XML array: raw bytes of the file, or base64
- * text (whitespace skipped, '=' padding ends a group: VTK encodes a
- * compressed array's header and its blocks as separate base64 strings). */
-class XmlData {
-public:
-  XmlData(const std::string &text, size_t pos, size_t end, bool base64)
-      : t_(text), pos_(pos), end_(std::min(end, text.size())), b64_(base64) {}
-  /* The next n bytes into out; false if the data ends first. */
-  bool take(size_t n, std::vector<unsigned char> *out) {
-    out->clear();
-    if (!b64_) {
-      if (pos_ > end_ || n > end_ - pos_) return false;
-      out->assign(t_.begin() + (long)pos_, t_.begin() + (long)(pos_ + n));
-      pos_ += n;
-      return true;
-    }
-    while (out->size() < n) {
-      if (pending_.empty() && !group()) return false;
-      out->push_back(pending_.front());
-      pending_.erase(pending_.begin());
-    }
-    return true;
-  }
-  /* An upper bound of the bytes left. */
-  uint64_t left() const {
-    const uint64_t chars = pos_ < end_ ? end_ - pos_ : 0;
-    return b64_ ? chars / 4 * 3 + pending_.size() : chars;
-  }
-
-private:
-  /* Decode one group of 4 characters into pending_. */
-  bool group() {
-    int v[4], n = 0, pad = 0;
-    while (n < 4 && pos_ < end_) {
-      const unsigned char c = (unsigned char)t_[pos_++];
-      if (std::isspace(c)) continue;
-      int d = c >= 'A' && c <= 'Z'   ? c - 'A'
-              : c >= 'a' && c <= 'z' ? c - 'a' + 26
-              : c >= '0' && c <= '9' ? c - '0' + 52
-              : c == '+'             ? 62
-              : c == '/'             ? 63
-              : c == '='             ? -2
-                                     : -1;
-      if (d == -1) return false;
-      if (d == -2) {
-        pad++;
-        d = 0;
-      } else if (pad) {
-        return false;
-      }
-      v[n++] = d;
-    }
-    if (n < 4) return false;
-    const unsigned w = (unsigned)(v[0] << 18 | v[1] << 12 | v[2] << 6 | v[3]);
-    const unsigned char bytes[3] = {(unsigned char)(w >> 16), (unsigned char)(w >> 8),
-                                    (unsigned char)w};
-    pending_.insert(pending_.end(), bytes, bytes + 3 - std::min(pad, 2));
-    return true;
-  }
-  const std::string &t_;
-  size_t pos_, end_;
-  bool b64_;
-  std::vector<unsigned char> pending_;
-};
-
 /* The header of an XML array's binary data (the header_type words: the
  * byte count, or with a compressor the block count, block size, last block
  * size and each block's compressed size), checked against what follows
  * (VTK 9.1 allocates a compressed block's size before reading it). */
 int xml_block_header(Report &r, const std::string &what, XmlData d, bool compressed, size_t word,
                      bool big_endian, uint64_t file_size) {
-  std::vector<unsigned char> b;
   auto words = [&](size_t n, std::vector<uint64_t> *out) {
-    if (!d.take(n * word, &b)) return false;
-    out->assign(n, 0);
-    for (size_t i = 0; i < n; i++)
-      for (size_t k = 0; k < word; k++) {
-        const unsigned char byte = b[i * word + (big_endian ? k : word - 1 - k)];
-        (*out)[i] = (*out)[i] << 8 | byte;
-      }
-    return true;
+    return xml_words(d, n, word, big_endian, out);
   };
   std::vector<uint64_t> h;
   if (!compressed) {
@@ -158,19 +71,6 @@ int xml_block_header(Report &r, const std::string &what, XmlData d, bool compres
                     " bytes, more than the data holds");
   return 0;
 }
-
-/* How an XML file's data is laid out: from its root element's attributes
- * and its <AppendedData>. */
-struct XmlLayout {
-  size_t markup_end = 0;               /* the data appended after <AppendedData> is not markup */
-  bool compressed = false;             /* a compressor declared (the root element's attribute) */
-  uint64_t limit = 0;                  /* the most values the file can hold */
-  size_t word = 4;                     /* the binary data's header words (header_type) */
-  bool big_endian = false;             /* and their byte order */
-  size_t appended = std::string::npos; /* the appended data (after the '_' that follows
-                                        * <AppendedData>) */
-  bool appended_b64 = false;
-};
 
 XmlLayout xml_layout(const std::string &text, uint64_t file_size) {
   XmlLayout l;
@@ -201,23 +101,39 @@ struct Whole {
   int64_t e[6];
 };
 
+/* The counts a piece declares: its points and cells, whichever is larger
+ * (its arrays hold at most that many tuples), and the cells of each cell
+ * section (the .vtu's NumberOfCells, the .vtp's NumberOfVerts...). */
+struct PieceCounts {
+  uint64_t largest = 0;
+  uint64_t cells[5] = {0, 0, 0, 0, 0};
+};
+
+/* The cell sections VTK 9.1 reads with ReadCellArray and the attribute of
+ * <Piece> that gives each its number of cells. */
+const char *const section_names[5] = {"Cells", "Verts", "Lines", "Strips", "Polys"};
+const char *const section_counts[5] = {"NumberOfCells", "NumberOfVerts", "NumberOfLines",
+                                       "NumberOfStrips", "NumberOfPolys"};
+
 /* A <Piece>, <ImageData>, <StructuredGrid> or <RectilinearGrid> tag: its
- * counts and extents; *piece: the current piece's points or cells,
- * whichever is larger. A piece's non-empty Extent must lie inside the
- * WholeExtent (VTK 9.1's readers size arrays by their difference). */
-int xml_piece_tag(Report &r, const std::string &tag, uint64_t limit, uint64_t *piece,
+ * counts and extents into *piece. A piece's non-empty Extent must lie
+ * inside the WholeExtent (VTK 9.1's readers size arrays by their
+ * difference). */
+int xml_piece_tag(Report &r, const std::string &tag, uint64_t limit, PieceCounts *piece,
                   Whole *whole) {
   std::string v;
   uint64_t n = 0;
   int rc = 0;
-  if (tag.compare(0, 5, "Piece") == 0) *piece = 0;
-  for (const char *name : {"NumberOfPoints", "NumberOfCells"})
-    if (!rc && xml_attr(tag, name, &v)) {
-      if (!parse_count(v, &n))
-        rc = r.fail(std::string(name) + ": expected a non-negative integer, got '" + v + "'");
-      else if (!(rc = r.values(name, n, limit)))
-        *piece = std::max(*piece, n);
-    }
+  if (tag.compare(0, 5, "Piece") == 0) *piece = PieceCounts();
+  for (int k = -1; k < 5; k++) {
+    const char *name = k < 0 ? "NumberOfPoints" : section_counts[k];
+    if (rc || !xml_attr(tag, name, &v)) continue;
+    if (!parse_count(v, &n))
+      rc = r.fail(std::string(name) + ": expected a non-negative integer, got '" + v + "'");
+    else if (!(rc = r.values(name, n, limit)))
+      piece->largest = std::max(piece->largest, n);
+    if (!rc && k >= 0) piece->cells[k] = n;
+  }
   for (const char *name : {"Extent", "WholeExtent"}) {
     int64_t e[6];
     if (rc || !xml_attr(tag, name, &v) || (rc = extent_points(r, name, v, &n, e)) ||
@@ -228,7 +144,7 @@ int xml_piece_tag(Report &r, const std::string &tag, uint64_t limit, uint64_t *p
       std::copy(e, e + 6, whole->e);
       continue;
     }
-    *piece = std::max(*piece, n);
+    piece->largest = std::max(piece->largest, n);
     for (int k = 0; k < 3 && n > 0 && whole->set; k++)
       if (e[2 * k] < whole->e[2 * k] || e[2 * k + 1] > whole->e[2 * k + 1])
         rc = r.fail("Extent '" + v + "' lies outside the WholeExtent");
@@ -252,24 +168,68 @@ int xml_array_tag(Report &r, const std::string &text, const std::string &tag, si
       rc = r.values("NumberOfTuples", product({n, m}, &n) ? n : UINT64_MAX, l.limit);
   }
   if (!rc) rc = r.values("a DataArray", product({piece, m}, &n) ? n : UINT64_MAX, l.limit);
-  std::string format, name;
+  std::string name;
   xml_attr(tag, "Name", &name);
   const std::string what = "DataArray '" + name.substr(0, 40) + "'";
-  if (!rc && xml_attr(tag, "format", &format) && format == "binary" && tag.back() != '/') {
-    const size_t close = text.find('<', pos);
-    return xml_block_header(r, what, XmlData(text, pos, std::min(close, l.markup_end), true),
-                            l.compressed, l.word, l.big_endian, file_size);
-  }
-  if (rc || format != "appended") return rc;
+  const XmlFormat format = xml_format(tag);
+  if (rc || format == XmlFormat::Ascii || (format == XmlFormat::Binary && tag.back() == '/'))
+    return rc;
   uint64_t offset = 0;
-  if (!xml_attr(tag, "offset", &v) || !parse_count(v, &offset))
-    return r.fail(what + ": appended data without a valid offset");
-  if (l.appended == std::string::npos || offset > text.size() - l.appended)
-    return r.fail(what + ": offset " + v + " is past the appended data");
-  return xml_block_header(r, what,
-                          XmlData(text, l.appended + (size_t)offset, text.size(), l.appended_b64),
-                          l.compressed, l.word, l.big_endian, file_size);
+  if (format == XmlFormat::Appended) {
+    if (!xml_attr(tag, "offset", &v) || !parse_count(v, &offset))
+      return r.fail(what + ": appended data without a valid offset");
+    if (l.appended == std::string::npos || offset > text.size() - l.appended)
+      return r.fail(what + ": offset " + v + " is past the appended data");
+  }
+  size_t start = 0, end = 0;
+  bool b64 = false;
+  xml_binary_data(text, tag, pos, l, &start, &end, &b64);
+  return xml_block_header(r, what, XmlData(text, start, end, b64), l.compressed, l.word,
+                          l.big_endian, file_size);
 }
+
+/* The cell sections of an XML file as its tags are met: each is checked
+ * (check_cell_section) once its element ends, after the headers of its
+ * arrays. */
+class Sections {
+public:
+  /* The tag opens or closes a section, or is an array inside one: 0, or
+   * check_cell_section's error when a section ends. */
+  int tag(Report &r, const std::string &text, const XmlLayout &l, const std::string &tag,
+          size_t pos, const PieceCounts &piece) {
+    const bool closing = !tag.empty() && tag[0] == '/';
+    const int k = section_of(closing ? tag.substr(1) : tag);
+    if (k >= 0 || tag.compare(closing ? 1 : 0, 5, "Piece") == 0) {
+      const int rc = end(r, text, l);
+      if (rc || k < 0 || closing || tag.back() == '/') return rc;
+      open_ = true;
+      s_.name = section_names[k];
+      s_.cells = piece.cells[k];
+      s_.arrays.clear();
+      return 0;
+    }
+    if (open_ && (tag.compare(0, 9, "DataArray") == 0 || tag.compare(0, 5, "Array") == 0))
+      s_.arrays.push_back(XmlArrayTag{tag, pos});
+    return 0;
+  }
+  /* The open section, if any, ends: checked. */
+  int end(Report &r, const std::string &text, const XmlLayout &l) {
+    if (!open_) return 0;
+    open_ = false;
+    return check_cell_section(r, text, l, s_);
+  }
+
+private:
+  /* The section a tag names (its first word), or -1. */
+  static int section_of(const std::string &tag) {
+    const size_t len = std::min(tag.find_first_of(" \t\r\n/"), tag.size());
+    for (int k = 0; k < 5; k++)
+      if (tag.compare(0, len, section_names[k]) == 0) return k;
+    return -1;
+  }
+  bool open_ = false;
+  CellSection s_;
+};
 
 } // namespace
 
@@ -277,8 +237,9 @@ int check_xml(const std::string &path, const Mapped &f, std::string *err) {
   Report r{path, err};
   const std::string text(f.data() ? f.data() : "", f.size());
   const XmlLayout l = xml_layout(text, (uint64_t)f.size());
-  uint64_t piece = 0; /* the current piece's points or cells, whichever is larger */
+  PieceCounts piece;
   Whole whole;
+  Sections sections;
   size_t pos = 0;
   while (pos < l.markup_end) {
     const size_t lt = text.find('<', pos);
@@ -292,10 +253,10 @@ int check_xml(const std::string &path, const Mapped &f, std::string *err) {
         tag.compare(0, 14, "StructuredGrid") == 0 || tag.compare(0, 15, "RectilinearGrid") == 0)
       rc = xml_piece_tag(r, tag, l.limit, &piece, &whole);
     else if (tag.compare(0, 9, "DataArray") == 0 || tag.compare(0, 5, "Array") == 0)
-      rc = xml_array_tag(r, text, tag, pos, l, piece, f.size());
-    if (rc) return rc;
+      rc = xml_array_tag(r, text, tag, pos, l, piece.largest, f.size());
+    if (rc || (rc = sections.tag(r, text, l, tag, pos, piece))) return rc;
   }
-  return 0;
+  return sections.end(r, text, l);
 }
 
 } // namespace checks
