@@ -21,28 +21,27 @@ log=${2:?log file}
 variant=${3:?variant}
 limit=${ADAPT_TEST_TIMEOUT:-900}
 mkdir -p "$(dirname "$log")" build
-# The number of programs that may run now (see above).
+# The number of programs that may run now (see above), in slots.
+idle_slots=${ADAPT_TEST_PROGRAMS_IDLE:-$(nproc)}
 slots_now() {
   local f
-  for f in ${ADAPT_TEST_BUILT:-}; do
-    [ -e "$f" ] || { echo "${ADAPT_TEST_PROGRAMS:-1}"; return; }
-  done
-  if [ -n "${ADAPT_TEST_BUILT:-}" ]; then
-    echo "${ADAPT_TEST_PROGRAMS_IDLE:-$(nproc)}"
-  else
-    echo "${ADAPT_TEST_PROGRAMS:-1}"
-  fi
+  slots=${ADAPT_TEST_PROGRAMS:-1}
+  [ -n "${ADAPT_TEST_BUILT:-}" ] || return 0
+  for f in $ADAPT_TEST_BUILT; do [ -e "$f" ] || return 0; done
+  slots=$idle_slots
 }
-# A free slot (lock file build/.test-slot.K): polled, so that a program
-# waiting when the builds end takes the slots they free.
+# A free slot (lock file build/.test-slot.K): polled (no command started
+# per poll), so that a program waiting when the builds end takes the slots
+# they free.
 got=
 while [ -z "$got" ]; do
-  for k in $(seq 1 "$(slots_now)"); do
+  slots_now
+  for ((k = 1; k <= slots; k++)); do
     exec 9>"build/.test-slot.$k"
     if flock -n 9; then got=$k; break; fi
     exec 9>&-
   done
-  [ -n "$got" ] || sleep 0.2
+  [ -n "$got" ] || sleep 0.5
 done
 # glibc keeps what the programs free (no trim, no mmap per large block):
 # the tests allocate and free arrays of up to 8 MB per case, and glibc's

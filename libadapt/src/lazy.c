@@ -117,7 +117,7 @@ static inline lazy_call lazy_call_of(const adapt__loop *l) {
 static inline __attribute__((always_inline)) void df_range(adapt__worker *w, adapt__loop *l,
                                                            const lazy_call c, unsigned thr,
                                                            int fill, size_t lo, size_t hi) {
-  adapt__cancel_scope cs = {c.cancelled, NULL, NULL, NULL};
+  adapt__cancel_scope cs = {.flag = c.cancelled};
   adapt__cancel_push(&cs);
   if (!thr && c.g == 1) {
     /* Alone at grain 1: per index the cancel flag, the call. */

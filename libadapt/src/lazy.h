@@ -44,7 +44,7 @@ adapt__for_lazy_nested_call(size_t first, size_t last, void (*body)(size_t, size
     return adapt__for_lazy_nested(first, last, body, ctx, grain, threshold);
   if (ADAPT_UNLIKELY(!grain)) grain = adapt__default_grain(last - first, adapt__rt.nworkers);
   atomic_int cancelled = 0;
-  adapt__cancel_scope cs = {&cancelled, NULL, NULL, NULL};
+  adapt__cancel_scope cs = {.flag = &cancelled};
   adapt__cancel_push(&cs);
   /* first < last, and no body has run yet to cancel: the flag is read
    * after each chunk, before the next one. */

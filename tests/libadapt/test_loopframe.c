@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "adapt_test.h"
 #include "../../libadapt/src/deque.h"     /* white-box */
@@ -319,6 +320,28 @@ static void *thief_main(void *p) {
   }
 }
 
+/* A case stops after RACE_CASE_SECONDS once it has run a twentieth of its
+ * trials: alone a case takes about 0.1 s, but on a loaded machine each
+ * handoff can wait for a compiler's time slice (sched_yield gives the CPU
+ * to any runnable task), and a release run beside three compilers once
+ * took 374 s for 540,000 trials. */
+#define RACE_CASE_SECONDS 1.5
+
+static double seconds_since(const struct timespec *t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+/* 1 while case trial t of trials_per_case (begun at t0) should go on. */
+static int race_case_goes_on(size_t t, size_t trials_per_case, const struct timespec *t0,
+                             unsigned *cut) {
+  if (t >= trials_per_case) return 0;
+  if (t < trials_per_case / 20 || t % 64 != 0 || seconds_since(t0) < RACE_CASE_SECONDS) return 1;
+  ++*cut;
+  return 0;
+}
+
 static void run_races(int nthieves, size_t trials_per_case) {
   static const size_t ns[] = {1, 2, 3, 4, 5, 7, 8, 13, 33};
   race *r = calloc(1, sizeof *r);
@@ -330,10 +353,12 @@ static void run_races(int nthieves, size_t trials_per_case) {
     ta[k].seed = 0x9e3779b9u * (unsigned)(k + 1);
     assert_int_equal(pthread_create(&th[k], NULL, thief_main, &ta[k]), 0);
   }
-  unsigned seed = 88172645u, trial = 0;
+  unsigned seed = 88172645u, trial = 0, cut = 0;
   for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++)
-    for (size_t g = 1; g <= 3; g++)
-      for (size_t t = 0; t < trials_per_case; t++) {
+    for (size_t g = 1; g <= 3; g++) {
+      struct timespec t0;
+      clock_gettime(CLOCK_MONOTONIC, &t0);
+      for (size_t t = 0; race_case_goes_on(t, trials_per_case, &t0, &cut); t++) {
         size_t n = ns[ni];
         r->n = n;
         r->g = g;
@@ -412,15 +437,17 @@ static void run_races(int nthieves, size_t trials_per_case) {
                   nthieves, n, g, t, bad_b - r->lo, bad_e - r->lo, "longer than G");
         assert_int_equal(bad_chunk, 0);
       }
+    }
   atomic_store_explicit(&r->stop, 1, memory_order_release);
   for (int k = 0; k < nthieves; k++) pthread_join(th[k], NULL);
   fprintf(stderr,
-          "  [%d thief/thieves, %u trials] owner chunks %lu, thief pieces %lu (keep %lu, last "
+          "  [%d thief/thieves, %u trials, %u of 27 cases cut at %.1f s] owner chunks %lu, thief "
+          "pieces %lu (keep %lu, last "
           "%lu), drop %lu, lost races (FAIL) %lu; one iteration: owner ran it %lu times, "
           "a thief %lu times\n",
-          nthieves, trial, atomic_load(&r->owner_chunks), atomic_load(&r->thief_pieces),
-          atomic_load(&r->keeps), atomic_load(&r->lasts), atomic_load(&r->drops),
-          atomic_load(&r->fails), r->one_left_owner, r->one_left_thief);
+          nthieves, trial, cut, RACE_CASE_SECONDS, atomic_load(&r->owner_chunks),
+          atomic_load(&r->thief_pieces), atomic_load(&r->keeps), atomic_load(&r->lasts),
+          atomic_load(&r->drops), atomic_load(&r->fails), r->one_left_owner, r->one_left_thief);
   free(r);
 }
 
