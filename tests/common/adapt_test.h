@@ -83,10 +83,11 @@ static inline int adapt_test_queen_next(const signed char *cols, int row, int c,
 }
 
 /* The teardown of every test: stop the runtime, then check that no worker
- * thread is left behind. */
+ * thread is left behind (a joined one may linger in /proc for a moment:
+ * worker_threads.h). */
 static inline int adapt_test_teardown(void **state) {
   adapt_finalize();
-  assert_int_equal(adapt_test_worker_threads(), 0);
+  assert_int_equal(adapt_test_worker_threads_settled(1000), 0);
   return 0;
 }
 

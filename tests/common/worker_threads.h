@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Worker threads of this process (Linux): threads named "adapt-worker".
  * Their count; the first cap of their thread ids go to tids (may be NULL
@@ -35,5 +36,20 @@ static inline int adapt_test_worker_tids(int *tids, int cap) {
 
 /* Their count (the shared teardown checks that none is left behind). */
 static inline int adapt_test_worker_threads(void) { return adapt_test_worker_tids(NULL, 0); }
+
+/* Their count once joined threads have left /proc: pthread_join returns when
+ * the kernel clears the thread's id, which comes before it removes
+ * /proc/self/task/<tid>, so a joined worker can still be listed for a
+ * moment (a loaded ASan run saw one after adapt_finalize). Polls every
+ * millisecond for up to max_ms while any is listed; the count then. */
+static inline int adapt_test_worker_threads_settled(int max_ms) {
+  int n = adapt_test_worker_threads();
+  for (int i = 0; n != 0 && i < max_ms; i++) {
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+    n = adapt_test_worker_threads();
+  }
+  return n;
+}
 
 #endif /* TESTS_COMMON_WORKER_THREADS_H */

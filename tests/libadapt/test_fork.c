@@ -137,7 +137,7 @@ static void test_child_new_runtime(void **state) {
     int r = child_loops();
     if (r) _exit(r);
     adapt_finalize();
-    if (adapt_test_worker_threads() != 0) _exit(3);
+    if (adapt_test_worker_threads_settled(1000) != 0) _exit(3);
     _exit(0);
   }
   assert_int_equal(wait_child(pid), 0);

@@ -132,18 +132,9 @@ static void run_clients(rng *r) {
   for (int i = 1; i <= started; i++) pthread_join(c[i].t, NULL);
 }
 
-/* Threads named adapt-worker (adapt_test_worker_threads), once the
- * joined ones have left /proc (a few instructions after pthread_join;
- * gives up after 10 s). */
-static int worker_threads(void) {
-  int n = 0;
-  for (int tries = 0; tries < 10000; tries++) {
-    n = adapt_test_worker_threads();
-    if (n == 0) break;
-    usleep(1000);
-  }
-  return n;
-}
+/* Threads named adapt-worker once the joined ones have left /proc (gives
+ * up after 10 s). */
+static int worker_threads(void) { return adapt_test_worker_threads_settled(10000); }
 
 /* Start the runtime at random (or leave it to start lazily), run the
  * clients, add up the statistics, stop it, check no worker is left. */
