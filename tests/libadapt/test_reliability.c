@@ -275,8 +275,16 @@ static void p5_entry(adapt_frame *f, void *wv, void *cv) {
   if (t->piece == 1) {
     atomic_store(&p5.first_started, 1);
     while (!adapt_preempt_point(f)) sched_yield();
-    /* Stop only after the owner answered a request during its wait. */
-    while (served0() <= atomic_load(&p5.served_base)) sched_yield();
+    /* Stop after the owner answered a request during its wait, or after
+     * 2 s: the third worker may have slept since the splitter's refusals
+     * of phase 1 (a thief refused ADAPT_REFUSED_SLEEP times sleeps until
+     * the frame changes: idle.c), and nothing else wakes it. */
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+      sched_yield();
+      clock_gettime(CLOCK_MONOTONIC, &now);
+    } while (served0() <= atomic_load(&p5.served_base) && now.tv_sec - t0.tv_sec < 2);
   } else {
     while (!atomic_load(&p5.owner_returned)) sched_yield();
   }
