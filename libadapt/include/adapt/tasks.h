@@ -230,6 +230,23 @@ extern __thread struct adapt__team *adapt__team_cur ADAPT__TLS_PUBLIC;
 /* Wake a sleeping worker for the task adapt__spawn_inline published. */
 ADAPT_API void adapt__spawn_wake(adapt_scope *scope);
 
+/* The owner fields of a scope begun nested in a region of this thread at
+ * frame depth f over deque end d (shared by the inline begin and fork; the
+ * caller stores remote and splits with the order its publication needs). */
+static inline void adapt__scope_fill(adapt__scope_layout *s, adapt__deque_end *d, unsigned f,
+                                     size_t base, unsigned pushed) {
+  adapt__tls_frames = f + 1;
+  s->w = d->owner;
+  s->dq = d;
+  s->floor = base;
+  s->thread = ADAPT__THREAD_SELF();
+  s->pushed = pushed;
+  s->local = 0;
+  s->key = (f + 1) << 2; /* a nested region (kind 0) */
+  s->magic = ADAPT__SCOPE_MAGIC;
+  s->team = adapt__team_cur;
+}
+
 static inline int adapt__scope_begin_inline(adapt_scope *scope) {
   unsigned f = adapt__tls_frames;
   adapt__deque_end *d = adapt__tls_dq;
@@ -237,17 +254,8 @@ static inline int adapt__scope_begin_inline(adapt_scope *scope) {
    * of adapt_scope_begin but the error clearing; else the function. */
   if (__builtin_expect(!scope || f == 0 || !d, 0)) return (adapt_scope_begin)(scope);
   adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
-  adapt__tls_frames = f + 1;
-  s->w = d->owner;
-  s->dq = d;
   /* relaxed: only the owner writes tail. */
-  s->floor = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
-  s->thread = ADAPT__THREAD_SELF();
-  s->pushed = 0;
-  s->local = 0;
-  s->key = (f + 1) << 2; /* a nested region (kind 0) */
-  s->magic = ADAPT__SCOPE_MAGIC;
-  s->team = adapt__team_cur;
+  adapt__scope_fill(s, d, f, __atomic_load_n(&d->tail, __ATOMIC_RELAXED), 0);
   /* relaxed: no other worker sees the scope before a spawn publishes it. */
   __atomic_store_n(&s->remote, 0u, __ATOMIC_RELAXED);
   __atomic_store_n(&s->splits, 0u, __ATOMIC_RELAXED);
@@ -333,16 +341,7 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
   if (__builtin_expect(t >= d->limit, 0)) return (adapt_fork)(child, fn, arg);
   adapt__scope_layout *s = (adapt__scope_layout *)(void *)child;
-  adapt__tls_frames = f + 1;
-  s->w = d->owner;
-  s->dq = d;
-  s->floor = t;
-  s->thread = ADAPT__THREAD_SELF();
-  s->pushed = 1;
-  s->local = 0;
-  s->key = (f + 1) << 2; /* a nested region (kind 0) */
-  s->magic = ADAPT__SCOPE_MAGIC;
-  s->team = adapt__team_cur;
+  adapt__scope_fill(s, d, f, t, 1);
   /* plain stores: no other worker sees the scope before the store of
    * tail below publishes it (its release half orders them before). */
   s->remote = 0;
