@@ -15,6 +15,9 @@
 #                   format-check check-docs model-check check-consumers
 #   make check-layers   each layer includes only what it may
 #   make check-symbols  libadapt.so exports its public API only
+#   make check-function-size [FUNCTION_LINES=80]  no function over 80 lines
+#                   outside the tests (clang-tidy; not in make test; its
+#                   compile lines: make -Bn function-size-commands)
 #   make check-docs     the docs' examples run, links resolve, tables match
 #   make model-check    spin verifies the protocol models (model/)
 #   make check-consumers  staged installs used via pkg-config and CMake
@@ -212,6 +215,25 @@ check-layers:
 check-symbols: $(LIB_SO)
 	@bash scripts/check_symbols.sh $(LIB_SO_REAL) libadapt/include/adapt algorithms/include/adapt
 CHECKS += check-layers check-symbols format-check
+
+# No function over FUNCTION_LINES lines (default 80) outside the tests:
+# scripts/check_function_size.sh, clang-tidy's readability-function-size on
+# the sources of libadapt/, algorithms/, apps/, bench/ and perfcounters/ and
+# the headers they include (stl/include too). Not in CHECKS: it parses every
+# unit again, VTK's and the C++ front end's headers included (92-99 s of CPU on
+# 2 vCPUs, docs/guide.md "Checking the sources"). Its compile lines: those
+# of function-size-commands, printed by `make -Bn` (run for real it builds
+# the programs below), the VTK filter's (a CMake build) as -fsyntax-only
+# lines.
+FUNCTION_SIZE_UNITS = $(LIB_OBJS) $(PERF_OBJ) $(BENCH_BINS) $(ISO_BIN) $(LOC_MAP) $(LOC_SIM) \
+  $(patsubst %,$(B)/obj/$(ISO_CLI)/%.o,dist dist_gids dist_report dist_nompi) \
+  $(if $(VTKF_HAVE),$(VTKF_BENCH_BIN) $(VTKF_EXAMPLE))
+.PHONY: check-function-size function-size-commands
+FUNCTION_LINES ?= 80
+check-function-size:
+	@MAKE="$(MAKE)" FUNCTION_LINES=$(FUNCTION_LINES) bash scripts/check_function_size.sh
+function-size-commands: $(FUNCTION_SIZE_UNITS)
+	$(if $(VTKF_HAVE),$(foreach f,$(VTKF_FILTER_SRCS),$(CXX) -std=c++17 $(VTKF_FILTER_FLAGS) -fsyntax-only $(f);))
 
 # The test programs of this variant, in the order they run: the C programs
 # first (the library and one C file each: built first, they run while the

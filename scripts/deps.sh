@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages libadapt needs, only those that are missing.
 # Usage: scripts/deps.sh [core|all|fuzz|data]   (core: build + tests; all: + apps and
-# peers, OpenMPI included; fuzz: core + the fuzzing toolchain, for `make fuzz`)
+# peers, OpenMPI included, and clang-tidy for `make check-function-size`; fuzz: core + the
+# fuzzing toolchain, for `make fuzz`)
 # Called by `make test`, `make demo` and `make bench`; safe to run again.
 # data: what apps/isosurface/data/make_meshes.sh needs (the data of
 # libcgal-demo, tetgen, Debian's VTK for python3); `all` includes it.
@@ -18,12 +19,14 @@ want="${1:-all}"
 core_pkgs="gcc g++ make pkg-config libhwloc-dev libcmocka-dev libpapi-dev libtbb-dev libomp-dev clang-format spin"
 app_pkgs="libvtk9-dev zlib1g-dev libx11-dev cmake ninja-build xvfb xauth python3-vtk9 python3-numpy python3-matplotlib papi-tools hwloc valgrind openmpi-bin libopenmpi-dev"
 pkgs="$core_pkgs"
+# make check-function-size (scripts/check_function_size.sh).
+check_pkgs="clang-tidy"
 fuzz_pkgs="clang libclang-rt-14-dev"
 # Installed without their Recommends (libcgal-demo's: Qt 5's development files;
 # paraview-dev's: python3-paraview, see above).
 data_pkgs="libcgal-demo tetgen"
 pv_pkgs="paraview-dev"
-[ "$want" = all ] && pkgs="$pkgs $app_pkgs $data_pkgs $pv_pkgs"
+[ "$want" = all ] && pkgs="$pkgs $app_pkgs $check_pkgs $data_pkgs $pv_pkgs"
 [ "$want" = data ] && pkgs="python3-vtk9 python3-numpy $data_pkgs"
 [ "$want" = fuzz ] && pkgs="$pkgs $app_pkgs $fuzz_pkgs"
 

@@ -77,6 +77,10 @@ VTKF_VTK_LIBS := $(patsubst %,-lvtk%-$(VTK_VER),FiltersGeneral FiltersCore Imagi
                    CommonExecutionModel CommonDataModel CommonCore CommonSystem CommonMisc \
                    CommonMath CommonTransforms)
 VTKF_TEST_FLAGS = -I$(VTKF_DIR)/filter -I$(VTKF_B)/filter -isystem $(VTK_INC) -Iapps/isosurface/core
+# The filter's sources and the flags they parse with (check-function-size;
+# CMake's build adds its module's definitions, none of which they test).
+VTKF_FILTER_SRCS  = $(wildcard $(VTKF_DIR)/filter/*.cxx)
+VTKF_FILTER_FLAGS = $(INC_RUNTIME_PUBLIC) -I$(VTKF_ISO_INC) $(VTKF_TEST_FLAGS)
 VTKF_TEST_LINK  = -L$(VTKF_B)/lib -ladaptVtkContour -Wl,-rpath,$(abspath $(VTKF_B)/lib) \
                   -Wl,-rpath,$(abspath build/release) $(VTKF_VTK_LIBS) -lhwloc
 
