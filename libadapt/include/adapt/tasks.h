@@ -183,8 +183,7 @@ typedef struct adapt__scope_layout {
   unsigned remote, splits; /* atomic: written by other workers */
 } adapt__scope_layout;
 
-/* The calling thread's count of open frames and scopes, and its innermost
- * cancellation scope (the library's thread-locals, static TLS). */
+/* The library's public thread-locals: static TLS (initial-exec). */
 #if defined(__GNUC__) || defined(__clang__)
 #define ADAPT__TLS_PUBLIC __attribute__((tls_model("initial-exec"), visibility("default")))
 #else
@@ -208,15 +207,31 @@ typedef struct adapt__cancel_scope {
    * for a barrier (a child task runs inline above it). */
   unsigned tasks;
 } adapt__cancel_scope;
-extern __thread unsigned adapt__tls_frames ADAPT__TLS_PUBLIC;
-extern __thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
-/* The calling thread's count of child tasks its inline adapt_join is
- * running (the join's cancellation barrier, one add and one subtract). */
-extern __thread unsigned adapt__tls_tasks ADAPT__TLS_PUBLIC;
-/* The calling thread's worker's deque end (NULL: no worker), and its
- * current team (the innermost call with a worker limit; NULL: none). */
-extern __thread adapt__deque_end *adapt__tls_dq ADAPT__TLS_PUBLIC;
-extern __thread struct adapt__team *adapt__team_cur ADAPT__TLS_PUBLIC;
+/* The calling thread's state the inline paths read and write, one
+ * thread-local block (static TLS: one offset for all its fields), each
+ * field named by a macro below. Written by the calling thread only. */
+typedef struct adapt__tls_block {
+  /* adapt__tls_frames: its open frames and scopes (a stolen piece does
+   * not count). */
+  unsigned frames;
+  /* adapt__tls_dq: its worker's deque end (NULL: no worker). */
+  adapt__deque_end *dq;
+  /* adapt__team_cur: its current team (the innermost call with a worker
+   * limit; NULL: none). */
+  struct adapt__team *team;
+  /* adapt__cancel_top: its innermost cancellation scope. */
+  adapt__cancel_scope *cancel_top;
+  /* adapt__tls_tasks: the child tasks its inline adapt_join is running
+   * (the join's cancellation barrier, one add and one subtract). Not next
+   * to frames: the join's two stores would be merged into vector code. */
+  unsigned tasks;
+} adapt__tls_block;
+extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
+#define adapt__tls_frames (adapt__tls.frames)
+#define adapt__tls_tasks (adapt__tls.tasks)
+#define adapt__tls_dq (adapt__tls.dq)
+#define adapt__team_cur (adapt__tls.team)
+#define adapt__cancel_top (adapt__tls.cancel_top)
 
 /* The calling thread's identity: its thread pointer (one instruction)
  * where the compiler has it, else the address of a thread-local. */
