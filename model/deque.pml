@@ -1,16 +1,20 @@
-/* Model (c): the THE deque with a splittable entry and the transient head
- * (deque.c, deque.h, scope.c). One owner, NTH thieves.
+/* Model (c): the THE deque with a child frame's entry, a splittable entry
+ * and the transient head (deque.c, deque.h, scope.c, tasks.c). One owner,
+ * NTH thieves.
  *
- * Owner (worker 0), as adapt__for_loopframe + adapt_spawn would run it:
- *   scope_open (floor 0); scope_push A (pushed + 1); push_entry L (a
- *   splittable loop entry, not counted); the loop; pop_locked(floor 1)
- *   (removes L if no thief did: after it no split of L may run, the loop
- *   frame L points to is gone); scope_push B; scope_push C (C reuses A's
- *   slot: CAP = 3, one slot kept free, so it may find the deque full and run
- *   at once); scope_wait: pop and run entries above the floor, else compare
- *   local + remote with pushed + splits.
+ * Owner (worker 0), as adapt_fork + adapt__for_loopframe + adapt_spawn
+ * would run it: fork A (the frame holds A's task; the slot only a pointer
+ * to the frame); scope_open (floor 1); push_entry L (a splittable loop
+ * entry, not counted); the loop; pop_locked(floor 1) (removes L if no
+ * thief did: after it no split of L may run, the loop frame L points to is
+ * gone); scope_push B; scope_push C (CAP = 3, one slot kept free, so C may
+ * find the deque full and run at once); scope_wait: pop and run entries
+ * above the floor, else compare local + remote with pushed + splits; join
+ * A: pop it (floor 0) and run it, or, when a thief took it (decided under
+ * the lock), rewrite the frame (the scope of one task) and wait for the
+ * thief's remote; then the frame is gone.
  * Thieves: adapt__deque_steal, NATT attempts each: lock; head + 1; load
- *   tail; copy the slot (or call split, whose answer KEEP/LAST/DROP/FAIL is
+ *   tail; copy the slot (for A: read the task from the frame; or call split, whose answer KEEP/LAST/DROP/FAIL is
  *   left free here: model (d) refines it); count a piece in splits under the
  *   lock; unlock; run; remote + 1.
  * A push below the owner's cached limit (a head it read + CAP - 1) does
@@ -20,7 +24,9 @@
  *
  * Checked: every entry is taken once (by the owner's pop or one thief);
  * a thief copies the slot of the index it committed (no overwrite by a
- * push: the free slot); no split after the owner's pop_locked of L; the
+ * push: the free slot); a thief reads A's frame while it still holds the
+ * task (the join rewrites it only after the lock showed the theft, and
+ * returns only after the thief's remote); no split after the owner's pop_locked of L; the
  * scope's wait returns only when every entry and piece has run; no
  * deadlock (the owner's pop under its own lock, the lock itself); at the
  * end the deque is empty and head == tail.
@@ -35,7 +41,10 @@
  * Dekker pair broken): owner and a thief both take A.
  * SEEDED_BUG 2 (with LIMIT): the refreshed limit is head + CAP, one past
  * the bound: after a refresh during a thief's transient head the sixth
- * push overwrites a slot whose entry is live. */
+ * push overwrites a slot whose entry is live.
+ * SEEDED_BUG 3: the join rewrites A's frame as soon as its lock-free look
+ * sees head past the task, before the lock decides: a thief that then
+ * takes A reads the rewritten frame. */
 
 #ifndef NTH
 #define NTH 2
@@ -74,6 +83,12 @@ byte taken[NENT + 1];      /* times each entry left the deque */
 byte ran[NENT + 1];        /* times each entry ran */
 byte pieces_made, pieces_done;
 bool lf_alive;             /* L's loop frame is on the owner's stack */
+#define FR_GONE 0
+#define FR_TASK 1
+#define FR_SCOPE 2
+byte frame = FR_GONE;      /* A's child frame: holds the task, rewritten, or gone */
+byte child_remote;         /* A's frame's remote: + 1 by the thief that ran it */
+bool joining;              /* ghost: the owner's pop is A's join */
 
 inline dq_lock() { atomic { lock == 0 -> lock = 1 } }
 inline dq_unlock() { lock = 0 }
@@ -109,15 +124,17 @@ inline push(ent, ok) {
   fi
 }
 
-/* adapt__deque_pop (called with or without the lock held) */
-inline pop(floor, got, haslock) {
+/* adapt__deque_pop (called with or without the lock held); hot: without
+ * the relaxed pre-check of head (adapt__deque_pop_slot_hot: the join's pop,
+ * which must let the lock decide a theft before it rewrites the frame) */
+inline pop(floor, got, haslock, hot) {
   got = NONE;
   tl = tail;                                   /* relaxed */
   if
   :: tl <= floor -> skip
   :: else ->
      if
-     :: tl <= head -> skip                     /* relaxed pre-check: looks empty */
+     :: !hot && tl <= head -> skip             /* relaxed pre-check: looks empty */
      :: else ->
         t = tl - 1;
 #if SEEDED_BUG == 1
@@ -130,6 +147,9 @@ inline pop(floor, got, haslock) {
         if
         :: h > t ->                            /* conflict: decide under the lock */
            tail = t + 1;
+#if SEEDED_BUG == 3
+           if :: joining -> frame = FR_SCOPE :: else -> skip fi; /* BUG: before the lock */
+#endif
            assert(!haslock);                   /* would deadlock on our own lock */
            dq_lock();
            tail = t;
@@ -160,10 +180,10 @@ inline spawn(ent) {
   pushed++; push(ent, ok); if :: !ok -> run_local(ent) :: else -> skip fi
 }
 
-/* scope_wait(floor 0) */
-inline scope_wait() {
+/* scope_wait(floor) */
+inline scope_wait(floor) {
   do
-  :: pop(0, got, 0);
+  :: pop(floor, got, 0, 0);
      if
      :: got != NONE -> assert(got != L); run_local(got)
      :: else ->
@@ -181,7 +201,7 @@ inline scope_wait() {
 active proctype owner() {
   byte tl, h, t, got, ok;
   spawn(A); spawn(B); spawn(C); spawn(D); spawn(E); spawn(F);
-  scope_wait();
+  scope_wait(0);
   assert(ran[A] == 1 && ran[B] == 1 && ran[C] == 1);
   assert(ran[D] == 1 && ran[E] == 1 && ran[F] == 1);
   (thieves_done == NTH);
@@ -190,22 +210,39 @@ active proctype owner() {
 #else
 active proctype owner() {
   byte tl, h, t, got, ok;
-  /* scope_open: floor 0 */
-  spawn(A);
+  /* adapt_fork A: the frame, then the slot's pointer to it (index 0); the
+   * deque is empty: the push succeeds */
+  frame = FR_TASK;
+  push(A, ok);
+  assert(ok);
+  /* scope_open: floor 1 */
   lf_alive = 1;
   push(L, ok);                                 /* push_entry: not counted */
   /* ... the loop's own chunks ... then pop_locked(floor 1) */
   dq_lock();
-  pop(1, got, 1);
+  pop(1, got, 1, 0);
   assert(got == NONE || got == L);
   dq_unlock();
   lf_alive = 0;                                /* lf_run_range returns */
   spawn(B);
   spawn(C);
-  scope_wait();
+  scope_wait(1);
   /* the wait returned: everything counted in the scope has run */
-  assert(ran[A] == 1 && ran[B] == 1 && ran[C] == 1);
+  assert(ran[B] == 1 && ran[C] == 1);
   assert(pieces_done == pieces_made);
+  /* adapt_join A: the pop of index 0 (the lock decides a conflict) */
+  joining = 1;
+  pop(0, got, 0, 1);
+  joining = 0;
+  if
+  :: got == A -> d_step { ran[A]++; assert(ran[A] == 1) }
+  :: else ->
+     assert(got == NONE);
+     frame = FR_SCOPE;                          /* the frame becomes a scope of one */
+     child_remote == 1                          /* the wait: the thief's remote (acquire) */
+  fi;
+  assert(ran[A] == 1);
+  frame = FR_GONE;                              /* adapt_join returns: the frame is gone */
   (thieves_done == NTH);
   assert(head == tail && lock == 0)
 }
@@ -247,6 +284,10 @@ active [NTH] proctype thief() {
               fi;
               ent = NONE
            :: else ->
+#ifndef LIMIT
+              /* A's slot points to its frame: read the task there */
+              if :: ent == A -> assert(frame == FR_TASK) :: else -> skip fi;
+#endif
               d_step { taken[ent]++; busy[h % CAP] = 0; assert(taken[ent] == 1) }
            fi;
            dq_unlock();
@@ -254,7 +295,11 @@ active [NTH] proctype thief() {
            :: piece -> pieces_done++; remote++  /* run the piece; remote + 1 (release) */
            :: ent != NONE ->
               d_step { ran[ent]++; assert(ran[ent] == 1) };
+#ifndef LIMIT
+              if :: ent == A -> child_remote++ :: else -> remote++ fi  /* release */
+#else
               remote++
+#endif
            :: else -> skip
            fi
         fi

@@ -152,8 +152,8 @@ typedef struct adapt__team {
 } adapt__team;
 
 /* The calling thread's current team (the innermost call with a limit it
- * runs a part of), NULL when none. Static TLS: one load. */
-extern __thread adapt__team *adapt__team_cur ADAPT__TLS_PUBLIC;
+ * runs a part of), NULL when none: adapt__team_cur, a field of the
+ * thread-local block of <adapt/tasks.h> (static TLS: one load). */
 
 /* Make t, with limit k >= 1, the calling thread's current team until
  * adapt__team_leave(t); its parent is the current team. Any thread. */

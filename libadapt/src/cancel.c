@@ -7,9 +7,6 @@
 
 #include "../ext/adapt_ext.h"
 
-__thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
-__thread unsigned adapt__tls_tasks ADAPT__TLS_PUBLIC;
-
 /* The innermost cancellation scope of the calling thread's innermost
  * context, or NULL: a barrier, or a scope pushed before the child task
  * the thread's inline adapt_join is running (adapt__cancel_scope.tasks). */

@@ -113,11 +113,18 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *res
     return 0;
   }
   const adapt__spawned *e = &d->slots[h % ADAPT_DEQUE_CAP];
+  /* A child frame's entry is a tagged pointer to the frame (scope.h): its
+   * team, function and argument are read from the frame, here under the
+   * lock (its join rewrites them only after taking the lock, when it
+   * finds the task gone: adapt_join). The frame's team is at the scope's
+   * offset. */
+  adapt__child *c = adapt__entry_child(e);
+  adapt__scope *es = c ? (adapt__scope *)(void *)c : e->scope;
   /* Worker limit: an entry of a call whose team does not admit the thief
    * stays in place (head restored as on a failed split, without waking
    * sleepers: its owner runs it, and waking workers that may not take it
    * would only make them spin). */
-  if (e->scope && e->scope->team && !adapt__team_join(e->scope->team, thief)) {
+  if (es && es->team && !adapt__team_join(es->team, thief)) {
     /* seq_cst: as the restores below. */
     atomic_store_explicit(&d->head, h, memory_order_seq_cst);
     *refused = h + 1;
@@ -125,7 +132,10 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *res
     return 0;
   }
   int got = 1;
-  if (e->split) {
+  if (c) {
+    /* Run as a task of the frame's scope of one (remote counts it). */
+    *out = (adapt__spawned){.scope = es, .fn = c->fn, .arg = c->arg};
+  } else if (e->split) {
     /* Splittable entry: the owner cannot pop it while we hold head past it
      * (its pop sees head > tail and waits for the lock). */
     /* Restores of head: seq_cst, at least release (as above); seq_cst

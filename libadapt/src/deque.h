@@ -14,13 +14,15 @@
  * The seq_cst store-then-load on each side is the Dekker pair: the owner
  * and a thief cannot both take the last task. Slots are written by the owner
  * before its release store of T (push) and read by a thief after its load of
- * T, or by the owner itself. Indices only grow (slot = index mod capacity);
+ * T, or by the owner itself (a child frame's entry: the slot and the frame
+ * it points to, which the thief reads under the lock, scope.h). Indices only grow (slot = index mod capacity);
  * push fails when the deque is full and the task then runs at once. */
 #ifndef LIBADAPT_SRC_DEQUE_H
 #define LIBADAPT_SRC_DEQUE_H
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <adapt/tasks.h>
 #include "config.h"
 
@@ -40,7 +42,9 @@ enum {
 
 /* A deque entry (adapt__spawned, <adapt/tasks.h>: the inline adapt_spawn
  * writes user tasks, run NULL): a spawned user task, a piece of a loop, or
- * a splittable loop entry. 64 bytes, copied by value. */
+ * a splittable loop entry. 64 bytes, copied by value. A child frame's
+ * entry is its scope field alone (the frame's address | ADAPT__ENTRY_CHILD:
+ * adapt__entry_child, scope.h); readers check it first. */
 _Static_assert(sizeof(adapt__spawned) == 64, "a deque entry is 64 bytes");
 _Static_assert(ADAPT_DEQUE_CAP == ADAPT__DEQUE_CAP,
                "ADAPT_DEQUE_CAP must be <adapt/tasks.h>'s ADAPT__DEQUE_CAP (the inline spawn)");
@@ -181,13 +185,17 @@ void adapt__deque_unlock(adapt__deque *d);
 static inline int adapt__deque_nonempty(adapt__deque *d, memory_order mo) {
   return atomic_load_explicit(&d->tail, mo) > atomic_load_explicit(&d->head, mo);
 }
-/* Owner: is the oldest entry one a thief takes whole (split NULL: a spawned
- * task)? A hint: head is read relaxed (a thief may be taking that entry, or
- * have taken it: its slot still holds it until a push wraps around). */
+/* Owner: is the oldest entry one a thief takes whole (a child frame's
+ * tagged pointer, whose split field is not written, or split NULL: a
+ * spawned task)? A hint: head is read relaxed (a thief may be taking that
+ * entry, or have taken it: its slot still holds it until a push wraps
+ * around). */
 static inline int adapt__deque_head_whole(adapt__deque *d) {
   size_t t = atomic_load_explicit(&d->tail, memory_order_relaxed);
   size_t h = atomic_load_explicit(&d->head, memory_order_relaxed);
-  return t > h && d->slots[h % ADAPT_DEQUE_CAP].split == NULL;
+  if (t <= h) return 0;
+  const adapt__spawned *e = &d->slots[h % ADAPT_DEQUE_CAP];
+  return ((uintptr_t)(void *)e->scope & ADAPT__ENTRY_CHILD) || e->split == NULL;
 }
 /* Owner: current tail (the scope's floor at its start). */
 static inline size_t adapt__deque_tail(adapt__deque *d) {

@@ -15,8 +15,9 @@ adapt__runtime adapt__rt = {
 
 _Thread_local struct adapt__worker *adapt__tls_worker ADAPT__TLS_FAST;
 _Thread_local int adapt__tls_pool_thread ADAPT__TLS_FAST;
-__thread unsigned adapt__tls_frames ADAPT__TLS_PUBLIC;
-__thread adapt__deque_end *adapt__tls_dq ADAPT__TLS_PUBLIC;
+/* adapt__tls_frames, adapt__tls_dq, adapt__team_cur, adapt__cancel_top,
+ * adapt__tls_tasks (<adapt/tasks.h>). */
+__thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
 static _Thread_local unsigned tls_generation;
 static _Thread_local int tls_id = -1; /* adapt_worker_id of adapt__tls_worker */
 

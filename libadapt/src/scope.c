@@ -8,8 +8,36 @@
 #include "thief.h"
 #include "worker.h"
 
+/* A child frame's entry its own worker took outside the frame's join (a
+ * fork on a full deque, or the wait of an enclosing scope): run the task
+ * here in the frame's team, uncounted, and mark the frame: its join then
+ * has nothing to wait for (out of line). */
+static ADAPT_NOINLINE void run_child_here(adapt__worker *w, adapt__child *c) {
+  void (*fn)(void *) = c->fn;
+  void *arg = c->arg;
+  c->index = ADAPT__CHILD_RAN;
+  /* As adapt__run_spawned for the owner's own entry: a barrier, the
+   * call's team, no running record. */
+  adapt__cancel_scope barrier = {0};
+  adapt__cancel_push(&barrier);
+  adapt__team *team = adapt__team_cur;
+  adapt__team_cur = c->team;
+  if (w->nest < ADAPT_MAX_NEST) w->running[w->nest] = 0;
+  w->nest++;
+  fn(arg);
+  w->nest--;
+  adapt__team_cur = team;
+  adapt__cancel_pop(&barrier);
+}
+
 void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
   adapt__scope *s = t->scope;
+  /* Only the slot's scope field of a child's entry was written. */
+  adapt__child *c = adapt__entry_child(t);
+  if (ADAPT__UNLIKELY(c != NULL)) {
+    run_child_here(w, c);
+    return;
+  }
   /* A spawned entry is its own context: adapt_cancel inside it never
    * reaches the call this worker happened to be running (a barrier). */
   adapt__cancel_scope barrier = {0};

@@ -61,6 +61,64 @@ ADAPT__SCOPE_SAME(remote);
 ADAPT__SCOPE_SAME(splits);
 #undef ADAPT__SCOPE_SAME
 
+/* A child frame (adapt_child; the layout of <adapt/tasks.h>'s
+ * adapt__child_layout): a scope of one task whose deque entry is only a
+ * tagged pointer to the frame (ADAPT__ENTRY_CHILD in the slot's scope
+ * field). w, thread, key, magic, team, remote and splits are at the
+ * scope's offsets: a thief runs the task as one of the scope's (it reads
+ * fn, arg and team under the deque's lock, then counts it in remote), the
+ * checks are the scope's, and after a theft the join turns the frame into
+ * the scope of one task in place (dq, floor, pushed and local over fn,
+ * index and arg; the thief no longer reads them: see adapt_join). */
+typedef struct adapt__child {
+  struct adapt__worker *w;
+  void (*fn)(void *);
+  size_t index; /* the task's deque index, or ADAPT__CHILD_RAN */
+  const void *thread;
+  void *arg;
+  unsigned key;
+  uint32_t magic; /* ADAPT__CHILD_MAGIC while forked */
+  struct adapt__team *team;
+  atomic_uint remote;
+  atomic_uint splits; /* 0: a child has no loop entry */
+} adapt__child;
+
+_Static_assert(sizeof(adapt__child) == sizeof(adapt_child), "adapt_child is a child frame");
+#define ADAPT__CHILD_SAME(f)                                                                       \
+  _Static_assert(offsetof(adapt__child, f) == offsetof(adapt__child_layout, f),                    \
+                 "adapt__child_layout." #f " (tasks.h) is not adapt__child's")
+ADAPT__CHILD_SAME(w);
+ADAPT__CHILD_SAME(fn);
+ADAPT__CHILD_SAME(index);
+ADAPT__CHILD_SAME(thread);
+ADAPT__CHILD_SAME(arg);
+ADAPT__CHILD_SAME(key);
+ADAPT__CHILD_SAME(magic);
+ADAPT__CHILD_SAME(team);
+ADAPT__CHILD_SAME(remote);
+ADAPT__CHILD_SAME(splits);
+#undef ADAPT__CHILD_SAME
+#define ADAPT__CHILD_AS_SCOPE(f, g)                                                                \
+  _Static_assert(offsetof(adapt__child, f) == offsetof(adapt__scope, g),                           \
+                 "adapt__child." #f " is not at adapt__scope." #g)
+ADAPT__CHILD_AS_SCOPE(w, w);
+ADAPT__CHILD_AS_SCOPE(fn, dq);
+ADAPT__CHILD_AS_SCOPE(index, floor);
+ADAPT__CHILD_AS_SCOPE(thread, thread);
+ADAPT__CHILD_AS_SCOPE(arg, pushed);
+ADAPT__CHILD_AS_SCOPE(key, key);
+ADAPT__CHILD_AS_SCOPE(magic, magic);
+ADAPT__CHILD_AS_SCOPE(team, team);
+ADAPT__CHILD_AS_SCOPE(remote, remote);
+ADAPT__CHILD_AS_SCOPE(splits, splits);
+#undef ADAPT__CHILD_AS_SCOPE
+
+/* The child frame whose entry e is, or NULL (any other entry). */
+static inline adapt__child *adapt__entry_child(const struct adapt__spawned *e) {
+  uintptr_t p = (uintptr_t)(void *)e->scope;
+  return p & ADAPT__ENTRY_CHILD ? (adapt__child *)(void *)(p - ADAPT__ENTRY_CHILD) : NULL;
+}
+
 /* The region kind of s (adapt__region_enter) and its frame count. */
 static inline int adapt__scope_region(const adapt__scope *s) { return (int)(s->key & 3u); }
 static inline unsigned adapt__scope_depth(const adapt__scope *s) { return s->key >> 2; }

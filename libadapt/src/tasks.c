@@ -1,7 +1,8 @@
 /* Spawn/sync tasks (<adapt/tasks.h>): adapt_scope_begin, and the exported
  * adapt_spawn and adapt_sync, over the internal scopes of scope.c; the
- * child frames' adapt_fork and adapt_join (a scope of one task: begin and
- * spawn, and sync, here; their inline paths fuse them).
+ * child frames' adapt_fork and adapt_join (a scope of one task whose deque
+ * entry is a tagged pointer to the frame, scope.h: the frame holds the
+ * task; after a theft the join turns it into the scope of one task).
  *
  * The work-first fast paths (Cilk-5's THE protocol, deque.h) are inline in
  * <adapt/tasks.h>: a call adapt_spawn(...) writes the task in the tail
@@ -131,7 +132,7 @@ static ADAPT_NOINLINE int sync_slow(adapt__scope *s, const adapt__spawned *e) {
   return 0;
 }
 
-/* adapt_sync, errors naming the function name (adapt_sync, adapt_join). */
+/* adapt_sync, errors naming the function name. */
 static inline int sync_named(adapt_scope *scope, const char *name) {
   adapt__error_clear();
   adapt__scope *s = (adapt__scope *)(void *)scope;
@@ -162,15 +163,101 @@ static inline int sync_named(adapt_scope *scope, const char *name) {
 
 int adapt_sync(adapt_scope *scope) { return sync_named(scope, "adapt_sync"); }
 
+/* adapt_fork after the NULL checks: a region entered (nested or top-level,
+ * as adapt_scope_begin), the frame filled, the slot's tagged pointer to it
+ * pushed (or, on a full deque, the task run at once). */
 int adapt_fork(adapt_child *child, void (*fn)(void *), void *arg) {
   adapt__error_clear();
   if (!child || !fn) return adapt__fail(-EINVAL, "adapt_fork: child or fn is NULL");
-  adapt_scope *scope = (adapt_scope *)(void *)child;
-  int rc = adapt_scope_begin(scope);
+  adapt__child *c = (adapt__child *)(void *)child;
+  adapt__worker *w;
+  int region;
+  int rc = adapt__region_enter(&w, &region, "adapt_fork");
   if (rc) return rc;
-  return spawn(scope, fn, arg);
+  c->w = w;
+  c->fn = fn;
+  c->thread = ADAPT__THREAD_SELF();
+  c->arg = arg;
+  c->key = adapt__tls_frames << 2 | (unsigned)region;
+  c->magic = ADAPT__CHILD_MAGIC;
+  c->team = adapt__team_cur;
+  atomic_init(&c->remote, 0);
+  atomic_init(&c->splits, 0);
+  adapt__spawned tagged = {.scope = (adapt__scope *)(void *)((uintptr_t)c | ADAPT__ENTRY_CHILD)};
+  adapt__spawned *e = adapt__deque_next_slot(&w->dq);
+  if (ADAPT__UNLIKELY(!e)) {
+    adapt__run_spawned(w, &tagged); /* full: runs it now, index ADAPT__CHILD_RAN */
+    return 0;
+  }
+  c->index = adapt__deque_tail(&w->dq);
+  e->scope = tagged.scope;
+  adapt__deque_publish(&w->dq);
+  adapt__wake_after_push(w->solo, c->team);
+  return 0;
+}
+
+/* Is c unusable by the calling thread's join (or joined out of order)? */
+static inline int child_bad(const adapt__child *c) {
+  return !c || c->magic != ADAPT__CHILD_MAGIC || c->thread != ADAPT__THREAD_SELF() ||
+         c->key >> 2 != adapt__tls_frames;
+}
+
+/* Why adapt_join cannot use c: -EINVAL with the detail (out of line). */
+static ADAPT_NOINLINE int child_error(const adapt__child *c) {
+  if (!c) return adapt__fail(-EINVAL, "adapt_join: child is NULL");
+  if (c->magic != ADAPT__CHILD_MAGIC || !c->thread)
+    return adapt__fail(-EINVAL, "adapt_join: child was not forked (or is already joined)");
+  if (c->thread != ADAPT__THREAD_SELF())
+    return adapt__fail(-EINVAL, "adapt_join: child was forked by another thread");
+  return adapt__fail(-EINVAL, "adapt_join: joined out of order (a frame or scope begun after "
+                              "this child is still open: end it first)");
+}
+
+/* adapt_join's wait for a task not yet run here (out of line): pop the
+ * newest entries down to the child's; run the child's task here if it is
+ * still there, else (stolen) wait for the thief as a scope's sync does. */
+static ADAPT_NOINLINE void join_wait(adapt__child *c) {
+  adapt__worker *w = c->w;
+  size_t t = c->index;
+  const adapt__scope *mine = (const adapt__scope *)(void *)((uintptr_t)c | ADAPT__ENTRY_CHILD);
+  for (;;) {
+    /* The THE pop, under the lock when it meets head. */
+    adapt__spawned *e = adapt__deque_pop_slot_hot(&w->dq, t);
+    if (!e) break;
+    if (e->scope == mine) {
+      void (*fn)(void *) = c->fn;
+      void *arg = c->arg;
+      adapt__tls_tasks++; /* the cancellation barrier, as the inline join's */
+      fn(arg);
+      adapt__tls_tasks--;
+      return;
+    }
+    /* An entry pushed after the fork and still here (an enclosing scope's
+     * spawn): run it, as a sync runs what it pops. */
+    adapt__spawned other = *e;
+    adapt__run_spawned(w, &other);
+  }
+  /* Stolen: the thief took head past the task and read the frame's fn,
+   * arg and team under the lock, which the pop took after it (acquire,
+   * pairing with the thief's release in adapt__deque_unlock): nobody reads
+   * them any more, and the frame becomes the scope of one task in place
+   * (its remote, at the scope's offset, is the thief's to count). */
+  adapt__scope *s = (adapt__scope *)(void *)c;
+  s->dq = adapt__deque_end_of(&w->dq);
+  s->floor = t;
+  s->pushed = 1;
+  s->local = 0;
+  adapt__scope_wait(s);
 }
 
 int adapt_join(adapt_child *child) {
-  return sync_named((adapt_scope *)(void *)child, "adapt_join");
+  adapt__error_clear();
+  adapt__child *c = (adapt__child *)(void *)child;
+  if (ADAPT__UNLIKELY(child_bad(c))) return child_error(c);
+  int region = (int)(c->key & 3u);
+  if (c->index != ADAPT__CHILD_RAN) join_wait(c);
+  c->thread = NULL;
+  c->magic = 0;
+  adapt__region_leave(region);
+  return 0;
 }

@@ -16,8 +16,6 @@
 
 _Static_assert(ADAPT_MAX_WORKERS <= ADAPT__TEAM_MAX_IDS, "a team records at most 4096 worker ids");
 
-__thread adapt__team *adapt__team_cur ADAPT__TLS_PUBLIC;
-
 void adapt__team_enter(adapt__team *t, unsigned k) {
   t->parent = adapt__team_cur;
   t->saved = adapt__team_cur;

@@ -476,6 +476,18 @@ static void test_fork_join(void **state) {
     assert_int_equal(adapt_sync(&s), 0);
     assert_int_equal(hits[0], 2);
     for (size_t i = 1; i < many; i++) assert_int_equal(hits[i], 1);
+    /* A task of the enclosing scope spawned while a child is open lies
+     * above the child's entry: the join runs it first (one worker: no
+     * thief may take it), then the child; each exactly once. */
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    memset(hits, 0, 2);
+    assert_int_equal(adapt_fork(&kids[0], mark, &hits[0]), 0);
+    assert_int_equal(adapt_spawn(&s, mark, &hits[1]), 0);
+    assert_int_equal(adapt_join(&kids[0]), 0);
+    assert_int_equal(hits[0], 1);
+    if (k == 0) assert_int_equal(hits[1], 1);
+    assert_int_equal(adapt_sync(&s), 0);
+    assert_int_equal(hits[1], 1);
     /* Stolen for sure with two workers: wait (bounded) for a thief. */
     assert_int_equal(adapt_scope_begin(&s), 0);
     fork_steal f = {0};

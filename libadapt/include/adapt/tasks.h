@@ -183,8 +183,7 @@ typedef struct adapt__scope_layout {
   unsigned remote, splits; /* atomic: written by other workers */
 } adapt__scope_layout;
 
-/* The calling thread's count of open frames and scopes, and its innermost
- * cancellation scope (the library's thread-locals, static TLS). */
+/* The library's public thread-locals: static TLS (initial-exec). */
 #if defined(__GNUC__) || defined(__clang__)
 #define ADAPT__TLS_PUBLIC __attribute__((tls_model("initial-exec"), visibility("default")))
 #else
@@ -208,15 +207,31 @@ typedef struct adapt__cancel_scope {
    * for a barrier (a child task runs inline above it). */
   unsigned tasks;
 } adapt__cancel_scope;
-extern __thread unsigned adapt__tls_frames ADAPT__TLS_PUBLIC;
-extern __thread adapt__cancel_scope *adapt__cancel_top ADAPT__TLS_PUBLIC;
-/* The calling thread's count of child tasks its inline adapt_join is
- * running (the join's cancellation barrier, one add and one subtract). */
-extern __thread unsigned adapt__tls_tasks ADAPT__TLS_PUBLIC;
-/* The calling thread's worker's deque end (NULL: no worker), and its
- * current team (the innermost call with a worker limit; NULL: none). */
-extern __thread adapt__deque_end *adapt__tls_dq ADAPT__TLS_PUBLIC;
-extern __thread struct adapt__team *adapt__team_cur ADAPT__TLS_PUBLIC;
+/* The calling thread's state the inline paths read and write, one
+ * thread-local block (static TLS: one offset for all its fields), each
+ * field named by a macro below. Written by the calling thread only. */
+typedef struct adapt__tls_block {
+  /* adapt__tls_frames: its open frames and scopes (a stolen piece does
+   * not count). */
+  unsigned frames;
+  /* adapt__tls_dq: its worker's deque end (NULL: no worker). */
+  adapt__deque_end *dq;
+  /* adapt__team_cur: its current team (the innermost call with a worker
+   * limit; NULL: none). */
+  struct adapt__team *team;
+  /* adapt__cancel_top: its innermost cancellation scope. */
+  adapt__cancel_scope *cancel_top;
+  /* adapt__tls_tasks: the child tasks its inline adapt_join is running
+   * (the join's cancellation barrier, one add and one subtract). Not next
+   * to frames: the join's two stores would be merged into vector code. */
+  unsigned tasks;
+} adapt__tls_block;
+extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
+#define adapt__tls_frames (adapt__tls.frames)
+#define adapt__tls_tasks (adapt__tls.tasks)
+#define adapt__tls_dq (adapt__tls.dq)
+#define adapt__team_cur (adapt__tls.team)
+#define adapt__cancel_top (adapt__tls.cancel_top)
 
 /* The calling thread's identity: its thread pointer (one instruction)
  * where the compiler has it, else the address of a thread-local. */
@@ -330,9 +345,36 @@ static inline int adapt__sync_inline(adapt_scope *scope) {
   return 0;
 }
 
-/* adapt_fork nested in a region: adapt__scope_begin_inline then
- * adapt__spawn_inline fused (one look at the thread-locals, the counts of
- * one task stored at once: pushed 1, local 0, remote 0, splits 0). */
+/* adapt__child_layout.magic of an open child frame. */
+#define ADAPT__CHILD_MAGIC 0x61647043u /* "adpC" */
+/* adapt__child_layout.index of a frame whose task already ran on the
+ * forking thread outside its join (a fork on a full deque, or a wait of an
+ * enclosing scope that popped it): tail never reaches it + 1. */
+#define ADAPT__CHILD_RAN ((size_t)-2)
+/* The tag of a child frame's deque entry: the slot's scope field holds the
+ * frame's address | ADAPT__ENTRY_CHILD, and nothing else of the slot is
+ * written (a thief reads fn, arg and team from the frame). */
+#define ADAPT__ENTRY_CHILD ((size_t)1)
+
+/* A child frame (the library's adapt__child, same offsets). w, team and
+ * remote are at the scope's offsets (a thief runs the task as one of a
+ * scope's, counting it in remote); after a theft the join turns the frame
+ * into a scope of one task in place (its fn and arg are then the scope's
+ * dq, pushed and local). */
+typedef struct adapt__child_layout {
+  struct adapt__worker *w; /* the forking worker */
+  void (*fn)(void *);
+  size_t index;       /* the task's deque index, or ADAPT__CHILD_RAN */
+  const void *thread; /* the forking thread (ADAPT__THREAD_SELF); NULL when joined */
+  void *arg;
+  unsigned key; /* as adapt__scope_layout.key */
+  unsigned magic;
+  struct adapt__team *team;
+  unsigned remote, splits; /* atomic: remote written by a thief */
+} adapt__child_layout;
+
+/* adapt_fork nested in a region: the frame count, the frame, and the
+ * slot's one tagged pointer to it (no copy of the task into the slot). */
 static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), void *arg) {
   unsigned f = adapt__tls_frames;
   adapt__deque_end *d = adapt__tls_dq;
@@ -340,20 +382,25 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
   /* relaxed: only the owner writes tail. */
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
   if (__builtin_expect(t >= d->limit, 0)) return (adapt_fork)(child, fn, arg);
-  adapt__scope_layout *s = (adapt__scope_layout *)(void *)child;
-  adapt__scope_fill(s, d, f, t, 1);
-  /* plain stores: no other worker sees the scope before the store of
+  adapt__child_layout *c = (adapt__child_layout *)(void *)child;
+  adapt__tls_frames = f + 1;
+  /* plain stores: no other worker sees the frame before the store of
    * tail below publishes it (its release half orders them before). */
-  s->remote = 0;
-  s->splits = 0;
-  adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
-  e->run = 0;
-  e->split = 0;
-  e->scope = (struct adapt__scope *)(void *)s;
-  e->fn = fn;
-  e->arg = arg;
+  c->w = d->owner;
+  c->fn = fn;
+  c->index = t;
+  c->thread = ADAPT__THREAD_SELF();
+  c->arg = arg;
+  c->key = (f + 1) << 2; /* a nested region (kind 0) */
+  c->magic = ADAPT__CHILD_MAGIC;
+  c->team = adapt__team_cur;
+  c->remote = 0;
+  c->splits = 0;
+  d->slots[t % ADAPT__DEQUE_CAP].scope =
+      (struct adapt__scope *)(void *)((size_t)(void *)c | ADAPT__ENTRY_CHILD);
   /* seq_cst: as in adapt__spawn_inline (pairs with the thief's seq_cst
-   * load of tail; Dekker with the idle protocol's sleepers). */
+   * load of tail, after which it reads the slot and the frame; Dekker with
+   * the idle protocol's sleepers). */
   __atomic_store_n(&d->tail, t + 1, __ATOMIC_SEQ_CST);
   /* seq_cst: the other half of that Dekker pair. */
   if (__builtin_expect(__atomic_load_n(d->sleepers, __ATOMIC_SEQ_CST) > 0, 0))
@@ -362,17 +409,18 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
 }
 
 /* adapt_join when the child's task is still the newest entry of the deque
- * (tail == floor + 1: the join is in order and nothing popped it) and the
- * THE pop wins: run it here and close the frame; else the function. */
+ * (tail == index + 1: the join is in order and nothing popped it; a task
+ * already run has index ADAPT__CHILD_RAN) and the THE pop wins: run it
+ * here from the frame and close the frame; else the function. */
 static inline int adapt__join_inline(adapt_child *child) {
-  adapt__scope_layout *s = (adapt__scope_layout *)(void *)child;
+  adapt__child_layout *c = (adapt__child_layout *)(void *)child;
   unsigned f = adapt__tls_frames;
-  if (__builtin_expect(!s || s->thread != ADAPT__THREAD_SELF() || s->key != f << 2, 0))
+  if (__builtin_expect(!c || c->thread != ADAPT__THREAD_SELF() || c->key != f << 2, 0))
     return (adapt_join)(child);
-  adapt__deque_end *d = s->dq;
-  size_t t = s->floor;
+  adapt__deque_end *d = adapt__tls_dq;
+  size_t t = c->index;
   /* relaxed: only the owner writes tail. */
-  if (__builtin_expect(__atomic_load_n(&d->tail, __ATOMIC_RELAXED) != t + 1 || s->local != 0, 0))
+  if (__builtin_expect(__atomic_load_n(&d->tail, __ATOMIC_RELAXED) != t + 1, 0))
     return (adapt_join)(child);
   /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
    * (pairs with the thief's seq_cst increment of head and load of tail). */
@@ -380,21 +428,17 @@ static inline int adapt__join_inline(adapt_child *child) {
   if (__builtin_expect(__atomic_load_n(d->head, __ATOMIC_SEQ_CST) > t, 0)) {
     /* A thief may be taking it: put it back, the library decides under
      * the deque's lock. release: pairs with a thief's seq_cst load of
-     * tail (the slot stays visible). */
+     * tail (the slot and the frame stay visible). */
     __atomic_store_n(&d->tail, t + 1, __ATOMIC_RELEASE);
     return (adapt_join)(child);
   }
-  const adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
-  void (*fn)(void *) = e->fn; /* read the slot before fn may push */
-  void *arg = e->arg;
   /* A task is its own context (as in adapt__sync_inline): the count of
    * inline tasks makes every cancellation scope pushed before it a
    * barrier while it runs (adapt__cancel_scope.tasks). */
   adapt__tls_tasks++;
-  fn(arg);
+  c->fn(c->arg);
   adapt__tls_tasks--;
-  s->thread = 0;
-  s->magic = 0;
+  c->thread = 0; /* joined (magic stays: the function tells it apart) */
   adapt__tls_frames = f - 1;
   return 0;
 }
