@@ -10,6 +10,7 @@
 #include "mesh.h"
 #include "mt.h"
 #include "pieces.h"
+#include "vertex_merge.h"
 #include "vtk_bridge.h"
 #include "vtk_convert.h"
 
@@ -695,6 +696,40 @@ void test_merge_chunked(void **) {
           merge_chunked(m.pts.data(), m.scalars.data(), 0.1, recs.data(), recs.size(), 0, &none),
           -EINVAL);
     }
+  }
+  adapt_finalize();
+}
+
+/* owner[] holds positions coarsened to 16 bits (OwnerMap): the shift keeps
+ * every position below kNone; merge_chunked with more chunks than 16 bits
+ * number (one triangle each: shift 1 or more, several chunks per owner
+ * value, each vertex looked up across several earlier chunks; fewer under
+ * ThreadSanitizer) equals merge(). */
+void test_owner_map_shift(void **) {
+  assert_int_equal(OwnerMap::shift_for(0), 0);
+  assert_int_equal(OwnerMap::shift_for(OwnerMap::kNone), 0);
+  assert_int_equal(OwnerMap::shift_for((uint64_t)OwnerMap::kNone + 1), 1);
+  assert_int_equal(OwnerMap::shift_for(2 * (uint64_t)OwnerMap::kNone), 1);
+  assert_int_equal(OwnerMap::shift_for(2 * (uint64_t)OwnerMap::kNone + 1), 2);
+  assert_int_equal(OwnerMap::shift_for(UINT32_MAX), 17);
+  /* x-index parity on cells 2 wide: every tetrahedron crossed, a point's
+   * keys within a few dozen triangles of each other. */
+  const int nx = 2, ny = 2, nz = test_variant() == "tsan" ? 1700 : 3400;
+  std::vector<double> sc((size_t)(nx + 1) * (ny + 1) * (nz + 1));
+  for (size_t p = 0; p < sc.size(); p++) sc[p] = (double)((p % (nx + 1)) % 2);
+  Mesh m = make_mesh(nx, ny, nz, Field::Flat, Split::Five, Order::Lex, sc.data());
+  Surface ref;
+  const std::vector<TriRec> recs = cell_triangles(m, 0.5, &ref);
+  const size_t chunks = recs.size();
+  if (test_variant() != "tsan") assert_true(OwnerMap::shift_for(chunks) >= 1);
+  for (int w : {1, 2}) {
+    if (tsan_skips(w)) continue;
+    start_workers(w);
+    Surface s;
+    assert_int_equal(
+        merge_chunked(m.pts.data(), m.scalars.data(), 0.5, recs.data(), recs.size(), chunks, &s),
+        0);
+    assert_true(s == ref);
   }
   adapt_finalize();
 }
@@ -1589,6 +1624,7 @@ int main(void) {
       cmocka_unit_test(test_orientation_table),
       cmocka_unit_test(test_adaptive_equals_seq),
       cmocka_unit_test(test_merge_chunked),
+      cmocka_unit_test(test_owner_map_shift),
       cmocka_unit_test(test_extract_reuses_output),
       cmocka_unit_test(test_arena_slabs),
       cmocka_unit_test(test_map_cache),

@@ -151,13 +151,13 @@ inline size_t cells_block(const P *pts, const S *sc, const uint8_t *in, const Te
 }
 
 /* The points' inside bytes, and owner[] initialised (when not NULL). */
-static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
-                  std::atomic<uint32_t>::is_always_lock_free,
+static_assert(sizeof(OwnerMap::Word) == sizeof(uint16_t) && OwnerMap::Word::is_always_lock_free &&
+                  OwnerMap::kNone == UINT16_MAX,
               "owner[] is filled with memset");
 struct ClassifyCtx {
   const void *sc;
   uint8_t *in;
-  std::atomic<uint32_t> *owner;
+  OwnerMap::Word *owner;
   double iso;
 };
 
@@ -170,13 +170,13 @@ void classify(size_t b, size_t e, void *ctx) {
   uint8_t *const in = c->in;
   const double iso = c->iso;
   for (size_t p = b; p < e; p++) in[p] = (double)sc[p] >= iso;
-  /* owner[] to UINT32_MAX in one memset (glibc's wide stores), not an
+  /* owner[] to kNone in one memset (glibc's wide stores), not an
    * atomic store per point, which the compiler does not vectorise. Nothing
    * else touches these entries until the cell phase, after this loop's
    * region (or plain loop) has returned, whose join orders the writes
-   * before its atomic accesses. std::atomic<uint32_t> is a lock-free
-   * 4-byte object (static_assert at ClassifyCtx). */
-  if (c->owner) std::memset(static_cast<void *>(c->owner + b), 0xFF, (e - b) * sizeof(uint32_t));
+   * before its atomic accesses. OwnerMap::Word is a lock-free 2-byte
+   * object (static_assert at ClassifyCtx). */
+  if (c->owner) std::memset(static_cast<void *>(c->owner + b), 0xFF, (e - b) * sizeof(uint16_t));
 }
 
 /* A chunk's buffer grows in place by this many triangles at a time. */
@@ -325,7 +325,7 @@ template <class P, class S, bool Native>
 int run_typed(const MeshView &m, Mode mode, const AdaptOptions &opt, uint8_t *inside,
               const CellCtx &ctx, PieceState *st, std::string *err) {
   const size_t nblocks = source_blocks(m.cells);
-  ClassifyCtx cc{m.sc, inside, ctx.owner, ctx.iso};
+  ClassifyCtx cc{m.sc, inside, ctx.owner.v, ctx.iso};
   if (mode == Mode::Seq) {
     classify<S>(0, m.npts, &cc);
     cells_run<P, S, Native>(nullptr, st, 0, nblocks, const_cast<CellCtx *>(&ctx));

@@ -58,8 +58,8 @@ bool cells_local(const MeshView &m);
 struct CellCtx {
   const MeshView *mesh;
   double iso;
-  const uint8_t *in;            /* the points' inside bytes (1 if s >= iso) */
-  std::atomic<uint32_t> *owner; /* NULL: not local, one chunk in the end */
+  const uint8_t *in; /* the points' inside bytes (1 if s >= iso) */
+  OwnerMap owner;    /* v NULL: not local, one chunk in the end */
   Arena *arena;
   Arena *tables;
   size_t chunk_tris; /* a chunk is sealed at this many triangles */
@@ -80,8 +80,8 @@ constexpr size_t kMaxChunkTris = ((size_t)UINT32_MAX - 1) / 3;
 /* The cell phase of m in mode with opt (its template instance for m's
  * point and scalar types, and for Tet cells read in place or converted a
  * block at a time: chosen once here): the points classified first
- * (inside, ctx.in's memory: one byte per point; ctx.owner, when not NULL,
- * set to UINT32_MAX), then the cells: the chunks' list into *st (head,
+ * (inside, ctx.in's memory: one byte per point; ctx.owner.v, when not
+ * NULL, set to OwnerMap::kNone), then the cells: the chunks' list into *st (head,
  * tail; st->err -ENOMEM when a chunk could not be allocated). 0, or the
  * runtime's errors (message in *err). */
 int run_cell_phase(const MeshView &m, Mode mode, const AdaptOptions &opt, uint8_t *inside,

@@ -66,11 +66,11 @@ int check_sizes(const MeshView &m, std::string *err) {
 }
 
 /* The merge's chunks, into km, from the cell phase's list xs.st, their
- * tri_off set: on local orders the list itself, with owner[] (taken by
- * km); else one chunk, the keys gathered into s->tri (merged in place),
+ * tri_off set: on local orders the list itself, with owner[] (its memory
+ * taken by km, its shift that of om); else one chunk, the keys gathered into s->tri (merged in place),
  * held by xs.own. 0, -ENOMEM, -EOVERFLOW (too many triangles for one
  * chunk). */
-int gather_chunks(ExtractState &xs, bool local, ArenaArray<std::atomic<uint32_t>> &owner,
+int gather_chunks(ExtractState &xs, bool local, ArenaArray<OwnerMap::Word> &owner, OwnerMap om,
                   KeyMerge &km, Surface *s) {
   int rc = xs.st.err;
   try {
@@ -85,7 +85,7 @@ int gather_chunks(ExtractState &xs, bool local, ArenaArray<std::atomic<uint32_t>
     }
     if (!rc && local) {
       for (KeyChunk *ch = xs.st.head; ch; ch = ch->next) km.chunks.push_back(ch);
-      km.owner = owner.get();
+      km.owner = om;
       km.owner_mem = std::move(owner);
     } else if (!rc && ntri > kMaxChunkTris) {
       rc = -EOVERFLOW;
@@ -151,18 +151,21 @@ int extract(const MeshView &m, double iso, Mode mode, const AdaptOptions &opt, S
   Arena arena(cache), tables(cache); /* the chunks' maps apart: freed after the rank step */
   ArenaArray<uint8_t> inside;
   /* Uninitialised here: classify stores every element, in parallel. */
-  ArenaArray<std::atomic<uint32_t>> owner;
+  ArenaArray<OwnerMap::Word> owner;
   /* Both freed before the output is written, in whole huge pages. On local
    * orders the npts + 1 inside bytes follow owner[] in its mapping (freed
    * with it, after the rank step): one partial last huge page, not two. */
-  const size_t in_words = (npts + 1 + sizeof(uint32_t) - 1) / sizeof(uint32_t);
+  const size_t in_words = (npts + 1 + sizeof(uint16_t) - 1) / sizeof(uint16_t);
   if (local ? !owner.allocate(&arena, npts + in_words, true)
             : !inside.allocate(&arena, npts + 1, true)) {
     *err = "out of memory";
     return -ENOMEM;
   }
   uint8_t *const in = local ? reinterpret_cast<uint8_t *>(owner.get() + npts) : inside.get();
-  const CellCtx ctx{&m, iso, in, owner.get(), &arena, &tables, chunk_tris(opt), local};
+  OwnerMap om;
+  om.v = owner.get();
+  om.shift = OwnerMap::shift_for(source_blocks(m.cells)); /* the chunks' positions: blocks */
+  const CellCtx ctx{&m, iso, in, om, &arena, &tables, chunk_tris(opt), local};
   ExtractState xs;
   int rc = run_cell_phase(m, mode, opt, in, ctx, &xs.st, err);
   if (rc) return rc;
@@ -180,7 +183,7 @@ int extract(const MeshView &m, double iso, Mode mode, const AdaptOptions &opt, S
   km.iso = iso;
   km.global = global_phase(m.pts_float, m.st);
   km.want_keys = opt.vertex_keys;
-  rc = gather_chunks(xs, local, owner, km, &s);
+  rc = gather_chunks(xs, local, owner, om, km, &s);
   const double t1 = now();
   if (!rc) rc = merge_finish(km, parallel, &s, out);
   tm.cells = t1 - t0;

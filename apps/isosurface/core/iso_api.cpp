@@ -130,7 +130,6 @@ int start_for(const policy &pol, std::string *msg) {
  * with the message in *msg. */
 int core_options(const policy &pol, const ::iso::MeshView &m, ::iso::Mode *mode,
                  ::iso::AdaptOptions *opt, std::string *msg) {
-  opt->vertex_keys = true;
   opt->grain = pol.grain_size();
   if (pol.window_mode() == mode::sequential || pol.worker_count() == 1) {
     *mode = ::iso::Mode::Seq;
@@ -192,6 +191,9 @@ int run(const input &in, const request &req, surface::impl *s) {
   ::iso::Mode mode;
   ::iso::AdaptOptions opt;
   if (int rc = core_options(req.policy, v, &mode, &opt, &s->msg)) return rc;
+  /* The vertices' keys: the interpolation's crossings (iso_attrs.cpp), 8
+   * bytes a point kept in the surface; none without point arrays. */
+  opt.vertex_keys = !req.point_data.empty();
   s->parts.resize(req.values.size());
   for (size_t p = 0; p < req.values.size(); p++) {
     const int rc = ::iso::extract(v, req.values[p], mode, opt, &s->parts[p], nullptr, &s->msg);

@@ -222,7 +222,7 @@ inline int inside_points(const double *sc, const Tet &t, double iso) {
 
 /* The lines the modelled extraction touches, each array's numbered after
  * the previous one's: the cells, the points, the scalars, the inside bytes
- * and owner[] (4 bytes a point, set by the same pass: their own
+ * and owner[] (2 bytes a point, set by the same pass: their own
  * line-aligned arrays; classified only), the triangles' keys, the
  * surface. */
 struct LineLayout {
@@ -239,7 +239,7 @@ struct LineLayout {
         sl(m.scalars.data(), m.scalars.size() * sizeof(double), tl.count + pl.count),
         in_first(tl.count + pl.count + sl.count),
         own_first(in_first + (classified ? (m.pts.size() + 63) / 64 : 0)) {
-    key_first = own_first + (classified ? (4 * m.pts.size() + 63) / 64 : 0);
+    key_first = own_first + (classified ? (2 * m.pts.size() + 63) / 64 : 0);
   }
 };
 
@@ -287,7 +287,7 @@ void replay_points(ReuseCounter &rc, const LineLayout &L, const std::vector<Piec
     for (size_t i = p.begin; i < p.end; i++) {
       rc.access(L.sl.line((uintptr_t)&sc[i]));
       rc.access(L.in_first + i / 64);
-      rc.access(L.own_first + i / 16);
+      rc.access(L.own_first + i / 32);
     }
 }
 

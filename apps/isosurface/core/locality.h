@@ -27,7 +27,7 @@ namespace iso {
 
 /* What a cell reads.
  * Classified: the extraction's (cell_phase.cpp): a pass over the points first (each
- *   point's scalar read, one "inside" byte and its 4-byte owner entry
+ *   point's scalar read, one "inside" byte and its 2-byte owner entry
  *   written), then per cell its tetrahedron and the inside bytes of its four
  *   points (64 points per line), and only for a crossed cell the four
  *   points' 24-byte positions and 8-byte scalars and its triangles' keys

@@ -42,10 +42,11 @@ void km_rank(size_t b, size_t e, void *ctx) {
       /* The last chunk (merge_finish): no later chunk reads its table or
        * its owner[] values, so its step (1) runs here, in parallel with the
        * others' step (2), without lowering owner[]. */
-      chunk_local(*km->arena, *km->tables, ch, nullptr);
+      chunk_local(*km->arena, *km->tables, ch, OwnerMap());
       if (ch.oom) continue;
     }
     uint64_t r = 0, bits = 0, before = 0;
+    const OwnerMap own = km->owner; /* a local: the stores below may alias km */
     ch.foreign.clear();
     for (size_t l = 0; l < ch.nukeys; l++) {
       const uint64_t key = ch.ukeys[l];
@@ -53,7 +54,7 @@ void km_rank(size_t b, size_t e, void *ctx) {
       uint64_t at = 0;
       /* Relaxed: written by the local phases before the parallel call
        * running them returned (its join orders them before this loop). */
-      const uint32_t o = km->owner ? km->owner[key >> 32].load(std::memory_order_relaxed) : ch.pos;
+      const uint64_t o = own.v ? own.first(key >> 32) : ch.pos;
       const uint32_t kb = (uint32_t)key;
       if (o < ch.pos && kb <= km->bmax_before[c]) {
         size_t j = (size_t)(std::lower_bound(km->pos.begin(), km->pos.begin() + (ptrdiff_t)c, o) -
@@ -309,7 +310,7 @@ int prepare_output(KeyMerge &km, size_t ntri, Surface *s, Surface *reuse) {
     km.offset[c] = total;
     total += km.chunks[c]->nnew;
   }
-  km.owner = nullptr;
+  km.owner = OwnerMap();
   km.owner_mem.reset();
   if (reuse && reuse != s) {
     if (reusable(reuse->xyz.capacity(), 3 * total)) s->xyz.swap(reuse->xyz);
@@ -407,9 +408,10 @@ int merge_chunked(const Point *pts, const double *sc, double iso, const TriRec *
     }
     if (nchunks > 1) {
       if (!km.owner_mem.allocate(&arena, (size_t)npts, true)) return -ENOMEM;
-      km.owner = km.owner_mem.get();
+      km.owner.v = km.owner_mem.get();
+      km.owner.shift = OwnerMap::shift_for(nchunks);
       for (int64_t p = 0; p < npts; p++)
-        km.owner[p].store(UINT32_MAX, std::memory_order_relaxed); /* before the loops */
+        km.owner.v[p].store(OwnerMap::kNone, std::memory_order_relaxed); /* before the loops */
     }
   } catch (const std::bad_alloc &) {
     return -ENOMEM;

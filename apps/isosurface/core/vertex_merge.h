@@ -63,7 +63,7 @@ struct LocalMap {
  * wrote, those of merge_chunked cut one array).
  * (1) local: each chunk numbers its keys in order of first appearance in a
  *     table of its own, rewrites its keys into these local ids, and lowers
- *     owner[a] to its position for each key's smaller point a (owner[a]:
+ *     owner[a] to its position (coarsened, OwnerMap) for each key's smaller point a (owner[a]:
  *     the first chunk with a key starting at a). extract() runs it in the
  *     cell phase, on each chunk as soon as it is full (its keys still in
  *     cache), by the worker that wrote it.
@@ -146,7 +146,35 @@ struct KeyChunk {
   }
 };
 
-/* Phase (1) on one chunk (see above); owner may be NULL (one chunk). The
+/* owner[] of steps (1) and (2): per point a, the position (KeyChunk::pos)
+ * of the first chunk with a key starting at a, coarsened to 16 bits (2
+ * bytes a point): pos >> shift, shift the smallest that keeps every
+ * position of the sequence below kNone (the value of a point that no chunk
+ * has lowered). Step (2) searches from the first chunk whose position is
+ * at least value << shift: never after the true one, so that the result is
+ * the same; only chunks that begin within 2^shift positions of it are
+ * looked in too. v NULL: no owner[] (one chunk). */
+struct OwnerMap {
+  using Word = std::atomic<uint16_t>;
+  static constexpr uint16_t kNone = UINT16_MAX;
+  Word *v = nullptr;
+  unsigned shift = 0;
+  /* The shift for the positions [0, positions). */
+  static unsigned shift_for(uint64_t positions) {
+    unsigned s = 0;
+    while (positions > 0 && ((positions - 1) >> s) >= kNone) s++;
+    return s;
+  }
+  /* The smallest position a point's value allows; for kNone, above every
+   * position of the sequence (they are below kNone << shift). Relaxed:
+   * read in step (2), after the join of the parallel calls of step (1)
+   * that lowered the values (km_rank). */
+  uint64_t first(size_t point) const {
+    return (uint64_t)v[point].load(std::memory_order_relaxed) << shift;
+  }
+};
+
+/* Phase (1) on one chunk (see above); owner.v may be NULL (one chunk). The
  * local ids are written packed at the start of the keys' buffer, 16-bit
  * when the chunk has at most 65535 keys (the i-th over bytes [2i, 2i + 2)),
  * else 32-bit ([4i, 4i + 4)), within keys already read. The table and the
@@ -157,7 +185,7 @@ struct KeyChunk {
  * buffer is not the chunk's (the gathered chunk); the table into an
  * allocation of `tables`, freed after the rank phase. Sets ch.oom when out
  * of memory. */
-void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t> *owner);
+void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, OwnerMap owner);
 
 struct KeyMerge {
   const void *pts = nullptr; /* the points (Point or PointF) */
@@ -172,8 +200,8 @@ struct KeyMerge {
   std::vector<uint32_t> bmax_before;
   Arena *arena = nullptr;
   Arena *tables = nullptr; /* the chunks' maps */
-  std::atomic<uint32_t> *owner = nullptr;
-  ArenaArray<std::atomic<uint32_t>> owner_mem; /* owner's memory, freed after (2) */
+  OwnerMap owner;
+  ArenaArray<OwnerMap::Word> owner_mem; /* owner's memory, freed after (2) */
   /* Every chunk's rank words, one allocation (one free in the serial part),
    * a quarter of a byte per key: from the heap, not from a slab, which
    * would keep a whole 2 MiB huge page resident through the global step
@@ -191,7 +219,7 @@ struct KeyMerge {
 
 /* Phase (1) of the chunks sealed without it (all but the last, whose (1)
  * km_rank runs), then phases (2) and (3) on km's chunks, their tri_off set
- * (consecutive), their pos increasing; km.owner set if there are several.
+ * (consecutive), their pos increasing; km.owner.v set if there are several.
  * s->tri is sized to the chunks' triangles (left as it is when it already
  * has that size: the chunks may be its own memory) and s->xyz to the
  * vertices. reuse (may be NULL): a surface whose buffers s takes, once

@@ -35,18 +35,19 @@ bool double_table(Arena &arena, KeyNumbering &nb) {
   return true;
 }
 
-/* Lower owner[a] of a key's smaller point a to pos. Relaxed: the values
- * are read in the rank phase, after the parallel call running this one has
- * returned (its join pairs with these stores). */
-inline void lower_owner(std::atomic<uint32_t> &o, uint32_t pos) {
-  uint32_t c = o.load(std::memory_order_relaxed);
-  while (c > pos &&
-         !o.compare_exchange_weak(c, pos, std::memory_order_relaxed, std::memory_order_relaxed)) {}
+/* Lower owner[a] of a key's smaller point a to q (a position coarsened,
+ * OwnerMap). Relaxed: the values are read in the rank phase, after the
+ * parallel call running this one has returned (its join pairs with these
+ * stores). */
+inline void lower_owner(OwnerMap::Word &o, uint16_t q) {
+  uint16_t c = o.load(std::memory_order_relaxed);
+  while (c > q &&
+         !o.compare_exchange_weak(c, q, std::memory_order_relaxed, std::memory_order_relaxed)) {}
 }
 
 /* Number ch's keys in order of first appearance into nb (see chunk_local),
  * each key replaced by its local id; false when out of memory. */
-bool number_keys(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner, KeyNumbering &nb) {
+bool number_keys(Arena &arena, KeyChunk &ch, OwnerMap owner, KeyNumbering &nb) {
   const size_t n = 3 * ch.ntri;
   /* Locals: the stores to keys may alias the fields (uint64_t vs size_t)
    * and the map, which would make the compiler reload them every
@@ -54,7 +55,8 @@ bool number_keys(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner, KeyNu
   const uint64_t *keys = ch.keys;
   char *lid = reinterpret_cast<char *>(ch.keys);
   uint64_t *const uk = nb.uk;
-  const uint32_t pos = ch.pos;
+  OwnerMap::Word *const own = owner.v;
+  const uint16_t q = (uint16_t)(ch.pos >> owner.shift);
   /* Ids below n: 16 bits suffice for chunks of up to 21,845 triangles. */
   const bool narrow = n <= 0xFFFF;
   uint32_t *slots = nb.map.slots;
@@ -81,7 +83,7 @@ bool number_keys(Arena &arena, KeyChunk &ch, std::atomic<uint32_t> *owner, KeyNu
         mask = nb.map.mask;
         shift = nb.map.shift;
       }
-      if (owner) lower_owner(owner[key >> 32], pos);
+      if (own) lower_owner(own[key >> 32], q);
     }
     if (narrow) {
       const uint16_t id16 = (uint16_t)id;
@@ -141,7 +143,7 @@ bool keep_numbering(Arena &arena, Arena &tables, KeyChunk &ch, const KeyNumberin
 
 } // namespace
 
-void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, std::atomic<uint32_t> *owner) {
+void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, OwnerMap owner) {
   ch.closed = true;
   ch.arena = &arena;
   const size_t n = 3 * ch.ntri;
