@@ -14,7 +14,8 @@
 # (one id per merged vertex) and rank 0's global figures; more ranks than
 # pieces (the pieces written named); a mesh of hexahedra and voxels split
 # by --tetrahedralize, serial and under mpirun, and again in pieces with
-# DUPLICATECELL ghost cells (left out, serial and mpirun -np 2); bad pieces (missing,
+# DUPLICATECELL ghost cells (left out with the points only they use, serial
+# and mpirun -np 2); bad pieces (missing,
 # corrupt, other arrays): every rank names the file, the job ends, no
 # hang; the ranks bound to distinct cores; pieces in other encodings
 # (ASCII, inline binary, appended raw zlib, appended base64) against the
@@ -324,6 +325,13 @@ else
   [ -n "$gt" ] && [ "$gt" = "$(field hex-np2.out '^global:' 2)" ]
   verdict $? "ghost -np 2: $gt triangles, as hex -np 2 (no ghost contoured twice)" \
     "ghost -np 2: $gt triangles, hex -np 2 $(field hex-np2.out '^global:' 2)"
+  # The points only ghost cells use are left out too: each rank holds the
+  # points of hex -np 2's rank (the CSV's points column), no more.
+  gp=$(awk -F, 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $5 }' ghost-np2.csv)
+  hp=$(awk -F, 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $5 }' hex-np2.csv)
+  [ -n "$gp" ] && [ "$gp" = "$hp" ] && [ "$(head -1 ghost-np2.csv | cut -d, -f5)" = points ]
+  verdict $? "ghost -np 2: the ranks hold $gp points, as hex -np 2 (ghost-only points left out)" \
+    "ghost -np 2: the ranks hold $gp points, hex -np 2 $hp"
   both=()
 
   # The encodings under mpirun -np 3 (rank 0 reads pieces 0 and 1, merged by

@@ -14,7 +14,14 @@
 
 #include <adapt/adapt.h>
 
+#include <vtkCellData.h>
+#include <vtkDataSetAttributes.h>
+#include <vtkNew.h>
 #include <vtkSMPTools.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+#include <vtkXMLUnstructuredGridWriter.h>
 
 #include <algorithm>
 #include <array>
@@ -449,6 +456,101 @@ void test_piece_global_ids(void **) {
   assert_true(m.point_data.empty() && m.pts.size() == g.pts.size());
 }
 
+/* A piece with DUPLICATECELL ghost cells (vtkGhostType): the read leaves
+ * them out and the points only they use, the others in their order with
+ * their scalars and global ids; alone and merged with a neighbour (whose
+ * cells keep the points they share). Every point of the mesh is used, and
+ * the mesh and its surface are those of the piece read without the ghost
+ * array, the ghost cells taken out afterwards (their points kept). */
+void test_piece_ghosts(void **) {
+  const Mesh g = make_mesh(6, 4, 4, Field::Waves, Order::Lex);
+  const std::string pvtu = tmpdir() + "/ghosts.pvtu";
+  std::string err;
+  const std::string backend = vtkSMPTools::GetBackend();
+  vtkSMPTools::SetBackend("Sequential"); /* as in test_piece_global_ids */
+  assert_int_equal(write_pieces(g, pvtu, 3, &err), 0);
+  /* Piece 1 again with a ghost array: its first third of cells and every
+   * 5th one after marked DUPLICATECELL, others HIDDENPOINT (not a ghost
+   * for the read: kept). */
+  PvtuIndex idx, gidx;
+  assert_int_equal(read_pvtu_index(pvtu, &idx, &err), 0);
+  gidx = idx;
+  gidx.pieces[1] = tmpdir() + "/ghosts_1_dup.vtu";
+  vtkNew<vtkXMLUnstructuredGridReader> rd;
+  rd->SetFileName(idx.pieces[1].c_str());
+  rd->Update();
+  vtkUnstructuredGrid *ug = rd->GetOutput();
+  const vtkIdType nc = ug->GetNumberOfCells();
+  assert_true(nc > 30);
+  std::vector<bool> ghost((size_t)nc);
+  vtkNew<vtkUnsignedCharArray> gh;
+  gh->SetName(vtkDataSetAttributes::GhostArrayName());
+  gh->SetNumberOfTuples(nc);
+  for (vtkIdType c = 0; c < nc; c++) {
+    ghost[(size_t)c] = c < nc / 3 || c % 5 == 0;
+    gh->SetValue(c, ghost[(size_t)c] ? vtkDataSetAttributes::DUPLICATECELL
+                                     : (c % 5 == 1 ? vtkDataSetAttributes::HIDDENPOINT : 0));
+  }
+  ug->GetCellData()->AddArray(gh);
+  vtkNew<vtkXMLUnstructuredGridWriter> wr;
+  wr->SetInputData(ug);
+  wr->SetFileName(gidx.pieces[1].c_str());
+  assert_int_equal(wr->Write(), 1);
+  vtkSMPTools::SetBackend(backend.c_str());
+  PieceReadOptions ro;
+  ro.global_ids = true;
+  size_t smaller = 0;
+  for (size_t first : {1, 0}) {
+    Mesh full, m;
+    assert_int_equal(read_pieces(idx, first, 2, ro, &full, &err), 0);
+    assert_int_equal(read_pieces(gidx, first, 2, ro, &m, &err), 0);
+    /* The reference: the cells read without the ghost array, the ghosts
+     * taken out (piece 1's cells come last), every point kept. */
+    Mesh ref = full;
+    const size_t off = full.tets.size() - (size_t)nc;
+    ref.tets.clear();
+    for (size_t t = 0; t < full.tets.size(); t++)
+      if (t < off || !ghost[t - off]) ref.tets.push_back(full.tets[t]);
+    assert_int_equal(m.tets.size(), ref.tets.size());
+    /* The points used by ref's cells, in their order, are m's points. */
+    std::vector<int64_t> to(ref.pts.size(), -1);
+    for (const Tet &t : ref.tets)
+      for (uint32_t v : t.v) to[v] = 0;
+    size_t n = 0;
+    for (size_t p = 0; p < ref.pts.size(); p++)
+      if (to[p] == 0) to[p] = (int64_t)n++;
+    assert_int_equal(m.pts.size(), n);
+    if (n < ref.pts.size()) smaller++;
+    std::vector<bool> used(m.pts.size());
+    for (size_t t = 0; t < m.tets.size(); t++)
+      for (int k = 0; k < 4; k++) {
+        const uint32_t v = m.tets[t].v[k], r = ref.tets[t].v[k];
+        assert_int_equal(v, to[r]);
+        used[v] = true;
+      }
+    assert_true(std::all_of(used.begin(), used.end(), [](bool u) { return u; }));
+    assert_int_equal(m.point_data.size(), 1);
+    assert_int_equal(m.point_data[0].tuples(), m.pts.size());
+    for (size_t p = 0; p < ref.pts.size(); p++) {
+      if (to[p] < 0) continue;
+      const size_t q = (size_t)to[p];
+      assert_true(std::memcmp(&m.pts[q], &ref.pts[p], sizeof(Point)) == 0);
+      assert_true(m.scalars[q] == ref.scalars[p]);
+      assert_true(std::memcmp(m.point_data[0].bytes.data() + 8 * q,
+                              ref.point_data[0].bytes.data() + 8 * p, 8) == 0);
+    }
+    /* The same surface as before the points were left out. */
+    const Surface before = run(ref, 0.1, Mode::Seq), after = run(m, 0.1, Mode::Seq);
+    assert_true(after.ntris() > 10);
+    assert_int_equal(before.ntris(), after.ntris());
+    assert_int_equal(before.nverts(), after.nverts());
+    assert_true(canonical(before) == canonical(after));
+    check_against_vtk(m, 0.1, after);
+  }
+  /* The ghosts alone left points unused (piece 1 read alone). */
+  assert_true(smaller >= 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_permutation),
@@ -457,6 +559,7 @@ int main(void) {
       cmocka_unit_test(test_auto),
       cmocka_unit_test(test_bad_inputs),
       cmocka_unit_test(test_piece_global_ids),
+      cmocka_unit_test(test_piece_ghosts),
 #ifdef ISO_TEST_BIN
       cmocka_unit_test(test_cli),
 #endif

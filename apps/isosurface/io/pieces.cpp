@@ -103,7 +103,8 @@ private:
 struct PointMerger {
   bool by_gid = true;
   bool keep_gids = false;
-  bool all_gids = true; /* every point read so far came with its global id */
+  bool all_gids = true;    /* every point read so far came with its global id */
+  bool ghosts_out = false; /* a DUPLICATECELL ghost cell was left out */
   GidTable gid;
   GidColumn gids;
   std::unordered_map<XyzKey, int64_t, XyzHash> xyz;
@@ -371,10 +372,10 @@ int piece_ghosts(const std::string &path, vtkXMLDataElement *piece, std::vector<
  * cells split_cell splits split when `split`): in each chunk, the cells up
  * to the first refused have their points read and checked, then that cell
  * is refused: the errors come in the cells' order. A cell whose ghost value
- * has the DUPLICATECELL bit is checked alike but not kept: another piece
- * owns it (pieces.h). */
+ * has the DUPLICATECELL bit is checked alike but not kept (pm->ghosts_out
+ * set): another piece owns it (pieces.h). */
 int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &l,
-                     const PointMap &map, bool split, const PointMerger &pm, Mesh *mesh,
+                     const PointMap &map, bool split, PointMerger *pm, Mesh *mesh,
                      std::string *err) {
   const std::string &path = f.path;
   const std::vector<XmlArray> cells = xml_arrays(piece->FindNestedElementWithName("Cells"));
@@ -422,11 +423,14 @@ int read_piece_cells(PieceFile &f, vtkXMLDataElement *piece, const PieceLayout &
         m[k] = (uint32_t)map(id[k]); /* < mesh->pts.size() < kMaxMeshPoints */
       }
       id += np;
-      if (ghost && (gh[i] & vtkDataSetAttributes::DUPLICATECELL)) continue;
+      if (ghost && (gh[i] & vtkDataSetAttributes::DUPLICATECELL)) {
+        pm->ghosts_out = true;
+        continue;
+      }
       if (ty[i] == VTK_TETRA)
         mesh->tets.push_back(Tet{{m[0], m[1], m[2], m[3]}});
       else
-        split_into(ty[i], m, np, pm, mesh);
+        split_into(ty[i], m, np, *pm, mesh);
     }
     if (good < n)
       return refuse_cell(path, c0 + good, ty[good], good ? off[good - 1] : end, off[good], split,
@@ -446,7 +450,7 @@ int read_piece_element(const PvtuIndex &idx, PieceFile &f, vtkXMLDataElement *pi
   PointMap map;
   if (int rc = read_piece_points(f, l, merge, pm, mesh, &map, err)) return rc;
   if (l.nc == 0) return 0;
-  return read_piece_cells(f, piece, l, map, split, *pm, mesh, err);
+  return read_piece_cells(f, piece, l, map, split, pm, mesh, err);
 }
 
 /* Read one piece file (checked by piece_counts) into *mesh (appended,
@@ -484,6 +488,36 @@ int read_one_piece(const PvtuIndex &idx, const std::string &path, const std::str
   }
   parser->SetStream(nullptr);
   return rc;
+}
+
+/* The points of *mesh used by no cell (those of the ghost cells left out
+ * only) removed, the others keeping their relative order: the cells, the
+ * scalars and, when every point has one (`gids`), the global ids moved with
+ * them, in place (4 bytes a point beside the mesh). Without gids the global
+ * id column is freed. */
+void drop_unused_points(Mesh *mesh, bool gids, GidColumn *col) {
+  if (!gids) std::vector<unsigned char>().swap(col->a.bytes);
+  const size_t npts = mesh->pts.size();
+  std::vector<uint32_t> to(npts, UINT32_MAX); /* new index; npts < kMaxMeshPoints */
+  for (const Tet &t : mesh->tets)
+    for (uint32_t v : t.v) to[v] = 0;
+  uint32_t n = 0;
+  for (size_t p = 0; p < npts; p++) {
+    if (to[p] == UINT32_MAX) continue;
+    to[p] = n;
+    mesh->pts[n] = mesh->pts[p]; /* n <= p: moved forward in place */
+    mesh->scalars[n] = mesh->scalars[p];
+    if (gids)
+      std::memmove(col->a.bytes.data() + (size_t)n * sizeof(int64_t),
+                   col->a.bytes.data() + p * sizeof(int64_t), sizeof(int64_t));
+    n++;
+  }
+  if (n == npts) return;
+  for (Tet &t : mesh->tets)
+    for (uint32_t &v : t.v) v = to[v];
+  mesh->pts.resize(n);
+  mesh->scalars.resize(n);
+  if (gids) col->a.bytes.resize((size_t)n * sizeof(int64_t));
 }
 
 std::string list_arrays(const std::vector<ArrayDecl> &arrays) {
@@ -535,6 +569,11 @@ int pieces_into_mesh(const PvtuIndex &idx, size_t first, size_t last, const Piec
             read_one_piece(idx, idx.pieces[i], scalars, opt.tetrahedralize, merge, &pm, &m, err))
       return rc;
   pm.gid = GidTable();
+  if (pm.ghosts_out) {
+    const bool gids = pm.has_gids(m.pts.size());
+    drop_unused_points(&m, gids, &pm.gids);
+    pm.all_gids = gids;
+  }
   if (int rc = validate(m, err)) {
     *err = "pieces of '" + idx.path + "': " + *err;
     return rc;

@@ -12,8 +12,9 @@
  *    DUPLICATECELL in a piece's vtkGhostType cell array left out (ghost
  *    cells: another piece owns each and contours it; VTK 9.1's contour
  *    filters contour them and mark their triangles, the union of the
- *    pieces' surfaces is theirs without the marked triangles). Their points
- *    stay in the mesh, used by no cell.
+ *    pieces' surfaces is theirs without the marked triangles). The points
+ *    used by no kept cell (those of ghost cells only) are then left out,
+ *    the others keeping their order (scalars and global ids with them).
  *  - A .pvtp written by the ranks (dist.cpp) is read back as one surface,
  *    coincident points merged, and checked (manifold, against VTK).
  *
