@@ -28,28 +28,29 @@ $(B)/obj/tests/stl/test_stl_ranges.o $(B)/obj/tests/stl/test_stl_ranges_more.o: 
   -Wsign-conversion -Werror
 
 # Under ASan+UBSan these template-heavy tests leave out five UBSan checks,
-# and test_stl_algos's objects compile at -O0. -O0: the instrumented compile
-# of the algorithms' instantiations is most of their cost (test_stl_algos.cpp:
-# 25 s of CPU at -O1, 9 s at -O0; its run 4.5 s against 8 s: a net 12 s),
-# and ASan checks every access at -O0 (none is optimized away). Not
-# test_stl's: its run, dominated by the algorithms, takes 36-39 s of CPU at
-# -O0 against 11-12 s at -O1, more than the compile saves (about 20 s). The
-# checks left out are 40% of test_stl.cpp's compile (75 s of CPU with them,
-# 45 s without null and alignment) and ASan covers them here: object-size
-# (ASan sees every out-of-bounds access), pointer-overflow (arithmetic
-# wrapping the address space: ASan reports any access it leads to), null (a
-# null dereference faults, and ASan reports the fault with its stack; the
-# checks of a reference or `this` bound to null are left to the C sources
-# and the isosurface, which keep them), alignment (the headers take their
-# buffers from allocators and std containers, aligned for their type; x86
-# would not fault), vptr (the one polymorphic type, task_group's task_base,
-# is never cast; a call on a dead one is ASan's). TSan keeps -O1 (its runs
-# at -O0 take twice as long), the release variant -O2, the C sources and
-# the isosurface full UBSan.
+# and all but test_stl.cpp compile at -O0. -O0: the instrumented compile of
+# the algorithms' instantiations is most of their cost, and ASan checks
+# every access at -O0 (none is optimized away). CPU, -O1 against -O0:
+# test_stl_algos.cpp 25 s against 9 (its run 4.5 s against 8: a net 12 s),
+# test_stl_use.cpp 17 s against 8 (test_stl's run 8.1-8.5 s against
+# 8.8-9.9). Not test_stl.cpp: its run, dominated by the algorithms, takes
+# 36-39 s of CPU at -O0 against 11-12 s at -O1, more than the compile saves
+# (about 20 s). The checks left out are 40% of test_stl.cpp's compile (75 s
+# of CPU with them, 45 s without null and alignment) and ASan covers them
+# here: object-size (ASan sees every out-of-bounds access),
+# pointer-overflow (arithmetic wrapping the address space: ASan reports any
+# access it leads to), null (a null dereference faults, and ASan reports
+# the fault with its stack; the checks of a reference or `this` bound to
+# null are left to the C sources and the isosurface, which keep them),
+# alignment (the headers take their buffers from allocators and std
+# containers, aligned for their type; x86 would not fault), vptr (the one
+# polymorphic type, task_group's task_base, is never cast; a call on a dead
+# one is ASan's). TSan keeps -O1 (its runs at -O0 take twice as long), the
+# release variant -O1 (below), the C sources and the isosurface full UBSan.
 ifeq ($(VARIANT),asan)
 $(B)/obj/tests/stl/%.o: private OBJ_FLAGS += -fno-sanitize=vptr,object-size,pointer-overflow,null,alignment
-$(patsubst %,$(B)/obj/tests/stl/%.o,test_stl_algos test_stl_algos_more test_stl_ranges \
-  test_stl_ranges_more): \
+$(patsubst %,$(B)/obj/tests/stl/%.o,test_stl_use test_stl_algos test_stl_algos_more \
+  test_stl_ranges test_stl_ranges_more): \
   private OBJ_FLAGS += -O0
 endif
 
