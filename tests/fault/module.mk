@@ -1,4 +1,5 @@
-# tests/fault: fault injection (docs/reliability.md). One driver, linked
+# tests/fault: fault injection (docs/reliability.md). One driver (harness
+# fault_driver.c, cases fault_runtime.c and fault_algos.c), linked
 # with the allocation functions and pthread_create wrapped by the linker
 # (--wrap; fault_inject.c), runs every public entry point with its k-th
 # allocation failing (k = 1..50, once and from k on) and adapt_init with
@@ -7,7 +8,8 @@
 # own count of live blocks does not see.
 
 FAULT_BIN := $(B)/tests/fault/fault_driver
-FAULT_OBJS := $(B)/obj/tests/fault/fault_driver.o $(B)/obj/tests/fault/fault_inject.o
+FAULT_OBJS := $(addprefix $(B)/obj/tests/fault/,fault_driver.o fault_runtime.o fault_algos.o \
+  fault_inject.o)
 FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign \
   -Wl,--wrap=aligned_alloc,--wrap=strdup,--wrap=free,--wrap=pthread_create
 
