@@ -247,6 +247,27 @@ static inline void adapt__scope_fill(adapt__scope_layout *s, adapt__deque_end *d
   s->team = adapt__team_cur;
 }
 
+/* Push task (fn, arg) of scope s into slot t (the tail) of the owner's deque
+ * d, publish it and wake a sleeping worker if there is one (shared by the
+ * inline spawn and fork; the caller checked t < d->limit). */
+static inline void adapt__slot_push(adapt__deque_end *d, size_t t, adapt__scope_layout *s,
+                                    void (*fn)(void *arg), void *arg) {
+  adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
+  e->run = 0;
+  e->split = 0;
+  e->scope = (struct adapt__scope *)(void *)s;
+  e->fn = fn;
+  e->arg = arg;
+  /* seq_cst (at least release): pairs with the thief's seq_cst load of
+   * tail (adapt__deque_steal), which then sees the slot; seq_cst also
+   * orders it before the load of sleepers below (Dekker with the idle
+   * protocol's seq_cst increment of sleepers then look at the deques). */
+  __atomic_store_n(&d->tail, t + 1, __ATOMIC_SEQ_CST);
+  /* seq_cst: the other half of that Dekker pair. */
+  if (__builtin_expect(__atomic_load_n(d->sleepers, __ATOMIC_SEQ_CST) > 0, 0))
+    adapt__spawn_wake((adapt_scope *)(void *)s);
+}
+
 static inline int adapt__scope_begin_inline(adapt_scope *scope) {
   unsigned f = adapt__tls_frames;
   adapt__deque_end *d = adapt__tls_dq;
@@ -270,21 +291,8 @@ static inline int adapt__spawn_inline(adapt_scope *scope, void (*fn)(void *arg),
   /* relaxed: only the owner writes tail. */
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
   if (__builtin_expect(t >= d->limit, 0)) return (adapt_spawn)(scope, fn, arg);
-  adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
-  e->run = 0;
-  e->split = 0;
-  e->scope = (struct adapt__scope *)(void *)s;
-  e->fn = fn;
-  e->arg = arg;
   s->pushed++;
-  /* seq_cst (at least release): pairs with the thief's seq_cst load of
-   * tail (adapt__deque_steal), which then sees the slot; seq_cst also
-   * orders it before the load of sleepers below (Dekker with the idle
-   * protocol's seq_cst increment of sleepers then look at the deques). */
-  __atomic_store_n(&d->tail, t + 1, __ATOMIC_SEQ_CST);
-  /* seq_cst: the other half of that Dekker pair. */
-  if (__builtin_expect(__atomic_load_n(d->sleepers, __ATOMIC_SEQ_CST) > 0, 0))
-    adapt__spawn_wake(scope);
+  adapt__slot_push(d, t, s, fn, arg);
   return 0;
 }
 
@@ -343,21 +351,11 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
   adapt__scope_layout *s = (adapt__scope_layout *)(void *)child;
   adapt__scope_fill(s, d, f, t, 1);
   /* plain stores: no other worker sees the scope before the store of
-   * tail below publishes it (its release half orders them before). */
+   * tail in adapt__slot_push publishes it (its release half orders them
+   * before). */
   s->remote = 0;
   s->splits = 0;
-  adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
-  e->run = 0;
-  e->split = 0;
-  e->scope = (struct adapt__scope *)(void *)s;
-  e->fn = fn;
-  e->arg = arg;
-  /* seq_cst: as in adapt__spawn_inline (pairs with the thief's seq_cst
-   * load of tail; Dekker with the idle protocol's sleepers). */
-  __atomic_store_n(&d->tail, t + 1, __ATOMIC_SEQ_CST);
-  /* seq_cst: the other half of that Dekker pair. */
-  if (__builtin_expect(__atomic_load_n(d->sleepers, __ATOMIC_SEQ_CST) > 0, 0))
-    adapt__spawn_wake((adapt_scope *)(void *)child);
+  adapt__slot_push(d, t, s, fn, arg);
   return 0;
 }
 
