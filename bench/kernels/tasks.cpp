@@ -17,37 +17,58 @@ __attribute__((noinline)) long tasks_sum_seq(const long *a, size_t n) {
   return tasks_sum_seq(a, h) + tasks_sum_seq(a + h, n - h);
 }
 
-/* --- adapt_spawn / adapt_sync ------------------------------------------ */
+/* --- adapt_spawn / adapt_sync and adapt_fork / adapt_join --------------- */
+
+namespace {
+
+/* The two ways a level runs one half as a task and waits for it: a scope
+ * per level (adapt_scope_begin, adapt_spawn, adapt_sync) or a child frame
+ * (adapt_fork, adapt_join). start returns the first error, 0 when the task
+ * is running or queued; wait only after a start that returned 0. */
+struct via_spawn {
+  adapt_scope s;
+  int start(void (*fn)(void *), void *arg) {
+    int rc = adapt_scope_begin(&s);
+    return rc == 0 ? adapt_spawn(&s, fn, arg) : rc;
+  }
+  int wait() { return adapt_sync(&s); }
+};
+
+struct via_fork {
+  adapt_child c;
+  int start(void (*fn)(void *), void *arg) { return adapt_fork(&c, fn, arg); }
+  int wait() { return adapt_join(&c); }
+};
 
 struct fib_arg {
   int n;
   long r;
 };
 
-static long fib_adapt(int n);
+template <class Via>
+long fib_par(int n);
 
-static void fib_task(void *p) {
+template <class Via>
+void fib_task(void *p) {
   fib_arg *a = (fib_arg *)p;
-  a->r = fib_adapt(a->n);
+  a->r = fib_par<Via>(a->n);
 }
 
-/* One scope per level: spawn fib(n - 1), run fib(n - 2), sync. */
-static long fib_adapt(int n) {
+/* Each level: fib(n - 1) as the task, fib(n - 2) here, then the wait. */
+template <class Via>
+long fib_par(int n) {
   if (n < 2) return n;
   fib_arg a = {n - 1, 0};
-  adapt_scope s;
-  int rc = adapt_scope_begin(&s);
-  if (rc == 0) rc = adapt_spawn(&s, fib_task, &a);
-  long b = fib_adapt(n - 2);
-  if (rc == 0) rc = adapt_sync(&s);
+  Via v;
+  int rc = v.start(fib_task<Via>, &a);
+  long b = fib_par<Via>(n - 2);
+  if (rc == 0) rc = v.wait();
   if (rc != 0) {
     note_nested_rc(rc);
     return -1;
   }
   return a.r + b;
 }
-
-long tasks_fib_adapt(int n) { return fib_adapt(n); }
 
 struct sum_arg {
   const long *a;
@@ -55,22 +76,25 @@ struct sum_arg {
   long r;
 };
 
-static long sum_adapt(const long *a, size_t n);
+template <class Via>
+long sum_par(const long *a, size_t n);
 
-static void sum_task(void *p) {
+template <class Via>
+void sum_task(void *p) {
   sum_arg *s = (sum_arg *)p;
-  s->r = sum_adapt(s->a, s->n);
+  s->r = sum_par<Via>(s->a, s->n);
 }
 
-static long sum_adapt(const long *a, size_t n) {
+/* Each level: the first half as the task, the second here, then the wait. */
+template <class Via>
+long sum_par(const long *a, size_t n) {
   if (n == 1) return a[0];
   size_t h = n / 2;
   sum_arg left = {a, h, 0};
-  adapt_scope s;
-  int rc = adapt_scope_begin(&s);
-  if (rc == 0) rc = adapt_spawn(&s, sum_task, &left);
-  long right = sum_adapt(a + h, n - h);
-  if (rc == 0) rc = adapt_sync(&s);
+  Via v;
+  int rc = v.start(sum_task<Via>, &left);
+  long right = sum_par<Via>(a + h, n - h);
+  if (rc == 0) rc = v.wait();
   if (rc != 0) {
     note_nested_rc(rc);
     return -1;
@@ -78,56 +102,12 @@ static long sum_adapt(const long *a, size_t n) {
   return left.r + right;
 }
 
-long tasks_sum_adapt(const long *a, size_t n) { return sum_adapt(a, n); }
+} // namespace
 
-/* --- adapt_fork / adapt_join (a child frame per level) ----------------- */
-
-static long fib_fork(int n);
-
-static void fib_fork_task(void *p) {
-  fib_arg *a = (fib_arg *)p;
-  a->r = fib_fork(a->n);
-}
-
-static long fib_fork(int n) {
-  if (n < 2) return n;
-  fib_arg a = {n - 1, 0};
-  adapt_child c;
-  int rc = adapt_fork(&c, fib_fork_task, &a);
-  long b = fib_fork(n - 2);
-  if (rc == 0) rc = adapt_join(&c);
-  if (rc != 0) {
-    note_nested_rc(rc);
-    return -1;
-  }
-  return a.r + b;
-}
-
-long tasks_fib_fork(int n) { return fib_fork(n); }
-
-static long sum_fork(const long *a, size_t n);
-
-static void sum_fork_task(void *p) {
-  sum_arg *s = (sum_arg *)p;
-  s->r = sum_fork(s->a, s->n);
-}
-
-static long sum_fork(const long *a, size_t n) {
-  if (n == 1) return a[0];
-  size_t h = n / 2;
-  sum_arg left = {a, h, 0};
-  adapt_child c;
-  int rc = adapt_fork(&c, sum_fork_task, &left);
-  long right = sum_fork(a + h, n - h);
-  if (rc == 0) rc = adapt_join(&c);
-  if (rc != 0) {
-    note_nested_rc(rc);
-    return -1;
-  }
-  return left.r + right;
-}
-
-long tasks_sum_fork(const long *a, size_t n) { return sum_fork(a, n); }
+long tasks_fib_adapt(int n) { return fib_par<via_spawn>(n); }
+long tasks_fib_fork(int n) { return fib_par<via_fork>(n); }
+long tasks_sum_adapt(const long *a, size_t n) { return sum_par<via_spawn>(a, n); }
+long tasks_sum_fork(const long *a, size_t n) { return sum_par<via_fork>(a, n); }
 
 /* --- OpenMP tasks ------------------------------------------------------ */
 

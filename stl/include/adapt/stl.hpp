@@ -107,6 +107,21 @@ R first_n(It first, Size n, R none, Whole &&whole) {
   return whole(adv(first, static_cast<std::size_t>(n)));
 }
 
+/* The _n form of an algorithm on one range that returns first + n (first
+ * when n <= 0): std_n() (the std _n form's call) when It is not writable
+ * (writable_v), else whole(first + n), the whole form's call on
+ * [first, first + n), when n > 0. */
+template <class It, class Size, class StdN, class Whole>
+It in_place_n(It first, Size n, StdN &&std_n, Whole &&whole) {
+  if constexpr (!writable_v<It>)
+    return std_n();
+  else
+    return first_n(first, n, first, [&](It last) {
+      whole(last);
+      return last;
+    });
+}
+
 /* A map over [first, last): body(it, end, b) on disjoint chunks [b, e), it
  * and end their iterators, as par_map does (elem_bytes: the bytes one
  * element touches); iterators that are not random access, or whose
@@ -1076,26 +1091,30 @@ Out exclusive_scan(const policy &pol, It first, It last, Out d_first, T init) {
  * exception the range holds valid but unspecified values (as std::sort's,
  * not necessarily a permutation of the input). */
 
+namespace detail {
+
+/* adapt::sort (Stable: adapt::stable_sort) on the policy's workers. */
+template <bool Stable, class It, class Cmp>
+void sort_entry(const policy &pol, It first, It last, Cmp &cmp) {
+  static_assert(random_access_v<It>, "adapt::sort and adapt::stable_sort need random-access "
+                                     "iterators (std::list: list.sort())");
+  static_assert(std::is_invocable_v<Cmp &, ref_t<It>, ref_t<It>>,
+                "adapt::sort, adapt::stable_sort: cmp must be callable with two elements, "
+                "cmp(*first, *first)");
+  with_workers(pol.max_workers(),
+               [&] { detail::sort<Stable>(first, last, cmp, pol.token(), pol.max_workers()); });
+}
+
+} // namespace detail
+
 template <class It, class Cmp = std::less<>>
 void sort(const policy &pol, It first, It last, Cmp cmp = {}) {
-  static_assert(detail::random_access_v<It>,
-                "adapt::sort needs random-access iterators (std::list: list.sort())");
-  static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
-                "adapt::sort: cmp must be callable with two elements, cmp(*first, *first)");
-  detail::with_workers(pol.max_workers(), [&] {
-    detail::sort<false>(first, last, cmp, pol.token(), pol.max_workers());
-  });
+  detail::sort_entry<false>(pol, first, last, cmp);
 }
 
 template <class It, class Cmp = std::less<>>
 void stable_sort(const policy &pol, It first, It last, Cmp cmp = {}) {
-  static_assert(detail::random_access_v<It>,
-                "adapt::stable_sort needs random-access iterators (std::list: list.sort())");
-  static_assert(std::is_invocable_v<Cmp &, detail::ref_t<It>, detail::ref_t<It>>,
-                "adapt::stable_sort: cmp must be callable with two elements, cmp(*first, *first)");
-  detail::with_workers(pol.max_workers(), [&] {
-    detail::sort<true>(first, last, cmp, pol.token(), pol.max_workers());
-  });
+  detail::sort_entry<true>(pol, first, last, cmp);
 }
 
 } // namespace adapt

@@ -65,6 +65,16 @@ void par_construct(const policy &pol, const char *name, Dest d, std::size_t n,
 template <class Dest, class... Args>
 inline constexpr bool may_throw_v = !std::is_nothrow_constructible_v<value_t<Dest>, Args...>;
 
+/* par_construct of the objects of [first, last) in place: each(it, end)
+ * constructs those of one chunk (std's algorithm on it); Args: the
+ * constructor's arguments, for may_throw_v. */
+template <class... Args, class It, class Each>
+void construct_in_place(const policy &pol, const char *name, It first, It last, Each &&each) {
+  par_construct<may_throw_v<It, Args...>>(
+      pol, name, first, dist(first, last), sizeof(value_t<It>),
+      [&](std::size_t b, std::size_t e) { each(adv(first, b), adv(first, e)); });
+}
+
 } // namespace detail
 
 /* std::uninitialized_copy: constructs d_first[i] from first[i]; returns
@@ -138,24 +148,18 @@ void uninitialized_fill(const policy &pol, It first, It last, const T &value) {
   if constexpr (!detail::writable_v<It>) {
     std::uninitialized_fill(first, last, value);
   } else {
-    detail::par_construct<detail::may_throw_v<It, const T &>>(
-        pol, "adapt::uninitialized_fill", first, detail::dist(first, last),
-        sizeof(detail::value_t<It>), [&](std::size_t b, std::size_t e) {
-          std::uninitialized_fill(detail::adv(first, b), detail::adv(first, e), value);
-        });
+    detail::construct_in_place<const T &>(
+        pol, "adapt::uninitialized_fill", first, last,
+        [&](It b, It e) { std::uninitialized_fill(b, e, value); });
   }
 }
 
 /* std::uninitialized_fill_n: returns first + n (first when n <= 0). */
 template <class It, class Size, class T>
 It uninitialized_fill_n(const policy &pol, It first, Size n, const T &value) {
-  if constexpr (!detail::writable_v<It>)
-    return std::uninitialized_fill_n(first, n, value);
-  else
-    return detail::first_n(first, n, first, [&](It last) {
-      adapt::uninitialized_fill(pol, first, last, value);
-      return last;
-    });
+  return detail::in_place_n(
+      first, n, [&] { return std::uninitialized_fill_n(first, n, value); },
+      [&](It last) { adapt::uninitialized_fill(pol, first, last, value); });
 }
 
 /* std::uninitialized_default_construct: default-initialises every object
@@ -166,11 +170,8 @@ void uninitialized_default_construct(const policy &pol, It first, It last) {
                 std::is_trivially_default_constructible_v<detail::value_t<It>>) {
     std::uninitialized_default_construct(first, last);
   } else {
-    detail::par_construct<detail::may_throw_v<It>>(
-        pol, "adapt::uninitialized_default_construct", first, detail::dist(first, last),
-        sizeof(detail::value_t<It>), [&](std::size_t b, std::size_t e) {
-          std::uninitialized_default_construct(detail::adv(first, b), detail::adv(first, e));
-        });
+    detail::construct_in_place(pol, "adapt::uninitialized_default_construct", first, last,
+                               [&](It b, It e) { std::uninitialized_default_construct(b, e); });
   }
 }
 
@@ -178,13 +179,9 @@ void uninitialized_default_construct(const policy &pol, It first, It last) {
  * n <= 0). */
 template <class It, class Size>
 It uninitialized_default_construct_n(const policy &pol, It first, Size n) {
-  if constexpr (!detail::writable_v<It>)
-    return std::uninitialized_default_construct_n(first, n);
-  else
-    return detail::first_n(first, n, first, [&](It last) {
-      adapt::uninitialized_default_construct(pol, first, last);
-      return last;
-    });
+  return detail::in_place_n(
+      first, n, [&] { return std::uninitialized_default_construct_n(first, n); },
+      [&](It last) { adapt::uninitialized_default_construct(pol, first, last); });
 }
 
 /* std::uninitialized_value_construct: value-initialises every object
@@ -194,11 +191,8 @@ void uninitialized_value_construct(const policy &pol, It first, It last) {
   if constexpr (!detail::writable_v<It>) {
     std::uninitialized_value_construct(first, last);
   } else {
-    detail::par_construct<detail::may_throw_v<It>>(
-        pol, "adapt::uninitialized_value_construct", first, detail::dist(first, last),
-        sizeof(detail::value_t<It>), [&](std::size_t b, std::size_t e) {
-          std::uninitialized_value_construct(detail::adv(first, b), detail::adv(first, e));
-        });
+    detail::construct_in_place(pol, "adapt::uninitialized_value_construct", first, last,
+                               [&](It b, It e) { std::uninitialized_value_construct(b, e); });
   }
 }
 
@@ -206,13 +200,9 @@ void uninitialized_value_construct(const policy &pol, It first, It last) {
  * n <= 0). */
 template <class It, class Size>
 It uninitialized_value_construct_n(const policy &pol, It first, Size n) {
-  if constexpr (!detail::writable_v<It>)
-    return std::uninitialized_value_construct_n(first, n);
-  else
-    return detail::first_n(first, n, first, [&](It last) {
-      adapt::uninitialized_value_construct(pol, first, last);
-      return last;
-    });
+  return detail::in_place_n(
+      first, n, [&] { return std::uninitialized_value_construct_n(first, n); },
+      [&](It last) { adapt::uninitialized_value_construct(pol, first, last); });
 }
 
 /* std::destroy: destroys every object (trivially destructible types: no
@@ -230,13 +220,9 @@ void destroy(const policy &pol, It first, It last) {
 /* std::destroy_n: returns first + n (first when n <= 0). */
 template <class It, class Size>
 It destroy_n(const policy &pol, It first, Size n) {
-  if constexpr (!detail::writable_v<It>)
-    return std::destroy_n(first, n);
-  else
-    return detail::first_n(first, n, first, [&](It last) {
-      adapt::destroy(pol, first, last);
-      return last;
-    });
+  return detail::in_place_n(
+      first, n, [&] { return std::destroy_n(first, n); },
+      [&](It last) { adapt::destroy(pol, first, last); });
 }
 
 } // namespace adapt

@@ -78,30 +78,38 @@ std::size_t extreme_block(It first, std::size_t lo, std::size_t hi) {
   return at;
 }
 
-/* The first smallest element of [first, last) under cmp (Max: the first
- * largest): each block's extreme (extreme_block under a plain <, else
- * std's), then the blocks' ones in reduce's fixed tree, the left one kept
- * on ties. max(n - 1, 0) comparisons. */
+/* adapt::min_element (Max: adapt::max_element): the first smallest element
+ * of [first, last) under cmp (Max: the first largest): each block's
+ * extreme (extreme_block under a plain <, else std's), then the blocks'
+ * ones in reduce's fixed tree, the left one kept on ties. max(n - 1, 0)
+ * comparisons. Iterators that are not random access: std's, sequentially. */
 template <bool Max, class It, class Cmp>
-It extreme_element(const policy &pol, const char *name, It first, It last, Cmp &cmp) {
-  std::size_t n = dist(first, last);
-  if (n < 2) return first;
-  auto comb = [&](std::size_t l, std::size_t r) {
-    auto &&x = *adv(first, l), &&y = *adv(first, r);
-    return (Max ? cmp(x, y) : cmp(y, x)) ? r : l;
-  };
-  std::size_t i = fold_positions<std::size_t>(
-      pol, name, n, sizeof(value_t<It>),
-      [&](std::size_t lo, std::size_t hi) {
-        if constexpr (plain_less_v<value_t<It>, Cmp>)
-          return extreme_block<Max>(first, lo, hi);
-        else if constexpr (Max)
-          return dist(first, std::max_element(adv(first, lo), adv(first, hi), std::ref(cmp)));
-        else
-          return dist(first, std::min_element(adv(first, lo), adv(first, hi), std::ref(cmp)));
-      },
-      comb);
-  return adv(first, i);
+It extreme_element(const policy &pol, It first, It last, Cmp &cmp) {
+  if constexpr (!random_access_v<It>) {
+    if constexpr (Max)
+      return std::max_element(first, last, cmp);
+    else
+      return std::min_element(first, last, cmp);
+  } else {
+    std::size_t n = dist(first, last);
+    if (n < 2) return first;
+    auto comb = [&](std::size_t l, std::size_t r) {
+      auto &&x = *adv(first, l), &&y = *adv(first, r);
+      return (Max ? cmp(x, y) : cmp(y, x)) ? r : l;
+    };
+    std::size_t i = fold_positions<std::size_t>(
+        pol, Max ? "adapt::max_element" : "adapt::min_element", n, sizeof(value_t<It>),
+        [&](std::size_t lo, std::size_t hi) {
+          if constexpr (plain_less_v<value_t<It>, Cmp>)
+            return extreme_block<Max>(first, lo, hi);
+          else if constexpr (Max)
+            return dist(first, std::max_element(adv(first, lo), adv(first, hi), std::ref(cmp)));
+          else
+            return dist(first, std::min_element(adv(first, lo), adv(first, hi), std::ref(cmp)));
+        },
+        comb);
+    return adv(first, i);
+  }
 }
 
 } // namespace detail
@@ -112,20 +120,14 @@ It extreme_element(const policy &pol, const char *name, It first, It last, Cmp &
  * cannot be observed). */
 template <class It, class Cmp = std::less<>>
 It min_element(const policy &pol, It first, It last, Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It>)
-    return std::min_element(first, last, cmp);
-  else
-    return detail::extreme_element<false>(pol, "adapt::min_element", first, last, cmp);
+  return detail::extreme_element<false>(pol, first, last, cmp);
 }
 
 /* std::max_element: the first largest element under cmp (<); last when
  * empty. As min_element. */
 template <class It, class Cmp = std::less<>>
 It max_element(const policy &pol, It first, It last, Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It>)
-    return std::max_element(first, last, cmp);
-  else
-    return detail::extreme_element<true>(pol, "adapt::max_element", first, last, cmp);
+  return detail::extreme_element<true>(pol, first, last, cmp);
 }
 
 /* std::minmax_element: {the first smallest, the last largest} under cmp

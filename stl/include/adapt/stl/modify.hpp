@@ -67,26 +67,18 @@ Out move(const policy &pol, It first, It last, Out d_first) {
  * n <= 0). */
 template <class It, class Size, class T>
 It fill_n(const policy &pol, It first, Size n, const T &value) {
-  if constexpr (!detail::writable_v<It>)
-    return std::fill_n(first, n, value);
-  else
-    return detail::first_n(first, n, first, [&](It last) {
-      adapt::fill(pol, first, last, value);
-      return last;
-    });
+  return detail::in_place_n(
+      first, n, [&] { return std::fill_n(first, n, value); },
+      [&](It last) { adapt::fill(pol, first, last, value); });
 }
 
 /* std::generate_n: generate on [first, first + n) (g called concurrently,
  * as adapt::generate); returns first + n (first when n <= 0). */
 template <class It, class Size, class G>
 It generate_n(const policy &pol, It first, Size n, G g) {
-  if constexpr (!detail::writable_v<It>)
-    return std::generate_n(first, n, g);
-  else
-    return detail::first_n(first, n, first, [&](It last) {
-      adapt::generate(pol, first, last, g);
-      return last;
-    });
+  return detail::in_place_n(
+      first, n, [&] { return std::generate_n(first, n, g); },
+      [&](It last) { adapt::generate(pol, first, last, g); });
 }
 
 /* std::swap_ranges: swaps first1[i] and first2[i]; returns first2 + n. */
