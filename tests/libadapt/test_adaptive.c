@@ -1,7 +1,8 @@
 /* The low-level adaptive API: a user splitter and reducer whose result
  * proves the reduction order (concatenated labels equal the sequential
  * string), with preemption forced, with many thieves and with nested tasks;
- * errors; the statistics and topology queries. */
+ * errors; the statistics and topology queries; idle thieves that sleep
+ * on refusals, and ask again once their bounded sleep ends. */
 #include <adapt/adaptive.h>
 #include <adapt/loop.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 
 #include "adapt_test.h"
+#include "../../libadapt/src/config.h" /* ADAPT_REFUSED_SLEEP */
 
 /* Work: labels of [begin, end) to append to out (malloc'd, len chars). */
 typedef struct label_work {
@@ -465,6 +467,65 @@ static void test_idle_thieves_sleep(void **state) {
   free(c.hits);
 }
 
+/* A splitter that changes its mind with no publication and no
+ * adapt_work_grew (its answer depends on user state): it refuses until the
+ * owner opens it. */
+typedef struct mind_ctx {
+  atomic_int open;     /* set by the owner: the splitter gives a piece */
+  atomic_int refusals; /* "nothing to split" answers so far */
+  atomic_int stolen;   /* pieces entered by the thief */
+} mind_ctx;
+
+static void mind_splitter(adapt_frame *f, void *wv, int count, adapt_reply_set *rs, void *cv) {
+  mind_ctx *c = cv;
+  gate_work *w = wv;
+  if (!atomic_load(&c->open) || w->end - w->begin < 2) {
+    atomic_fetch_add(&c->refusals, 1);
+    return;
+  }
+  gate_work *t = adapt_reply(rs, w->end - 1);
+  if (!t) return;
+  *t = (gate_work){w->end - 1, w->end, 1};
+  w->end--;
+}
+
+static void mind_entry(adapt_frame *f, void *wv, void *cv) {
+  mind_ctx *c = cv;
+  gate_work *t = wv;
+  atomic_fetch_add(&c->stolen, 1);
+  t->begin = t->end;
+}
+
+/* The thief, refused ADAPT_REFUSED_SLEEP times in a row, counts the frame
+ * as refusing it and sleeps; its sleep is bounded, so once the splitter
+ * opens silently the thief asks again and takes a piece (within 5 s: a
+ * generous bound, ADAPT_REFUSED_RECHECK_MAX_US is 10 ms by default). */
+static void test_splitter_changes_its_mind(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  mind_ctx c = {0, 0, 0};
+  adapt_task task = {mind_entry, mind_splitter, NULL, sizeof(gate_work), &c};
+  gate_work w = {0, 1000, 1};
+  adapt_frame f;
+  assert_int_equal(adapt_begin(&f, &task, &w), 0);
+  double t0 = ms_now(CLOCK_MONOTONIC);
+  while (atomic_load(&c.refusals) < (int)ADAPT_REFUSED_SLEEP &&
+         ms_now(CLOCK_MONOTONIC) - t0 < 20000)
+    adapt_steal_point(&f);
+  assert_true(atomic_load(&c.refusals) >= (int)ADAPT_REFUSED_SLEEP);
+  /* The thief goes to sleep: the owner keeps polling for 50 ms. */
+  t0 = ms_now(CLOCK_MONOTONIC);
+  while (ms_now(CLOCK_MONOTONIC) - t0 < 50) adapt_steal_point(&f);
+  atomic_store(&c.open, 1); /* no publication, no adapt_work_grew */
+  t0 = ms_now(CLOCK_MONOTONIC);
+  while (atomic_load(&c.stolen) == 0 && ms_now(CLOCK_MONOTONIC) - t0 < 5000) adapt_steal_point(&f);
+  double waited = ms_now(CLOCK_MONOTONIC) - t0;
+  if (getenv("GATE_DEBUG"))
+    fprintf(stderr, "refusals %d, thief after %.1f ms\n", atomic_load(&c.refusals), waited);
+  assert_true(atomic_load(&c.stolen) > 0);
+  w.begin = w.end;
+  assert_int_equal(adapt_end(&f), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ADAPT_TEST(test_begin_errors),
@@ -474,6 +535,7 @@ int main(void) {
       ADAPT_TEST(test_reducer_loop_helped),
       ADAPT_TEST_WORKERS(test_stats_and_topology, 2),
       ADAPT_TEST(test_idle_thieves_sleep),
+      ADAPT_TEST(test_splitter_changes_its_mind),
   };
   return adapt_test_run("adaptive", tests);
 }
