@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "adapt_test.h"
-#include "../../libadapt/src/config.h" /* ADAPT_REFUSED_SLEEP */
+#include "../../libadapt/src/config.h" /* white-box: ADAPT_REFUSED_SLEEP */
 
 /* Work: labels of [begin, end) to append to out (malloc'd, len chars). */
 typedef struct label_work {
