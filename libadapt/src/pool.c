@@ -44,6 +44,9 @@ static void *worker_main(void *arg) {
     if (got > 0) { /* it closes the idle period before running */
       w->round++;  /* a new idle round: the refusals noted so far expire */
       w->rechecks = 0;
+      w->looking = 1; /* back in the idle loop (end_idle took it out) */
+      /* relaxed: a hint (adapt_idle_workers). */
+      atomic_fetch_add_explicit(&adapt__rt.idle, 1, memory_order_relaxed);
       w->idle_since = adapt__now_ns();
       spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
       continue;
@@ -69,12 +72,26 @@ static void *worker_main(void *arg) {
     }
   }
   w->idle_since = 0;
+  if (w->looking) {
+    w->looking = 0;
+    /* relaxed: a hint (adapt_idle_workers). */
+    atomic_fetch_sub_explicit(&adapt__rt.idle, 1, memory_order_relaxed);
+  }
   return NULL;
 }
 
 int adapt__worker_start(adapt__worker *w) {
+  /* Counted idle from here, so that a call made right after init sees its
+   * workers idle (the thread inherits looking from pthread_create). */
+  w->looking = 1;
+  /* relaxed: a hint (adapt_idle_workers). */
+  atomic_fetch_add_explicit(&adapt__rt.idle, 1, memory_order_relaxed);
   int rc = pthread_create(&w->thread, NULL, worker_main, w);
-  if (rc != 0) return -rc;
+  if (rc != 0) {
+    w->looking = 0;
+    atomic_fetch_sub_explicit(&adapt__rt.idle, 1, memory_order_relaxed); /* relaxed: as above */
+    return -rc;
+  }
   pthread_setname_np(w->thread, "adapt-worker"); /* visible to ps, gdb, tests */
   w->has_thread = 1;
   return 0;

@@ -160,6 +160,11 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v, int *timed
 }
 
 static void end_idle(adapt__worker *w, uint64_t now) {
+  if (w->looking) { /* a pool worker leaves its idle loop to run the work */
+    w->looking = 0;
+    /* relaxed: adapt__rt.idle is a hint (adapt_idle_workers). */
+    atomic_fetch_sub_explicit(&adapt__rt.idle, 1, memory_order_relaxed);
+  }
   if (w->idle_since) {
     ADAPT_STAT_ADD(w, idle_ns, now - w->idle_since);
     w->idle_since = 0;

@@ -46,6 +46,8 @@ typedef struct adapt__worker {
    * without a publication then bumps has_work's generation. */
   int refused_out;
   unsigned fails;    /* idle loop: failed requests in a row (pool.c back-off) */
+  int looking;       /* counted in adapt__rt.idle (a pool worker in its idle
+                        loop, not running work: pool.c, thief.c end_idle) */
   unsigned rechecks; /* idle loop: timed sleeps on "nothing to split" refusals
                         that timed out since the last piece run (idle.c) */
   struct adapt__lazy_td *postponed_oldest; /* lazy-bf: private deque of postponed */

@@ -2,10 +2,13 @@
  * proves the reduction order (concatenated labels equal the sequential
  * string), with preemption forced, with many thieves and with nested tasks;
  * errors; the statistics and topology queries; idle thieves that sleep
- * on refusals, and ask again once their bounded sleep ends. */
+ * on refusals, and ask again once their bounded sleep ends; the count of
+ * idle workers. */
 #include <adapt/adaptive.h>
 #include <adapt/loop.h>
+#include <adapt/tasks.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -526,6 +529,64 @@ static void test_splitter_changes_its_mind(void **state) {
   assert_int_equal(adapt_end(&f), 0);
 }
 
+/* adapt_idle_workers: one task per worker, each waiting until every
+ * worker runs one, then each reads the count (none is idle: 0); they
+ * leave once all have read it. */
+typedef struct busy_ctx {
+  int workers;
+  atomic_int in, sampled, all_in;
+  atomic_int seen[8];
+} busy_ctx;
+
+static void busy_task(void *arg) {
+  busy_ctx *c = arg;
+  double t0 = ms_now(CLOCK_MONOTONIC);
+  atomic_fetch_add(&c->in, 1);
+  while (atomic_load(&c->in) < c->workers && ms_now(CLOCK_MONOTONIC) - t0 < 20000) sched_yield();
+  if (atomic_load(&c->in) == c->workers) atomic_store(&c->all_in, 1);
+  int k = atomic_fetch_add(&c->sampled, 1);
+  atomic_store(&c->seen[k], adapt_idle_workers());
+  while (atomic_load(&c->sampled) < c->workers && ms_now(CLOCK_MONOTONIC) - t0 < 20000)
+    sched_yield();
+}
+
+/* The owner waits for the count to read `want` in its frame (the workers
+ * back in their idle loop), at most 5 s; returns the last value read. */
+static int idle_settles(int want) {
+  double t0 = ms_now(CLOCK_MONOTONIC);
+  int got;
+  while ((got = adapt_idle_workers()) != want && ms_now(CLOCK_MONOTONIC) - t0 < 5000) sched_yield();
+  return got;
+}
+
+static void test_idle_workers(void **state) {
+  /* One worker: nobody is ever idle, outside a region or inside. */
+  assert_int_equal(adapt_test_workers(1), 0);
+  assert_int_equal(adapt_idle_workers(), 0);
+  const adapt_task inert = adapt_test_inert_task();
+  adapt_test_range r = {0, 0};
+  adapt_frame f;
+  assert_int_equal(adapt_begin(&f, &inert, &r), 0);
+  assert_int_equal(adapt_idle_workers(), 0);
+  assert_int_equal(adapt_end(&f), 0);
+  const int n = 4;
+  assert_int_equal(adapt_test_workers(n), 0);
+  /* Outside regions: what a call would get, the whole pool. */
+  assert_int_equal(adapt_idle_workers(), n - 1);
+  /* In a region whose workers are all busy: 0. */
+  busy_ctx c = {.workers = n};
+  adapt_scope s;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  for (int i = 0; i < n; i++) assert_int_equal(adapt_spawn(&s, busy_task, &c), 0);
+  assert_int_equal(adapt_sync(&s), 0);
+  assert_int_equal(atomic_load(&c.all_in), 1);
+  for (int k = 0; k < n; k++) assert_int_equal(atomic_load(&c.seen[k]), 0);
+  /* In a region whose workers are idle: all the others, once back. */
+  assert_int_equal(adapt_begin(&f, &inert, &r), 0);
+  assert_int_equal(idle_settles(n - 1), n - 1);
+  assert_int_equal(adapt_end(&f), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ADAPT_TEST(test_begin_errors),
@@ -536,6 +597,7 @@ int main(void) {
       ADAPT_TEST_WORKERS(test_stats_and_topology, 2),
       ADAPT_TEST(test_idle_thieves_sleep),
       ADAPT_TEST(test_splitter_changes_its_mind),
+      ADAPT_TEST(test_idle_workers),
   };
   return adapt_test_run("adaptive", tests);
 }
