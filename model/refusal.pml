@@ -1,7 +1,9 @@
-/* Model (e''): thieves told "nothing to split" stop asking and sleep, and
- * a range that grows back without a publication wakes them (idle.c:
- * adapt__idle_sleep's check with refusals, adapt__regrown, adapt__publish;
- * frame.c: refuse; thief.c: note_refusal; pool.c: worker_main).
+/* Model (e''): thieves told "nothing to split" stop asking and sleep, a
+ * range that grows back without a publication wakes them, and their sleep
+ * is bounded, so that a splitter that changes its mind silently still gets
+ * a thief (idle.c: adapt__idle_sleep's check with refusals, its timed
+ * wait, adapt__idle_recheck, adapt__regrown, adapt__publish; frame.c:
+ * refuse; thief.c: note_refusal; pool.c: worker_main).
  *
  * Worker 0 publishes one frame (has_work = a new generation, seq_cst
  * store; load sleepers, seq_cst; wake_all if > 0) whose splitter has
@@ -10,25 +12,33 @@
  * descriptor), then adapt__regrown: if it answered "nothing to split"
  * since its last call (refused_out), clear the flag, bump the generation
  * (seq_cst store of has_work), load sleepers (seq_cst) and wake all if
- * > 0. It waits until a thief has taken the piece (a thief that sleeps
- * through it is a deadlock), then unpublishes and shuts down.
+ * > 0. With -DSILENT the range grows back silently instead (a user's
+ * splitter whose answer depends on its own state: no adapt__regrown). It
+ * waits until a thief has taken the piece (a thief that sleeps through it
+ * for ever is a deadlock), then unpublishes and shuts down.
  * Workers 1 and 2 run worker_main: a request to a victim whose has_work
  * is not the refused value gets the piece, or FAIL with the victim's
  * has_work (one step: the victim reads its own value and sets
  * refused_out); REFN such answers in a row with the same value make it the
  * refused one (note_refusal). Else adapt__idle_sleep: e = load epoch;
  * sleepers + 1; load has_work (seq_cst): work if non-zero and not the
- * refused value; load shutdown; futex_wait(epoch, e); sleepers - 1; after
- * a futex wait the refusals expire (a new idle round). The naps between
- * failed requests are timed waits: for safety, steps that change nothing.
+ * refused value; load shutdown; futex_wait(epoch, e), timed if it skipped
+ * the refused value; sleepers - 1. After a wake-up (or EAGAIN) the
+ * refusals expire (a new idle round); after a timeout the refusal expires
+ * but its answer count stays (adapt__idle_recheck: one more refusal of the
+ * same value counts again). The timeout is spin's `timeout`: it fires when
+ * nothing else can move, the latest a timer may; there it asserts that the
+ * refusal still names has_work (a sleeper that times out on a stale one
+ * missed a wake-up). The naps between failed requests are timed waits:
+ * for safety, steps that change nothing.
  *
  * Checked: no deadlock (a piece no thief takes, or a worker asleep at
- * shutdown, is an invalid end state).
+ * shutdown, is an invalid end state), no lost wake-up (the assertion).
  *
- * SEEDED_BUG 1: the range grows back silently (no adapt__regrown): the
- * thieves that stopped asking sleep through it. SEEDED_BUG 2:
- * adapt__regrown loads sleepers before it stores has_work (a sleeper that
- * checked the old value is missed). */
+ * SEEDED_BUG 1 (with -DSILENT): the sleep on a refusal is not timed: the
+ * thieves that stopped asking sleep through the silent regrowth.
+ * SEEDED_BUG 2: adapt__regrown loads sleepers before it stores has_work (a
+ * sleeper that checked the old value is missed). */
 
 #ifndef NGROW
 #define NGROW 2
@@ -60,8 +70,8 @@ active proctype worker0() {
   do
   :: k < NGROW ->
      range++;                                  /* the range grows back */
-#if SEEDED_BUG == 1
-     skip;                                     /* BUG: no adapt__regrown */
+#if defined(SILENT)
+     skip;                                     /* no adapt__regrown */
 #elif SEEDED_BUG == 2
      if                                        /* adapt__regrown */
      :: refused_out ->
@@ -93,7 +103,7 @@ active proctype worker0() {
 
 active [2] proctype worker() {
   byte e, refused, soft_hw, soft_n, hw;
-  bool work;
+  bool work, timed;
   do
   :: shutdown -> break                         /* acquire load */
   :: else ->
@@ -112,6 +122,11 @@ active [2] proctype worker() {
         sleepers++;                            /* seq_cst fetch_add */
         hw = has_work;                         /* any_work_for: seq_cst load */
         work = (hw != 0 && hw != refused);
+#if SEEDED_BUG == 1
+        timed = 0;                             /* BUG: an untimed sleep */
+#else
+        timed = (hw != 0);                     /* a refused frame in sight */
+#endif
         if
         :: !work && !shutdown ->               /* then futex_wait(epoch, e) */
            atomic {
@@ -120,11 +135,17 @@ active [2] proctype worker() {
              :: else -> skip                   /* EAGAIN */
              fi
            };
-           (!asleep[_pid]);                    /* woken */
-           refused = 0; soft_n = 0             /* a new idle round */
+           if
+           :: (!asleep[_pid]) ->               /* woken */
+              refused = 0; soft_n = 0          /* a new idle round */
+           :: atomic { timed && asleep[_pid] && timeout ->
+                       assert(has_work == refused);  /* no wake-up missed */
+                       asleep[_pid] = 0 };
+              refused = 0                      /* adapt__idle_recheck */
+           fi
         :: else -> skip
         fi;
-        d_step { e = 0; hw = 0; work = 0 };    /* (dead locals: fewer states) */
+        d_step { e = 0; hw = 0; work = 0; timed = 0 };  /* (dead locals: fewer states) */
         sleepers--                             /* seq_cst fetch_sub */
      fi
   od

@@ -54,7 +54,8 @@ loopframe safety 1    -DG=2 -DNATT=2
 idle      safety 1
 idle      np     2
 team_idle safety 1,2
-refusal   safety 1,2
+refusal   safety 2
+refusal   safety 1    -DSILENT
 regions   safety 1,2,3 -DNFIN=1
 regions   safety -     -DNR=1
 regions   np     4     -DLIVE

@@ -54,9 +54,21 @@
 /* "Nothing to split" answers in a row, with the same has_work value, after
  * which a thief counts a victim as refusing it: it asks it no more and may
  * sleep until that value changes (a publication, or a range grown back:
- * adapt__regrown). Default 4. */
+ * adapt__regrown) or its sleep times out (ADAPT_REFUSED_RECHECK_MAX_US).
+ * Default 4. */
 #ifndef ADAPT_REFUSED_SLEEP
 #define ADAPT_REFUSED_SLEEP 4u
+#endif
+
+/* Longest sleep of an idle worker whose only work in sight refused it
+ * "nothing to split", µs: the first such sleep lasts ADAPT_BACKOFF_MAX_US,
+ * each further one twice as long up to this bound, and after each the
+ * worker asks the refusing victims again (a splitter may change its mind
+ * with no new publication: user state, time). It bounds how long such a
+ * splitter waits for a thief; a piece run resets the doubling. Default
+ * 10000 (10 ms). */
+#ifndef ADAPT_REFUSED_RECHECK_MAX_US
+#define ADAPT_REFUSED_RECHECK_MAX_US 10000u
 #endif
 
 /* Automatic grain: target duration of one chunk between two steal points, ns.
@@ -155,5 +167,8 @@ _Static_assert(ADAPT_BACKOFF_MIN_US >= 1 && ADAPT_BACKOFF_MIN_US <= ADAPT_BACKOF
                    ADAPT_BACKOFF_MAX_US <= 1000000u,
                "nap bounds: 1 <= ADAPT_BACKOFF_MIN_US <= ADAPT_BACKOFF_MAX_US <= 1 s");
 _Static_assert(ADAPT_REFUSED_SLEEP >= 1, "ADAPT_REFUSED_SLEEP must be >= 1");
+_Static_assert(ADAPT_REFUSED_RECHECK_MAX_US >= ADAPT_BACKOFF_MAX_US &&
+                   ADAPT_REFUSED_RECHECK_MAX_US <= 1000000u,
+               "ADAPT_BACKOFF_MAX_US <= ADAPT_REFUSED_RECHECK_MAX_US <= 1 s");
 
 #endif /* LIBADAPT_SRC_CONFIG_H */

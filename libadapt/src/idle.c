@@ -29,7 +29,12 @@
  * its flag. Work that refused a sleeper and never changes is run by its
  * owner (every owner runs its own frames and entries to the end), so a
  * refusal misread (a deque emptied and refilled to the same head) costs
- * parallelism until the next wake-up, never progress. */
+ * parallelism until the next wake-up, never progress.
+ *
+ * Refusals "nothing to split" (thief.c) are noted the same way, but a
+ * splitter may change its mind with no new publication (its answer depends
+ * on user state or time): a sleeper whose check skipped such a refusal
+ * sleeps with a timeout (recheck_ns), then asks those victims again. */
 #include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -58,14 +63,19 @@ static void futex_wake(atomic_uint *addr) {
 }
 
 /* 1 if some worker has published frames or deque entries that did not
- * refuse w in its current idle round (seq_cst loads). */
-static int any_work_for(const adapt__worker *w) {
+ * refuse w in its current idle round (seq_cst loads). Else *soft is 1 if
+ * some worker's frames are skipped for refusing w "nothing to split". */
+static int any_work_for(const adapt__worker *w, int *soft) {
+  *soft = 0;
   for (int i = 0; i < adapt__rt.nworkers; i++) {
     adapt__worker *v = adapt__rt.workers[i];
     /* seq_cst: pairs with the seq_cst stores in adapt__publish and
      * adapt__regrown (see above). */
     int hw = atomic_load_explicit(&v->has_work, memory_order_seq_cst);
-    if (ADAPT__HW_DEPTH(hw) > 0 && !adapt__refused_hw(w, i, hw)) return 1;
+    if (ADAPT__HW_DEPTH(hw) > 0) {
+      if (!adapt__refused_hw(w, i, hw)) return 1;
+      *soft |= w->refused[i].hw_soft;
+    }
     /* seq_cst: pairs with the seq_cst store of tail in adapt__deque_publish
      * and the thieves' seq_cst stores of head. */
     size_t t = atomic_load_explicit(&v->dq.tail, memory_order_seq_cst);
@@ -97,21 +107,40 @@ void adapt__wake_all(void) {
   futex_wake(&adapt__rt.epoch);
 }
 
+/* The timed sleep's bound after w->rechecks timed-out ones, ns:
+ * ADAPT_BACKOFF_MAX_US doubling up to ADAPT_REFUSED_RECHECK_MAX_US. */
+static uint64_t recheck_ns(const adapt__worker *w) {
+  uint64_t us = ADAPT_REFUSED_RECHECK_MAX_US;
+  if (w->rechecks < 32u && ((uint64_t)ADAPT_BACKOFF_MAX_US << w->rechecks) < us)
+    us = (uint64_t)ADAPT_BACKOFF_MAX_US << w->rechecks;
+  return us * 1000u;
+}
+
 int adapt__idle_sleep(adapt__worker *w) {
-  int slept = 0;
+  int slept = 0, soft;
   /* acquire: pairs with the release increment in adapt__wake_all. */
   unsigned e = atomic_load_explicit(&adapt__rt.epoch, memory_order_acquire);
   /* seq_cst: the sleeper half of the Dekker pair with adapt__publish. */
   atomic_fetch_add_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
   /* seq_cst: the sleeper half of the Dekker pair with adapt__wake_for. */
   atomic_store_explicit(&w->sleeping, 1, memory_order_seq_cst);
-  if (!any_work_for(w) && !atomic_load_explicit(&w->nreq, memory_order_relaxed) &&
+  if (!any_work_for(w, &soft) && !atomic_load_explicit(&w->nreq, memory_order_relaxed) &&
       /* acquire: pairs with the release store of shutdown in adapt_finalize. */
       !atomic_load_explicit(&adapt__rt.shutdown, memory_order_acquire)) {
     slept = 1;
     uint64_t t0 = adapt__now_ns();
     ADAPT_STAT_INC(w, sleeps);
-    futex_wait(&adapt__rt.epoch, e);
+    if (!soft) {
+      futex_wait(&adapt__rt.epoch, e);
+    } else {
+      futex_wait_ns(&adapt__rt.epoch, e, recheck_ns(w));
+      /* relaxed: only whether a wake-up came matters; a wake-up missed
+       * here costs one more request. */
+      if (atomic_load_explicit(&adapt__rt.epoch, memory_order_relaxed) == e) {
+        slept = 2; /* timed out: ask the refusing victims again */
+        if (w->rechecks < 32u) w->rechecks++;
+      }
+    }
     uint64_t t1 = adapt__now_ns();
     ADAPT_STAT_ADD(w, idle_ns, t1 - t0);
     if (adapt__trace_mask & ADAPT__TRACE_SLEEP) adapt__trace(w, ADAPT__TRACE_SLEEP, t0, t1, 0, 0);
@@ -120,6 +149,17 @@ int adapt__idle_sleep(adapt__worker *w) {
   atomic_store_explicit(&w->sleeping, 0, memory_order_relaxed);
   atomic_fetch_sub_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
   return slept;
+}
+
+void adapt__idle_recheck(adapt__worker *w) {
+  for (int i = 0; i < adapt__rt.nworkers; i++) {
+    adapt__refusal *r = &w->refused[i];
+    /* the answer count stays: one more refusal of that value counts again */
+    if (r->hw_soft && r->hw_round == w->round) {
+      r->hw_round = 0;
+      r->recheck = 1;
+    }
+  }
 }
 
 void adapt__idle_nap(adapt__worker *w, uint64_t ns) {

@@ -14,8 +14,19 @@ struct adapt__worker;
 
 /* Sleeper side: sleep until work may have been published (or shutdown),
  * unless some worker has published work that did not refuse w in its
- * current idle round (w->refused). 1 if it slept. */
+ * current idle round (w->refused). If frames that refused w "nothing to
+ * split" are in sight, the sleep is timed (ADAPT_BACKOFF_MAX_US doubling
+ * with w->rechecks up to ADAPT_REFUSED_RECHECK_MAX_US). Returns 0 if it
+ * did not sleep, 1 if it slept and was woken (or the wait was cut short),
+ * 2 if the timed sleep timed out with no wake-up (w->rechecks + 1: the
+ * caller asks the refusing victims again, adapt__idle_recheck). */
 int adapt__idle_sleep(struct adapt__worker *w);
+/* Owner of w, after a timed sleep that timed out: the "nothing to split"
+ * refusals noted in w->refused expire (the victims are asked again, once:
+ * their answer counts stay, so one more such answer with the same has_work
+ * value refuses w again, and so does a request that times out, thief.c).
+ * Worker limits stay noted. */
+void adapt__idle_recheck(struct adapt__worker *w);
 /* Sleeper side: a nap of at most ns nanoseconds (a thief backing off
  * after failed requests, pool.c), ended early by any wake-up; none if w
  * has requests to answer or the runtime shuts down. Owner of w. */

@@ -24,7 +24,10 @@ static void back_off(adapt__worker *w) {
 
 /* Idle loop of workers 1..n-1: answer requests (fail them: no frames), steal
  * (backing off after failed requests), spin for spin_us, then sleep until
- * work is published or a refusing victim's range grows back. */
+ * work is published or a refusing victim's range grows back, or, when a
+ * victim's frames refused "nothing to split", until a timeout after which
+ * it asks them again (and sleeps again at once, with no spin, if they
+ * still refuse). */
 static void *worker_main(void *arg) {
   adapt__worker *w = arg;
   adapt__set_self(w);
@@ -40,6 +43,10 @@ static void *worker_main(void *arg) {
     int got = adapt__steal_and_run(w, -1);
     if (got > 0) { /* it closes the idle period before running */
       w->round++;  /* a new idle round: the refusals noted so far expire */
+      w->rechecks = 0;
+      w->looking = 1; /* back in the idle loop (end_idle took it out) */
+      /* relaxed: a hint (adapt_idle_workers). */
+      atomic_fetch_add_explicit(&adapt__rt.idle, 1, memory_order_relaxed);
       w->idle_since = adapt__now_ns();
       spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
       continue;
@@ -49,23 +56,42 @@ static void *worker_main(void *arg) {
     uint64_t now = adapt__now_ns();
     if (now >= spin_until) {
       ADAPT_STAT_ADD(w, idle_ns, now - w->idle_since);
-      if (adapt__idle_sleep(w)) { /* woken: the refusals expire */
+      int slept = adapt__idle_sleep(w);
+      w->idle_since = adapt__now_ns();
+      if (slept == 2) {         /* timed out: ask the refusing victims again, then */
+        adapt__idle_recheck(w); /* sleep again at once if they refuse */
+        continue;
+      }
+      if (slept) { /* woken: the refusals expire */
         w->round++;
         w->fails = 0;
       }
-      w->idle_since = adapt__now_ns();
       spin_until = w->idle_since + (uint64_t)adapt__rt.spin_us * 1000u;
     } else {
       adapt__pause(&spins);
     }
   }
   w->idle_since = 0;
+  if (w->looking) {
+    w->looking = 0;
+    /* relaxed: a hint (adapt_idle_workers). */
+    atomic_fetch_sub_explicit(&adapt__rt.idle, 1, memory_order_relaxed);
+  }
   return NULL;
 }
 
 int adapt__worker_start(adapt__worker *w) {
+  /* Counted idle from here, so that a call made right after init sees its
+   * workers idle (the thread inherits looking from pthread_create). */
+  w->looking = 1;
+  /* relaxed: a hint (adapt_idle_workers). */
+  atomic_fetch_add_explicit(&adapt__rt.idle, 1, memory_order_relaxed);
   int rc = pthread_create(&w->thread, NULL, worker_main, w);
-  if (rc != 0) return -rc;
+  if (rc != 0) {
+    w->looking = 0;
+    atomic_fetch_sub_explicit(&adapt__rt.idle, 1, memory_order_relaxed); /* relaxed: as above */
+    return -rc;
+  }
   pthread_setname_np(w->thread, "adapt-worker"); /* visible to ps, gdb, tests */
   w->has_thread = 1;
   return 0;

@@ -1,6 +1,6 @@
 /* What a program or a sequence algorithm may ask of the running runtime
- * (adapt.h, adapt_ext.h): the number of workers, the calling thread's id,
- * the caches and PUs of the workers, the defaults of the per-call
+ * (adapt.h, adapt_ext.h): the number of workers (and of idle ones), the
+ * calling thread's id, the caches and PUs of the workers, the defaults of the per-call
  * attributes, the version. Outside regions each pins the runtime, starting
  * it first if it is not running. */
 #include <adapt/adapt.h>
@@ -33,6 +33,22 @@ int adapt_num_workers(void) {
 }
 
 int adapt_worker_id(void) { return adapt__self_id(); }
+
+int adapt_idle_workers(void) {
+  if (adapt__in_region() || adapt__pool_thread()) {
+    if (adapt__self_id() < 0) return 0; /* a region run alone: no worker helps */
+    /* relaxed: a snapshot, a hint only (see adapt.h). */
+    int n = atomic_load_explicit(&adapt__rt.idle, memory_order_relaxed);
+    return n > 0 ? n : 0;
+  }
+  /* Outside regions: what a call made here would get. */
+  if (adapt__pin() != 0) return 0; /* not running */
+  /* relaxed: the POOL bit changes under no lock we hold; a hint. */
+  unsigned r = atomic_load_explicit(&adapt__rt.regions, memory_order_relaxed);
+  int n = (r & ADAPT__REGIONS_POOL) ? 0 : adapt__rt.nworkers - 1;
+  adapt__unpin();
+  return n;
+}
 
 size_t adapt_cache_shared_by(int a, int b) {
   if (adapt__pin_start() != 0) return 0; /* the topology is freed by finalize */

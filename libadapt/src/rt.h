@@ -67,6 +67,10 @@ typedef struct adapt__runtime {
   _Alignas(ADAPT_CACHE_LINE) atomic_uint regions;
   _Alignas(ADAPT_CACHE_LINE) atomic_uint epoch; /* futex word */
   _Alignas(ADAPT_CACHE_LINE) atomic_int sleepers;
+  /* Pool workers in their idle loop, not running work (adapt_idle_workers;
+   * worker.h `looking`): counted from the thread's start, out while it
+   * runs a piece or an entry it stole, back after. Relaxed: a hint. */
+  _Alignas(ADAPT_CACHE_LINE) atomic_int idle;
 } adapt__runtime;
 
 extern adapt__runtime adapt__rt;

@@ -36,7 +36,8 @@ static inline int has_work(const adapt__worker *w, int v) {
 /* Note the refusal in a FAIL answer of victim v (request.h): a worker
  * limit counts at once; "nothing to split" once ADAPT_REFUSED_SLEEP
  * answers in a row carried the same has_work value (a range the victim's
- * owner is about to give back refuses once or twice, not for long). */
+ * owner is about to give back refuses once or twice, not for long), and
+ * then only until w's next timed sleep ends (adapt__idle_recheck). */
 static void note_refusal(adapt__worker *w, int v, int hw, int team) {
   adapt__refusal *r = &w->refused[v];
   if (!team) {
@@ -51,6 +52,7 @@ static void note_refusal(adapt__worker *w, int v, int hw, int team) {
   }
   r->hw = hw;
   r->hw_round = w->round;
+  r->hw_soft = !team;
 }
 
 /* A victim with published frames, never w itself; -1 if none looks busy.
@@ -158,6 +160,11 @@ static adapt__theft *request_from(adapt__worker *w, adapt__worker *v, int *timed
 }
 
 static void end_idle(adapt__worker *w, uint64_t now) {
+  if (w->looking) { /* a pool worker leaves its idle loop to run the work */
+    w->looking = 0;
+    /* relaxed: adapt__rt.idle is a hint (adapt_idle_workers). */
+    atomic_fetch_sub_explicit(&adapt__rt.idle, 1, memory_order_relaxed);
+  }
   if (w->idle_since) {
     ADAPT_STAT_ADD(w, idle_ns, now - w->idle_since);
     w->idle_since = 0;
@@ -201,6 +208,13 @@ int adapt__steal_and_run(adapt__worker *w, int prefer) {
   if (ADAPT__HW_DEPTH(hw) == 0 || adapt__refused_hw(w, v, hw)) return 0;
   int timed_out;
   adapt__theft *rec = request_from(w, victim, &timed_out);
+  adapt__refusal *r = &w->refused[v];
+  if (r->recheck) { /* the one request after a timed sleep (idle.c) */
+    r->recheck = 0;
+    /* unanswered (a victim busy in a chunk, descheduled): refused still,
+     * until the next timed sleep ends */
+    if (!rec && timed_out && r->hw == hw) r->hw_round = w->round;
+  }
   if (!rec) return timed_out ? -2 : -1;
   w->fails = 0;
   uint64_t now = adapt__now_ns();

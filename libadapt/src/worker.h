@@ -45,7 +45,11 @@ typedef struct adapt__worker {
    * (adapt__serve) since its last adapt__regrown: a range that grows back
    * without a publication then bumps has_work's generation. */
   int refused_out;
-  unsigned fails; /* idle loop: failed requests in a row (pool.c back-off) */
+  unsigned fails;    /* idle loop: failed requests in a row (pool.c back-off) */
+  int looking;       /* counted in adapt__rt.idle (a pool worker in its idle
+                        loop, not running work: pool.c, thief.c end_idle) */
+  unsigned rechecks; /* idle loop: timed sleeps on "nothing to split" refusals
+                        that timed out since the last piece run (idle.c) */
   struct adapt__lazy_td *postponed_oldest; /* lazy-bf: private deque of postponed */
   struct adapt__lazy_td *postponed_newest; /* ranges, on this worker's stack */
   struct adapt__frame *frames[ADAPT_MAX_DEPTH];
@@ -87,6 +91,9 @@ typedef struct adapt__worker {
 typedef struct adapt__refusal {
   int hw;            /* the victim's has_work when all its frames refused us */
   unsigned hw_round; /* w->round when recorded */
+  int hw_soft;       /* 1: hw refused for "nothing to split", 0: a worker limit */
+  int recheck;       /* 1: hw's refusal expired by a timed sleep (idle.c), not
+                        asked again yet */
   size_t head;       /* the victim's deque head whose entry refused us */
   unsigned head_round;
   int soft_hw;         /* the victim's has_work in its last "nothing to split" answers */

@@ -158,6 +158,8 @@ void sc_queries(void) {
   int nw = adapt_num_workers();
   assert_int_equal(nw, WORKERS);
   assert_int_equal(adapt_worker_id(), 0);
+  int idle = adapt_idle_workers(); /* a snapshot: only its range is known */
+  assert_true(idle >= 0 && idle <= nw - 1);
   for (int i = 0; i < nw; i++) {
     adapt_worker_stats st;
     expect_rc("adapt_stats_get", adapt_stats_get(i, &st), ok_none);

@@ -1,16 +1,21 @@
 /* The low-level adaptive API: a user splitter and reducer whose result
  * proves the reduction order (concatenated labels equal the sequential
  * string), with preemption forced, with many thieves and with nested tasks;
- * errors; the statistics and topology queries. */
+ * errors; the statistics and topology queries; idle thieves that sleep
+ * on refusals, and ask again once their bounded sleep ends; the count of
+ * idle workers. */
 #include <adapt/adaptive.h>
 #include <adapt/loop.h>
+#include <adapt/tasks.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "adapt_test.h"
+#include "../../libadapt/src/config.h" /* white-box: ADAPT_REFUSED_SLEEP */
 
 /* Work: labels of [begin, end) to append to out (malloc'd, len chars). */
 typedef struct label_work {
@@ -465,6 +470,123 @@ static void test_idle_thieves_sleep(void **state) {
   free(c.hits);
 }
 
+/* A splitter that changes its mind with no publication and no
+ * adapt_work_grew (its answer depends on user state): it refuses until the
+ * owner opens it. */
+typedef struct mind_ctx {
+  atomic_int open;     /* set by the owner: the splitter gives a piece */
+  atomic_int refusals; /* "nothing to split" answers so far */
+  atomic_int stolen;   /* pieces entered by the thief */
+} mind_ctx;
+
+static void mind_splitter(adapt_frame *f, void *wv, int count, adapt_reply_set *rs, void *cv) {
+  mind_ctx *c = cv;
+  gate_work *w = wv;
+  if (!atomic_load(&c->open) || w->end - w->begin < 2) {
+    atomic_fetch_add(&c->refusals, 1);
+    return;
+  }
+  gate_work *t = adapt_reply(rs, w->end - 1);
+  if (!t) return;
+  *t = (gate_work){w->end - 1, w->end, 1};
+  w->end--;
+}
+
+static void mind_entry(adapt_frame *f, void *wv, void *cv) {
+  mind_ctx *c = cv;
+  gate_work *t = wv;
+  atomic_fetch_add(&c->stolen, 1);
+  t->begin = t->end;
+}
+
+/* The thief, refused ADAPT_REFUSED_SLEEP times in a row, counts the frame
+ * as refusing it and sleeps; its sleep is bounded, so once the splitter
+ * opens silently the thief asks again and takes a piece (within 5 s: a
+ * generous bound, ADAPT_REFUSED_RECHECK_MAX_US is 10 ms by default). */
+static void test_splitter_changes_its_mind(void **state) {
+  assert_int_equal(adapt_test_workers(2), 0);
+  mind_ctx c = {0, 0, 0};
+  adapt_task task = {mind_entry, mind_splitter, NULL, sizeof(gate_work), &c};
+  gate_work w = {0, 1000, 1};
+  adapt_frame f;
+  assert_int_equal(adapt_begin(&f, &task, &w), 0);
+  double t0 = ms_now(CLOCK_MONOTONIC);
+  while (atomic_load(&c.refusals) < (int)ADAPT_REFUSED_SLEEP &&
+         ms_now(CLOCK_MONOTONIC) - t0 < 20000)
+    adapt_steal_point(&f);
+  assert_true(atomic_load(&c.refusals) >= (int)ADAPT_REFUSED_SLEEP);
+  /* The thief goes to sleep: the owner keeps polling for 50 ms. */
+  t0 = ms_now(CLOCK_MONOTONIC);
+  while (ms_now(CLOCK_MONOTONIC) - t0 < 50) adapt_steal_point(&f);
+  atomic_store(&c.open, 1); /* no publication, no adapt_work_grew */
+  t0 = ms_now(CLOCK_MONOTONIC);
+  while (atomic_load(&c.stolen) == 0 && ms_now(CLOCK_MONOTONIC) - t0 < 5000) adapt_steal_point(&f);
+  double waited = ms_now(CLOCK_MONOTONIC) - t0;
+  if (getenv("GATE_DEBUG"))
+    fprintf(stderr, "refusals %d, thief after %.1f ms\n", atomic_load(&c.refusals), waited);
+  assert_true(atomic_load(&c.stolen) > 0);
+  w.begin = w.end;
+  assert_int_equal(adapt_end(&f), 0);
+}
+
+/* adapt_idle_workers: one task per worker, each waiting until every
+ * worker runs one, then each reads the count (none is idle: 0); they
+ * leave once all have read it. */
+typedef struct busy_ctx {
+  int workers;
+  atomic_int in, sampled, all_in;
+  atomic_int seen[8];
+} busy_ctx;
+
+static void busy_task(void *arg) {
+  busy_ctx *c = arg;
+  double t0 = ms_now(CLOCK_MONOTONIC);
+  atomic_fetch_add(&c->in, 1);
+  while (atomic_load(&c->in) < c->workers && ms_now(CLOCK_MONOTONIC) - t0 < 20000) sched_yield();
+  if (atomic_load(&c->in) == c->workers) atomic_store(&c->all_in, 1);
+  int k = atomic_fetch_add(&c->sampled, 1);
+  atomic_store(&c->seen[k], adapt_idle_workers());
+  while (atomic_load(&c->sampled) < c->workers && ms_now(CLOCK_MONOTONIC) - t0 < 20000)
+    sched_yield();
+}
+
+/* The owner waits for the count to read `want` in its frame (the workers
+ * back in their idle loop), at most 5 s; returns the last value read. */
+static int idle_settles(int want) {
+  double t0 = ms_now(CLOCK_MONOTONIC);
+  int got;
+  while ((got = adapt_idle_workers()) != want && ms_now(CLOCK_MONOTONIC) - t0 < 5000) sched_yield();
+  return got;
+}
+
+static void test_idle_workers(void **state) {
+  /* One worker: nobody is ever idle, outside a region or inside. */
+  assert_int_equal(adapt_test_workers(1), 0);
+  assert_int_equal(adapt_idle_workers(), 0);
+  const adapt_task inert = adapt_test_inert_task();
+  adapt_test_range r = {0, 0};
+  adapt_frame f;
+  assert_int_equal(adapt_begin(&f, &inert, &r), 0);
+  assert_int_equal(adapt_idle_workers(), 0);
+  assert_int_equal(adapt_end(&f), 0);
+  const int n = 4;
+  assert_int_equal(adapt_test_workers(n), 0);
+  /* Outside regions: what a call would get, the whole pool. */
+  assert_int_equal(adapt_idle_workers(), n - 1);
+  /* In a region whose workers are all busy: 0. */
+  busy_ctx c = {.workers = n};
+  adapt_scope s;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  for (int i = 0; i < n; i++) assert_int_equal(adapt_spawn(&s, busy_task, &c), 0);
+  assert_int_equal(adapt_sync(&s), 0);
+  assert_int_equal(atomic_load(&c.all_in), 1);
+  for (int k = 0; k < n; k++) assert_int_equal(atomic_load(&c.seen[k]), 0);
+  /* In a region whose workers are idle: all the others, once back. */
+  assert_int_equal(adapt_begin(&f, &inert, &r), 0);
+  assert_int_equal(idle_settles(n - 1), n - 1);
+  assert_int_equal(adapt_end(&f), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ADAPT_TEST(test_begin_errors),
@@ -474,6 +596,8 @@ int main(void) {
       ADAPT_TEST(test_reducer_loop_helped),
       ADAPT_TEST_WORKERS(test_stats_and_topology, 2),
       ADAPT_TEST(test_idle_thieves_sleep),
+      ADAPT_TEST(test_splitter_changes_its_mind),
+      ADAPT_TEST(test_idle_workers),
   };
   return adapt_test_run("adaptive", tests);
 }

@@ -278,7 +278,9 @@ static void p5_entry(adapt_frame *f, void *wv, void *cv) {
     /* Stop after the owner answered a request during its wait, or after
      * 2 s: the third worker may have slept since the splitter's refusals
      * of phase 1 (a thief refused ADAPT_REFUSED_SLEEP times sleeps until
-     * the frame changes: idle.c), and nothing else wakes it. */
+     * the frame changes or its timed sleep ends, within
+     * ADAPT_REFUSED_RECHECK_MAX_US: idle.c), and a loaded machine may
+     * delay it further. */
     struct timespec t0, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do {

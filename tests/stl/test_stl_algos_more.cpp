@@ -4,6 +4,9 @@
  * algorithms, exceptions. */
 #include "algos_test.h"
 
+#include <adapt/tasks.h>
+#include <thread>
+
 namespace algos_test {
 namespace {
 
@@ -233,8 +236,71 @@ void check_merge_paths() {
   }
 }
 
+/* The same nested in a region whose workers are all busy: one task per
+ * worker, each waiting until every worker runs one (none is idle), then
+ * one of them merges: no thief can come (adapt_idle_workers() 0), so it
+ * takes std's path, as alone. */
+void check_merge_nested_busy() {
+  int w = adapt_num_workers();
+  if (w < 2) return; /* one worker: check_merge_paths */
+  std::size_t n = sizes().back(), k = (n + 1) / 2;
+  where = "inplace_merge nested, all workers busy, n=" + std::to_string(n);
+  auto runs = [&] {
+    std::vector<moved> x;
+    x.reserve(n);
+    for (std::size_t i = 0; i < n; i++)
+      x.emplace_back(static_cast<int>(i < k ? 2 * i : 2 * (i - k) + 1));
+    return x;
+  };
+  auto less = [](const moved &u, const moved &v) { return u.v < v.v; };
+  struct busy {
+    int workers;
+    std::atomic<int> in{0}, arrived{0};
+    std::atomic<bool> done{false}, all_in{false};
+    std::function<void()> merge;
+  } c;
+  c.workers = w;
+  auto y = runs();
+  moves = 0;
+  move_constructs = 0;
+  std::inplace_merge(y.begin(), y.begin() + long(k), y.end(), less);
+  const auto by_std = std::make_pair(move_constructs.load(), moves.load());
+  auto x = runs();
+  std::pair<long, long> got{-1, -1};
+  c.merge = [&] {
+    moves = 0;
+    move_constructs = 0;
+    adapt::inplace_merge(adapt::par, x.begin(), x.begin() + long(k), x.end(), less);
+    got = std::make_pair(move_constructs.load(), moves.load());
+  };
+  void (*task)(void *) = [](void *p) {
+    auto *b = static_cast<busy *>(p);
+    auto t0 = std::chrono::steady_clock::now();
+    auto late = [&] { return std::chrono::steady_clock::now() - t0 > std::chrono::seconds(20); };
+    b->in.fetch_add(1);
+    while (b->in.load() < b->workers && !late()) std::this_thread::yield();
+    if (b->arrived.fetch_add(1) == 0) {
+      b->all_in = b->in.load() == b->workers;
+      b->merge();
+      b->done = true;
+    } else {
+      while (!b->done.load() && !late()) std::this_thread::yield();
+    }
+  };
+  adapt_scope s;
+  CHECK(adapt_scope_begin(&s) == 0);
+  for (int i = 0; i < w; i++) CHECK(adapt_spawn(&s, task, &c) == 0);
+  CHECK(adapt_sync(&s) == 0);
+  CHECK(c.all_in.load()); /* every worker ran a task at once */
+  CHECK(got == by_std);
+  bool sorted = true;
+  for (std::size_t i = 0; i < n; i++) sorted = sorted && x[i].v == static_cast<int>(i);
+  CHECK(sorted);
+}
+
 void test_merge() {
   check_merge_paths();
+  check_merge_nested_busy();
   for (std::size_t n : sizes()) {
     for (auto &[pname, pol] : policies(n)) {
       where = "merge n=" + std::to_string(n) + " " + pname;

@@ -159,6 +159,27 @@ ADAPT_API int adapt_num_workers(void);
  * thread's region holds the workers (see adapt_begin). */
 ADAPT_API int adapt_worker_id(void);
 
+/* How many workers are idle now: pool workers in their idle loop (looking
+ * for work, backing off or asleep), not running any work. For a parallel
+ * call nested in a region (a body, a task, a stolen piece), 0 says that
+ * no other worker is free to join it now: it may as well run
+ * sequentially (the C++ front end's algorithms that pay for their
+ * parallel path do, <adapt/stl.hpp>).
+ * Inside a region or on a worker thread: the count, 0..n-1 (the caller is
+ * never counted; 0 with one worker, and in a region the calling thread
+ * runs alone, adapt_worker_id() -1). Outside regions, where a call starts
+ * a region of its own: the workers that region would get, n-1 when the
+ * pool is free, 0 while another thread's region holds it (the call would
+ * run alone, see adapt_begin) or when the runtime is not running (it is
+ * not started).
+ * Any thread, any time; thread-safe; cheap inside a region (one relaxed
+ * load), one lock outside. Sets no error.
+ * Not guaranteed: the value is a snapshot, stale as soon as it is read (a
+ * worker counted idle may take other work, a busy one finish), and the
+ * counts move at steals, not at every iteration; workers waiting at a
+ * join (which steal too) are not counted. */
+ADAPT_API int adapt_idle_workers(void);
+
 /* Version of the library loaded at run time, as ADAPT_VERSION_HEX spells it
  * (0xMMmmpp); compare with ADAPT_VERSION_HEX of the headers compiled
  * against. Thread-safe, no initialisation needed. */

@@ -45,15 +45,19 @@ inline constexpr bool
     writable_v = random_access_v<It...> &&
                  (std::is_reference_v<typename std::iterator_traits<It>::reference> && ...);
 
-/* True when no thief can take part in a call under pol: the runtime has
- * one worker, or the policy's limit is one (policy::workers(1)). The
- * algorithms whose parallel path does more work than std's even when no
- * thief comes (partition's fix-up pass, inplace_merge's buffer and
- * co-ranks, nth_element's partitioning rounds) take std's path then; the
- * others run their chunk loop inline, as cheap as std's. Not detected: a
- * call nested in a region whose other workers are all busy (the runtime
- * has no query for it). Any thread; reads adapt_num_workers() only. */
-inline bool alone(const policy &pol) { return adapt_num_workers() <= 1 || pol.max_workers() == 1; }
+/* True when no thief can take part in a call under pol now: the runtime
+ * has one worker, the policy's limit is one (policy::workers(1)), or no
+ * worker is idle (adapt_idle_workers() 0: a call nested in a region whose
+ * other workers are all busy, or a top-level call while another thread's
+ * region holds the workers). The algorithms whose parallel path does more
+ * work than std's even when no thief comes (partition's fix-up pass,
+ * inplace_merge's buffer and co-ranks, nth_element's partitioning rounds)
+ * take std's path then; the others run their chunk loop inline, as cheap
+ * as std's. A snapshot: a worker that becomes idle later does not help
+ * that call. Any thread. */
+inline bool alone(const policy &pol) {
+  return adapt_num_workers() <= 1 || pol.max_workers() == 1 || adapt_idle_workers() == 0;
+}
 
 /* A buffer of n elements allocated from al (the caller's try holds the
  * allocation, to fall back when it fails): its elements destroyed once the
