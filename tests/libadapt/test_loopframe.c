@@ -340,7 +340,9 @@ static double seconds_since(const struct timespec *t0) {
 static int race_case_goes_on(size_t t, size_t trials_per_case, const struct timespec *t0,
                              unsigned *cut) {
   if (t >= trials_per_case) return 0;
-  if (t < trials_per_case / RACE_CASE_MIN_PART || t % 64 != 0 || seconds_since(t0) < RACE_CASE_SECONDS) return 1;
+  if (t < trials_per_case / RACE_CASE_MIN_PART || t % 64 != 0 ||
+      seconds_since(t0) < RACE_CASE_SECONDS)
+    return 1;
   ++*cut;
   return 0;
 }
