@@ -199,6 +199,16 @@ void test_select() {
   }
 }
 
+/* Two sorted runs of n moved elements: the evens (the first k), then the
+ * odds; inplace_merge's input in the checks below. */
+std::vector<moved> merge_runs(std::size_t n, std::size_t k) {
+  std::vector<moved> x;
+  x.reserve(n);
+  for (std::size_t i = 0; i < n; i++)
+    x.emplace_back(static_cast<int>(i < k ? 2 * i : 2 * (i - k) + 1));
+  return x;
+}
+
 /* inplace_merge's two paths told apart by their moves: the parallel one
  * move-constructs each element into its buffer and move-assigns it back
  * (n and n), std::inplace_merge (taken alone: one worker, .workers(1))
@@ -206,13 +216,7 @@ void test_select() {
 void check_merge_paths() {
   std::size_t n = sizes().back(), k = (n + 1) / 2;
   where = "inplace_merge paths n=" + std::to_string(n);
-  auto runs = [&] { /* the evens, then the odds: two sorted runs */
-                    std::vector<moved> x;
-                    x.reserve(n);
-                    for (std::size_t i = 0; i < n; i++)
-                      x.emplace_back(static_cast<int>(i < k ? 2 * i : 2 * (i - k) + 1));
-                    return x;
-  };
+  auto runs = [&] { return merge_runs(n, k); };
   auto less = [](const moved &u, const moved &v) { return u.v < v.v; };
   auto counts = [](auto &&merge) {
     moves = 0;
@@ -245,13 +249,7 @@ void check_merge_nested_busy() {
   if (w < 2) return; /* one worker: check_merge_paths */
   std::size_t n = sizes().back(), k = (n + 1) / 2;
   where = "inplace_merge nested, all workers busy, n=" + std::to_string(n);
-  auto runs = [&] {
-    std::vector<moved> x;
-    x.reserve(n);
-    for (std::size_t i = 0; i < n; i++)
-      x.emplace_back(static_cast<int>(i < k ? 2 * i : 2 * (i - k) + 1));
-    return x;
-  };
+  auto runs = [&] { return merge_runs(n, k); };
   auto less = [](const moved &u, const moved &v) { return u.v < v.v; };
   struct busy {
     int workers;
