@@ -142,14 +142,22 @@ ADAPT_API int adapt_transform_var_range(const void *in, size_t count, size_t in_
                                                      void *out_first, void *ctx),
                                         void *ctx, const adapt_attr *attr);
 
+/* The callbacks of the selecting algorithms (copy_if, count_if, find_if):
+ * a predicate pred(elem, ctx), non-zero when the element at elem is
+ * selected; the range forms' count_range / find_range(first, n, ctx),
+ * which answer for the n >= 1 consecutive elements at first with a number
+ * in [0, n] (more than n: the call fails with -ERANGE), as each function
+ * says. */
+typedef int adapt_pred(const void *elem, void *ctx);
+typedef size_t adapt_range_query(const void *first, size_t n, void *ctx);
+
 /* Stable copy_if: copies, in order, the elements of in for which pred is
  * non-zero to out (room for count elements, must not overlap in) and sets
  * *out_count. Byte-identical to the sequential loop.
  * Errors: the common ones, -ENOMEM (thieves' buffers); on error *out_count
  * is unchanged and out[0..count) holds unspecified bytes. */
 ADAPT_API int adapt_copy_if(const void *in, size_t count, size_t size, void *out, size_t *out_count,
-                            int (*pred)(const void *elem, void *ctx), void *ctx,
-                            const adapt_attr *attr);
+                            adapt_pred *pred, void *ctx, const adapt_attr *attr);
 
 /* Range form of adapt_copy_if: select(in_first, n, out_first, ctx) copies,
  * in order, the elements to keep among the n >= 1 consecutive inputs at
@@ -165,15 +173,14 @@ adapt_copy_if_range(const void *in, size_t count, size_t size, void *out, size_t
 
 /* *result = the number of elements for which pred is non-zero. */
 ADAPT_API int adapt_count_if(const void *base, size_t count, size_t size, size_t *result,
-                             int (*pred)(const void *elem, void *ctx), void *ctx,
-                             const adapt_attr *attr);
+                             adapt_pred *pred, void *ctx, const adapt_attr *attr);
 
 /* Range form of adapt_count_if: count_range(first, n, ctx) returns how many
  * of the n >= 1 consecutive elements at first satisfy the predicate (more
  * than n: -ERANGE); *result = the sum over the calls. */
 ADAPT_API int adapt_count_if_range(const void *base, size_t count, size_t size, size_t *result,
-                                   size_t (*count_range)(const void *first, size_t n, void *ctx),
-                                   void *ctx, const adapt_attr *attr);
+                                   adapt_range_query *count_range, void *ctx,
+                                   const adapt_attr *attr);
 
 /* *index = the smallest i with pred(base + i*size) non-zero, count if none.
  * Stops all workers early: once a match at i is known, no worker starts a
@@ -181,8 +188,7 @@ ADAPT_API int adapt_count_if_range(const void *base, size_t count, size_t size, 
  * match); every element before the returned index is evaluated once,
  * elements after it at most once. */
 ADAPT_API int adapt_find_if(const void *base, size_t count, size_t size, size_t *index,
-                            int (*pred)(const void *elem, void *ctx), void *ctx,
-                            const adapt_attr *attr);
+                            adapt_pred *pred, void *ctx, const adapt_attr *attr);
 
 /* Range form of adapt_find_if: find_range(first, n, ctx) returns the
  * offset in [0, n) of the first matching element among the n >= 1
@@ -191,8 +197,7 @@ ADAPT_API int adapt_find_if(const void *base, size_t count, size_t size, size_t 
  * the range of one call (a call may run past the returned match: it
  * examines its whole range). */
 ADAPT_API int adapt_find_if_range(const void *base, size_t count, size_t size, size_t *index,
-                                  size_t (*find_range)(const void *first, size_t n, void *ctx),
-                                  void *ctx, const adapt_attr *attr);
+                                  adapt_range_query *find_range, void *ctx, const adapt_attr *attr);
 
 /* Reduction with a fixed grouping, bitwise reproducible (also for floating
  * point) whatever the workers, window mode and grain:
