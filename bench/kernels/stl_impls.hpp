@@ -26,8 +26,10 @@
 
 #include <stddef.h>
 
+#include <execution>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 /* The element operations (stl_kernels.hpp): cheap, costly, unbalanced (the
@@ -118,6 +120,32 @@ stl_impls stl_with_op(stl_op op, F f) {
   case STL_OP_UNBALANCED: return f(stl_ramp());
   default: return f(stl_cheap());
   }
+}
+
+/* The implementations that call one algorithm by its name: std's
+ * sequential one, adapt's, GNU parallel mode's and std's with
+ * std::execution::par (run in c's arena). The last argument, run, is the
+ * body of one implementation: run(f), f a function object that calls the
+ * algorithm with f's arguments (std::execution::par put first for the
+ * parallel std one). STL_BY_NAME(m, c, algorithm, run) sets the four,
+ * STL_BY_NAME_NO_GNU the three but GNU parallel mode's (which lacks the
+ * algorithm); a maker sets the TBB one (no call of that name) itself. */
+#define STL_CALL_OF(...) [](auto... a) { return __VA_ARGS__(a...); }
+#define STL_PAR_CALL_OF(...) [](auto... a) { return __VA_ARGS__(std::execution::par, a...); }
+#define STL_BY_NAME_WITH(m, c, algorithm, gnu, ...)                                                \
+  stl_by_name(m, c, __VA_ARGS__, STL_CALL_OF(std::algorithm), STL_CALL_OF(adapt::algorithm), gnu,  \
+              STL_PAR_CALL_OF(std::algorithm))
+#define STL_BY_NAME(m, c, algorithm, ...)                                                          \
+  STL_BY_NAME_WITH(m, c, algorithm, STL_CALL_OF(__gnu_parallel::algorithm), __VA_ARGS__)
+#define STL_BY_NAME_NO_GNU(m, c, algorithm, ...)                                                   \
+  STL_BY_NAME_WITH(m, c, algorithm, nullptr, __VA_ARGS__)
+
+template <class Run, class Seq, class Adapt, class Gnu, class Par>
+void stl_by_name(stl_impls &m, const stl_call &c, Run run, Seq seq, Adapt ad, Gnu gnu, Par par) {
+  m.f[STL_SEQ] = [=] { run(seq); };
+  m.f[STL_ADAPT] = [=] { run(ad); };
+  if constexpr (!std::is_null_pointer_v<Gnu>) m.f[STL_GNU] = [=] { run(gnu); };
+  m.f[STL_PSTL] = c.in_arena([=] { run(par); });
 }
 
 /* One row of the table: the algorithm, the operations it takes (bit 1 <<

@@ -24,6 +24,8 @@
 
 #include <parallel/algorithm>
 
+#include <assert.h>
+
 #include <algorithm>
 #include <atomic>
 #include <execution>
@@ -32,10 +34,9 @@
 #include <numeric>
 #include <vector>
 
-using std::execution::par;
-
 namespace {
 
+/* The forms, in the order of the rows (STL_MORE_ALGOS: maker by maker). */
 enum {
   COPY,
   FILL_N,
@@ -50,10 +51,11 @@ enum {
   PARTITION,
   MERGE,
   SET_UNION,
+  INPLACE_MERGE,
   NTH_ELEMENT,
   PARTIAL_SORT,
-  INPLACE_MERGE,
-  TRANSFORM_INCLUSIVE_SCAN
+  TRANSFORM_INCLUSIVE_SCAN,
+  FORMS
 };
 
 using vec = std::shared_ptr<std::vector<double>>;
@@ -131,37 +133,30 @@ stl_impls passes(const stl_call &c) {
   const double *x = c.d->rnd;
   switch (c.form) {
   case COPY:
-    m.f[STL_SEQ] = [=] { std::copy(in, in + n, out); };
-    m.f[STL_ADAPT] = [=] { adapt::copy(in, in + n, out); };
+    STL_BY_NAME_NO_GNU(m, c, copy, [=](auto copy) { copy(in, in + n, out); });
     m.f[STL_TBB] = c.in_arena(
         [=] { stl_tbb_map(n, [=](size_t b, size_t e) { std::copy(in + b, in + e, out + b); }); });
-    m.f[STL_PSTL] = c.in_arena([=] { std::copy(par, in, in + n, out); });
     break;
   case FILL_N:
-    m.f[STL_SEQ] = [=] { std::fill_n(out, n, 1.5); };
-    m.f[STL_ADAPT] = [=] { adapt::fill_n(out, n, 1.5); };
+    STL_BY_NAME_NO_GNU(m, c, fill_n, [=](auto fill_n) { fill_n(out, n, 1.5); });
     m.f[STL_TBB] = c.in_arena(
         [=] { stl_tbb_map(n, [=](size_t b, size_t e) { std::fill_n(out + b, e - b, 1.5); }); });
-    m.f[STL_PSTL] = c.in_arena([=] { std::fill_n(par, out, n, 1.5); });
     break;
   case MIN_ELEMENT:
     m.kind = OUT_INDEX;
-    m.f[STL_SEQ] = [=] { got->index = pos(x, std::min_element(x, x + n)); };
-    m.f[STL_ADAPT] = [=] { got->index = pos(x, adapt::min_element(x, x + n)); };
-    m.f[STL_GNU] = [=] { got->index = pos(x, __gnu_parallel::min_element(x, x + n)); };
+    STL_BY_NAME(m, c, min_element,
+                [=](auto min_element) { got->index = pos(x, min_element(x, x + n)); });
     m.f[STL_TBB] = c.in_arena([=] { got->index = tbb_extreme<false>(x, n); });
-    m.f[STL_PSTL] = c.in_arena([=] { got->index = pos(x, std::min_element(par, x, x + n)); });
     break;
   default: { /* MINMAX_ELEMENT */
     m.kind = OUT_INDEX;
     auto both = [=](std::pair<const double *, const double *> r) {
       return pos(x, r.first) * (n + 1) + pos(x, r.second);
     };
-    m.f[STL_SEQ] = [=] { got->index = both(std::minmax_element(x, x + n)); };
-    m.f[STL_ADAPT] = [=] { got->index = both(adapt::minmax_element(x, x + n)); };
+    STL_BY_NAME_NO_GNU(m, c, minmax_element,
+                       [=](auto minmax_element) { got->index = both(minmax_element(x, x + n)); });
     m.f[STL_TBB] = c.in_arena(
         [=] { got->index = tbb_extreme<false>(x, n) * (n + 1) + tbb_extreme<true, true>(x, n); });
-    m.f[STL_PSTL] = c.in_arena([=] { got->index = both(std::minmax_element(par, x, x + n)); });
     break;
   }
   }
@@ -180,47 +175,37 @@ stl_impls searches(const stl_call &c) {
   case EQUAL: {
     m.kind = OUT_BOOL;
     vec cp = std::make_shared<std::vector<double>>(in, in + n);
-    m.f[STL_SEQ] = [=] { got->flag = std::equal(in, in + n, cp->data()); };
-    m.f[STL_ADAPT] = [=] { got->flag = adapt::equal(in, in + n, cp->data()); };
-    m.f[STL_GNU] = [=] { got->flag = __gnu_parallel::equal(in, in + n, cp->data()); };
+    STL_BY_NAME(m, c, equal, [=](auto equal) { got->flag = equal(in, in + n, cp->data()); });
     m.f[STL_TBB] = c.in_arena([=] {
       const double *y = cp->data();
       got->flag = tbb_first(n, [=](size_t i) { return !(in[i] == y[i]); }) == n;
     });
-    m.f[STL_PSTL] = c.in_arena([=] { got->flag = std::equal(par, in, in + n, cp->data()); });
     break;
   }
   case MISMATCH:
     m.kind = OUT_INDEX;
-    m.f[STL_SEQ] = [=] { got->index = pos(in, std::mismatch(in, in + n, fnd).first); };
-    m.f[STL_ADAPT] = [=] { got->index = pos(in, adapt::mismatch(in, in + n, fnd).first); };
-    m.f[STL_GNU] = [=] { got->index = pos(in, __gnu_parallel::mismatch(in, in + n, fnd).first); };
+    STL_BY_NAME(m, c, mismatch,
+                [=](auto mismatch) { got->index = pos(in, mismatch(in, in + n, fnd).first); });
     m.f[STL_TBB] = c.in_arena(
         [=] { got->index = tbb_first(n, [=](size_t i) { return !(in[i] == fnd[i]); }); });
-    m.f[STL_PSTL] =
-        c.in_arena([=] { got->index = pos(in, std::mismatch(par, in, in + n, fnd).first); });
     break;
   case ADJACENT_FIND:
     m.kind = OUT_INDEX;
-    m.f[STL_SEQ] = [=] { got->index = pos(rnd, std::adjacent_find(rnd, rnd + n)); };
-    m.f[STL_ADAPT] = [=] { got->index = pos(rnd, adapt::adjacent_find(rnd, rnd + n)); };
-    m.f[STL_GNU] = [=] { got->index = pos(rnd, __gnu_parallel::adjacent_find(rnd, rnd + n)); };
+    STL_BY_NAME(m, c, adjacent_find,
+                [=](auto adjacent_find) { got->index = pos(rnd, adjacent_find(rnd, rnd + n)); });
     m.f[STL_TBB] = c.in_arena([=] {
       size_t i = n ? tbb_first(n - 1, [=](size_t j) { return rnd[j] == rnd[j + 1]; }) : 0;
       got->index = i == n - 1 ? n : i;
     });
-    m.f[STL_PSTL] =
-        c.in_arena([=] { got->index = pos(rnd, std::adjacent_find(par, rnd, rnd + n)); });
     break;
   default: /* IS_SORTED */
     m.kind = OUT_BOOL;
-    m.f[STL_SEQ] = [=] { got->flag = std::is_sorted(ramp, ramp + n); };
-    m.f[STL_ADAPT] = [=] { got->flag = adapt::is_sorted(ramp, ramp + n); };
+    STL_BY_NAME_NO_GNU(m, c, is_sorted,
+                       [=](auto is_sorted) { got->flag = is_sorted(ramp, ramp + n); });
     m.f[STL_TBB] = c.in_arena([=] {
       got->flag =
           n < 2 || tbb_first(n - 1, [=](size_t j) { return ramp[j + 1] < ramp[j]; }) == n - 1;
     });
-    m.f[STL_PSTL] = c.in_arena([=] { got->flag = std::is_sorted(par, ramp, ramp + n); });
     break;
   }
   return m;
@@ -237,13 +222,9 @@ stl_impls selections(const stl_call &c) {
   stl_outcome *got = c.got;
   if (c.form == UNIQUE_COPY) {
     m.kind = OUT_COPY;
-    m.f[STL_SEQ] = [=] { got->index = (size_t)(std::unique_copy(in, in + n, out) - out); };
-    m.f[STL_ADAPT] = [=] { got->index = (size_t)(adapt::unique_copy(in, in + n, out) - out); };
-    m.f[STL_GNU] = [=] {
-      got->index = (size_t)(__gnu_parallel::unique_copy(in, in + n, out) - out);
-    };
-    m.f[STL_PSTL] =
-        c.in_arena([=] { got->index = (size_t)(std::unique_copy(par, in, in + n, out) - out); });
+    STL_BY_NAME(m, c, unique_copy, [=](auto unique_copy) {
+      got->index = (size_t)(unique_copy(in, in + n, out) - out);
+    });
     return m;
   }
   m.kind = OUT_CUSTOM;
@@ -255,10 +236,9 @@ stl_impls selections(const stl_call &c) {
       if (got->index != kept->size()) return "wrong number kept";
       return std::equal(kept->begin(), kept->end(), io) ? "" : "wrong kept elements";
     };
-    m.f[STL_SEQ] = [=] { got->index = (size_t)(std::remove_if(io, io + n, negative) - io); };
-    m.f[STL_ADAPT] = [=] { got->index = (size_t)(adapt::remove_if(io, io + n, negative) - io); };
-    m.f[STL_PSTL] =
-        c.in_arena([=] { got->index = (size_t)(std::remove_if(par, io, io + n, negative) - io); });
+    STL_BY_NAME_NO_GNU(m, c, remove_if, [=](auto remove_if) {
+      got->index = (size_t)(remove_if(io, io + n, negative) - io);
+    });
     return m;
   }
   /* PARTITION */
@@ -270,13 +250,8 @@ stl_impls selections(const stl_call &c) {
                ? ""
                : "not partitioned";
   };
-  m.f[STL_SEQ] = [=] { got->index = (size_t)(std::partition(io, io + n, negative) - io); };
-  m.f[STL_ADAPT] = [=] { got->index = (size_t)(adapt::partition(io, io + n, negative) - io); };
-  m.f[STL_GNU] = [=] {
-    got->index = (size_t)(__gnu_parallel::partition(io, io + n, negative) - io);
-  };
-  m.f[STL_PSTL] =
-      c.in_arena([=] { got->index = (size_t)(std::partition(par, io, io + n, negative) - io); });
+  STL_BY_NAME(m, c, partition,
+              [=](auto partition) { got->index = (size_t)(partition(io, io + n, negative) - io); });
   return m;
 }
 
@@ -294,28 +269,18 @@ stl_impls merges(const stl_call &c) {
   /* not const: GNU parallel mode's merge takes no const input */
   double *a = h->data(), *mid = a + k, *e = a + n;
   if (c.form == MERGE) {
-    m.f[STL_SEQ] = [=] { (void)h, std::merge(a, mid, mid, e, out); };
-    m.f[STL_ADAPT] = [=] { adapt::merge(a, mid, mid, e, out); };
-    m.f[STL_GNU] = [=] { __gnu_parallel::merge(a, mid, mid, e, out); };
-    m.f[STL_PSTL] = c.in_arena([=] { std::merge(par, a, mid, mid, e, out); });
+    STL_BY_NAME(m, c, merge, [=](auto merge) { (void)h, merge(a, mid, mid, e, out); });
   } else if (c.form == SET_UNION) {
     m.kind = OUT_COPY;
-    m.f[STL_SEQ] = [=] {
-      (void)h, got->index = (size_t)(std::set_union(a, mid, mid, e, out) - out);
-    };
-    m.f[STL_ADAPT] = [=] { got->index = (size_t)(adapt::set_union(a, mid, mid, e, out) - out); };
-    m.f[STL_GNU] = [=] {
-      got->index = (size_t)(__gnu_parallel::set_union(a, mid, mid, e, out) - out);
-    };
-    m.f[STL_PSTL] =
-        c.in_arena([=] { got->index = (size_t)(std::set_union(par, a, mid, mid, e, out) - out); });
+    STL_BY_NAME(m, c, set_union, [=](auto set_union) {
+      (void)h, got->index = (size_t)(set_union(a, mid, mid, e, out) - out);
+    });
   } else { /* INPLACE_MERGE */
     double *io = c.io;
     m.kind = OUT_IO;
     m.io_src = a;
-    m.f[STL_SEQ] = [=] { (void)h, std::inplace_merge(io, io + k, io + n); };
-    m.f[STL_ADAPT] = [=] { adapt::inplace_merge(io, io + k, io + n); };
-    m.f[STL_PSTL] = c.in_arena([=] { std::inplace_merge(par, io, io + k, io + n); });
+    STL_BY_NAME_NO_GNU(m, c, inplace_merge,
+                       [=](auto inplace_merge) { (void)h, inplace_merge(io, io + k, io + n); });
   }
   return m;
 }
@@ -325,46 +290,37 @@ stl_impls merges(const stl_call &c) {
  * sorted by the sum of the first half of that tenth). */
 stl_impls selects(const stl_call &c) {
   stl_impls m;
-  const double *in = c.in;
+  m.kind = OUT_SUM;
+  m.reset = [=] { std::copy(c.in, c.in + c.n, c.io); };
   double *io = c.io;
   const size_t n = c.n;
-  stl_outcome *got = c.got;
-  m.kind = OUT_SUM;
-  m.reset = [=] { std::copy(in, in + n, io); };
   if (c.form == NTH_ELEMENT) {
     const size_t k = n / 2;
-    m.f[STL_SEQ] = [=] { std::nth_element(io, io + k, io + n), got->sum = io[k]; };
-    m.f[STL_ADAPT] = [=] { adapt::nth_element(io, io + k, io + n), got->sum = io[k]; };
-    m.f[STL_GNU] = [=] { __gnu_parallel::nth_element(io, io + k, io + n), got->sum = io[k]; };
-    m.f[STL_PSTL] =
-        c.in_arena([=] { std::nth_element(par, io, io + k, io + n), got->sum = io[k]; });
+    STL_BY_NAME(m, c, nth_element,
+                [=](auto nth_element) { nth_element(io, io + k, io + n), c.got->sum = io[k]; });
     return m;
   }
   const size_t k = n / 10;
   auto answer = [=] {
     return std::accumulate(io, io + k, 0.0) + 1e6 * std::accumulate(io, io + k / 2, 0.0);
   };
-  m.f[STL_SEQ] = [=] { std::partial_sort(io, io + k, io + n), got->sum = answer(); };
-  m.f[STL_ADAPT] = [=] { adapt::partial_sort(io, io + k, io + n), got->sum = answer(); };
-  m.f[STL_GNU] = [=] { __gnu_parallel::partial_sort(io, io + k, io + n), got->sum = answer(); };
-  m.f[STL_PSTL] =
-      c.in_arena([=] { std::partial_sort(par, io, io + k, io + n), got->sum = answer(); });
+  STL_BY_NAME(m, c, partial_sort,
+              [=](auto partial_sort) { partial_sort(io, io + k, io + n), c.got->sum = answer(); });
   return m;
 }
 
 /* transform_inclusive_scan: out[i] = sum of cheap(in[j]), j <= i. */
 stl_impls tscan(const stl_call &c) {
   stl_impls m;
-  const double *in = c.in;
-  double *out = c.out;
-  const size_t n = c.n;
   const stl_cheap op;
   const std::plus<> add;
-  m.f[STL_SEQ] = [=] { std::transform_inclusive_scan(in, in + n, out, add, op); };
-  m.f[STL_ADAPT] = [=] { adapt::transform_inclusive_scan(in, in + n, out, add, op); };
+  STL_BY_NAME_NO_GNU(m, c, transform_inclusive_scan,
+                     [=](auto scan) { scan(c.in, c.in + c.n, c.out, add, op); });
+  const double *in = c.in;
+  double *out = c.out;
   m.f[STL_TBB] = c.in_arena([=] {
     tbb::parallel_scan(
-        stl_range(0, n), 0.0,
+        stl_range(0, c.n), 0.0,
         [=](const stl_range &r, double sum, bool final) {
           for (size_t i = r.begin(); i < r.end(); i++) {
             sum += op(in[i]);
@@ -374,28 +330,32 @@ stl_impls tscan(const stl_call &c) {
         },
         std::plus<double>());
   });
-  m.f[STL_PSTL] = c.in_arena([=] { std::transform_inclusive_scan(par, in, in + n, out, add, op); });
   return m;
+}
+
+/* A maker and the names of its forms. */
+struct maker_forms {
+  stl_impls (*make)(const stl_call &c);
+  std::vector<const char *> names;
+};
+
+/* The rows of the makers' forms, each on the cheap operation only, the
+ * forms numbered in the order of the names, maker after maker (the enum's
+ * order). */
+std::vector<stl_algo> cheap_rows(const std::vector<maker_forms> &makers) {
+  std::vector<stl_algo> rows;
+  for (const maker_forms &m : makers)
+    for (const char *name : m.names) rows.push_back({name, STL_CHEAP, m.make, (int)rows.size()});
+  assert(rows.size() == FORMS);
+  return rows;
 }
 
 } // namespace
 
-const std::vector<stl_algo> STL_MORE_ALGOS = {
-    {"copy", STL_CHEAP, passes, COPY},
-    {"fill_n", STL_CHEAP, passes, FILL_N},
-    {"min_element", STL_CHEAP, passes, MIN_ELEMENT},
-    {"minmax_element", STL_CHEAP, passes, MINMAX_ELEMENT},
-    {"equal", STL_CHEAP, searches, EQUAL},
-    {"mismatch", STL_CHEAP, searches, MISMATCH},
-    {"adjacent_find", STL_CHEAP, searches, ADJACENT_FIND},
-    {"is_sorted", STL_CHEAP, searches, IS_SORTED},
-    {"remove_if", STL_CHEAP, selections, REMOVE_IF},
-    {"unique_copy", STL_CHEAP, selections, UNIQUE_COPY},
-    {"partition", STL_CHEAP, selections, PARTITION},
-    {"merge", STL_CHEAP, merges, MERGE},
-    {"set_union", STL_CHEAP, merges, SET_UNION},
-    {"nth_element", STL_CHEAP, selects, NTH_ELEMENT},
-    {"partial_sort", STL_CHEAP, selects, PARTIAL_SORT},
-    {"inplace_merge", STL_CHEAP, merges, INPLACE_MERGE},
-    {"transform_inclusive_scan", STL_CHEAP, tscan, TRANSFORM_INCLUSIVE_SCAN},
-};
+const std::vector<stl_algo> STL_MORE_ALGOS =
+    cheap_rows({{passes, {"copy", "fill_n", "min_element", "minmax_element"}},
+                {searches, {"equal", "mismatch", "adjacent_find", "is_sorted"}},
+                {selections, {"remove_if", "unique_copy", "partition"}},
+                {merges, {"merge", "set_union", "inplace_merge"}},
+                {selects, {"nth_element", "partial_sort"}},
+                {tscan, {"transform_inclusive_scan"}}});

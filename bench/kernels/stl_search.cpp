@@ -11,8 +11,6 @@
 #include <algorithm>
 #include <execution>
 
-using std::execution::par;
-
 /* The forms of the makers (stl_algo::form). */
 enum { FIND_IF, FIND };
 enum { ANY_OF, ALL_OF, NONE_OF };
@@ -29,19 +27,13 @@ static stl_impls stl_find(const stl_call &c) {
     auto pos = [x](const double *it) { return (size_t)(it - x); };
     m.kind = OUT_INDEX;
     if (c.form == FIND) {
-      m.f[STL_SEQ] = [=] { got->index = pos(std::find(x, x + n, v)); };
-      m.f[STL_ADAPT] = [=] { got->index = pos(adapt::find(x, x + n, v)); };
-      m.f[STL_GNU] = [=] { got->index = pos(__gnu_parallel::find(x, x + n, v)); };
+      STL_BY_NAME(m, c, find, [=](auto find) { got->index = pos(find(x, x + n, v)); });
       m.f[STL_TBB] =
           c.in_arena([=] { got->index = stl_tbb_find_if(x, n, [v](double e) { return e == v; }); });
-      m.f[STL_PSTL] = c.in_arena([=] { got->index = pos(std::find(par, x, x + n, v)); });
       return m;
     }
-    m.f[STL_SEQ] = [=] { got->index = pos(std::find_if(x, x + n, p)); };
-    m.f[STL_ADAPT] = [=] { got->index = pos(adapt::find_if(x, x + n, p)); };
-    m.f[STL_GNU] = [=] { got->index = pos(__gnu_parallel::find_if(x, x + n, p)); };
+    STL_BY_NAME(m, c, find_if, [=](auto find_if) { got->index = pos(find_if(x, x + n, p)); });
     m.f[STL_TBB] = c.in_arena([=] { got->index = stl_tbb_find_if(x, n, p); });
-    m.f[STL_PSTL] = c.in_arena([=] { got->index = pos(std::find_if(par, x, x + n, p)); });
     return m;
   });
 }
@@ -66,20 +58,17 @@ static stl_impls stl_quantifier(const stl_call &c) {
     m.kind = OUT_BOOL;
     m.note = "gnu, tbb: find_if";
     if (c.form == ALL_OF) {
-      m.f[STL_SEQ] = [=] { c.got->flag = std::all_of(c.in, c.in + c.n, p); };
-      m.f[STL_ADAPT] = [=] { c.got->flag = adapt::all_of(c.in, c.in + c.n, p); };
-      m.f[STL_PSTL] = c.in_arena([=] { c.got->flag = std::all_of(par, c.in, c.in + c.n, p); });
+      STL_BY_NAME_NO_GNU(m, c, all_of,
+                         [=](auto all_of) { c.got->flag = all_of(c.in, c.in + c.n, p); });
       quantifier_peers(
           m, c, [p](double x) { return !p(x); }, false);
     } else if (c.form == NONE_OF) {
-      m.f[STL_SEQ] = [=] { c.got->flag = std::none_of(c.in, c.in + c.n, p); };
-      m.f[STL_ADAPT] = [=] { c.got->flag = adapt::none_of(c.in, c.in + c.n, p); };
-      m.f[STL_PSTL] = c.in_arena([=] { c.got->flag = std::none_of(par, c.in, c.in + c.n, p); });
+      STL_BY_NAME_NO_GNU(m, c, none_of,
+                         [=](auto none_of) { c.got->flag = none_of(c.in, c.in + c.n, p); });
       quantifier_peers(m, c, p, false);
     } else {
-      m.f[STL_SEQ] = [=] { c.got->flag = std::any_of(c.in, c.in + c.n, p); };
-      m.f[STL_ADAPT] = [=] { c.got->flag = adapt::any_of(c.in, c.in + c.n, p); };
-      m.f[STL_PSTL] = c.in_arena([=] { c.got->flag = std::any_of(par, c.in, c.in + c.n, p); });
+      STL_BY_NAME_NO_GNU(m, c, any_of,
+                         [=](auto any_of) { c.got->flag = any_of(c.in, c.in + c.n, p); });
       quantifier_peers(m, c, p, true);
     }
     return m;
