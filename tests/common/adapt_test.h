@@ -1,5 +1,5 @@
 /* Helpers shared by the cmocka tests (tests/libadapt, tests/algorithms): the shared setup and
- * teardown, the registration macros and the runner every file uses, bodies
+ * teardown, the registration macros, the runner every file uses and its main, bodies
  * of known duration, the size scale of the sanitizer variants, the count
  * of live worker threads (worker_threads.h), and the N queens board of the nqueens tests. */
 #ifndef TESTS_ADAPT_TEST_H
@@ -13,6 +13,7 @@
 
 #include <adapt/adapt.h>
 #include <adapt/adaptive.h>
+#include <adapt/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,16 @@ static inline int adapt_test_workers(int n) {
   adapt_config cfg = {0};
   cfg.workers = n;
   return adapt_init(&cfg);
+}
+
+/* adapt_for(0, n, body, ctx) under scheduler s (ADAPT_SCHED_DEFAULT: the
+ * default) with grain g (0: the default); returns its code. */
+static inline int adapt_test_for(adapt_sched s, size_t g, size_t n,
+                                 void (*body)(size_t b, size_t e, void *ctx), void *ctx) {
+  adapt_attr a = {0};
+  a.sched = s;
+  a.grain = g;
+  return adapt_for(0, n, body, ctx, &a);
 }
 
 /* N queens, a board being the column of the queen of each row: 1 if a
@@ -134,5 +145,13 @@ static inline int adapt_test_run_n(const char *name, const struct CMUnitTest *te
   return _cmocka_run_group_tests(name, tests, n, NULL, NULL);
 }
 #define adapt_test_run(name, tests) adapt_test_run_n(name, tests, sizeof tests / sizeof *tests)
+
+/* The main of a test file: runs the tests given (ADAPT_TEST,
+ * ADAPT_TEST_WORKERS entries) as the group `name`. */
+#define ADAPT_TEST_MAIN(name, ...)                                                                 \
+  int main(void) {                                                                                 \
+    const struct CMUnitTest tests[] = {__VA_ARGS__};                                               \
+    return adapt_test_run(name, tests);                                                            \
+  }
 
 #endif /* TESTS_ADAPT_TEST_H */

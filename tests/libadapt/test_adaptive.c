@@ -587,17 +587,8 @@ static void test_idle_workers(void **state) {
   assert_int_equal(adapt_end(&f), 0);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      ADAPT_TEST(test_begin_errors),
-      ADAPT_TEST(test_order_with_preemption),
-      ADAPT_TEST(test_order_join_many_thieves),
-      ADAPT_TEST(test_nested_tasks),
-      ADAPT_TEST(test_reducer_loop_helped),
-      ADAPT_TEST_WORKERS(test_stats_and_topology, 2),
-      ADAPT_TEST(test_idle_thieves_sleep),
-      ADAPT_TEST(test_splitter_changes_its_mind),
-      ADAPT_TEST(test_idle_workers),
-  };
-  return adapt_test_run("adaptive", tests);
-}
+ADAPT_TEST_MAIN("adaptive", ADAPT_TEST(test_begin_errors), ADAPT_TEST(test_order_with_preemption),
+                ADAPT_TEST(test_order_join_many_thieves), ADAPT_TEST(test_nested_tasks),
+                ADAPT_TEST(test_reducer_loop_helped),
+                ADAPT_TEST_WORKERS(test_stats_and_topology, 2), ADAPT_TEST(test_idle_thieves_sleep),
+                ADAPT_TEST(test_splitter_changes_its_mind), ADAPT_TEST(test_idle_workers))

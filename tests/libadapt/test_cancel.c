@@ -65,10 +65,7 @@ static void test_cancel_every_scheduler(void **state) {
       for (size_t ai = 0; ai < 3; ai++) {
         cancel_loop c;
         cancel_loop_init(&c, seen, n, ats[ai]);
-        adapt_attr a = {0};
-        a.sched = (adapt_sched)s;
-        a.grain = 16;
-        int rc = adapt_for(0, n, cancel_body, &c, &a);
+        int rc = adapt_test_for((adapt_sched)s, 16, n, cancel_body, &c);
         size_t twice = 0;
         for (size_t i = 0; i < n; i++) twice += atomic_load(&seen[i]) > 1;
         if (rc != -ECANCELED || twice || atomic_load(&seen[ats[ai]]) != 1 ||
@@ -96,9 +93,7 @@ static void test_cancel_one_worker_exact(void **state) {
     const size_t g = grains[gi];
     cancel_loop c;
     cancel_loop_init(&c, seen, n, at);
-    adapt_attr a = {0};
-    a.grain = g;
-    assert_int_equal(adapt_for(0, n, cancel_body, &c, &a), -ECANCELED);
+    assert_int_equal(adapt_test_for(ADAPT_SCHED_DEFAULT, g, n, cancel_body, &c), -ECANCELED);
     size_t ran = 0;
     for (size_t i = 0; i < n; i++) ran += atomic_load(&seen[i]);
     assert_int_equal(ran, g > n ? n : (at / g + 1) * g);
@@ -124,10 +119,8 @@ static void nested_exact_body(size_t b, size_t e, void *ctx) {
   for (size_t i = b; i < e; i++) {
     atomic_fetch_add_explicit(&x->outer_runs, 1, memory_order_relaxed);
     if (i != 0) continue;
-    adapt_attr a = {0};
-    a.sched = x->s;
-    a.grain = x->g;
-    atomic_store_explicit(&x->rc, adapt_for(0, x->n, cancel_body, &x->c, &a), memory_order_relaxed);
+    atomic_store_explicit(&x->rc, adapt_test_for(x->s, x->g, x->n, cancel_body, &x->c),
+                          memory_order_relaxed);
     atomic_store_explicit(&x->outer_cancelled, adapt_cancelled(), memory_order_relaxed);
   }
 }
@@ -145,10 +138,7 @@ static void test_cancel_nested_one_worker_exact(void **state) {
       atomic_init(&x.rc, 1);
       atomic_init(&x.outer_runs, 0);
       atomic_init(&x.outer_cancelled, 1);
-      adapt_attr a = {0};
-      a.sched = ADAPT_SCHED_ADAPTIVE;
-      a.grain = 1;
-      assert_int_equal(adapt_for(0, 2, nested_exact_body, &x, &a), 0);
+      assert_int_equal(adapt_test_for(ADAPT_SCHED_ADAPTIVE, 1, 2, nested_exact_body, &x), 0);
       assert_int_equal(atomic_load(&x.rc), -ECANCELED);
       assert_int_equal(atomic_load(&x.outer_cancelled), 0);
       assert_int_equal(atomic_load(&x.outer_runs), 2);
@@ -180,9 +170,7 @@ static void depth3_middle(size_t b, size_t e, void *ctx) {
   depth3 *x = ctx;
   for (size_t i = b; i < e; i++) {
     atomic_fetch_add_explicit(&x->middle_runs, 1, memory_order_relaxed);
-    adapt_attr a = {0};
-    a.grain = 1;
-    if (i == 0 && adapt_for(0, 10, depth3_inner, x, &a) != -ECANCELED)
+    if (i == 0 && adapt_test_for(ADAPT_SCHED_DEFAULT, 1, 10, depth3_inner, x) != -ECANCELED)
       atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
     if (adapt_cancelled()) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
   }
@@ -192,10 +180,7 @@ static void depth3_outer(size_t b, size_t e, void *ctx) {
   depth3 *x = ctx;
   for (size_t i = b; i < e; i++) {
     atomic_fetch_add_explicit(&x->outer_runs, 1, memory_order_relaxed);
-    adapt_attr a = {0};
-    a.sched = ADAPT_SCHED_LAZY_DF;
-    a.grain = 1;
-    if (adapt_for(0, 4, depth3_middle, x, &a) != 0)
+    if (adapt_test_for(ADAPT_SCHED_LAZY_DF, 1, 4, depth3_middle, x) != 0)
       atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
   }
 }
@@ -207,10 +192,7 @@ static void test_cancel_nested_depth_one_worker(void **state) {
   atomic_init(&x.middle_runs, 0);
   atomic_init(&x.outer_runs, 0);
   atomic_init(&x.bad, 0);
-  adapt_attr a = {0};
-  a.sched = ADAPT_SCHED_LAZY_DF2;
-  a.grain = 1;
-  assert_int_equal(adapt_for(0, 3, depth3_outer, &x, &a), 0);
+  assert_int_equal(adapt_test_for(ADAPT_SCHED_LAZY_DF2, 1, 3, depth3_outer, &x), 0);
   assert_int_equal(atomic_load(&x.bad), 0);
   assert_int_equal(atomic_load(&x.outer_runs), 3);
   assert_int_equal(atomic_load(&x.middle_runs), 3 * 4);
@@ -228,10 +210,7 @@ static void test_cancel_grain1_workers(void **state) {
     assert_int_equal(adapt_test_workers(workers), 0);
     cancel_loop c;
     cancel_loop_init(&c, seen, n, n / 2);
-    adapt_attr a = {0};
-    a.sched = ADAPT_SCHED_ADAPTIVE;
-    a.grain = 1;
-    assert_int_equal(adapt_for(0, n, cancel_body, &c, &a), -ECANCELED);
+    assert_int_equal(adapt_test_for(ADAPT_SCHED_ADAPTIVE, 1, n, cancel_body, &c), -ECANCELED);
     size_t twice = 0;
     for (size_t i = 0; i < n; i++) twice += atomic_load(&seen[i]) > 1;
     assert_int_equal(twice, 0);
@@ -263,9 +242,7 @@ static void outer_body(size_t b, size_t e, void *ctx) {
   nested_ctx *x = ctx;
   for (size_t i = b; i < e; i++) {
     atomic_fetch_add_explicit(&x->outer_runs, 1, memory_order_relaxed);
-    adapt_attr a = {0};
-    a.grain = 1;
-    if (adapt_for(0, 64, inner_body, x, &a) != -ECANCELED)
+    if (adapt_test_for(ADAPT_SCHED_DEFAULT, 1, 64, inner_body, x) != -ECANCELED)
       atomic_fetch_add_explicit(&x->inner_rc_bad, 1, memory_order_relaxed);
     if (adapt_cancelled()) /* the outer loop is not cancelled */
       atomic_fetch_add_explicit(&x->inner_rc_bad, 1, memory_order_relaxed);
@@ -278,9 +255,7 @@ static void test_cancel_nested_inner_only(void **state) {
     atomic_init(&x.outer_runs, 0);
     atomic_init(&x.inner_rc_bad, 0);
     atomic_init(&x.inner_runs, 0);
-    adapt_attr a = {0};
-    a.sched = (adapt_sched)s;
-    assert_int_equal(adapt_for(0, 200, outer_body, &x, &a), 0);
+    assert_int_equal(adapt_test_for((adapt_sched)s, 0, 200, outer_body, &x), 0);
     assert_int_equal(atomic_load(&x.outer_runs), 200);
     assert_int_equal(atomic_load(&x.inner_rc_bad), 0);
     assert_true(atomic_load(&x.inner_runs) < 200 * 64);
@@ -309,10 +284,7 @@ static void cancel_after_nested_body(size_t b, size_t e, void *ctx) {
   for (size_t i = b; i < e; i++) {
     atomic_fetch_add_explicit(&x->outer_runs, 1, memory_order_relaxed);
     if (atomic_load(&x->cancelled)) atomic_fetch_add_explicit(&x->late, 1, memory_order_relaxed);
-    adapt_attr a = {0};
-    a.sched = x->sched;
-    a.grain = 1;
-    if (adapt_for(0, 16, inner_count_body, x, &a) != 0)
+    if (adapt_test_for(x->sched, 1, 16, inner_count_body, x) != 0)
       atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
     if (i == 3) {
       if (adapt_cancel() != 0) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
@@ -329,10 +301,8 @@ static void test_cancel_outer_after_nested(void **state) {
     atomic_init(&x.bad, 0);
     atomic_init(&x.late, 0);
     atomic_init(&x.cancelled, 0);
-    adapt_attr a = {0};
-    a.sched = (adapt_sched)s;
-    a.grain = 1;
-    assert_int_equal(adapt_for(0, 200, cancel_after_nested_body, &x, &a), -ECANCELED);
+    assert_int_equal(adapt_test_for((adapt_sched)s, 1, 200, cancel_after_nested_body, &x),
+                     -ECANCELED);
     assert_int_equal(atomic_load(&x.bad), 0);
     size_t runs = atomic_load(&x.outer_runs);
     assert_true(runs >= 4 && runs <= 200);
@@ -463,19 +433,12 @@ static void test_cancel_then_other_threads(void **state) {
   assert_int_equal(atomic_load(&count), 2 * 10 * 10000);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      ADAPT_TEST(test_cancel_outside),
-      ADAPT_TEST(test_cancel_every_scheduler),
-      ADAPT_TEST(test_cancel_one_worker_exact),
-      ADAPT_TEST(test_cancel_nested_one_worker_exact),
-      ADAPT_TEST(test_cancel_nested_depth_one_worker),
-      ADAPT_TEST(test_cancel_grain1_workers),
-      ADAPT_TEST_WORKERS(test_cancel_nested_inner_only, 2),
-      ADAPT_TEST_WORKERS(test_cancel_outer_after_nested, 2),
-      ADAPT_TEST_WORKERS(test_cancel_spawned_task_is_barrier, 2),
-      ADAPT_TEST(test_cancel_algorithms),
-      ADAPT_TEST(test_cancel_then_other_threads),
-  };
-  return adapt_test_run("cancel", tests);
-}
+ADAPT_TEST_MAIN("cancel", ADAPT_TEST(test_cancel_outside), ADAPT_TEST(test_cancel_every_scheduler),
+                ADAPT_TEST(test_cancel_one_worker_exact),
+                ADAPT_TEST(test_cancel_nested_one_worker_exact),
+                ADAPT_TEST(test_cancel_nested_depth_one_worker),
+                ADAPT_TEST(test_cancel_grain1_workers),
+                ADAPT_TEST_WORKERS(test_cancel_nested_inner_only, 2),
+                ADAPT_TEST_WORKERS(test_cancel_outer_after_nested, 2),
+                ADAPT_TEST_WORKERS(test_cancel_spawned_task_is_barrier, 2),
+                ADAPT_TEST(test_cancel_algorithms), ADAPT_TEST(test_cancel_then_other_threads))

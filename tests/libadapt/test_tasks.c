@@ -16,34 +16,52 @@
 
 static const int worker_counts[] = {1, 2, 3, 8};
 
-/* fib through spawn/sync, no cut-off */
+/* fib, no cut-off: through spawn/sync (a scope) or, with fork, through
+ * adapt_fork/adapt_join */
 typedef struct fib_arg {
-  int n;
+  int n, fork;
   long r;
 } fib_arg;
-static long fib(int n);
+static long fib(int n, int fork);
 static void fib_task(void *p) {
   fib_arg *a = p;
-  a->r = fib(a->n);
+  a->r = fib(a->n, a->fork);
 }
-static long fib(int n) {
+static long fib(int n, int fork) {
   if (n < 2) return n;
-  fib_arg a = {n - 1, 0};
-  adapt_scope s;
-  assert_int_equal(adapt_scope_begin(&s), 0);
-  assert_int_equal(adapt_spawn(&s, fib_task, &a), 0);
-  long b = fib(n - 2);
-  assert_int_equal(adapt_sync(&s), 0);
+  fib_arg a = {n - 1, fork, 0};
+  long b;
+  if (fork) {
+    adapt_child c;
+    assert_int_equal(adapt_fork(&c, fib_task, &a), 0);
+    b = fib(n - 2, fork);
+    assert_int_equal(adapt_join(&c), 0);
+  } else {
+    adapt_scope s;
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    assert_int_equal(adapt_spawn(&s, fib_task, &a), 0);
+    b = fib(n - 2, fork);
+    assert_int_equal(adapt_sync(&s), 0);
+  }
   return a.r + b;
+}
+
+/* fib(n) by the sequential loop */
+static long fib_expected(int n) {
+  long a = 0, b = 1;
+  for (int i = 0; i < n; i++) {
+    long next = a + b;
+    a = b;
+    b = next;
+  }
+  return a;
 }
 
 static void test_fib(void **state) {
   int n = (int)adapt_test_scale(30, 24);
-  long expect[31] = {0, 1};
-  for (int i = 2; i <= 30; i++) expect[i] = expect[i - 1] + expect[i - 2];
   for (int k = 0; k < 4; k++) {
     assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
-    assert_int_equal(fib(n), expect[n]);
+    assert_int_equal(fib(n, 0), fib_expected(n));
   }
 }
 
@@ -372,20 +390,6 @@ static void test_exported(void **state) {
  * owner waits for a thief to start it), children nested LIFO past the
  * deque's capacity (the rest run at once), mixed with scopes, the
  * cancellation barrier, the exported functions, errors. */
-static long fork_fib(int n);
-static void fork_fib_task(void *p) {
-  fib_arg *a = p;
-  a->r = fork_fib(a->n);
-}
-static long fork_fib(int n) {
-  if (n < 2) return n;
-  fib_arg a = {n - 1, 0};
-  adapt_child c;
-  assert_int_equal(adapt_fork(&c, fork_fib_task, &a), 0);
-  long b = fork_fib(n - 2);
-  assert_int_equal(adapt_join(&c), 0);
-  return a.r + b;
-}
 typedef struct fork_marks {
   unsigned char *hits;
   size_t n;
@@ -446,8 +450,6 @@ static void fork_cancelled_body(size_t b, size_t e, void *ctx) {
 
 static void test_fork_join(void **state) {
   int n = (int)adapt_test_scale(24, 18);
-  long expect[25] = {0, 1};
-  for (int i = 2; i <= 24; i++) expect[i] = expect[i - 1] + expect[i - 2];
   size_t m = adapt_test_scale(1u << 16, 1u << 12), many = ADAPT__DEQUE_CAP + 16;
   unsigned char *hits = calloc(many > m ? many : m, 1);
   adapt_child *kids = calloc(many, sizeof *kids);
@@ -456,7 +458,7 @@ static void test_fork_join(void **state) {
   int (*join)(adapt_child *) = adapt_join;
   for (int k = 0; k < 2; k++) {
     assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
-    assert_int_equal(fork_fib(n), expect[n]); /* top level: the function */
+    assert_int_equal(fib(n, 1), fib_expected(n)); /* top level: the function */
     memset(hits, 0, m);
     fork_marks all = {hits, m};
     fork_marks_task(&all);
@@ -535,18 +537,7 @@ static void test_errors(void **state) {
   assert_int_equal(adapt_sync(&s), 0);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      ADAPT_TEST(test_errors),
-      ADAPT_TEST(test_fib),
-      ADAPT_TEST(test_nqueens),
-      ADAPT_TEST(test_exactly_once_races),
-      ADAPT_TEST(test_many_tasks),
-      ADAPT_TEST(test_mixed_nesting),
-      ADAPT_TEST(test_task_before_pending_request),
-      ADAPT_TEST(test_fast_path),
-      ADAPT_TEST(test_exported),
-      ADAPT_TEST(test_fork_join),
-  };
-  return adapt_test_run("tasks", tests);
-}
+ADAPT_TEST_MAIN("tasks", ADAPT_TEST(test_errors), ADAPT_TEST(test_fib), ADAPT_TEST(test_nqueens),
+                ADAPT_TEST(test_exactly_once_races), ADAPT_TEST(test_many_tasks),
+                ADAPT_TEST(test_mixed_nesting), ADAPT_TEST(test_task_before_pending_request),
+                ADAPT_TEST(test_fast_path), ADAPT_TEST(test_exported), ADAPT_TEST(test_fork_join))
