@@ -25,7 +25,7 @@ static adapt_attr mode_attr(adapt_window_mode m) {
 }
 
 static void op_f3_range(const void *a, void *b, size_t n, void *ctx) {
-  range_transform(op_f3, a, b, n, ctx);
+  range_transform(fault_op_f3, a, b, n, ctx);
 }
 static int pred3(const void *e, void *ctx) { return *(const uint64_t *)e % 3 == 0; }
 static int pred_is(const void *e, void *ctx) { return *(const uint64_t *)e == *(size_t *)ctx; }
@@ -42,11 +42,11 @@ static size_t find_range(const void *f, size_t n, void *ctx) {
 /* out[i] = init, then each element composed in order */
 static void check_xscan_out(const char *what, affine init) {
   affine p = init;
-  for (size_t i = 0; i < n_elems; i++) {
+  for (size_t i = 0; i < fault_n_elems; i++) {
     if (scan_out[i].a != p.a || scan_out[i].b != p.b) {
-      fail_msg("%s, k=%lu: %s: out[%zu] wrong", cur_name, cur_k, what, i);
+      fail_msg("%s, k=%lu: %s: out[%zu] wrong", fault_cur_name, fault_cur_k, what, i);
     }
-    p = compose(p, scan_in[i]);
+    p = compose(p, fault_scan_in[i]);
   }
 }
 /* 72-byte sums: the exclusive scan's carries go to the heap (-ENOMEM may
@@ -61,11 +61,11 @@ static void wide_op(const void *p, const void *e, void *r, void *ctx) {
 }
 static wide wide_in[N_MAX / 4], wide_out[N_MAX / 4];
 static void check_scan_out(const char *what) {
-  affine p = scan_in[0];
-  for (size_t i = 0; i < n_elems; i++) {
-    if (i) p = compose(p, scan_in[i]);
+  affine p = fault_scan_in[0];
+  for (size_t i = 0; i < fault_n_elems; i++) {
+    if (i) p = compose(p, fault_scan_in[i]);
     if (scan_out[i].a != p.a || scan_out[i].b != p.b) {
-      fail_msg("%s, k=%lu: %s: out[%zu] wrong", cur_name, cur_k, what, i);
+      fail_msg("%s, k=%lu: %s: out[%zu] wrong", fault_cur_name, fault_cur_k, what, i);
     }
   }
 }
@@ -73,72 +73,66 @@ static void check_scan_out(const char *what) {
 void sc_algo_map(void) {
   for (size_t mi = 0; mi < 3; mi++) {
     adapt_attr a = mode_attr(modes[mi]);
-    clear_marks();
-    if (!expect_rc("adapt_for_each", adapt_for_each(marks, n_elems, 1, op_mark, NULL, &a), ok_none))
-      check_marks("adapt_for_each", n_elems, 1);
-    clear_marks();
-    if (!expect_rc("adapt_for_each_range",
-                   adapt_for_each_range(marks, n_elems, 1, op_mark_range, NULL, &a), ok_none))
-      check_marks("adapt_for_each_range", n_elems, 1);
-    memset(out, 0, n_elems * sizeof *out);
-    if (!expect_rc("adapt_transform", adapt_transform(in, n_elems, 8, out, 8, op_f3, NULL, &a),
-                   ok_none))
-      check_out_f3("adapt_transform");
-    memset(out, 0, n_elems * sizeof *out);
-    if (!expect_rc("adapt_transform_range",
-                   adapt_transform_range(in, n_elems, 8, out, 8, op_f3_range, NULL, &a), ok_none))
-      check_out_f3("adapt_transform_range");
+    fault_clear_marks();
+    if (!FAULT_CALL(fault_ok_none, adapt_for_each, fault_marks, fault_n_elems, 1, fault_op_mark,
+                    NULL, &a))
+      fault_check_marks("adapt_for_each", fault_n_elems, 1);
+    fault_clear_marks();
+    if (!FAULT_CALL(fault_ok_none, adapt_for_each_range, fault_marks, fault_n_elems, 1,
+                    fault_op_mark_range, NULL, &a))
+      fault_check_marks("adapt_for_each_range", fault_n_elems, 1);
+    memset(fault_out, 0, fault_n_elems * sizeof *fault_out);
+    if (!FAULT_CALL(fault_ok_none, adapt_transform, fault_in, fault_n_elems, 8, fault_out, 8,
+                    fault_op_f3, NULL, &a))
+      fault_check_out_f3("adapt_transform");
+    memset(fault_out, 0, fault_n_elems * sizeof *fault_out);
+    if (!FAULT_CALL(fault_ok_none, adapt_transform_range, fault_in, fault_n_elems, 8, fault_out, 8,
+                    op_f3_range, NULL, &a))
+      fault_check_out_f3("adapt_transform_range");
     size_t cnt = 0;
-    if (!expect_rc("adapt_count_if", adapt_count_if(in, n_elems, 8, &cnt, pred3, NULL, &a),
-                   ok_none))
-      assert_int_equal(cnt, (n_elems + 2) / 3);
-    size_t target = n_elems * 3 / 4, idx = 0;
-    if (!expect_rc("adapt_find_if", adapt_find_if(in, n_elems, 8, &idx, pred_is, &target, &a),
-                   ok_none))
+    if (!FAULT_CALL(fault_ok_none, adapt_count_if, fault_in, fault_n_elems, 8, &cnt, pred3, NULL,
+                    &a))
+      assert_int_equal(cnt, (fault_n_elems + 2) / 3);
+    size_t target = fault_n_elems * 3 / 4, idx = 0;
+    if (!FAULT_CALL(fault_ok_none, adapt_find_if, fault_in, fault_n_elems, 8, &idx, pred_is,
+                    &target, &a))
       assert_int_equal(idx, target);
-    if (!expect_rc(
-            "adapt_inclusive_scan",
-            adapt_inclusive_scan(scan_in, n_elems, sizeof(affine), scan_out, op_scan, NULL, &a),
-            ok_none))
+    if (!FAULT_CALL(fault_ok_none, adapt_inclusive_scan, fault_scan_in, fault_n_elems,
+                    sizeof(affine), scan_out, op_scan, NULL, &a))
       check_scan_out("adapt_inclusive_scan");
     cnt = 0;
-    if (!expect_rc("adapt_count_if_range",
-                   adapt_count_if_range(in, n_elems, 8, &cnt, count3_range, NULL, &a), ok_none))
-      assert_int_equal(cnt, (n_elems + 2) / 3);
+    if (!FAULT_CALL(fault_ok_none, adapt_count_if_range, fault_in, fault_n_elems, 8, &cnt,
+                    count3_range, NULL, &a))
+      assert_int_equal(cnt, (fault_n_elems + 2) / 3);
     idx = 0;
-    if (!expect_rc("adapt_find_if_range",
-                   adapt_find_if_range(in, n_elems, 8, &idx, find_range, &target, &a), ok_none))
+    if (!FAULT_CALL(fault_ok_none, adapt_find_if_range, fault_in, fault_n_elems, 8, &idx,
+                    find_range, &target, &a))
       assert_int_equal(idx, target);
-    memset(scan_out, 0, n_elems * sizeof *scan_out);
-    if (!expect_rc("adapt_inclusive_scan_range",
-                   adapt_inclusive_scan_range(scan_in, n_elems, sizeof(affine), scan_out,
-                                              scan_range, scan_add, NULL, &a),
-                   ok_none))
+    memset(scan_out, 0, fault_n_elems * sizeof *scan_out);
+    if (!FAULT_CALL(fault_ok_none, adapt_inclusive_scan_range, fault_scan_in, fault_n_elems,
+                    sizeof(affine), scan_out, scan_range, scan_add, NULL, &a))
       check_scan_out("adapt_inclusive_scan_range");
     const affine init = {3, 5};
-    memset(scan_out, 0, n_elems * sizeof *scan_out);
-    if (!expect_rc("adapt_exclusive_scan",
-                   adapt_exclusive_scan(scan_in, n_elems, sizeof(affine), scan_out, &init, op_scan,
-                                        NULL, &a),
-                   ok_none))
+    memset(scan_out, 0, fault_n_elems * sizeof *scan_out);
+    if (!FAULT_CALL(fault_ok_none, adapt_exclusive_scan, fault_scan_in, fault_n_elems,
+                    sizeof(affine), scan_out, &init, op_scan, NULL, &a))
       check_xscan_out("adapt_exclusive_scan", init);
-    memset(scan_out, 0, n_elems * sizeof *scan_out);
-    if (!expect_rc("adapt_exclusive_scan_range",
-                   adapt_exclusive_scan_range(scan_in, n_elems, sizeof(affine), scan_out, &init,
-                                              xscan_range, scan_add, NULL, &a),
-                   ok_none))
+    memset(scan_out, 0, fault_n_elems * sizeof *scan_out);
+    if (!FAULT_CALL(fault_ok_none, adapt_exclusive_scan_range, fault_scan_in, fault_n_elems,
+                    sizeof(affine), scan_out, &init, xscan_range, scan_add, NULL, &a))
       check_xscan_out("adapt_exclusive_scan_range", init);
-    size_t nw = n_elems < N_MAX / 4 ? n_elems : N_MAX / 4;
+    size_t nw = fault_n_elems < N_MAX / 4 ? fault_n_elems : N_MAX / 4;
     for (size_t i = 0; i < nw; i++)
       for (int k = 0; k < 9; k++) wide_in[i].s[k] = (uint64_t)k + 1;
     const wide w0 = {{0}};
-    if (!expect_rc(
+    if (!fault_expect_rc(
             "adapt_exclusive_scan (72-byte elements)",
             adapt_exclusive_scan(wide_in, nw, sizeof(wide), wide_out, &w0, wide_op, NULL, &a),
-            ok_nomem))
+            fault_ok_nomem))
       for (size_t i = 0; i < nw; i++)
         if (wide_out[i].s[8] != 9 * i) {
-          fail_msg("%s, k=%lu: adapt_exclusive_scan (72-byte): out[%zu] wrong", cur_name, cur_k, i);
+          fail_msg("%s, k=%lu: adapt_exclusive_scan (72-byte): out[%zu] wrong", fault_cur_name,
+                   fault_cur_k, i);
           break;
         }
   }
@@ -176,18 +170,20 @@ void sc_algo_var(void) {
       ((uint64_t *)v.data)[1] = 9;
       v.count = v.capacity = pre = 2;
     }
-    int rc = range ? adapt_transform_var_range(in, n_elems, 8, &v, VAR_MAX_OUT, var_range, NULL, &a)
-                   : adapt_transform_var(in, n_elems, 8, &v, VAR_MAX_OUT, var_op, NULL, &a);
+    int rc =
+        range ? adapt_transform_var_range(fault_in, fault_n_elems, 8, &v, VAR_MAX_OUT, var_range,
+                                          NULL, &a)
+              : adapt_transform_var(fault_in, fault_n_elems, 8, &v, VAR_MAX_OUT, var_op, NULL, &a);
     const char *tv = range ? "adapt_transform_var_range" : "adapt_transform_var";
     const uint64_t *d = v.data;
     if (pre && (d[0] != 7 || d[1] != 9))
-      fail_msg("%s, k=%lu: %s: elements before the call lost", cur_name, cur_k, tv);
-    if (!expect_rc(tv, rc, ok_nomem)) {
+      fail_msg("%s, k=%lu: %s: elements before the call lost", fault_cur_name, fault_cur_k, tv);
+    if (!fault_expect_rc(tv, rc, fault_ok_nomem)) {
       size_t c = pre;
-      for (size_t i = 0; i < n_elems && c <= v.count; i++)
-        for (size_t j = 0; j < in[i] % VAR_MAX_OUT; j++, c++)
-          if (c >= v.count || d[c] != in[i] * 8 + j)
-            fail_msg("%s, k=%lu: %s: output %zu wrong", cur_name, cur_k, tv, c);
+      for (size_t i = 0; i < fault_n_elems && c <= v.count; i++)
+        for (size_t j = 0; j < fault_in[i] % VAR_MAX_OUT; j++, c++)
+          if (c >= v.count || d[c] != fault_in[i] * 8 + j)
+            fail_msg("%s, k=%lu: %s: output %zu wrong", fault_cur_name, fault_cur_k, tv, c);
       assert_int_equal(c, v.count);
     } else {
       assert_int_equal(v.count, pre); /* unchanged */
@@ -196,11 +192,12 @@ void sc_algo_var(void) {
 
     size_t out_count = 12345;
     const char *ci = range ? "adapt_copy_if_range" : "adapt_copy_if";
-    rc = range ? adapt_copy_if_range(in, n_elems, 8, out, &out_count, copy3_range, NULL, &a)
-               : adapt_copy_if(in, n_elems, 8, out, &out_count, pred3, NULL, &a);
-    if (!expect_rc(ci, rc, ok_nomem)) {
-      assert_int_equal(out_count, (n_elems + 2) / 3);
-      for (size_t i = 0; i < out_count; i++) assert_int_equal(out[i], 3 * i);
+    rc = range ? adapt_copy_if_range(fault_in, fault_n_elems, 8, fault_out, &out_count, copy3_range,
+                                     NULL, &a)
+               : adapt_copy_if(fault_in, fault_n_elems, 8, fault_out, &out_count, pred3, NULL, &a);
+    if (!fault_expect_rc(ci, rc, fault_ok_nomem)) {
+      assert_int_equal(out_count, (fault_n_elems + 2) / 3);
+      for (size_t i = 0; i < out_count; i++) assert_int_equal(fault_out[i], 3 * i);
     } else {
       assert_int_equal(out_count, 12345); /* unchanged */
     }
@@ -211,26 +208,26 @@ void sc_algo_var(void) {
  * grouping, and the hash of the result is compared with the documented
  * tree's. */
 static void red_acc(void *acc, const void *first, size_t n, void *ctx) {
-  if (!red_block(acc, first, n)) bad(); /* the identity, a block's start */
+  if (!red_block(acc, first, n)) fault_bad(); /* the identity, a block's start */
 }
 static void red_combine(void *acc, const void *other, void *ctx) {
-  if (!red_join(acc, other)) bad();
+  if (!red_join(acc, other)) fault_bad();
 }
 
 void sc_algo_reduce(void) {
-  red_val want = red_expected(in, n_elems);
+  red_val want = red_expected(fault_in, fault_n_elems);
   for (size_t mi = 0; mi < 3; mi++) {
     adapt_attr a = mode_attr(modes[mi]);
     a.grain = 1; /* units are blocks here */
     red_val r = {1, 2, 3};
-    int rc =
-        adapt_reduce(in, n_elems, 8, &r, sizeof r, &red_identity, red_acc, red_combine, NULL, &a);
-    if (!expect_rc("adapt_reduce", rc, ok_nomem)) {
+    int rc = adapt_reduce(fault_in, fault_n_elems, 8, &r, sizeof r, &red_identity, red_acc,
+                          red_combine, NULL, &a);
+    if (!fault_expect_rc("adapt_reduce", rc, fault_ok_nomem)) {
       if (r.lo != 0 || r.hi != want.hi || r.h != want.h)
-        fail_msg("%s, k=%lu: adapt_reduce: grouping differs from the documented one", cur_name,
-                 cur_k);
+        fail_msg("%s, k=%lu: adapt_reduce: grouping differs from the documented one",
+                 fault_cur_name, fault_cur_k);
     } else if (r.lo != 1 || r.hi != 2 || r.h != 3) {
-      fail_msg("%s, k=%lu: adapt_reduce: result written on error", cur_name, cur_k);
+      fail_msg("%s, k=%lu: adapt_reduce: result written on error", fault_cur_name, fault_cur_k);
     }
   }
 }

@@ -2,8 +2,9 @@
  * the runtime's (fault_runtime.c) and the algorithms' (fault_algos.c). A
  * case is a void function run under an armed fault (the harness arms,
  * disarms and checks threads and leaks around it); it makes its calls,
- * checks each result with expect_rc and the helpers below, and reports
- * through cmocka's fail_msg (main thread) or bad() (bodies, callbacks). */
+ * checks each result with fault_expect_rc and the helpers below, and
+ * reports through cmocka's fail_msg (main thread) or fault_bad() (bodies,
+ * callbacks). Every name shared between the files has the fault_ prefix. */
 #ifndef TESTS_FAULT_FAULT_CASES_H
 #define TESTS_FAULT_FAULT_CASES_H
 
@@ -23,55 +24,58 @@ enum {
 
 /* --- The run being checked (set by the harness) -------------------------- */
 
-extern const char *cur_name;     /* the case's name, for the messages */
-extern unsigned long cur_k;      /* the fault's k, for the messages */
-extern unsigned long run_errors; /* documented errors returned in this run */
+extern const char *fault_cur_name;     /* the case's name, for the messages */
+extern unsigned long fault_cur_k;      /* the fault's k, for the messages */
+extern unsigned long fault_run_errors; /* documented errors returned in this run */
 
 /* Fails the run: `what` returned rc (with the fault's k and mode). */
-void fail_run(const char *what, int rc);
+void fault_fail_run(const char *what, int rc);
 
 /* rc must be 0 or one of the codes ok (0-terminated list; a documented
- * error counts in run_errors and must have an adapt_last_error detail),
+ * error counts in fault_run_errors and must have an adapt_last_error detail),
  * else the run fails. Returns rc. */
-int expect_rc(const char *what, int rc, const int *ok);
-extern const int ok_none[];    /* {0}: no error allowed */
-extern const int ok_nomem[];   /* -ENOMEM */
-extern const int ok_latency[]; /* -ENOMEM, -ENODATA */
+int fault_expect_rc(const char *what, int rc, const int *ok);
+/* fault_expect_rc of the call f(...), named by f. */
+#define FAULT_CALL(ok, f, ...) fault_expect_rc(#f, f(__VA_ARGS__), ok)
+extern const int fault_ok_none[];    /* {0}: no error allowed */
+extern const int fault_ok_nomem[];   /* -ENOMEM */
+extern const int fault_ok_latency[]; /* -ENOMEM, -ENODATA */
 
 /* Counts a problem found inside a body or callback (any thread); the
  * harness fails the run when the count is not 0 after it. */
-void bad(void);
+void fault_bad(void);
 
 /* --- Inputs, outputs and per-index visit counts -------------------------- */
 
-extern size_t n_elems;            /* elements per call (scaled for the sanitizers) */
-extern atomic_uchar marks[N_MAX]; /* visits per index */
-extern uint64_t in[N_MAX];        /* in[i] = i */
-extern uint64_t out[N_MAX];       /* the calls' outputs */
-extern affine scan_in[N_MAX];     /* scan_in[i] = affine_of(i) */
-extern char trace_path[128];      /* the trace file of the init case */
+extern size_t fault_n_elems;            /* elements per call (scaled for the sanitizers) */
+extern atomic_uchar fault_marks[N_MAX]; /* visits per index */
+extern uint64_t fault_in[N_MAX];        /* fault_in[i] = i */
+extern uint64_t fault_out[N_MAX];       /* the calls' outputs */
+extern affine fault_scan_in[N_MAX];     /* fault_scan_in[i] = fault_affine_of(i) */
+extern char fault_trace_path[128];      /* the trace file of the init case */
 
 /* One more visit of index i (relaxed: read after the call's join). */
-void mark(size_t i);
-/* Sets the visits of [0, n_elems) to 0. */
-void clear_marks(void);
+void fault_mark(size_t i);
+/* Sets the visits of [0, fault_n_elems) to 0. */
+void fault_clear_marks(void);
 /* Fails the run unless every index of [0, n) was visited `want` times. */
-void check_marks(const char *what, size_t n, unsigned want);
+void fault_check_marks(const char *what, size_t n, unsigned want);
 /* A few ns of work for index i, so that idle workers find something to
  * steal (steals allocate theft records) before the owner is done. */
-void burn(size_t i);
+void fault_burn(size_t i);
 /* A loop body: mark and burn each index of [b, e). */
-void mark_body(size_t b, size_t e, void *ctx);
+void fault_mark_body(size_t b, size_t e, void *ctx);
 /* adapt_for_each's op and adapt_for_each_range's: one more visit of the
  * atomic_uchar elements. */
-void op_mark(void *elem, void *ctx);
-void op_mark_range(void *first, size_t n, void *ctx);
+void fault_op_mark(void *elem, void *ctx);
+void fault_op_mark_range(void *first, size_t n, void *ctx);
 /* adapt_transform's op: *b = 3 * *a + 1 (uint64_t). */
-void op_f3(const void *a, void *b, void *ctx);
-/* Fails the run unless out[i] = 3 * in[i] + 1 for every i < n_elems. */
-void check_out_f3(const char *what);
+void fault_op_f3(const void *a, void *b, void *ctx);
+/* Fails the run unless fault_out[i] = 3 * fault_in[i] + 1 for every i <
+ * fault_n_elems. */
+void fault_check_out_f3(const char *what);
 /* The scans' data: affine maps (kernels.h). */
-affine affine_of(uint64_t i);
+affine fault_affine_of(uint64_t i);
 
 /* --- The cases ------------------------------------------------------------ */
 

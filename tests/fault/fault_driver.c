@@ -73,100 +73,101 @@ static int settled_task_count_any(void) {
 }
 
 /* The run in progress, for the messages. */
-const char *cur_name;
-unsigned long cur_k;
+const char *fault_cur_name;
+unsigned long fault_cur_k;
 static fault_mode cur_mode;
 
-void fail_run(const char *what, int rc) {
-  fail_msg("%s, k=%lu (%s): %s: rc %d (%s) [%s]", cur_name, cur_k,
+void fault_fail_run(const char *what, int rc) {
+  fail_msg("%s, k=%lu (%s): %s: rc %d (%s) [%s]", fault_cur_name, fault_cur_k,
            cur_mode == FAULT_FROM ? "from k on" : "once", what, rc, adapt_strerror(rc),
            adapt_last_error());
 }
 
 /* Errors returned by the calls of one run (documented ones). */
-unsigned long run_errors;
+unsigned long fault_run_errors;
 
 /* rc must be 0 or one of the codes ok (0-terminated list). Returns rc. */
-int expect_rc(const char *what, int rc, const int *ok) {
+int fault_expect_rc(const char *what, int rc, const int *ok) {
   if (rc == 0) return 0;
   for (; *ok; ok++)
     if (rc == *ok) {
-      run_errors++;
-      if (adapt_last_error()[0] == '\0') fail_run("no adapt_last_error detail", rc);
+      fault_run_errors++;
+      if (adapt_last_error()[0] == '\0') fault_fail_run("no adapt_last_error detail", rc);
       return rc;
     }
-  fail_run(what, rc);
+  fault_fail_run(what, rc);
   return rc;
 }
 
-const int ok_none[] = {0};
-const int ok_nomem[] = {-ENOMEM, 0};
-const int ok_latency[] = {-ENOMEM, -ENODATA, 0};
+const int fault_ok_none[] = {0};
+const int fault_ok_nomem[] = {-ENOMEM, 0};
+const int fault_ok_latency[] = {-ENOMEM, -ENODATA, 0};
 
 /* Problems found inside bodies and callbacks (counted, reported by the main
  * thread: cmocka's asserts are for the main thread only). relaxed: read
  * after the calls returned (their joins order the increments). */
 static atomic_ulong body_bad;
-void bad(void) { atomic_fetch_add_explicit(&body_bad, 1, memory_order_relaxed); }
+void fault_bad(void) { atomic_fetch_add_explicit(&body_bad, 1, memory_order_relaxed); }
 
 /* --- Inputs and per-index visit counts ------------------------------------ */
 
-size_t n_elems; /* elements per call (scaled for the sanitizers) */
-atomic_uchar marks[N_MAX];
-uint64_t in[N_MAX];
-uint64_t out[N_MAX];
+size_t fault_n_elems; /* elements per call (scaled for the sanitizers) */
+atomic_uchar fault_marks[N_MAX];
+uint64_t fault_in[N_MAX];
+uint64_t fault_out[N_MAX];
 
 /* relaxed: counts, read after the call's join. */
-void mark(size_t i) { atomic_fetch_add_explicit(&marks[i], 1, memory_order_relaxed); }
+void fault_mark(size_t i) { atomic_fetch_add_explicit(&fault_marks[i], 1, memory_order_relaxed); }
 
-void clear_marks(void) {
-  for (size_t i = 0; i < n_elems; i++) atomic_store_explicit(&marks[i], 0, memory_order_relaxed);
+void fault_clear_marks(void) {
+  for (size_t i = 0; i < fault_n_elems; i++)
+    atomic_store_explicit(&fault_marks[i], 0, memory_order_relaxed);
 }
 
 /* Every index of [0, n) visited `want` times. */
-void check_marks(const char *what, size_t n, unsigned want) {
+void fault_check_marks(const char *what, size_t n, unsigned want) {
   for (size_t i = 0; i < n; i++) {
-    unsigned v = atomic_load_explicit(&marks[i], memory_order_relaxed);
+    unsigned v = atomic_load_explicit(&fault_marks[i], memory_order_relaxed);
     if (v != want) {
-      fail_msg("%s, k=%lu: %s: index %zu visited %u times, expected %u", cur_name, cur_k, what, i,
-               v, want);
+      fail_msg("%s, k=%lu: %s: index %zu visited %u times, expected %u", fault_cur_name,
+               fault_cur_k, what, i, v, want);
     }
   }
 }
 
 static _Thread_local volatile uint64_t sink;
-void burn(size_t i) {
+void fault_burn(size_t i) {
   uint64_t x = i;
   for (int k = 0; k < 16; k++) x = x * 0x9e3779b97f4a7c15ull + 1;
   sink = x;
 }
 
-void mark_body(size_t b, size_t e, void *ctx) {
+void fault_mark_body(size_t b, size_t e, void *ctx) {
   for (size_t i = b; i < e; i++) {
-    mark(i);
-    burn(i);
+    fault_mark(i);
+    fault_burn(i);
   }
 }
 
-void op_mark(void *elem, void *ctx) {
+void fault_op_mark(void *elem, void *ctx) {
   atomic_fetch_add_explicit((atomic_uchar *)elem, 1, memory_order_relaxed); /* a count */
 }
-void op_mark_range(void *first, size_t n, void *ctx) {
-  for (size_t i = 0; i < n; i++) op_mark((atomic_uchar *)first + i, ctx);
+void fault_op_mark_range(void *first, size_t n, void *ctx) {
+  for (size_t i = 0; i < n; i++) fault_op_mark((atomic_uchar *)first + i, ctx);
 }
 static uint64_t f3(uint64_t v) { return v * 3 + 1; }
-void op_f3(const void *a, void *b, void *ctx) { *(uint64_t *)b = f3(*(const uint64_t *)a); }
-affine affine_of(uint64_t i) { return (affine){2 * i + 1, i ^ 0x5bd1e995u}; }
-affine scan_in[N_MAX];
+void fault_op_f3(const void *a, void *b, void *ctx) { *(uint64_t *)b = f3(*(const uint64_t *)a); }
+affine fault_affine_of(uint64_t i) { return (affine){2 * i + 1, i ^ 0x5bd1e995u}; }
+affine fault_scan_in[N_MAX];
 
-void check_out_f3(const char *what) {
-  for (size_t i = 0; i < n_elems; i++)
-    if (out[i] != f3(in[i])) {
-      fail_msg("%s, k=%lu: %s: out[%zu] wrong", cur_name, cur_k, what, i);
+void fault_check_out_f3(const char *what) {
+  for (size_t i = 0; i < fault_n_elems; i++)
+    if (fault_out[i] != f3(fault_in[i])) {
+      fail_msg("%s, k=%lu: %s: out[%zu] wrong", fault_cur_name, fault_cur_k, what, i);
     }
 }
 
-char trace_path[128];
+char fault_trace_path[128];
 
 /* --- The harness ------------------------------------------------------------ */
 
@@ -184,11 +185,11 @@ typedef struct tally {
 } tally;
 
 static void run_once(const scenario *s, fault_mode mode, unsigned long k, tally *t) {
-  cur_name = s->name;
-  cur_k = k;
+  fault_cur_name = s->name;
+  fault_cur_k = k;
   cur_mode = mode;
   long live0 = fault_live_blocks();
-  run_errors = 0;
+  fault_run_errors = 0;
   atomic_store_explicit(&body_bad, 0, memory_order_relaxed);
   if (s->start) {
     adapt_config cfg = {0};
@@ -207,9 +208,9 @@ static void run_once(const scenario *s, fault_mode mode, unsigned long k, tally 
   /* The runtime, if still up (this thread is then worker 0), is usable
    * afterwards; a start after a failed one is checked by the next run. */
   if (adapt_worker_id() == 0) {
-    clear_marks();
-    assert_int_equal(adapt_for(0, n_elems, mark_body, NULL, NULL), 0);
-    check_marks("adapt_for after the run", n_elems, 1);
+    fault_clear_marks();
+    assert_int_equal(adapt_for(0, fault_n_elems, fault_mark_body, NULL, NULL), 0);
+    fault_check_marks("adapt_for after the run", fault_n_elems, 1);
   }
   adapt_finalize();
   if (settled_task_count() != base_tasks)
@@ -219,7 +220,7 @@ static void run_once(const scenario *s, fault_mode mode, unsigned long k, tally 
     fail_msg("%s, k=%lu: %ld blocks leaked", s->name, k, fault_live_blocks() - live0);
   t->runs++;
   t->injected += injected > 0;
-  t->errors += run_errors > 0;
+  t->errors += fault_run_errors > 0;
   if (!injected && seen > t->clean_allocs) t->clean_allocs = seen;
 }
 
@@ -289,8 +290,8 @@ static void test_thread_creation(void **state) {
     snprintf(env, sizeof env, "%d", nw);
     setenv("ADAPT_WORKERS", env, 1);
     for (int k = 1; k <= nw; k++) {
-      cur_name = "threads";
-      cur_k = (unsigned long)k;
+      fault_cur_name = "threads";
+      fault_cur_k = (unsigned long)k;
       long live0 = fault_live_blocks();
       adapt_config cfg = {0};
       cfg.workers = nw;
@@ -298,7 +299,7 @@ static void test_thread_creation(void **state) {
       int rc = adapt_init(&cfg);
       fault_disarm();
       if (k < nw) {
-        if (rc != -EAGAIN) fail_run("adapt_init with a failing pthread_create", rc);
+        if (rc != -EAGAIN) fault_fail_run("adapt_init with a failing pthread_create", rc);
         assert_int_equal(fault_injected(), 1);
         assert_non_null(strstr(adapt_last_error(), "thread"));
         assert_int_equal(settled_task_count(), base_tasks); /* before any finalize */
@@ -308,21 +309,21 @@ static void test_thread_creation(void **state) {
         assert_int_equal(rc, 0);
         adapt_finalize();
       }
-      clear_marks();
+      fault_clear_marks();
       fault_thread_arm((unsigned long)k);
-      rc = adapt_for(0, n_elems, mark_body, NULL, NULL); /* lazy start */
+      rc = adapt_for(0, fault_n_elems, fault_mark_body, NULL, NULL); /* lazy start */
       fault_disarm();
       assert_int_equal(rc, k < nw ? -EAGAIN : 0);
-      check_marks("adapt_for (lazy start)", n_elems, k < nw ? 0 : 1);
+      fault_check_marks("adapt_for (lazy start)", fault_n_elems, k < nw ? 0 : 1);
       failed += k < nw;
       adapt_finalize();
       assert_int_equal(settled_task_count(), base_tasks);
       assert_int_equal(fault_live_blocks(), live0);
       assert_int_equal(adapt_init(&cfg), 0);
       assert_int_equal(adapt_num_workers(), nw);
-      clear_marks();
-      assert_int_equal(adapt_for(0, n_elems, mark_body, NULL, NULL), 0);
-      check_marks("adapt_for after a failed start", n_elems, 1);
+      fault_clear_marks();
+      assert_int_equal(adapt_for(0, fault_n_elems, fault_mark_body, NULL, NULL), 0);
+      fault_check_marks("adapt_for after a failed start", fault_n_elems, 1);
       adapt_finalize();
       assert_int_equal(settled_task_count(), base_tasks);
       assert_int_equal(fault_live_blocks(), live0);
@@ -351,25 +352,25 @@ int main(void) {
   pthread_t t;
   if (pthread_create(&t, NULL, no_op, NULL) == 0) pthread_join(t, NULL);
   base_tasks = settled_task_count_any();
-  n_elems = adapt_test_scale(N_MAX, N_MAX / 8);
+  fault_n_elems = adapt_test_scale(N_MAX, N_MAX / 8);
   /* The calling thread's grain caches (a heap table per thread, kept until
    * the thread exits: loop.c, seq_engine.c) are made before the runs count
    * their blocks; the workers' go with their threads at adapt_finalize. */
-  if (adapt_for(0, 1000, mark_body, NULL, NULL) != 0 ||
-      adapt_for_each_range(marks, 1000, 1, op_mark_range, NULL, NULL) != 0) {
+  if (adapt_for(0, 1000, fault_mark_body, NULL, NULL) != 0 ||
+      adapt_for_each_range(fault_marks, 1000, 1, fault_op_mark_range, NULL, NULL) != 0) {
     fprintf(stderr, "fault_driver: the warm-up calls failed\n");
     return 1;
   }
   adapt_finalize();
-  memset(marks, 0, sizeof marks);
+  memset(fault_marks, 0, sizeof fault_marks);
   for (size_t i = 0; i < N_MAX; i++) {
-    in[i] = i;
-    scan_in[i] = affine_of(i);
+    fault_in[i] = i;
+    fault_scan_in[i] = fault_affine_of(i);
   }
   /* Lazy starts use WORKERS workers, like the explicit ones. */
   setenv("ADAPT_WORKERS", "4", 1);
   const char *tmp = getenv("TMPDIR");
-  snprintf(trace_path, sizeof trace_path, "%s/adapt-fault-trace-%ld.csv",
+  snprintf(fault_trace_path, sizeof fault_trace_path, "%s/adapt-fault-trace-%ld.csv",
            tmp && *tmp ? tmp : "/tmp", (long)getpid());
   const struct CMUnitTest tests[] = {
       FAULT_TEST(test_init),
@@ -385,6 +386,6 @@ int main(void) {
       FAULT_TEST(test_thread_creation),
   };
   int rc = adapt_test_run("fault injection", tests);
-  unlink(trace_path);
+  unlink(fault_trace_path);
   return rc;
 }

@@ -22,7 +22,7 @@ enum { INNER = 64 };
 static void nested_body(size_t b, size_t e, void *ctx) {
   const adapt_attr *inner = ctx;
   for (size_t i = b; i < e; i++)
-    if (adapt_for(i * INNER, (i + 1) * INNER, mark_body, NULL, inner) != 0) bad();
+    if (adapt_for(i * INNER, (i + 1) * INNER, fault_mark_body, NULL, inner) != 0) fault_bad();
 }
 
 static void run_for_sched(adapt_sched s) {
@@ -30,13 +30,15 @@ static void run_for_sched(adapt_sched s) {
   outer.sched = s;
   inner.sched = (adapt_sched)(s % (ADAPT_SCHED_COUNT - 1) + 1); /* another explicit one */
   inner.grain = 8;
-  clear_marks();
-  int rc = adapt_for(0, n_elems / INNER, nested_body, &inner, &outer);
-  if (expect_rc("adapt_for", rc, ok_none) == 0) check_marks("adapt_for", n_elems, 1);
-  clear_marks();
+  fault_clear_marks();
+  int rc = adapt_for(0, fault_n_elems / INNER, nested_body, &inner, &outer);
+  if (fault_expect_rc("adapt_for", rc, fault_ok_none) == 0)
+    fault_check_marks("adapt_for", fault_n_elems, 1);
+  fault_clear_marks();
   outer.grain = 16;
-  rc = adapt_for(0, n_elems, mark_body, NULL, &outer);
-  if (expect_rc("adapt_for", rc, ok_none) == 0) check_marks("adapt_for", n_elems, 1);
+  rc = adapt_for(0, fault_n_elems, fault_mark_body, NULL, &outer);
+  if (fault_expect_rc("adapt_for", rc, fault_ok_none) == 0)
+    fault_check_marks("adapt_for", fault_n_elems, 1);
 }
 
 void sc_for_all(void) {
@@ -60,9 +62,9 @@ static void tree(size_t lo, size_t hi) {
     if ((lo / INNER) % 4 == 0) {
       adapt_attr a = {0};
       a.sched = ADAPT_SCHED_LOOPFRAME;
-      if (adapt_for(lo, hi, mark_body, NULL, &a) != 0) bad();
+      if (adapt_for(lo, hi, fault_mark_body, NULL, &a) != 0) fault_bad();
     } else {
-      mark_body(lo, hi, NULL);
+      fault_mark_body(lo, hi, NULL);
     }
     return;
   }
@@ -70,22 +72,22 @@ static void tree(size_t lo, size_t hi) {
   span upper = {mid, hi};
   adapt_scope s;
   if (adapt_scope_begin(&s) != 0) {
-    bad();
+    fault_bad();
     return;
   }
-  if (adapt_spawn(&s, tree_task, &upper) != 0) bad();
+  if (adapt_spawn(&s, tree_task, &upper) != 0) fault_bad();
   tree(lo, mid);
-  if (adapt_sync(&s) != 0) bad();
+  if (adapt_sync(&s) != 0) fault_bad();
 }
 
 void sc_tasks(void) {
-  clear_marks();
+  fault_clear_marks();
   adapt_scope s;
-  if (expect_rc("adapt_scope_begin", adapt_scope_begin(&s), ok_none)) return;
-  span all = {0, n_elems};
-  expect_rc("adapt_spawn", adapt_spawn(&s, tree_task, &all), ok_none);
-  expect_rc("adapt_sync", adapt_sync(&s), ok_none);
-  check_marks("spawn/sync", n_elems, 1);
+  if (FAULT_CALL(fault_ok_none, adapt_scope_begin, &s)) return;
+  span all = {0, fault_n_elems};
+  FAULT_CALL(fault_ok_none, adapt_spawn, &s, tree_task, &all);
+  FAULT_CALL(fault_ok_none, adapt_sync, &s);
+  fault_check_marks("spawn/sync", fault_n_elems, 1);
 }
 
 /* --- The adaptive API: a user task whose reducer checks sequence order ---- */
@@ -110,14 +112,14 @@ static void aff_splitter(adapt_frame *f, void *wv, int count, adapt_reply_set *r
 }
 
 static void aff_reducer(void *vw, void *tw, void *cv) {
-  if (!aff_merge(vw, tw)) bad(); /* out of sequence order */
+  if (!aff_merge(vw, tw)) fault_bad(); /* out of sequence order */
 }
 
 static void aff_chunk(aff_work *w, size_t b, size_t e, const void *cv) {
   for (size_t i = b; i < e; i++) {
-    mark(i);
-    burn(i);
-    w->acc = compose(w->acc, affine_of(i));
+    fault_mark(i);
+    fault_burn(i);
+    w->acc = compose(w->acc, fault_affine_of(i));
   }
 }
 
@@ -127,19 +129,20 @@ static void aff_entry(adapt_frame *f, void *wv, void *cv) {
 
 void sc_adaptive(void) {
   affine want = {1, 0};
-  for (size_t i = 0; i < n_elems; i++) want = compose(want, affine_of(i));
+  for (size_t i = 0; i < fault_n_elems; i++) want = compose(want, fault_affine_of(i));
   for (int preempt = 0; preempt < 2; preempt++) {
-    clear_marks();
+    fault_clear_marks();
     aff_ctx c = {preempt};
-    aff_work w = {0, 0, n_elems, {1, 0}};
+    aff_work w = {0, 0, fault_n_elems, {1, 0}};
     adapt_task task = {aff_entry, aff_splitter, aff_reducer, sizeof(aff_work), &c};
     adapt_frame f;
-    if (expect_rc("adapt_begin", adapt_begin(&f, &task, &w), ok_none)) return;
+    if (FAULT_CALL(fault_ok_none, adapt_begin, &f, &task, &w)) return;
     aff_entry(&f, &w, &c);
-    expect_rc("adapt_end", adapt_end(&f), ok_none);
-    if (w.begin != n_elems || w.acc.a != want.a || w.acc.b != want.b)
-      fail_msg("%s, k=%lu: adaptive task: result out of sequence order", cur_name, cur_k);
-    check_marks("adaptive task", n_elems, 1);
+    FAULT_CALL(fault_ok_none, adapt_end, &f);
+    if (w.begin != fault_n_elems || w.acc.a != want.a || w.acc.b != want.b)
+      fail_msg("%s, k=%lu: adaptive task: result out of sequence order", fault_cur_name,
+               fault_cur_k);
+    fault_check_marks("adaptive task", fault_n_elems, 1);
   }
 }
 
@@ -147,14 +150,14 @@ void sc_adaptive(void) {
 
 static void cancel_body(size_t b, size_t e, void *ctx) {
   for (size_t i = b; i < e; i++) {
-    mark(i);
-    if (i == n_elems / 2 && adapt_cancel() != 0) bad();
+    fault_mark(i);
+    if (i == fault_n_elems / 2 && adapt_cancel() != 0) fault_bad();
   }
 }
 
 void sc_queries(void) {
-  clear_marks();
-  expect_rc("adapt_for", adapt_for(0, n_elems, mark_body, NULL, NULL), ok_none);
+  fault_clear_marks();
+  FAULT_CALL(fault_ok_none, adapt_for, 0, fault_n_elems, fault_mark_body, NULL, NULL);
   int nw = adapt_num_workers();
   assert_int_equal(nw, WORKERS);
   assert_int_equal(adapt_worker_id(), 0);
@@ -162,14 +165,14 @@ void sc_queries(void) {
   assert_true(idle >= 0 && idle <= nw - 1);
   for (int i = 0; i < nw; i++) {
     adapt_worker_stats st;
-    expect_rc("adapt_stats_get", adapt_stats_get(i, &st), ok_none);
+    FAULT_CALL(fault_ok_none, adapt_stats_get, i, &st);
     (void)adapt_worker_pu(i);
     (void)adapt_cache_shared_by(0, i);
   }
   (void)adapt_shared_cache_size();
   adapt_worker_stats none;
   int bad_id = adapt_stats_get(nw, &none);
-  if (bad_id != -EINVAL) fail_run("adapt_stats_get (id out of range)", bad_id);
+  if (bad_id != -EINVAL) fault_fail_run("adapt_stats_get (id out of range)", bad_id);
   assert_int_equal(adapt_version(), ADAPT_VERSION_HEX);
   assert_non_null(adapt_version_string());
   for (int sc = 0; sc < ADAPT_SCHED_COUNT; sc++) {
@@ -180,18 +183,19 @@ void sc_queries(void) {
   assert_int_equal(adapt_cancelled(), 0);
   assert_int_equal(adapt_cancel(), -EPERM); /* not in a body */
   double med, p90;
-  expect_rc("adapt_stats_steal_latency", adapt_stats_steal_latency(&med, &p90), ok_latency);
+  FAULT_CALL(fault_ok_latency, adapt_stats_steal_latency, &med, &p90);
   FILE *devnull = fopen("/dev/null", "w");
   adapt_stats_print(devnull);
   if (devnull) fclose(devnull);
   adapt_stats_reset();
-  clear_marks();
-  int rc = adapt_for(0, n_elems, cancel_body, NULL, NULL);
-  if (rc != -ECANCELED) fail_run("adapt_for with adapt_cancel", rc);
-  for (size_t i = 0; i < n_elems; i++)
-    if (atomic_load_explicit(&marks[i], memory_order_relaxed) > 1)
-      fail_msg("%s, k=%lu: cancelled adapt_for: index %zu ran twice", cur_name, cur_k, i);
-  expect_rc("adapt_try_finalize", adapt_try_finalize(), ok_none);
+  fault_clear_marks();
+  int rc = adapt_for(0, fault_n_elems, cancel_body, NULL, NULL);
+  if (rc != -ECANCELED) fault_fail_run("adapt_for with adapt_cancel", rc);
+  for (size_t i = 0; i < fault_n_elems; i++)
+    if (atomic_load_explicit(&fault_marks[i], memory_order_relaxed) > 1)
+      fail_msg("%s, k=%lu: cancelled adapt_for: index %zu ran twice", fault_cur_name, fault_cur_k,
+               i);
+  fault_expect_rc("adapt_try_finalize", adapt_try_finalize(), fault_ok_none);
 }
 
 /* --- A region run alone: another thread's region holds the workers ------- */
@@ -209,25 +213,25 @@ static void *solo_thread(void *arg) {
   /* acquire: pairs with the release store in hold_body: the main thread's
    * region holds the workers. */
   while (!atomic_load_explicit(&solo_inside, memory_order_acquire)) sched_yield();
-  clear_marks();
-  solo_rc[0] = adapt_for(0, n_elems, mark_body, NULL, NULL);
+  fault_clear_marks();
+  solo_rc[0] = adapt_for(0, fault_n_elems, fault_mark_body, NULL, NULL);
   solo_detail[0] = adapt_last_error()[0] != '\0';
   solo_marks[0] = solo_rc[0] ? 0 : 1;
   adapt_scope s;
-  span all = {0, n_elems};
+  span all = {0, fault_n_elems};
   solo_rc[1] = adapt_scope_begin(&s);
   solo_detail[1] = adapt_last_error()[0] != '\0';
-  if (!solo_rc[1] && (adapt_spawn(&s, tree_task, &all) != 0 || adapt_sync(&s) != 0)) bad();
+  if (!solo_rc[1] && (adapt_spawn(&s, tree_task, &all) != 0 || adapt_sync(&s) != 0)) fault_bad();
   solo_marks[1] = solo_marks[0] + (solo_rc[1] ? 0 : 1);
   aff_ctx c = {1};
-  aff_work w = {0, 0, n_elems, {1, 0}};
+  aff_work w = {0, 0, fault_n_elems, {1, 0}};
   adapt_task task = {aff_entry, aff_splitter, aff_reducer, sizeof(aff_work), &c};
   adapt_frame f;
   solo_rc[2] = adapt_begin(&f, &task, &w);
   solo_detail[2] = adapt_last_error()[0] != '\0';
   if (!solo_rc[2]) {
     aff_entry(&f, &w, &c);
-    if (adapt_end(&f) != 0 || w.begin != n_elems) bad();
+    if (adapt_end(&f) != 0 || w.begin != fault_n_elems) fault_bad();
   }
   solo_marks[2] = solo_marks[1] + (solo_rc[2] ? 0 : 1);
   /* release: pairs with the acquire load in hold_body (and the join orders
@@ -248,21 +252,21 @@ void sc_solo(void) {
   atomic_store_explicit(&solo_done, 0, memory_order_relaxed);
   pthread_t t;
   if (pthread_create(&t, NULL, solo_thread, NULL) != 0) {
-    fail_msg("%s, k=%lu: cannot create the thread", cur_name, cur_k);
+    fail_msg("%s, k=%lu: cannot create the thread", fault_cur_name, fault_cur_k);
   }
   adapt_attr a = {0};
   a.sched = ADAPT_SCHED_STATIC; /* one body call, on this thread */
   int rc = adapt_for(0, 1, hold_body, NULL, &a);
   pthread_join(t, NULL);
-  expect_rc("adapt_for (holding the workers)", rc, ok_none);
+  fault_expect_rc("adapt_for (holding the workers)", rc, fault_ok_none);
   static const char *const what[3] = {"adapt_for run alone", "adapt_scope_begin run alone",
                                       "adapt_begin run alone"};
   for (int i = 0; i < 3; i++) {
-    if (solo_rc[i] != 0 && solo_rc[i] != -ENOMEM) fail_run(what[i], solo_rc[i]);
-    if (solo_rc[i] && !solo_detail[i]) fail_run("no adapt_last_error detail", solo_rc[i]);
-    run_errors += solo_rc[i] != 0;
+    if (solo_rc[i] != 0 && solo_rc[i] != -ENOMEM) fault_fail_run(what[i], solo_rc[i]);
+    if (solo_rc[i] && !solo_detail[i]) fault_fail_run("no adapt_last_error detail", solo_rc[i]);
+    fault_run_errors += solo_rc[i] != 0;
   }
-  check_marks("calls run alone", n_elems, solo_marks[2]);
+  fault_check_marks("calls run alone", fault_n_elems, solo_marks[2]);
 }
 
 /* --- Starting the runtime: explicitly (with a trace), lazily -------------- */
@@ -270,59 +274,61 @@ void sc_solo(void) {
 void sc_init(void) {
   adapt_config cfg = {0};
   cfg.workers = WORKERS;
-  cfg.trace_file = trace_path; /* the name is copied, events are buffered */
-  if (expect_rc("adapt_init", adapt_init(&cfg), ok_nomem)) return;
-  expect_rc("adapt_init (same configuration)", adapt_init(&cfg), ok_none);
-  clear_marks();
-  if (!expect_rc("adapt_for", adapt_for(0, n_elems, mark_body, NULL, NULL), ok_none))
-    check_marks("adapt_for", n_elems, 1);
-  expect_rc("adapt_try_finalize", adapt_try_finalize(), ok_none);
+  cfg.trace_file = fault_trace_path; /* the name is copied, events are buffered */
+  if (FAULT_CALL(fault_ok_nomem, adapt_init, &cfg)) return;
+  fault_expect_rc("adapt_init (same configuration)", adapt_init(&cfg), fault_ok_none);
+  fault_clear_marks();
+  if (!FAULT_CALL(fault_ok_none, adapt_for, 0, fault_n_elems, fault_mark_body, NULL, NULL))
+    fault_check_marks("adapt_for", fault_n_elems, 1);
+  fault_expect_rc("adapt_try_finalize", adapt_try_finalize(), fault_ok_none);
 }
 
 /* adapt_with_workers's fn: a loop over every element (its code in *ctx). */
-static void limited_marks(void *ctx) { *(int *)ctx = adapt_for(0, n_elems, mark_body, NULL, NULL); }
+static void limited_marks(void *ctx) {
+  *(int *)ctx = adapt_for(0, fault_n_elems, fault_mark_body, NULL, NULL);
+}
 
 /* Each entry point starts the runtime lazily while the previous ones could
  * not: a failed start has no effect. */
 void sc_lazy(void) {
-  clear_marks();
-  int rc = expect_rc("adapt_for", adapt_for(0, n_elems, mark_body, NULL, NULL), ok_nomem);
-  check_marks("adapt_for", n_elems, rc ? 0 : 1);
+  fault_clear_marks();
+  int rc = FAULT_CALL(fault_ok_nomem, adapt_for, 0, fault_n_elems, fault_mark_body, NULL, NULL);
+  fault_check_marks("adapt_for", fault_n_elems, rc ? 0 : 1);
 
-  clear_marks();
+  fault_clear_marks();
   int inner = 1;
-  rc = expect_rc("adapt_with_workers", adapt_with_workers(2, limited_marks, &inner), ok_nomem);
-  if (!rc) expect_rc("adapt_for (in adapt_with_workers)", inner, ok_none);
-  check_marks("adapt_with_workers", n_elems, rc ? 0 : 1);
+  rc = FAULT_CALL(fault_ok_nomem, adapt_with_workers, 2, limited_marks, &inner);
+  if (!rc) fault_expect_rc("adapt_for (in adapt_with_workers)", inner, fault_ok_none);
+  fault_check_marks("adapt_with_workers", fault_n_elems, rc ? 0 : 1);
 
-  clear_marks();
+  fault_clear_marks();
   adapt_scope s;
-  if (!expect_rc("adapt_scope_begin", adapt_scope_begin(&s), ok_nomem)) {
-    span all = {0, n_elems};
-    expect_rc("adapt_spawn", adapt_spawn(&s, tree_task, &all), ok_none);
-    expect_rc("adapt_sync", adapt_sync(&s), ok_none);
-    check_marks("spawn/sync", n_elems, 1);
+  if (!FAULT_CALL(fault_ok_nomem, adapt_scope_begin, &s)) {
+    span all = {0, fault_n_elems};
+    FAULT_CALL(fault_ok_none, adapt_spawn, &s, tree_task, &all);
+    FAULT_CALL(fault_ok_none, adapt_sync, &s);
+    fault_check_marks("spawn/sync", fault_n_elems, 1);
   }
 
   aff_ctx c = {1};
-  aff_work w = {0, 0, n_elems, {1, 0}};
+  aff_work w = {0, 0, fault_n_elems, {1, 0}};
   adapt_task task = {aff_entry, aff_splitter, aff_reducer, sizeof(aff_work), &c};
   adapt_frame f;
-  clear_marks();
-  if (!expect_rc("adapt_begin", adapt_begin(&f, &task, &w), ok_nomem)) {
+  fault_clear_marks();
+  if (!FAULT_CALL(fault_ok_nomem, adapt_begin, &f, &task, &w)) {
     aff_entry(&f, &w, &c);
-    expect_rc("adapt_end", adapt_end(&f), ok_none);
-    check_marks("adaptive task", n_elems, 1);
+    FAULT_CALL(fault_ok_none, adapt_end, &f);
+    fault_check_marks("adaptive task", fault_n_elems, 1);
   }
 
-  memset(out, 0, n_elems * sizeof *out);
-  rc = expect_rc("adapt_transform", adapt_transform(in, n_elems, 8, out, 8, op_f3, NULL, NULL),
-                 ok_nomem);
-  if (rc == 0) check_out_f3("adapt_transform");
-  for (size_t i = 0; rc && i < n_elems; i++)
-    if (out[i] != 0)
-      fail_msg("%s, k=%lu: adapt_transform: output written on error", cur_name, cur_k);
+  memset(fault_out, 0, fault_n_elems * sizeof *fault_out);
+  rc = FAULT_CALL(fault_ok_nomem, adapt_transform, fault_in, fault_n_elems, 8, fault_out, 8,
+                  fault_op_f3, NULL, NULL);
+  if (rc == 0) fault_check_out_f3("adapt_transform");
+  for (size_t i = 0; rc && i < fault_n_elems; i++)
+    if (fault_out[i] != 0)
+      fail_msg("%s, k=%lu: adapt_transform: output written on error", fault_cur_name, fault_cur_k);
 
   int nw = adapt_num_workers(); /* 1 when it cannot start the runtime */
-  if (nw != 1 && nw != WORKERS) fail_run("adapt_num_workers", nw);
+  if (nw != 1 && nw != WORKERS) fault_fail_run("adapt_num_workers", nw);
 }
