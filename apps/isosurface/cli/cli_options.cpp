@@ -148,44 +148,55 @@ bool parse_double(const char *s, double *out) {
 
 /* ---- Phase: parse the options ----------------------------------------- */
 
-/* The options stored as given (text) and those set by their presence (on). */
-const struct {
-  const char *flag;
+/* The options stored as given (text) and those set by their presence (on),
+ * by their member's name: the flag is --NAME, NAME the member's with '-'
+ * for '_' (--arrays: the member arrays_arg). */
+struct plain_option {
+  const char *name;
   std::string Options::*text;
   bool Options::*on;
-} plain_options[] = {{"--input", &Options::input, nullptr},
-                     {"--array", &Options::array, nullptr},
-                     {"--output", &Options::output, nullptr},
-                     {"--csv", &Options::csv, nullptr},
-                     {"--save-mesh", &Options::save_mesh, nullptr},
-                     {"--png", &Options::png, nullptr},
-                     {"--render", &Options::render, nullptr},
-                     {"--events", &Options::events, nullptr},
-                     {"--positions", &Options::positions, nullptr},
-                     {"--title", &Options::title, nullptr},
-                     {"--color-array", &Options::color_array, nullptr},
-                     {"--color-source", &Options::color_source, nullptr},
-                     {"--arrays", &Options::arrays_arg, nullptr},
-                     {"--tetrahedralize", nullptr, &Options::tetrahedralize},
-                     {"--cell-scalars", nullptr, &Options::cell_scalars},
-                     {"--peers", nullptr, &Options::peers},
-                     {"--verify", nullptr, &Options::verify},
-                     {"--smp-check", nullptr, &Options::smp_check},
-                     {"--predict-misses", nullptr, &Options::predict_misses},
-                     {"--fresh-output", nullptr, &Options::fresh_output},
-                     {"--quiet", nullptr, &Options::quiet}};
+};
+#define TEXT_OPTION(m)                                                                             \
+  plain_option { #m, &Options::m, nullptr }
+#define ON_OPTION(m)                                                                               \
+  plain_option { #m, nullptr, &Options::m }
+const plain_option plain_options[] = {TEXT_OPTION(input),
+                                      TEXT_OPTION(array),
+                                      TEXT_OPTION(output),
+                                      TEXT_OPTION(csv),
+                                      TEXT_OPTION(save_mesh),
+                                      TEXT_OPTION(png),
+                                      TEXT_OPTION(render),
+                                      TEXT_OPTION(events),
+                                      TEXT_OPTION(positions),
+                                      TEXT_OPTION(title),
+                                      TEXT_OPTION(color_array),
+                                      TEXT_OPTION(color_source),
+                                      plain_option{"arrays", &Options::arrays_arg, nullptr},
+                                      ON_OPTION(tetrahedralize),
+                                      ON_OPTION(cell_scalars),
+                                      ON_OPTION(peers),
+                                      ON_OPTION(verify),
+                                      ON_OPTION(smp_check),
+                                      ON_OPTION(predict_misses),
+                                      ON_OPTION(fresh_output),
+                                      ON_OPTION(quiet)};
+#undef TEXT_OPTION
+#undef ON_OPTION
+
+/* The plain option of flag, or nullptr. */
+const plain_option *find_plain_option(const std::string &flag) {
+  for (const plain_option &p : plain_options) {
+    std::string f = std::string("--") + p.name;
+    std::replace(f.begin(), f.end(), '_', '-');
+    if (f == flag) return &p;
+  }
+  return nullptr;
+}
 
 const Named<int> splitter_names[] = {{"local", ADAPT_SPLITTER_LOCAL},
                                      {"distant", ADAPT_SPLITTER_DISTANT},
                                      {"balanced", ADAPT_SPLITTER_BALANCED}};
-
-/* The entry of table for flag, or nullptr. */
-template <class Entry, size_t N>
-const Entry *find_option(const Entry (&table)[N], const std::string &flag) {
-  for (const Entry &e : table)
-    if (flag == e.flag) return &e;
-  return nullptr;
-}
 
 /* An integer option's value v in [lo, hi], else exit: "FLAG: expected WHAT". */
 uint64_t need_integer(const std::string &flag, const char *v, uint64_t lo, uint64_t hi,
@@ -501,7 +512,7 @@ Options parse_options(int argc, char **argv) {
                   ADAPT_VERSION_MAJOR, ADAPT_VERSION_MINOR, ADAPT_VERSION_PATCH,
                   adapt_version_string(), vtk_version().c_str());
       std::exit(EXIT_OK);
-    } else if (const auto *p = find_option(plain_options, a)) {
+    } else if (const auto *p = find_plain_option(a)) {
       if (p->text)
         o.*(p->text) = args.value();
       else
