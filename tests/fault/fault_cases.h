@@ -4,7 +4,8 @@
  * disarms and checks threads and leaks around it); it makes its calls,
  * checks each result with fault_expect_rc and the helpers below, and
  * reports through cmocka's fail_msg (main thread) or fault_bad() (bodies,
- * callbacks). Every name shared between the files has the fault_ prefix. */
+ * callbacks). The variables and helpers shared between the files have the
+ * fault_ prefix, the cases the sc_ one. */
 #ifndef TESTS_FAULT_FAULT_CASES_H
 #define TESTS_FAULT_FAULT_CASES_H
 
