@@ -10,8 +10,6 @@
 #include <algorithm>
 #include <execution>
 
-using std::execution::par;
-
 /* The forms of the makers (stl_algo::form). */
 enum { FOR_EACH, FOR_EACH_N };
 
@@ -22,16 +20,11 @@ static stl_impls stl_for_each(const stl_call &c) {
     m.kind = OUT_IO;
     m.io_src = c.in;
     if (c.form == FOR_EACH_N) {
-      m.f[STL_SEQ] = [=] { std::for_each_n(c.io, c.n, body); };
-      m.f[STL_ADAPT] = [=] { adapt::for_each_n(c.io, c.n, body); };
-      m.f[STL_PSTL] = c.in_arena([=] { std::for_each_n(par, c.io, c.n, body); });
+      STL_BY_NAME_NO_GNU(m, c, for_each_n, [=](auto for_each_n) { for_each_n(c.io, c.n, body); });
+      m.f[STL_GNU] = [=] { __gnu_parallel::for_each(c.io, c.io + c.n, body); };
       m.note = "gnu: for_each";
-    } else {
-      m.f[STL_SEQ] = [=] { std::for_each(c.io, c.io + c.n, body); };
-      m.f[STL_ADAPT] = [=] { adapt::for_each(c.io, c.io + c.n, body); };
-      m.f[STL_PSTL] = c.in_arena([=] { std::for_each(par, c.io, c.io + c.n, body); });
-    }
-    m.f[STL_GNU] = [=] { __gnu_parallel::for_each(c.io, c.io + c.n, body); };
+    } else
+      STL_BY_NAME(m, c, for_each, [=](auto for_each) { for_each(c.io, c.io + c.n, body); });
     m.f[STL_TBB] = c.in_arena([=] {
       double *io = c.io;
       stl_tbb_map(c.n, [=](size_t lo, size_t hi) {
@@ -45,9 +38,7 @@ static stl_impls stl_for_each(const stl_call &c) {
 static stl_impls stl_transform(const stl_call &c) {
   return stl_with_op(c.op, [&](auto op) {
     stl_impls m;
-    m.f[STL_SEQ] = [=] { std::transform(c.in, c.in + c.n, c.out, op); };
-    m.f[STL_ADAPT] = [=] { adapt::transform(c.in, c.in + c.n, c.out, op); };
-    m.f[STL_GNU] = [=] { __gnu_parallel::transform(c.in, c.in + c.n, c.out, op); };
+    STL_BY_NAME(m, c, transform, [=](auto transform) { transform(c.in, c.in + c.n, c.out, op); });
     m.f[STL_TBB] = c.in_arena([=] {
       const double *in = c.in;
       double *out = c.out;
@@ -55,7 +46,6 @@ static stl_impls stl_transform(const stl_call &c) {
         for (size_t i = lo; i < hi; i++) out[i] = op(in[i]);
       });
     });
-    m.f[STL_PSTL] = c.in_arena([=] { std::transform(par, c.in, c.in + c.n, c.out, op); });
     return m;
   });
 }
@@ -73,9 +63,7 @@ static void fill_peers(stl_impls &m, const stl_call &c, double v) {
 static stl_impls stl_fill(const stl_call &c) {
   stl_impls m;
   const double v = 1.5;
-  m.f[STL_SEQ] = [=] { std::fill(c.out, c.out + c.n, v); };
-  m.f[STL_ADAPT] = [=] { adapt::fill(c.out, c.out + c.n, v); };
-  m.f[STL_PSTL] = c.in_arena([=] { std::fill(par, c.out, c.out + c.n, v); });
+  STL_BY_NAME_NO_GNU(m, c, fill, [=](auto fill) { fill(c.out, c.out + c.n, v); });
   m.note = "gnu: generate";
   fill_peers(m, c, v);
   return m;
@@ -85,9 +73,7 @@ static stl_impls stl_generate(const stl_call &c) {
   stl_impls m;
   const double v = 2.5;
   auto gen = [v] { return v; };
-  m.f[STL_SEQ] = [=] { std::generate(c.out, c.out + c.n, gen); };
-  m.f[STL_ADAPT] = [=] { adapt::generate(c.out, c.out + c.n, gen); };
-  m.f[STL_PSTL] = c.in_arena([=] { std::generate(par, c.out, c.out + c.n, gen); });
+  STL_BY_NAME_NO_GNU(m, c, generate, [=](auto generate) { generate(c.out, c.out + c.n, gen); });
   fill_peers(m, c, v);
   return m;
 }

@@ -14,20 +14,17 @@
 #include <numeric>
 #include <type_traits>
 
-using std::execution::par;
-
 /* The forms of stl_count (stl_algo::form). */
 enum { COUNT_IF, COUNT };
 
 static stl_impls stl_reduce(const stl_call &c) {
   stl_impls m;
   m.kind = OUT_SUM;
-  m.f[STL_SEQ] = [=] { c.got->sum = std::reduce(c.in, c.in + c.n, 0.0); };
-  m.f[STL_ADAPT] = [=] { c.got->sum = adapt::reduce(c.in, c.in + c.n, 0.0); };
+  STL_BY_NAME_NO_GNU(m, c, reduce,
+                     [=](auto reduce) { c.got->sum = reduce(c.in, c.in + c.n, 0.0); });
   m.f[STL_GNU] = [=] { c.got->sum = __gnu_parallel::accumulate(c.in, c.in + c.n, 0.0); };
   m.f[STL_TBB] =
       c.in_arena([=] { c.got->sum = stl_tbb_sum(c.in, c.n, [](double x) { return x; }); });
-  m.f[STL_PSTL] = c.in_arena([=] { c.got->sum = std::reduce(par, c.in, c.in + c.n, 0.0); });
   m.note = "gnu: accumulate";
   return m;
 }
@@ -52,12 +49,11 @@ static stl_impls stl_transform_reduce(const stl_call &c) {
     stl_impls m;
     std::plus<double> plus;
     m.kind = OUT_SUM;
-    m.f[STL_SEQ] = [=] { c.got->sum = std::transform_reduce(c.in, c.in + c.n, 0.0, plus, op); };
-    m.f[STL_ADAPT] = [=] { c.got->sum = adapt::transform_reduce(c.in, c.in + c.n, 0.0, plus, op); };
+    STL_BY_NAME_NO_GNU(m, c, transform_reduce, [=](auto transform_reduce) {
+      c.got->sum = transform_reduce(c.in, c.in + c.n, 0.0, plus, op);
+    });
     m.f[STL_GNU] = gnu_inner_product(c, c.in, [op](double a, double) { return op(a); });
     m.f[STL_TBB] = c.in_arena([=] { c.got->sum = stl_tbb_sum(c.in, c.n, op); });
-    m.f[STL_PSTL] = c.in_arena(
-        [=] { c.got->sum = std::transform_reduce(par, c.in, c.in + c.n, 0.0, plus, op); });
     m.note = "gnu: inner_product";
     return m;
   });
@@ -89,16 +85,15 @@ static stl_impls stl_transform_reduce2(const stl_call &c) {
     auto mul = [op](double a, double b) { return op(a) * b; };
     m.kind = OUT_SUM;
     if (plain) {
-      m.f[STL_SEQ] = [=] { got->sum = std::transform_reduce(x, x + n, y, 0.0); };
-      m.f[STL_ADAPT] = [=] { got->sum = adapt::transform_reduce(x, x + n, y, 0.0); };
+      STL_BY_NAME_NO_GNU(m, c, transform_reduce, [=](auto transform_reduce) {
+        got->sum = transform_reduce(x, x + n, y, 0.0);
+      });
       m.f[STL_GNU] = [=] { got->sum = __gnu_parallel::inner_product(x, x + n, y, 0.0); };
-      m.f[STL_PSTL] = c.in_arena([=] { got->sum = std::transform_reduce(par, x, x + n, y, 0.0); });
     } else {
-      m.f[STL_SEQ] = [=] { got->sum = std::transform_reduce(x, x + n, y, 0.0, plus, mul); };
-      m.f[STL_ADAPT] = [=] { got->sum = adapt::transform_reduce(x, x + n, y, 0.0, plus, mul); };
+      STL_BY_NAME_NO_GNU(m, c, transform_reduce, [=](auto transform_reduce) {
+        got->sum = transform_reduce(x, x + n, y, 0.0, plus, mul);
+      });
       m.f[STL_GNU] = gnu_inner_product(c, y, mul);
-      m.f[STL_PSTL] =
-          c.in_arena([=] { got->sum = std::transform_reduce(par, x, x + n, y, 0.0, plus, mul); });
     }
     m.f[STL_TBB] = c.in_arena([=] { got->sum = tbb_dot(x, y, n, plain, mul); });
     m.note = "gnu: inner_product";
@@ -114,21 +109,15 @@ static stl_impls stl_count(const stl_call &c) {
     auto p = stl_make_above(op, 0.0);
     m.kind = OUT_INDEX;
     if (c.form == COUNT) {
-      m.f[STL_SEQ] = [=] { c.got->index = (size_t)std::count(c.in, c.in + c.n, v); };
-      m.f[STL_ADAPT] = [=] { c.got->index = (size_t)adapt::count(c.in, c.in + c.n, v); };
-      m.f[STL_GNU] = [=] { c.got->index = (size_t)__gnu_parallel::count(c.in, c.in + c.n, v); };
+      STL_BY_NAME(m, c, count,
+                  [=](auto count) { c.got->index = (size_t)count(c.in, c.in + c.n, v); });
       m.f[STL_TBB] = c.in_arena(
           [=] { c.got->index = stl_tbb_count_if(c.in, c.n, [v](double e) { return e == v; }); });
-      m.f[STL_PSTL] =
-          c.in_arena([=] { c.got->index = (size_t)std::count(par, c.in, c.in + c.n, v); });
       return m;
     }
-    m.f[STL_SEQ] = [=] { c.got->index = (size_t)std::count_if(c.in, c.in + c.n, p); };
-    m.f[STL_ADAPT] = [=] { c.got->index = (size_t)adapt::count_if(c.in, c.in + c.n, p); };
-    m.f[STL_GNU] = [=] { c.got->index = (size_t)__gnu_parallel::count_if(c.in, c.in + c.n, p); };
+    STL_BY_NAME(m, c, count_if,
+                [=](auto count_if) { c.got->index = (size_t)count_if(c.in, c.in + c.n, p); });
     m.f[STL_TBB] = c.in_arena([=] { c.got->index = stl_tbb_count_if(c.in, c.n, p); });
-    m.f[STL_PSTL] =
-        c.in_arena([=] { c.got->index = (size_t)std::count_if(par, c.in, c.in + c.n, p); });
     return m;
   });
 }

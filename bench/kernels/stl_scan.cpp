@@ -27,11 +27,10 @@ static stl_impls stl_copy_if(const stl_call &c) {
     const size_t n = c.n;
     stl_outcome *got = c.got;
     m.kind = OUT_COPY;
-    m.f[STL_SEQ] = [=] { got->index = (size_t)(std::copy_if(in, in + n, out, p) - out); };
-    m.f[STL_ADAPT] = [=] { got->index = (size_t)(adapt::copy_if(in, in + n, out, p) - out); };
+    STL_BY_NAME_NO_GNU(m, c, copy_if, [=](auto copy_if) {
+      got->index = (size_t)(copy_if(in, in + n, out, p) - out);
+    });
     m.f[STL_TBB] = c.in_arena([=] { got->index = stl_tbb_copy_if(in, n, out, p); });
-    m.f[STL_PSTL] =
-        c.in_arena([=] { got->index = (size_t)(std::copy_if(par, in, in + n, out, p) - out); });
     return m;
   });
 }

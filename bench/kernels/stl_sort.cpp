@@ -17,7 +17,11 @@ using std::execution::par;
 /* The form of stl_sort (stl_algo::form): bits. */
 enum { STABLE = 1, CMP = 2, INTS = 4, STRINGS = 8 };
 
-/* Every library's sort of [x, x + n), stable or not, by cmp if given. */
+/* Every library's sort of [x, x + n), stable or not, by cmp if given.
+ * Spelled out rather than through STL_BY_NAME (stl_impls.hpp), with which
+ * GCC inlines the two stable sorts differently: std's 204.1 and adapt's
+ * 205.3 instructions per element instead of 205.3 and 204.1 (n = 2e5, one
+ * worker, bench/scripts/stl_cachesim.sh --ir). */
 template <class T, class... Cmp>
 static stl_impls sorts(const stl_call &c, bool stable, T *x, size_t n, Cmp... cmp) {
   stl_impls m;
