@@ -45,7 +45,10 @@
  * push overwrites a slot whose entry is live.
  * SEEDED_BUG 3: the join rewrites A's frame as soon as its lock-free look
  * sees head past the task, before the lock decides: a thief that then
- * takes A reads the rewritten frame. */
+ * takes A reads the rewritten frame.
+ * SEEDED_BUG 4: the thief that takes A leaves its frame's remote as the
+ * fork left it (the stack's bytes): the join's wait ends before the task
+ * ran, or never. */
 
 #ifndef NTH
 #define NTH 2
@@ -291,7 +294,12 @@ active [NTH] proctype thief() {
 #ifndef LIMIT
               /* A's slot points to its frame: read the task there, and
                * write its w, remote (0) and splits, which the fork left */
-              if :: ent == A -> assert(frame == FR_TASK); child_remote = 0
+              if :: ent == A -> assert(frame == FR_TASK);
+#if SEEDED_BUG != 4
+                 child_remote = 0
+#else
+                 skip                           /* BUG: the stack's remote kept */
+#endif
                  :: else -> skip fi;
 #endif
               d_step { taken[ent]++; busy[h % CAP] = 0; assert(taken[ent] == 1) }
