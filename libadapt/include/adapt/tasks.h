@@ -254,8 +254,8 @@ typedef struct adapt__tls_block {
   struct adapt__team *team;
   /* adapt__cancel_top: its innermost cancellation scope. */
   adapt__cancel_scope *cancel_top;
-  /* adapt__tls_tasks: the child tasks its inline adapt_join is running
-   * (the join's cancellation barrier, one add and one subtract). Not next
+  /* adapt__tls_tasks: the tasks its inline adapt_join and adapt_sync are
+   * running (their cancellation barrier, one add and one subtract). Not next
    * to frames: the join's two stores would be merged into vector code. */
   unsigned tasks;
 } adapt__tls_block;
