@@ -3,8 +3,8 @@
  * NTH thieves.
  *
  * Owner (worker 0), as adapt_fork + adapt__for_loopframe + adapt_spawn
- * would run it: fork A (the frame holds A's task; the slot only a pointer
- * to the frame); scope_open (floor 1); push_entry L (a splittable loop
+ * would run it: fork A (the frame holds A's task, its remote left as the
+ * stack held it; the slot only a pointer to the frame); scope_open (floor 1); push_entry L (a splittable loop
  * entry, not counted); the loop; pop_locked(floor 1) (removes L if no
  * thief did: after it no split of L may run, the loop frame L points to is
  * gone); scope_push B; scope_push C (CAP = 3, one slot kept free, so C may
@@ -14,7 +14,8 @@
  * the lock), rewrite the frame (the scope of one task) and wait for the
  * thief's remote; then the frame is gone.
  * Thieves: adapt__deque_steal, NATT attempts each: lock; head + 1; load
- *   tail; copy the slot (for A: read the task from the frame; or call split, whose answer KEEP/LAST/DROP/FAIL is
+ *   tail; copy the slot (for A: read the task from the frame and zero its
+ *   remote; or call split, whose answer KEEP/LAST/DROP/FAIL is
  *   left free here: model (d) refines it); count a piece in splits under the
  *   lock; unlock; run; remote + 1.
  * A push below the owner's cached limit (a head it read + CAP - 1) does
@@ -44,7 +45,10 @@
  * push overwrites a slot whose entry is live.
  * SEEDED_BUG 3: the join rewrites A's frame as soon as its lock-free look
  * sees head past the task, before the lock decides: a thief that then
- * takes A reads the rewritten frame. */
+ * takes A reads the rewritten frame.
+ * SEEDED_BUG 4: the thief that takes A leaves its frame's remote as the
+ * fork left it (the stack's bytes): the join's wait ends before the task
+ * ran, or never. */
 
 #ifndef NTH
 #define NTH 2
@@ -87,7 +91,8 @@ bool lf_alive;             /* L's loop frame is on the owner's stack */
 #define FR_TASK 1
 #define FR_SCOPE 2
 byte frame = FR_GONE;      /* A's child frame: holds the task, rewritten, or gone */
-byte child_remote;         /* A's frame's remote: + 1 by the thief that ran it */
+byte child_remote;         /* A's frame's remote: 0 by the thief that takes A
+                              (under the lock), + 1 once it ran it */
 bool joining;              /* ghost: the owner's pop is A's join */
 
 inline dq_lock() { atomic { lock == 0 -> lock = 1 } }
@@ -213,6 +218,8 @@ active proctype owner() {
   /* adapt_fork A: the frame, then the slot's pointer to it (index 0); the
    * deque is empty: the push succeeds */
   frame = FR_TASK;
+  child_remote = 1;                            /* not written by the fork: what the
+                                                  stack held (the worst: "done") */
   push(A, ok);
   assert(ok);
   /* scope_open: floor 1 */
@@ -285,8 +292,15 @@ active [NTH] proctype thief() {
               ent = NONE
            :: else ->
 #ifndef LIMIT
-              /* A's slot points to its frame: read the task there */
-              if :: ent == A -> assert(frame == FR_TASK) :: else -> skip fi;
+              /* A's slot points to its frame: read the task there, and
+               * write its w, remote (0) and splits, which the fork left */
+              if :: ent == A -> assert(frame == FR_TASK);
+#if SEEDED_BUG != 4
+                 child_remote = 0
+#else
+                 skip                           /* BUG: the stack's remote kept */
+#endif
+                 :: else -> skip fi;
 #endif
               d_step { taken[ent]++; busy[h % CAP] = 0; assert(taken[ent] == 1) }
            fi;

@@ -47,7 +47,7 @@ CHECKS="
 request   safety 1
 theft     safety 1
 theft     safety 1,2  -DISSUE5
-deque     safety 1,3
+deque     safety 1,3,4
 deque     safety 2    -DLIMIT
 loopframe safety 1,2
 loopframe safety 1    -DG=2 -DNATT=2

@@ -15,7 +15,6 @@ int adapt__deque_init(adapt__deque *d) {
   atomic_init(&d->lock, 0);
   d->limit = ADAPT_DEQUE_CAP - 1; /* head 0 */
   d->sleepers = &adapt__rt.sleepers;
-  d->headp = &d->head;
   d->slots = malloc(sizeof(adapt__spawned) * ADAPT_DEQUE_CAP);
   return d->slots ? 0 : -ENOMEM;
 }
@@ -133,7 +132,14 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *res
   }
   int got = 1;
   if (c) {
-    /* Run as a task of the frame's scope of one (remote counts it). */
+    /* Run as a task of the frame's scope of one (remote counts it). The
+     * fork left the scope's w, remote and splits to us: written before
+     * the unlock below, whose release pairs with the acquire of the lock
+     * by the frame's join (adapt_join takes it to find the task gone)
+     * before it reads them. */
+    c->w = d->owner;
+    atomic_store_explicit(&c->remote, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->splits, 0, memory_order_relaxed);
     *out = (adapt__spawned){.scope = es, .fn = c->fn, .arg = c->arg};
   } else if (e->split) {
     /* Splittable entry: the owner cannot pop it while we hold head past it

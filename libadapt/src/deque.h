@@ -53,16 +53,19 @@ typedef struct adapt__deque {
   /* --- Thieves: head and the lock (owner takes it only on a conflict) --- */
   _Alignas(ADAPT_CACHE_LINE) atomic_size_t head;
   atomic_int lock;
+  /* tail is ADAPT__DEQUE_HEAD_GAP (64) bytes after head, where the inline
+   * pops of <adapt/tasks.h> read head (a cache line of 64 bytes or less
+   * keeps them apart; a larger ADAPT_CACHE_LINE puts both on one). */
+  char gap_[ADAPT__DEQUE_HEAD_GAP - sizeof(atomic_size_t) - sizeof(atomic_int)];
   /* --- Owner: tail (read by thieves), then owner-only fields; from tail
    * on, the layout of adapt__deque_end (<adapt/tasks.h>) --- */
-  _Alignas(ADAPT_CACHE_LINE) atomic_size_t tail;
+  atomic_size_t tail;
   adapt__spawned *slots; /* ADAPT_DEQUE_CAP entries */
   /* Pushes of indices below it are safe without reading head: a value of
    * head read (acquire) + ADAPT_DEQUE_CAP - 1 (see adapt__deque_next_slot;
    * head only grows, but for a failing thief's one-step excursion). */
   size_t limit;
   atomic_int *sleepers;        /* &adapt__rt.sleepers */
-  atomic_size_t *headp;        /* &head */
   struct adapt__worker *owner; /* the worker holding it (adapt__worker_new) */
 } adapt__deque;
 
@@ -74,9 +77,10 @@ ADAPT__DEQUE_SAME(tail, tail);
 ADAPT__DEQUE_SAME(slots, slots);
 ADAPT__DEQUE_SAME(limit, limit);
 ADAPT__DEQUE_SAME(sleepers, sleepers);
-ADAPT__DEQUE_SAME(headp, head);
 ADAPT__DEQUE_SAME(owner, owner);
 #undef ADAPT__DEQUE_SAME
+_Static_assert(offsetof(adapt__deque, tail) - offsetof(adapt__deque, head) == ADAPT__DEQUE_HEAD_GAP,
+               "head is not ADAPT__DEQUE_HEAD_GAP (tasks.h) bytes before tail");
 
 /* The owner's end of d, as the inline adapt_spawn/adapt_sync see it. */
 static inline adapt__deque_end *adapt__deque_end_of(adapt__deque *d) {

@@ -45,28 +45,13 @@ typedef struct adapt__scope {
 
 _Static_assert(sizeof(adapt__scope) <= sizeof(adapt_scope), "adapt_scope too small");
 _Static_assert(sizeof(adapt_child) == sizeof(adapt_scope), "adapt_child is a scope");
-#define ADAPT__SCOPE_SAME(f)                                                                       \
-  _Static_assert(offsetof(adapt__scope, f) == offsetof(adapt__scope_layout, f),                    \
-                 "adapt__scope_layout." #f " (tasks.h) is not adapt__scope's")
-ADAPT__SCOPE_SAME(w);
-ADAPT__SCOPE_SAME(dq);
-ADAPT__SCOPE_SAME(floor);
-ADAPT__SCOPE_SAME(thread);
-ADAPT__SCOPE_SAME(pushed);
-ADAPT__SCOPE_SAME(local);
-ADAPT__SCOPE_SAME(key);
-ADAPT__SCOPE_SAME(magic);
-ADAPT__SCOPE_SAME(team);
-ADAPT__SCOPE_SAME(remote);
-ADAPT__SCOPE_SAME(splits);
-#undef ADAPT__SCOPE_SAME
-
 /* A child frame (adapt_child; the layout of <adapt/tasks.h>'s
  * adapt__child_layout): a scope of one task whose deque entry is only a
  * tagged pointer to the frame (ADAPT__ENTRY_CHILD in the slot's scope
  * field). w, thread, key, magic, team, remote and splits are at the
- * scope's offsets: a thief runs the task as one of the scope's (it reads
- * fn, arg and team under the deque's lock, then counts it in remote), the
+ * scope's offsets: a thief runs the task as one of the scope's (under the
+ * deque's lock it reads fn, arg and team and writes w, remote and splits,
+ * which the fork leaves unwritten; then it counts it in remote), the
  * checks are the scope's, and after a theft the join turns the frame into
  * the scope of one task in place (dq, floor, pushed and local over fn,
  * index and arg; the thief no longer reads them: see adapt_join). */
@@ -84,34 +69,28 @@ typedef struct adapt__child {
 } adapt__child;
 
 _Static_assert(sizeof(adapt__child) == sizeof(adapt_child), "adapt_child is a child frame");
-#define ADAPT__CHILD_SAME(f)                                                                       \
-  _Static_assert(offsetof(adapt__child, f) == offsetof(adapt__child_layout, f),                    \
-                 "adapt__child_layout." #f " (tasks.h) is not adapt__child's")
-ADAPT__CHILD_SAME(w);
-ADAPT__CHILD_SAME(fn);
-ADAPT__CHILD_SAME(index);
-ADAPT__CHILD_SAME(thread);
-ADAPT__CHILD_SAME(arg);
-ADAPT__CHILD_SAME(key);
-ADAPT__CHILD_SAME(magic);
-ADAPT__CHILD_SAME(team);
-ADAPT__CHILD_SAME(remote);
-ADAPT__CHILD_SAME(splits);
-#undef ADAPT__CHILD_SAME
-#define ADAPT__CHILD_AS_SCOPE(f, g)                                                                \
-  _Static_assert(offsetof(adapt__child, f) == offsetof(adapt__scope, g),                           \
-                 "adapt__child." #f " is not at adapt__scope." #g)
-ADAPT__CHILD_AS_SCOPE(w, w);
-ADAPT__CHILD_AS_SCOPE(fn, dq);
-ADAPT__CHILD_AS_SCOPE(index, floor);
-ADAPT__CHILD_AS_SCOPE(thread, thread);
-ADAPT__CHILD_AS_SCOPE(arg, pushed);
-ADAPT__CHILD_AS_SCOPE(key, key);
-ADAPT__CHILD_AS_SCOPE(magic, magic);
-ADAPT__CHILD_AS_SCOPE(team, team);
-ADAPT__CHILD_AS_SCOPE(remote, remote);
-ADAPT__CHILD_AS_SCOPE(splits, splits);
-#undef ADAPT__CHILD_AS_SCOPE
+/* The offsets shared with <adapt/tasks.h> and between the two frames, one
+ * row per field (the child's field, the scope's at the same offset): the
+ * scope's is adapt__scope_layout's, the child's adapt__child_layout's. */
+#define ADAPT__SAME_AT(A, f, B, g)                                                                 \
+  _Static_assert(offsetof(A, f) == offsetof(B, g), #A "." #f " is not at " #B "." #g)
+#define ADAPT__FRAME_ROW(f, g)                                                                     \
+  ADAPT__SAME_AT(adapt__scope, g, adapt__scope_layout, g);                                         \
+  ADAPT__SAME_AT(adapt__child, f, adapt__child_layout, f);                                         \
+  ADAPT__SAME_AT(adapt__child, f, adapt__scope, g);
+ADAPT__FRAME_ROW(w, w)
+ADAPT__FRAME_ROW(fn, dq)
+ADAPT__FRAME_ROW(index, floor)
+ADAPT__FRAME_ROW(thread, thread)
+ADAPT__FRAME_ROW(arg, pushed)
+ADAPT__FRAME_ROW(key, key)
+ADAPT__FRAME_ROW(magic, magic)
+ADAPT__FRAME_ROW(team, team)
+ADAPT__FRAME_ROW(remote, remote)
+ADAPT__FRAME_ROW(splits, splits)
+ADAPT__SAME_AT(adapt__scope, local, adapt__scope_layout, local); /* in the child's arg */
+#undef ADAPT__FRAME_ROW
+#undef ADAPT__SAME_AT
 
 /* The child frame whose entry e is, or NULL (any other entry). */
 static inline adapt__child *adapt__entry_child(const struct adapt__spawned *e) {

@@ -109,7 +109,9 @@ static ADAPT_NOINLINE int spawn_clearing(adapt_scope *scope, void (*fn)(void *),
 
 void adapt__spawn_wake(adapt_scope *scope) {
   const adapt__scope *s = (const adapt__scope *)(void *)scope;
-  if (!s->w->solo) adapt__wake_for(s->team);
+  /* The calling thread's worker is the scope's (a child frame's w is not
+   * written by its fork). */
+  if (!adapt__tls_dq->owner->solo) adapt__wake_for(s->team);
 }
 
 int adapt_spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
@@ -174,15 +176,12 @@ int adapt_fork(adapt_child *child, void (*fn)(void *), void *arg) {
   int region;
   int rc = adapt__region_enter(&w, &region, "adapt_fork");
   if (rc) return rc;
-  c->w = w;
-  c->fn = fn;
+  c->fn = fn; /* w, remote and splits: a thief's (adapt__deque_steal) */
   c->thread = ADAPT__THREAD_SELF();
   c->arg = arg;
   c->key = adapt__tls_frames << 2 | (unsigned)region;
   c->magic = ADAPT__CHILD_MAGIC;
   c->team = adapt__team_cur;
-  atomic_init(&c->remote, 0);
-  atomic_init(&c->splits, 0);
   adapt__spawned tagged = {.scope = (adapt__scope *)(void *)((uintptr_t)c | ADAPT__ENTRY_CHILD)};
   adapt__spawned *e = adapt__deque_next_slot(&w->dq);
   if (ADAPT__UNLIKELY(!e)) {
@@ -217,7 +216,7 @@ static ADAPT_NOINLINE int child_error(const adapt__child *c) {
  * newest entries down to the child's; run the child's task here if it is
  * still there, else (stolen) wait for the thief as a scope's sync does. */
 static ADAPT_NOINLINE void join_wait(adapt__child *c) {
-  adapt__worker *w = c->w;
+  adapt__worker *w = adapt__tls_dq->owner; /* the forking worker (c->w: a thief's) */
   size_t t = c->index;
   const adapt__scope *mine = (const adapt__scope *)(void *)((uintptr_t)c | ADAPT__ENTRY_CHILD);
   for (;;) {
@@ -241,7 +240,8 @@ static ADAPT_NOINLINE void join_wait(adapt__child *c) {
    * arg and team under the lock, which the pop took after it (acquire,
    * pairing with the thief's release in adapt__deque_unlock): nobody reads
    * them any more, and the frame becomes the scope of one task in place
-   * (its remote, at the scope's offset, is the thief's to count). */
+   * (its w, remote and splits, at the scope's offsets, written by the
+   * thief under that lock; remote is the thief's to count). */
   adapt__scope *s = (adapt__scope *)(void *)c;
   s->dq = adapt__deque_end_of(&w->dq);
   s->floor = t;

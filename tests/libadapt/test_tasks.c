@@ -409,6 +409,7 @@ static void fork_marks_task(void *p) {
 typedef struct fork_steal {
   atomic_int started;
   const void *thread;
+  int done;
 } fork_steal;
 static void fork_steal_task(void *p) {
   fork_steal *f = p;
@@ -416,6 +417,8 @@ static void fork_steal_task(void *p) {
   /* release: pairs with the owner's acquire load below (a hint only: the
    * join orders everything) */
   atomic_store_explicit(&f->started, 1, memory_order_release);
+  nanosleep(&(struct timespec){0, 2000000}, NULL); /* the join waits meanwhile */
+  f->done = 1;
 }
 static void fork_cancel_task(void *p) {
   fp *a = p;
@@ -493,6 +496,11 @@ static void test_fork_join(void **state) {
     /* Stolen for sure with two workers: wait (bounded) for a thief. */
     assert_int_equal(adapt_scope_begin(&s), 0);
     fork_steal f = {0};
+    /* The frame's bytes as a stack may hold them: a remote that already
+     * balances the one task; the fork leaves it, the thief zeroes it. */
+    memset(&kids[0], 0xff, sizeof kids[0]);
+    ((adapt__child_layout *)(void *)&kids[0])->remote = 1;
+    ((adapt__child_layout *)(void *)&kids[0])->splits = 0;
     assert_int_equal(adapt_fork(&kids[0], fork_steal_task, &f), 0);
     for (int t = 0; k == 1 && t < 20000; t++) {
       if (atomic_load_explicit(&f.started, memory_order_acquire)) break;
@@ -500,6 +508,7 @@ static void test_fork_join(void **state) {
     }
     assert_int_equal(adapt_join(&kids[0]), 0);
     assert_int_equal(atomic_load_explicit(&f.started, memory_order_relaxed), 1);
+    assert_int_equal(f.done, 1);
     if (k == 0) assert_ptr_equal(f.thread, (const void *)pthread_self());
     assert_int_equal(adapt_sync(&s), 0);
     /* The barrier: adapt_cancel in a child reaches no loop. */

@@ -134,6 +134,14 @@ ADAPT_API int adapt_join(adapt_child *child);
 struct adapt__worker;
 struct adapt__scope;
 
+/* Tiny helpers of the inline paths, inlined before the compiler sizes
+ * the paths (its inlining of them into the caller depends on that). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ADAPT__PART static inline __attribute__((always_inline))
+#else
+#define ADAPT__PART static inline
+#endif
+
 /* The deque's capacity (entries; the library asserts its ADAPT_DEQUE_CAP
  * equals it). */
 #define ADAPT__DEQUE_CAP 8192u
@@ -162,9 +170,34 @@ typedef struct adapt__deque_end {
   adapt__spawned *slots;       /* ADAPT__DEQUE_CAP entries, index mod capacity */
   size_t limit;                /* a push below it needs no look at the head */
   const int *sleepers;         /* atomic: idle workers asleep (runtime-wide) */
-  const size_t *head;          /* atomic: thieves' end */
   struct adapt__worker *owner; /* the worker whose deque it is */
 } adapt__deque_end;
+
+/* The deque's head (atomic: the thieves' end) is ADAPT__DEQUE_HEAD_GAP
+ * bytes before its tail, on the cache line before (the library asserts
+ * it): the inline pops read it at a fixed offset, with no pointer to
+ * load. */
+#define ADAPT__DEQUE_HEAD_GAP 64
+ADAPT__PART const size_t *adapt__deque_head(const adapt__deque_end *d) {
+  return (const size_t *)(const void *)((const char *)d - ADAPT__DEQUE_HEAD_GAP);
+}
+
+/* The owner's pop of entry t = tail - 1 (inline adapt_sync, adapt_join):
+ * nonzero if it won; else a thief may be taking it, and the caller puts
+ * it back (adapt__deque_put_back) for the library to decide under the
+ * deque's lock. */
+ADAPT__PART int adapt__deque_take(adapt__deque_end *d, size_t t) {
+  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
+   * (pairs with the thief's seq_cst increment of head and load of tail). */
+  __atomic_store_n(&d->tail, t, __ATOMIC_SEQ_CST);
+  return __atomic_load_n(adapt__deque_head(d), __ATOMIC_SEQ_CST) <= t;
+}
+/* Undo adapt__deque_take(d, t). */
+ADAPT__PART void adapt__deque_put_back(adapt__deque_end *d, size_t t) {
+  /* release: pairs with a thief's seq_cst load of tail (the slot, and a
+   * child's frame, written before the push's store, stay visible). */
+  __atomic_store_n(&d->tail, t + 1, __ATOMIC_RELEASE);
+}
 
 /* adapt__scope_layout.magic of an open scope. */
 #define ADAPT__SCOPE_MAGIC 0x61647053u /* "adpS" */
@@ -221,8 +254,8 @@ typedef struct adapt__tls_block {
   struct adapt__team *team;
   /* adapt__cancel_top: its innermost cancellation scope. */
   adapt__cancel_scope *cancel_top;
-  /* adapt__tls_tasks: the child tasks its inline adapt_join is running
-   * (the join's cancellation barrier, one add and one subtract). Not next
+  /* adapt__tls_tasks: the tasks its inline adapt_join and adapt_sync are
+   * running (their cancellation barrier, one add and one subtract). Not next
    * to frames: the join's two stores would be merged into vector code. */
   unsigned tasks;
 } adapt__tls_block;
@@ -242,7 +275,9 @@ extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
 #define ADAPT__THREAD_SELF() ((const void *)&adapt__tls_frames)
 #endif
 
-/* Wake a sleeping worker for the task adapt__spawn_inline published. */
+/* Wake a sleeping worker for the task adapt__spawn_inline or
+ * adapt__fork_inline published (scope: the scope or the child frame; its
+ * team is read, not its w). */
 ADAPT_API void adapt__spawn_wake(adapt_scope *scope);
 
 /* The owner fields of a scope begun nested in a region of this thread at
@@ -313,30 +348,23 @@ static inline int adapt__sync_inline(adapt_scope *scope) {
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
   if (__builtin_expect(t <= s->floor, 0)) return (adapt_sync)(scope);
   t--;
-  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
-   * (pairs with the thief's seq_cst increment of head and load of tail). */
-  __atomic_store_n(&d->tail, t, __ATOMIC_SEQ_CST);
+  int won = adapt__deque_take(d, t);
   adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
-  if (__builtin_expect(__atomic_load_n(d->head, __ATOMIC_SEQ_CST) > t ||
-                           e->scope != (struct adapt__scope *)(void *)s,
-                       0)) {
-    /* A thief may be taking it, or it is not the scope's: put it back and
-     * let the library decide under the deque's lock. release: pairs with a
-     * thief's seq_cst load of tail (the slot, written before the push's
-     * store, stays visible). */
-    __atomic_store_n(&d->tail, t + 1, __ATOMIC_RELEASE);
+  if (__builtin_expect(!won || e->scope != (struct adapt__scope *)(void *)s, 0)) {
+    /* A thief may be taking it, or it is not the scope's: the library
+     * decides under the deque's lock. */
+    adapt__deque_put_back(d, t);
     return (adapt_sync)(scope);
   }
   void (*fn)(void *) = e->fn; /* read the slot before fn may push */
   void *arg = e->arg;
   /* A spawned task is its own context: adapt_cancel inside it never
-   * reaches the call this thread is running (a barrier). */
-  adapt__cancel_scope barrier;
-  barrier.flag = 0;
-  barrier.prev = adapt__cancel_top;
-  adapt__cancel_top = &barrier;
+   * reaches the call this thread is running. The count of inline tasks
+   * makes every cancellation scope pushed before it a barrier while it
+   * runs (adapt__cancel_scope.tasks). */
+  adapt__tls_tasks++;
   fn(arg);
-  adapt__cancel_top = barrier.prev;
+  adapt__tls_tasks--;
   if (__builtin_expect(++s->local != s->pushed, 0)) return (adapt_sync)(scope);
   /* Every task ran here: none was stolen, nothing to wait for. */
   s->thread = 0;
@@ -360,9 +388,11 @@ static inline int adapt__sync_inline(adapt_scope *scope) {
  * remote are at the scope's offsets (a thief runs the task as one of a
  * scope's, counting it in remote); after a theft the join turns the frame
  * into a scope of one task in place (its fn and arg are then the scope's
- * dq, pushed and local). */
+ * dq, pushed and local). The fork leaves w, remote and splits unwritten:
+ * only a theft needs them, and the thief writes them under the deque's
+ * lock before it runs the task. */
 typedef struct adapt__child_layout {
-  struct adapt__worker *w; /* the forking worker */
+  struct adapt__worker *w; /* the forking worker (written by a thief) */
   void (*fn)(void *);
   size_t index;       /* the task's deque index, or ADAPT__CHILD_RAN */
   const void *thread; /* the forking thread (ADAPT__THREAD_SELF); NULL when joined */
@@ -370,7 +400,7 @@ typedef struct adapt__child_layout {
   unsigned key; /* as adapt__scope_layout.key */
   unsigned magic;
   struct adapt__team *team;
-  unsigned remote, splits; /* atomic: remote written by a thief */
+  unsigned remote, splits; /* atomic: written by a thief */
 } adapt__child_layout;
 
 /* adapt_fork nested in a region: the frame count, the frame, and the
@@ -385,8 +415,8 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
   adapt__child_layout *c = (adapt__child_layout *)(void *)child;
   adapt__tls_frames = f + 1;
   /* plain stores: no other worker sees the frame before the store of
-   * tail below publishes it (its release half orders them before). */
-  c->w = d->owner;
+   * tail below publishes it (its release half orders them before). w,
+   * remote and splits are left to a thief (adapt__child_layout). */
   c->fn = fn;
   c->index = t;
   c->thread = ADAPT__THREAD_SELF();
@@ -394,8 +424,6 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
   c->key = (f + 1) << 2; /* a nested region (kind 0) */
   c->magic = ADAPT__CHILD_MAGIC;
   c->team = adapt__team_cur;
-  c->remote = 0;
-  c->splits = 0;
   d->slots[t % ADAPT__DEQUE_CAP].scope =
       (struct adapt__scope *)(void *)((size_t)(void *)c | ADAPT__ENTRY_CHILD);
   /* seq_cst: as in adapt__spawn_inline (pairs with the thief's seq_cst
@@ -422,19 +450,11 @@ static inline int adapt__join_inline(adapt_child *child) {
   /* relaxed: only the owner writes tail. */
   if (__builtin_expect(__atomic_load_n(&d->tail, __ATOMIC_RELAXED) != t + 1, 0))
     return (adapt_join)(child);
-  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
-   * (pairs with the thief's seq_cst increment of head and load of tail). */
-  __atomic_store_n(&d->tail, t, __ATOMIC_SEQ_CST);
-  if (__builtin_expect(__atomic_load_n(d->head, __ATOMIC_SEQ_CST) > t, 0)) {
-    /* A thief may be taking it: put it back, the library decides under
-     * the deque's lock. release: pairs with a thief's seq_cst load of
-     * tail (the slot and the frame stay visible). */
-    __atomic_store_n(&d->tail, t + 1, __ATOMIC_RELEASE);
+  if (__builtin_expect(!adapt__deque_take(d, t), 0)) {
+    adapt__deque_put_back(d, t); /* a thief may be taking it: the library decides */
     return (adapt_join)(child);
   }
-  /* A task is its own context (as in adapt__sync_inline): the count of
-   * inline tasks makes every cancellation scope pushed before it a
-   * barrier while it runs (adapt__cancel_scope.tasks). */
+  /* A task is its own context, as in adapt__sync_inline. */
   adapt__tls_tasks++;
   c->fn(c->arg);
   adapt__tls_tasks--;
