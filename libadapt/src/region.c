@@ -139,7 +139,8 @@ int adapt__region_start(adapt__worker **wp, int *region, const char *fn) {
    * on a worker no thief can reach. Both stay until the region ends. */
   adapt__tls_loop = !adapt__worker_alone(w) ? 0u
                     : adapt__rt.nested_sched == ADAPT_SCHED_LAZY_DF ||
-                            adapt__rt.nested_sched == ADAPT_SCHED_LAZY_DF2
+                            adapt__rt.nested_sched == ADAPT_SCHED_LAZY_DF2 ||
+                            adapt__rt.nested_sched == ADAPT_SCHED_LAZY_BF
                         ? ADAPT__LOOP_LAZY | ADAPT__LOOP_DEFAULT
                         : ADAPT__LOOP_LAZY;
   adapt__tls_loop_grain = adapt__rt.seq.grain;

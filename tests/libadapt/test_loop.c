@@ -340,9 +340,9 @@ static void inline_body(size_t b, size_t e, void *ctx) {
   bad.window = ADAPT_WINDOW_STATIC;
   INLINE_CHECK(x, adapt_for(0, 10, count_calls, &calls, &bad) == -EINVAL &&
                       strstr(adapt_last_error(), "attr.window") && calls == 0);
-  const adapt_sched scheds[] = {ADAPT_SCHED_DEFAULT, ADAPT_SCHED_LAZY_DF, ADAPT_SCHED_LAZY_DF2,
-                                ADAPT_SCHED_ADAPTIVE, ADAPT_SCHED_DAC};
-  for (size_t si = 0; si < 5; si++) {
+  const adapt_sched scheds[] = {ADAPT_SCHED_DEFAULT, ADAPT_SCHED_LAZY_DF,  ADAPT_SCHED_LAZY_DF2,
+                                ADAPT_SCHED_LAZY_BF, ADAPT_SCHED_ADAPTIVE, ADAPT_SCHED_DAC};
+  for (size_t si = 0; si < 6; si++) {
     chunk_log c = {{0}, 0, 0};
     adapt_attr a = {0};
     a.sched = scheds[si];
@@ -375,7 +375,7 @@ static void test_nested_inline_one_worker(void **state) {
   a.grain = 1;
   assert_int_equal(adapt_for(0, 1, inline_body, &x, &a), 0);
   assert_int_equal(x.bad, 0);
-  assert_int_equal(x.step, 14);
+  assert_int_equal(x.step, 15);
 }
 
 /* A victim that does not reach a steal point for a long time: thieves

@@ -178,11 +178,12 @@ ADAPT_API int adapt_cancelled(void);
 ADAPT_API int adapt__for_cancelled(void);
 
 /* The adapt__tls_loop bit each adapt_sched value needs, 2 bits per value:
- * DEFAULT needs ADAPT__LOOP_DEFAULT, LAZY_DF and LAZY_DF2 ADAPT__LOOP_LAZY,
- * the others cannot run plain. */
+ * DEFAULT needs ADAPT__LOOP_DEFAULT, the lazy ones (DF, DF2, BF)
+ * ADAPT__LOOP_LAZY, the others cannot run plain. */
 #define ADAPT__LOOP_NEED                                                                           \
   (ADAPT__LOOP_DEFAULT << 2u * ADAPT_SCHED_DEFAULT |                                               \
-   ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF | ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF2)
+   ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF | ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF2 |  \
+   ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_BF)
 
 /* The inline loop's cancel flag set (relaxed: the loop runs on this thread
  * alone, and adapt_cancel's store is this thread's, in a body); read as a
@@ -192,7 +193,7 @@ static inline int adapt__loop_cancel_seen(ADAPT__ATOMIC_INT *flag) {
 }
 
 /* adapt_for nested in a region of this thread that no thief can reach
- * (adapt__tls_loop), resolved to lazy DF or DF2, no team, valid arguments
+ * (adapt__tls_loop), resolved to a lazy scheduler, no team, valid arguments
  * and attribute, first < last: the lazy schedulers expose work only to a
  * thief, so the loop is a plain loop compiled into the caller (the body
  * called directly where the compiler sees it): the frame count and a

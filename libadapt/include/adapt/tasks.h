@@ -226,10 +226,10 @@ typedef struct adapt__tls_block {
    * to frames: the join's two stores would be merged into vector code. */
   unsigned tasks;
   /* adapt__tls_loop: which nested adapt_for calls of its region run as a
-   * plain loop inline (<adapt/loop.h>): ADAPT__LOOP_LAZY set while it runs
-   * a region on a worker no thief can reach (a one-worker pool, or its
-   * solo worker), with ADAPT__LOOP_DEFAULT when the nested default
-   * scheduler is lazy DF or DF2; 0 elsewhere. */
+   * plain loop inline (<adapt/loop.h>): ADAPT__LOOP_LAZY (lazy DF, DF2 and
+   * BF) set while it runs a region on a worker no thief can reach (a
+   * one-worker pool, or its solo worker), with ADAPT__LOOP_DEFAULT when
+   * the nested default scheduler is lazy; 0 elsewhere. */
   unsigned loop;
   /* adapt__tls_loop_grain: ADAPT_GRAIN for those loops (0: unset). */
   size_t loop_grain;
@@ -242,8 +242,8 @@ extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
 #define adapt__cancel_top (adapt__tls.cancel_top)
 #define adapt__tls_loop (adapt__tls.loop)
 #define adapt__tls_loop_grain (adapt__tls.loop_grain)
-/* adapt__tls_loop's bits: lazy DF and DF2 loops run plain; so do loops
- * resolved to the default (nested) scheduler. */
+/* adapt__tls_loop's bits: lazy loops run plain; so do loops resolved to
+ * the default (nested) scheduler. */
 #define ADAPT__LOOP_LAZY 1u
 #define ADAPT__LOOP_DEFAULT 2u
 
