@@ -28,7 +28,8 @@
 #                   fuzz-run)
 #   make bench      benchmarks (bench/), release build (bench-build,
 #                   bench-run; one suite: bench-core bench-core-spread
-#                   bench-core-callgrind bench-sched bench-window
+#                   bench-core-callgrind bench-sched
+#                   bench-sched-callgrind bench-window
 #                   bench-window-callgrind bench-stl bench-stl-cachesim
 #                   bench-stl-ir bench-tasks bench-tasks-callgrind
 #                   bench-locality locality-map bench-isosurface

@@ -95,6 +95,7 @@ struct options {
   int nqueens = 12;
   int lazy_nqueens = 12;
   int fib = 28;
+  bool callgrind = false; /* --callgrind F,Q: under valgrind (sched_callgrind.sh) */
   size_t hybrid_n = 4096;
   size_t hybrid_elems = 196608; /* 1.5 MiB of doubles: each core's half fits its L2 */
   int hybrid_steps = 100;
@@ -640,6 +641,45 @@ static void write_table_csv(const std::string &path, const std::string &table,
 }
 
 /* ------------------------------------------------------------------ */
+/* Under callgrind                                                     */
+
+/* --callgrind F,Q: Table 3's kernels on one worker, fib(F) and nqueens
+ * n=Q, sequential and adapt at grain 1 under each scheduler
+ * of the table (a wrong count fails the variant); labels
+ * "sched-<kernel>:<variant>:n=1|2" (bench/scripts/sched_callgrind.sh keeps
+ * n=2). */
+static int callgrind_mode(void) {
+  adapt_start(1);
+  const int fn = opt.fib, nq = opt.lazy_nqueens;
+  const long fib_ref = fib_seq(fn), nq_ref = nq_seq(nq);
+  struct kern {
+    const char *name;
+    std::function<long()> seq;
+    std::function<long(const adapt_attr *)> par;
+    long ref;
+  } kernels[] = {{"fib", [=] { return fib_seq(fn); },
+                  [=](const adapt_attr *a) { return fib_adapt(fn, a); }, fib_ref},
+                 {"nqueens", [=] { return nq_seq(nq); },
+                  [=](const adapt_attr *a) { return nq_adapt(nq, a); }, nq_ref}};
+  int rc = 0;
+  for (const kern &k : kernels) {
+    auto make = [&](size_t) {
+      std::vector<variant> v;
+      v.push_back({"sequential", FAM_SEQ, [k] { return k.seq() == k.ref ? 0 : -EPROTO; }});
+      for (adapt_sched s : LAZY_TABLE_SCHEDS)
+        v.push_back({sched_label(s), FAM_ADAPT, [k, s] {
+                       adapt_attr a = make_attr(1, s);
+                       return k.par(&a) == k.ref ? 0 : -EPROTO;
+                     }});
+      return v;
+    };
+    rc |= callgrind_counts((std::string("sched-") + k.name).c_str(), 1, make);
+  }
+  adapt_finalize();
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* main                                                                */
 
 static void parse_options(int argc, char **argv) {
@@ -669,12 +709,19 @@ static void parse_options(int argc, char **argv) {
   c.integer("--hybrid-elems", "N", 1024, 1LL << 30, &opt.hybrid_elems);
   c.integer("--hybrid-steps", "N", 2, 100000, &opt.hybrid_steps);
   c.integers("--workers", "LIST", 1, 1024, &opt.workers);
+  c.hidden("--callgrind", [&c](const char *v) {
+    if (sscanf(v, "%d,%d", &opt.fib, &opt.lazy_nqueens) != 2 || opt.fib < 2 || opt.fib > 40 ||
+        opt.lazy_nqueens < 1 || opt.lazy_nqueens > 15)
+      c.usage();
+    opt.callgrind = true;
+  });
   c.parse(argc, argv);
 }
 
 int main(int argc, char **argv) {
   bench_prog = "bench_sched";
   parse_options(argc, argv);
+  if (opt.callgrind) return callgrind_mode();
   run_info run = start_run(peer_versions(), opt.commit.empty() ? "?" : opt.commit);
   if (opt.quick) {
     run.header += "   --quick: 3 rounds, small sizes: figures NOT meaningful\n";

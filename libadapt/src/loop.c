@@ -5,6 +5,8 @@
  * (writes begin) before calling the body, so a splitter run at any steal
  * point of this worker (this loop's or one nested in the body) sees only
  * unclaimed iterations, and gives thieves the tail: [end - piece, end). */
+/* The function itself, not the inline nested path of <adapt/loop.h>. */
+#define ADAPT__LOOP_NO_INLINE
 #include <errno.h>
 
 #include <adapt/adaptive.h>
@@ -280,6 +282,8 @@ static int for_result(for_ctx *c) {
     return adapt__fail(-ECANCELED, "adapt_for: cancelled by a body");
   return 0;
 }
+
+int adapt__for_cancelled(void) { return adapt__lazy_cancelled(); }
 
 /* The checks of adapt_for's attribute (the slow path of a call with one):
  * 0, or -EINVAL with the detail. */

@@ -8,6 +8,7 @@
 #include "error.h"
 #include "frame.h"
 #include "idle.h"
+#include "lazy.h"
 #include "runtime.h"
 #include "scope.h"
 #include "worker.h"
@@ -134,6 +135,15 @@ int adapt__region_start(adapt__worker **wp, int *region, const char *fn) {
   }
   adapt__set_self(w);
   adapt__tls_frames = 1;
+  /* adapt_for's inline nested path (<adapt/loop.h>): lazy loops run plain
+   * on a worker no thief can reach. Both stay until the region ends. */
+  adapt__tls_loop = !adapt__worker_alone(w) ? 0u
+                    : adapt__rt.nested_sched == ADAPT_SCHED_LAZY_DF ||
+                            adapt__rt.nested_sched == ADAPT_SCHED_LAZY_DF2 ||
+                            adapt__rt.nested_sched == ADAPT_SCHED_LAZY_BF
+                        ? ADAPT__LOOP_LAZY | ADAPT__LOOP_DEFAULT
+                        : ADAPT__LOOP_LAZY;
+  adapt__tls_loop_grain = adapt__rt.seq.grain;
   tls_region_fn = fn;
   tls_region_kind = kind;
   if (!tls_exit_armed) {
@@ -149,6 +159,7 @@ int adapt__region_start(adapt__worker **wp, int *region, const char *fn) {
 
 void adapt__region_end(int region) {
   adapt__tls_frames--;
+  adapt__tls_loop = 0;
   /* The thread that initialised the runtime is worker 0 again between
    * regions; any other thread is no worker. Read while the region still
    * counts in regions: the runtime is not finalized meanwhile. */

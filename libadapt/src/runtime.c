@@ -158,6 +158,7 @@ static void after_fork_child(void) {
   if (adapt__rt.workers) abandoned_workers = adapt__rt.workers;
   adapt__rt.workers = NULL;
   adapt__set_self(NULL);
+  adapt__tls_loop = 0;
   adapt__theft_after_fork();
 }
 

@@ -271,6 +271,113 @@ static void test_errors(void **state) {
   assert_int_equal(adapt_worker_id(), -1);
 }
 
+/* A nested adapt_for on one worker (no thief can exist) runs inline as a
+ * plain loop (<adapt/loop.h>); what it does not cover goes to the
+ * function. From a body: the argument and attribute errors with their
+ * detail, an empty range, every index once under each scheduler that
+ * takes the inline path or not, a grain bounding every call, a worker
+ * limit, a scope with a spawned task in a plain loop's body, and a
+ * cancelled plain loop's -ECANCELED and detail. */
+typedef struct inline_nest {
+  int bad, step;
+} inline_nest;
+
+typedef struct chunk_log {
+  unsigned char hits[10];
+  size_t calls, widest;
+} chunk_log;
+
+static void chunk_body(size_t b, size_t e, void *ctx) {
+  chunk_log *c = ctx;
+  c->calls++;
+  if (e - b > c->widest) c->widest = e - b;
+  for (size_t i = b; i < e; i++) c->hits[i]++;
+}
+
+static int chunks_once(const chunk_log *c) {
+  for (size_t i = 0; i < 10; i++)
+    if (c->hits[i] != 1) return 0;
+  return 1;
+}
+
+static void spawned_task(void *arg) { (*(int *)arg)++; }
+
+static void scope_body(size_t b, size_t e, void *ctx) {
+  int *runs = ctx;
+  for (size_t i = b; i < e; i++) {
+    adapt_scope s;
+    if (adapt_scope_begin(&s) != 0 || adapt_spawn(&s, spawned_task, runs) != 0 ||
+        adapt_sync(&s) != 0)
+      *runs = -1000;
+  }
+}
+
+static void cancel_at_3(size_t b, size_t e, void *ctx) {
+  for (size_t i = b; i < e; i++) {
+    (*(int *)ctx)++;
+    if (i == 3) adapt_cancel();
+  }
+}
+
+/* Check cond in inline_body: the first failing step is recorded. */
+#define INLINE_CHECK(x, cond)                                                                      \
+  do {                                                                                             \
+    (x)->step++;                                                                                   \
+    if (!(cond) && !(x)->bad) (x)->bad = (x)->step;                                                \
+  } while (0)
+
+static void inline_body(size_t b, size_t e, void *ctx) {
+  inline_nest *x = ctx;
+  int calls = 0;
+  INLINE_CHECK(x, adapt_for(0, 10, NULL, NULL, NULL) == -EINVAL &&
+                      strstr(adapt_last_error(), "body is NULL"));
+  INLINE_CHECK(x, adapt_for(10, 9, count_calls, &calls, NULL) == -EINVAL);
+  INLINE_CHECK(x, adapt_for(5, 5, count_calls, &calls, NULL) == 0 && calls == 0);
+  adapt_attr bad = {0};
+  bad.sched = (adapt_sched)99;
+  INLINE_CHECK(x, adapt_for(0, 10, count_calls, &calls, &bad) == -EINVAL);
+  bad.sched = ADAPT_SCHED_LAZY_DF2;
+  bad.window = ADAPT_WINDOW_STATIC;
+  INLINE_CHECK(x, adapt_for(0, 10, count_calls, &calls, &bad) == -EINVAL &&
+                      strstr(adapt_last_error(), "attr.window") && calls == 0);
+  const adapt_sched scheds[] = {ADAPT_SCHED_DEFAULT, ADAPT_SCHED_LAZY_DF,  ADAPT_SCHED_LAZY_DF2,
+                                ADAPT_SCHED_LAZY_BF, ADAPT_SCHED_ADAPTIVE, ADAPT_SCHED_DAC};
+  for (size_t si = 0; si < 6; si++) {
+    chunk_log c = {{0}, 0, 0};
+    adapt_attr a = {0};
+    a.sched = scheds[si];
+    a.grain = 3;
+    INLINE_CHECK(x, adapt_for(0, 10, chunk_body, &c, &a) == 0 && chunks_once(&c) && c.widest <= 3 &&
+                        adapt_worker_id() == 0);
+  }
+  chunk_log c = {{0}, 0, 0};
+  INLINE_CHECK(x, adapt_for(0, 10, chunk_body, &c, NULL) == 0 && chunks_once(&c));
+  chunk_log limited = {{0}, 0, 0};
+  adapt_attr lim = {0};
+  lim.max_workers = 1;
+  lim.grain = 1;
+  INLINE_CHECK(x, adapt_for(0, 10, chunk_body, &limited, &lim) == 0 && chunks_once(&limited) &&
+                      limited.widest == 1);
+  int runs = 0;
+  adapt_attr one = {0};
+  one.grain = 1;
+  INLINE_CHECK(x, adapt_for(0, 4, scope_body, &runs, &one) == 0 && runs == 4);
+  int ran = 0;
+  INLINE_CHECK(x, adapt_for(0, 10, cancel_at_3, &ran, &one) == -ECANCELED && ran == 4 &&
+                      strstr(adapt_last_error(), "adapt_for: cancelled by a body") &&
+                      !adapt_cancelled());
+}
+
+static void test_nested_inline_one_worker(void **state) {
+  inline_nest x = {0, 0};
+  adapt_attr a = {0};
+  a.sched = ADAPT_SCHED_ADAPTIVE;
+  a.grain = 1;
+  assert_int_equal(adapt_for(0, 1, inline_body, &x, &a), 0);
+  assert_int_equal(x.bad, 0);
+  assert_int_equal(x.step, 15);
+}
+
 /* A victim that does not reach a steal point for a long time: thieves
  * cancel their requests after the timeout instead of waiting for it. */
 static void long_body(size_t b, size_t e, void *ctx) {
@@ -466,6 +573,7 @@ int main(void) {
       ADAPT_TEST(test_errors),
       ADAPT_TEST(test_exactly_once),
       ADAPT_TEST(test_nested_three_levels),
+      ADAPT_TEST_WORKERS(test_nested_inline_one_worker, 1),
       ADAPT_TEST_WORKERS(test_back_to_back_regions, 2),
       ADAPT_TEST_WORKERS(test_foreign_threads, 3),
       ADAPT_TEST_WORKERS(test_limit_two_callers, 8),

@@ -69,6 +69,13 @@ static void test_env_errors(void **state) {
   check_run(ADAPT_SCHED_DEFAULT, ADAPT_SCHED_STATIC, 0, 0, 100, 1, 2);
 }
 
+/* A nested loop with no attribute (the inline plain loop on one worker:
+ * its grain is ADAPT_GRAIN's) over r, from an outer loop's body. */
+static void nested_rec_body(size_t b, size_t e, void *ctx) {
+  run_rec *r = ctx;
+  if (adapt_for(0, r->n, rec_body, r, NULL) != 0) atomic_fetch_add(&r->bad, 1);
+}
+
 /* ADAPT_GRAIN is read once, by adapt_init: each case runs in a fresh copy
  * of this binary (main's --env-grain-child mode) with the variable set. */
 static int env_grain_child(const char *value) {
@@ -95,6 +102,21 @@ static int env_grain_child(const char *value) {
       free(r->hits);
       free(r);
     }
+    /* nested on one worker (inline): calls of <= 3 too */
+    run_rec *r = calloc(1, sizeof *r);
+    r->n = 1001;
+    r->nworkers = 1;
+    r->hits = calloc(r->n, 1);
+    r->slot = malloc(r->n * sizeof *r->slot);
+    if (adapt_test_workers(1) || adapt_for(0, 1, nested_rec_body, r, NULL) ||
+        count_not_once(r->hits, r->n) || atomic_load(&r->bad) || atomic_load(&r->maxlen) != 3) {
+      fprintf(stderr, "ADAPT_GRAIN=3, nested on one worker: widest call %zu, or not exactly once\n",
+              atomic_load(&r->maxlen));
+      fails++;
+    }
+    free(r->slot);
+    free(r->hits);
+    free(r);
   } else { /* a bad value: -EINVAL, nothing called (algorithms.h) */
     for (int s = 0; s < NSCHED; s++) {
       adapt_attr a = {0};

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <adapt/adapt.h>
+#include <adapt/tasks.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -168,6 +169,82 @@ ADAPT_API int adapt_cancel(void);
  * any call). Lets a long body stop early. Any thread; a relaxed read: a
  * cancel on another worker may be seen a little later. */
 ADAPT_API int adapt_cancelled(void);
+
+/* --- Inline nested loop ------------------------------------------------ */
+
+/* adapt_for's result for a loop adapt__for_inline ran whose body called
+ * adapt_cancel: -ECANCELED with adapt_last_error() "adapt_for: cancelled
+ * by a body". Cold, out of line. */
+ADAPT_API int adapt__for_cancelled(void);
+
+/* The adapt__tls_loop bit each adapt_sched value needs, 2 bits per value:
+ * DEFAULT needs ADAPT__LOOP_DEFAULT, the lazy ones (DF, DF2, BF)
+ * ADAPT__LOOP_LAZY, the others cannot run plain. */
+#define ADAPT__LOOP_NEED                                                                           \
+  (ADAPT__LOOP_DEFAULT << 2u * ADAPT_SCHED_DEFAULT |                                               \
+   ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF | ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF2 |  \
+   ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_BF)
+
+/* The inline loop's cancel flag set (relaxed: the loop runs on this thread
+ * alone, and adapt_cancel's store is this thread's, in a body); read as a
+ * plain int through the builtins, as C++ declares it. */
+static inline int adapt__loop_cancel_seen(ADAPT__ATOMIC_INT *flag) {
+  return __atomic_load_n((int *)(void *)flag, __ATOMIC_RELAXED) != 0;
+}
+
+/* adapt_for nested in a region of this thread that no thief can reach
+ * (adapt__tls_loop), resolved to a lazy scheduler, no team, valid arguments
+ * and attribute, first < last: the lazy schedulers expose work only to a
+ * thief, so the loop is a plain loop compiled into the caller (the body
+ * called directly where the compiler sees it): the frame count and a
+ * cancellation scope around it, chunks of the grain (attr's, else
+ * ADAPT_GRAIN; none: one call over the whole range), the cancel flag read
+ * after each chunk. Anything else calls the function. As with the inline
+ * spawn, a successful inline call leaves adapt_last_error() as it was. */
+static inline int adapt__for_inline(size_t first, size_t last,
+                                    void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
+                                    const adapt_attr *attr) {
+  unsigned need = ADAPT__LOOP_DEFAULT;
+  size_t g = adapt__tls_loop_grain;
+  if (attr) {
+    const unsigned s = (unsigned)attr->sched;
+    need = s < ADAPT_SCHED_COUNT ? ADAPT__LOOP_NEED >> 2u * s & 3u : 0u;
+    if (((size_t)(unsigned)attr->window | attr->window_size | (size_t)(unsigned)attr->splitter |
+         attr->footprint | attr->max_workers) != 0)
+      need = 0;
+    if (attr->grain) g = attr->grain;
+  }
+  /* adapt__tls_loop is set only inside a region (adapt__tls_frames > 0). */
+  if (__builtin_expect(
+          !(adapt__tls_loop & need) || adapt__team_cur != NULL || !body || first >= last, 0))
+    return (adapt_for)(first, last, body, ctx, attr);
+  ADAPT__ATOMIC_INT cancelled = 0;
+  adapt__cancel_scope cs = {&cancelled, NULL, NULL, adapt__cancel_top, adapt__tls_tasks};
+  adapt__cancel_top = &cs;
+  adapt__tls_frames++;
+  if (!g) {
+    body(first, last, ctx);
+  } else if (g == 1) {
+    size_t i = first;
+    do body(i, i + 1, ctx);
+    while (++i < last && !__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0));
+  } else {
+    size_t b = first;
+    do {
+      const size_t e = last - b > g ? b + g : last;
+      body(b, e, ctx);
+      b = e;
+    } while (b < last && !__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0));
+  }
+  adapt__tls_frames--;
+  adapt__cancel_top = cs.prev;
+  if (__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0)) return adapt__for_cancelled();
+  return 0;
+}
+
+#ifndef ADAPT__LOOP_NO_INLINE
+#define adapt_for(first, last, body, ctx, attr) adapt__for_inline(first, last, body, ctx, attr)
+#endif
 
 #ifdef __cplusplus
 }

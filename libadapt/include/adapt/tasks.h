@@ -258,6 +258,14 @@ typedef struct adapt__tls_block {
    * running (their cancellation barrier, one add and one subtract). Not next
    * to frames: the join's two stores would be merged into vector code. */
   unsigned tasks;
+  /* adapt__tls_loop: which nested adapt_for calls of its region run as a
+   * plain loop inline (<adapt/loop.h>): ADAPT__LOOP_LAZY (lazy DF, DF2 and
+   * BF) set while it runs a region on a worker no thief can reach (a
+   * one-worker pool, or its solo worker), with ADAPT__LOOP_DEFAULT when
+   * the nested default scheduler is lazy; 0 elsewhere. */
+  unsigned loop;
+  /* adapt__tls_loop_grain: ADAPT_GRAIN for those loops (0: unset). */
+  size_t loop_grain;
 } adapt__tls_block;
 extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
 #define adapt__tls_frames (adapt__tls.frames)
@@ -265,6 +273,12 @@ extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
 #define adapt__tls_dq (adapt__tls.dq)
 #define adapt__team_cur (adapt__tls.team)
 #define adapt__cancel_top (adapt__tls.cancel_top)
+#define adapt__tls_loop (adapt__tls.loop)
+#define adapt__tls_loop_grain (adapt__tls.loop_grain)
+/* adapt__tls_loop's bits: lazy loops run plain; so do loops resolved to
+ * the default (nested) scheduler. */
+#define ADAPT__LOOP_LAZY 1u
+#define ADAPT__LOOP_DEFAULT 2u
 
 /* The calling thread's identity: its thread pointer (one instruction)
  * where the compiler has it, else the address of a thread-local. */
