@@ -56,12 +56,20 @@ def values(a, rows):
 
 
 def by_cell_value(a, areas):
-    """Triangle count and area per distinct tuple of the cell array a."""
-    groups = {}
-    for row, ar in zip(map(tuple, values(a, slice(None))), areas):
-        n, s = groups.get(row, (0, 0.0))
-        groups[row] = (n + 1, s + ar)
-    return groups
+    """Triangle count and area per distinct tuple of the cell array a: the
+    rows sorted, each run of equal rows a group (its areas summed in
+    triangle order: bincount adds its weights in order)."""
+    v = values(a, slice(None))
+    order = np.lexsort(v.T[::-1])
+    s = v[order]
+    start = np.ones(len(s), dtype=bool)
+    start[1:] = np.any(s[1:] != s[:-1], axis=1)
+    group = np.empty(len(v), dtype=np.int64)
+    group[order] = np.cumsum(start) - 1
+    keys = s[start]
+    counts = np.bincount(group, minlength=len(keys))
+    sums = np.bincount(group, weights=areas, minlength=len(keys))
+    return {tuple(k): (int(n), x) for k, n, x in zip(keys, counts, sums)}
 
 
 def rotated(t):

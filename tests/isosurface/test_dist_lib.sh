@@ -162,25 +162,26 @@ for c in range(n + 1):
             v = math.sin(0.41 * x) * math.cos(0.53 * y) + 0.4 * math.sin(0.29 * z)
             f.append(struct.unpack('<f', struct.pack('<f', v))[0])
 # Six tetrahedra a cube along its diagonal (Kuhn), positively oriented.
-cells = []
+# The grid is uniform: a tetrahedron's point ids are its cube's first
+# point's plus offsets, and its orientation is the same in every cube, so
+# both are computed once per permutation, on the first cube.
 perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
-for c in range(n):
-    for b in range(n):
-        for a in range(n):
-            for perm in perms:
-                p = [a, b, c]
-                t = [(c * (n + 1) + b) * (n + 1) + a]
-                for ax in perm:
-                    p[ax] += 1
-                    t.append((p[2] * (n + 1) + p[1]) * (n + 1) + p[0])
-                P = [xyz[v] for v in t]
-                e = [[P[q][d] - P[0][d] for d in range(3)] for q in (1, 2, 3)]
-                det = (e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
-                       e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
-                       e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]))
-                if det < 0:
-                    t[1], t[2] = t[2], t[1]
-                cells.append(t)
+steps = (1, n + 1, (n + 1) * (n + 1))
+tets = []
+for perm in perms:
+    t = [0]
+    for ax in perm:
+        t.append(t[-1] + steps[ax])
+    P = [xyz[v] for v in t]
+    e = [[P[q][d] - P[0][d] for d in range(3)] for q in (1, 2, 3)]
+    det = (e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+           e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+           e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]))
+    if det < 0:
+        t[1], t[2] = t[2], t[1]
+    tets.append(t)
+cells = [[o + d for d in t] for c in range(n) for b in range(n) for a in range(n)
+         for o in ((c * (n + 1) + b) * (n + 1) + a,) for t in tets]
 T = len(cells)
 
 CODES = {'Float32': 'f', 'Float64': 'd', 'Int32': 'i', 'Int64': 'q', 'UInt8': 'B'}
