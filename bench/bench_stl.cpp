@@ -638,11 +638,12 @@ static int cachesim_mode(const options &opt) {
  * The grain: the engine grows it while a chunk takes less than 2 us, which
  * under valgrind (50-100 times slower) would stop at a few elements and
  * count a steal point per element. So --ir first runs natively (not under
- * valgrind): it times each case's adapt call (best of 5, adapt started
- * with 1 worker) and prints the grain the calibration reaches there
- * (STL_IR_GRAIN: the power of two whose chunk takes at least 2 us at that
- * speed, at most IR_GRAIN_MAX units; units are blocks for reduce and
- * transform_reduce (adapt::detail::reduce_block(n) elements) and the scans
+ * valgrind): it times each case's adapt call in the calling thread's CPU
+ * time (best of 5, adapt started with 1 worker) and prints the grain the
+ * calibration reaches there (STL_IR_GRAIN: the power of two whose chunk
+ * takes at least 2 us at that speed, at most IR_GRAIN_MAX units; units
+ * are blocks for reduce and transform_reduce
+ * (adapt::detail::reduce_block(n) elements) and the scans
  * (ADAPT_STL_BLOCK));
  * the valgrind run gets them back (--ir-grains) and runs each case with
  * that fixed grain (ADAPT_GRAIN, adapt restarted per case). */
@@ -663,15 +664,27 @@ static void ir_prepare(const stl_impls &m, stl_data &d) {
   d.got = stl_outcome();
 }
 
-/* The native pass: the grain of one case ("ALGO:OP:"). */
+/* CPU seconds of the calling thread (user + system): what the native
+ * pass times, so that the grain does not shrink when other processes hold
+ * the CPUs (on a loaded machine wall-clock times of a call include the
+ * time it waited: remove_if and set_union read grains of 64-256
+ * instead of 512). */
+static double thread_cpu_s() {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The native pass: the grain of one case ("ALGO:OP:"), from the calling
+ * thread's CPU time of adapt's call (adapt runs on it alone). */
 static void ir_grain(stl_data &d, const stl_impls &m, const char *algo, const std::string &key) {
   adapt_start(1);
   double best = INFINITY;
   for (int k = 0; k < 5; k++) {
     ir_prepare(m, d);
-    double t0 = now_s();
+    double t0 = thread_cpu_s();
     m.f[STL_ADAPT]();
-    best = std::min(best, now_s() - t0);
+    best = std::min(best, thread_cpu_s() - t0);
   }
   double unit_ns = best * 1e9 / (double)d.n * (double)ir_units(algo, d.n);
   size_t g = 1;
