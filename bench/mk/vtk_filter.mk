@@ -6,8 +6,9 @@
 #                                    the benchmark meshes (a few minutes; the
 #                                    file meshes are built first when missing,
 #                                    as for bench-isosurface)
-#   make bench-vtk-filter-callgrind  instructions of the filter and of the core
-#                                    on one mesh (valgrind, about a minute)
+#   make bench-vtk-filter-callgrind  instructions of the filter, the core and
+#                                    vtkContour3DLinearGrid at 1 thread on one
+#                                    mesh (valgrind, a few minutes)
 # Results: $(B)/bench-results/vtk_filter{,_memory,_callgrind}.csv
 # VTKF_BENCH_MESHES (names of the table of bench/scripts/isosurface.sh),
 # VTKF_BENCH_ROUNDS (rounds per mesh), VTKF_BENCH_APPEND=1 (add the meshes' rows

@@ -12,9 +12,10 @@
 #              vtk_filter_summary.csv  one row per mesh and array count: the
 #                                    filter's rows of both, 1 and 2 workers
 #                                    side by side (the page's table)
-#   callgrind: vtk_filter_callgrind.csv  instructions of one filter run and one
-#                                    core run on CALLGRIND's mesh, 1 worker,
-#                                    0 and 3 arrays (valgrind --tool=callgrind)
+#   callgrind: vtk_filter_callgrind.csv  instructions of one run of the filter,
+#                                    the core and vtkContour3DLinearGrid on
+#                                    CALLGRIND's mesh, 1 worker (thread), 0 and
+#                                    3 arrays (valgrind --tool=callgrind)
 #
 # usage: vtk_filter.sh timed|callgrind BENCH_BIN ISO_BIN OUT_DIR
 #        vtk_filter.sh summary - - OUT_DIR   (the summary of OUT_DIR's CSV files)
@@ -151,10 +152,10 @@ callgrind() {
   command -v valgrind >/dev/null || die "valgrind missing (bash scripts/deps.sh)"
   args=$(mesh_args "$counted")
   header "bench_vtk_filter --mesh $counted MESH --callgrind VARIANT --workers 1 --arrays A under valgrind --tool=callgrind" \
-    "instructions (Ir) of one run after an untimed one; vs_core: the row's over the core's at the same arrays" >"$csv"
+    "instructions (Ir) of one run after an untimed one; vs_core, vs_c3dlg: the row's over the core's, over vtkContour3DLinearGrid's at the same arrays" >"$csv"
   echo "mesh,variant,workers,arrays,Ir" >"$tmp/rows"
   for a in 0 3; do
-    for v in filter core; do
+    for v in filter core c3dlg; do
       echo "bench-vtk-filter: callgrind, $counted, $v, $a arrays"
       # shellcheck disable=SC2086
       (cd "$tmp" && valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out.%p" \
@@ -167,8 +168,9 @@ callgrind() {
       rm -f "$tmp"/cg.out.*
     done
   done
-  awk -F, 'NR == 1 { print $0 ",vs_core"; next } { row[NR] = $0; if ($2 == "core") core[$4] = $5; ir[NR] = $5; a[NR] = $4 }
-    END { for (i = 2; i <= NR; i++) printf "%s,%.4f\n", row[i], ir[i] / core[a[i]] }' \
+  awk -F, 'NR == 1 { print $0 ",vs_core,vs_c3dlg"; next }
+    { row[NR] = $0; if ($2 == "core") core[$4] = $5; if ($2 == "c3dlg") lin[$4] = $5; ir[NR] = $5; a[NR] = $4 }
+    END { for (i = 2; i <= NR; i++) printf "%s,%.4f,%.4f\n", row[i], ir[i] / core[a[i]], ir[i] / lin[a[i]] }' \
     "$tmp/rows" >>"$csv"
   cp "$csv" "$out"/
   echo "bench-vtk-filter: vtk_filter_callgrind.csv in $out/"

@@ -341,6 +341,21 @@ void test_workers(void **) {
   assert_true(bytes_of(s) == one);
   /* Calls into the same surface reuse its memory. */
   assert_true(s.kept_bytes() > 0);
+  /* The same tetrahedra as VTK cell arrays (read in place, 32- and 64-bit
+   * ids): the same bytes at 1 and 2 workers. */
+  Store st;
+  for (const auto &c : all_cells(m, &st)) {
+    if (!c[1].data) continue;
+    ai::input in = input_of(m);
+    in.connectivity = c[0];
+    in.offsets = c[1];
+    in.types = c[2];
+    for (int w : {1, 2}) {
+      req.policy = ai::policy().workers(w);
+      run_ok(in, req, &s);
+      assert_true(bytes_of(s) == one);
+    }
+  }
   req.policy = ai::policy().workers(3);
   assert_int_equal(ai::extract(input_of(m), req, &s), -EBUSY);
   assert_non_null(std::strstr(s.message(), "3 workers"));

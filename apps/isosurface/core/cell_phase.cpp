@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 #include <adapt/adapt.h>
 #include <adapt/algorithms.h>
@@ -84,6 +85,13 @@ size_t default_window(const Mesh &m, uint64_t cache_bytes) {
 
 namespace {
 
+/* A tetrahedron read in place from 64-bit ids (CellSource::Kind::Tets64;
+ * ids below kMaxMeshPoints, checked by the caller). */
+struct Tet64 {
+  uint64_t v[4];
+};
+static_assert(sizeof(Tet64) == 4 * sizeof(uint64_t), "four ids, no padding");
+
 /* Packed key of the vertex on the crossed edge (p, q), without its
  * position: km_global computes the positions of the merged vertices only. */
 template <class S>
@@ -94,13 +102,14 @@ inline uint64_t edge_key(const S *sc, uint32_t p, uint32_t q, double iso) {
 /* Triangles of a cell of case idx (1 to 14: crossed) as packed keys, three
  * per triangle, into out; returns how many. mt_cell's, but each crossed
  * edge's key is computed once. */
-template <class P, class S>
-inline size_t cell_keys(const P *pts, const S *sc, const Tet &t, int idx, double iso,
+template <class P, class S, class C>
+inline size_t cell_keys(const P *pts, const S *sc, const C &t, int idx, double iso,
                         uint64_t out[6]) {
   const double det = cell_det(pts[t.v[0]], pts[t.v[1]], pts[t.v[2]], pts[t.v[3]]);
   uint64_t key[4];
   for (int k = 0; k < cases.nedge[idx]; k++)
-    key[k] = edge_key(sc, t.v[cases.cedge[idx][k][0]], t.v[cases.cedge[idx][k][1]], iso);
+    key[k] = edge_key(sc, (uint32_t)t.v[cases.cedge[idx][k][0]],
+                      (uint32_t)t.v[cases.cedge[idx][k][1]], iso);
   size_t n = 0;
   for (int tr = 0; tr < cases.ntri[idx]; tr++) {
     const int *te = cases.tedge[idx][tr];
@@ -118,7 +127,8 @@ inline size_t cell_keys(const P *pts, const S *sc, const Tet &t, int idx, double
 /* Case of a cell from the points' inside bytes (1 if s >= iso): four byte
  * loads from an array of one byte per point (in L2 on meshes of up to about
  * a million points) instead of four 8-byte scalars, and no branch. */
-inline int cell_case(const uint8_t *in, const Tet &t) {
+template <class C>
+inline int cell_case(const uint8_t *in, const C &t) {
   return in[t.v[0]] | in[t.v[1]] << 1 | in[t.v[2]] << 2 | in[t.v[3]] << 3;
 }
 
@@ -129,8 +139,8 @@ inline bool crossed(int idx) { return (unsigned)(idx - 1) < 14u; }
  * (a branch-free list of the crossed cells, whose points are prefetched:
  * empty cells never read their points, so a crossed cell's are cold), then
  * the triangles of the listed cells. */
-template <class P, class S>
-inline size_t cells_block(const P *pts, const S *sc, const uint8_t *in, const Tet *first, size_t n,
+template <class P, class S, class C>
+inline size_t cells_block(const P *pts, const S *sc, const uint8_t *in, const C *first, size_t n,
                           double iso, uint64_t *out) {
   uint8_t idx[ISO_CELL_BLOCK], at[ISO_CELL_BLOCK];
   size_t nc = 0;
@@ -225,30 +235,33 @@ void seal(KeyChunk *ch, const CellCtx *c) {
   if (c->local && !ch->closed) chunk_local(*c->arena, *c->tables, *ch, c->owner);
 }
 
-/* The cells of m's block blk: in place (Native: the Tet array), else
- * converted into buf. */
-template <bool Native>
-inline const Tet *block_tets(const CellSource &src, size_t blk, Tet *buf, size_t *n) {
-  if (Native) {
+/* The cells of m's block blk: in place (Native: the Tet array, or the
+ * Tet64 one of 64-bit ids, as C), else converted into buf (C: Tet). */
+template <class C, bool Native>
+inline const C *block_tets(const CellSource &src, size_t blk, C *buf, size_t *n) {
+  if constexpr (Native) {
     const size_t first = blk * ISO_CELL_BLOCK;
     *n = std::min<size_t>(ISO_CELL_BLOCK, src.ncells - first);
-    return src.tets + first;
+    const C *all = std::is_same<C, Tet>::value ? reinterpret_cast<const C *>(src.tets)
+                                               : static_cast<const C *>(src.conn);
+    return all + first;
+  } else {
+    *n = fill_block(src, blk, buf, nullptr);
+    return buf;
   }
-  *n = fill_block(src, blk, buf, nullptr);
-  return buf;
 }
 
-template <class P, class S, bool Native>
+template <class P, class S, class C, bool Native>
 void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
   const CellCtx *c = static_cast<const CellCtx *>(ctx);
   PieceState *st = static_cast<PieceState *>(state);
   const P *pts = static_cast<const P *>(c->mesh->pts);
   const S *sc = static_cast<const S *>(c->mesh->sc);
   uint64_t buf[6 * ISO_CELL_BLOCK];
-  Tet tbuf[Native ? 1 : ISO_CELL_BLOCK];
+  C tbuf[Native ? 1 : ISO_CELL_BLOCK];
   for (size_t blk = b; blk < e; blk++) {
     size_t n;
-    const Tet *first = block_tets<Native>(c->mesh->cells, blk, tbuf, &n);
+    const C *first = block_tets<C, Native>(c->mesh->cells, blk, tbuf, &n);
     KeyChunk *t = st->tail;
     /* A chunk that cannot take a block in place (full, or its buffer no
      * longer the last of this worker's slab: another worker's, or this one
@@ -321,14 +334,14 @@ void cells_discard(adapt_seq *, void *thief_state, void *) {
 
 namespace {
 
-template <class P, class S, bool Native>
+template <class P, class S, class C, bool Native>
 int run_typed(const MeshView &m, Mode mode, const AdaptOptions &opt, uint8_t *inside,
               const CellCtx &ctx, PieceState *st, std::string *err) {
   const size_t nblocks = source_blocks(m.cells);
   ClassifyCtx cc{m.sc, inside, ctx.owner.v, ctx.iso};
   if (mode == Mode::Seq) {
     classify<S>(0, m.npts, &cc);
-    cells_run<P, S, Native>(nullptr, st, 0, nblocks, const_cast<CellCtx *>(&ctx));
+    cells_run<P, S, C, Native>(nullptr, st, 0, nblocks, const_cast<CellCtx *>(&ctx));
     return 0;
   }
   adapt_attr attr;
@@ -344,7 +357,7 @@ int run_typed(const MeshView &m, Mode mode, const AdaptOptions &opt, uint8_t *in
     return rc;
   }
   attr = cell_phase_attr(m, mode, opt);
-  static const adapt_seq_kernel kernel = {cells_run<P, S, Native>, cells_merge, cells_discard,
+  static const adapt_seq_kernel kernel = {cells_run<P, S, C, Native>, cells_merge, cells_discard,
                                           sizeof(PieceState), 0};
   rc = adapt_seq_run("extract", nblocks, ISO_CELL_BLOCK * sizeof(Tet), &kernel,
                      const_cast<CellCtx *>(&ctx), st, &attr);
@@ -357,12 +370,17 @@ int run_typed(const MeshView &m, Mode mode, const AdaptOptions &opt, uint8_t *in
 int run_cell_phase(const MeshView &m, Mode mode, const AdaptOptions &opt, uint8_t *inside,
                    const CellCtx &ctx, PieceState *st, std::string *err) {
   int rc = 0;
-  const bool native = m.cells.kind == CellSource::Kind::Tets;
+  /* Tetrahedra are read in place (their 32- or 64-bit ids), the other
+   * cells split block by block. */
+  const CellSource::Kind kind = m.cells.kind;
   with_mesh_types(m.pts_float, m.st, [&](auto p, auto s) {
     using P = decltype(p);
     using S = decltype(s);
-    rc = native ? run_typed<P, S, true>(m, mode, opt, inside, ctx, st, err)
-                : run_typed<P, S, false>(m, mode, opt, inside, ctx, st, err);
+    rc = kind == CellSource::Kind::Tets
+             ? run_typed<P, S, Tet, true>(m, mode, opt, inside, ctx, st, err)
+         : kind == CellSource::Kind::Tets64
+             ? run_typed<P, S, Tet64, true>(m, mode, opt, inside, ctx, st, err)
+             : run_typed<P, S, Tet, false>(m, mode, opt, inside, ctx, st, err);
   });
   return rc;
 }
