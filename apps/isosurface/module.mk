@@ -62,8 +62,8 @@ ISO_REN_OBJS  := $(B)/obj/$(ISO_CLI)/render.o
 # adapt-isosurface's command line: main() and its phases (cli_*.cpp).
 ISO_MAIN_OBJ  := $(patsubst %,$(B)/obj/$(ISO_CLI)/%.o,main cli_options cli_phases cli_report \
                    cli_outputs cli_library)
-ISO_TEST_OBJ  := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_isosurface test_cli_values \
-                   test_cli_readers test_file_checks_cells)
+ISO_TEST_OBJ  := $(patsubst %,$(B)/obj/tests/isosurface/%.o,test_isosurface test_iso_memory \
+                   test_iso_files test_cli test_cli_values test_cli_readers test_file_checks_cells)
 ISO_RTEST     := $(ISO_TB)/test_reorder
 ISO_RTEST_OBJ := $(B)/obj/tests/isosurface/test_reorder.o
 ISO_LTEST     := $(ISO_TB)/test_locality

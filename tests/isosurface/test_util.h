@@ -110,6 +110,88 @@ int run_tests_and_finalize(const CMUnitTest (&tests)[N]) {
   return rc;
 }
 
+/* What the files of test_isosurface share (test_isosurface.cpp,
+ * test_iso_memory.cpp, test_iso_files.cpp, test_cli.cpp). */
+namespace iso_suite {
+
+/* The grid of nx x ny x nz cubes split into tetrahedra (split sp, cells in
+ * order o), field f or the given point scalars; a valid mesh. */
+inline iso::Mesh make_mesh(int nx, int ny, int nz, iso::Field f, iso::Split sp, iso::Order o,
+                           const double *scalars = nullptr) {
+  iso::Grid g;
+  g.np[0] = nx + 1;
+  g.np[1] = ny + 1;
+  g.np[2] = nz + 1;
+  g.field = f;
+  g.scalars = scalars;
+  iso::Mesh m;
+  std::string err;
+  int rc = iso::tetrahedralize_grid(g, sp, o, 7, &m, &err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(iso::validate(m, &err), 0);
+  return m;
+}
+
+/* The program's scratch directory (removed by main at the end). */
+inline std::string tmpdir() { return scratch_dir("test_isosurface"); }
+
+/* text written to tmpdir()/name; its path. */
+inline std::string write_file(const std::string &name, const std::string &text) {
+  std::string path = tmpdir() + "/" + name;
+  std::ofstream f(path);
+  f << text;
+  return path;
+}
+
+/* A legacy unstructured grid's header and 8 points, and its point scalars
+ * (the cells go between them). */
+inline constexpr char legacy_head[] =
+    "# vtk DataFile Version 3.0\ntest\nASCII\nDATASET UNSTRUCTURED_GRID\n"
+    "POINTS 8 double\n0 0 0 1 0 0 0 1 0 1 1 0 0 0 1 1 0 1 0 1 1 1 1 1\n";
+inline constexpr char legacy_scalars[] =
+    "POINT_DATA 8\nSCALARS f double 1\nLOOKUP_TABLE default\n0 1 2 3 4 5 6 7\n";
+
+/* Does s contain what? Says on stderr when it does not. */
+inline bool contains(const std::string &s, const std::string &what) {
+  if (s.find(what) != std::string::npos) return true;
+  std::fprintf(stderr, "message '%s' lacks '%s'\n", s.c_str(), what.c_str());
+  return false;
+}
+
+/* The tests in the files other than test_isosurface.cpp (main()). */
+/* test_iso_memory.cpp: extract() into a surface that has buffers. */
+void test_extract_reuses_output(void **state);
+/* test_iso_memory.cpp: the arena's slabs, alignment and in-place resizes. */
+void test_arena_slabs(void **state);
+/* test_iso_memory.cpp: the cache of mappings. */
+void test_map_cache(void **state);
+/* test_iso_memory.cpp: an arena taking its memory from a cache. */
+void test_arena_cache(void **state);
+/* test_iso_memory.cpp: extract()'s transient memory kept in the surface. */
+void test_extract_keeps_memory(void **state);
+/* test_iso_memory.cpp: workers allocating from their own slabs. */
+void test_arena_workers(void **state);
+/* test_iso_files.cpp: invalid meshes and their messages. */
+void test_invalid_meshes(void **state);
+/* test_iso_files.cpp: an image's extent not starting at 0. */
+void test_image_extent(void **state);
+/* test_iso_files.cpp: the checks of file_checks.h. */
+void test_file_checks(void **state);
+/* test_iso_files.cpp: legacy files' metadata. */
+void test_legacy_metadata(void **state);
+/* test_iso_files.cpp: NaN scalars named as the file numbers its points. */
+void test_nan_named_as_in_file(void **state);
+/* test_iso_files.cpp: a NIfTI volume placed as its header says. */
+void test_nifti_placement(void **state);
+#ifdef ISO_FUZZ_DIR
+/* test_iso_files.cpp: the fuzzers' regressions and seeds. */
+void test_fuzz_regressions(void **state);
+#endif
+/* test_iso_files.cpp: meshes, images and surfaces through VTK's files. */
+void test_round_trips(void **state);
+
+} // namespace iso_suite
+
 /* test_file_checks_cells.cpp: the cell offsets of XML files in every
  * encoding, checked before VTK reads them. */
 void test_cell_offsets(void **state);
@@ -131,6 +213,16 @@ inline int run_cli(const std::string &args, std::string *out, const std::string 
   return WEXITSTATUS(st);
 }
 
+namespace iso_suite {
+/* test_cli.cpp: exit codes and messages of bad input, a verified run. */
+void test_cli(void **state);
+/* test_cli.cpp: refused option values. */
+void test_cli_refusals(void **state);
+/* test_cli.cpp: --render of files. */
+void test_cli_render(void **state);
+/* test_cli.cpp: option values, limits, output paths. */
+void test_cli_options(void **state);
+} // namespace iso_suite
 /* test_cli_values.cpp: several isovalues, the arrays, cell scalars. */
 void test_cli_values(void **state);
 /* test_cli_readers.cpp: the structured, parallel image and multiblock inputs. */
