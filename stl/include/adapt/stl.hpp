@@ -392,22 +392,18 @@ struct scan_state {
   std::atomic<bool> abandon{false};
 };
 
-/* The ordered region of a scan: kernel over count blocks with the master's
- * state master (ctx the kernel's, fail its failure slot), inside a scope
+/* The ordered region of a scan: c's kernel over count blocks with the
+ * master's state master, inside a scope
  * for the output tasks that the merges spawn (on this thread; all finished
  * before it returns). Rethrows the first exception, a task's first. Without
  * a scope (one worker: nothing is stolen; or its error) the caller writes
  * the jobs' outputs after it returns. */
 inline void scan_region(scan_state &st, const call_attr &a, const char *name, std::size_t count,
-                        std::size_t unit_bytes, const adapt_seq_kernel *kernel, void *ctx,
-                        failure &fail, void *master) {
+                        std::size_t unit_bytes, ordered_call &c, void *master) {
   adapt_scope sc;
   if (adapt_num_workers() > 1 && adapt_scope_begin(&sc) == 0) st.scope = &sc;
   try {
-    fail.token = a.token;
-    slot sl{master, 1};
-    int rc = adapt_seq_run(name, count, unit_bytes, kernel, ctx, &sl, &a);
-    finish(rc, fail);
+    ordered_region(a, name, count, unit_bytes, c, master);
   } catch (...) {
     st.abandon.store(true, std::memory_order_relaxed);
     if (st.scope) (void)adapt_sync(st.scope);
@@ -709,10 +705,9 @@ Out scan_blocks(const policy &pol, const char *name,
     ops.run_master(m, nullptr, 0, 1);
     return adv(d, n);
   }
-  ordered_call<Ops> c{ops, {}};
+  ordered_call c{&ordered_fns<Ops>::table, &ops, {}};
   scan_region(ops, pol.attr(ADAPT_STL_BLOCK, false), name, bl.count,
-              ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)), &ordered_call<Ops>::kernel, &c,
-              c.fail, &m);
+              ADAPT_STL_BLOCK * (sizeof(value_t<In>) + sizeof(T)), c, &m);
   ops.finish(m);
   return adv(d, n);
 }
