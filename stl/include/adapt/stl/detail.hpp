@@ -3,12 +3,13 @@
  * Not part of the API (namespace adapt::detail may change at any time).
  *
  * One engine callback per chunk: each algorithm passes a lambda that loops
- * over the chunk [b, e) calling the element function; the engine's callback
- * is a plain function that calls the lambda through a thunk instantiated for
- * it, so the element function is inlined into the chunk loop and only the
- * thunk is per type. Exceptions never cross the C engine: the callback
- * catches them, keeps the first one and cancels the call (adapt_cancel);
- * the caller rethrows it once adapt_seq_run has returned. */
+ * over the chunk [b, e) calling the element function; the trampoline is a
+ * template instantiated for that lambda, so the element function is inlined
+ * into the chunk loop. What does not depend on the lambda (the region, the
+ * merges of ordered kernels) is plain functions. Exceptions never cross the
+ * C engine: the trampoline catches them, keeps the first one and cancels the
+ * call (adapt_cancel); the caller rethrows it once adapt_seq_run has
+ * returned. */
 #ifndef ADAPT_STL_DETAIL_HPP
 #define ADAPT_STL_DETAIL_HPP
 
@@ -214,33 +215,35 @@ auto with_workers(unsigned k, F &&f) -> decltype(f()) {
 
 /* --- Maps: a kernel without merge nor discard --------------------------- */
 /*
- * The engine's callback, the stop test and the exception slot do not
- * depend on the body: they are plain functions (one copy per program);
- * only the body's call, a function pointer to a thunk per body type, is
- * instantiated per algorithm and type.
+ * The engine's callback for a chunk is instantiated per body type (the
+ * body inlined into it); the region around it (the failure slot, the run,
+ * the rethrow) does not depend on the body: plain functions.
  */
 struct map_call {
-  void (*call)(void *body, adapt_seq *s, std::size_t b, std::size_t e);
   void *body;
   failure fail;
 };
 
-inline void map_run(adapt_seq *s, void *, std::size_t b, std::size_t e, void *ctx) noexcept {
-  auto *c = static_cast<map_call *>(ctx);
-  if (c->fail.stopped()) return;
-  try {
-    c->call(c->body, s, b, e);
-  } catch (...) {
-    c->fail.capture();
+template <class Body>
+struct map_fns {
+  static void run(adapt_seq *s, void *, std::size_t b, std::size_t e, void *ctx) noexcept {
+    auto *c = static_cast<map_call *>(ctx);
+    if (c->fail.stopped()) return;
+    try {
+      (*static_cast<Body *>(c->body))(s, b, e);
+    } catch (...) {
+      c->fail.capture();
+    }
   }
-}
-inline constexpr adapt_seq_kernel map_kernel = {&map_run, nullptr, nullptr, 0, 0};
+  static constexpr adapt_seq_kernel kernel = {&run, nullptr, nullptr, 0, 0};
+};
 
-/* The map's region: c over [0, n) (n > 0); rethrows as finish(). */
+/* The map's region: kernel over [0, n) (n > 0) with c; rethrows as
+ * finish(). */
 inline void map_region(const call_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
-                       map_call &c) {
+                       const adapt_seq_kernel *kernel, map_call &c) {
   c.fail.token = a.token;
-  int rc = adapt_seq_run(name, n, unit_bytes, &map_kernel, &c, nullptr, &a);
+  int rc = adapt_seq_run(name, n, unit_bytes, kernel, &c, nullptr, &a);
   finish(rc, c.fail);
 }
 
@@ -257,12 +260,8 @@ template <class Body>
 void par_map(const call_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
              Body &&body) {
   if (n == 0) return;
-  using B = std::remove_reference_t<Body>;
-  map_call c{
-      [](void *p, adapt_seq *s, std::size_t b, std::size_t e) { (*static_cast<B *>(p))(s, b, e); },
-      erase(body),
-      {}};
-  map_region(a, name, n, unit_bytes, c);
+  map_call c{erase(body), {}};
+  map_region(a, name, n, unit_bytes, &map_fns<std::remove_reference_t<Body>>::kernel, c);
 }
 /* The same with the policy's attributes, elements as units. */
 template <class Body>
@@ -282,8 +281,10 @@ void par_map(const policy &pol, const char *name, std::size_t n, std::size_t uni
  * merge_master(M &, P &, tb, te), merge_piece(P &victim, P &thief, tb, te),
  * and optionally a static constexpr unsigned thief_parts (the kernel's split
  * ratio, <adapt/seq.h>; 1 when absent).
- * As for maps, the engine's callbacks are plain functions; they reach Ops
- * through a table of thunks (ordered_fns<Ops>::table), one per Ops type.
+ * The chunk's callback (run) is instantiated per Ops type, Ops's parts
+ * inlined into it; merge and discard, called once per stolen piece, are
+ * plain functions that reach Ops through a table of thunks
+ * (ordered_fns<Ops>::table), and so is the region.
  */
 struct slot {
   void *p;
@@ -300,11 +301,9 @@ struct thief_parts_of<Ops, std::void_t<decltype(Ops::thief_parts)>> {
   static constexpr unsigned value = Ops::thief_parts;
 };
 
-/* Ops's parts on erased pointers (ops, master M, pieces P). */
+/* Ops's merges on erased pointers (ops, master M, pieces P), and the
+ * kernel. */
 struct ordered_table {
-  void (*run_master)(void *ops, void *m, adapt_seq *s, std::size_t b, std::size_t e);
-  void (*run_piece)(void *ops, void *p, adapt_seq *s, std::size_t b, std::size_t e);
-  void *(*new_piece)();
   void (*delete_piece)(void *p) noexcept;
   void (*merge_master)(void *ops, void *m, void *t, std::size_t tb, std::size_t te);
   void (*merge_piece)(void *ops, void *v, void *t, std::size_t tb, std::size_t te);
@@ -317,21 +316,6 @@ struct ordered_call {
   failure fail;
 };
 
-inline void ordered_run(adapt_seq *s, void *st, std::size_t b, std::size_t e, void *ctx) noexcept {
-  auto *c = static_cast<ordered_call *>(ctx);
-  auto *sl = static_cast<slot *>(st);
-  if (c->fail.stopped()) return;
-  try {
-    if (sl->master) {
-      c->t->run_master(c->ops, sl->p, s, b, e);
-    } else {
-      if (!sl->p) sl->p = c->t->new_piece();
-      c->t->run_piece(c->ops, sl->p, s, b, e);
-    }
-  } catch (...) {
-    c->fail.capture();
-  }
-}
 inline void ordered_merge(adapt_seq *, void *st, void *tst, std::size_t tb, std::size_t te,
                           void *ctx) noexcept {
   auto *c = static_cast<ordered_call *>(ctx);
@@ -365,13 +349,22 @@ template <class Ops>
 struct ordered_fns {
   using M = typename Ops::master_type;
   using P = typename Ops::piece_type;
-  static void run_master(void *o, void *m, adapt_seq *s, std::size_t b, std::size_t e) {
-    static_cast<Ops *>(o)->run_master(*static_cast<M *>(m), s, b, e);
+  static void run(adapt_seq *s, void *st, std::size_t b, std::size_t e, void *ctx) noexcept {
+    auto *c = static_cast<ordered_call *>(ctx);
+    auto *sl = static_cast<slot *>(st);
+    auto &ops = *static_cast<Ops *>(c->ops);
+    if (c->fail.stopped()) return;
+    try {
+      if (sl->master) {
+        ops.run_master(*static_cast<M *>(sl->p), s, b, e);
+      } else {
+        if (!sl->p) sl->p = new P();
+        ops.run_piece(*static_cast<P *>(sl->p), s, b, e);
+      }
+    } catch (...) {
+      c->fail.capture();
+    }
   }
-  static void run_piece(void *o, void *p, adapt_seq *s, std::size_t b, std::size_t e) {
-    static_cast<Ops *>(o)->run_piece(*static_cast<P *>(p), s, b, e);
-  }
-  static void *new_piece() { return new P(); }
   static void delete_piece(void *p) noexcept { delete static_cast<P *>(p); }
   static void merge_master(void *o, void *m, void *t, std::size_t tb, std::size_t te) {
     static_cast<Ops *>(o)->merge_master(*static_cast<M *>(m), *static_cast<P *>(t), tb, te);
@@ -380,13 +373,10 @@ struct ordered_fns {
     static_cast<Ops *>(o)->merge_piece(*static_cast<P *>(v), *static_cast<P *>(t), tb, te);
   }
   static constexpr ordered_table table = {
-      &run_master,
-      &run_piece,
-      &new_piece,
       &delete_piece,
       &merge_master,
       &merge_piece,
-      {&ordered_run, &ordered_merge, &ordered_discard, sizeof(slot), thief_parts_of<Ops>::value}};
+      {&run, &ordered_merge, &ordered_discard, sizeof(slot), thief_parts_of<Ops>::value}};
 };
 
 /* The ordered region: c's kernel over the units [0, n) (n > 0) with the
