@@ -769,45 +769,6 @@ It for_each_n(const policy &pol, It first, Size n, F f) {
     });
 }
 
-/* std::transform, unary: d_first[i] = op(first[i]); returns d_first + n.
- * The output may be the input (in place). */
-template <class It, class Out, class Op>
-Out transform(const policy &pol, It first, It last, Out d_first, Op op) {
-  static_assert(std::is_invocable_v<Op &, detail::ref_t<It>>,
-                "adapt::transform: op must be callable with an element, op(*first)");
-  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
-    return std::transform(first, last, d_first, op);
-  } else {
-    detail::par_map_range(pol, "adapt::transform", first, last,
-                          sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
-                          [&](It it, It end, std::size_t b) {
-                            for (Out o = detail::adv(d_first, b); it != end; ++it, ++o)
-                              *o = op(*it);
-                          });
-    return detail::adv(d_first, detail::dist(first, last));
-  }
-}
-
-/* std::transform, binary: d_first[i] = op(first1[i], first2[i]). */
-template <class It1, class It2, class Out, class Op>
-Out transform(const policy &pol, It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
-  static_assert(std::is_invocable_v<Op &, detail::ref_t<It1>, detail::ref_t<It2>>,
-                "adapt::transform: op must be callable with two elements, op(*first1, *first2)");
-  if constexpr (!detail::random_access_v<It1, It2> || !detail::writable_v<Out>) {
-    return std::transform(first1, last1, first2, d_first, op);
-  } else {
-    detail::par_map_range(pol, "adapt::transform", first1, last1,
-                          sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>) +
-                              sizeof(detail::value_t<Out>),
-                          [&](It1 a, It1 end, std::size_t b) {
-                            It2 c = detail::adv(first2, b);
-                            for (Out o = detail::adv(d_first, b); a != end; ++a, ++c, ++o)
-                              *o = op(*a, *c);
-                          });
-    return detail::adv(d_first, detail::dist(first1, last1));
-  }
-}
-
 /* std::fill: every element = value (copy assignment). */
 template <class It, class T>
 void fill(const policy &pol, It first, It last, const T &value) {
