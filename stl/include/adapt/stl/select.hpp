@@ -290,15 +290,22 @@ struct compact_ops {
   }
 };
 
-/* Runs the in-place kernel over [first, first + n); returns the survivors'
- * count. */
-template <class It, class Rule>
-std::size_t select_in_place(const policy &pol, const char *name, It first, std::size_t n,
-                            Rule rule) {
-  compact_ops<It, Rule> ops{first, rule, pol};
-  typename compact_ops<It, Rule>::seg m;
-  par_ordered(pol.attr(1, false), name, n, 2 * sizeof(value_t<It>), ops, m);
-  return m.len;
+/* The in-place selections (remove_if, unique): the elements of
+ * [first, last) that Rule{first, pred} keeps, moved to the front in order
+ * by the in-place kernel; returns the new end. std_path(first, last), std's
+ * algorithm, when the iterators cannot be written in parallel. */
+template <class Rule, class It, class Pred, class Std>
+It select_in_place(const policy &pol, const char *name, It first, It last, Pred &pred,
+                   Std std_path) {
+  if constexpr (!writable_v<It>) {
+    return std_path(first, last);
+  } else {
+    Rule rule{first, pred};
+    compact_ops<It, Rule> ops{first, rule, pol};
+    typename compact_ops<It, Rule>::seg m;
+    par_ordered(pol.attr(1, false), name, dist(first, last), 2 * sizeof(value_t<It>), ops, m);
+    return adv(first, m.len);
+  }
 }
 
 } // namespace detail
@@ -308,13 +315,9 @@ std::size_t select_in_place(const policy &pol, const char *name, It first, std::
  * The elements past it hold valid unspecified values. */
 template <class It, class Pred>
 It remove_if(const policy &pol, It first, It last, Pred pred) {
-  if constexpr (!detail::writable_v<It>) {
-    return std::remove_if(first, last, pred);
-  } else {
-    detail::test_rule<It, Pred, false> r{first, pred};
-    return detail::adv(first, detail::select_in_place(pol, "adapt::remove_if", first,
-                                                      detail::dist(first, last), r));
-  }
+  return detail::select_in_place<detail::test_rule<It, Pred, false>>(
+      pol, "adapt::remove_if", first, last, pred,
+      [&](auto... a) { return std::remove_if(a..., std::ref(pred)); });
 }
 
 /* std::remove: remove_if with == value. */
@@ -350,13 +353,9 @@ Out remove_copy(const policy &pol, It first, It last, Out d_first, const T &valu
  * returns the new end. pred must be an equivalence (as std requires). */
 template <class It, class Pred = std::equal_to<>>
 It unique(const policy &pol, It first, It last, Pred pred = {}) {
-  if constexpr (!detail::writable_v<It>) {
-    return std::unique(first, last, pred);
-  } else {
-    detail::unique_rule<It, Pred> r{first, pred};
-    return detail::adv(
-        first, detail::select_in_place(pol, "adapt::unique", first, detail::dist(first, last), r));
-  }
+  return detail::select_in_place<detail::unique_rule<It, Pred>>(
+      pol, "adapt::unique", first, last, pred,
+      [&](auto... a) { return std::unique(a..., std::ref(pred)); });
 }
 
 /* std::unique_copy: copies the first element of every run of equivalent
