@@ -5,9 +5,11 @@
  * One engine callback per chunk: each algorithm passes a lambda that loops
  * over the chunk [b, e) calling the element function; the trampoline is a
  * template instantiated for that lambda, so the element function is inlined
- * into the chunk loop. Exceptions never cross the C engine: the trampoline
- * catches them, keeps the first one and cancels the call (adapt_cancel);
- * the caller rethrows it once adapt_seq_run has returned. */
+ * into the chunk loop. What does not depend on the lambda (the region, the
+ * merges of ordered kernels) is plain functions. Exceptions never cross the
+ * C engine: the trampoline catches them, keeps the first one and cancels the
+ * call (adapt_cancel); the caller rethrows it once adapt_seq_run has
+ * returned. */
 #ifndef ADAPT_STL_DETAIL_HPP
 #define ADAPT_STL_DETAIL_HPP
 
@@ -212,23 +214,45 @@ auto with_workers(unsigned k, F &&f) -> decltype(f()) {
 }
 
 /* --- Maps: a kernel without merge nor discard --------------------------- */
+/*
+ * The engine's callback for a chunk is instantiated per body type (the
+ * body inlined into it); the region around it (the failure slot, the run,
+ * the rethrow) does not depend on the body: plain functions.
+ */
+struct map_call {
+  void *body;
+  failure fail;
+};
 
 template <class Body>
-struct map_call {
-  Body &body; /* body(adapt_seq *s, size_t b, size_t e) */
-  failure fail;
-
+struct map_fns {
   static void run(adapt_seq *s, void *, std::size_t b, std::size_t e, void *ctx) noexcept {
     auto *c = static_cast<map_call *>(ctx);
     if (c->fail.stopped()) return;
     try {
-      c->body(s, b, e);
+      (*static_cast<Body *>(c->body))(s, b, e);
     } catch (...) {
       c->fail.capture();
     }
   }
-  static constexpr adapt_seq_kernel kernel = {&map_call::run, nullptr, nullptr, 0, 0};
+  static constexpr adapt_seq_kernel kernel = {&run, nullptr, nullptr, 0, 0};
 };
+
+/* The map's region: kernel over [0, n) (n > 0) with c; rethrows as
+ * finish(). */
+inline void map_region(const call_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
+                       const adapt_seq_kernel *kernel, map_call &c) {
+  c.fail.token = a.token;
+  int rc = adapt_seq_run(name, n, unit_bytes, kernel, &c, nullptr, &a);
+  finish(rc, c.fail);
+}
+
+/* The address of an object as void * (the thunks cast it back to its
+ * type, const included). */
+template <class T>
+void *erase(T &x) noexcept {
+  return const_cast<void *>(static_cast<const volatile void *>(std::addressof(x)));
+}
 
 /* body(s, b, e) on disjoint chunks covering [0, n), in parallel under the
  * policy's scheduler; rethrows the first exception of a body. */
@@ -236,11 +260,8 @@ template <class Body>
 void par_map(const call_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
              Body &&body) {
   if (n == 0) return;
-  using B = std::remove_reference_t<Body>;
-  map_call<B> c{body, {}};
-  c.fail.token = a.token;
-  int rc = adapt_seq_run(name, n, unit_bytes, &map_call<B>::kernel, &c, nullptr, &a);
-  finish(rc, c.fail);
+  map_call c{erase(body), {}};
+  map_region(a, name, n, unit_bytes, &map_fns<std::remove_reference_t<Body>>::kernel, c);
 }
 /* The same with the policy's attributes, elements as units. */
 template <class Body>
@@ -260,6 +281,10 @@ void par_map(const policy &pol, const char *name, std::size_t n, std::size_t uni
  * merge_master(M &, P &, tb, te), merge_piece(P &victim, P &thief, tb, te),
  * and optionally a static constexpr unsigned thief_parts (the kernel's split
  * ratio, <adapt/seq.h>; 1 when absent).
+ * The chunk's callback (run) is instantiated per Ops type, Ops's parts
+ * inlined into it; merge and discard, called once per stolen piece, are
+ * plain functions that reach Ops through a table of thunks
+ * (ordered_fns<Ops>::table), and so is the region.
  */
 struct slot {
   void *p;
@@ -276,55 +301,93 @@ struct thief_parts_of<Ops, std::void_t<decltype(Ops::thief_parts)>> {
   static constexpr unsigned value = Ops::thief_parts;
 };
 
-template <class Ops>
-struct ordered_call {
-  using M = typename Ops::master_type;
-  using P = typename Ops::piece_type;
-  Ops &ops;
-  failure fail;
+/* Ops's merges on erased pointers (ops, master M, pieces P), and the
+ * kernel. */
+struct ordered_table {
+  void (*delete_piece)(void *p) noexcept;
+  void (*merge_master)(void *ops, void *m, void *t, std::size_t tb, std::size_t te);
+  void (*merge_piece)(void *ops, void *v, void *t, std::size_t tb, std::size_t te);
+  adapt_seq_kernel kernel;
+};
 
-  static void run(adapt_seq *s, void *st, std::size_t b, std::size_t e, void *ctx) noexcept {
-    auto *c = static_cast<ordered_call *>(ctx);
-    auto *sl = static_cast<slot *>(st);
-    if (c->fail.stopped()) return;
+struct ordered_call {
+  const ordered_table *t;
+  void *ops;
+  failure fail;
+};
+
+inline void ordered_merge(adapt_seq *, void *st, void *tst, std::size_t tb, std::size_t te,
+                          void *ctx) noexcept {
+  auto *c = static_cast<ordered_call *>(ctx);
+  auto *v = static_cast<slot *>(st), *t = static_cast<slot *>(tst);
+  void *tp = t->p;
+  t->p = nullptr;
+  if (!tp) return;
+  if (!c->fail.stopped()) {
     try {
-      if (sl->master) {
-        c->ops.run_master(*static_cast<M *>(sl->p), s, b, e);
+      if (v->master) {
+        c->t->merge_master(c->ops, v->p, tp, tb, te);
+      } else if (!v->p) {
+        v->p = tp; /* the victim takes the thief's piece as it is */
+        return;
       } else {
-        if (!sl->p) sl->p = new P();
-        c->ops.run_piece(*static_cast<P *>(sl->p), s, b, e);
+        c->t->merge_piece(c->ops, v->p, tp, tb, te);
       }
     } catch (...) {
       c->fail.capture();
     }
   }
-  static void merge(adapt_seq *, void *st, void *tst, std::size_t tb, std::size_t te,
-                    void *ctx) noexcept {
+  c->t->delete_piece(tp);
+}
+inline void ordered_discard(adapt_seq *, void *tst, void *ctx) noexcept {
+  auto *t = static_cast<slot *>(tst);
+  static_cast<ordered_call *>(ctx)->t->delete_piece(t->p);
+  t->p = nullptr;
+}
+
+template <class Ops>
+struct ordered_fns {
+  using M = typename Ops::master_type;
+  using P = typename Ops::piece_type;
+  static void run(adapt_seq *s, void *st, std::size_t b, std::size_t e, void *ctx) noexcept {
     auto *c = static_cast<ordered_call *>(ctx);
-    auto *v = static_cast<slot *>(st), *t = static_cast<slot *>(tst);
-    std::unique_ptr<P> tp(static_cast<P *>(t->p));
-    t->p = nullptr;
-    if (!tp || c->fail.stopped()) return;
+    auto *sl = static_cast<slot *>(st);
+    auto &ops = *static_cast<Ops *>(c->ops);
+    if (c->fail.stopped()) return;
     try {
-      if (v->master)
-        c->ops.merge_master(*static_cast<M *>(v->p), *tp, tb, te);
-      else if (!v->p)
-        v->p = tp.release();
-      else
-        c->ops.merge_piece(*static_cast<P *>(v->p), *tp, tb, te);
+      if (sl->master) {
+        ops.run_master(*static_cast<M *>(sl->p), s, b, e);
+      } else {
+        if (!sl->p) sl->p = new P();
+        ops.run_piece(*static_cast<P *>(sl->p), s, b, e);
+      }
     } catch (...) {
       c->fail.capture();
     }
   }
-  static void discard(adapt_seq *, void *tst, void *) noexcept {
-    auto *t = static_cast<slot *>(tst);
-    delete static_cast<P *>(t->p);
-    t->p = nullptr;
+  static void delete_piece(void *p) noexcept { delete static_cast<P *>(p); }
+  static void merge_master(void *o, void *m, void *t, std::size_t tb, std::size_t te) {
+    static_cast<Ops *>(o)->merge_master(*static_cast<M *>(m), *static_cast<P *>(t), tb, te);
   }
-  static constexpr adapt_seq_kernel kernel = {&ordered_call::run, &ordered_call::merge,
-                                              &ordered_call::discard, sizeof(slot),
-                                              thief_parts_of<Ops>::value};
+  static void merge_piece(void *o, void *v, void *t, std::size_t tb, std::size_t te) {
+    static_cast<Ops *>(o)->merge_piece(*static_cast<P *>(v), *static_cast<P *>(t), tb, te);
+  }
+  static constexpr ordered_table table = {
+      &delete_piece,
+      &merge_master,
+      &merge_piece,
+      {&run, &ordered_merge, &ordered_discard, sizeof(slot), thief_parts_of<Ops>::value}};
 };
+
+/* The ordered region: c's kernel over the units [0, n) (n > 0) with the
+ * master's state m; rethrows as finish(). */
+inline void ordered_region(const call_attr &a, const char *name, std::size_t n,
+                           std::size_t unit_bytes, ordered_call &c, void *m) {
+  c.fail.token = a.token;
+  slot sl{m, 1};
+  int rc = adapt_seq_run(name, n, unit_bytes, &c.t->kernel, &c, &sl, &a);
+  finish(rc, c.fail);
+}
 
 /* Run ops over the units [0, n) with the master's state m; rethrows the
  * first exception. attr: from the policy, without its scheduler. */
@@ -332,11 +395,8 @@ template <class Ops>
 void par_ordered(const call_attr &a, const char *name, std::size_t n, std::size_t unit_bytes,
                  Ops &ops, typename Ops::master_type &m) {
   if (n == 0) return;
-  ordered_call<Ops> c{ops, {}};
-  c.fail.token = a.token;
-  slot sl{&m, 1};
-  int rc = adapt_seq_run(name, n, unit_bytes, &ordered_call<Ops>::kernel, &c, &sl, &a);
-  finish(rc, c.fail);
+  ordered_call c{&ordered_fns<Ops>::table, &ops, {}};
+  ordered_region(a, name, n, unit_bytes, c, &m);
 }
 
 /* Blocks of reduce and the scans: n / size of them (at least one), the

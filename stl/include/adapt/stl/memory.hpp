@@ -65,14 +65,19 @@ void par_construct(const policy &pol, const char *name, Dest d, std::size_t n,
 template <class Dest, class... Args>
 inline constexpr bool may_throw_v = !std::is_nothrow_constructible_v<value_t<Dest>, Args...>;
 
-/* par_construct of the objects of [first, last) in place: each(it, end)
- * constructs those of one chunk (std's algorithm on it); Args: the
- * constructor's arguments, for may_throw_v. */
-template <class... Args, class It, class Each>
+/* The objects of [first, last) constructed in place: each(it, end)
+ * constructs those of one part (std's algorithm on it). par_construct of
+ * the chunks, or each(first, last) on this thread when Seq (a type whose
+ * construction does no work) or when the iterators cannot be written in
+ * parallel. Args: the constructor's arguments, for may_throw_v. */
+template <bool Seq, class... Args, class It, class Each>
 void construct_in_place(const policy &pol, const char *name, It first, It last, Each &&each) {
-  par_construct<may_throw_v<It, Args...>>(
-      pol, name, first, dist(first, last), sizeof(value_t<It>),
-      [&](std::size_t b, std::size_t e) { each(adv(first, b), adv(first, e)); });
+  if constexpr (Seq || !writable_v<It>)
+    each(first, last);
+  else
+    par_construct<may_throw_v<It, Args...>>(
+        pol, name, first, dist(first, last), sizeof(value_t<It>),
+        [&](std::size_t b, std::size_t e) { each(adv(first, b), adv(first, e)); });
 }
 
 } // namespace detail
@@ -145,13 +150,9 @@ std::pair<It, Out> uninitialized_move_n(const policy &pol, It first, Size n, Out
 /* std::uninitialized_fill: constructs every object from value. */
 template <class It, class T>
 void uninitialized_fill(const policy &pol, It first, It last, const T &value) {
-  if constexpr (!detail::writable_v<It>) {
-    std::uninitialized_fill(first, last, value);
-  } else {
-    detail::construct_in_place<const T &>(
-        pol, "adapt::uninitialized_fill", first, last,
-        [&](It b, It e) { std::uninitialized_fill(b, e, value); });
-  }
+  detail::construct_in_place<false, const T &>(
+      pol, "adapt::uninitialized_fill", first, last,
+      [&](It b, It e) { std::uninitialized_fill(b, e, value); });
 }
 
 /* std::uninitialized_fill_n: returns first + n (first when n <= 0). */
@@ -166,13 +167,9 @@ It uninitialized_fill_n(const policy &pol, It first, Size n, const T &value) {
  * (trivial types: left indeterminate, no work). */
 template <class It>
 void uninitialized_default_construct(const policy &pol, It first, It last) {
-  if constexpr (!detail::writable_v<It> ||
-                std::is_trivially_default_constructible_v<detail::value_t<It>>) {
-    std::uninitialized_default_construct(first, last);
-  } else {
-    detail::construct_in_place(pol, "adapt::uninitialized_default_construct", first, last,
-                               [&](It b, It e) { std::uninitialized_default_construct(b, e); });
-  }
+  detail::construct_in_place<std::is_trivially_default_constructible_v<detail::value_t<It>>>(
+      pol, "adapt::uninitialized_default_construct", first, last,
+      [](It b, It e) { std::uninitialized_default_construct(b, e); });
 }
 
 /* std::uninitialized_default_construct_n: returns first + n (first when
@@ -188,12 +185,8 @@ It uninitialized_default_construct_n(const policy &pol, It first, Size n) {
  * (zero for trivial types). */
 template <class It>
 void uninitialized_value_construct(const policy &pol, It first, It last) {
-  if constexpr (!detail::writable_v<It>) {
-    std::uninitialized_value_construct(first, last);
-  } else {
-    detail::construct_in_place(pol, "adapt::uninitialized_value_construct", first, last,
-                               [&](It b, It e) { std::uninitialized_value_construct(b, e); });
-  }
+  detail::construct_in_place<false>(pol, "adapt::uninitialized_value_construct", first, last,
+                                    [](It b, It e) { std::uninitialized_value_construct(b, e); });
 }
 
 /* std::uninitialized_value_construct_n: returns first + n (first when

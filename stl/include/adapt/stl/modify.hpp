@@ -1,9 +1,10 @@
 /* Element-wise algorithms of <adapt/stl.hpp> (included by it, through
- * <adapt/stl/algorithms.hpp>): copy, copy_n, move, fill_n, generate_n,
- * swap_ranges, replace, replace_if, replace_copy, replace_copy_if,
- * reverse, reverse_copy, rotate, rotate_copy. Each one a parallel map: every
- * chunk runs std's algorithm on its part (memmove for trivial types where
- * std does), each element read and written once, as std. The ranges must
+ * <adapt/stl/algorithms.hpp>): transform, copy, copy_n, move, fill_n,
+ * generate_n, swap_ranges, replace, replace_if, replace_copy,
+ * replace_copy_if, reverse, reverse_copy, rotate, rotate_copy. Each one a
+ * parallel map: every chunk runs std's algorithm on its part (memmove for
+ * trivial types where std does), each element read and written once, as
+ * std. The ranges must
  * not overlap (where std's sequential form allows it, e.g. copy to the
  * left, the policy form does not either). The schedulers apply. */
 #ifndef ADAPT_STL_MODIFY_HPP
@@ -23,21 +24,56 @@ namespace adapt {
 namespace detail {
 
 /* out[i] from first[i], chunk by chunk: run(it, end, out) runs std's
- * algorithm on a part of the input into its part of the output (once over
+ * algorithm on a part of the input into its part of the output; once over
  * the whole range, on this thread, when the iterators cannot be written in
- * parallel); returns out + n. */
-template <class It, class Out, class Run>
+ * parallel (writable_v; Read: the input only needs random access, as
+ * transform's). Returns out + n. */
+template <bool Read = false, class It, class Out, class Run>
 Out map_to(const policy &pol, const char *name, It first, It last, Out out, Run run) {
-  if constexpr (!writable_v<It, Out>) {
+  if constexpr (!random_access_v<It> || !writable_v<Out> || (!Read && !writable_v<It>)) {
     return run(first, last, out);
   } else {
-    par_map_range(pol, name, first, last, sizeof(value_t<It>) + sizeof(value_t<Out>),
-                  [&](It it, It end, std::size_t b) { run(it, end, adv(out, b)); });
-    return adv(out, dist(first, last));
+    std::size_t n = dist(first, last);
+    par_map(pol, name, n, sizeof(value_t<It>) + sizeof(value_t<Out>),
+            [&](adapt_seq *, std::size_t b, std::size_t e) {
+              run(adv(first, b), adv(first, e), adv(out, b));
+            });
+    return adv(out, n);
   }
 }
 
 } // namespace detail
+
+/* std::transform, unary: d_first[i] = op(first[i]); returns d_first + n.
+ * The output may be the input (in place). */
+template <class It, class Out, class Op>
+Out transform(const policy &pol, It first, It last, Out d_first, Op op) {
+  static_assert(std::is_invocable_v<Op &, detail::ref_t<It>>,
+                "adapt::transform: op must be callable with an element, op(*first)");
+  return detail::map_to<true>(
+      pol, "adapt::transform", first, last, d_first,
+      [&](It it, It end, Out o) { return std::transform(it, end, o, std::ref(op)); });
+}
+
+/* std::transform, binary: d_first[i] = op(first1[i], first2[i]). */
+template <class It1, class It2, class Out, class Op>
+Out transform(const policy &pol, It1 first1, It1 last1, It2 first2, Out d_first, Op op) {
+  static_assert(std::is_invocable_v<Op &, detail::ref_t<It1>, detail::ref_t<It2>>,
+                "adapt::transform: op must be callable with two elements, op(*first1, *first2)");
+  if constexpr (!detail::random_access_v<It1, It2> || !detail::writable_v<Out>) {
+    return std::transform(first1, last1, first2, d_first, op);
+  } else {
+    detail::par_map_range(pol, "adapt::transform", first1, last1,
+                          sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>) +
+                              sizeof(detail::value_t<Out>),
+                          [&](It1 a, It1 end, std::size_t b) {
+                            It2 c = detail::adv(first2, b);
+                            for (Out o = detail::adv(d_first, b); a != end; ++a, ++c, ++o)
+                              *o = op(*a, *c);
+                          });
+    return detail::adv(d_first, detail::dist(first1, last1));
+  }
+}
 
 /* std::copy: d_first[i] = first[i] (copy assignment); returns d_first + n. */
 template <class It, class Out>

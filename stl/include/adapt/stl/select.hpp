@@ -1,6 +1,8 @@
 /* The order-keeping variable-output algorithms of <adapt/stl.hpp>
- * (included by it, through <adapt/stl/algorithms.hpp>): remove, remove_if,
- * remove_copy, remove_copy_if, unique, unique_copy, partition_copy.
+ * (included by it, through <adapt/stl/algorithms.hpp>): copy_if, remove,
+ * remove_if, remove_copy, remove_copy_if, unique, unique_copy,
+ * partition_copy. copy_if has a kernel of its own (copy_if_ops); the
+ * others share the two below.
  *
  * One pass, the test called once per element (unique: once per element
  * after the first, as std), under the sequence engine (the calling thread,
@@ -36,11 +38,133 @@
 #include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <iterator>
+#include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace adapt {
 namespace detail {
+
+/* --- copy_if ------------------------------------------------------------ */
+/* One pass, pred called once per element. The master (the calling thread,
+ * from the front) copies each selected element to its final place at once.
+ * A stolen piece cannot: its output offset (the count of selected elements
+ * before it) is known only when the master reaches it. It records its
+ * selected elements (trivial types of at most 16 bytes: their values;
+ * others: their indices, so that each element is assigned once, as std
+ * does) in segments of ADAPT_STL_COPY_SEGMENT input elements: raw storage
+ * (no zero fill, never reallocated nor moved), a piece merged into another
+ * piece hands over its segments (no copy), and when a piece reaches the
+ * master its segments are copied to their place, one segment per unit of a
+ * nested parallel map when they hold ADAPT_STL_NESTED_MIN elements or more.
+ * The selection is branch-free for the staged types (each element is
+ * stored, the count advances by pred's result: a half-selecting predicate
+ * costs no mispredicted branch; the master stages ADAPT_STL_COPY_STAGE
+ * elements on its stack, since it must not write past the output's end). */
+template <class It, class Out, class Pred>
+struct copy_if_ops {
+  using V = value_t<It>;
+  static constexpr bool staged = std::is_trivial_v<V> && sizeof(V) <= 16;
+  using E = std::conditional_t<staged, V, std::size_t>; /* what a piece records */
+  struct master {
+    std::size_t pos = 0;
+  };
+  struct segment {
+    std::unique_ptr<E[]> p; /* default-initialised: raw for these types */
+    std::size_t n, cap;     /* recorded, room */
+  };
+  struct piece {
+    std::vector<segment> segs;
+    std::size_t total = 0;
+  };
+  using master_type = master;
+  using piece_type = piece;
+  It first;
+  Out d;
+  Pred &pred;
+
+  void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
+    Out o = adv(d, m.pos);
+    std::size_t k = 0; /* a local: stores to the output cannot alias it */
+    It it = adv(first, b);
+    if constexpr (staged) {
+      V stage[ADAPT_STL_COPY_STAGE];
+      for (std::size_t i = b; i < e;) {
+        std::size_t stop = e - i < ADAPT_STL_COPY_STAGE ? e : i + ADAPT_STL_COPY_STAGE, c = 0;
+        for (; i < stop; ++i, ++it) {
+          auto &&x = *it; /* an lvalue for pred, as std's copy_if passes it */
+          const bool keep = static_cast<bool>(pred(x));
+          stage[c] = x;
+          c += keep;
+        }
+        o = std::copy(stage, stage + c, o);
+        k += c;
+      }
+    } else {
+      for (std::size_t i = b; i < e; ++i, ++it)
+        if (pred(*it)) {
+          *o = *it;
+          ++o;
+          k++;
+        }
+    }
+    m.pos += k;
+  }
+  void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
+    std::size_t len = e - b;
+    if (p.segs.empty() || p.segs.back().cap - p.segs.back().n < len) {
+      std::size_t cap = len > ADAPT_STL_COPY_SEGMENT ? len : ADAPT_STL_COPY_SEGMENT;
+      p.segs.push_back(segment{std::unique_ptr<E[]>(new E[cap]), 0, cap});
+    }
+    segment &sg = p.segs.back();
+    E *dst = sg.p.get() + sg.n;
+    std::size_t c = 0; /* a local, as in run_master */
+    It it = adv(first, b);
+    for (std::size_t i = b; i < e; ++i, ++it) {
+      if constexpr (staged) {
+        auto &&x = *it;
+        const bool keep = static_cast<bool>(pred(x));
+        dst[c] = x;
+        c += keep;
+      } else if (pred(*it)) {
+        dst[c++] = i;
+      }
+    }
+    sg.n += c;
+    p.total += c;
+  }
+  void merge_master(master &m, piece &t, std::size_t, std::size_t) {
+    const std::size_t ns = t.segs.size();
+    std::vector<std::size_t> off(ns); /* output offset of each segment */
+    for (std::size_t k = 0, pos = m.pos; k < ns; k++) {
+      off[k] = pos;
+      pos += t.segs[k].n;
+    }
+    auto copy = [&](adapt_seq *, std::size_t b, std::size_t e) {
+      for (std::size_t k = b; k < e; k++) {
+        const segment &sg = t.segs[k];
+        Out o = adv(d, off[k]);
+        if constexpr (staged)
+          std::copy(sg.p.get(), sg.p.get() + sg.n, o);
+        else
+          for (std::size_t j = 0; j < sg.n; ++j, ++o) *o = *adv(first, sg.p[j]);
+      }
+    };
+    if (t.total >= ADAPT_STL_NESTED_MIN && ns >= 2)
+      par_map(policy().window(adapt::window::none).grain(1), "adapt::copy_if", ns,
+              ADAPT_STL_COPY_SEGMENT * (sizeof(E) + sizeof(value_t<Out>)), copy);
+    else
+      copy(nullptr, 0, ns);
+    m.pos += t.total;
+  }
+  void merge_piece(piece &v, piece &t, std::size_t, std::size_t) {
+    for (segment &sg : t.segs) v.segs.push_back(std::move(sg));
+    v.total += t.total;
+    t.segs.clear();
+  }
+};
 
 /* Rules: keep(i) tests element i (pairwise: against element i - 1, both
  * unread by any move); in place, keeps(x) (pairwise: keeps(kept, x),
@@ -290,31 +414,52 @@ struct compact_ops {
   }
 };
 
-/* Runs the in-place kernel over [first, first + n); returns the survivors'
- * count. */
-template <class It, class Rule>
-std::size_t select_in_place(const policy &pol, const char *name, It first, std::size_t n,
-                            Rule rule) {
-  compact_ops<It, Rule> ops{first, rule, pol};
-  typename compact_ops<It, Rule>::seg m;
-  par_ordered(pol.attr(1, false), name, n, 2 * sizeof(value_t<It>), ops, m);
-  return m.len;
+/* The in-place selections (remove_if, unique): the elements of
+ * [first, last) that Rule{first, pred} keeps, moved to the front in order
+ * by the in-place kernel; returns the new end. std_path(first, last), std's
+ * algorithm, when the iterators cannot be written in parallel. */
+template <class Rule, class It, class Pred, class Std>
+It select_in_place(const policy &pol, const char *name, It first, It last, Pred &pred,
+                   Std std_path) {
+  if constexpr (!writable_v<It>) {
+    return std_path(first, last);
+  } else {
+    Rule rule{first, pred};
+    compact_ops<It, Rule> ops{first, rule, pol};
+    typename compact_ops<It, Rule>::seg m;
+    par_ordered(pol.attr(1, false), name, dist(first, last), 2 * sizeof(value_t<It>), ops, m);
+    return adv(first, m.len);
+  }
 }
 
 } // namespace detail
+
+/* std::copy_if: copies the elements satisfying pred, in order, to d_first
+ * (one copy assignment each); returns the end of the output. The ranges
+ * must not overlap. */
+template <class It, class Out, class Pred>
+Out copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
+  static_assert(std::is_invocable_v<Pred &, detail::ref_t<It>>,
+                "adapt::copy_if: pred must be callable with an element, pred(*first)");
+  if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
+    return std::copy_if(first, last, d_first, pred);
+  } else {
+    detail::copy_if_ops<It, Out, Pred> ops{first, d_first, pred};
+    typename detail::copy_if_ops<It, Out, Pred>::master m;
+    detail::par_ordered(pol.attr(1, false), "adapt::copy_if", detail::dist(first, last),
+                        sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>), ops, m);
+    return detail::adv(d_first, m.pos);
+  }
+}
 
 /* std::remove_if: moves the elements not satisfying pred to the front, in
  * order (one move assignment each, none onto itself); returns the new end.
  * The elements past it hold valid unspecified values. */
 template <class It, class Pred>
 It remove_if(const policy &pol, It first, It last, Pred pred) {
-  if constexpr (!detail::writable_v<It>) {
-    return std::remove_if(first, last, pred);
-  } else {
-    detail::test_rule<It, Pred, false> r{first, pred};
-    return detail::adv(first, detail::select_in_place(pol, "adapt::remove_if", first,
-                                                      detail::dist(first, last), r));
-  }
+  return detail::select_in_place<detail::test_rule<It, Pred, false>>(
+      pol, "adapt::remove_if", first, last, pred,
+      [&](auto... a) { return std::remove_if(a..., std::ref(pred)); });
 }
 
 /* std::remove: remove_if with == value. */
@@ -350,13 +495,9 @@ Out remove_copy(const policy &pol, It first, It last, Out d_first, const T &valu
  * returns the new end. pred must be an equivalence (as std requires). */
 template <class It, class Pred = std::equal_to<>>
 It unique(const policy &pol, It first, It last, Pred pred = {}) {
-  if constexpr (!detail::writable_v<It>) {
-    return std::unique(first, last, pred);
-  } else {
-    detail::unique_rule<It, Pred> r{first, pred};
-    return detail::adv(
-        first, detail::select_in_place(pol, "adapt::unique", first, detail::dist(first, last), r));
-  }
+  return detail::select_in_place<detail::unique_rule<It, Pred>>(
+      pol, "adapt::unique", first, last, pred,
+      [&](auto... a) { return std::unique(a..., std::ref(pred)); });
 }
 
 /* std::unique_copy: copies the first element of every run of equivalent

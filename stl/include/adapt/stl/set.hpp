@@ -47,13 +47,18 @@
 namespace adapt {
 namespace detail {
 
-/* An output iterator that counts what is written to it. */
-struct count_out {
+/* The member types of an output iterator (std::iterator_traits finds
+ * them in a derived iterator). */
+struct output_types {
   using iterator_category = std::output_iterator_tag;
   using value_type = void;
   using difference_type = std::ptrdiff_t;
   using pointer = void;
   using reference = void;
+};
+
+/* An output iterator that counts what is written to it. */
+struct count_out : output_types {
   struct sink {
     template <class T>
     sink &operator=(const T &) {
@@ -118,12 +123,7 @@ struct set_cut {
 /* An output iterator that records the address of each element assigned to
  * it (an lvalue of one of the inputs) in a list. */
 template <class V>
-struct addr_out {
-  using iterator_category = std::output_iterator_tag;
-  using value_type = void;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = void;
+struct addr_out : output_types {
   std::vector<const V *> *list;
   addr_out &operator*() { return *this; }
   addr_out &operator=(const V &x) {
@@ -227,7 +227,7 @@ struct set_ops : two_ranges<It1, It2, Out, Cmp> {
       p.from = p.to = {c1, dist(first2, l2)};
       p.started = true;
     }
-    walk(p.to, e, addr_out<V>{&p.outs});
+    walk(p.to, e, addr_out<V>{{}, &p.outs});
   }
   void merge_master(master &m, piece &t, std::size_t tb, std::size_t te) {
     if (!(t.from == m.at)) { /* unsorted input: the master walks the piece's units */
@@ -285,46 +285,37 @@ Out set_run(const policy &pol, const char *name, It1 first1, It1 last1, It2 firs
 
 } // namespace detail
 
+/* The four public set operations: NAME(pol, first1, last1, first2, last2,
+ * d_first, cmp = std::less<>) as std::NAME, returning the end of the
+ * output; A, B, Both: set_walk's choice of what each operation keeps
+ * (set_run). One definition for the four: they differ in nothing else. */
+#define ADAPT_STL_SET_OP(NAME, A, B, BOTH)                                                         \
+  template <class It1, class It2, class Out, class Cmp = std::less<>>                              \
+  Out NAME(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,           \
+           Cmp cmp = {}) {                                                                         \
+    return detail::set_run<A, B, BOTH>(pol, "adapt::" #NAME, first1, last1, first2, last2,         \
+                                       d_first, cmp,                                               \
+                                       [&](auto... a) { return std::NAME(a..., std::ref(cmp)); }); \
+  }
+
 /* std::set_union: the sorted union (an element present m times in the
  * first range and k in the second appears max(m, k) times: the m of the
  * first, then the k - m last of the second). */
-template <class It1, class It2, class Out, class Cmp = std::less<>>
-Out set_union(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
-              Cmp cmp = {}) {
-  return detail::set_run<true, true, true>(
-      pol, "adapt::set_union", first1, last1, first2, last2, d_first, cmp,
-      [&](auto... a) { return std::set_union(a..., std::ref(cmp)); });
-}
+ADAPT_STL_SET_OP(set_union, true, true, true)
 
 /* std::set_intersection: the elements of the first range that the second
  * also holds (min(m, k) times, from the first). */
-template <class It1, class It2, class Out, class Cmp = std::less<>>
-Out set_intersection(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
-                     Cmp cmp = {}) {
-  return detail::set_run<false, false, true>(
-      pol, "adapt::set_intersection", first1, last1, first2, last2, d_first, cmp,
-      [&](auto... a) { return std::set_intersection(a..., std::ref(cmp)); });
-}
+ADAPT_STL_SET_OP(set_intersection, false, false, true)
 
 /* std::set_difference: the elements of the first range that the second
  * does not hold (max(m - k, 0) times, the last ones of the first). */
-template <class It1, class It2, class Out, class Cmp = std::less<>>
-Out set_difference(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
-                   Cmp cmp = {}) {
-  return detail::set_run<true, false, false>(
-      pol, "adapt::set_difference", first1, last1, first2, last2, d_first, cmp,
-      [&](auto... a) { return std::set_difference(a..., std::ref(cmp)); });
-}
+ADAPT_STL_SET_OP(set_difference, true, false, false)
 
 /* std::set_symmetric_difference: the elements of either range that the
  * other does not hold (|m - k| times), sorted. */
-template <class It1, class It2, class Out, class Cmp = std::less<>>
-Out set_symmetric_difference(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2,
-                             Out d_first, Cmp cmp = {}) {
-  return detail::set_run<true, true, false>(
-      pol, "adapt::set_symmetric_difference", first1, last1, first2, last2, d_first, cmp,
-      [&](auto... a) { return std::set_symmetric_difference(a..., std::ref(cmp)); });
-}
+ADAPT_STL_SET_OP(set_symmetric_difference, true, true, false)
+
+#undef ADAPT_STL_SET_OP
 
 } // namespace adapt
 
