@@ -154,6 +154,7 @@ static void after_fork_child(void) {
   atomic_store_explicit(&adapt__rt.regions, 0, memory_order_relaxed);
   atomic_store_explicit(&adapt__rt.finalize_waiting, 0, memory_order_relaxed);
   atomic_store_explicit(&adapt__rt.sleepers, 0, memory_order_relaxed);
+  atomic_store_explicit(&adapt__rt.idle, 0, memory_order_relaxed); /* no pool thread here */
   atomic_fetch_add_explicit(&adapt__rt.generation, 1, memory_order_relaxed);
   if (adapt__rt.workers) abandoned_workers = adapt__rt.workers;
   adapt__rt.workers = NULL;

@@ -544,8 +544,11 @@ static void busy_task(void *arg) {
   atomic_fetch_add(&c->in, 1);
   while (atomic_load(&c->in) < c->workers && ms_now(CLOCK_MONOTONIC) - t0 < 20000) sched_yield();
   if (atomic_load(&c->in) == c->workers) atomic_store(&c->all_in, 1);
+  /* read before counted in sampled: a worker that sees every sample taken
+   * leaves and is idle again, which a later read would count */
+  int idle = adapt_idle_workers();
   int k = atomic_fetch_add(&c->sampled, 1);
-  atomic_store(&c->seen[k], adapt_idle_workers());
+  atomic_store(&c->seen[k], idle);
   while (atomic_load(&c->sampled) < c->workers && ms_now(CLOCK_MONOTONIC) - t0 < 20000)
     sched_yield();
 }

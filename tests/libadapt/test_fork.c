@@ -5,6 +5,7 @@
  * the CPUs back that it had before the runtime bound it as worker 0.
  * Each child reports through its exit status; the parent waits at most
  * CHILD_WAIT_S for it and kills it when it hangs. */
+#include <adapt/adaptive.h>
 #include <adapt/loop.h>
 #include <errno.h>
 #include <pthread.h>
@@ -120,6 +121,23 @@ static int child_loops(void) {
   return 0;
 }
 
+/* In a child's region: adapt_idle_workers once its workers are back in
+ * their idle loop (at most 2 s); the parent's idle workers, which do not
+ * exist here, are not counted. */
+static int child_idle_count(void) {
+  const adapt_task inert = adapt_test_inert_task();
+  adapt_test_range r = {0, 0};
+  adapt_frame f;
+  if (adapt_begin(&f, &inert, &r) != 0) return -1;
+  int want = adapt_num_workers() - 1, got = -1;
+  for (int i = 0; i < 2000 && (got = adapt_idle_workers()) != want; i++) {
+    struct timespec t = {0, 1000 * 1000};
+    nanosleep(&t, NULL);
+  }
+  adapt_end(&f);
+  return got;
+}
+
 /* The child of a process whose runtime runs starts its own: its worker
  * threads exist (the parent's do not, in the child), and its loops run on
  * them. */
@@ -134,6 +152,7 @@ static void test_child_new_runtime(void **state) {
     cfg.workers = child_workers() ? child_workers() : 2;
     if (adapt_init(&cfg) != 0) _exit(1);
     if (adapt_test_worker_threads() != cfg.workers - 1) _exit(2);
+    if (child_idle_count() != cfg.workers - 1) _exit(4);
     int r = child_loops();
     if (r) _exit(r);
     adapt_finalize();
