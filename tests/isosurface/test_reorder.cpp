@@ -335,8 +335,27 @@ void test_bad_inputs(void **) {
   assert_int_equal(parse_point_order("first-use", &po), 0);
   assert_true(po == PointOrder::FirstUse);
   assert_int_equal(parse_point_order("sorted", &po), -EINVAL);
-  assert_string_equal(reorder_name(Reorder::Auto), "auto");
-  assert_string_equal(point_order_name(PointOrder::Random), "random");
+  /* Every value's name, in the enumerations' order (names.cpp lists them). */
+  const char *const reorders[] = {"none", "morton", "hilbert", "auto"};
+  for (int i = 0; i <= (int)Reorder::Auto; i++)
+    assert_string_equal(reorder_name((Reorder)i), reorders[i]);
+  const char *const point_orders[] = {"keep", "first-use", "random"};
+  for (int i = 0; i <= (int)PointOrder::Random; i++)
+    assert_string_equal(point_order_name((PointOrder)i), point_orders[i]);
+  assert_string_equal(order_name(Order::Lex), "lex");
+  assert_string_equal(order_name(Order::Morton), "morton");
+  assert_string_equal(order_name(Order::Hilbert), "hilbert");
+  assert_string_equal(order_name(Order::Random), "random");
+  assert_string_equal(split_name(Split::Five), "5");
+  assert_string_equal(split_name(Split::Six), "6");
+  assert_string_equal(field_name(Field::Sphere), "sphere");
+  assert_string_equal(field_name(Field::Waves), "waves");
+  assert_string_equal(field_name(Field::Flat), "flat");
+  assert_string_equal(field_name(Field::Gyroid), "gyroid");
+  assert_string_equal(mode_name(Mode::Seq), "seq");
+  assert_string_equal(mode_name(Mode::NoWin), "nowin");
+  assert_string_equal(mode_name(Mode::Static), "static");
+  assert_string_equal(mode_name(Mode::Sliding), "sliding");
 }
 
 #ifdef ISO_TEST_BIN

@@ -21,6 +21,20 @@ const char *const mode_names[] = {"seq", "nowin", "static", "sliding"};
 const char *const reorder_names[] = {"none", "morton", "hilbert", "auto"};
 const char *const point_order_names[] = {"keep", "first-use", "random"};
 
+/* One name per value: a value added to an enumeration without its name
+ * (or a name without its value) stops the build. The order is checked by
+ * the tests' round trips (name, parse, same value). */
+template <class E, size_t N>
+constexpr bool names_all(const char *const (&)[N], E last) {
+  return N == static_cast<size_t>(last) + 1;
+}
+static_assert(names_all(order_names, Order::Random), "order_names");
+static_assert(names_all(split_names, Split::Six), "split_names");
+static_assert(names_all(field_names, Field::Gyroid), "field_names");
+static_assert(names_all(mode_names, Mode::Sliding), "mode_names");
+static_assert(names_all(reorder_names, Reorder::Auto), "reorder_names");
+static_assert(names_all(point_order_names, PointOrder::Random), "point_order_names");
+
 } // namespace
 
 /* "lexicographic": lex's other name. */
