@@ -95,7 +95,7 @@ struct options {
   int nqueens = 12;
   int lazy_nqueens = 12;
   int fib = 28;
-  bool callgrind = false; /* --callgrind F,Q: under valgrind (sched_callgrind.sh) */
+  bool callgrind = false; /* --callgrind F,Q: under valgrind (kernels_callgrind.sh sched) */
   size_t hybrid_n = 4096;
   size_t hybrid_elems = 196608; /* 1.5 MiB of doubles: each core's half fits its L2 */
   int hybrid_steps = 100;
@@ -646,7 +646,7 @@ static void write_table_csv(const std::string &path, const std::string &table,
 /* --callgrind F,Q: Table 3's kernels on one worker, fib(F) and nqueens
  * n=Q, sequential and adapt at grain 1 under each scheduler
  * of the table (a wrong count fails the variant); labels
- * "sched-<kernel>:<variant>:n=1|2" (bench/scripts/sched_callgrind.sh keeps
+ * "sched-<kernel>:<variant>:n=1|2" (bench/scripts/kernels_callgrind.sh sched keeps
  * n=2). */
 static int callgrind_mode(void) {
   adapt_start(1);

@@ -8,7 +8,7 @@
  * sequential one.
  *
  *   bench_tasks [--out DIR] [--rounds R] [--fib N] [--sum-log L]
- *   bench_tasks --callgrind N   (under valgrind: bench/scripts/tasks_callgrind.sh)
+ *   bench_tasks --callgrind N   (under valgrind: bench/scripts/kernels_callgrind.sh tasks)
  *
  * Output: a table on stdout and tasks_summary.csv in DIR (default
  * build/release/bench-results).
@@ -143,7 +143,7 @@ void report(void) {
 }
 
 /* Under callgrind: each variant once at fib(N) and on 2^N elements, one
- * worker; tasks_callgrind.sh reads the instruction counts. */
+ * worker; kernels_callgrind.sh tasks reads the instruction counts. */
 int callgrind_mode(int n) {
   pools.reset(new peer_pools());
   adapt_start(1);

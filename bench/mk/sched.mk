@@ -28,4 +28,4 @@ bench-sched: $(B)/bench/bench_sched
 
 bench-sched-callgrind: $(B)/bench/bench_sched
 	@mkdir -p $(B)/bench-results
-	bash bench/scripts/sched_callgrind.sh $(B)/bench/bench_sched $(B)/bench-results
+	bash bench/scripts/kernels_callgrind.sh sched $(B)/bench/bench_sched $(B)/bench-results

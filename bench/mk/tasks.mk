@@ -16,4 +16,4 @@ bench-tasks: $(B)/bench/bench_tasks
 
 bench-tasks-callgrind: $(B)/bench/bench_tasks
 	@mkdir -p $(B)/bench-results
-	bash bench/scripts/tasks_callgrind.sh $(B)/bench/bench_tasks $(B)/bench-results
+	bash bench/scripts/kernels_callgrind.sh tasks $(B)/bench/bench_tasks $(B)/bench-results

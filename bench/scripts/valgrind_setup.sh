@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Sourced by the scripts of bench/scripts that run a benchmark under
-# valgrind (callgrind.sh, tasks_callgrind.sh, stl_cachesim.sh).
+# valgrind (callgrind.sh, kernels_callgrind.sh, stl_cachesim.sh).
 #
 # valgrind_setup ME BIN OUT [WHAT]: without valgrind, says so ("ME:
 # valgrind is not installed ...; skipping [WHAT]") and exits 0; exits 2 when
@@ -46,4 +46,23 @@ callgrind_counts() {
     ir="$(sed -n 's/^totals: \([0-9]*\).*/\1/p; s/^summary: \([0-9]*\).*/\1/p' "$f" | head -1)"
     printf '%s\t%s\n' "$label" "$ir"
   done
+}
+
+# one_worker_counts ME PREFIX CMD...: runs CMD under callgrind on one
+# worker (ADAPT_WORKERS=1, OMP_NUM_THREADS=1) and writes $tmp/counts.tsv, a
+# "LABEL<TAB>IR" line for each dump labelled PREFIX...:n=2 (":n=2" cut off:
+# the second of a kernel's two counted runs, lazy initialisation and first
+# touch out of it); with no such dump, prints valgrind's log and exits 1.
+one_worker_counts() {
+  local me=$1 prefix=$2 label ir
+  shift 2
+  ADAPT_WORKERS=1 OMP_NUM_THREADS=1 callgrind_run "$me" -- "$@"
+  callgrind_counts | while IFS="$(printf '\t')" read -r label ir; do
+    case "$label" in "$prefix"*:n=2) printf '%s\t%s\n' "${label%:n=2}" "$ir" ;; esac
+  done >"$tmp/counts.tsv"
+  [ -s "$tmp/counts.tsv" ] || {
+    echo "$me: no labelled dump; valgrind log:" >&2
+    cat "$tmp/valgrind.log" >&2
+    exit 1
+  }
 }
