@@ -8,6 +8,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include <adapt/loop.h>
+
 #include "region.h"
 #include "schedulers.h"
 #include "worker.h"
@@ -48,18 +50,7 @@ adapt__for_lazy_nested_call(size_t first, size_t last, void (*body)(size_t, size
   adapt__cancel_push(&cs);
   /* first < last, and no body has run yet to cancel: the flag is read
    * after each chunk, before the next one. */
-  if (grain == 1) {
-    size_t i = first;
-    do body(i, i + 1, ctx);
-    while (++i < last && !ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled)));
-  } else {
-    size_t b = first;
-    do {
-      const size_t e = last - b > grain ? b + grain : last;
-      body(b, e, ctx);
-      b = e;
-    } while (b < last && !ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled)));
-  }
+  adapt__loop_chunks(first, last, grain, body, ctx, &cancelled);
   adapt__cancel_pop(&cs);
   adapt__region_leave(ADAPT__REGION_NESTED);
   /* relaxed: the loop ran on this thread alone. */

@@ -192,6 +192,27 @@ static inline int adapt__loop_cancel_seen(ADAPT__ATOMIC_INT *flag) {
   return __atomic_load_n((int *)(void *)flag, __ATOMIC_RELAXED) != 0;
 }
 
+/* [first, last) run on this thread in chunks of g (>= 1), *cancelled read
+ * after each chunk, before the next one (first < last, body not NULL). The
+ * plain loop of the inline nested path below and of a lazy loop on a
+ * worker alone (libadapt/src/lazy.h). */
+static inline __attribute__((always_inline)) void
+adapt__loop_chunks(size_t first, size_t last, size_t g, void (*body)(size_t, size_t, void *),
+                   void *ctx, ADAPT__ATOMIC_INT *cancelled) {
+  if (g == 1) {
+    size_t i = first;
+    do body(i, i + 1, ctx);
+    while (++i < last && !__builtin_expect(adapt__loop_cancel_seen(cancelled), 0));
+  } else {
+    size_t b = first;
+    do {
+      const size_t e = last - b > g ? b + g : last;
+      body(b, e, ctx);
+      b = e;
+    } while (b < last && !__builtin_expect(adapt__loop_cancel_seen(cancelled), 0));
+  }
+}
+
 /* adapt_for nested in a region of this thread that no thief can reach
  * (adapt__tls_loop), resolved to a lazy scheduler, no team, valid arguments
  * and attribute, first < last: the lazy schedulers expose work only to a
@@ -222,20 +243,10 @@ static inline int adapt__for_inline(size_t first, size_t last,
   adapt__cancel_scope cs = {&cancelled, NULL, NULL, adapt__cancel_top, adapt__tls_tasks};
   adapt__cancel_top = &cs;
   adapt__tls_frames++;
-  if (!g) {
+  if (!g)
     body(first, last, ctx);
-  } else if (g == 1) {
-    size_t i = first;
-    do body(i, i + 1, ctx);
-    while (++i < last && !__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0));
-  } else {
-    size_t b = first;
-    do {
-      const size_t e = last - b > g ? b + g : last;
-      body(b, e, ctx);
-      b = e;
-    } while (b < last && !__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0));
-  }
+  else
+    adapt__loop_chunks(first, last, g, body, ctx, &cancelled);
   adapt__tls_frames--;
   adapt__cancel_top = cs.prev;
   if (__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0)) return adapt__for_cancelled();
