@@ -80,26 +80,30 @@ void construct_in_place(const policy &pol, const char *name, It first, It last, 
         [&](std::size_t b, std::size_t e) { each(adv(first, b), adv(first, e)); });
 }
 
+/* d_first[i] constructed from first[i] as an R (a copy or a move) for i
+ * in [0, n), n = last - first: each(b, e, out) is std's algorithm on the
+ * part [b, e) into out, run by par_construct; returns d_first + n. */
+template <class R, class It, class Out, class Each>
+Out construct_from(const policy &pol, const char *name, It first, It last, Out d_first, Each each) {
+  std::size_t n = dist(first, last);
+  par_construct<may_throw_v<Out, R>>(
+      pol, name, d_first, n, sizeof(value_t<It>) + sizeof(value_t<Out>),
+      [&](std::size_t b, std::size_t e) { each(adv(first, b), adv(first, e), adv(d_first, b)); });
+  return adv(d_first, n);
+}
+
 } // namespace detail
 
 /* std::uninitialized_copy: constructs d_first[i] from first[i]; returns
  * d_first + n. */
 template <class It, class Out>
 Out uninitialized_copy(const policy &pol, It first, It last, Out d_first) {
-  if constexpr (!detail::writable_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>)
     return std::uninitialized_copy(first, last, d_first);
-  } else {
-    using R = typename std::iterator_traits<It>::reference;
-    std::size_t n = detail::dist(first, last);
-    detail::par_construct<detail::may_throw_v<Out, R>>(
-        pol, "adapt::uninitialized_copy", d_first, n,
-        sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
-        [&](std::size_t b, std::size_t e) {
-          std::uninitialized_copy(detail::adv(first, b), detail::adv(first, e),
-                                  detail::adv(d_first, b));
-        });
-    return detail::adv(d_first, n);
-  }
+  else
+    return detail::construct_from<typename std::iterator_traits<It>::reference>(
+        pol, "adapt::uninitialized_copy", first, last, d_first,
+        [](It b, It e, Out o) { std::uninitialized_copy(b, e, o); });
 }
 
 /* std::uninitialized_copy_n: uninitialized_copy of [first, first + n)
@@ -119,20 +123,12 @@ Out uninitialized_copy_n(const policy &pol, It first, Size n, Out d_first) {
  * from (as std). */
 template <class It, class Out>
 Out uninitialized_move(const policy &pol, It first, It last, Out d_first) {
-  if constexpr (!detail::writable_v<It, Out>) {
+  if constexpr (!detail::writable_v<It, Out>)
     return std::uninitialized_move(first, last, d_first);
-  } else {
-    using R = decltype(std::move(*first));
-    std::size_t n = detail::dist(first, last);
-    detail::par_construct<detail::may_throw_v<Out, R>>(
-        pol, "adapt::uninitialized_move", d_first, n,
-        sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>),
-        [&](std::size_t b, std::size_t e) {
-          std::uninitialized_move(detail::adv(first, b), detail::adv(first, e),
-                                  detail::adv(d_first, b));
-        });
-    return detail::adv(d_first, n);
-  }
+  else
+    return detail::construct_from<decltype(std::move(*first))>(
+        pol, "adapt::uninitialized_move", first, last, d_first,
+        [](It b, It e, Out o) { std::uninitialized_move(b, e, o); });
 }
 
 /* std::uninitialized_move_n: returns {first + n, d_first + n} ({first,
@@ -163,40 +159,33 @@ It uninitialized_fill_n(const policy &pol, It first, Size n, const T &value) {
       [&](It last) { adapt::uninitialized_fill(pol, first, last, value); });
 }
 
-/* std::uninitialized_default_construct: default-initialises every object
- * (trivial types: left indeterminate, no work). */
-template <class It>
-void uninitialized_default_construct(const policy &pol, It first, It last) {
-  detail::construct_in_place<std::is_trivially_default_constructible_v<detail::value_t<It>>>(
-      pol, "adapt::uninitialized_default_construct", first, last,
-      [](It b, It e) { std::uninitialized_default_construct(b, e); });
-}
+/* An in-place construct NAME and its _n form: NAME(pol, first, last)
+ * constructs every object as std::NAME does (no work when NO_WORK, a
+ * constant expression of It); NAME_n(pol, first, n) returns first + n
+ * (first when n <= 0). */
+#define ADAPT_STL_CONSTRUCT(NAME, NO_WORK)                                                         \
+  template <class It>                                                                              \
+  void NAME(const policy &pol, It first, It last) {                                                \
+    detail::construct_in_place<NO_WORK>(pol, "adapt::" #NAME, first, last,                         \
+                                        [](It b, It e) { std::NAME(b, e); });                      \
+  }                                                                                                \
+  template <class It, class Size>                                                                  \
+  It NAME##_n(const policy &pol, It first, Size n) {                                               \
+    return detail::in_place_n(                                                                     \
+        first, n, [&] { return std::NAME##_n(first, n); },                                         \
+        [&](It last) { adapt::NAME(pol, first, last); });                                          \
+  }
 
-/* std::uninitialized_default_construct_n: returns first + n (first when
- * n <= 0). */
-template <class It, class Size>
-It uninitialized_default_construct_n(const policy &pol, It first, Size n) {
-  return detail::in_place_n(
-      first, n, [&] { return std::uninitialized_default_construct_n(first, n); },
-      [&](It last) { adapt::uninitialized_default_construct(pol, first, last); });
-}
+/* std::uninitialized_default_construct(_n): default-initialises every
+ * object (trivial types: left indeterminate, no work). */
+ADAPT_STL_CONSTRUCT(uninitialized_default_construct,
+                    std::is_trivially_default_constructible_v<detail::value_t<It>>)
 
-/* std::uninitialized_value_construct: value-initialises every object
+/* std::uninitialized_value_construct(_n): value-initialises every object
  * (zero for trivial types). */
-template <class It>
-void uninitialized_value_construct(const policy &pol, It first, It last) {
-  detail::construct_in_place<false>(pol, "adapt::uninitialized_value_construct", first, last,
-                                    [](It b, It e) { std::uninitialized_value_construct(b, e); });
-}
+ADAPT_STL_CONSTRUCT(uninitialized_value_construct, false)
 
-/* std::uninitialized_value_construct_n: returns first + n (first when
- * n <= 0). */
-template <class It, class Size>
-It uninitialized_value_construct_n(const policy &pol, It first, Size n) {
-  return detail::in_place_n(
-      first, n, [&] { return std::uninitialized_value_construct_n(first, n); },
-      [&](It last) { adapt::uninitialized_value_construct(pol, first, last); });
-}
+#undef ADAPT_STL_CONSTRUCT
 
 /* std::destroy: destroys every object (trivially destructible types: no
  * work). Destructors must not throw. */

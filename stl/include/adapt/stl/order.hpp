@@ -83,6 +83,40 @@ bool is_partitioned(const policy &pol, It first, It last, Pred pred) {
   }
 }
 
+namespace detail {
+/* includes on random-access ranges (see adapt::includes). */
+template <class It1, class It2, class Cmp>
+bool includes_ra(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Cmp &cmp) {
+  std::size_t n1 = detail::dist(first1, last1), n2 = detail::dist(first2, last2);
+  if (n2 == 0) return true;
+  if (n2 > n1) return false;
+  /* The position of range 1 that element i of range 2 matches (n1 at
+   * i == n2). */
+  auto pos = [&](std::size_t i) {
+    if (i == n2) return n1;
+    It2 x = detail::adv(first2, i);
+    std::size_t r = detail::dist(std::lower_bound(first2, x, *x, std::ref(cmp)), x);
+    std::size_t lb = detail::dist(first1, std::lower_bound(first1, last1, *x, std::ref(cmp)));
+    return std::min(lb + r, n1);
+  };
+  /* relaxed: a hint to skip chunks; read by the caller after the join. */
+  std::atomic<bool> fails{false};
+  detail::par_map(pol.attr(), "adapt::includes", n2,
+                  sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>),
+                  [&](adapt_seq *s, std::size_t b, std::size_t e) {
+                    if (fails.load(std::memory_order_relaxed)) return;
+                    std::size_t lo = pos(b), hi = std::max(pos(e), lo);
+                    if (!std::includes(detail::adv(first1, lo), detail::adv(first1, hi),
+                                       detail::adv(first2, b), detail::adv(first2, e),
+                                       std::ref(cmp))) {
+                      fails.store(true, std::memory_order_relaxed);
+                      adapt_seq_stop(s, 0, 0);
+                    }
+                  });
+  return !fails.load(std::memory_order_relaxed);
+}
+} // namespace detail
+
 /* std::includes: every element of the sorted [first2, last2) is matched
  * by its own element of the sorted [first1, last1) (multisets, under cmp,
  * <). Element i of the second range, the r-th of its run of equivalent
@@ -94,37 +128,10 @@ bool is_partitioned(const policy &pol, It first, It last, Pred pred) {
  * (plus O(log) per chunk). */
 template <class It1, class It2, class Cmp = std::less<>>
 bool includes(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Cmp cmp = {}) {
-  if constexpr (!detail::random_access_v<It1, It2>) {
+  if constexpr (detail::random_access_v<It1, It2>)
+    return detail::includes_ra(pol, first1, last1, first2, last2, cmp);
+  else
     return std::includes(first1, last1, first2, last2, cmp);
-  } else {
-    std::size_t n1 = detail::dist(first1, last1), n2 = detail::dist(first2, last2);
-    if (n2 == 0) return true;
-    if (n2 > n1) return false;
-    /* The position of range 1 that element i of range 2 matches (n1 at
-     * i == n2). */
-    auto pos = [&](std::size_t i) {
-      if (i == n2) return n1;
-      It2 x = detail::adv(first2, i);
-      std::size_t r = detail::dist(std::lower_bound(first2, x, *x, std::ref(cmp)), x);
-      std::size_t lb = detail::dist(first1, std::lower_bound(first1, last1, *x, std::ref(cmp)));
-      return std::min(lb + r, n1);
-    };
-    /* relaxed: a hint to skip chunks; read by the caller after the join. */
-    std::atomic<bool> fails{false};
-    detail::par_map(pol.attr(), "adapt::includes", n2,
-                    sizeof(detail::value_t<It1>) + sizeof(detail::value_t<It2>),
-                    [&](adapt_seq *s, std::size_t b, std::size_t e) {
-                      if (fails.load(std::memory_order_relaxed)) return;
-                      std::size_t lo = pos(b), hi = std::max(pos(e), lo);
-                      if (!std::includes(detail::adv(first1, lo), detail::adv(first1, hi),
-                                         detail::adv(first2, b), detail::adv(first2, e),
-                                         std::ref(cmp))) {
-                        fails.store(true, std::memory_order_relaxed);
-                        adapt_seq_stop(s, 0, 0);
-                      }
-                    });
-    return !fails.load(std::memory_order_relaxed);
-  }
 }
 
 } // namespace adapt
