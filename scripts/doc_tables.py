@@ -17,8 +17,8 @@ between them is written by this script, never by hand:
           by `make docs-figures`)
   cols:   the columns shown, in order; `name=Heading` renames a heading
   where:  optional filters, all of which must hold: `column=value` (string
-          equality, or numeric equality when both sides are numbers),
-          `column!=value` (its negation), `column~lo..hi` (a number within
+          equality, or numeric equality when both sides are numbers;
+          `column=a|b|c`: any of them), `column!=value` (its negation), `column~lo..hi` (a number within
           lo..hi, bounds included), `column!~lo..hi` (a number outside it:
           the rows that differ); a value with spaces in quotes:
           `bench="nqueens n=12"`
@@ -81,9 +81,9 @@ def parse_term(term):
 def holds(cell, op, val):
     """Whether a cell meets one `where:` filter."""
     if op == '=':
-        return same(cell, val)
+        return any(same(cell, v) for v in val.split('|'))
     if op == '!=':
-        return not same(cell, val)
+        return not any(same(cell, v) for v in val.split('|'))
     n = as_num(cell)
     inside = n is not None and val[0] <= n <= val[1]
     return inside if op == '~' else (n is not None and not inside)
