@@ -10,10 +10,11 @@
  * sequence order; the policy's other attributes do).
  *
  * To another range (the _copy algorithms, partition_copy): the master puts
- * each kept element at its final place at once; a stolen piece records the
- * indices of its kept (partition_copy: also of its rejected) elements, one
- * list per chunk, and when the master reaches it the elements are copied
- * to their place, each once (a parallel map over the lists when they hold
+ * each kept element at its final place at once; a stolen piece records its
+ * kept (partition_copy: also its rejected) elements as copy_if's pieces do
+ * (records: the values of trivial types of at most 16 bytes, else the
+ * indices), and when the master reaches it they are assigned to their
+ * place, each once (a parallel map over the segments when they hold
  * ADAPT_STL_NESTED_MIN elements or more).
  *
  * In place (remove, remove_if, unique): every piece compacts its own units
@@ -47,18 +48,93 @@
 namespace adapt {
 namespace detail {
 
+/* A stolen piece's record of the elements it selected, in sequence order,
+ * for the master to assign to their place when it reaches the piece (their
+ * output offset is known only then): E is the element's value (trivial
+ * types of at most 16 bytes) or its index (others: each element is then
+ * assigned once, from the input, as std does). Segments of at least
+ * ADAPT_STL_COPY_SEGMENT records: raw storage (no zero fill, never
+ * reallocated nor moved); a piece merged into another hands its segments
+ * over (no copy). */
+template <class E>
+struct records {
+  struct segment {
+    std::unique_ptr<E[]> p; /* default-initialised: raw for these types */
+    std::size_t n, cap;     /* recorded, room */
+  };
+  std::vector<segment> segs;
+  std::size_t total = 0;
+
+  /* Room for len more records at the end: write them there, then commit. */
+  E *room(std::size_t len) {
+    if (segs.empty() || segs.back().cap - segs.back().n < len) {
+      std::size_t cap = len > ADAPT_STL_COPY_SEGMENT ? len : ADAPT_STL_COPY_SEGMENT;
+      segs.push_back(segment{std::unique_ptr<E[]>(new E[cap]), 0, cap});
+    }
+    return segs.back().p.get() + segs.back().n;
+  }
+  void commit(std::size_t c) {
+    segs.back().n += c;
+    total += c;
+  }
+  void add(const E &x) {
+    *room(1) = x;
+    commit(1);
+  }
+  /* Appends t's records (t is left empty). */
+  void take(records &t) {
+    for (segment &sg : t.segs) segs.push_back(std::move(sg));
+    total += t.total;
+    t.segs.clear();
+    t.total = 0;
+  }
+  /* put(records, count, position) for each segment, the positions from pos
+   * on in order; one segment per unit of a nested parallel map (unit_bytes
+   * each) from ADAPT_STL_NESTED_MIN records and two segments on. Returns
+   * pos + total. */
+  template <class Put>
+  std::size_t place(const char *name, std::size_t pos, std::size_t unit_bytes, Put &&put) const {
+    const std::size_t ns = segs.size();
+    if (total < ADAPT_STL_NESTED_MIN || ns < 2) {
+      for (const segment &sg : segs) put(sg.p.get(), sg.n, pos), pos += sg.n;
+      return pos;
+    }
+    std::vector<std::size_t> off(ns); /* output offset of each segment */
+    for (std::size_t k = 0, p = pos; k < ns; k++) {
+      off[k] = p;
+      p += segs[k].n;
+    }
+    par_map(policy().window(adapt::window::none).grain(1), name, ns, unit_bytes,
+            [&](adapt_seq *, std::size_t b, std::size_t e) {
+              for (std::size_t k = b; k < e; k++) put(segs[k].p.get(), segs[k].n, off[k]);
+            });
+    return pos + total;
+  }
+};
+
+/* Assigns the records of rs (values when Staged, else indices of the
+ * input first) to d from output position pos on; returns the new position. */
+template <bool Staged, class E, class It, class Out>
+std::size_t place_records(const char *name, const records<E> &rs, It first, Out d,
+                          std::size_t pos) {
+  return rs.place(name, pos, ADAPT_STL_COPY_SEGMENT * (sizeof(E) + sizeof(value_t<Out>)),
+                  [&](const E *r, std::size_t n, std::size_t at) {
+                    Out o = adv(d, at);
+                    if constexpr (Staged)
+                      std::copy(r, r + n, o);
+                    else
+                      for (std::size_t j = 0; j < n; ++j, ++o) *o = *adv(first, r[j]);
+                  });
+}
+
 /* --- copy_if ------------------------------------------------------------ */
 /* One pass, pred called once per element. The master (the calling thread,
  * from the front) copies each selected element to its final place at once.
  * A stolen piece cannot: its output offset (the count of selected elements
  * before it) is known only when the master reaches it. It records its
- * selected elements (trivial types of at most 16 bytes: their values;
- * others: their indices, so that each element is assigned once, as std
- * does) in segments of ADAPT_STL_COPY_SEGMENT input elements: raw storage
- * (no zero fill, never reallocated nor moved), a piece merged into another
- * piece hands over its segments (no copy), and when a piece reaches the
- * master its segments are copied to their place, one segment per unit of a
- * nested parallel map when they hold ADAPT_STL_NESTED_MIN elements or more.
+ * selected elements (records, above), and when a piece reaches the master
+ * its segments are copied to their place, one segment per unit of a nested
+ * parallel map when they hold ADAPT_STL_NESTED_MIN elements or more.
  * The selection is branch-free for the staged types (each element is
  * stored, the count advances by pred's result: a half-selecting predicate
  * costs no mispredicted branch; the master stages ADAPT_STL_COPY_STAGE
@@ -71,14 +147,7 @@ struct copy_if_ops {
   struct master {
     std::size_t pos = 0;
   };
-  struct segment {
-    std::unique_ptr<E[]> p; /* default-initialised: raw for these types */
-    std::size_t n, cap;     /* recorded, room */
-  };
-  struct piece {
-    std::vector<segment> segs;
-    std::size_t total = 0;
-  };
+  using piece = records<E>;
   using master_type = master;
   using piece_type = piece;
   It first;
@@ -113,13 +182,7 @@ struct copy_if_ops {
     m.pos += k;
   }
   void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
-    std::size_t len = e - b;
-    if (p.segs.empty() || p.segs.back().cap - p.segs.back().n < len) {
-      std::size_t cap = len > ADAPT_STL_COPY_SEGMENT ? len : ADAPT_STL_COPY_SEGMENT;
-      p.segs.push_back(segment{std::unique_ptr<E[]>(new E[cap]), 0, cap});
-    }
-    segment &sg = p.segs.back();
-    E *dst = sg.p.get() + sg.n;
+    E *dst = p.room(e - b);
     std::size_t c = 0; /* a local, as in run_master */
     It it = adv(first, b);
     for (std::size_t i = b; i < e; ++i, ++it) {
@@ -132,38 +195,12 @@ struct copy_if_ops {
         dst[c++] = i;
       }
     }
-    sg.n += c;
-    p.total += c;
+    p.commit(c);
   }
   void merge_master(master &m, piece &t, std::size_t, std::size_t) {
-    const std::size_t ns = t.segs.size();
-    std::vector<std::size_t> off(ns); /* output offset of each segment */
-    for (std::size_t k = 0, pos = m.pos; k < ns; k++) {
-      off[k] = pos;
-      pos += t.segs[k].n;
-    }
-    auto copy = [&](adapt_seq *, std::size_t b, std::size_t e) {
-      for (std::size_t k = b; k < e; k++) {
-        const segment &sg = t.segs[k];
-        Out o = adv(d, off[k]);
-        if constexpr (staged)
-          std::copy(sg.p.get(), sg.p.get() + sg.n, o);
-        else
-          for (std::size_t j = 0; j < sg.n; ++j, ++o) *o = *adv(first, sg.p[j]);
-      }
-    };
-    if (t.total >= ADAPT_STL_NESTED_MIN && ns >= 2)
-      par_map(policy().window(adapt::window::none).grain(1), "adapt::copy_if", ns,
-              ADAPT_STL_COPY_SEGMENT * (sizeof(E) + sizeof(value_t<Out>)), copy);
-    else
-      copy(nullptr, 0, ns);
-    m.pos += t.total;
+    m.pos = place_records<staged>("adapt::copy_if", t, first, d, m.pos);
   }
-  void merge_piece(piece &v, piece &t, std::size_t, std::size_t) {
-    for (segment &sg : t.segs) v.segs.push_back(std::move(sg));
-    v.total += t.total;
-    t.segs.clear();
-  }
+  void merge_piece(piece &v, piece &t, std::size_t, std::size_t) { v.take(t); }
 };
 
 /* Rules: keep(i) tests element i (pairwise: against element i - 1, both
@@ -209,18 +246,24 @@ struct unique_rule {
 };
 
 /* The kernel to other ranges; Out2 = std::nullptr_t: rejected elements
- * are dropped. */
+ * are dropped. A stolen piece records its kept (and rejected) elements as
+ * copy_if's pieces do (records<E>: values of trivial types of at most 16
+ * bytes, branch-free; else indices), from its second element on when the
+ * rule is pairwise (its first is decided at the merge, against the last
+ * element kept before it). */
 template <class It, class Rule, class Out1, class Out2>
 struct select_ops {
   static constexpr bool two = !std::is_same_v<Out2, std::nullptr_t>;
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
-  using list = std::vector<std::size_t>;
+  using V = value_t<It>;
+  static constexpr bool staged = std::is_trivial_v<V> && sizeof(V) <= 16;
+  using E = std::conditional_t<staged, V, std::size_t>; /* what a piece records */
   struct master {
     std::size_t pos1 = 0, pos2 = 0;
   };
   struct piece {
-    std::vector<list> kept, rejected; /* one list per chunk, in order */
-    std::size_t start = none;         /* the piece's first element */
+    records<E> kept, rejected;
+    std::size_t start = none; /* the piece's first element */
   };
   using master_type = master;
   using piece_type = piece;
@@ -229,10 +272,6 @@ struct select_ops {
   Out1 d1;
   Out2 d2;
 
-  void put1(std::size_t pos, std::size_t i) { *adv(d1, pos) = *adv(first, i); }
-  void put2(std::size_t pos, std::size_t i) {
-    if constexpr (two) *adv(d2, pos) = *adv(first, i);
-  }
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
     if constexpr (Rule::pairwise) /* the chunk's leading run of its predecessor's */
       while (b > 0 && b < e && !rule.keep(b)) b++;
@@ -252,53 +291,48 @@ struct select_ops {
       p.start = b;
       if constexpr (Rule::pairwise) b++; /* decided at the merge */
     }
-    list &k = p.kept.emplace_back();
-    list *r = two ? &p.rejected.emplace_back() : nullptr;
-    for (std::size_t i = b; i < e; i++) {
-      if (rule.keep(i))
-        k.push_back(i);
-      else if (two)
-        r->push_back(i);
+    if (b == e) return;
+    E *k = p.kept.room(e - b);
+    E *r = two ? p.rejected.room(e - b) : nullptr;
+    std::size_t ck = 0, cr = 0; /* locals: stores to the records cannot alias them */
+    It it = adv(first, b);
+    for (std::size_t i = b; i < e; ++i, ++it) {
+      const bool keep = rule.keep(i);
+      if constexpr (staged) {
+        const V x = *it;
+        k[ck] = x;
+        ck += keep;
+        if constexpr (two) {
+          r[cr] = x;
+          cr += !keep;
+        }
+      } else if (keep) {
+        k[ck++] = i;
+      } else if constexpr (two) {
+        r[cr++] = i;
+      }
     }
+    p.kept.commit(ck);
+    if constexpr (two) p.rejected.commit(cr);
   }
-  /* Assigns the lists' elements from output position pos on (put(pos, i));
-   * returns the new position. */
-  template <class Put>
-  std::size_t place(const std::vector<list> &ls, std::size_t pos, Put &&put) {
-    std::size_t total = 0;
-    for (const list &l : ls) total += l.size();
-    if (total < ADAPT_STL_NESTED_MIN || ls.size() < 2) {
-      for (const list &l : ls)
-        for (std::size_t i : l) put(pos++, i);
-      return pos;
-    }
-    std::vector<std::size_t> off(ls.size());
-    for (std::size_t k = 0, p = pos; k < ls.size(); k++) {
-      off[k] = p;
-      p += ls[k].size();
-    }
-    /* The bytes of a list, on average: at least 1 (a piece may hold more
-     * lists than elements: one list per chunk, most of them empty). */
-    const std::size_t list_bytes =
-        std::max<std::size_t>(1, total * 2 * sizeof(value_t<It>) / ls.size());
-    par_map(policy().window(adapt::window::none).grain(1), "adapt::select", ls.size(), list_bytes,
-            [&](adapt_seq *, std::size_t b, std::size_t e) {
-              for (std::size_t k = b; k < e; k++)
-                for (std::size_t j = 0; j < ls[k].size(); j++) put(off[k] + j, ls[k][j]);
-            });
-    return pos + total;
+  /* The record of element i. */
+  E record(std::size_t i) {
+    if constexpr (staged)
+      return *adv(first, i);
+    else
+      return i;
   }
   void merge_master(master &m, piece &t, std::size_t, std::size_t) {
     if (Rule::pairwise && t.start != none && (m.pos1 == 0 || rule.keep(t.start)))
-      put1(m.pos1++, t.start);
-    m.pos1 = place(t.kept, m.pos1, [this](std::size_t p, std::size_t i) { put1(p, i); });
+      *adv(d1, m.pos1++) = *adv(first, t.start);
+    m.pos1 = place_records<staged>("adapt::select", t.kept, first, d1, m.pos1);
     if constexpr (two)
-      m.pos2 = place(t.rejected, m.pos2, [this](std::size_t p, std::size_t i) { put2(p, i); });
+      m.pos2 = place_records<staged>("adapt::select", t.rejected, first, d2, m.pos2);
   }
   void merge_piece(piece &v, piece &t, std::size_t, std::size_t) {
-    if (Rule::pairwise && t.start != none && rule.keep(t.start)) v.kept.push_back({t.start});
-    for (list &l : t.kept) v.kept.push_back(std::move(l));
-    for (list &l : t.rejected) v.rejected.push_back(std::move(l));
+    if (Rule::pairwise && t.start != none && rule.keep(t.start)) v.kept.add(record(t.start));
+    v.kept.take(t.kept);
+    if constexpr (two) v.rejected.take(t.rejected);
   }
 };
 
