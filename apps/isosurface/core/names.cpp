@@ -23,7 +23,7 @@ const char *const point_order_names[] = {"keep", "first-use", "random"};
 
 /* One name per value: a value added to an enumeration without its name
  * (or a name without its value) stops the build. The order is checked by
- * the tests' round trips (name, parse, same value). */
+ * test_reorder (every value's name). */
 template <class E, size_t N>
 constexpr bool names_all(const char *const (&)[N], E last) {
   return N == static_cast<size_t>(last) + 1;
