@@ -18,10 +18,10 @@ between them is written by this script, never by hand:
   cols:   the columns shown, in order; `name=Heading` renames a heading
   where:  optional filters, all of which must hold: `column=value` (string
           equality, or numeric equality when both sides are numbers;
-          `column=a|b|c`: any of them), `column!=value` (its negation), `column~lo..hi` (a number within
-          lo..hi, bounds included), `column!~lo..hi` (a number outside it:
-          the rows that differ); a value with spaces in quotes:
-          `bench="nqueens n=12"`
+          `column=a|b|c`: any of them), `column!=value` (its negation),
+          `column~lo..hi` (a number within lo..hi, bounds included),
+          `column!~lo..hi` (a number outside it: the rows that differ); a
+          value with spaces in quotes: `bench="nqueens n=12"`
   sort:   optional columns to sort by (a leading - sorts descending)
   fmt:    optional printf formats per column (numbers only)
 
