@@ -4,7 +4,7 @@
 # counterexample. Scratch files go to build/model/; the summary, as a CSV
 # (scripts/reliability_csv.py), to $(B)/reliability-results/model_check.csv,
 # which `make docs-figures` copies to docs/figures/ (docs/reliability.md). `make test` runs it in
-# the release variant (CHECKS); about 70 s of CPU in all (each new model a
+# the release variant (CHECKS); about 45 s of CPU in all (each new model a
 # few seconds, most of it compiling pan.c).
 
 .PHONY: model-check

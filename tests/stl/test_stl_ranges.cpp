@@ -2,8 +2,8 @@
  * iterator and range forms, with and without a policy, projections,
  * sentinels (sized: parallel; unsized: std's fallback, sort through
  * ranges::next), returned iterators and borrowed results. Compiled with
- * -std=c++20 and strict warnings (stl/module.mk), part of test_stl_algos.
- * One element type (rec, projected on its key) keeps the instantiations
+ * -std=c++20 and strict warnings (stl/module.mk), part of test_stl_algos
+ * (in the release and asan variants). One element type (rec, projected on its key) keeps the instantiations
  * few. */
 #include "algos_test.h"
 

@@ -5,8 +5,8 @@
  * form: the dispatch), the forms without a policy and with iterators on a
  * few (the macros that write them are shared), unsized sentinels (std's
  * fallback) and dangling results. A second C++20 source of
- * test_stl_algos (its compile runs beside test_stl_ranges.o's), compiled
- * with the same strict warnings. */
+ * test_stl_algos, in the release and asan variants (its compile runs
+ * beside test_stl_ranges.o's), compiled with the same strict warnings. */
 #include "algos_test.h"
 
 #include <list>
