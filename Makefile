@@ -239,13 +239,14 @@ function-size-commands: $(FUNCTION_SIZE_UNITS)
 # The test programs of this variant, in the order they run: the C programs
 # first (the library and one C file each: built first, they run while the
 # C++ builds go on), then the C++ ones; in each part the slowest first
-# (their times in test_all.sh's summary). scripts/run_programs.sh runs a
-# list one program after the other through scripts/run_test.sh, whose lock
-# lets one program run at a time across the variants (two once every
-# build is over). The programs are independent: each makes its own
-# temporary files and starts its own runtime.
+# (their times in test_all.sh's summary). scripts/run_programs.sh starts a
+# list's programs in order through scripts/run_test.sh, whose slots let one
+# program run at a time across the variants (two once every build is
+# over, of one list or of two). The programs are independent: each makes
+# its own temporary files and starts its own runtime.
 TEST_PROGRAMS = $(TEST_BINS) $(EXTRA_TESTS)
-TEST_SLOW := test_dist fault_driver test_algo_scan test_isosurface test_algo_search test_stl \
+TEST_SLOW := test_paraview_plugin test_dist fault_driver test_algo_scan test_isosurface \
+             test_algo_search test_stl test_stl_algos \
              test_algo_window test_sched test_loopframe test_algo_var test_locality \
              test_algo_foreach test_reorder test_seq test_sched_env test_hybrid
 test_slow_first = $(foreach t,$(TEST_SLOW),$(filter %/$(t),$(1))) \

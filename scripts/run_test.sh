@@ -43,6 +43,8 @@ while [ -z "$got" ]; do
   done
   [ -n "$got" ] || sleep 0.5
 done
+# The slot is held: scripts/run_programs.sh may start the next program.
+[ -n "${ADAPT_TEST_STARTED:-}" ] && : >"$ADAPT_TEST_STARTED"
 # glibc keeps what the programs free (no trim, no mmap per large block):
 # the tests allocate and free arrays of up to 8 MB per case, and glibc's
 # defaults gave each back to the kernel, to be faulted in again by the next

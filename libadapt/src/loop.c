@@ -21,21 +21,10 @@
 #include "schedulers.h"
 #include "worker.h"
 
-typedef struct for_work {
-  size_t begin, end;
-  size_t grain;
-  int calibrating; /* automatic grain: still doubling */
-  int autograin;   /* automatic grain: keep probing after calibration */
-  int slow_chunks; /* calibration: consecutive chunks at or above the target; after it: a slow
-                      timed chunk awaiting confirmation (rescale) */
-  unsigned probe;  /* automatic grain after calibration: chunks to the next timed one */
-} for_work;
-
-typedef struct for_ctx {
-  void (*body)(size_t, size_t, void *);
-  void *ctx;
-  atomic_int cancelled; /* adapt_cancel from a body (adapt__cancel_seen) */
-} for_ctx;
+/* The range descriptor and the call's context (<adapt/loop.h>: the owner
+ * loop compiled into callers reads them too). */
+typedef adapt__for_work for_work;
+typedef adapt__for_ctx for_ctx;
 
 static void for_splitter(adapt_frame *frame, void *wv, int count, adapt_reply_set *rs, void *cv) {
   for_work *w = wv;
@@ -157,56 +146,26 @@ static inline int claim_chunk(for_work *w, for_ctx *c, size_t g, size_t *b, size
   return 1;
 }
 
-/* The owner's loop at a set grain g (no timed chunks): its fast path. What
- * it reads every chunk lies on the worker's poll word and on the loop's own
- * descriptor and context (the owner's lines; a thief writes neither): the
- * next index b and the end are reloaded from w after each chunk (only the
- * owner writes w->begin; a splitter, at this poll or at a steal point inside
- * the body, may have lowered w->end), body and ctx are read once and the
- * cancel flag through c. Reloaded, b goes straight into the body's first
- * argument register: at grain 1 gcc emits 11 instructions per chunk, 13
- * with b kept in a callee-saved register (a copy and a spilled ctx). Per
- * chunk: one test of the poll word and the cancel flag together, the end,
- * the claim (one store), the call. Inlined twice: in run_grain1 (the claim
- * is b + 1) and in run_fixed (any g). */
-static inline __attribute__((always_inline)) void fixed_loop(adapt_frame *frame, for_work *w,
-                                                             for_ctx *c, size_t g) {
-  const atomic_uint *const poll = (const atomic_uint *)frame->adapt_priv_poll;
-  /* Read once: a thief's piece keeps running from them when the thread
-   * whose stack holds c has exited (test_misuse: test_exit_in_stolen_piece). */
-  void (*const body)(size_t, size_t, void *) = c->body;
-  void *const uctx = c->ctx;
-  for (;;) {
-    /* One test for both rare events. relaxed: the poll word is a hint, as in
-     * adapt_steal_point (the slow path acquires the requests); the cancel
-     * flag as in adapt__cancel_seen. */
-    if (ADAPT_UNLIKELY((atomic_load_explicit(poll, memory_order_relaxed) |
-                        (unsigned)atomic_load_explicit(&c->cancelled, memory_order_relaxed)) !=
-                       0)) {
-      if (adapt__cancel_seen(&c->cancelled)) {
-        w->begin = w->end; /* abandon the rest */
-        return;
-      }
-      adapt__steal_slow(frame);
-    }
-    const size_t b = w->begin, e = w->end;
-    if (b == e) return;
-    /* b < e: at g = 1 the claim is b + 1, no bound to compare with. */
-    const size_t n = g == 1 ? b + 1 : e - b > g ? b + g : e;
-    w->begin = n; /* claimed before the body runs: a splitter sees [n, end) */
-    body(b, n, uctx);
-  }
-}
-
-/* Not inlined into for_run, one function per case: each has its own
- * registers for the loop's live values (no spilled pointer reloaded every
- * chunk). */
+/* The owner's loop at a set grain g (no timed chunks): <adapt/loop.h>'s
+ * adapt__for_owner, which a caller's adapt_for at a set grain compiles in
+ * (adapt__for_top); here for the thieves' pieces and for the calls that
+ * reach the function. What it reads every chunk lies on the worker's poll
+ * word and on the loop's own descriptor and context (the owner's lines; a
+ * thief writes neither): the next index b and the end are reloaded from w
+ * after each chunk (only the owner writes w->begin; a splitter, at this
+ * poll or at a steal point inside the body, may have lowered w->end), body
+ * and ctx are read once and the cancel flag through c. Reloaded, b goes
+ * straight into the body's first argument register: at grain 1 gcc emits
+ * 11 instructions per chunk, 13 with b kept in a callee-saved register (a
+ * copy and a spilled ctx). One function per case, not inlined into
+ * for_run: each has its own registers for the loop's live values (no
+ * spilled pointer reloaded every chunk). */
 static __attribute__((noinline)) void run_grain1(adapt_frame *frame, for_work *w, for_ctx *c) {
-  fixed_loop(frame, w, c, 1);
+  adapt__for_owner(frame, w, &c->cancelled, 1, c->body, c->ctx);
 }
 
 static __attribute__((noinline)) void run_fixed(adapt_frame *frame, for_work *w, for_ctx *c) {
-  fixed_loop(frame, w, c, w->grain);
+  adapt__for_owner(frame, w, &c->cancelled, w->grain, c->body, c->ctx);
 }
 
 /* The owner's loop at the automatic grain after calibration: one chunk in
@@ -245,15 +204,36 @@ static void run_probing(adapt_frame *frame, for_work *w, for_ctx *c) {
   w->probe = probe;
 }
 
+/* The start of a run of a range on this thread (the owner's, or a thief's
+ * piece): the loop's cancellation scope pushed, and with range tracing on
+ * its first index and start time kept. */
+static inline void range_start(adapt__cancel_scope *scope, for_ctx *c, const for_work *w,
+                               size_t *first, unsigned long long *t_first, int *tracing) {
+  *scope = (adapt__cancel_scope){.flag = &c->cancelled};
+  adapt__cancel_push(scope);
+  *tracing = (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0;
+  *first = w->begin;
+  *t_first = *tracing ? adapt__now_ns() : 0;
+}
+
+/* Its end: the range traced (from its first index to where the run
+ * stopped), the scope popped. */
+static inline void range_end(adapt_frame *frame, adapt__cancel_scope *scope, const for_work *w,
+                             size_t first, unsigned long long t_first, int tracing) {
+  if (tracing)
+    adapt__trace(adapt__frame_of(frame)->w, ADAPT__TRACE_RANGE, t_first, adapt__now_ns(), first,
+                 w->begin);
+  adapt__cancel_pop(scope);
+}
+
 static void for_run(adapt_frame *frame, void *wv, void *cv) {
   for_work *w = wv;
   for_ctx *c = cv;
-  adapt__cancel_scope scope = {.flag = &c->cancelled};
-  adapt__cancel_push(&scope);
-  const int tracing = (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0;
-  size_t first = w->begin;
-  uint64_t t_first = tracing ? adapt__now_ns() : 0;
-
+  adapt__cancel_scope scope;
+  size_t first;
+  unsigned long long t_first;
+  int tracing;
+  range_start(&scope, c, w, &first, &t_first, &tracing);
   while (w->calibrating && w->begin < w->end) {
     adapt_steal_point(frame);
     size_t b, e;
@@ -268,10 +248,7 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
     run_probing(frame, w, c);
   else
     (w->grain == 1 ? run_grain1 : run_fixed)(frame, w, c);
-  if (tracing)
-    adapt__trace(adapt__frame_of(frame)->w, ADAPT__TRACE_RANGE, t_first, adapt__now_ns(), first,
-                 w->begin);
-  adapt__cancel_pop(&scope);
+  range_end(frame, &scope, w, first, t_first, tracing);
 }
 
 /* adapt_for's result once every chunk has returned: -ECANCELED when a body
@@ -316,11 +293,28 @@ static __attribute__((noinline)) int for_limited(size_t first, size_t last,
   return rc;
 }
 
+/* The end of an adaptive call once its owner's run is over: the thieves'
+ * pieces waited for (adapt_end), the region left, a learned grain
+ * remembered (gc: the thread's table, else NULL), the result. */
+static int for_finish(adapt__for_call *k, grain_entry *gc, size_t slot) {
+  int rc = adapt_end(&k->frame);
+  adapt__region_leave(k->region);
+  if (gc && !k->w.calibrating) { /* learned a grain: remember it */
+    gc[slot].body = k->c.body;
+    gc[slot].grain = k->w.grain;
+    gc[slot].probe = k->w.probe;
+  }
+  return rc ? rc : for_result(&k->c);
+}
+
 /* adapt_for past its checks and the nested lazy path: the region entered,
- * the scheduler resolved (sched: the attribute's, DEFAULT if none). */
+ * the scheduler resolved (sched: the attribute's, DEFAULT if none). inl
+ * (adapt__for_open's call, else NULL): an adaptive call at a set grain is
+ * left open in it, its owner loop to the caller (returns 1). */
 static __attribute__((noinline)) int for_general(size_t first, size_t last,
                                                  void (*body)(size_t, size_t, void *), void *ctx,
-                                                 const adapt_attr *attr, adapt_sched sched) {
+                                                 const adapt_attr *attr, adapt_sched sched,
+                                                 adapt__for_call *inl) {
   /* Starts the runtime if needed (ADAPT_GRAIN and ADAPT_SCHED are read by
    * adapt_init); its configuration read below stays until the leave. */
   adapt__worker *wk;
@@ -329,8 +323,8 @@ static __attribute__((noinline)) int for_general(size_t first, size_t last,
   size_t g = attr && attr->grain ? attr->grain : adapt__rt.seq.grain;
   if (sched == ADAPT_SCHED_DEFAULT)
     sched = region == ADAPT__REGION_NESTED ? adapt__rt.nested_sched : adapt__rt.seq.sched;
-  for_ctx c = {body, ctx, 0};
   if (sched != ADAPT_SCHED_ADAPTIVE) {
+    for_ctx c = {body, ctx, 0};
     /* Worker limit: the owner is the first member of the call's team (the
      * adaptive path does it in adapt_begin). */
     if (ADAPT_UNLIKELY(adapt__team_cur != NULL) && !wk->solo)
@@ -341,40 +335,48 @@ static __attribute__((noinline)) int for_general(size_t first, size_t last,
     adapt__region_leave(region);
     return for_result(&c);
   }
-  for_work w = {first, last, 1, 0, 0, 0, 0};
+  adapt__for_call local;
+  adapt__for_call *k = inl && g ? inl : &local;
+  k->w = (for_work){first, last, 1, 0, 0, 0, 0};
   size_t slot = grain_slot(body);
   grain_entry *gc = g ? NULL : grain_table();
   if (g) {
-    w.grain = g;
+    k->w.grain = g;
   } else {
-    w.autograin = 1;
+    k->w.autograin = 1;
     if (gc && gc[slot].body == body) {
-      w.grain = gc[slot].grain;
-      w.probe = gc[slot].probe;
+      k->w.grain = gc[slot].grain;
+      k->w.probe = gc[slot].probe;
     } else {
-      w.calibrating = 1;
+      k->w.calibrating = 1;
     }
   }
-  const adapt_task task = {for_run, for_splitter, NULL, sizeof(for_work), &c};
-  adapt_frame f;
-  rc = adapt_begin(&f, &task, &w);
+  k->c.body = body;
+  k->c.ctx = ctx;
+  atomic_init(&k->c.cancelled, 0);
+  k->task = (adapt_task){for_run, for_splitter, NULL, sizeof(for_work), &k->c};
+  k->region = region;
+  rc = adapt_begin(&k->frame, &k->task, &k->w);
   if (rc) {
     adapt__region_leave(region);
     return rc;
   }
-  for_run(&f, &w, &c);
-  rc = adapt_end(&f);
-  adapt__region_leave(region);
-  if (gc && !w.calibrating) { /* learned a grain: remember it */
-    gc[slot].body = body;
-    gc[slot].grain = w.grain;
-    gc[slot].probe = w.probe;
+  if (k == inl) {
+    range_start(&k->scope, &k->c, &k->w, &k->first, &k->t_first, &k->tracing);
+    return 1;
   }
-  return rc ? rc : for_result(&c);
+  for_run(&k->frame, &k->w, &k->c);
+  return for_finish(k, gc, slot);
 }
 
-int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
-              const adapt_attr *attr) {
+int adapt__for_close(adapt__for_call *k) {
+  range_end(&k->frame, &k->scope, &k->w, k->first, k->t_first, k->tracing);
+  return for_finish(k, NULL, 0);
+}
+
+/* adapt_for, and adapt__for_open's call when inl is not NULL. */
+static int for_call(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
+                    const adapt_attr *attr, adapt__for_call *inl) {
   adapt__error_clear();
   if (!body) return adapt__fail(-EINVAL, "adapt_for: body is NULL");
   if (first > last) return adapt__fail(-EINVAL, "adapt_for: first > last");
@@ -405,5 +407,15 @@ int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), v
       return adapt__for_lazy_nested_call(first, last, body, ctx, g ? g : adapt__rt.seq.grain,
                                          s == ADAPT_SCHED_LAZY_DF2 ? 2u : 1u);
   }
-  return for_general(first, last, body, ctx, attr, sched);
+  return for_general(first, last, body, ctx, attr, sched, inl);
+}
+
+int adapt_for(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
+              const adapt_attr *attr) {
+  return for_call(first, last, body, ctx, attr, NULL);
+}
+
+int adapt__for_open(adapt__for_call *call, size_t first, size_t last,
+                    void (*body)(size_t, size_t, void *), void *ctx, const adapt_attr *attr) {
+  return for_call(first, last, body, ctx, attr, call);
 }

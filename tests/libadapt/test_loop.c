@@ -67,6 +67,105 @@ static void test_exactly_once(void **state) {
   }
 }
 
+/* adapt_for at a set grain runs its owner loop compiled into the caller
+ * (<adapt/loop.h>, adapt__for_top): the same cover as the function
+ * (adapt_for), with thieves (each index spins), at grain 1 and 7, top-level
+ * and nested (an adaptive loop inside each body: opened in the body's
+ * region), and a body's cancel stops it. */
+typedef struct owner_ctx {
+  atomic_uchar *hits;
+  size_t n_inner;
+  atomic_uchar *inner; /* [outer index][inner index] */
+  atomic_int thieves;  /* a body ran on a worker other than the caller's */
+  int caller;
+} owner_ctx;
+
+static void owner_inner(size_t b, size_t e, void *ctx) {
+  atomic_uchar *row = ctx;
+  for (size_t i = b; i < e; i++) atomic_fetch_add_explicit(&row[i], 1, memory_order_relaxed);
+}
+
+static void owner_body(size_t b, size_t e, void *ctx) {
+  owner_ctx *c = ctx;
+  if (adapt_worker_id() != c->caller) atomic_store_explicit(&c->thieves, 1, memory_order_relaxed);
+  for (size_t i = b; i < e; i++) {
+    adapt_test_spin_ns(2000);
+    atomic_fetch_add_explicit(&c->hits[i], 1, memory_order_relaxed);
+    if (c->n_inner) {
+      adapt_attr a = {0};
+      a.sched = ADAPT_SCHED_ADAPTIVE;
+      a.grain = 1;
+      assert_int_equal(adapt_for(0, c->n_inner, owner_inner, c->inner + i * c->n_inner, &a), 0);
+    }
+  }
+}
+
+static void check_owner(size_t n, size_t n_inner, size_t grain, int inline_path) {
+  owner_ctx c = {calloc(n, 1), n_inner, calloc(n * (n_inner ? n_inner : 1), 1), 0, 0};
+  assert_true(c.hits && c.inner);
+  c.caller = adapt_worker_id() < 0 ? 0 : adapt_worker_id();
+  adapt_attr a = {0};
+  a.grain = grain;
+  int rc =
+      inline_path ? adapt_for(0, n, owner_body, &c, &a) : (adapt_for)(0, n, owner_body, &c, &a);
+  assert_int_equal(rc, 0);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad += atomic_load(&c.hits[i]) != 1;
+  for (size_t i = 0; i < n * n_inner; i++) bad += atomic_load(&c.inner[i]) != 1;
+  if (bad)
+    fprintf(stderr, "owner loop: %s grain %zu n %zu inner %zu: %zu cells not run once\n",
+            inline_path ? "inline" : "function", grain, n, n_inner, bad);
+  assert_int_equal(bad, 0);
+  if (adapt_num_workers() > 1 && n >= 2000) assert_int_equal(atomic_load(&c.thieves), 1);
+  free(c.hits);
+  free(c.inner);
+}
+
+typedef struct owner_cancel {
+  atomic_size_t ran;  /* indices run */
+  atomic_int done;    /* 1 once adapt_cancel has returned */
+  atomic_size_t late; /* chunks started after that */
+} owner_cancel;
+
+static void owner_cancel_body(size_t b, size_t e, void *ctx) {
+  owner_cancel *c = ctx;
+  /* acquire: pairs with the release store of done below: a chunk that sees
+   * it started after adapt_cancel returned. */
+  if (atomic_load_explicit(&c->done, memory_order_acquire))
+    atomic_fetch_add_explicit(&c->late, 1, memory_order_relaxed);
+  for (size_t i = b; i < e; i++)
+    if (atomic_fetch_add_explicit(&c->ran, 1, memory_order_relaxed) == 100) {
+      adapt_cancel();
+      /* release: pairs with the acquire load at the top. */
+      atomic_store_explicit(&c->done, 1, memory_order_release);
+    }
+}
+
+static void test_owner_loop_inline(void **state) {
+  static const int workers[] = {1, 2, 8};
+  for (size_t wi = 0; wi < 3; wi++) {
+    assert_int_equal(adapt_test_workers(workers[wi]), 0);
+    for (int path = 0; path < 2; path++) {
+      check_owner(20000, 0, 1, path);
+      check_owner(20000, 0, 7, path);
+      check_owner(200, 50, 1, path);
+    }
+    /* cancelled at the 101st index run: -ECANCELED, the rest abandoned,
+     * at most one chunk per worker started after the cancel returned */
+    owner_cancel oc;
+    atomic_init(&oc.ran, 0);
+    atomic_init(&oc.done, 0);
+    atomic_init(&oc.late, 0);
+    adapt_attr a = {0};
+    a.grain = 1;
+    assert_int_equal(adapt_for(0, 100000, owner_cancel_body, &oc, &a), -ECANCELED);
+    if (atomic_load(&oc.late) > (size_t)workers[wi] || atomic_load(&oc.ran) >= 100000)
+      fail_msg("workers %d: %zu chunks started after the cancel, %zu indices ran", workers[wi],
+               atomic_load(&oc.late), atomic_load(&oc.ran));
+    assert_non_null(strstr(adapt_last_error(), "adapt_for: cancelled by a body"));
+  }
+}
+
 /* Three levels of nested loops: cell (i, j, k) visited exactly once. */
 enum { NI = 13, NJ = 29, NK = 67 };
 static unsigned char cells[NI][NJ][NK];
@@ -573,6 +672,7 @@ int main(void) {
       ADAPT_TEST(test_errors),
       ADAPT_TEST(test_exactly_once),
       ADAPT_TEST(test_nested_three_levels),
+      ADAPT_TEST(test_owner_loop_inline),
       ADAPT_TEST_WORKERS(test_nested_inline_one_worker, 1),
       ADAPT_TEST_WORKERS(test_back_to_back_regions, 2),
       ADAPT_TEST_WORKERS(test_foreign_threads, 3),

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <adapt/adapt.h>
+#include <adapt/adaptive.h>
 #include <adapt/tasks.h>
 
 #ifdef __cplusplus
@@ -213,6 +214,115 @@ adapt__loop_chunks(size_t first, size_t last, size_t g, void (*body)(size_t, siz
   }
 }
 
+/* --- Inline owner loop at a set grain ---------------------------------- */
+
+/* An adapt_for range: the owner's remaining [begin, end) or a thief's
+ * piece, as the loop's splitter (libadapt/src/loop.c) and the owner loop
+ * below read and write it. The owner claims a chunk (writes begin) before
+ * its body runs; the splitter, on the owner's thread at one of its steal
+ * points, gives thieves the tail (lowers end). */
+typedef struct adapt__for_work {
+  size_t begin, end;
+  size_t grain;
+  int calibrating; /* automatic grain: still doubling */
+  int autograin;   /* automatic grain: keep probing after calibration */
+  int slow_chunks; /* calibration: consecutive chunks at or above the target; after it: a slow
+                      timed chunk awaiting confirmation */
+  unsigned probe;  /* automatic grain after calibration: chunks to the next timed one */
+} adapt__for_work;
+
+/* A call's body and its cancel flag, shared with its thieves. */
+typedef struct adapt__for_ctx {
+  void (*body)(size_t, size_t, void *);
+  void *ctx;
+  ADAPT__ATOMIC_INT cancelled; /* adapt_cancel from a body */
+} adapt__for_ctx;
+
+/* One adapt_for call whose owner loop runs in the caller: opened by
+ * adapt__for_open, run by adapt__for_owner, closed by adapt__for_close, on
+ * the caller's stack. Private. */
+typedef struct adapt__for_call {
+  adapt_frame frame;          /* the call's adaptive frame */
+  adapt_task task;            /* its task (the frame points to it) */
+  adapt__for_work w;          /* the owner's range */
+  adapt__for_ctx c;           /* body, ctx, cancel flag (the thieves read it) */
+  adapt__cancel_scope scope;  /* the owner's cancellation scope */
+  size_t first;               /* the range's start (tracing) */
+  unsigned long long t_first; /* the loop's start, ns (tracing) */
+  int region;                 /* the region kind entered (libadapt/src/rt.h) */
+  int tracing;                /* 1: the range is traced at the close */
+} adapt__for_call;
+
+/* adapt_for(first, last, body, ctx, attr), opened for the owner loop to run
+ * in the caller: returns 1 when the call is the adaptive scheduler's at the
+ * set grain attr->grain, then the caller runs adapt__for_owner and
+ * adapt__for_close(call); else the call is over, run by adapt_for, and its
+ * result (0 or adapt_for's error) is returned. */
+ADAPT_API int adapt__for_open(adapt__for_call *call, size_t first, size_t last,
+                              void (*body)(size_t, size_t, void *), void *ctx,
+                              const adapt_attr *attr);
+
+/* Ends a call adapt__for_open opened once the owner loop has returned:
+ * waits for the thieves' pieces and leaves the region; returns adapt_for's
+ * result (0, or -ECANCELED when a body cancelled the loop). */
+ADAPT_API int adapt__for_close(adapt__for_call *call);
+
+/* The owner's loop at a set grain g (>= 1): chunks of g claimed from w's
+ * begin and run, until w is empty or the loop is cancelled (the rest is
+ * then abandoned). Per chunk it tests the poll word (pending steal
+ * requests: the splitter runs in adapt__steal_slow, here, and may lower
+ * w->end) and the cancel flag together, reloads begin and end (only this
+ * thread writes them), claims (one store), and calls the body: compiled
+ * into the caller, a body defined where the compiler sees it is inlined.
+ * body and ctx are the caller's (read once: a thief's piece keeps running
+ * from them when the thread whose stack holds the call's context has
+ * exited). Also the owner loop of adapt_for itself and of the thieves'
+ * pieces (libadapt/src/loop.c). */
+static inline __attribute__((always_inline)) void
+adapt__for_owner(adapt_frame *frame, adapt__for_work *w, ADAPT__ATOMIC_INT *cancelled, size_t g,
+                 void (*body)(size_t, size_t, void *), void *ctx) {
+  const unsigned *const poll = (const unsigned *)frame->adapt_priv_poll;
+  for (;;) {
+    /* One test for both rare events. relaxed: the poll word is a hint, as
+     * in adapt_steal_point (the slow path acquires the requests); the
+     * cancel flag as in adapt__loop_cancel_seen. */
+    if (__builtin_expect((__atomic_load_n(poll, __ATOMIC_RELAXED) |
+                          (unsigned)__atomic_load_n((int *)(void *)cancelled, __ATOMIC_RELAXED)) !=
+                             0,
+                         0)) {
+      if (adapt__loop_cancel_seen(cancelled)) {
+        w->begin = w->end; /* abandon the rest */
+        return;
+      }
+      adapt__steal_slow(frame);
+    }
+    const size_t b = w->begin, e = w->end;
+    if (b == e) return;
+    /* b < e: at g = 1 the claim is b + 1, no bound to compare with. */
+    const size_t n = g == 1 ? b + 1 : e - b > g ? b + g : e;
+    w->begin = n; /* claimed before the body runs: a splitter sees [n, end) */
+    body(b, n, ctx);
+  }
+}
+
+/* adapt_for with a set grain under the adaptive scheduler: the owner loop
+ * compiled into the caller (at grain 1 and at another grain, each a copy);
+ * anything else is adapt_for's (adapt__for_open runs it). */
+static inline __attribute__((always_inline)) int
+adapt__for_top(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
+               void *ctx, const adapt_attr *attr) {
+  if (!attr || !attr->grain) return (adapt_for)(first, last, body, ctx, attr);
+  const size_t g = attr->grain;
+  adapt__for_call call;
+  int rc = adapt__for_open(&call, first, last, body, ctx, attr);
+  if (rc != 1) return rc;
+  if (g == 1)
+    adapt__for_owner(&call.frame, &call.w, &call.c.cancelled, 1, body, ctx);
+  else
+    adapt__for_owner(&call.frame, &call.w, &call.c.cancelled, g, body, ctx);
+  return adapt__for_close(&call);
+}
+
 /* adapt_for nested in a region of this thread that no thief can reach
  * (adapt__tls_loop), resolved to a lazy scheduler, no team, valid arguments
  * and attribute, first < last: the lazy schedulers expose work only to a
@@ -220,11 +330,11 @@ adapt__loop_chunks(size_t first, size_t last, size_t g, void (*body)(size_t, siz
  * called directly where the compiler sees it): the frame count and a
  * cancellation scope around it, chunks of the grain (attr's, else
  * ADAPT_GRAIN; none: one call over the whole range), the cancel flag read
- * after each chunk. Anything else calls the function. As with the inline
+ * after each chunk. Anything else: adapt__for_top. As with the inline
  * spawn, a successful inline call leaves adapt_last_error() as it was. */
-static inline int adapt__for_inline(size_t first, size_t last,
-                                    void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
-                                    const adapt_attr *attr) {
+static inline __attribute__((always_inline)) int
+adapt__for_inline(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
+                  void *ctx, const adapt_attr *attr) {
   unsigned need = ADAPT__LOOP_DEFAULT;
   size_t g = adapt__tls_loop_grain;
   if (attr) {
@@ -238,7 +348,7 @@ static inline int adapt__for_inline(size_t first, size_t last,
   /* adapt__tls_loop is set only inside a region (adapt__tls_frames > 0). */
   if (__builtin_expect(
           !(adapt__tls_loop & need) || adapt__team_cur != NULL || !body || first >= last, 0))
-    return (adapt_for)(first, last, body, ctx, attr);
+    return adapt__for_top(first, last, body, ctx, attr);
   ADAPT__ATOMIC_INT cancelled = 0;
   adapt__cancel_scope cs = {&cancelled, NULL, NULL, adapt__cancel_top, adapt__tls_tasks};
   adapt__cancel_top = &cs;
