@@ -271,8 +271,9 @@ ADAPT_API int adapt__for_close(adapt__for_call *call);
  * begin and run, until w is empty or the loop is cancelled (the rest is
  * then abandoned). Per chunk it tests the poll word (pending steal
  * requests: the splitter runs in adapt__steal_slow, here, and may lower
- * w->end) and the cancel flag together, reloads begin and end (only this
- * thread writes them), claims (one store), and calls the body: compiled
+ * w->end, here or at a steal point in a body: only this thread writes w)
+ * and the cancel flag together, reloads the end, claims (one store of
+ * begin), and calls the body: compiled
  * into the caller, a body defined where the compiler sees it is inlined.
  * body and ctx are the caller's (read once: a thief's piece keeps running
  * from them when the thread whose stack holds the call's context has
@@ -282,6 +283,10 @@ static inline __attribute__((always_inline)) void
 adapt__for_owner(adapt_frame *frame, adapt__for_work *w, ADAPT__ATOMIC_INT *cancelled, size_t g,
                  void (*body)(size_t, size_t, void *), void *ctx) {
   const unsigned *const poll = (const unsigned *)frame->adapt_priv_poll;
+  /* The next index, kept here: only this loop writes w->begin (a splitter
+   * lowers w->end), so it is stored for the splitter, never read back (a
+   * reload would wait for the store before it). */
+  size_t b = w->begin;
   for (;;) {
     /* One test for both rare events. relaxed: the poll word is a hint, as
      * in adapt_steal_point (the slow path acquires the requests); the
@@ -296,12 +301,13 @@ adapt__for_owner(adapt_frame *frame, adapt__for_work *w, ADAPT__ATOMIC_INT *canc
       }
       adapt__steal_slow(frame);
     }
-    const size_t b = w->begin, e = w->end;
+    const size_t e = w->end;
     if (b == e) return;
     /* b < e: at g = 1 the claim is b + 1, no bound to compare with. */
     const size_t n = g == 1 ? b + 1 : e - b > g ? b + g : e;
     w->begin = n; /* claimed before the body runs: a splitter sees [n, end) */
     body(b, n, ctx);
+    b = n;
   }
 }
 
