@@ -161,11 +161,11 @@ static inline int claim_chunk(for_work *w, for_ctx *c, size_t g, size_t *b, size
  * for_run: each has its own registers for the loop's live values (no
  * spilled pointer reloaded every chunk). */
 static __attribute__((noinline)) void run_grain1(adapt_frame *frame, for_work *w, for_ctx *c) {
-  adapt__for_owner(frame, w, &c->cancelled, 1, c->body, c->ctx);
+  adapt__for_owner(frame, w, &c->cancelled, 1, c->body, c->ctx, 0);
 }
 
 static __attribute__((noinline)) void run_fixed(adapt_frame *frame, for_work *w, for_ctx *c) {
-  adapt__for_owner(frame, w, &c->cancelled, w->grain, c->body, c->ctx);
+  adapt__for_owner(frame, w, &c->cancelled, w->grain, c->body, c->ctx, 0);
 }
 
 /* The owner's loop at the automatic grain after calibration: one chunk in

@@ -281,11 +281,14 @@ ADAPT_API int adapt__for_close(adapt__for_call *call);
  * pieces (libadapt/src/loop.c). */
 static inline __attribute__((always_inline)) void
 adapt__for_owner(adapt_frame *frame, adapt__for_work *w, ADAPT__ATOMIC_INT *cancelled, size_t g,
-                 void (*body)(size_t, size_t, void *), void *ctx) {
+                 void (*body)(size_t, size_t, void *), void *ctx, int keep) {
   const unsigned *const poll = (const unsigned *)frame->adapt_priv_poll;
-  /* The next index, kept here: only this loop writes w->begin (a splitter
-   * lowers w->end), so it is stored for the splitter, never read back (a
-   * reload would wait for the store before it). */
+  /* keep (a constant): the next index kept in a register, as only this
+   * loop writes w->begin (a splitter lowers w->end): stored for the
+   * splitter, never read back (with the body inlined, a reload waits for
+   * the store before it). Else reloaded after each chunk, straight into
+   * the body's first argument register: with the body called, fewer
+   * instructions (no copy, no spill). */
   size_t b = w->begin;
   for (;;) {
     /* One test for both rare events. relaxed: the poll word is a hint, as
@@ -301,6 +304,7 @@ adapt__for_owner(adapt_frame *frame, adapt__for_work *w, ADAPT__ATOMIC_INT *canc
       }
       adapt__steal_slow(frame);
     }
+    if (!keep) b = w->begin;
     const size_t e = w->end;
     if (b == e) return;
     /* b < e: at g = 1 the claim is b + 1, no bound to compare with. */
@@ -323,9 +327,9 @@ adapt__for_top(size_t first, size_t last, void (*body)(size_t begin, size_t end,
   int rc = adapt__for_open(&call, first, last, body, ctx, attr);
   if (rc != 1) return rc;
   if (g == 1)
-    adapt__for_owner(&call.frame, &call.w, &call.c.cancelled, 1, body, ctx);
+    adapt__for_owner(&call.frame, &call.w, &call.c.cancelled, 1, body, ctx, 1);
   else
-    adapt__for_owner(&call.frame, &call.w, &call.c.cancelled, g, body, ctx);
+    adapt__for_owner(&call.frame, &call.w, &call.c.cancelled, g, body, ctx, 1);
   return adapt__for_close(&call);
 }
 
