@@ -114,7 +114,11 @@ typedef struct adapt_attr {
  * (below); the other indices ran at most once. -ESHUTDOWN: a top-level
  * loop refused by a finalize under way (see adapt_finalize); no body ran.
  * Not guaranteed: the order of the calls, which worker runs which
- * sub-range, the sizes of the sub-ranges. */
+ * sub-range, the sizes of the sub-ranges.
+ * adapt_for is also a macro over inline code (adapt__for_inline below):
+ * with attr->grain set, the calling thread's chunk loop is compiled into
+ * the caller, where a body the compiler sees is inlined; (adapt_for)(...)
+ * calls the function. Both behave as described here. */
 ADAPT_API int adapt_for(size_t first, size_t last,
                         void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
                         const adapt_attr *attr);
