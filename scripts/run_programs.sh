@@ -15,20 +15,27 @@
 set -u
 variant=${1:?variant}
 shift
-failed=0
 mkdir -p build
-pids=()
+# The programs that failed, one line each (not `wait PID`: over a long run
+# the PIDs wrap, and a reused one confuses the shell's list of children).
+failures=build/.test-failures.$$
+: >"$failures"
+n=0
 for bin in "$@"; do
-  started=build/.test-started.$$.${#pids[@]}
+  started=build/.test-started.$$.$n
+  n=$((n + 1))
   rm -f "$started"
-  ADAPT_TEST_STARTED=$started bash scripts/run_test.sh "$bin" \
-    "build/$variant/test-logs/${bin#build/"$variant"/}.log" "$variant" &
-  pids+=($!)
+  {
+    ADAPT_TEST_STARTED=$started bash scripts/run_test.sh "$bin" \
+      "build/$variant/test-logs/${bin#build/"$variant"/}.log" "$variant" || echo "$bin" >>"$failures"
+    : >"$started.end"
+  } &
   # Until it holds a slot (or has ended): polled, as run_test.sh polls.
-  while [ ! -e "$started" ] && kill -0 "$!" 2>/dev/null; do sleep 0.2; done
-  rm -f "$started"
+  while [ ! -e "$started" ] && [ ! -e "$started.end" ]; do sleep 0.2; done
 done
-for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
+wait
+failed=$(grep -c . "$failures")
+rm -f "$failures" build/.test-started.$$.*
 if [ "$failed" -ne 0 ]; then
   echo "test-run [$variant]: $failed of $# programs FAILED" >&2
   exit 1
