@@ -207,33 +207,28 @@ static void run_probing(adapt_frame *frame, for_work *w, for_ctx *c) {
 /* The start of a run of a range on this thread (the owner's, or a thief's
  * piece): the loop's cancellation scope pushed, and with range tracing on
  * its first index and start time kept. */
-static inline void range_start(adapt__cancel_scope *scope, for_ctx *c, const for_work *w,
-                               size_t *first, unsigned long long *t_first, int *tracing) {
-  *scope = (adapt__cancel_scope){.flag = &c->cancelled};
-  adapt__cancel_push(scope);
-  *tracing = (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0;
-  *first = w->begin;
-  *t_first = *tracing ? adapt__now_ns() : 0;
+static inline void range_start(adapt__for_run *r, for_ctx *c, const for_work *w) {
+  r->scope = (adapt__cancel_scope){.flag = &c->cancelled};
+  adapt__cancel_push(&r->scope);
+  r->tracing = (adapt__trace_mask & ADAPT__TRACE_RANGE) != 0;
+  r->first = w->begin;
+  r->t_first = r->tracing ? adapt__now_ns() : 0;
 }
 
 /* Its end: the range traced (from its first index to where the run
  * stopped), the scope popped. */
-static inline void range_end(adapt_frame *frame, adapt__cancel_scope *scope, const for_work *w,
-                             size_t first, unsigned long long t_first, int tracing) {
-  if (tracing)
-    adapt__trace(adapt__frame_of(frame)->w, ADAPT__TRACE_RANGE, t_first, adapt__now_ns(), first,
-                 w->begin);
-  adapt__cancel_pop(scope);
+static inline void range_end(adapt_frame *frame, adapt__for_run *r, const for_work *w) {
+  if (r->tracing)
+    adapt__trace(adapt__frame_of(frame)->w, ADAPT__TRACE_RANGE, r->t_first, adapt__now_ns(),
+                 r->first, w->begin);
+  adapt__cancel_pop(&r->scope);
 }
 
 static void for_run(adapt_frame *frame, void *wv, void *cv) {
   for_work *w = wv;
   for_ctx *c = cv;
-  adapt__cancel_scope scope;
-  size_t first;
-  unsigned long long t_first;
-  int tracing;
-  range_start(&scope, c, w, &first, &t_first, &tracing);
+  adapt__for_run run;
+  range_start(&run, c, w);
   while (w->calibrating && w->begin < w->end) {
     adapt_steal_point(frame);
     size_t b, e;
@@ -248,7 +243,7 @@ static void for_run(adapt_frame *frame, void *wv, void *cv) {
     run_probing(frame, w, c);
   else
     (w->grain == 1 ? run_grain1 : run_fixed)(frame, w, c);
-  range_end(frame, &scope, w, first, t_first, tracing);
+  range_end(frame, &run, w);
 }
 
 /* adapt_for's result once every chunk has returned: -ECANCELED when a body
@@ -362,7 +357,7 @@ static __attribute__((noinline)) int for_general(size_t first, size_t last,
     return rc;
   }
   if (k == inl) {
-    range_start(&k->scope, &k->c, &k->w, &k->first, &k->t_first, &k->tracing);
+    range_start(&k->run, &k->c, &k->w);
     return 1;
   }
   for_run(&k->frame, &k->w, &k->c);
@@ -370,7 +365,7 @@ static __attribute__((noinline)) int for_general(size_t first, size_t last,
 }
 
 int adapt__for_close(adapt__for_call *k) {
-  range_end(&k->frame, &k->scope, &k->w, k->first, k->t_first, k->tracing);
+  range_end(&k->frame, &k->run, &k->w);
   return for_finish(k, NULL, 0);
 }
 

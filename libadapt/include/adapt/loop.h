@@ -239,22 +239,32 @@ typedef struct adapt__for_work {
 typedef struct adapt__for_ctx {
   void (*body)(size_t, size_t, void *);
   void *ctx;
-  ADAPT__ATOMIC_INT cancelled; /* adapt_cancel from a body */
+  /* Set by adapt_cancel from a body. relaxed everywhere: read before each
+   * chunk as a hint; the call's result reads it after adapt_end, whose
+   * join orders every worker's store before it. */
+  ADAPT__ATOMIC_INT cancelled;
 } adapt__for_ctx;
+
+/* One run of a range on a thread (the owner's, or a thief's piece): its
+ * cancellation scope, and with range tracing on its first index and start
+ * time (libadapt/src/loop.c: range_start, range_end). */
+typedef struct adapt__for_run {
+  adapt__cancel_scope scope;
+  size_t first;
+  unsigned long long t_first; /* ns */
+  int tracing;                /* 1: the range is traced at its end */
+} adapt__for_run;
 
 /* One adapt_for call whose owner loop runs in the caller: opened by
  * adapt__for_open, run by adapt__for_owner, closed by adapt__for_close, on
  * the caller's stack. Private. */
 typedef struct adapt__for_call {
-  adapt_frame frame;          /* the call's adaptive frame */
-  adapt_task task;            /* its task (the frame points to it) */
-  adapt__for_work w;          /* the owner's range */
-  adapt__for_ctx c;           /* body, ctx, cancel flag (the thieves read it) */
-  adapt__cancel_scope scope;  /* the owner's cancellation scope */
-  size_t first;               /* the range's start (tracing) */
-  unsigned long long t_first; /* the loop's start, ns (tracing) */
-  int region;                 /* the region kind entered (libadapt/src/rt.h) */
-  int tracing;                /* 1: the range is traced at the close */
+  adapt_frame frame;  /* the call's adaptive frame */
+  adapt_task task;    /* its task (the frame points to it) */
+  adapt__for_work w;  /* the owner's range */
+  adapt__for_ctx c;   /* body, ctx, cancel flag (the thieves read it) */
+  adapt__for_run run; /* the owner's run of its range */
+  int region;         /* the region kind entered (libadapt/src/rt.h) */
 } adapt__for_call;
 
 /* adapt_for(first, last, body, ctx, attr), opened for the owner loop to run
