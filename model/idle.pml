@@ -4,7 +4,10 @@
  * Worker 0 makes work available NPUB times, alternately by publishing a
  * frame (store has_work, seq_cst; load sleepers, seq_cst; if > 0
  * adapt__wake_all: epoch + 1, futex_wake) and by pushing a deque entry
- * (store tail, seq_cst; the same load of sleepers). To turn a lost wake-up
+ * (store tail, release; a compiler barrier; a relaxed load of sleepers:
+ * the sleeper's membarrier after its increment orders the pair as the
+ * model's interleavings do, idle.c's "asymmetric Dekker pair"; without
+ * membarrier the sleeps are timed, outside this model). To turn a lost wake-up
  * into a deadlock, it then waits until an idle worker has taken the work
  * (a frame that stays published must be seen by every sleeper: that is
  * what the Dekker pair guarantees), and withdraws it (unpublish: relaxed
@@ -13,7 +16,7 @@
  * Workers 1..NTH run worker_main: while !shutdown: try to steal (takes the
  * work if there is some: the steal protocols are models (a), (c), (d));
  * else (the spin phase is a delay only, elided) adapt__idle_sleep:
- * e = load epoch; sleepers + 1 (seq_cst); adapt__any_work (seq_cst loads
+ * e = load epoch; sleepers + 1 (seq_cst), membarrier; adapt__any_work (seq_cst loads
  * of has_work and of the deque's tail and head, one by one); load
  * shutdown; futex_wait(epoch, e): returns at once if epoch != e, else
  * sleeps until a futex_wake; sleepers - 1.
@@ -64,10 +67,10 @@ active proctype worker0() {
      :: k % 2 == 0 ->                          /* adapt__publish */
         d_step { has_work = 1; avail++ }       /* seq_cst store */
      :: else ->                                /* adapt__push_entry */
-        d_step { tail++; avail++ }             /* seq_cst store of tail */
+        d_step { tail++; avail++ }             /* release store of tail */
      fi;
 progress_pub:
-     sl = sleepers;                            /* seq_cst load */
+     sl = sleepers;                            /* seq_cst (frame) or relaxed (entry) load */
      if :: sl > 0 -> wake_all() :: else -> skip fi;
      (taken == k + 1);                         /* someone took it */
      if
@@ -104,7 +107,7 @@ progress_take:
         if :: !work -> work = (tail > head) :: else -> skip fi;
         sleepers++;
 #else
-        sleepers++;                            /* seq_cst fetch_add */
+        sleepers++;                            /* seq_cst fetch_add, membarrier */
         work = has_work;                       /* adapt__any_work: seq_cst loads */
         if :: !work -> work = (tail > head) :: else -> skip fi;
 #endif

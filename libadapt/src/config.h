@@ -71,6 +71,16 @@
 #define ADAPT_REFUSED_RECHECK_MAX_US 10000u
 #endif
 
+/* Longest sleep of an idle worker when the process-wide barrier of the
+ * idle protocol (membarrier(2), MEMBARRIER_CMD_PRIVATE_EXPEDITED: idle.c)
+ * is not available (a kernel before 4.14, or a seccomp filter refusing
+ * it), µs. A push to a deque then may miss a worker falling asleep at that
+ * moment; the worker sees the entry at the latest when this sleep times
+ * out. Default 1000 (1 ms). */
+#ifndef ADAPT_SLEEP_UNFENCED_US
+#define ADAPT_SLEEP_UNFENCED_US 1000u
+#endif
+
 /* Automatic grain: target duration of one chunk between two steal points, ns.
  * Default 2000 (2 µs: per-chunk costs of a few ns amortised below 0.5%). */
 #ifndef ADAPT_GRAIN_TARGET_NS
@@ -170,5 +180,7 @@ _Static_assert(ADAPT_REFUSED_SLEEP >= 1, "ADAPT_REFUSED_SLEEP must be >= 1");
 _Static_assert(ADAPT_REFUSED_RECHECK_MAX_US >= ADAPT_BACKOFF_MAX_US &&
                    ADAPT_REFUSED_RECHECK_MAX_US <= 1000000u,
                "ADAPT_BACKOFF_MAX_US <= ADAPT_REFUSED_RECHECK_MAX_US <= 1 s");
+_Static_assert(ADAPT_SLEEP_UNFENCED_US >= 1 && ADAPT_SLEEP_UNFENCED_US <= 1000000u,
+               "1 <= ADAPT_SLEEP_UNFENCED_US <= 1 s");
 
 #endif /* LIBADAPT_SRC_CONFIG_H */

@@ -121,10 +121,13 @@ static inline adapt__spawned *adapt__deque_next_slot(adapt__deque *d) {
 /* Owner: make the slot filled after adapt__deque_next_slot visible. */
 static inline void adapt__deque_publish(adapt__deque *d) {
   size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
-  /* seq_cst (at least release): pairs with the thief's seq_cst load of tail,
-   * which then sees the slot; seq_cst also orders it before the load of
-   * sleepers in the caller (Dekker with the idle protocol). */
-  atomic_store_explicit(&d->tail, tl + 1, memory_order_seq_cst);
+  /* release: pairs with the thief's seq_cst load of tail, which then sees
+   * the slot. */
+  atomic_store_explicit(&d->tail, tl + 1, memory_order_release);
+  /* A compiler barrier before the caller's load of sleepers
+   * (adapt__wake_after_push): the pusher half of the idle protocol's
+   * asymmetric Dekker pair (idle.c), as in adapt__push_end. */
+  atomic_signal_fence(memory_order_seq_cst);
 }
 
 /* Owner: the conflict half of a pop (out of line): the owner has stored

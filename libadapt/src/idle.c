@@ -11,6 +11,23 @@
  * of sleepers sees the sleeper (it bumps epoch, so the futex_wait returns at
  * once or is woken).
  *
+ * A push to a deque (adapt_spawn, adapt_fork: one per task, the hot path)
+ * pays no fence for its half: its store of tail is a release store and its
+ * load of sleepers a relaxed one, kept in program order by a compiler
+ * barrier only. The sleeper pays for both (an asymmetric Dekker pair):
+ *   sleeper: sleepers += 1; sleeping = 1; membarrier(PRIVATE_EXPEDITED);
+ *            check the deques; sleep
+ *   pusher:  tail = t + 1 (release); compiler barrier; if (sleepers > 0) wake
+ * membarrier(2) returns once every running thread of the process has passed
+ * a full barrier: a pusher whose load of sleepers preceded that point had
+ * its store of tail visible before it, so the sleeper's check sees the
+ * entry; one whose load followed it sees the sleeper. Without membarrier
+ * (a kernel before 4.14, a seccomp filter: adapt__rt.membarrier 0, or the
+ * call fails) the sleep is timed (ADAPT_SLEEP_UNFENCED_US): an entry pushed
+ * as a worker fell asleep waits for it at most that long (its owner runs
+ * it meanwhile if it gets there first). Frames keep the seq_cst pair
+ * above: a publication is rare next to a push.
+ *
  * Worker limit (adapt_attr.max_workers): a frame or deque entry of a call
  * whose team is full is no work for a worker outside the team, which would
  * otherwise find has_work, ask, be refused and ask again for as long as the
@@ -37,6 +54,7 @@
  * sleeps with a timeout (recheck_ns), then asks those victims again. */
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -116,6 +134,24 @@ static uint64_t recheck_ns(const adapt__worker *w) {
   return us * 1000u;
 }
 
+static long membarrier(int cmd) { return syscall(__NR_membarrier, cmd, 0u, 0); }
+
+int adapt__idle_setup(void) {
+  long cmds = membarrier(MEMBARRIER_CMD_QUERY);
+  return cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+         membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+}
+
+/* The sleeper's barrier of the asymmetric Dekker pair with the pushes
+ * (above), after its stores of sleepers and sleeping: 1 if every running
+ * thread of the process passed a full barrier, 0 if there is no such
+ * barrier (the caller's sleep is then timed). */
+static int sleep_fence(void) {
+  /* relaxed: set by init before the workers start; a test clears it. */
+  return atomic_load_explicit(&adapt__rt.membarrier, memory_order_relaxed) &&
+         membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
+}
+
 int adapt__idle_sleep(adapt__worker *w) {
   int slept = 0, soft;
   /* acquire: pairs with the release increment in adapt__wake_all. */
@@ -124,19 +160,28 @@ int adapt__idle_sleep(adapt__worker *w) {
   atomic_fetch_add_explicit(&adapt__rt.sleepers, 1, memory_order_seq_cst);
   /* seq_cst: the sleeper half of the Dekker pair with adapt__wake_for. */
   atomic_store_explicit(&w->sleeping, 1, memory_order_seq_cst);
+  /* The sleeper half of the asymmetric pair with the pushes' release store
+   * of tail and relaxed load of sleepers (adapt__spawn_inline,
+   * adapt__fork_inline, adapt__deque_publish): after it, the checks below
+   * see every entry pushed by a thread that did not see the sleeper. */
+  int fenced = sleep_fence();
   if (!any_work_for(w, &soft) && !atomic_load_explicit(&w->nreq, memory_order_relaxed) &&
       /* acquire: pairs with the release store of shutdown in adapt_finalize. */
       !atomic_load_explicit(&adapt__rt.shutdown, memory_order_acquire)) {
     slept = 1;
     uint64_t t0 = adapt__now_ns();
     ADAPT_STAT_INC(w, sleeps);
-    if (!soft) {
+    if (!soft && fenced) {
       futex_wait(&adapt__rt.epoch, e);
     } else {
-      futex_wait_ns(&adapt__rt.epoch, e, recheck_ns(w));
+      uint64_t ns = soft ? recheck_ns(w) : UINT64_MAX;
+      /* no barrier: a push may have missed this sleeper; look again soon */
+      if (!fenced && ns > (uint64_t)ADAPT_SLEEP_UNFENCED_US * 1000u)
+        ns = (uint64_t)ADAPT_SLEEP_UNFENCED_US * 1000u;
+      futex_wait_ns(&adapt__rt.epoch, e, ns);
       /* relaxed: only whether a wake-up came matters; a wake-up missed
        * here costs one more request. */
-      if (atomic_load_explicit(&adapt__rt.epoch, memory_order_relaxed) == e) {
+      if (soft && atomic_load_explicit(&adapt__rt.epoch, memory_order_relaxed) == e) {
         slept = 2; /* timed out: ask the refusing victims again */
         if (w->rechecks < 32u) w->rechecks++;
       }

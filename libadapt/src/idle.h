@@ -12,6 +12,11 @@ struct adapt__frame;
 struct adapt__team;
 struct adapt__worker;
 
+/* Register the process for membarrier(2)'s private expedited command (the
+ * sleeper's barrier of the idle protocol, idle.c): 1 if it is usable, 0
+ * if not (the sleeps are then timed: ADAPT_SLEEP_UNFENCED_US). Called by
+ * adapt_init; registering again is harmless. */
+int adapt__idle_setup(void);
 /* Sleeper side: sleep until work may have been published (or shutdown),
  * unless some worker has published work that did not refuse w in its
  * current idle round (w->refused). If frames that refused w "nothing to
@@ -62,9 +67,10 @@ int adapt__push_entry(struct adapt__worker *w, const adapt__spawned *e);
  * on a worker whose `solo` is solo, of an entry of team t (NULL: no
  * limit): wake sleepers if there are any that may take it. */
 static inline void adapt__wake_after_push(int solo, const struct adapt__team *t) {
-  /* seq_cst: with the seq_cst store of tail in adapt__deque_publish, the
-   * waker half of the Dekker pair of the idle protocol (idle.c). */
-  if (ADAPT__UNLIKELY(atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0) && !solo)
+  /* relaxed: after adapt__deque_publish's release store of tail and
+   * compiler barrier, the pusher half of the idle protocol's asymmetric
+   * Dekker pair with the sleeper's membarrier (idle.c). */
+  if (ADAPT__UNLIKELY(atomic_load_explicit(&adapt__rt.sleepers, memory_order_relaxed) > 0) && !solo)
     adapt__wake_for(t);
 }
 /* Publishing a frame on w's frame stack / unpublishing it: wakes sleepers

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "adapt_test.h"
+#include "../../libadapt/src/rt.h" /* white-box: adapt__rt.membarrier, sleepers */
 
 static const int worker_counts[] = {1, 2, 3, 8};
 
@@ -546,7 +547,81 @@ static void test_errors(void **state) {
   assert_int_equal(adapt_sync(&s), 0);
 }
 
+/* The idle protocol's pushes (adapt__push_end, adapt__deque_publish): a
+ * worker asleep, or falling asleep as the push happens, wakes and takes
+ * the entry, with the sleeper's membarrier and without it (the timed
+ * sleeps of the fallback). The owner waits (bounded) for a thief to start
+ * its one task: a lost wake-up with the barrier leaves the thief asleep
+ * and fails the round. */
+typedef struct wake_probe {
+  atomic_int started;
+  pthread_t thread;
+} wake_probe;
+static void wake_probe_task(void *p) {
+  wake_probe *w = p;
+  w->thread = pthread_self();
+  /* release: pairs with the owner's acquire load in wake_round. */
+  atomic_store_explicit(&w->started, 1, memory_order_release);
+}
+/* One round: after `delay_ns` (0: until the other worker sleeps), a fork
+ * (or a spawn) the owner does not run before a thief started it. */
+static void wake_round(int fork, unsigned long long delay_ns) {
+  if (delay_ns) {
+    adapt_test_spin_ns(delay_ns);
+  } else {
+    for (int t = 0; t < 100000; t++) {
+      /* relaxed: a hint of the other worker's state, nothing read after */
+      if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_relaxed) > 0) break;
+      nanosleep(&(struct timespec){0, 10000}, NULL);
+    }
+  }
+  wake_probe w = {0};
+  adapt_scope s;
+  adapt_child c;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  if (fork)
+    assert_int_equal(adapt_fork(&c, wake_probe_task, &w), 0);
+  else
+    assert_int_equal(adapt_spawn(&s, wake_probe_task, &w), 0);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  double waited = 0;
+  /* acquire: pairs with the task's release store of started. */
+  while (!atomic_load_explicit(&w.started, memory_order_acquire) && waited < 10.0) {
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    waited = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  }
+  if (fork) assert_int_equal(adapt_join(&c), 0);
+  assert_int_equal(adapt_sync(&s), 0);
+  assert_int_equal(atomic_load_explicit(&w.started, memory_order_relaxed), 1);
+  assert_false(pthread_equal(w.thread, pthread_self())); /* a thief ran it */
+}
+static void test_push_wakes_sleeper(void **state) {
+  int rounds = (int)adapt_test_scale(300, 60);
+  unsigned seed = 12345;
+  for (int barrier = 1; barrier >= 0; barrier--) {
+    adapt_finalize();
+    adapt_config cfg = {0};
+    cfg.workers = 2;
+    cfg.spin_us = 1; /* the thief sleeps soon after each round */
+    assert_int_equal(adapt_init(&cfg), 0);
+    /* relaxed, both: set before the rounds, read by the sleeper's next
+     * sleep (a late read only takes one more round with the barrier). */
+    if (!barrier)
+      atomic_store_explicit(&adapt__rt.membarrier, 0, memory_order_relaxed);
+    else if (!atomic_load_explicit(&adapt__rt.membarrier, memory_order_relaxed))
+      printf("# membarrier(2) not available here: both passes take the fallback\n");
+    for (int r = 0; r < rounds; r++) {
+      seed = seed * 1103515245u + 12345u;
+      /* every fourth round waits for the sleep; the others push as the
+       * thief goes to sleep (its spin is 1 µs) */
+      wake_round(r % 2, r % 4 == 0 ? 0 : 1000ull * ((seed >> 16) % 300u));
+    }
+  }
+}
+
 ADAPT_TEST_MAIN("tasks", ADAPT_TEST(test_errors), ADAPT_TEST(test_fib), ADAPT_TEST(test_nqueens),
                 ADAPT_TEST(test_exactly_once_races), ADAPT_TEST(test_many_tasks),
                 ADAPT_TEST(test_mixed_nesting), ADAPT_TEST(test_task_before_pending_request),
-                ADAPT_TEST(test_fast_path), ADAPT_TEST(test_exported), ADAPT_TEST(test_fork_join))
+                ADAPT_TEST(test_fast_path), ADAPT_TEST(test_exported), ADAPT_TEST(test_fork_join),
+                ADAPT_TEST(test_push_wakes_sleeper))

@@ -297,6 +297,23 @@ ADAPT_API void adapt__spawn_wake(adapt_scope *scope);
 /* The owner fields of a scope begun nested in a region of this thread at
  * frame depth f over deque end d (shared by the inline begin and fork; the
  * caller stores remote and splits with the order its publication needs). */
+/* The end of an inline push of entry t (slot and frame written): publish
+ * it, then wake a sleeper if there is one (scope: as adapt__spawn_wake's).
+ * No fence: the sleeper's membarrier makes up for it (libadapt/src/idle.c,
+ * "asymmetric Dekker pair"). */
+static inline void adapt__push_end(adapt__deque_end *d, size_t t, adapt_scope *scope) {
+  /* release: pairs with the thief's seq_cst load of tail (adapt__deque_steal),
+   * which then sees the slot and a child's frame. */
+  __atomic_store_n(&d->tail, t + 1, __ATOMIC_RELEASE);
+  /* A compiler barrier between that store and the load of sleepers: the
+   * pusher half of the asymmetric Dekker pair with the sleeper's increment
+   * of sleepers and membarrier (idle.c), which orders them for the CPU. */
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  /* relaxed: ordered by the pair above. */
+  if (__builtin_expect(__atomic_load_n(d->sleepers, __ATOMIC_RELAXED) > 0, 0))
+    adapt__spawn_wake(scope);
+}
+
 static inline void adapt__scope_fill(adapt__scope_layout *s, adapt__deque_end *d, unsigned f,
                                      size_t base, unsigned pushed) {
   adapt__tls_frames = f + 1;
@@ -341,14 +358,7 @@ static inline int adapt__spawn_inline(adapt_scope *scope, void (*fn)(void *arg),
   e->fn = fn;
   e->arg = arg;
   s->pushed++;
-  /* seq_cst (at least release): pairs with the thief's seq_cst load of
-   * tail (adapt__deque_steal), which then sees the slot; seq_cst also
-   * orders it before the load of sleepers below (Dekker with the idle
-   * protocol's seq_cst increment of sleepers then look at the deques). */
-  __atomic_store_n(&d->tail, t + 1, __ATOMIC_SEQ_CST);
-  /* seq_cst: the other half of that Dekker pair. */
-  if (__builtin_expect(__atomic_load_n(d->sleepers, __ATOMIC_SEQ_CST) > 0, 0))
-    adapt__spawn_wake(scope);
+  adapt__push_end(d, t, scope);
   return 0;
 }
 
@@ -428,8 +438,8 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
   if (__builtin_expect(t >= d->limit, 0)) return (adapt_fork)(child, fn, arg);
   adapt__child_layout *c = (adapt__child_layout *)(void *)child;
   adapt__tls_frames = f + 1;
-  /* plain stores: no other worker sees the frame before the store of
-   * tail below publishes it (its release half orders them before). w,
+  /* plain stores: no other worker sees the frame before the release store
+   * of tail (adapt__push_end) publishes it. w,
    * remote and splits are left to a thief (adapt__child_layout). */
   c->fn = fn;
   c->index = t;
@@ -440,13 +450,7 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
   c->team = adapt__team_cur;
   d->slots[t % ADAPT__DEQUE_CAP].scope =
       (struct adapt__scope *)(void *)((size_t)(void *)c | ADAPT__ENTRY_CHILD);
-  /* seq_cst: as in adapt__spawn_inline (pairs with the thief's seq_cst
-   * load of tail, after which it reads the slot and the frame; Dekker with
-   * the idle protocol's sleepers). */
-  __atomic_store_n(&d->tail, t + 1, __ATOMIC_SEQ_CST);
-  /* seq_cst: the other half of that Dekker pair. */
-  if (__builtin_expect(__atomic_load_n(d->sleepers, __ATOMIC_SEQ_CST) > 0, 0))
-    adapt__spawn_wake((adapt_scope *)(void *)child);
+  adapt__push_end(d, t, (adapt_scope *)(void *)child);
   return 0;
 }
 
