@@ -134,12 +134,12 @@ static uint64_t recheck_ns(const adapt__worker *w) {
   return us * 1000u;
 }
 
-static long membarrier(int cmd) { return syscall(__NR_membarrier, cmd, 0u, 0); }
+static long sys_membarrier(int cmd) { return syscall(__NR_membarrier, cmd, 0u, 0); }
 
 int adapt__idle_setup(void) {
-  long cmds = membarrier(MEMBARRIER_CMD_QUERY);
+  long cmds = sys_membarrier(MEMBARRIER_CMD_QUERY);
   return cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
-         membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+         sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
 }
 
 /* The sleeper's barrier of the asymmetric Dekker pair with the pushes
@@ -149,7 +149,7 @@ int adapt__idle_setup(void) {
 static int sleep_fence(void) {
   /* relaxed: set by init before the workers start; a test clears it. */
   return atomic_load_explicit(&adapt__rt.membarrier, memory_order_relaxed) &&
-         membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
+         sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
 }
 
 int adapt__idle_sleep(adapt__worker *w) {
