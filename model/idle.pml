@@ -16,7 +16,8 @@
  * Workers 1..NTH run worker_main: while !shutdown: try to steal (takes the
  * work if there is some: the steal protocols are models (a), (c), (d));
  * else (the spin phase is a delay only, elided) adapt__idle_sleep:
- * e = load epoch; sleepers + 1 (seq_cst), membarrier; adapt__any_work (seq_cst loads
+ * e = load epoch; sleepers + 1 (seq_cst), membarrier (skipped when no
+ * region runs: a region's start fences); adapt__any_work (seq_cst loads
  * of has_work and of the deque's tail and head, one by one); load
  * shutdown; futex_wait(epoch, e): returns at once if epoch != e, else
  * sleeps until a futex_wake; sleepers - 1.

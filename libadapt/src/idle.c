@@ -143,10 +143,17 @@ int adapt__idle_setup(void) {
 }
 
 /* The sleeper's barrier of the asymmetric Dekker pair with the pushes
- * (above), after its stores of sleepers and sleeping: 1 if every running
- * thread of the process passed a full barrier, 0 if there is no such
- * barrier (the caller's sleep is then timed). */
+ * (above), after its stores of sleepers and sleeping: 1 if no push can
+ * miss the sleeper (no region runs, or every running thread of the
+ * process passed a full barrier), 0 if there is no such barrier (the
+ * caller's sleep is then timed). */
 static int sleep_fence(void) {
+  /* seq_cst: after the increment of sleepers; pairs with the seq_cst fence
+   * after a region's compare-and-swap (adapt__region_start). A push runs
+   * inside a counted region: with none counted here, the pushes to come
+   * follow that fence and see this sleeper. This spares the membarrier's
+   * IPIs to a thread between two regions each time a worker sleeps. */
+  if (atomic_load_explicit(&adapt__rt.regions, memory_order_seq_cst) < ADAPT__REGIONS_ONE) return 1;
   /* relaxed: set by init before the workers start; a test clears it. */
   return atomic_load_explicit(&adapt__rt.membarrier, memory_order_relaxed) &&
          sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;

@@ -549,8 +549,9 @@ static void test_errors(void **state) {
 
 /* The idle protocol's pushes (adapt__push_end, adapt__deque_publish): a
  * worker asleep, or falling asleep as the push happens, wakes and takes
- * the entry, with the sleeper's membarrier and without it (the timed
- * sleeps of the fallback). The owner waits (bounded) for a thief to start
+ * the entry: fallen asleep inside the region (the sleeper's membarrier;
+ * without it, the timed sleeps of the fallback) or before it (no region
+ * ran: the region start's fence). The owner waits (bounded) for a thief to start
  * its one task: a lost wake-up with the barrier leaves the thief asleep
  * and fails the round. */
 typedef struct wake_probe {
@@ -563,22 +564,30 @@ static void wake_probe_task(void *p) {
   /* release: pairs with the owner's acquire load in wake_round. */
   atomic_store_explicit(&w->started, 1, memory_order_release);
 }
-/* One round: after `delay_ns` (0: until the other worker sleeps), a fork
- * (or a spawn) the owner does not run before a thief started it. */
-static void wake_round(int fork, unsigned long long delay_ns) {
+/* The wait before a round's push: `delay_ns`, or (0) until the other
+ * worker sleeps. */
+static void wake_delay(unsigned long long delay_ns) {
   if (delay_ns) {
     adapt_test_spin_ns(delay_ns);
-  } else {
-    for (int t = 0; t < 100000; t++) {
-      /* relaxed: a hint of the other worker's state, nothing read after */
-      if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_relaxed) > 0) break;
-      nanosleep(&(struct timespec){0, 10000}, NULL);
-    }
+    return;
   }
+  for (int t = 0; t < 100000; t++) {
+    /* relaxed: a hint of the other worker's state, nothing read after */
+    if (atomic_load_explicit(&adapt__rt.sleepers, memory_order_relaxed) > 0) break;
+    nanosleep(&(struct timespec){0, 10000}, NULL);
+  }
+}
+/* One round: a fork (or a spawn) after wake_delay(delay_ns), the wait
+ * inside the region (the sleeper's membarrier, or the fallback's timed
+ * sleep) or before it (no region: the region's start fences instead);
+ * the owner does not run the task before a thief started it. */
+static void wake_round(int fork, int in_region, unsigned long long delay_ns) {
   wake_probe w = {0};
   adapt_scope s;
   adapt_child c;
+  if (!in_region) wake_delay(delay_ns);
   assert_int_equal(adapt_scope_begin(&s), 0);
+  if (in_region) wake_delay(delay_ns);
   if (fork)
     assert_int_equal(adapt_fork(&c, wake_probe_task, &w), 0);
   else
@@ -614,8 +623,9 @@ static void test_push_wakes_sleeper(void **state) {
     for (int r = 0; r < rounds; r++) {
       seed = seed * 1103515245u + 12345u;
       /* every fourth round waits for the sleep; the others push as the
-       * thief goes to sleep (its spin is 1 µs) */
-      wake_round(r % 2, r % 4 == 0 ? 0 : 1000ull * ((seed >> 16) % 300u));
+       * thief goes to sleep (its spin is 1 µs); half of them wait inside
+       * the region */
+      wake_round(r % 2, (r >> 1) % 2, r % 4 == 0 ? 0 : 1000ull * ((seed >> 16) % 300u));
     }
   }
 }
