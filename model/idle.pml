@@ -6,8 +6,9 @@
  * adapt__wake_all: epoch + 1, futex_wake) and by pushing a deque entry
  * (store tail, release; a compiler barrier; a relaxed load of sleepers:
  * the sleeper's membarrier after its increment orders the pair as the
- * model's interleavings do, idle.c's "asymmetric Dekker pair"; without
- * membarrier the sleeps are timed, outside this model). To turn a lost wake-up
+ * model's interleavings do, idle.c's "asymmetric Dekker pair"; past
+ * ADAPT_MEMBARRIER_MAX_WORKERS or without membarrier the store of tail is
+ * seq_cst, as modelled). To turn a lost wake-up
  * into a deadlock, it then waits until an idle worker has taken the work
  * (a frame that stays published must be seen by every sleeper: that is
  * what the Dekker pair guarantees), and withdraws it (unpublish: relaxed

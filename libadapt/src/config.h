@@ -71,12 +71,22 @@
 #define ADAPT_REFUSED_RECHECK_MAX_US 10000u
 #endif
 
-/* Longest sleep of an idle worker when the process-wide barrier of the
- * idle protocol (membarrier(2), MEMBARRIER_CMD_PRIVATE_EXPEDITED: idle.c)
- * is not available (a kernel before 4.14, or a seccomp filter refusing
- * it), µs. A push to a deque then may miss a worker falling asleep at that
- * moment; the worker sees the entry at the latest when this sleep times
- * out. Default 1000 (1 ms). */
+/* Most workers for which a push to a deque pays no fence and a worker
+ * falling asleep in a region calls membarrier(2) instead (idle.c,
+ * "asymmetric Dekker pair"). Each such sleep interrupts every core running
+ * a thread of the process (an IPI: 1-2 µs on bare metal, about 14 µs in
+ * this team's KVM guests), and workers woken together that find nothing
+ * fall asleep together: the interrupts grow as the workers squared. With
+ * more workers, or where membarrier is missing (a kernel before 4.14, a
+ * seccomp filter), pushes fence instead and sleeps cost others nothing.
+ * Default 8 (a guess: no machine of the team has more than 2 cores). */
+#ifndef ADAPT_MEMBARRIER_MAX_WORKERS
+#define ADAPT_MEMBARRIER_MAX_WORKERS 8
+#endif
+
+/* Longest sleep of an idle worker whose membarrier(2) call failed although
+ * the process registered for it, µs: a push may then have missed it. Default
+ * 1000 (1 ms). */
 #ifndef ADAPT_SLEEP_UNFENCED_US
 #define ADAPT_SLEEP_UNFENCED_US 1000u
 #endif
@@ -180,6 +190,7 @@ _Static_assert(ADAPT_REFUSED_SLEEP >= 1, "ADAPT_REFUSED_SLEEP must be >= 1");
 _Static_assert(ADAPT_REFUSED_RECHECK_MAX_US >= ADAPT_BACKOFF_MAX_US &&
                    ADAPT_REFUSED_RECHECK_MAX_US <= 1000000u,
                "ADAPT_BACKOFF_MAX_US <= ADAPT_REFUSED_RECHECK_MAX_US <= 1 s");
+_Static_assert(ADAPT_MEMBARRIER_MAX_WORKERS >= 0, "ADAPT_MEMBARRIER_MAX_WORKERS must be >= 0");
 _Static_assert(ADAPT_SLEEP_UNFENCED_US >= 1 && ADAPT_SLEEP_UNFENCED_US <= 1000000u,
                "1 <= ADAPT_SLEEP_UNFENCED_US <= 1 s");
 

@@ -13,7 +13,7 @@ int adapt__deque_init(adapt__deque *d) {
   atomic_init(&d->head, 0);
   atomic_init(&d->tail, 0);
   atomic_init(&d->lock, 0);
-  d->limit = ADAPT_DEQUE_CAP - 1; /* head 0 */
+  d->limit = adapt__deque_limit(0);
   d->sleepers = &adapt__rt.sleepers;
   d->slots = malloc(sizeof(adapt__spawned) * ADAPT_DEQUE_CAP);
   return d->slots ? 0 : -ENOMEM;

@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <adapt/tasks.h>
 #include "config.h"
+#include "rt.h"
 
 struct adapt__scope;
 struct adapt__worker;
@@ -98,6 +99,14 @@ int adapt__deque_pop(adapt__deque *d, size_t floor, adapt__spawned *out);
 /* The inline halves of push and pop (adapt_spawn and adapt_sync use them
  * directly: no copy of the entry, no call on the common path). */
 
+/* The bound of the inline pushes (adapt_spawn, adapt_fork: tail < limit)
+ * for a deque whose head is h: h + ADAPT_DEQUE_CAP - 1 (one slot kept
+ * free), or 0 when pushes must fence (adapt__rt.membarrier 0): every push
+ * then goes through the library's, whose store of tail is seq_cst. */
+static inline size_t adapt__deque_limit(size_t h) {
+  return adapt__rt.membarrier ? h + ADAPT_DEQUE_CAP - 1 : 0;
+}
+
 /* Owner: the slot the next push fills, or NULL when the deque is full.
  * Fill it, then adapt__deque_publish. */
 static inline adapt__spawned *adapt__deque_next_slot(adapt__deque *d) {
@@ -112,7 +121,7 @@ static inline adapt__spawned *adapt__deque_next_slot(adapt__deque *d) {
   /* A failing thief may hold head one past tail for a moment: empty. */
   if (tl > h && tl - h >= ADAPT_DEQUE_CAP - 1) return NULL;
   /* The same bound for the inline adapt_spawn (tl < limit: room). */
-  d->limit = h + ADAPT_DEQUE_CAP - 1;
+  d->limit = adapt__deque_limit(h);
   adapt__spawned *e = &d->slots[tl % ADAPT_DEQUE_CAP];
   if (!e) __builtin_unreachable(); /* an element of an array: NULL means full */
   return e;
@@ -121,13 +130,21 @@ static inline adapt__spawned *adapt__deque_next_slot(adapt__deque *d) {
 /* Owner: make the slot filled after adapt__deque_next_slot visible. */
 static inline void adapt__deque_publish(adapt__deque *d) {
   size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
-  /* release: pairs with the thief's seq_cst load of tail, which then sees
-   * the slot. */
-  atomic_store_explicit(&d->tail, tl + 1, memory_order_release);
-  /* A compiler barrier before the caller's load of sleepers
-   * (adapt__wake_after_push): the pusher half of the idle protocol's
-   * asymmetric Dekker pair (idle.c), as in adapt__push_end. */
-  atomic_signal_fence(memory_order_seq_cst);
+  if (adapt__rt.membarrier) {
+    /* release: pairs with the thief's seq_cst load of tail, which then
+     * sees the slot. */
+    atomic_store_explicit(&d->tail, tl + 1, memory_order_release);
+    /* A compiler barrier before the caller's load of sleepers
+     * (adapt__wake_after_push): the pusher half of the idle protocol's
+     * asymmetric Dekker pair (idle.c), as in adapt__push_end. */
+    atomic_signal_fence(memory_order_seq_cst);
+  } else {
+    /* seq_cst (at least release): as above, and the pusher half of the
+     * idle protocol's seq_cst Dekker pair with the sleeper's increment of
+     * sleepers and loads of tail (idle.c), with the seq_cst load of
+     * sleepers in adapt__wake_after_push. */
+    atomic_store_explicit(&d->tail, tl + 1, memory_order_seq_cst);
+  }
 }
 
 /* Owner: the conflict half of a pop (out of line): the owner has stored

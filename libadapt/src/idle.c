@@ -21,12 +21,16 @@
  * membarrier(2) returns once every running thread of the process has passed
  * a full barrier: a pusher whose load of sleepers preceded that point had
  * its store of tail visible before it, so the sleeper's check sees the
- * entry; one whose load followed it sees the sleeper. Without membarrier
- * (a kernel before 4.14, a seccomp filter: adapt__rt.membarrier 0, or the
- * call fails) the sleep is timed (ADAPT_SLEEP_UNFENCED_US): an entry pushed
- * as a worker fell asleep waits for it at most that long (its owner runs
- * it meanwhile if it gets there first). Frames keep the seq_cst pair
- * above: a publication is rare next to a push.
+ * entry; one whose load followed it sees the sleeper. A sleeper that finds
+ * no region running skips the membarrier (sleep_fence). Each membarrier
+ * interrupts every core running a thread of the process: with more than
+ * ADAPT_MEMBARRIER_MAX_WORKERS workers, or without membarrier (a kernel
+ * before 4.14, a seccomp filter), adapt__rt.membarrier is 0, the deques'
+ * limit 0 sends every push through the library's (adapt__deque_publish),
+ * whose store of tail is seq_cst, and the pair is the seq_cst one above.
+ * Should a registered membarrier fail, that sleep is timed
+ * (ADAPT_SLEEP_UNFENCED_US). Frames keep the seq_cst pair above: a
+ * publication is rare next to a push.
  *
  * Worker limit (adapt_attr.max_workers): a frame or deque entry of a call
  * whose team is full is no work for a worker outside the team, which would
@@ -148,15 +152,15 @@ int adapt__idle_setup(void) {
  * process passed a full barrier), 0 if there is no such barrier (the
  * caller's sleep is then timed). */
 static int sleep_fence(void) {
+  /* Pushes that fence: the seq_cst pair suffices. */
+  if (!adapt__rt.membarrier) return 1;
   /* seq_cst: after the increment of sleepers; pairs with the seq_cst fence
    * after a region's compare-and-swap (adapt__region_start). A push runs
    * inside a counted region: with none counted here, the pushes to come
    * follow that fence and see this sleeper. This spares the membarrier's
    * IPIs to a thread between two regions each time a worker sleeps. */
   if (atomic_load_explicit(&adapt__rt.regions, memory_order_seq_cst) < ADAPT__REGIONS_ONE) return 1;
-  /* relaxed: set by init before the workers start; a test clears it. */
-  return atomic_load_explicit(&adapt__rt.membarrier, memory_order_relaxed) &&
-         sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
+  return sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
 }
 
 int adapt__idle_sleep(adapt__worker *w) {

@@ -67,10 +67,11 @@ int adapt__push_entry(struct adapt__worker *w, const adapt__spawned *e);
  * on a worker whose `solo` is solo, of an entry of team t (NULL: no
  * limit): wake sleepers if there are any that may take it. */
 static inline void adapt__wake_after_push(int solo, const struct adapt__team *t) {
-  /* relaxed: after adapt__deque_publish's release store of tail and
-   * compiler barrier, the pusher half of the idle protocol's asymmetric
-   * Dekker pair with the sleeper's membarrier (idle.c). */
-  if (ADAPT__UNLIKELY(atomic_load_explicit(&adapt__rt.sleepers, memory_order_relaxed) > 0) && !solo)
+  /* seq_cst: after adapt__deque_publish's store of tail, the pusher half
+   * of the idle protocol's Dekker pair: seq_cst with pushes that fence, or
+   * asymmetric with the sleeper's membarrier (idle.c; there relaxed would
+   * do, and a seq_cst load costs no fence on x86). */
+  if (ADAPT__UNLIKELY(atomic_load_explicit(&adapt__rt.sleepers, memory_order_seq_cst) > 0) && !solo)
     adapt__wake_for(t);
 }
 /* Publishing a frame on w's frame stack / unpublishing it: wakes sleepers

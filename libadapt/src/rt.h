@@ -26,11 +26,11 @@ typedef struct adapt__runtime {
   int steal_outer;
   unsigned spin_us;
   unsigned steal_timeout_us;
-  /* 1: the process is registered for membarrier(2)'s private expedited
-   * command, the sleeper's half of the idle protocol (idle.c). Set by init
-   * (adapt__idle_setup); atomic, relaxed: a test turns it off while the
-   * workers run, to take the timed sleeps of the fallback. */
-  atomic_int membarrier;
+  /* 1: pushes to deques pay no fence and a sleeper in a region calls
+   * membarrier(2) (the process is registered for its private expedited
+   * command, and nworkers <= ADAPT_MEMBARRIER_MAX_WORKERS); 0: pushes
+   * fence (idle.c). Set by init before the workers are created. */
+  int membarrier;
   adapt__seq_defaults seq;  /* ADAPT_GRAIN, ADAPT_SCHED, ADAPT_WINDOW*, ADAPT_SPLITTER */
   adapt_sched nested_sched; /* adapt_for's default inside a region (settings.h) */
   int stats_at_exit;

@@ -36,8 +36,7 @@ static int configure(const adapt_config *cfg, int npus, int lazy) {
   adapt__rt.steal_outer = st.steal_outer;
   adapt__rt.spin_us = st.spin_us;
   adapt__rt.steal_timeout_us = st.steal_timeout_us;
-  /* relaxed: read by the workers, which init starts afterwards. */
-  atomic_store_explicit(&adapt__rt.membarrier, adapt__idle_setup(), memory_order_relaxed);
+  adapt__rt.membarrier = n <= ADAPT_MEMBARRIER_MAX_WORKERS && adapt__idle_setup();
   adapt__rt.stats_at_exit = st.stats;
   adapt__rt.seq = st.seq;
   adapt__rt.nested_sched = st.nested_sched;

@@ -549,11 +549,11 @@ static void test_errors(void **state) {
 
 /* The idle protocol's pushes (adapt__push_end, adapt__deque_publish): a
  * worker asleep, or falling asleep as the push happens, wakes and takes
- * the entry: fallen asleep inside the region (the sleeper's membarrier;
- * without it, the timed sleeps of the fallback) or before it (no region
- * ran: the region start's fence). The owner waits (bounded) for a thief to start
- * its one task: a lost wake-up with the barrier leaves the thief asleep
- * and fails the round. */
+ * the entry: fallen asleep inside the region (the sleeper's membarrier)
+ * or before it (no region ran: the region start's fence), and with more
+ * workers than ADAPT_MEMBARRIER_MAX_WORKERS (pushes that fence). The
+ * owner waits (bounded) for a thief to start its one task: a lost wake-up
+ * leaves the thieves asleep and fails the round. */
 typedef struct wake_probe {
   atomic_int started;
   pthread_t thread;
@@ -611,19 +611,18 @@ static void test_push_wakes_sleeper(void **state) {
   for (int barrier = 1; barrier >= 0; barrier--) {
     adapt_finalize();
     adapt_config cfg = {0};
-    cfg.workers = 2;
-    cfg.spin_us = 1; /* the thief sleeps soon after each round */
+    /* Past ADAPT_MEMBARRIER_MAX_WORKERS pushes fence (the seq_cst pair). */
+    cfg.workers = barrier ? 2 : ADAPT_MEMBARRIER_MAX_WORKERS + 1;
+    cfg.spin_us = 1; /* the thieves sleep soon after each round */
     assert_int_equal(adapt_init(&cfg), 0);
-    /* relaxed, both: set before the rounds, read by the sleeper's next
-     * sleep (a late read only takes one more round with the barrier). */
     if (!barrier)
-      atomic_store_explicit(&adapt__rt.membarrier, 0, memory_order_relaxed);
-    else if (!atomic_load_explicit(&adapt__rt.membarrier, memory_order_relaxed))
-      printf("# membarrier(2) not available here: both passes take the fallback\n");
+      assert_int_equal(adapt__rt.membarrier, 0);
+    else if (!adapt__rt.membarrier)
+      printf("# membarrier(2) not available here: both passes take the fenced pushes\n");
     for (int r = 0; r < rounds; r++) {
       seed = seed * 1103515245u + 12345u;
-      /* every fourth round waits for the sleep; the others push as the
-       * thief goes to sleep (its spin is 1 µs); half of them wait inside
+      /* every fourth round waits for a sleep; the others push as the
+       * thieves go to sleep (their spin is 1 µs); half of them wait inside
        * the region */
       wake_round(r % 2, (r >> 1) % 2, r % 4 == 0 ? 0 : 1000ull * ((seed >> 16) % 300u));
     }
