@@ -18,7 +18,8 @@
  * work if there is some: the steal protocols are models (a), (c), (d));
  * else (the spin phase is a delay only, elided) adapt__idle_sleep:
  * e = load epoch; sleepers + 1 (seq_cst), membarrier (skipped when no
- * region runs: a region's start fences); adapt__any_work (seq_cst loads
+ * region runs: the next region's start synchronizes with the sleeper);
+ * adapt__any_work (seq_cst loads
  * of has_work and of the deque's tail and head, one by one); load
  * shutdown; futex_wait(epoch, e): returns at once if epoch != e, else
  * sleeps until a futex_wake; sleepers - 1.

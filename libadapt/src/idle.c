@@ -154,12 +154,17 @@ int adapt__idle_setup(void) {
 static int sleep_fence(void) {
   /* Pushes that fence: the seq_cst pair suffices. */
   if (!adapt__rt.membarrier) return 1;
-  /* seq_cst: after the increment of sleepers; pairs with the seq_cst fence
-   * after a region's compare-and-swap (adapt__region_start). A push runs
-   * inside a counted region: with none counted here, the pushes to come
-   * follow that fence and see this sleeper. This spares the membarrier's
-   * IPIs to a thread between two regions each time a worker sleeps. */
-  if (atomic_load_explicit(&adapt__rt.regions, memory_order_seq_cst) < ADAPT__REGIONS_ONE) return 1;
+  /* seq_cst read-modify-write (adding 0), after the increment of sleepers:
+   * its release half pairs with the acquire compare-and-swap that counts
+   * the next region (adapt__region_start), which reads this write or a
+   * later one of its release sequence (every write of regions while the
+   * runtime runs is a read-modify-write). A push runs inside a counted
+   * region: with none counted here, every push to come happens after the
+   * increment of sleepers and its load of sleepers sees this sleeper. This
+   * spares the membarrier's IPIs to a thread between two regions each
+   * time a worker sleeps. */
+  if (atomic_fetch_add_explicit(&adapt__rt.regions, 0u, memory_order_seq_cst) < ADAPT__REGIONS_ONE)
+    return 1;
   return sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
 }
 

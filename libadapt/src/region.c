@@ -133,12 +133,6 @@ int adapt__region_start(adapt__worker **wp, int *region, const char *fn) {
       break;
     }
   }
-  /* seq_cst fence after the compare-and-swap that counted the region:
-   * pairs with a sleeper's seq_cst increment of sleepers and load of
-   * regions (idle.c, sleep_fence). A sleeper that saw no region running
-   * skips its membarrier; the pushes of a region counted after that load
-   * come after this fence, so their relaxed loads of sleepers see it. */
-  atomic_thread_fence(memory_order_seq_cst);
   adapt__set_self(w);
   adapt__tls_frames = 1;
   /* adapt_for's inline nested path (<adapt/loop.h>): lazy loops run plain

@@ -229,8 +229,11 @@ static int start(const adapt_config *cfg, int lazy) {
   /* release: pairs with the acquire load and compare-and-swap of regions
    * in adapt__region_start: regions start once every worker runs (an init that
    * fails above never admitted one, so its teardown frees nothing in use).
-   * No region runs: they wait for the init lock, held here. */
-  atomic_store_explicit(&adapt__rt.regions, ADAPT__REGIONS_OPEN, memory_order_release);
+   * No region runs: they wait for the init lock, held here (regions is 0).
+   * A read-modify-write, not a store: a sleeper's seq_cst regions + 0
+   * (idle.c, sleep_fence) heads a release sequence that the first region's
+   * compare-and-swap must stay in. */
+  atomic_fetch_or_explicit(&adapt__rt.regions, ADAPT__REGIONS_OPEN, memory_order_release);
   static int registered;
   if (!registered) {
     registered = 1;
