@@ -6,7 +6,7 @@
  * regions; if CLOSING is set (and it was not let in) it waits in
  * wait_closing (region_lock; while CLOSING and not let in: cond_wait on
  * admitted), then looks again; if OPEN is clear it calls adapt__ensure_wait (init lock; starts the runtime
- * if up == 0: up = 1, then OPEN, the release store, last), else one
+ * if up == 0: up = 1, then OPEN, a release fetch_or, last), else one
  * compare-and-swap adds one to the count and sets POOL if it was clear (a
  * pool region) or only adds one (a solo region). Inside, the region uses
  * the runtime (asserted: up and no teardown under way; at most one pool
