@@ -148,9 +148,9 @@ int adapt__idle_setup(void) {
 
 /* The sleeper's barrier of the asymmetric Dekker pair with the pushes
  * (above), after its stores of sleepers and sleeping: 1 if no push can
- * miss the sleeper (no region runs, or every running thread of the
- * process passed a full barrier), 0 if there is no such barrier (the
- * caller's sleep is then timed). */
+ * miss the sleeper (pushes fence, no region runs, or every running thread
+ * of the process passed a full barrier), 0 if the membarrier call failed
+ * (the caller's sleep is then timed). */
 static int sleep_fence(void) {
   /* Pushes that fence: the seq_cst pair suffices. */
   if (!adapt__rt.membarrier) return 1;
@@ -177,8 +177,8 @@ int adapt__idle_sleep(adapt__worker *w) {
   /* seq_cst: the sleeper half of the Dekker pair with adapt__wake_for. */
   atomic_store_explicit(&w->sleeping, 1, memory_order_seq_cst);
   /* The sleeper half of the asymmetric pair with the pushes' release store
-   * of tail and relaxed load of sleepers (adapt__spawn_inline,
-   * adapt__fork_inline, adapt__deque_publish): after it, the checks below
+   * of tail and relaxed load of sleepers (adapt__push_end,
+   * adapt__deque_publish): after it, the checks below
    * see every entry pushed by a thread that did not see the sleeper. */
   int fenced = sleep_fence();
   if (!any_work_for(w, &soft) && !atomic_load_explicit(&w->nreq, memory_order_relaxed) &&

@@ -14,8 +14,8 @@ struct adapt__worker;
 
 /* Register the process for membarrier(2)'s private expedited command (the
  * sleeper's barrier of the idle protocol, idle.c): 1 if it is usable, 0
- * if not (the sleeps are then timed: ADAPT_SLEEP_UNFENCED_US). Called by
- * adapt_init; registering again is harmless. */
+ * if not (pushes then fence: adapt__rt.membarrier). Called by adapt_init;
+ * registering again is harmless. */
 int adapt__idle_setup(void);
 /* Sleeper side: sleep until work may have been published (or shutdown),
  * unless some worker has published work that did not refuse w in its

@@ -550,7 +550,8 @@ static void test_errors(void **state) {
 /* The idle protocol's pushes (adapt__push_end, adapt__deque_publish): a
  * worker asleep, or falling asleep as the push happens, wakes and takes
  * the entry: fallen asleep inside the region (the sleeper's membarrier)
- * or before it (no region ran: the region start's fence), and with more
+ * or before it (no region ran: the next region's compare-and-swap
+ * synchronizes with the sleeper's regions + 0), and with more
  * workers than ADAPT_MEMBARRIER_MAX_WORKERS (pushes that fence). The
  * owner waits (bounded) for a thief to start its one task: a lost wake-up
  * leaves the thieves asleep and fails the round. */
@@ -578,9 +579,9 @@ static void wake_delay(unsigned long long delay_ns) {
   }
 }
 /* One round: a fork (or a spawn) after wake_delay(delay_ns), the wait
- * inside the region (the sleeper's membarrier, or the fallback's timed
- * sleep) or before it (no region: the region's start fences instead);
- * the owner does not run the task before a thief started it. */
+ * inside the region (the sleeper's membarrier, or pushes that fence) or
+ * before it (no region: the sleeper skips the membarrier); the owner does
+ * not run the task before a thief started it. */
 static void wake_round(int fork, int in_region, unsigned long long delay_ns) {
   wake_probe w = {0};
   adapt_scope s;

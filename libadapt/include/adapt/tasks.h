@@ -294,13 +294,11 @@ extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
  * team is read, not its w). */
 ADAPT_API void adapt__spawn_wake(adapt_scope *scope);
 
-/* The owner fields of a scope begun nested in a region of this thread at
- * frame depth f over deque end d (shared by the inline begin and fork; the
- * caller stores remote and splits with the order its publication needs). */
 /* The end of an inline push of entry t (slot and frame written): publish
  * it, then wake a sleeper if there is one (scope: as adapt__spawn_wake's).
  * No fence: the sleeper's membarrier makes up for it (libadapt/src/idle.c,
- * "asymmetric Dekker pair"). */
+ * "asymmetric Dekker pair"); where the runtime cannot use it, the deque's
+ * limit is 0 and every push is the library's, which fences. */
 static inline void adapt__push_end(adapt__deque_end *d, size_t t, adapt_scope *scope) {
   /* release: pairs with the thief's seq_cst load of tail (adapt__deque_steal),
    * which then sees the slot and a child's frame. */
@@ -314,6 +312,9 @@ static inline void adapt__push_end(adapt__deque_end *d, size_t t, adapt_scope *s
     adapt__spawn_wake(scope);
 }
 
+/* The owner fields of a scope begun nested in a region of this thread at
+ * frame depth f over deque end d (shared by the inline begin and fork; the
+ * caller stores remote and splits with the order its publication needs). */
 static inline void adapt__scope_fill(adapt__scope_layout *s, adapt__deque_end *d, unsigned f,
                                      size_t base, unsigned pushed) {
   adapt__tls_frames = f + 1;
