@@ -51,6 +51,8 @@
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
+#include <tbb/global_control.h>
+
 #include <valgrind/callgrind.h>
 
 #include <malloc.h>
@@ -326,7 +328,12 @@ private:
 
 /* vtkContour3DLinearGrid on VTK's SMP backend with `threads` threads (set
  * before each run: the peers at other counts share the backend), points
- * merged, the point arrays interpolated when there are extra ones. */
+ * merged, the point arrays interpolated when there are extra ones. VTK
+ * 9.1's Initialize(threads) bounds its For loops (a TBB arena) but not its
+ * Sort (tbb::parallel_sort outside the arena, on every core: the edges'
+ * sort of a "1-thread" run took a second core); a TBB global_control made
+ * at each run bounds both (created in microseconds, against the run's tens
+ * of milliseconds). */
 class LinearVariant : public VtkVariant {
 public:
   LinearVariant(vtkUnstructuredGrid *g, const std::string &array, double iso, int threads,
@@ -340,6 +347,7 @@ public:
     f_->SequentialProcessingOff();
   }
   Made Run() override {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, (size_t)threads_);
     vtkSMPTools::Initialize(threads_);
     return Rerun(f_);
   }

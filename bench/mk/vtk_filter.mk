@@ -48,4 +48,4 @@ $(VTKF_BENCH_BIN): bench/isosurface/bench_vtk_filter.cpp build/release/apps/isos
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra $(INC_RUNTIME_PUBLIC) -I$(VTKF_ISO_INC) \
 	  $(VTKF_TEST_FLAGS) -o $@ $< $(VTKF_TEST_LINK) -Lbuild/release -ladapt-iso -ladapt \
-	  -lvtkIOXML-$(VTK_VER) -lvtkIOCore-$(VTK_VER) -lvtkFiltersGeneral-$(VTK_VER)
+	  -lvtkIOXML-$(VTK_VER) -lvtkIOCore-$(VTK_VER) -lvtkFiltersGeneral-$(VTK_VER) -ltbb

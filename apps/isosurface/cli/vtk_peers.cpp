@@ -16,11 +16,14 @@
 #include <vtkSmartPointer.h>
 #include <vtkUnstructuredGrid.h>
 
+#include <tbb/global_control.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,15 +32,27 @@ namespace iso {
 
 namespace {
 
-/* VTK's SMP tools on `backend` with `threads` threads: 0, or -ENOTSUP. */
-int use_smp_backend(const char *backend, int threads, std::string *err) {
-  if (!vtkSMPTools::SetBackend(backend)) {
-    *err = std::string("VTK SMP backend ") + backend + " is not available in this VTK";
-    return -ENOTSUP;
+/* VTK's SMP tools on `backend` with `threads` threads while it lives
+ * (start(): 0, or -ENOTSUP). VTK 9.1's Initialize(threads) bounds its For
+ * loops (run in a TBB arena of that size) but not its Sort, which calls
+ * tbb::parallel_sort outside the arena, on every core: vtkContour3DLinearGrid
+ * "at 1 thread" sorted its edges on two. A TBB global_control bounds both. */
+class SmpThreads {
+public:
+  int start(const char *backend, int threads, std::string *err) {
+    if (!vtkSMPTools::SetBackend(backend)) {
+      *err = std::string("VTK SMP backend ") + backend + " is not available in this VTK";
+      return -ENOTSUP;
+    }
+    vtkSMPTools::Initialize(threads);
+    limit_.reset(new tbb::global_control(tbb::global_control::max_allowed_parallelism,
+                                         (size_t)std::max(threads, 1)));
+    return 0;
   }
-  vtkSMPTools::Initialize(threads);
-  return 0;
-}
+
+private:
+  std::unique_ptr<tbb::global_control> limit_;
+};
 
 /* Seconds taken by f->Update(). */
 double timed_update(vtkAlgorithm *f) {
@@ -123,7 +138,8 @@ int VtkGrid::run(Peer p, const std::vector<double> &isos, int threads, PeerResul
     seconds = timed_update(f);
     pd = f->GetOutput();
   } else {
-    int rc = use_smp_backend(p == Peer::Linear3DTBB ? "TBB" : "STDThread", threads, err);
+    SmpThreads smp;
+    int rc = smp.start(p == Peer::Linear3DTBB ? "TBB" : "STDThread", threads, err);
     if (rc) return rc;
     vtkNew<vtkContour3DLinearGrid> f;
     impl_->contour(f.Get(), isos, catcher);
@@ -170,7 +186,8 @@ int VtkGrid::smp_contour_check(double iso, int threads, size_t *ntris, size_t *u
   impl_->contour(ref.Get(), {iso}, catcher);
   ref->Update();
   std::multiset<TriKey> want = triangle_keys(ref->GetOutput());
-  if (int rc = use_smp_backend("TBB", threads, err)) return rc;
+  SmpThreads threads_limit;
+  if (int rc = threads_limit.start("TBB", threads, err)) return rc;
   vtkNew<vtkSMPContourGrid> smp;
   impl_->contour(smp.Get(), {iso}, catcher);
   smp->MergePiecesOn();
