@@ -108,6 +108,7 @@ inline void assert_same(const ai::surface &s, const iso::Surface &r) {
 void test_split_one_cell(void **);
 void test_split_meshes(void **);
 void test_input_errors(void **);
+void test_deferred_checks(void **);
 void test_request_errors(void **);
 
 } // namespace iso_api_test

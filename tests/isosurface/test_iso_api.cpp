@@ -503,7 +503,7 @@ int main(void) {
       cmocka_unit_test(test_split_meshes),   cmocka_unit_test(test_input_errors),
       cmocka_unit_test(test_request_errors), cmocka_unit_test(test_workers),
       cmocka_unit_test(test_workers_split),  cmocka_unit_test(test_nested_and_threads),
-      cmocka_unit_test(test_unbound_start),
+      cmocka_unit_test(test_unbound_start),  cmocka_unit_test(test_deferred_checks),
   };
   const int rc = cmocka_run_group_tests(tests, nullptr, nullptr);
   adapt_finalize();

@@ -246,6 +246,70 @@ void test_input_errors(void **) {
   expect_error(in, req, -EINVAL);
 }
 
+/* The checks the cell phase makes as it reads the cells (ids below the
+ * point count; the offsets of VTK's arrays of tetrahedra): a bad cell
+ * first, in the middle or last, on 1 and 2 workers at a small grain (a
+ * thief stops the call), with several values or none, fails with the
+ * error and message of the first bad cell, as a check before the
+ * extraction gives them. */
+void test_deferred_checks(void **) {
+  iso::Mesh g;
+  iso::Grid spec;
+  spec.np[0] = spec.np[1] = spec.np[2] = 30; /* 121,945 tetrahedra, 3,811 blocks */
+  spec.field = iso::Field::Waves;
+  std::string err;
+  assert_int_equal(iso::tetrahedralize_grid(spec, iso::Split::Five, iso::Order::Lex, 1, &g, &err),
+                   0);
+  const size_t nt = g.tets.size(), npts = g.pts.size();
+  std::vector<int64_t> ids(&g.tets[0].v[0], &g.tets[0].v[0] + 4 * nt), off(nt + 1);
+  for (size_t c = 0; c <= nt; c++) off[c] = (int64_t)(4 * c);
+  const std::vector<uint8_t> types(nt, ai::tetra);
+  start_workers(2);
+  for (bool vtk : {false, true})
+    for (int w : {1, 2})
+      for (size_t at : {(size_t)0, nt / 2, nt - 1}) {
+        ai::input in;
+        in.points = ai::view(&g.pts[0].x, npts, 3);
+        in.scalars = ai::view(g.scalars.data(), npts);
+        in.connectivity = ai::view(ids.data(), ids.size());
+        if (vtk) {
+          in.offsets = ai::view(off.data(), off.size());
+          in.types = ai::view(types.data(), types.size());
+        }
+        ai::request req = request_at({0.0, 0.25});
+        req.policy = ai::policy().workers(w).grain(32);
+        ids[4 * at + 2] = (int64_t)npts;
+        if (at + 1 < nt) ids[4 * nt - 1] = -1; /* a later one too */
+        const std::string want =
+            vtk ? "connectivity[" + std::to_string(4 * at + 2) + "]: point id " +
+                      std::to_string(npts) + " outside"
+                : "cell " + std::to_string(at) + ": point id " + std::to_string(npts) + " outside";
+        for (size_t nv : {2, 0}) {
+          req.values.resize(nv);
+          ai::surface s;
+          assert_int_equal(ai::extract(in, req, &s), -ERANGE);
+          if (std::strncmp(s.message(), want.c_str(), want.size()))
+            std::fprintf(stderr, "expected \"%s...\", got \"%s\"\n", want.c_str(), s.message());
+          assert_int_equal(std::strncmp(s.message(), want.c_str(), want.size()), 0);
+          assert_int_equal(s.num_triangles(), 0);
+        }
+        ids[4 * at + 2] = g.tets[at].v[2];
+        ids[4 * nt - 1] = g.tets[nt - 1].v[3];
+        if (!vtk) continue;
+        /* Offsets: cell at - 1 (or at) of 5 points, its next of 3. */
+        const size_t k = at ? at : 1;
+        off[k]++;
+        req.values = {0.0};
+        ai::surface s;
+        assert_int_equal(ai::extract(in, req, &s), -EINVAL);
+        const std::string cell = "cell " + std::to_string(k - 1) + ": offsets";
+        assert_int_equal(std::strncmp(s.message(), cell.c_str(), cell.size()), 0);
+        off[k]--;
+        run_ok(in, req, &s); /* all restored */
+        assert_true(s.num_triangles() > 0);
+      }
+}
+
 void test_request_errors(void **) {
   const iso::Mesh &m = grid();
   const ai::input good = input_of(m);

@@ -251,6 +251,45 @@ inline const C *block_tets(const CellSource &src, size_t blk, C *buf, size_t *n)
   }
 }
 
+/* Are the ids of the cells first[0 .. n) all below bound? Running maxima
+ * in named locals (registers: a compare and a conditional move per id);
+ * the block's ids come into L1 here, for cells_block next. */
+template <class C>
+inline bool ids_below(const C *first, size_t n, uint64_t bound) {
+  using U = typename std::decay<decltype(first->v[0])>::type;
+  U m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+  for (size_t i = 0; i < n; i++) {
+    const C &t = first[i];
+    m0 = t.v[0] > m0 ? t.v[0] : m0;
+    m1 = t.v[1] > m1 ? t.v[1] : m1;
+    m2 = t.v[2] > m2 ? t.v[2] : m2;
+    m3 = t.v[3] > m3 ? t.v[3] : m3;
+  }
+  return (uint64_t)std::max(std::max(m0, m1), std::max(m2, m3)) < bound;
+}
+
+/* Are the offsets of cells [first, first + n) of VTK's arrays of
+ * tetrahedra o (ncells + 1 of them) 4c, c the cell's end? */
+template <class O>
+inline bool offsets_regular(const O *o, size_t first, size_t n) {
+  bool ok = true;
+  for (size_t c = first + 1; c <= first + n; c++) ok &= (uint64_t)o[c] == 4 * (uint64_t)c;
+  return ok;
+}
+
+/* May block blk (its cells first[0 .. n)) be read through its ids? Its
+ * ids below src.id_bound, and its offsets regular where they are to be
+ * checked (CellSource). */
+template <class C>
+inline bool block_valid(const CellSource &src, size_t blk, const C *first, size_t n) {
+  if (!src.id_bound) return true;
+  const size_t c0 = blk * ISO_CELL_BLOCK;
+  if (src.tet_offsets && !(src.off64 ? offsets_regular((const int64_t *)src.tet_offsets, c0, n)
+                                     : offsets_regular((const int32_t *)src.tet_offsets, c0, n)))
+    return false;
+  return ids_below(first, n, src.id_bound);
+}
+
 template <class P, class S, class C, bool Native>
 void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
   const CellCtx *c = static_cast<const CellCtx *>(ctx);
@@ -262,6 +301,11 @@ void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
   for (size_t blk = b; blk < e; blk++) {
     size_t n;
     const C *first = block_tets<C, Native>(c->mesh->cells, blk, tbuf, &n);
+    if (Native && !block_valid(c->mesh->cells, blk, first, n)) {
+      st->err = -ERANGE;
+      if (s) adapt_seq_stop(s, 0, -ERANGE);
+      return;
+    }
     KeyChunk *t = st->tail;
     /* A chunk that cannot take a block in place (full, or its buffer no
      * longer the last of this worker's slab: another worker's, or this one

@@ -168,6 +168,11 @@ int extract(const MeshView &m, double iso, Mode mode, const AdaptOptions &opt, S
   const CellCtx ctx{&m, iso, in, om, &arena, &tables, chunk_tris(opt), local};
   ExtractState xs;
   int rc = run_cell_phase(m, mode, opt, in, ctx, &xs.st, err);
+  if (rc == -ERANGE || (!rc && xs.st.err == -ERANGE)) {
+    /* A block's ids outside [0, npts) (CellSource::id_bound). */
+    *err = "a cell's point id is outside [0, " + std::to_string(npts) + ")";
+    return -ERANGE;
+  }
   if (rc) return rc;
   inside.reset();
   /* The chunks are all allocated (but the last one's table and list, in

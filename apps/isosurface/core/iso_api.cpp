@@ -195,8 +195,14 @@ int run(const input &in, const request &req, surface::impl *s) {
    * bytes a point kept in the surface; none without point arrays. */
   opt.vertex_keys = !req.point_data.empty();
   s->parts.resize(req.values.size());
+  /* With no value no cell phase checks the ids. */
+  if (req.values.empty() && v.cells.id_bound)
+    if (int rc = internal::check_deferred(in, seq, &s->msg)) return rc;
   for (size_t p = 0; p < req.values.size(); p++) {
     const int rc = ::iso::extract(v, req.values[p], mode, opt, &s->parts[p], nullptr, &s->msg);
+    /* A bad id or offset stopped the cell phase: the error of the first. */
+    if (rc == -ERANGE && v.cells.id_bound)
+      if (int rc2 = internal::check_deferred(in, seq, &s->msg)) return rc2;
     if (rc) return rc;
   }
   assemble(s);

@@ -183,7 +183,41 @@ int check_mixed(const input &in, std::string *msg) {
   return 0;
 }
 
-/* Tetrahedra, 4 ids each: checked, read in place. */
+/* Does in give VTK's cell arrays (offsets, types), rather than tetrahedra? */
+bool is_mixed(const input &in) {
+  return in.offsets.data || in.types.data || in.offsets.count || in.types.count;
+}
+
+/* in's connectivity ids below npts (check_ids; the message names a cell
+ * for tetrahedra, an index into the connectivity for VTK's cell arrays). */
+int check_connectivity(const input &in, bool seq, std::string *msg) {
+  const array &cn = in.connectivity;
+  int rc = 0;
+  with_type(cn.type, [&](auto z) {
+    using I = decltype(z);
+    if constexpr (std::is_integral<I>::value)
+      rc = check_ids(static_cast<const I *>(cn.data), cn.count, in.points.count,
+                     is_mixed(in) ? 0 : 4, seq, msg);
+  });
+  return rc;
+}
+
+int check_vtk_cells(const input &in, bool seq, std::string *msg);
+
+/* in's ids, read as 4 a cell in place (src), checked by the cell phase
+ * below src->id_bound: npts, or at most 2^31 for signed 32-bit ids (a
+ * negative one, read as unsigned, is then 2^31 or more); with no points,
+ * where every id is outside, checked now (the cells first on VTK's
+ * arrays, as check_deferred). */
+int defer_ids(const input &in, bool seq, ::iso::CellSource *src, std::string *msg) {
+  const uint64_t most = in.connectivity.type == dtype::int32 ? (uint64_t)1 << 31 : UINT64_MAX;
+  src->id_bound = std::min<uint64_t>(in.points.count, most);
+  if (src->id_bound) return 0;
+  return is_mixed(in) ? check_vtk_cells(in, seq, msg) : check_connectivity(in, seq, msg);
+}
+
+/* Tetrahedra, 4 ids each: read in place, their ids checked by the cell
+ * phase (CellSource::id_bound; check_deferred_ids for the message). */
 int prepare_tets(const input &in, bool seq, ::iso::CellSource *src, std::string *msg) {
   const array &cn = in.connectivity;
   if (!is_id_type(cn.type, true) || cn.count % 4) {
@@ -196,32 +230,55 @@ int prepare_tets(const input &in, bool seq, ::iso::CellSource *src, std::string 
   src->kind = wide ? ::iso::CellSource::Kind::Tets64 : ::iso::CellSource::Kind::Tets;
   src->tets = wide ? nullptr : static_cast<const ::iso::Tet *>(cn.data);
   src->conn = cn.data;
-  int rc = 0;
-  with_type(cn.type, [&](auto z) {
-    using I = decltype(z);
-    if constexpr (std::is_integral<I>::value) /* the id types above */
-      rc = check_ids(static_cast<const I *>(cn.data), cn.count, in.points.count, 4, seq, msg);
-  });
-  return rc;
+  return defer_ids(in, seq, src, msg);
 }
 
-/* Are VTK's cell arrays tetrahedra only, 4 ids each in order (type 10,
- * offsets 4c, nconn = 4 ncells)? In parallel unless seq; false on an error
- * of the loop (check_cells then reports it). */
+/* Are VTK's cell arrays tetrahedra only (type 10, nconn = 4 ncells, the
+ * first offset 0)? Then their offsets are 4c or the arrays are malformed
+ * (a tetrahedron of another size: check_cells's error), which the cell
+ * phase checks (CellSource::tet_offsets). The types in parallel unless
+ * seq, a byte each ORed (a loop the compiler vectorises); false on an
+ * error of the loop (check_cells then reports it). */
 template <class O>
 bool all_tets(const O *off, const uint8_t *types, size_t ncells, size_t nconn, bool seq) {
   if (nconn / 4 != ncells || nconn % 4 || off[0] != 0) return false;
-  int rc = 0;
-  const size_t c = first_bad(
-      ncells, kCheckIds, seq,
-      [&](size_t i) { return types[i] != 10 || (uint64_t)off[i + 1] != 4 * (uint64_t)(i + 1); },
-      &rc);
-  return !rc && c == ncells;
+  const size_t nch = (ncells + kCheckIds - 1) / kCheckIds;
+  std::vector<uint8_t> other(nch);
+  const int rc = loop(nch, seq, [&](size_t b, size_t e) {
+    for (size_t k = b; k < e; k++) {
+      uint8_t acc = 0;
+      for (size_t i = k * kCheckIds; i < std::min(ncells, (k + 1) * kCheckIds); i++)
+        acc |= (uint8_t)(types[i] ^ 10);
+      other[k] = acc;
+    }
+  });
+  return !rc && std::all_of(other.begin(), other.end(), [](uint8_t a) { return a == 0; });
+}
+
+/* check_cells on in's VTK cell arrays (check_mixed passed), each width. */
+int check_vtk_cells(const input &in, bool seq, std::string *msg) {
+  const array &cn = in.connectivity;
+  const size_t n = in.types.count, npts = in.points.count;
+  const void *off = in.offsets.data;
+  const uint8_t *t = static_cast<const uint8_t *>(in.types.data);
+  const bool off64 = in.offsets.type == dtype::int64, conn64 = cn.type == dtype::int64;
+  if (off64 && conn64)
+    return check_cells((const int64_t *)off, (const int64_t *)cn.data, t, n, cn.count, npts, seq,
+                       msg);
+  if (off64)
+    return check_cells((const int64_t *)off, (const int32_t *)cn.data, t, n, cn.count, npts, seq,
+                       msg);
+  if (conn64)
+    return check_cells((const int32_t *)off, (const int64_t *)cn.data, t, n, cn.count, npts, seq,
+                       msg);
+  return check_cells((const int32_t *)off, (const int32_t *)cn.data, t, n, cn.count, npts, seq,
+                     msg);
 }
 
 /* VTK's cell arrays: checked, read in place and split block by block, or,
  * when they hold tetrahedra only (all_tets), read as 4 ids a cell (a
- * block copied as is, no split: the same tetrahedra in the same order). */
+ * block copied as is, no split: the same tetrahedra in the same order),
+ * their offsets and ids checked by the cell phase. */
 int prepare_mixed(const input &in, bool seq, ::iso::CellSource *src, std::string *msg) {
   if (int rc = check_mixed(in, msg)) return rc;
   const array &cn = in.connectivity;
@@ -232,26 +289,16 @@ int prepare_mixed(const input &in, bool seq, ::iso::CellSource *src, std::string
   src->types = static_cast<const uint8_t *>(in.types.data);
   src->off64 = in.offsets.type == dtype::int64;
   src->conn64 = cn.type == dtype::int64;
-  const size_t n = src->ncells, npts = in.points.count;
+  const size_t n = src->ncells;
   const uint8_t *t = src->types;
   if (src->off64 ? all_tets((const int64_t *)src->offsets, t, n, cn.count, seq)
                  : all_tets((const int32_t *)src->offsets, t, n, cn.count, seq)) {
     src->kind = src->conn64 ? ::iso::CellSource::Kind::Tets64 : ::iso::CellSource::Kind::Tets;
     src->tets = src->conn64 ? nullptr : static_cast<const ::iso::Tet *>(cn.data);
-    return src->conn64 ? check_ids((const int64_t *)cn.data, cn.count, npts, 0, seq, msg)
-                       : check_ids((const int32_t *)cn.data, cn.count, npts, 0, seq, msg);
+    src->tet_offsets = src->offsets;
+    return defer_ids(in, seq, src, msg);
   }
-  if (src->off64 && src->conn64)
-    return check_cells((const int64_t *)src->offsets, (const int64_t *)cn.data, t, n, cn.count,
-                       npts, seq, msg);
-  if (src->off64)
-    return check_cells((const int64_t *)src->offsets, (const int32_t *)cn.data, t, n, cn.count,
-                       npts, seq, msg);
-  if (src->conn64)
-    return check_cells((const int32_t *)src->offsets, (const int64_t *)cn.data, t, n, cn.count,
-                       npts, seq, msg);
-  return check_cells((const int32_t *)src->offsets, (const int32_t *)cn.data, t, n, cn.count, npts,
-                     seq, msg);
+  return check_vtk_cells(in, seq, msg);
 }
 
 ::iso::ScalarType scalar_type(dtype t) {
@@ -296,8 +343,12 @@ int prepare_input(const input &in, bool seq, Prepared *prep, std::string *msg) {
   v.sc = in.scalars.data;
   v.st = scalar_type(in.scalars.type);
   v.npts = in.points.count;
-  const bool mixed = in.offsets.data || in.types.data || in.offsets.count || in.types.count;
-  return mixed ? prepare_mixed(in, seq, &v.cells, msg) : prepare_tets(in, seq, &v.cells, msg);
+  return is_mixed(in) ? prepare_mixed(in, seq, &v.cells, msg)
+                      : prepare_tets(in, seq, &v.cells, msg);
+}
+
+int check_deferred(const input &in, bool seq, std::string *msg) {
+  return is_mixed(in) ? check_vtk_cells(in, seq, msg) : check_connectivity(in, seq, msg);
 }
 
 int check_request(const input &in, const request &req, size_t ncells, std::string *msg) {

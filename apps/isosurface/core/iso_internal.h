@@ -114,8 +114,16 @@ namespace internal {
 
 /* Checks in (see extract's errors; the ids in loop()s unless sequential)
  * and fills prep with the core's view of it: 0, or a negative errno with
- * the message in *msg. */
+ * the message in *msg. Cells read in place as tetrahedra have their ids
+ * (and the offsets of VTK's arrays of tetrahedra) checked by the cell
+ * phase (CellSource::id_bound, tet_offsets), whose -ERANGE check_deferred
+ * then explains. */
 int prepare_input(const input &in, bool sequential, Prepared *prep, std::string *msg);
+
+/* The checks prepare_input left to the cell phase, all of them, in
+ * loop()s unless sequential: 0, or the first error's code and message (in
+ * *msg) as a check before any extraction gives them. */
+int check_deferred(const input &in, bool sequential, std::string *msg);
 
 /* Checks req's arrays against in (counts, types); 0 or -EINVAL/-EOVERFLOW
  * with the message in *msg. */

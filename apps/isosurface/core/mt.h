@@ -157,7 +157,12 @@ static_assert(sizeof(PointF) == 12, "a point's position is three floats");
  * 13, pyramid 14), each cell split into tetrahedra (split_cell,
  * cell_source.cpp). The last two are converted a block of cells at a time
  * (fill_block) into a buffer on the stack. Checked before (ids in range,
- * offsets and types consistent): the extraction does not check them. */
+ * offsets and types consistent), but for the ids of Tets and Tets64 when
+ * id_bound is not 0: the cell phase then checks each block's ids below
+ * id_bound before it reads through them, and the offsets (tet_offsets,
+ * off64) of VTK's arrays of tetrahedra read as Tets or Tets64 (one pass
+ * over the cells, not two: on 10 M tetrahedra the ids take 160-320 MB,
+ * the offsets 40-80 MB) and stops with -ERANGE at a bad one. */
 struct CellSource {
   enum class Kind : uint8_t { Tets, Tets64, Mixed };
   Kind kind = Kind::Tets;
@@ -167,6 +172,12 @@ struct CellSource {
   const uint8_t *types = nullptr; /* Mixed */
   bool conn64 = true, off64 = true;
   size_t ncells = 0;
+  /* Tets, Tets64: 0 (ids checked), or every id read as unsigned must be
+   * below it (npts, or at most 2^31 for signed 32-bit ids). */
+  uint64_t id_bound = 0;
+  /* Tets, Tets64 read from VTK's cell arrays: their offsets (ncells + 1,
+   * off64), each must be 4c; else NULL. */
+  const void *tet_offsets = nullptr;
 };
 
 /* A mesh read in place: npts points (pts_float: PointF, else Point) and
