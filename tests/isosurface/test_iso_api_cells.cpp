@@ -307,6 +307,14 @@ void test_deferred_checks(void **) {
         off[k]--;
         run_ok(in, req, &s); /* all restored */
         assert_true(s.num_triangles() > 0);
+        /* Another type (read 8 a word, the last ones apart): the cells are
+         * checked before, as VTK cells (4 points for a hexahedron). */
+        std::vector<uint8_t> other = types;
+        other[at] = ai::hexahedron;
+        in.types = ai::view(other.data(), other.size());
+        assert_int_equal(ai::extract(in, req, &s), -EINVAL);
+        const std::string hex = "cell " + std::to_string(at) + ": offsets";
+        assert_int_equal(std::strncmp(s.message(), hex.c_str(), hex.size()), 0);
       }
 }
 

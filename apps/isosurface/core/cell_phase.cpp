@@ -269,12 +269,27 @@ inline bool ids_below(const C *first, size_t n, uint64_t bound) {
 }
 
 /* Are the offsets of cells [first, first + n) of VTK's arrays of
- * tetrahedra o (ncells + 1 of them) 4c, c the cell's end? */
+ * tetrahedra o (ncells + 1 of them) 4c, c the cell's end? Each offset
+ * XORed with 4c, ORed together; 64-bit ones two at a time (GCC's vector
+ * extension, SSE2: 2.5 instructions a cell instead of 7). */
 template <class O>
 inline bool offsets_regular(const O *o, size_t first, size_t n) {
-  bool ok = true;
-  for (size_t c = first + 1; c <= first + n; c++) ok &= (uint64_t)o[c] == 4 * (uint64_t)c;
-  return ok;
+  uint64_t acc = 0;
+  size_t c = first + 1;
+  if constexpr (sizeof(O) == 8) {
+    typedef uint64_t Two __attribute__((vector_size(16)));
+    Two want = {4 * (uint64_t)c, 4 * (uint64_t)c + 4}, bits = {0, 0};
+    const Two step = {8, 8};
+    for (; c + 1 <= first + n; c += 2) {
+      Two got;
+      std::memcpy(&got, o + c, sizeof got);
+      bits |= got ^ want;
+      want += step;
+    }
+    acc = bits[0] | bits[1];
+  }
+  for (; c <= first + n; c++) acc |= (uint64_t)o[c] ^ (4 * (uint64_t)c);
+  return acc == 0;
 }
 
 /* May block blk (its cells first[0 .. n)) be read through its ids? Its
