@@ -169,8 +169,10 @@ int extract(const MeshView &m, double iso, Mode mode, const AdaptOptions &opt, S
   ExtractState xs;
   int rc = run_cell_phase(m, mode, opt, in, ctx, &xs.st, err);
   if (rc == -ERANGE || (!rc && xs.st.err == -ERANGE)) {
-    /* A block's ids outside [0, npts) (CellSource::id_bound). */
-    *err = "a cell's point id is outside [0, " + std::to_string(npts) + ")";
+    /* A block's ids outside [0, npts), or its VTK offsets not 4 a cell
+     * (CellSource::id_bound, tet_offsets; the library's check_deferred
+     * names the first bad cell). */
+    *err = "a cell's point ids outside [0, " + std::to_string(npts) + ") or its offsets not 4c";
     return -ERANGE;
   }
   if (rc) return rc;
