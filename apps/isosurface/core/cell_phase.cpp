@@ -271,7 +271,8 @@ inline bool ids_below(const C *first, size_t n, uint64_t bound) {
 /* Are the offsets of cells [first, first + n) of VTK's arrays of
  * tetrahedra o (ncells + 1 of them) 4c, c the cell's end? Each offset
  * XORed with 4c, ORed together; 64-bit ones two at a time (GCC's vector
- * extension, SSE2: 2.5 instructions a cell instead of 7). */
+ * extension, SSE2: about 4 instructions a cell instead of 7, callgrind on
+ * skull2x's 10 M cells). */
 template <class O>
 inline bool offsets_regular(const O *o, size_t first, size_t n) {
   uint64_t acc = 0;

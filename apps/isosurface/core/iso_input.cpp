@@ -217,7 +217,7 @@ int defer_ids(const input &in, bool seq, ::iso::CellSource *src, std::string *ms
 }
 
 /* Tetrahedra, 4 ids each: read in place, their ids checked by the cell
- * phase (CellSource::id_bound; check_deferred_ids for the message). */
+ * phase (CellSource::id_bound; check_deferred for the message). */
 int prepare_tets(const input &in, bool seq, ::iso::CellSource *src, std::string *msg) {
   const array &cn = in.connectivity;
   if (!is_id_type(cn.type, true) || cn.count % 4) {
