@@ -23,6 +23,14 @@
 #define ISO_CELL_BLOCK 32
 #endif
 
+/* How far ahead of the block it reads the cell phase prefetches the cells
+ * of an array read in place (their ids, and VTK's offsets): blocks, default
+ * 8 (8 KiB of 64-bit ids: two 4 KiB pages, past which the hardware's
+ * prefetchers do not follow a stream). 0: none. */
+#ifndef ISO_PREFETCH_BLOCKS
+#define ISO_PREFETCH_BLOCKS 8
+#endif
+
 /* The vertex merge (vertex_merge.h) works on chunks of the triangle sequence, each
  * deduplicating its vertices in a table of its own, then resolves the
  * vertices shared with earlier chunks (same numbering as one sequential
