@@ -44,6 +44,16 @@
 #ifndef ISO_MERGE_CHUNK_TRIS
 #define ISO_MERGE_CHUNK_TRIS 16384
 #endif
+/* Step (1) of the merge on a table larger than ISO_MERGE_PREFETCH_TABLE
+ * (bytes, default 1 MiB: beyond L2; the gathered chunk of a cell order
+ * that is not local) prefetches the first slot of the key
+ * ISO_MERGE_PREFETCH_KEYS (default 16) keys ahead. */
+#ifndef ISO_MERGE_PREFETCH_TABLE
+#define ISO_MERGE_PREFETCH_TABLE (1u << 20)
+#endif
+#ifndef ISO_MERGE_PREFETCH_KEYS
+#define ISO_MERGE_PREFETCH_KEYS 16
+#endif
 /* A cell order is local when, sampled in ISO_LOCAL_SAMPLE_PARTS parts of
  * the cell array (ISO_LOCAL_SAMPLE_CELLS cells each, at most), the parts'
  * ranges of smallest point ids summed are at most ISO_PAR_MERGE_OVERLAP *

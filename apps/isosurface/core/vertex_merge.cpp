@@ -42,7 +42,7 @@ void km_rank(size_t b, size_t e, void *ctx) {
       /* The last chunk (merge_finish): no later chunk reads its table or
        * its owner[] values, so its step (1) runs here, in parallel with the
        * others' step (2), without lowering owner[]. */
-      chunk_local(*km->arena, *km->tables, ch, OwnerMap());
+      chunk_local(*km->arena, *km->tables, ch, OwnerMap(), false);
       if (ch.oom) continue;
     }
     uint64_t r = 0, bits = 0, before = 0;

@@ -2,6 +2,8 @@
  * in a table of its own (chunk_local, vertex_merge.h). */
 #include "vertex_merge.h"
 
+#include "iso_config.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -63,8 +65,16 @@ bool number_keys(Arena &arena, KeyChunk &ch, OwnerMap owner, KeyNumbering &nb) {
   size_t mask = nb.map.mask;
   int shift = nb.map.shift;
   uint32_t nk = 0, bmax = 0;
+  /* A table beyond the caches (the gathered chunk of an order that is not
+   * local): each key's first slot prefetched a few keys ahead. */
+  const size_t ahead = (mask + 1) * sizeof(uint32_t) > ISO_MERGE_PREFETCH_TABLE
+                           ? std::min<size_t>(ISO_MERGE_PREFETCH_KEYS, n)
+                           : 0;
   for (size_t i = 0; i < n; i++) {
     const uint64_t key = keys[i];
+    if (ahead && i + ahead < n)
+      __builtin_prefetch(
+          &slots[(size_t)((keys[i + ahead] * 0x9E3779B97F4A7C15ULL) >> shift) & mask]);
     size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift) & mask;
     uint32_t id;
     for (;; h = (h + 1) & mask) {
@@ -99,19 +109,24 @@ bool number_keys(Arena &arena, KeyChunk &ch, OwnerMap owner, KeyNumbering &nb) {
 
 /* What ch keeps of its numbering nb: the ids and the key list, on whole
  * lines, in the keys' buffer when they fit (resized to them when it can
- * be); the slots in `tables` (all freed once the rank phase is over: the
- * global step does not need them). False when out of memory. */
-bool keep_numbering(Arena &arena, Arena &tables, KeyChunk &ch, const KeyNumbering &nb) {
+ * be); the slots in `tables` when a later chunk may search them
+ * (searched; all freed once the rank phase is over: the global step does
+ * not need them). False when out of memory. */
+bool keep_numbering(Arena &arena, Arena &tables, KeyChunk &ch, const KeyNumbering &nb,
+                    bool searched) {
   const size_t n = 3 * ch.ntri;
   const bool narrow = n <= 0xFFFF;
   const size_t ids_b = line_round(n * (narrow ? sizeof(uint16_t) : sizeof(uint32_t))),
                uk_b = line_round(nb.nk * sizeof(uint64_t)),
-               tab_b = nb.map.size() * sizeof(uint32_t);
-  uint32_t *tab_mem = static_cast<uint32_t *>(tables.alloc(tab_b));
-  if (!tab_mem) return false;
-  ch.tables = &tables;
-  ch.tab_bytes = tab_b;
-  std::memcpy(tab_mem, nb.map.slots, tab_b);
+               tab_b = searched ? nb.map.size() * sizeof(uint32_t) : 0;
+  uint32_t *tab_mem = nullptr;
+  if (searched) {
+    tab_mem = static_cast<uint32_t *>(tables.alloc(tab_b));
+    if (!tab_mem) return false;
+    ch.tables = &tables;
+    ch.tab_bytes = tab_b;
+    std::memcpy(tab_mem, nb.map.slots, tab_b);
+  }
   ch.narrow = narrow;
   char *dst;
   if (ch.owned && arena.resize(ch.keys, ch.bytes, ids_b + uk_b)) {
@@ -126,7 +141,7 @@ bool keep_numbering(Arena &arena, Arena &tables, KeyChunk &ch, const KeyNumberin
   } else {
     dst = static_cast<char *>(arena.alloc(uk_b));
     if (!dst) {
-      tables.free(tab_mem, tab_b);
+      if (tab_mem) tables.free(tab_mem, tab_b);
       ch.tab_bytes = 0;
       return false;
     }
@@ -137,13 +152,13 @@ bool keep_numbering(Arena &arena, Arena &tables, KeyChunk &ch, const KeyNumberin
   ch.ukeys = reinterpret_cast<uint64_t *>(dst);
   ch.nukeys = nb.nk;
   ch.bmax = nb.bmax;
-  ch.map.init(tab_mem, nb.map.size(), ch.ukeys, false);
+  if (tab_mem) ch.map.init(tab_mem, nb.map.size(), ch.ukeys, false);
   return true;
 }
 
 } // namespace
 
-void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, OwnerMap owner) {
+void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, OwnerMap owner, bool searched) {
   ch.closed = true;
   ch.arena = &arena;
   const size_t n = 3 * ch.ntri;
@@ -158,7 +173,7 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, OwnerMap owner) {
     return;
   }
   nb.map.init(tab, cap, nb.uk, true);
-  if (!number_keys(arena, ch, owner, nb) || !keep_numbering(arena, tables, ch, nb)) {
+  if (!number_keys(arena, ch, owner, nb) || !keep_numbering(arena, tables, ch, nb, searched)) {
     ch.oom = true;
     return;
   }
