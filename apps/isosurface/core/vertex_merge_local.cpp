@@ -48,8 +48,14 @@ inline void lower_owner(OwnerMap::Word &o, uint16_t q) {
 }
 
 /* Number ch's keys in order of first appearance into nb (see chunk_local),
- * each key replaced by its local id; false when out of memory. */
-bool number_keys(Arena &arena, KeyChunk &ch, OwnerMap owner, KeyNumbering &nb) {
+ * each key replaced by its local id; false when out of memory. Ahead: the
+ * table is beyond the caches (the gathered chunk of an order that is not
+ * local): each key's first slot prefetched ISO_MERGE_PREFETCH_KEYS keys
+ * ahead. Two instances, each called (a test in the loop, or both loops
+ * inlined into chunk_local, cost the small tables 3 instructions a key). */
+template <bool Ahead>
+__attribute__((noinline)) bool number_keys(Arena &arena, KeyChunk &ch, OwnerMap owner,
+                                           KeyNumbering &nb) {
   const size_t n = 3 * ch.ntri;
   /* Locals: the stores to keys may alias the fields (uint64_t vs size_t)
    * and the map, which would make the compiler reload them every
@@ -65,14 +71,10 @@ bool number_keys(Arena &arena, KeyChunk &ch, OwnerMap owner, KeyNumbering &nb) {
   size_t mask = nb.map.mask;
   int shift = nb.map.shift;
   uint32_t nk = 0, bmax = 0;
-  /* A table beyond the caches (the gathered chunk of an order that is not
-   * local): each key's first slot prefetched a few keys ahead. */
-  const size_t ahead = (mask + 1) * sizeof(uint32_t) > ISO_MERGE_PREFETCH_TABLE
-                           ? std::min<size_t>(ISO_MERGE_PREFETCH_KEYS, n)
-                           : 0;
+  const size_t ahead = ISO_MERGE_PREFETCH_KEYS;
   for (size_t i = 0; i < n; i++) {
     const uint64_t key = keys[i];
-    if (ahead && i + ahead < n)
+    if (Ahead && i + ahead < n)
       __builtin_prefetch(
           &slots[(size_t)((keys[i + ahead] * 0x9E3779B97F4A7C15ULL) >> shift) & mask]);
     size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift) & mask;
@@ -173,7 +175,10 @@ void chunk_local(Arena &arena, Arena &tables, KeyChunk &ch, OwnerMap owner, bool
     return;
   }
   nb.map.init(tab, cap, nb.uk, true);
-  if (!number_keys(arena, ch, owner, nb) || !keep_numbering(arena, tables, ch, nb, searched)) {
+  const bool ahead = cap * sizeof(uint32_t) > ISO_MERGE_PREFETCH_TABLE;
+  if (!(ahead ? number_keys<true>(arena, ch, owner, nb)
+              : number_keys<false>(arena, ch, owner, nb)) ||
+      !keep_numbering(arena, tables, ch, nb, searched)) {
     ch.oom = true;
     return;
   }
