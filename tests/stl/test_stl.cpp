@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <limits>
 #include <list>
 #include <map>
 #include <memory>
@@ -456,6 +458,37 @@ void test_reduce_long() {
   }
 }
 
+/* adapt::count on the types it compares 16 bytes at a time (4- and 8-byte
+ * integers and floating point) against std::count: values repeated every
+ * few elements, NaN (equals nothing, itself included), -0.0 against 0.0,
+ * every start offset and length modulo the vectors' 8 elements, and a
+ * deque (random access, not contiguous). */
+template <class V>
+void check_count_lanes(const adapt::policy &pol, std::size_t n) {
+  std::vector<V> a(n);
+  for (std::size_t i = 0; i < n; i++) a[i] = static_cast<V>((i * 7) % 5);
+  std::vector<V> probes = {V(0), V(1), V(4), V(9)};
+  if constexpr (std::is_floating_point_v<V>) {
+    for (std::size_t i = 3; i < n; i += 11) a[i] = std::numeric_limits<V>::quiet_NaN();
+    for (std::size_t i = 5; i < n; i += 13) a[i] = V(-0.0);
+    probes.push_back(std::numeric_limits<V>::quiet_NaN());
+    probes.push_back(V(-0.0));
+  }
+  for (V v : probes) {
+    CHECK(adapt::count(pol, a.begin(), a.end(), v) == std::count(a.begin(), a.end(), v));
+    if (n > 5003) continue; /* the offsets on the smaller sizes (test time) */
+    for (std::size_t off = 1; off < 9 && off < n; off++) {
+      CHECK(adapt::count(pol, a.begin() + off, a.end(), v) ==
+            std::count(a.begin() + off, a.end(), v));
+      CHECK(adapt::count(pol, a.begin(), a.end() - off, v) ==
+            std::count(a.begin(), a.end() - off, v));
+    }
+  }
+  if (n > 5003) return;
+  std::deque<V> d(a.begin(), a.end());
+  CHECK(adapt::count(pol, d.begin(), d.end(), V(1)) == std::count(d.begin(), d.end(), V(1)));
+}
+
 void test_search() {
   for (std::size_t n : sizes()) {
     auto a = ints(n, 9);
@@ -478,6 +511,10 @@ void test_search() {
               std::all_of(x.begin(), x.end(), lt(700)));
       }
       CHECK(adapt::count(pol, a.begin(), a.end(), 3) == std::count(a.begin(), a.end(), 3));
+      check_count_lanes<double>(pol, n);
+      check_count_lanes<float>(pol, n);
+      check_count_lanes<std::int64_t>(pol, n);
+      check_count_lanes<unsigned>(pol, n);
       int_pred odd{int_pred::odd, 0};
       CHECK(adapt::count_if(pol, a.begin(), a.end(), odd) ==
             std::count_if(a.begin(), a.end(), odd));

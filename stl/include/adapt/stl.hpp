@@ -233,6 +233,70 @@ struct count_ops {
   void merge_piece(std::size_t &v, std::size_t &t, std::size_t, std::size_t) { v += t; }
 };
 
+/* --- count of a value --------------------------------------------------- */
+/* count(value) on an arithmetic V of 4 or 8 bytes (not bool), the value of
+ * the same type: the equality masks of 16 bytes of elements at a time
+ * subtracted from vectors of counters (GCC's vector extension, SSE2 on
+ * x86-64: a compare and a subtraction per 16 bytes, 2.25 instructions an
+ * element; std::count takes 6, GCC does not vectorise it at -O2).
+ * Equality is ==: a NaN equals nothing, -0.0 equals 0.0. Any
+ * random-access iterator (the elements of a vector are read as one load
+ * by the compiler, a deque's one by one). */
+template <class V, class T>
+inline constexpr bool count_lanes_v = std::is_same_v<std::remove_cv_t<T>, V> &&
+                                      (std::is_integral_v<V> ||
+                                       std::is_floating_point_v<V>)&&!std::is_same_v<V, bool> &&
+                                      (sizeof(V) == 4 || sizeof(V) == 8);
+
+template <class It, class V>
+std::size_t count_equal(It first, std::size_t b, std::size_t e, V v) {
+  constexpr std::size_t L = 16 / sizeof(V);
+  typedef V Vec __attribute__((vector_size(16)));
+  using Mask = decltype(Vec{} == Vec{});
+  /* Vectors of a block at most: a 32-bit lane counts up to 2^30. */
+  constexpr std::size_t kMaxPairs = std::size_t{1} << 30;
+  Vec want;
+  for (std::size_t k = 0; k < L; k++) want[k] = v;
+  std::size_t c = 0, i = b;
+  while (e - i >= 2 * L) {
+    const std::size_t pairs = std::min((e - i) / (2 * L), kMaxPairs), stop = i + pairs * 2 * L;
+    Mask a0 = {}, a1 = {};
+    for (; i < stop; i += 2 * L) {
+      It x = adv(first, i);
+      Vec x0, x1;
+      if constexpr (L == 2) {
+        x0 = Vec{x[0], x[1]};
+        x1 = Vec{x[2], x[3]};
+      } else {
+        x0 = Vec{x[0], x[1], x[2], x[3]};
+        x1 = Vec{x[4], x[5], x[6], x[7]};
+      }
+      a0 -= x0 == want;
+      a1 -= x1 == want;
+    }
+    a0 += a1;
+    for (std::size_t k = 0; k < L; k++) c += static_cast<std::size_t>(a0[k]);
+  }
+  for (; i < e; i++) c += *adv(first, i) == v ? 1u : 0u;
+  return c;
+}
+
+template <class It, class V>
+struct count_equal_ops {
+  using master_type = std::size_t;
+  using piece_type = std::size_t;
+  It first;
+  V value;
+  void run_master(std::size_t &c, adapt_seq *, std::size_t b, std::size_t e) {
+    c += count_equal(first, b, e, value);
+  }
+  void run_piece(std::size_t &c, adapt_seq *s, std::size_t b, std::size_t e) {
+    run_master(c, s, b, e);
+  }
+  void merge_master(std::size_t &v, std::size_t &t, std::size_t, std::size_t) { v += t; }
+  void merge_piece(std::size_t &v, std::size_t &t, std::size_t, std::size_t) { v += t; }
+};
+
 /* --- find_if ------------------------------------------------------------ */
 template <class It, class Pred>
 It find_if(const policy &pol, It first, It last, Pred &pred) {
@@ -490,11 +554,23 @@ typename std::iterator_traits<It>::difference_type count_if(const policy &pol, I
   }
 }
 
-/* std::count: the number of elements == value. */
+/* std::count: the number of elements == value (arithmetic elements of 4
+ * or 8 bytes and a value of their type: 16 bytes compared at a time,
+ * detail::count_equal). */
 template <class It, class T>
 typename std::iterator_traits<It>::difference_type count(const policy &pol, It first, It last,
                                                          const T &value) {
-  return adapt::count_if(pol, first, last, [&value](const auto &x) { return x == value; });
+  using V = detail::value_t<It>;
+  if constexpr (detail::random_access_v<It> && detail::count_lanes_v<V, T>) {
+    using D = typename std::iterator_traits<It>::difference_type;
+    detail::count_equal_ops<It, V> ops{first, value};
+    std::size_t c = 0;
+    detail::par_ordered(pol.attr(1, false), "adapt::count", detail::dist(first, last), sizeof(V),
+                        ops, c);
+    return static_cast<D>(c);
+  } else {
+    return adapt::count_if(pol, first, last, [&value](const auto &x) { return x == value; });
+  }
 }
 
 /* ===== Sorting =========================================================== */

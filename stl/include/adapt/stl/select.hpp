@@ -154,6 +154,23 @@ struct copy_if_ops {
   Out d;
   Pred &pred;
 
+  /* Branch-free: x stored at dst[c], c advanced by pred's result (x an
+   * lvalue for pred, as std's copy_if passes it). */
+  template <class X>
+  std::size_t stage_one(V *dst, std::size_t c, X &&x) {
+    const bool keep = static_cast<bool>(pred(x));
+    dst[c] = x;
+    return c + keep;
+  }
+
+  /* it[0 .. 4) so, written out (GCC does not unroll a loop of 4 at -O2). */
+  std::size_t stage_four(V *dst, std::size_t c, It it) {
+    c = stage_one(dst, c, it[0]);
+    c = stage_one(dst, c, it[1]);
+    c = stage_one(dst, c, it[2]);
+    return stage_one(dst, c, it[3]);
+  }
+
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
     Out o = adv(d, m.pos);
     std::size_t k = 0; /* a local: stores to the output cannot alias it */
@@ -162,12 +179,9 @@ struct copy_if_ops {
       V stage[ADAPT_STL_COPY_STAGE];
       for (std::size_t i = b; i < e;) {
         std::size_t stop = e - i < ADAPT_STL_COPY_STAGE ? e : i + ADAPT_STL_COPY_STAGE, c = 0;
-        for (; i < stop; ++i, ++it) {
-          auto &&x = *it; /* an lvalue for pred, as std's copy_if passes it */
-          const bool keep = static_cast<bool>(pred(x));
-          stage[c] = x;
-          c += keep;
-        }
+        for (; stop - i >= 4; i += 4, it += 4) /* by 4: the loop's own cost */
+          c = stage_four(stage, c, it);
+        for (; i < stop; ++i, ++it) c = stage_one(stage, c, *it);
         o = std::copy(stage, stage + c, o);
         k += c;
       }
@@ -185,15 +199,13 @@ struct copy_if_ops {
     E *dst = p.room(e - b);
     std::size_t c = 0; /* a local, as in run_master */
     It it = adv(first, b);
-    for (std::size_t i = b; i < e; ++i, ++it) {
-      if constexpr (staged) {
-        auto &&x = *it;
-        const bool keep = static_cast<bool>(pred(x));
-        dst[c] = x;
-        c += keep;
-      } else if (pred(*it)) {
-        dst[c++] = i;
-      }
+    if constexpr (staged) {
+      std::size_t i = b;
+      for (; e - i >= 4; i += 4, it += 4) c = stage_four(dst, c, it);
+      for (; i < e; ++i, ++it) c = stage_one(dst, c, *it);
+    } else {
+      for (std::size_t i = b; i < e; ++i, ++it)
+        if (pred(*it)) dst[c++] = i;
     }
     p.commit(c);
   }
