@@ -213,19 +213,15 @@ T fold_rest(T v, std::size_t i, std::size_t e, Op &op, Get &&get) {
   return v;
 }
 
-/* --- count_if ----------------------------------------------------------- */
-template <class It, class Pred>
+/* --- count_if, count ----------------------------------------------------- */
+/* The kernel of count_if and count: count(b, e) counts the matches in the
+ * elements [b, e); the pieces' counts add up. */
+template <class Count>
 struct count_ops {
   using master_type = std::size_t;
   using piece_type = std::size_t;
-  It first;
-  Pred &pred;
-  void run_master(std::size_t &c, adapt_seq *, std::size_t b, std::size_t e) {
-    std::size_t k = 0;
-    for (It it = adv(first, b), end = adv(first, e); it != end; ++it)
-      k += pred(*it) ? 1u : 0u; /* branch-free: vectorised for cheap predicates */
-    c += k;
-  }
+  Count count;
+  void run_master(std::size_t &c, adapt_seq *, std::size_t b, std::size_t e) { c += count(b, e); }
   void run_piece(std::size_t &c, adapt_seq *s, std::size_t b, std::size_t e) {
     run_master(c, s, b, e);
   }
@@ -233,20 +229,30 @@ struct count_ops {
   void merge_piece(std::size_t &v, std::size_t &t, std::size_t, std::size_t) { v += t; }
 };
 
+/* The matches of pred in [b, e) of the sequence at first. */
+template <class It, class Pred>
+std::size_t count_matches(It first, std::size_t b, std::size_t e, Pred &pred) {
+  std::size_t k = 0;
+  for (It it = adv(first, b), end = adv(first, e); it != end; ++it)
+    k += pred(*it) ? 1u : 0u; /* branch-free: vectorised for cheap predicates */
+  return k;
+}
+
 /* --- count of a value --------------------------------------------------- */
 /* count(value) on an arithmetic V of 4 or 8 bytes (not bool), the value of
  * the same type: the equality masks of 16 bytes of elements at a time
  * subtracted from vectors of counters (GCC's vector extension, SSE2 on
  * x86-64: a compare and a subtraction per 16 bytes, 2.25 instructions an
- * element; std::count takes 6, GCC does not vectorise it at -O2).
- * Equality is ==: a NaN equals nothing, -0.0 equals 0.0. Any
- * random-access iterator (the elements of a vector are read as one load
- * by the compiler, a deque's one by one). */
+ * element in the loop, 2.5 with the chunks; std::count takes 6, GCC does
+ * not vectorise it at -O2). Equality is ==: a NaN equals nothing, -0.0
+ * equals 0.0. Any random-access iterator (the elements of a vector are
+ * read as one load by the compiler, a deque's one by one). */
+template <class V>
+inline constexpr bool count_lane_type_v =
+    std::is_arithmetic_v<V> && !std::is_same_v<V, bool> && (sizeof(V) == 4 || sizeof(V) == 8);
 template <class V, class T>
-inline constexpr bool count_lanes_v = std::is_same_v<std::remove_cv_t<T>, V> &&
-                                      (std::is_integral_v<V> ||
-                                       std::is_floating_point_v<V>)&&!std::is_same_v<V, bool> &&
-                                      (sizeof(V) == 4 || sizeof(V) == 8);
+inline constexpr bool count_lanes_v = std::conjunction_v<std::is_same<std::remove_cv_t<T>, V>,
+                                                         std::bool_constant<count_lane_type_v<V>>>;
 
 template <class It, class V>
 std::size_t count_equal(It first, std::size_t b, std::size_t e, V v) {
@@ -280,22 +286,6 @@ std::size_t count_equal(It first, std::size_t b, std::size_t e, V v) {
   for (; i < e; i++) c += *adv(first, i) == v ? 1u : 0u;
   return c;
 }
-
-template <class It, class V>
-struct count_equal_ops {
-  using master_type = std::size_t;
-  using piece_type = std::size_t;
-  It first;
-  V value;
-  void run_master(std::size_t &c, adapt_seq *, std::size_t b, std::size_t e) {
-    c += count_equal(first, b, e, value);
-  }
-  void run_piece(std::size_t &c, adapt_seq *s, std::size_t b, std::size_t e) {
-    run_master(c, s, b, e);
-  }
-  void merge_master(std::size_t &v, std::size_t &t, std::size_t, std::size_t) { v += t; }
-  void merge_piece(std::size_t &v, std::size_t &t, std::size_t, std::size_t) { v += t; }
-};
 
 /* --- find_if ------------------------------------------------------------ */
 template <class It, class Pred>
@@ -546,7 +536,10 @@ typename std::iterator_traits<It>::difference_type count_if(const policy &pol, I
   if constexpr (!detail::random_access_v<It>) {
     return std::count_if(first, last, pred);
   } else {
-    detail::count_ops<It, Pred> ops{first, pred};
+    auto counted = [first, &pred](std::size_t b, std::size_t e) {
+      return detail::count_matches(first, b, e, pred);
+    };
+    detail::count_ops<decltype(counted)> ops{counted};
     std::size_t c = 0;
     detail::par_ordered(pol.attr(1, false), "adapt::count_if", detail::dist(first, last),
                         sizeof(detail::value_t<It>), ops, c);
@@ -563,7 +556,11 @@ typename std::iterator_traits<It>::difference_type count(const policy &pol, It f
   using V = detail::value_t<It>;
   if constexpr (detail::random_access_v<It> && detail::count_lanes_v<V, T>) {
     using D = typename std::iterator_traits<It>::difference_type;
-    detail::count_equal_ops<It, V> ops{first, value};
+    const V v = value;
+    auto counted = [first, v](std::size_t b, std::size_t e) {
+      return detail::count_equal(first, b, e, v);
+    };
+    detail::count_ops<decltype(counted)> ops{counted};
     std::size_t c = 0;
     detail::par_ordered(pol.attr(1, false), "adapt::count", detail::dist(first, last), sizeof(V),
                         ops, c);

@@ -163,29 +163,35 @@ struct copy_if_ops {
     return c + keep;
   }
 
-  /* it[0 .. 4) so, written out (GCC does not unroll a loop of 4 at -O2). */
-  std::size_t stage_four(V *dst, std::size_t c, It it) {
-    c = stage_one(dst, c, it[0]);
-    c = stage_one(dst, c, it[1]);
-    c = stage_one(dst, c, it[2]);
-    return stage_one(dst, c, it[3]);
+  /* The n elements from it so, into dst from 0; returns how many were
+   * kept. Four a step, written out (the loop's own cost; GCC does not
+   * unroll a loop of 4 at -O2). */
+  std::size_t stage_run(V *dst, It it, std::size_t n) {
+    std::size_t c = 0, i = 0;
+    for (; n - i >= 4; i += 4, it += 4) {
+      c = stage_one(dst, c, it[0]);
+      c = stage_one(dst, c, it[1]);
+      c = stage_one(dst, c, it[2]);
+      c = stage_one(dst, c, it[3]);
+    }
+    for (; i < n; ++i, ++it) c = stage_one(dst, c, *it);
+    return c;
   }
 
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
     Out o = adv(d, m.pos);
     std::size_t k = 0; /* a local: stores to the output cannot alias it */
-    It it = adv(first, b);
     if constexpr (staged) {
       V stage[ADAPT_STL_COPY_STAGE];
       for (std::size_t i = b; i < e;) {
-        std::size_t stop = e - i < ADAPT_STL_COPY_STAGE ? e : i + ADAPT_STL_COPY_STAGE, c = 0;
-        for (; stop - i >= 4; i += 4, it += 4) /* by 4: the loop's own cost */
-          c = stage_four(stage, c, it);
-        for (; i < stop; ++i, ++it) c = stage_one(stage, c, *it);
+        const std::size_t len = std::min<std::size_t>(e - i, ADAPT_STL_COPY_STAGE),
+                          c = stage_run(stage, adv(first, i), len);
+        i += len;
         o = std::copy(stage, stage + c, o);
         k += c;
       }
     } else {
+      It it = adv(first, b);
       for (std::size_t i = b; i < e; ++i, ++it)
         if (pred(*it)) {
           *o = *it;
@@ -198,12 +204,10 @@ struct copy_if_ops {
   void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
     E *dst = p.room(e - b);
     std::size_t c = 0; /* a local, as in run_master */
-    It it = adv(first, b);
     if constexpr (staged) {
-      std::size_t i = b;
-      for (; e - i >= 4; i += 4, it += 4) c = stage_four(dst, c, it);
-      for (; i < e; ++i, ++it) c = stage_one(dst, c, *it);
+      c = stage_run(dst, adv(first, b), e - b);
     } else {
+      It it = adv(first, b);
       for (std::size_t i = b; i < e; ++i, ++it)
         if (pred(*it)) dst[c++] = i;
     }
