@@ -307,15 +307,16 @@ inline bool block_valid(const CellSource &src, size_t blk, const C *first, size_
 }
 
 /* Prefetch the cells of block blk + ISO_PREFETCH_BLOCKS of src, read in
- * place as C: their ids, and VTK's offsets where they are checked. The
- * source's blocks, not the piece's: a piece ends where a thief's begins,
- * and the runtime hands the cell phase a few blocks at a time (the ids of
- * the next call's blocks come in while this call runs). Page-sized pages of
- * VTK's arrays stop the hardware's prefetchers at every 4 KiB: this took
- * the core from 137-141 to 111-113 ms on liver (16 M tetrahedra, 1
- * worker) and from 77 to 57-63 ms on 2. Always inlined: GCC 12 deems a
- * function that only prefetches pure, and drops its calls. Unrolled (about
- * 0.7 instructions a cell, 3 with the loops). */
+ * place as C (first: block blk's): their ids, and VTK's offsets where they
+ * are checked. The source's blocks, not the piece's: a piece ends where a
+ * thief's begins, and the runtime hands the cell phase a few blocks at a
+ * time (the ids of the next call's blocks come in while this call runs).
+ * The kernel backs VTK's arrays with 4 KiB pages, at whose ends the
+ * hardware's prefetchers stop: this took the core on liver (16 M
+ * tetrahedra) from 124-142 to 100 ms at 1 worker and from 68-70 to 57 ms
+ * at 2. Always inlined: GCC 12 deems a function that only prefetches pure,
+ * and drops its calls. Unrolled (about 0.7 instructions a cell, 3 with the
+ * loops). */
 /* Every 64-byte line of [p, p + Bytes) (one line in two, the other left
  * to the adjacent-line prefetcher, was 3-9% slower on liver). */
 template <size_t Bytes>
@@ -326,11 +327,12 @@ __attribute__((always_inline)) inline void prefetch_lines(const char *p) {
 }
 
 template <class C>
-__attribute__((always_inline)) inline void prefetch_cells(const CellSource &src, size_t blk) {
-  const size_t at = (blk + ISO_PREFETCH_BLOCKS) * ISO_CELL_BLOCK;
-  if (!ISO_PREFETCH_BLOCKS || at + ISO_CELL_BLOCK > src.ncells) return;
-  const void *all = std::is_same<C, Tet>::value ? static_cast<const void *>(src.tets) : src.conn;
-  prefetch_lines<ISO_CELL_BLOCK * sizeof(C)>(static_cast<const char *>(all) + at * sizeof(C));
+__attribute__((always_inline)) inline void prefetch_cells(const CellSource &src, size_t blk,
+                                                          const C *first) {
+  constexpr size_t kAhead = (size_t)ISO_PREFETCH_BLOCKS * ISO_CELL_BLOCK;
+  const size_t at = blk * ISO_CELL_BLOCK + kAhead;
+  if (!kAhead || at + ISO_CELL_BLOCK > src.ncells) return;
+  prefetch_lines<ISO_CELL_BLOCK * sizeof(C)>(reinterpret_cast<const char *>(first + kAhead));
   if (!src.tet_offsets) return;
   const char *off = static_cast<const char *>(src.tet_offsets);
   if (src.off64)
@@ -350,7 +352,7 @@ void cells_run(adapt_seq *s, void *state, size_t b, size_t e, void *ctx) {
   for (size_t blk = b; blk < e; blk++) {
     size_t n;
     const C *first = block_tets<C, Native>(c->mesh->cells, blk, tbuf, &n);
-    if (Native) prefetch_cells<C>(c->mesh->cells, blk);
+    if (Native) prefetch_cells(c->mesh->cells, blk, first);
     if (Native && !block_valid(c->mesh->cells, blk, first, n)) {
       st->err = -ERANGE;
       if (s) adapt_seq_stop(s, 0, -ERANGE);
