@@ -36,7 +36,7 @@ depth_of() {
 hash_bits() {
   case $1 in
     regions) echo "${MODEL_HASH:-21}" ;;
-    loopframe | deque | request | theft) echo "${MODEL_HASH:-22}" ;;
+    loopframe | deque | request | theft | announce) echo "${MODEL_HASH:-22}" ;;
     *) echo "${MODEL_HASH:-20}" ;;
   esac
 }
@@ -58,6 +58,7 @@ theft     safety 1
 theft     safety 1,2  -DISSUE5
 deque     safety 1,3,4
 deque     safety 2    -DLIMIT
+announce  safety 1,2,3
 loopframe safety 1,2
 loopframe safety 1    -DG=2 -DNATT=2
 idle      safety 1

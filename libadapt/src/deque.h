@@ -12,7 +12,8 @@
  *   thief:      lock; H = H+1 (seq_cst); if H > T (seq_cst load) { H = H-1;
  *               unlock; fail }; take slot H-1; unlock
  * The seq_cst store-then-load on each side is the Dekker pair: the owner
- * and a thief cannot both take the last task. Slots are written by the owner
+ * and a thief cannot both take the last task. The owner's half pays no
+ * fence while no thief is announced (deque.c, "Announced thieves"). Slots are written by the owner
  * before its release store of T (push) and read by a thief after its load of
  * T, or by the owner itself (a child frame's entry: the slot and the frame
  * it points to, which the thief reads under the lock, scope.h). Indices only grow (slot = index mod capacity);
@@ -68,6 +69,7 @@ typedef struct adapt__deque {
   size_t limit;
   atomic_int *sleepers;        /* &adapt__rt.sleepers */
   struct adapt__worker *owner; /* the worker holding it (adapt__worker_new) */
+  atomic_size_t *thieves;      /* &adapt__rt.thieves */
 } adapt__deque;
 
 #define ADAPT__DEQUE_SAME(f, g)                                                                    \
@@ -79,6 +81,7 @@ ADAPT__DEQUE_SAME(slots, slots);
 ADAPT__DEQUE_SAME(limit, limit);
 ADAPT__DEQUE_SAME(sleepers, sleepers);
 ADAPT__DEQUE_SAME(owner, owner);
+ADAPT__DEQUE_SAME(thieves, thieves);
 #undef ADAPT__DEQUE_SAME
 _Static_assert(offsetof(adapt__deque, tail) - offsetof(adapt__deque, head) == ADAPT__DEQUE_HEAD_GAP,
                "head is not ADAPT__DEQUE_HEAD_GAP (tasks.h) bytes before tail");
@@ -160,10 +163,9 @@ static inline adapt__spawned *adapt__deque_pop_slot(adapt__deque *d, size_t floo
   /* relaxed pre-check: nothing of ours above floor, or visibly empty. */
   if (tl <= floor || tl <= atomic_load_explicit(&d->head, memory_order_relaxed)) return NULL;
   size_t t = tl - 1;
-  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
-   * (pairs with the thief's seq_cst increment of head and load of tail). */
-  atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
-  if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t && !adapt__deque_pop_conflict(d, t))
+  /* The owner half of the THE Dekker pair, unfenced while no thief is
+   * announced (adapt__deque_take, <adapt/tasks.h>; deque.c). */
+  if (!adapt__deque_take(adapt__deque_end_of(d), t) && !adapt__deque_pop_conflict(d, t))
     return NULL;
   return &d->slots[t % ADAPT_DEQUE_CAP];
 }
@@ -175,10 +177,8 @@ static inline adapt__spawned *adapt__deque_pop_slot_hot(adapt__deque *d, size_t 
   size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
   if (tl <= floor) return NULL;
   size_t t = tl - 1;
-  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
-   * (pairs with the thief's seq_cst increment of head and load of tail). */
-  atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
-  if (atomic_load_explicit(&d->head, memory_order_seq_cst) > t && !adapt__deque_pop_conflict(d, t))
+  /* As in adapt__deque_pop_slot. */
+  if (!adapt__deque_take(adapt__deque_end_of(d), t) && !adapt__deque_pop_conflict(d, t))
     return NULL;
   adapt__spawned *e = &d->slots[t % ADAPT_DEQUE_CAP];
   if (!e) __builtin_unreachable(); /* an element of an array */

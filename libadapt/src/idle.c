@@ -146,6 +146,8 @@ int adapt__idle_setup(void) {
          sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
 }
 
+int adapt__membarrier(void) { return sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED); }
+
 /* The sleeper's barrier of the asymmetric Dekker pair with the pushes
  * (above), after its stores of sleepers and sleeping: 1 if no push can
  * miss the sleeper (pushes fence, no region runs, or every running thread
@@ -165,7 +167,7 @@ static int sleep_fence(void) {
    * time a worker sleeps. */
   if (atomic_fetch_add_explicit(&adapt__rt.regions, 0u, memory_order_seq_cst) < ADAPT__REGIONS_ONE)
     return 1;
-  return sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
+  return adapt__membarrier() == 0;
 }
 
 int adapt__idle_sleep(adapt__worker *w) {

@@ -17,6 +17,10 @@ struct adapt__worker;
  * if not (pushes then fence: adapt__rt.membarrier). Called by adapt_init;
  * registering again is harmless. */
 int adapt__idle_setup(void);
+/* membarrier(2)'s private expedited command: every running thread of the
+ * process passes a full barrier before it returns. 0, or -1 (errno set)
+ * when it fails (the process is not registered: adapt__idle_setup). */
+int adapt__membarrier(void);
 /* Sleeper side: sleep until work may have been published (or shutdown),
  * unless some worker has published work that did not refuse w in its
  * current idle round (w->refused). If frames that refused w "nothing to

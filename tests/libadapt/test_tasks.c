@@ -606,6 +606,78 @@ static void wake_round(int fork, int in_region, unsigned long long delay_ns) {
   assert_int_equal(atomic_load_explicit(&w.started, memory_order_relaxed), 1);
   assert_false(pthread_equal(w.thread, pthread_self())); /* a thief ran it */
 }
+/* The owner's unfenced pop (adapt__deque_take) against announced thieves:
+ * rounds of a fork or a spawn burst joined at once, each task marked with
+ * the thread that ran it, on 2 workers (membarrier: pops unfenced while no
+ * thief is announced) and past ADAPT_MEMBARRIER_MAX_WORKERS (every pop
+ * fences). Every task runs exactly once, thieves take some, and after the
+ * pass the thieves' word holds no announcement. */
+typedef struct who {
+  unsigned char hits;
+  const void *thread;
+} who;
+static void who_task(void *p) {
+  who *x = p;
+  x->hits++;
+  x->thread = (const void *)pthread_self();
+}
+typedef struct pop_rounds {
+  size_t rounds, stolen;
+} pop_rounds;
+static void pop_rounds_task(void *p) {
+  pop_rounds *pr = p;
+  const void *self = (const void *)pthread_self();
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (size_t r = 0;; r++) {
+    who x[3] = {{0}};
+    size_t m = 1 + r % 3;
+    if (r % 2) {
+      adapt_child c;
+      assert_int_equal(adapt_fork(&c, who_task, &x[0]), 0);
+      /* mostly a short continuation (the pop meets a thief's THE steps);
+       * every eighth one outlasts an announcement's membarrier */
+      size_t spins = r % 16 == 15 ? 20000 : (r >> 1) % 64;
+      for (volatile size_t spin = 0; spin < spins; spin++) continue;
+      assert_int_equal(adapt_join(&c), 0);
+      m = 1;
+    } else {
+      adapt_scope s;
+      assert_int_equal(adapt_scope_begin(&s), 0);
+      for (size_t i = 0; i < m; i++) assert_int_equal(adapt_spawn(&s, who_task, &x[i]), 0);
+      assert_int_equal(adapt_sync(&s), 0);
+    }
+    for (size_t i = 0; i < m; i++) {
+      assert_int_equal(x[i].hits, 1);
+      pr->stolen += x[i].thread != self;
+    }
+    if (r + 1 < pr->rounds || (r % 256) != 0) continue;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* enough rounds, and a few thefts or 10 s */
+    if (pr->stolen >= 8 || t1.tv_sec - t0.tv_sec >= 10) break;
+  }
+}
+static void test_unfenced_pop_races(void **state) {
+  for (int barrier = 1; barrier >= 0; barrier--) {
+    adapt_finalize();
+    adapt_config cfg = {0};
+    cfg.workers = barrier ? 2 : ADAPT_MEMBARRIER_MAX_WORKERS + 1;
+    assert_int_equal(adapt_init(&cfg), 0);
+    size_t bias = adapt__rt.membarrier ? 0 : 1;
+    if (!barrier) assert_int_equal(bias, 1);
+    pop_rounds pr = {adapt_test_scale(40000, 4000), 0};
+    adapt_child c;
+    assert_int_equal(adapt_fork(&c, pop_rounds_task, &pr), 0); /* a region */
+    assert_int_equal(adapt_join(&c), 0);
+    assert_true(pr.stolen > 0);
+    adapt_finalize(); /* every thief joined: no announcement left */
+    /* relaxed: the workers are joined */
+    size_t word = atomic_load_explicit(&adapt__rt.thieves, memory_order_relaxed);
+    assert_int_equal(word & ADAPT__THIEVES_COUNT, bias);
+    if (barrier && bias == 0) assert_true(word > ADAPT__THIEVES_COUNT); /* thieves announced */
+  }
+}
+
 static void test_push_wakes_sleeper(void **state) {
   int rounds = (int)adapt_test_scale(300, 60);
   unsigned seed = 12345;
@@ -634,4 +706,4 @@ ADAPT_TEST_MAIN("tasks", ADAPT_TEST(test_errors), ADAPT_TEST(test_fib), ADAPT_TE
                 ADAPT_TEST(test_exactly_once_races), ADAPT_TEST(test_many_tasks),
                 ADAPT_TEST(test_mixed_nesting), ADAPT_TEST(test_task_before_pending_request),
                 ADAPT_TEST(test_fast_path), ADAPT_TEST(test_exported), ADAPT_TEST(test_fork_join),
-                ADAPT_TEST(test_push_wakes_sleeper))
+                ADAPT_TEST(test_unfenced_pop_races), ADAPT_TEST(test_push_wakes_sleeper))

@@ -32,7 +32,7 @@ extern "C" {
  * 0.6: the deque end names its owner, adapt_scope_begin is inline; 0.7:
  * adapt_child, adapt_fork and adapt_join). */
 #define ADAPT_VERSION_MAJOR 0
-#define ADAPT_VERSION_MINOR 7
+#define ADAPT_VERSION_MINOR 8
 #define ADAPT_VERSION_PATCH 0
 #define ADAPT_VERSION_HEX                                                                          \
   ((ADAPT_VERSION_MAJOR << 16) | (ADAPT_VERSION_MINOR << 8) | ADAPT_VERSION_PATCH)

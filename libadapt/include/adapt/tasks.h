@@ -123,8 +123,9 @@ ADAPT_API int adapt_join(adapt_child *child);
  * (Cilk-5; docs/design.md, "Spawned tasks"): adapt_scope_begin, nested,
  * fills the scope from thread-locals (no call); adapt_spawn writes the task
  * in the deque's tail slot and publishes the tail; adapt_sync pops it (the
- * tail decremented, a seq_cst store then a seq_cst load of the head, a
- * compare), runs it under a cancellation barrier, and closes the scope when
+ * tail decremented, the head loaded and compared: no fence while no thief
+ * is announced, adapt__deque_take), runs it under a cancellation barrier,
+ * and closes the scope when
  * its counts balance. Anything else (a full deque, a theft, a sleeping
  * worker to wake, a top-level scope, a check that fails) calls the exported
  * function, which does the whole job. The atomics are GCC/Clang __atomic
@@ -171,7 +172,16 @@ typedef struct adapt__deque_end {
   size_t limit;                /* a push below it needs no look at the head */
   const int *sleepers;         /* atomic: idle workers asleep (runtime-wide) */
   struct adapt__worker *owner; /* the worker whose deque it is */
+  const size_t *thieves;       /* atomic: the thieves' announcements (runtime-wide) */
 } adapt__deque_end;
+
+/* The thieves' word (adapt__deque_end.thieves): the thieves between their
+ * announcement and their withdrawal in the low bits (a permanent 1 where
+ * owners must always fence), the announcements so far above them. A
+ * thief's announcement adds ADAPT__THIEVES_ENTER, its withdrawal
+ * subtracts 1. */
+#define ADAPT__THIEVES_COUNT ((size_t)0xffff)
+#define ADAPT__THIEVES_ENTER ((size_t)0x10001)
 
 /* The deque's head (atomic: the thieves' end) is ADAPT__DEQUE_HEAD_GAP
  * bytes before its tail, on the cache line before (the library asserts
@@ -185,8 +195,25 @@ ADAPT__PART const size_t *adapt__deque_head(const adapt__deque_end *d) {
 /* The owner's pop of entry t = tail - 1 (inline adapt_sync, adapt_join):
  * nonzero if it won; else a thief may be taking it, and the caller puts
  * it back (adapt__deque_put_back) for the library to decide under the
- * deque's lock. */
+ * deque's lock. While no thief is announced, before and after the store of
+ * tail and the load of head (the thieves' word unchanged), the pop pays no
+ * fence: a thief announces itself, then calls membarrier(2), before it
+ * touches a head (libadapt/src/deque.c, "Announced thieves"). */
 ADAPT__PART int adapt__deque_take(adapt__deque_end *d, size_t t) {
+  /* acquire: pairs with a thief's release withdrawal (adapt__thieves_leave):
+   * the stores of head of its steals are visible to the load of head. */
+  size_t before = __atomic_load_n(d->thieves, __ATOMIC_ACQUIRE);
+  if (__builtin_expect((before & ADAPT__THIEVES_COUNT) == 0, 1)) {
+    /* relaxed, with compiler barriers: the owner half of an asymmetric
+     * Dekker pair with the announcing thief's membarrier, which orders
+     * these three accesses for the CPU unless the second load of the word
+     * sees the announcement (then the fenced pop below). */
+    __atomic_store_n(&d->tail, t, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    size_t h = __atomic_load_n(adapt__deque_head(d), __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(__atomic_load_n(d->thieves, __ATOMIC_RELAXED) == before, 1)) return h <= t;
+  }
   /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
    * (pairs with the thief's seq_cst increment of head and load of tail). */
   __atomic_store_n(&d->tail, t, __ATOMIC_SEQ_CST);
