@@ -7,12 +7,13 @@
  *
  * Owner (worker 0): pushes N entries (release stores of tail: buffered),
  * then pops them back one by one with the inline take:
- *   before = word; if before's count is 0 { tail = t (buffered); h = head;
- *   if word == before: won = h <= t, decided }
- *   tail = t (seq_cst: buffered, then drained); won = head <= t;
- * and when it lost, the library's conflict path (tail = t + 1; lock;
- * tail = t, seq_cst; head > t ? give up : take; unlock).
- * Thieves: NATT attempts each: the relaxed pre-check (head < tail);
+ *   before = word; tail = t (buffered); h = head; won if h <= t and the
+ *   word is still before, with no thief counted; else tail = t + 1
+ * and when that fails, the library's adapt__deque_take_fenced (the same
+ * attempt, then tail = t seq_cst: buffered, then drained; won = head <= t)
+ * and, when it lost, the conflict path (tail = t + 1; lock; tail = t,
+ * seq_cst; head > t ? give up : take; unlock).
+ * Thieves: NATT attempts each (1; 2 verifies in about 5 s): the relaxed pre-check (head < tail);
  * announce (one atomic add to the count and the announcements);
  * membarrier (returns once the owner's buffer has drained at some moment:
  * its full barrier, between two of its instructions); lock; head + 1
@@ -37,7 +38,7 @@
 #define NTH 2
 #endif
 #ifndef NATT
-#define NATT 2
+#define NATT 1
 #endif
 #ifndef N
 #define N 2
@@ -65,6 +66,25 @@ end: do
   od
 }
 
+/* adapt__deque_take: the unfenced attempt; on failure the entry is put
+ * back (tail = t + 1) */
+inline attempt(t, won) {
+#if SEEDED_BUG == 3
+  b_ann = 255; b_cnt = 0;                      /* BUG: no first load */
+#else
+  d_step { b_ann = announced; b_cnt = count };  /* acquire */
+#endif
+  store_tail(t);                               /* relaxed */
+  h = head;                                    /* acquire */
+  d_step { w_ann = announced; w_cnt = count };  /* relaxed */
+#if SEEDED_BUG == 2 || SEEDED_BUG == 3
+  won = (h <= t && w_cnt == 0);                /* BUG: the count alone */
+#else
+  won = (h <= t && w_ann == b_ann && w_cnt == b_cnt && b_cnt == 0);
+#endif
+  if :: !won -> store_tail(t + 1) :: else -> skip fi
+}
+
 active proctype owner() {
   byte t, h, b_ann, b_cnt, w_ann, w_cnt, i;
   bool won;
@@ -75,27 +95,18 @@ active proctype owner() {
   :: i == 0 -> break
   :: else ->
      t = i - 1;
-     won = 0;
-#if SEEDED_BUG == 3
-     b_ann = 255; b_cnt = 0;                  /* BUG: no first load */
-#else
-     d_step { b_ann = announced; b_cnt = count };
-#endif
+     attempt(t, won);                         /* the inline adapt_join */
      if
-     :: b_cnt == 0 ->
-        store_tail(t);
-        h = head;
-        d_step { w_ann = announced; w_cnt = count };
-#if SEEDED_BUG == 2 || SEEDED_BUG == 3
-        if :: w_cnt == 0 -> won = (h <= t); goto decided :: else -> skip fi
-#else
-        if :: w_ann == b_ann && w_cnt == b_cnt -> won = (h <= t); goto decided :: else -> skip fi
-#endif
+     :: !won ->                               /* the library: adapt__deque_take_fenced */
+        attempt(t, won);
+        if
+        :: !won ->
+           store_tail(t); drain();            /* seq_cst store */
+           won = (head <= t)                  /* seq_cst load */
+        :: else -> skip
+        fi
      :: else -> skip
      fi;
-     store_tail(t); drain();                  /* seq_cst store */
-     won = (head <= t);
-decided:
      if
      :: won -> take(t)
      :: else ->                               /* adapt__deque_pop_conflict */

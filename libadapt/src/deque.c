@@ -10,14 +10,16 @@
 #include "rt.h"
 #include "scope.h"
 
-/* Announced thieves. The owner's inline pop (adapt__deque_take,
- * <adapt/tasks.h>) loads the thieves' word, stores tail, loads head and
- * loads the word again, with no fence; it keeps that result only if the
- * word showed no announced thief and did not change. A thief announces
+/* Announced thieves (docs/design.md, "Spawned tasks"). The owner's inline
+ * pop (adapt__deque_take, <adapt/tasks.h>) loads its deque's thieves' word
+ * (on the head's cache line), stores tail, loads head and loads the word
+ * again, with no fence; it keeps that result only if the word showed no
+ * announced thief and did not change, else it puts the entry back and the
+ * library pops (adapt__deque_take_fenced, deque.h). A thief announces
  * itself (a seq_cst add of ADAPT__THIEVES_ENTER: the count and the number
- * of announcements) and calls membarrier(2) before it touches a head, and
- * withdraws (a release subtract of 1) after its last access to the deque.
- * For a pop that kept its result, either
+ * of announcements) and calls membarrier(2) before it touches the head,
+ * and withdraws (a release subtract of 1) after its last access to the
+ * deque. For a pop that kept its result, either
  *  - the announcement came after the second load of the word: each CPU
  *    running the owner passed a full barrier after that load (membarrier's
  *    guarantee) and before the thief's increment of head, so the thief's
@@ -26,31 +28,30 @@
  *  - or every announcement had been withdrawn by the first load (count 0,
  *    word unchanged): that acquire load reads the withdrawal, so the
  *    load of head sees every increment and restore those thieves made.
- * Any other pop sees the count or the change and takes the THE protocol's
- * seq_cst pair. Where membarrier is not used (adapt__rt.membarrier 0) the
- * word keeps a permanent count of 1 and every pop fences, as before. One
- * membarrier per steal attempt on a deque that looked non-empty: a theft
- * of a spawned task is rare beside its owner's pops (fib(30) on 2 workers:
- * about 15 thefts against 1.3 million pops). */
+ * model/announce.pml checks it with a store buffer. Where membarrier is
+ * not used (adapt__rt.membarrier 0) the word keeps a permanent count of 1
+ * and every pop fences. One membarrier per steal attempt on a deque that
+ * looked non-empty: a theft of a spawned task is rare beside its owner's
+ * pops (fib(30) on 2 workers: about 8 thefts against 1.3 million pops). */
 
 /* 1 once the calling thief may touch heads; 0 if the membarrier failed
  * (the thief then takes nothing). */
-static int thieves_enter(void) {
+static int thieves_enter(adapt__deque *d) {
   if (!adapt__rt.membarrier) return 1;
   /* seq_cst: the increment is visible before the membarrier below starts,
    * so every owner load of the word after the barrier it causes sees it. */
-  atomic_fetch_add_explicit(&adapt__rt.thieves, ADAPT__THIEVES_ENTER, memory_order_seq_cst);
+  atomic_fetch_add_explicit(&d->thieves, ADAPT__THIEVES_ENTER, memory_order_seq_cst);
   if (adapt__membarrier() == 0) return 1;
   /* release: as in thieves_leave (nothing touched). */
-  atomic_fetch_sub_explicit(&adapt__rt.thieves, 1, memory_order_release);
+  atomic_fetch_sub_explicit(&d->thieves, 1, memory_order_release);
   return 0;
 }
 
-static void thieves_leave(void) {
+static void thieves_leave(adapt__deque *d) {
   if (!adapt__rt.membarrier) return;
   /* release: pairs with the acquire first load of the word in
    * adapt__deque_take (this thief's stores of head are visible after it). */
-  atomic_fetch_sub_explicit(&adapt__rt.thieves, 1, memory_order_release);
+  atomic_fetch_sub_explicit(&d->thieves, 1, memory_order_release);
 }
 
 int adapt__deque_init(adapt__deque *d) {
@@ -59,7 +60,8 @@ int adapt__deque_init(adapt__deque *d) {
   atomic_init(&d->lock, 0);
   d->limit = adapt__deque_limit(0);
   d->sleepers = &adapt__rt.sleepers;
-  d->thieves = &adapt__rt.thieves;
+  /* Without membarrier, a permanent count of one: every pop fences. */
+  atomic_init(&d->thieves, adapt__rt.membarrier ? 0u : 1u);
   d->slots = malloc(sizeof(adapt__spawned) * ADAPT_DEQUE_CAP);
   return d->slots ? 0 : -ENOMEM;
 }
@@ -146,9 +148,9 @@ int adapt__deque_steal(adapt__deque *d, int thief, adapt__spawned *out, int *res
   *restored = 0;
   *refused = 0;
   /* relaxed pre-check without the lock (hint). */
-  if (!adapt__deque_nonempty(d, memory_order_relaxed) || !thieves_enter()) return 0;
+  if (!adapt__deque_nonempty(d, memory_order_relaxed) || !thieves_enter(d)) return 0;
   int got = steal_locked(d, thief, out, restored, refused);
-  thieves_leave();
+  thieves_leave(d);
   return got;
 }
 

@@ -54,11 +54,16 @@ _Static_assert(ADAPT_DEQUE_CAP == ADAPT__DEQUE_CAP,
 typedef struct adapt__deque {
   /* --- Thieves: head and the lock (owner takes it only on a conflict) --- */
   _Alignas(ADAPT_CACHE_LINE) atomic_size_t head;
+  /* The thieves' word (<adapt/tasks.h>, ADAPT__THIEVES_*): the thieves
+   * announced to the owner's unfenced pops, and the announcements so far
+   * (deque.c, "Announced thieves"). Written by thieves only. */
+  atomic_size_t thieves;
   atomic_int lock;
   /* tail is ADAPT__DEQUE_HEAD_GAP (64) bytes after head, where the inline
-   * pops of <adapt/tasks.h> read head (a cache line of 64 bytes or less
-   * keeps them apart; a larger ADAPT_CACHE_LINE puts both on one). */
-  char gap_[ADAPT__DEQUE_HEAD_GAP - sizeof(atomic_size_t) - sizeof(atomic_int)];
+   * pops of <adapt/tasks.h> read head and the thieves' word (a cache line
+   * of 64 bytes or less keeps them apart; a larger ADAPT_CACHE_LINE puts
+   * them on one). */
+  char gap_[ADAPT__DEQUE_HEAD_GAP - 2 * sizeof(atomic_size_t) - sizeof(atomic_int)];
   /* --- Owner: tail (read by thieves), then owner-only fields; from tail
    * on, the layout of adapt__deque_end (<adapt/tasks.h>) --- */
   atomic_size_t tail;
@@ -69,7 +74,6 @@ typedef struct adapt__deque {
   size_t limit;
   atomic_int *sleepers;        /* &adapt__rt.sleepers */
   struct adapt__worker *owner; /* the worker holding it (adapt__worker_new) */
-  atomic_size_t *thieves;      /* &adapt__rt.thieves */
 } adapt__deque;
 
 #define ADAPT__DEQUE_SAME(f, g)                                                                    \
@@ -81,10 +85,12 @@ ADAPT__DEQUE_SAME(slots, slots);
 ADAPT__DEQUE_SAME(limit, limit);
 ADAPT__DEQUE_SAME(sleepers, sleepers);
 ADAPT__DEQUE_SAME(owner, owner);
-ADAPT__DEQUE_SAME(thieves, thieves);
 #undef ADAPT__DEQUE_SAME
 _Static_assert(offsetof(adapt__deque, tail) - offsetof(adapt__deque, head) == ADAPT__DEQUE_HEAD_GAP,
                "head is not ADAPT__DEQUE_HEAD_GAP (tasks.h) bytes before tail");
+_Static_assert(offsetof(adapt__deque, tail) - offsetof(adapt__deque, thieves) ==
+                   ADAPT__DEQUE_THIEVES_GAP,
+               "the thieves' word is not ADAPT__DEQUE_THIEVES_GAP (tasks.h) bytes before tail");
 
 /* The owner's end of d, as the inline adapt_spawn/adapt_sync see it. */
 static inline adapt__deque_end *adapt__deque_end_of(adapt__deque *d) {
@@ -155,6 +161,17 @@ static inline void adapt__deque_publish(adapt__deque *d) {
  * owner's; 0: a thief took it (tail restored to t + 1). */
 int adapt__deque_pop_conflict(adapt__deque *d, size_t t);
 
+/* Owner: the THE pop's decision for entry t = tail - 1 (1: the owner's;
+ * 0: head is past it, adapt__deque_pop_conflict decides): unfenced when
+ * adapt__deque_take (<adapt/tasks.h>) is sure, else the seq_cst pair. */
+static inline int adapt__deque_take_fenced(adapt__deque *d, size_t t) {
+  if (adapt__deque_take(adapt__deque_end_of(d), t)) return 1;
+  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
+   * (pairs with the thief's seq_cst increment of head and load of tail). */
+  atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
+  return atomic_load_explicit(&d->head, memory_order_seq_cst) <= t;
+}
+
 /* Owner: pop the newest task if the tail is above `floor`: its slot, valid
  * until the owner's next push (read what you need before running it), or
  * NULL if there is none above floor (or a thief took the last one). */
@@ -165,8 +182,7 @@ static inline adapt__spawned *adapt__deque_pop_slot(adapt__deque *d, size_t floo
   size_t t = tl - 1;
   /* The owner half of the THE Dekker pair, unfenced while no thief is
    * announced (adapt__deque_take, <adapt/tasks.h>; deque.c). */
-  if (!adapt__deque_take(adapt__deque_end_of(d), t) && !adapt__deque_pop_conflict(d, t))
-    return NULL;
+  if (!adapt__deque_take_fenced(d, t) && !adapt__deque_pop_conflict(d, t)) return NULL;
   return &d->slots[t % ADAPT_DEQUE_CAP];
 }
 /* Owner: adapt__deque_pop_slot for a pop that expects an entry (adapt_sync
@@ -178,8 +194,7 @@ static inline adapt__spawned *adapt__deque_pop_slot_hot(adapt__deque *d, size_t 
   if (tl <= floor) return NULL;
   size_t t = tl - 1;
   /* As in adapt__deque_pop_slot. */
-  if (!adapt__deque_take(adapt__deque_end_of(d), t) && !adapt__deque_pop_conflict(d, t))
-    return NULL;
+  if (!adapt__deque_take_fenced(d, t) && !adapt__deque_pop_conflict(d, t)) return NULL;
   adapt__spawned *e = &d->slots[t % ADAPT_DEQUE_CAP];
   if (!e) __builtin_unreachable(); /* an element of an array */
   return e;

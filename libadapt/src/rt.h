@@ -76,11 +76,6 @@ typedef struct adapt__runtime {
    * worker.h `looking`): counted from the thread's start, out while it
    * runs a piece or an entry it stole, back after. Relaxed: a hint. */
   _Alignas(ADAPT_CACHE_LINE) atomic_int idle;
-  /* The thieves' word (<adapt/tasks.h>, ADAPT__THIEVES_*): the thieves
-   * announced to the owners' unfenced pops, and the announcements so far
-   * (deque.c, "Announced thieves"). Read by every inline pop, written by
-   * thieves only. */
-  _Alignas(ADAPT_CACHE_LINE) atomic_size_t thieves;
 } adapt__runtime;
 
 extern adapt__runtime adapt__rt;

@@ -37,9 +37,6 @@ static int configure(const adapt_config *cfg, int npus, int lazy) {
   adapt__rt.spin_us = st.spin_us;
   adapt__rt.steal_timeout_us = st.steal_timeout_us;
   adapt__rt.membarrier = n <= ADAPT_MEMBARRIER_MAX_WORKERS && adapt__idle_setup();
-  /* relaxed: no worker runs yet. Without membarrier, a permanent count of
-   * one: every inline pop fences (deque.c, "Announced thieves"). */
-  atomic_store_explicit(&adapt__rt.thieves, adapt__rt.membarrier ? 0u : 1u, memory_order_relaxed);
   adapt__rt.stats_at_exit = st.stats;
   adapt__rt.seq = st.seq;
   adapt__rt.nested_sched = st.nested_sched;
@@ -158,8 +155,7 @@ static void after_fork_child(void) {
   atomic_store_explicit(&adapt__rt.regions, 0, memory_order_relaxed);
   atomic_store_explicit(&adapt__rt.finalize_waiting, 0, memory_order_relaxed);
   atomic_store_explicit(&adapt__rt.sleepers, 0, memory_order_relaxed);
-  atomic_store_explicit(&adapt__rt.idle, 0, memory_order_relaxed);     /* no pool thread here */
-  atomic_store_explicit(&adapt__rt.thieves, 1u, memory_order_relaxed); /* init sets it */
+  atomic_store_explicit(&adapt__rt.idle, 0, memory_order_relaxed); /* no pool thread here */
   atomic_fetch_add_explicit(&adapt__rt.generation, 1, memory_order_relaxed);
   if (adapt__rt.workers) abandoned_workers = adapt__rt.workers;
   adapt__rt.workers = NULL;

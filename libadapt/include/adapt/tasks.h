@@ -172,16 +172,7 @@ typedef struct adapt__deque_end {
   size_t limit;                /* a push below it needs no look at the head */
   const int *sleepers;         /* atomic: idle workers asleep (runtime-wide) */
   struct adapt__worker *owner; /* the worker whose deque it is */
-  const size_t *thieves;       /* atomic: the thieves' announcements (runtime-wide) */
 } adapt__deque_end;
-
-/* The thieves' word (adapt__deque_end.thieves): the thieves between their
- * announcement and their withdrawal in the low bits (a permanent 1 where
- * owners must always fence), the announcements so far above them. A
- * thief's announcement adds ADAPT__THIEVES_ENTER, its withdrawal
- * subtracts 1. */
-#define ADAPT__THIEVES_COUNT ((size_t)0xffff)
-#define ADAPT__THIEVES_ENTER ((size_t)0x10001)
 
 /* The deque's head (atomic: the thieves' end) is ADAPT__DEQUE_HEAD_GAP
  * bytes before its tail, on the cache line before (the library asserts
@@ -192,38 +183,47 @@ ADAPT__PART const size_t *adapt__deque_head(const adapt__deque_end *d) {
   return (const size_t *)(const void *)((const char *)d - ADAPT__DEQUE_HEAD_GAP);
 }
 
-/* The owner's pop of entry t = tail - 1 (inline adapt_sync, adapt_join):
- * nonzero if it won; else a thief may be taking it, and the caller puts
- * it back (adapt__deque_put_back) for the library to decide under the
- * deque's lock. While no thief is announced, before and after the store of
- * tail and the load of head (the thieves' word unchanged), the pop pays no
- * fence: a thief announces itself, then calls membarrier(2), before it
- * touches a head (libadapt/src/deque.c, "Announced thieves"). */
-ADAPT__PART int adapt__deque_take(adapt__deque_end *d, size_t t) {
-  /* acquire: pairs with a thief's release withdrawal (adapt__thieves_leave):
-   * the stores of head of its steals are visible to the load of head. */
-  size_t before = __atomic_load_n(d->thieves, __ATOMIC_ACQUIRE);
-  if (__builtin_expect((before & ADAPT__THIEVES_COUNT) == 0, 1)) {
-    /* relaxed, with compiler barriers: the owner half of an asymmetric
-     * Dekker pair with the announcing thief's membarrier, which orders
-     * these three accesses for the CPU unless the second load of the word
-     * sees the announcement (then the fenced pop below). */
-    __atomic_store_n(&d->tail, t, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    size_t h = __atomic_load_n(adapt__deque_head(d), __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(__atomic_load_n(d->thieves, __ATOMIC_RELAXED) == before, 1)) return h <= t;
-  }
-  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
-   * (pairs with the thief's seq_cst increment of head and load of tail). */
-  __atomic_store_n(&d->tail, t, __ATOMIC_SEQ_CST);
-  return __atomic_load_n(adapt__deque_head(d), __ATOMIC_SEQ_CST) <= t;
+/* The deque's thieves' word (atomic), on the head's cache line,
+ * ADAPT__DEQUE_THIEVES_GAP bytes before its tail (the library asserts it):
+ * the thieves between their announcement and their withdrawal in the low
+ * bits (a permanent 1 where pops must always fence), the announcements so
+ * far above them. A thief's announcement adds ADAPT__THIEVES_ENTER, its
+ * withdrawal subtracts 1. */
+#define ADAPT__DEQUE_THIEVES_GAP 56
+#define ADAPT__THIEVES_COUNT ((size_t)0xffff)
+#define ADAPT__THIEVES_ENTER ((size_t)0x10001)
+ADAPT__PART const size_t *adapt__deque_thieves(const adapt__deque_end *d) {
+  return (const size_t *)(const void *)((const char *)d - ADAPT__DEQUE_THIEVES_GAP);
 }
-/* Undo adapt__deque_take(d, t). */
-ADAPT__PART void adapt__deque_put_back(adapt__deque_end *d, size_t t) {
+
+/* The owner's pop of entry t = tail - 1 (inline adapt_sync, adapt_join),
+ * with no fence: nonzero if it won; 0, with the entry put back (tail
+ * t + 1), if a thief may be taking it, or if a thief is or was announced
+ * meanwhile (the thieves' word counts one, or changed): the caller then
+ * calls the library, which decides with the THE protocol's fence or under
+ * the deque's lock. A thief announces itself, then calls membarrier(2),
+ * before it touches a head (libadapt/src/deque.c, "Announced thieves"). */
+ADAPT__PART int adapt__deque_take(adapt__deque_end *d, size_t t) {
+  const size_t *word = adapt__deque_thieves(d);
+  /* acquire: pairs with a thief's release withdrawal (thieves_leave,
+   * deque.c): the stores of head of its steals are visible to the load of
+   * head below. */
+  size_t before = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+  /* A relaxed store, a compiler barrier, an acquire load of head (no later
+   * load moves above it): the owner half of an asymmetric Dekker pair with
+   * the announcing thief's membarrier, which orders these accesses for the
+   * CPU unless the second load of the word sees the announcement. */
+  __atomic_store_n(&d->tail, t, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  size_t h = __atomic_load_n(adapt__deque_head(d), __ATOMIC_ACQUIRE);
+  if (__builtin_expect(h <= t && __atomic_load_n(word, __ATOMIC_RELAXED) == before &&
+                           (before & ADAPT__THIEVES_COUNT) == 0,
+                       1))
+    return 1;
   /* release: pairs with a thief's seq_cst load of tail (the slot, and a
    * child's frame, written before the push's store, stay visible). */
   __atomic_store_n(&d->tail, t + 1, __ATOMIC_RELEASE);
+  return 0;
 }
 
 /* adapt__scope_layout.magic of an open scope. */
@@ -390,7 +390,7 @@ static inline int adapt__spawn_inline(adapt_scope *scope, void (*fn)(void *arg),
   return 0;
 }
 
-static inline int adapt__sync_inline(adapt_scope *scope) {
+ADAPT__PART int adapt__sync_inline(adapt_scope *scope) {
   adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
   if (__builtin_expect(!s || s->thread != ADAPT__THREAD_SELF() || s->key != adapt__tls_frames << 2,
                        0))
@@ -400,14 +400,11 @@ static inline int adapt__sync_inline(adapt_scope *scope) {
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
   if (__builtin_expect(t <= s->floor, 0)) return (adapt_sync)(scope);
   t--;
-  int won = adapt__deque_take(d, t);
+  /* The entry is the scope's (the owner wrote the slot; thieves only read
+   * it), and no thief may be taking it; else the library decides. */
   adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
-  if (__builtin_expect(!won || e->scope != (struct adapt__scope *)(void *)s, 0)) {
-    /* A thief may be taking it, or it is not the scope's: the library
-     * decides under the deque's lock. */
-    adapt__deque_put_back(d, t);
+  if (__builtin_expect(e->scope != (struct adapt__scope *)(void *)s || !adapt__deque_take(d, t), 0))
     return (adapt_sync)(scope);
-  }
   void (*fn)(void *) = e->fn; /* read the slot before fn may push */
   void *arg = e->arg;
   /* A spawned task is its own context: adapt_cancel inside it never
@@ -486,7 +483,7 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
  * (tail == index + 1: the join is in order and nothing popped it; a task
  * already run has index ADAPT__CHILD_RAN) and the THE pop wins: run it
  * here from the frame and close the frame; else the function. */
-static inline int adapt__join_inline(adapt_child *child) {
+ADAPT__PART int adapt__join_inline(adapt_child *child) {
   adapt__child_layout *c = (adapt__child_layout *)(void *)child;
   unsigned f = adapt__tls_frames;
   if (__builtin_expect(!c || c->thread != ADAPT__THREAD_SELF() || c->key != f << 2, 0))
@@ -496,10 +493,8 @@ static inline int adapt__join_inline(adapt_child *child) {
   /* relaxed: only the owner writes tail. */
   if (__builtin_expect(__atomic_load_n(&d->tail, __ATOMIC_RELAXED) != t + 1, 0))
     return (adapt_join)(child);
-  if (__builtin_expect(!adapt__deque_take(d, t), 0)) {
-    adapt__deque_put_back(d, t); /* a thief may be taking it: the library decides */
-    return (adapt_join)(child);
-  }
+  if (__builtin_expect(!adapt__deque_take(d, t), 0))
+    return (adapt_join)(child); /* a thief may be taking it: the library decides */
   /* A task is its own context, as in adapt__sync_inline. */
   adapt__tls_tasks++;
   c->fn(c->arg);
