@@ -6,14 +6,14 @@
  * store followed by a fence. One owner, NTH thieves.
  *
  * Owner (worker 0): pushes N entries (release stores of tail: buffered),
- * then pops them back one by one with the inline take:
- *   before = word; tail = t (buffered); h = head; won if h <= t and the
- *   word is still before, with no thief counted; else tail = t + 1
- * and when that fails, the library's adapt__deque_take_fenced (the same
- * attempt, then tail = t seq_cst: buffered, then drained; won = head <= t)
- * and, when it lost, the conflict path (tail = t + 1; lock; tail = t,
- * seq_cst; head > t ? give up : take; unlock).
- * Thieves: NATT attempts each (1; 2 verifies in about 5 s): the relaxed pre-check (head < tail);
+ * then pops them back one by one with adapt__deque_take:
+ *   before = word; tail = t (buffered); h = head; if the word changed or
+ *   before counts a thief: tail = t (seq_cst: buffered, then drained),
+ *   h = head; won = h <= t, else tail = t + 1;
+ * when the inline pop lost, the library's pop (the same take, then the
+ * conflict path: tail = t + 1; lock; tail = t, seq_cst; head > t ? give
+ * up : take; unlock).
+ * Thieves: NATT attempts each: the relaxed pre-check (head < tail);
  * announce (one atomic add to the count and the announcements);
  * membarrier (returns once the owner's buffer has drained at some moment:
  * its full barrier, between two of its instructions); lock; head + 1
@@ -38,7 +38,7 @@
 #define NTH 2
 #endif
 #ifndef NATT
-#define NATT 1
+#define NATT 2
 #endif
 #ifndef N
 #define N 2
@@ -66,8 +66,8 @@ end: do
   od
 }
 
-/* adapt__deque_take: the unfenced attempt; on failure the entry is put
- * back (tail = t + 1) */
+/* adapt__deque_take: unfenced while no thief is announced, else the THE
+ * pair; a lost entry is put back (tail = t + 1) */
 inline attempt(t, won) {
 #if SEEDED_BUG == 3
   b_ann = 255; b_cnt = 0;                      /* BUG: no first load */
@@ -78,10 +78,15 @@ inline attempt(t, won) {
   h = head;                                    /* acquire */
   d_step { w_ann = announced; w_cnt = count };  /* relaxed */
 #if SEEDED_BUG == 2 || SEEDED_BUG == 3
-  won = (h <= t && w_cnt == 0);                /* BUG: the count alone */
+  if :: w_cnt != 0 ->                          /* BUG: the count alone */
 #else
-  won = (h <= t && w_ann == b_ann && w_cnt == b_cnt && b_cnt == 0);
+  if :: w_ann != b_ann || w_cnt != b_cnt || b_cnt != 0 ->
 #endif
+       store_tail(t); drain();                 /* seq_cst store */
+       h = head                                /* seq_cst load */
+     :: else -> skip
+  fi;
+  won = (h <= t);
   if :: !won -> store_tail(t + 1) :: else -> skip fi
 }
 
@@ -97,14 +102,7 @@ active proctype owner() {
      t = i - 1;
      attempt(t, won);                         /* the inline adapt_join */
      if
-     :: !won ->                               /* the library: adapt__deque_take_fenced */
-        attempt(t, won);
-        if
-        :: !won ->
-           store_tail(t); drain();            /* seq_cst store */
-           won = (head <= t)                  /* seq_cst load */
-        :: else -> skip
-        fi
+     :: !won -> attempt(t, won)               /* the library's pop */
      :: else -> skip
      fi;
      if

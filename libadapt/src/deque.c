@@ -14,8 +14,8 @@
  * pop (adapt__deque_take, <adapt/tasks.h>) loads its deque's thieves' word
  * (on the head's cache line), stores tail, loads head and loads the word
  * again, with no fence; it keeps that result only if the word showed no
- * announced thief and did not change, else it puts the entry back and the
- * library pops (adapt__deque_take_fenced, deque.h). A thief announces
+ * announced thief and did not change, else it takes the THE protocol's
+ * seq_cst pair. A thief announces
  * itself (a seq_cst add of ADAPT__THIEVES_ENTER: the count and the number
  * of announcements) and calls membarrier(2) before it touches the head,
  * and withdraws (a release subtract of 1) after its last access to the

@@ -161,17 +161,6 @@ static inline void adapt__deque_publish(adapt__deque *d) {
  * owner's; 0: a thief took it (tail restored to t + 1). */
 int adapt__deque_pop_conflict(adapt__deque *d, size_t t);
 
-/* Owner: the THE pop's decision for entry t = tail - 1 (1: the owner's;
- * 0: head is past it, adapt__deque_pop_conflict decides): unfenced when
- * adapt__deque_take (<adapt/tasks.h>) is sure, else the seq_cst pair. */
-static inline int adapt__deque_take_fenced(adapt__deque *d, size_t t) {
-  if (adapt__deque_take(adapt__deque_end_of(d), t)) return 1;
-  /* seq_cst store then seq_cst load: the owner half of the THE Dekker pair
-   * (pairs with the thief's seq_cst increment of head and load of tail). */
-  atomic_store_explicit(&d->tail, t, memory_order_seq_cst);
-  return atomic_load_explicit(&d->head, memory_order_seq_cst) <= t;
-}
-
 /* Owner: pop the newest task if the tail is above `floor`: its slot, valid
  * until the owner's next push (read what you need before running it), or
  * NULL if there is none above floor (or a thief took the last one). */
@@ -182,7 +171,8 @@ static inline adapt__spawned *adapt__deque_pop_slot(adapt__deque *d, size_t floo
   size_t t = tl - 1;
   /* The owner half of the THE Dekker pair, unfenced while no thief is
    * announced (adapt__deque_take, <adapt/tasks.h>; deque.c). */
-  if (!adapt__deque_take_fenced(d, t) && !adapt__deque_pop_conflict(d, t)) return NULL;
+  if (!adapt__deque_take(adapt__deque_end_of(d), t) && !adapt__deque_pop_conflict(d, t))
+    return NULL;
   return &d->slots[t % ADAPT_DEQUE_CAP];
 }
 /* Owner: adapt__deque_pop_slot for a pop that expects an entry (adapt_sync
@@ -194,7 +184,8 @@ static inline adapt__spawned *adapt__deque_pop_slot_hot(adapt__deque *d, size_t 
   if (tl <= floor) return NULL;
   size_t t = tl - 1;
   /* As in adapt__deque_pop_slot. */
-  if (!adapt__deque_take_fenced(d, t) && !adapt__deque_pop_conflict(d, t)) return NULL;
+  if (!adapt__deque_take(adapt__deque_end_of(d), t) && !adapt__deque_pop_conflict(d, t))
+    return NULL;
   adapt__spawned *e = &d->slots[t % ADAPT_DEQUE_CAP];
   if (!e) __builtin_unreachable(); /* an element of an array */
   return e;

@@ -196,13 +196,14 @@ ADAPT__PART const size_t *adapt__deque_thieves(const adapt__deque_end *d) {
   return (const size_t *)(const void *)((const char *)d - ADAPT__DEQUE_THIEVES_GAP);
 }
 
-/* The owner's pop of entry t = tail - 1 (inline adapt_sync, adapt_join),
- * with no fence: nonzero if it won; 0, with the entry put back (tail
- * t + 1), if a thief may be taking it, or if a thief is or was announced
- * meanwhile (the thieves' word counts one, or changed): the caller then
- * calls the library, which decides with the THE protocol's fence or under
- * the deque's lock. A thief announces itself, then calls membarrier(2),
- * before it touches a head (libadapt/src/deque.c, "Announced thieves"). */
+/* The owner's pop of entry t = tail - 1 (inline adapt_sync, adapt_join;
+ * the library's pops): nonzero if it won; 0, with the entry put back (tail
+ * t + 1), if a thief may be taking it (the caller then calls the library,
+ * which decides under the deque's lock). No fence while no thief is
+ * announced: a thief announces itself in the deque's word, then calls
+ * membarrier(2), before it touches the head (libadapt/src/deque.c,
+ * "Announced thieves"); else, or if the word changed meanwhile, the THE
+ * protocol's seq_cst pair. */
 ADAPT__PART int adapt__deque_take(adapt__deque_end *d, size_t t) {
   const size_t *word = adapt__deque_thieves(d);
   /* acquire: pairs with a thief's release withdrawal (thieves_leave,
@@ -216,10 +217,16 @@ ADAPT__PART int adapt__deque_take(adapt__deque_end *d, size_t t) {
   __atomic_store_n(&d->tail, t, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   size_t h = __atomic_load_n(adapt__deque_head(d), __ATOMIC_ACQUIRE);
-  if (__builtin_expect(h <= t && __atomic_load_n(word, __ATOMIC_RELAXED) == before &&
-                           (before & ADAPT__THIEVES_COUNT) == 0,
-                       1))
-    return 1;
+  if (__builtin_expect(__atomic_load_n(word, __ATOMIC_RELAXED) != before ||
+                           (before & ADAPT__THIEVES_COUNT) != 0,
+                       0)) {
+    /* seq_cst store then seq_cst load: the owner half of the THE Dekker
+     * pair (pairs with the thief's seq_cst increment of head and load of
+     * tail). */
+    __atomic_store_n(&d->tail, t, __ATOMIC_SEQ_CST);
+    h = __atomic_load_n(adapt__deque_head(d), __ATOMIC_SEQ_CST);
+  }
+  if (__builtin_expect(h <= t, 1)) return 1;
   /* release: pairs with a thief's seq_cst load of tail (the slot, and a
    * child's frame, written before the push's store, stay visible). */
   __atomic_store_n(&d->tail, t + 1, __ATOMIC_RELEASE);
