@@ -383,12 +383,42 @@ struct compact_ops {
   Rule &rule;
   policy pol; /* of the call, for the parallel moves */
 
+  using V = value_t<It>;
+  /* remove_if of a trivial type of at most 16 bytes (an element reference,
+   * no proxy): branch-free, as copy_if's staging. */
+  static constexpr bool branch_free = !Rule::pairwise && std::is_trivial_v<V> &&
+                                      sizeof(V) <= 16 && std::is_same_v<ref_t<It>, V &>;
+
+  /* Branch-free: x (an element, read by the test in place) stored at
+   * o[c], c advanced by the test's result. o + c is at most x's position
+   * (a dead slot, or x itself), never an element still to be read. */
+  std::size_t keep_one(It o, std::size_t c, V &x) {
+    const bool keep = rule.keeps(x);
+    const V v = x;
+    *adv(o, c) = v;
+    return c + keep;
+  }
+
   /* Compacts the units [b, e) onto the end of s (which ends at or before
    * b); pairwise, an empty s keeps unit b (the master's first unit, or a
    * piece's: then pending). */
   void compact(seg &s, std::size_t b, std::size_t e) {
     It o = adv(first, s.start + s.len), x = adv(first, b), xe = adv(first, e);
-    if constexpr (Rule::pairwise) { /* o: one past the last kept */
+    if constexpr (branch_free) { /* eight a step, written out (as copy_if's stage_run) */
+      std::size_t c = 0, i = 0, n = e - b;
+      for (; n - i >= 8; i += 8, x += 8) {
+        c = keep_one(o, c, x[0]);
+        c = keep_one(o, c, x[1]);
+        c = keep_one(o, c, x[2]);
+        c = keep_one(o, c, x[3]);
+        c = keep_one(o, c, x[4]);
+        c = keep_one(o, c, x[5]);
+        c = keep_one(o, c, x[6]);
+        c = keep_one(o, c, x[7]);
+      }
+      for (; i < n; ++i, ++x) c = keep_one(o, c, *x);
+      o = adv(o, c);
+    } else if constexpr (Rule::pairwise) { /* o: one past the last kept */
       if (s.len == 0 && x != xe) {
         if (o != x) *o = std::move(*x);
         ++o, ++x;
