@@ -386,8 +386,8 @@ struct compact_ops {
   using V = value_t<It>;
   /* remove_if of a trivial type of at most 16 bytes (an element reference,
    * no proxy): branch-free, as copy_if's staging. */
-  static constexpr bool branch_free = !Rule::pairwise && std::is_trivial_v<V> &&
-                                      sizeof(V) <= 16 && std::is_same_v<ref_t<It>, V &>;
+  static constexpr bool branch_free =
+      !Rule::pairwise && std::is_trivial_v<V> && sizeof(V) <= 16 && std::is_same_v<ref_t<It>, V &>;
 
   /* Branch-free: x (an element, read by the test in place) stored at
    * o[c], c advanced by the test's result. o + c is at most x's position
