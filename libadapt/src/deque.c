@@ -10,16 +10,16 @@
 #include "rt.h"
 #include "scope.h"
 
-/* Announced thieves (docs/design.md, "Spawned tasks"). The owner's inline
- * pop (adapt__deque_take, <adapt/tasks.h>) loads its deque's thieves' word
- * (on the head's cache line), stores tail, loads head and loads the word
+/* Announced thieves (docs/design.md, "Spawned tasks"). The owner's pop
+ * (adapt__deque_take, <adapt/tasks.h>) loads its deque's thieves' word (on
+ * the head's cache line), stores tail, loads head and loads the word
  * again, with no fence; it keeps that result only if the word showed no
  * announced thief and did not change, else it takes the THE protocol's
- * seq_cst pair. A thief announces
- * itself (a seq_cst add of ADAPT__THIEVES_ENTER: the count and the number
- * of announcements) and calls membarrier(2) before it touches the head,
- * and withdraws (a release subtract of 1) after its last access to the
- * deque. For a pop that kept its result, either
+ * seq_cst pair. A thief announces itself (a seq_cst add of
+ * ADAPT__THIEVES_ENTER: the count and the number of announcements) and
+ * calls membarrier(2) before it touches the head, and withdraws (a release
+ * subtract of 1) after its last access to the deque. For a pop that kept
+ * its result, either
  *  - the announcement came after the second load of the word: each CPU
  *    running the owner passed a full barrier after that load (membarrier's
  *    guarantee) and before the thief's increment of head, so the thief's

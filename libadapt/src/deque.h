@@ -13,9 +13,9 @@
  *               unlock; fail }; take slot H-1; unlock
  * The seq_cst store-then-load on each side is the Dekker pair: the owner
  * and a thief cannot both take the last task. The owner's half pays no
- * fence while no thief is announced (deque.c, "Announced thieves"). Slots are written by the owner
- * before its release store of T (push) and read by a thief after its load of
- * T, or by the owner itself (a child frame's entry: the slot and the frame
+ * fence while no thief is announced (deque.c, "Announced thieves"). Slots
+ * are written by the owner before its release store of T (push) and read
+ * by a thief after its load of T, or by the owner itself (a child frame's entry: the slot and the frame
  * it points to, which the thief reads under the lock, scope.h). Indices only grow (slot = index mod capacity);
  * push fails when the deque is full and the task then runs at once. */
 #ifndef LIBADAPT_SRC_DEQUE_H

@@ -125,12 +125,13 @@ ADAPT_API int adapt_join(adapt_child *child);
  * in the deque's tail slot and publishes the tail; adapt_sync pops it (the
  * tail decremented, the head loaded and compared: no fence while no thief
  * is announced, adapt__deque_take), runs it under a cancellation barrier,
- * and closes the scope when
- * its counts balance. Anything else (a full deque, a theft, a sleeping
- * worker to wake, a top-level scope, a check that fails) calls the exported
- * function, which does the whole job. The atomics are GCC/Clang __atomic
- * builtins on plain fields (C++ includes this header; the library's side
- * of the same fields is C11 atomics of the same size). */
+ * and closes the scope when its counts balance. Anything else (a full
+ * deque, a theft, a sleeping worker to wake, a top-level scope, a check
+ * that fails) calls the exported function, which does the whole job. The
+ * atomics are GCC/Clang __atomic builtins on plain fields (C++ includes
+ * this header; the library's side of the same fields is C11 atomics of the
+ * same size). adapt_sync and adapt_join are always inlined: the work-first
+ * path is compiled into the caller. */
 
 struct adapt__worker;
 struct adapt__scope;
