@@ -56,7 +56,10 @@ typedef struct adapt__deque {
   _Alignas(ADAPT_CACHE_LINE) atomic_size_t head;
   /* The thieves' word (<adapt/tasks.h>, ADAPT__THIEVES_*): the thieves
    * announced to the owner's unfenced pops, and the announcements so far
-   * (deque.c, "Announced thieves"). Written by thieves only. */
+   * (deque.c, "Announced thieves"). Written by thieves only: a seq_cst add
+   * before their membarrier, a release subtract after their steal; read by
+   * the owner's pop, acquire before its store of tail, relaxed after its
+   * load of head. */
   atomic_size_t thieves;
   atomic_int lock;
   /* tail is ADAPT__DEQUE_HEAD_GAP (64) bytes after head, where the inline
