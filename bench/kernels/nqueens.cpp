@@ -40,7 +40,7 @@ struct nq_ctx {
 static long nq_adapt_row(int n, int row, unsigned cols, unsigned d1, unsigned d2,
                          const adapt_attr *attr);
 
-static void nq_body(size_t b, size_t e, void *p) {
+static inline void nq_body(size_t b, size_t e, void *p) {
   const nq_ctx *c = (const nq_ctx *)p;
   unsigned busy = c->cols | c->d1 | c->d2;
   for (size_t i = b; i < e; i++) {

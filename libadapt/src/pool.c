@@ -4,6 +4,7 @@
 
 #include "frame.h"
 #include "idle.h"
+#include "lazy.h"
 #include "thief.h"
 #include "topology.h"
 #include "worker.h"
@@ -32,6 +33,10 @@ static void *worker_main(void *arg) {
   adapt__worker *w = arg;
   adapt__set_self(w);
   adapt__tls_pool_thread = 1;
+  /* adapt_for's inline nested path (<adapt/loop.h>): every call this
+   * thread makes is nested. */
+  adapt__tls_loop = adapt__loop_bits(w);
+  adapt__tls_loop_grain = adapt__rt.seq.grain;
   if (adapt__rt.bind) adapt__topology_bind(w->id);
   unsigned spins = 0;
   w->fails = 0;

@@ -135,14 +135,9 @@ int adapt__region_start(adapt__worker **wp, int *region, const char *fn) {
   }
   adapt__set_self(w);
   adapt__tls_frames = 1;
-  /* adapt_for's inline nested path (<adapt/loop.h>): lazy loops run plain
-   * on a worker no thief can reach. Both stay until the region ends. */
-  adapt__tls_loop = !adapt__worker_alone(w) ? 0u
-                    : adapt__rt.nested_sched == ADAPT_SCHED_LAZY_DF ||
-                            adapt__rt.nested_sched == ADAPT_SCHED_LAZY_DF2 ||
-                            adapt__rt.nested_sched == ADAPT_SCHED_LAZY_BF
-                        ? ADAPT__LOOP_LAZY | ADAPT__LOOP_DEFAULT
-                        : ADAPT__LOOP_LAZY;
+  /* adapt_for's inline nested path (<adapt/loop.h>). Both stay until the
+   * region ends. */
+  adapt__tls_loop = adapt__loop_bits(w);
   adapt__tls_loop_grain = adapt__rt.seq.grain;
   tls_region_fn = fn;
   tls_region_kind = kind;

@@ -5,7 +5,9 @@
  * blocks; three levels of nested loops with schedulers mixed across levels;
  * loops inside spawned tasks and tasks inside loops; fib and nqueens through
  * nested parallel loops; a thief taking part of a nested lazy loop while
- * its owner is inside a body; nested loops on a solo worker; loops from
+ * its owner is inside a body; a nested lazy loop run inline on a worker
+ * thieves can reach, handing its rest over once a theft leaves the deque
+ * hungry; nested loops on a solo worker; loops from
  * threads that are not workers; the per-call worker limit
  * (adapt_attr.max_workers); bad input and the names. The environment
  * (ADAPT_SCHED, ADAPT_GRAIN) is covered by test_sched_env.c, the hybrid claim heuristic by test_hybrid.c (white-box),
@@ -17,6 +19,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sched_test.h"
 
@@ -404,6 +407,103 @@ static void test_lazy_thief_mid_nested(void **state) {
   }
 }
 
+/* --- A nested lazy loop run inline on a worker thieves can reach ------ */
+
+/* The outer loop (lazy DF or DF2, NOUT indices) leaves the threshold's
+ * entries in its owner's deque when its index 0 begins a nested loop of
+ * the same scheduler: that loop runs inline (<adapt/loop.h>: it leaves
+ * adapt_last_error() as it was, which the library's path clears). Its
+ * index 0 waits (up to 2 s) until a thief has taken an outer piece; then
+ * the deque looks hungry, the inline loop hands its rest to the library,
+ * and index 1 waits until a thief runs one of its indices. Every index of
+ * both loops runs exactly once. A second round cancels the inline loop at
+ * its index 2: -ECANCELED with its detail, indices 0..2 ran once, none
+ * twice (a thief may have run some of a handed-over rest), the outer loop
+ * not cancelled. */
+enum { HAND_N = 64, HAND_OUT = 4 };
+typedef struct handoff {
+  adapt_sched s;
+  int owner, cancel_at; /* cancel_at < 0: no cancel */
+  atomic_uchar hits[HAND_N], outer_hits[HAND_OUT];
+  atomic_int outer_elsewhere, inner_elsewhere;
+  int rc, kept_error, cancel_detail, outer_cancelled;
+} handoff;
+
+static void wait_flag(atomic_int *flag) {
+  for (int k = 0; k < 2000 && !atomic_load(flag); k++) adapt_test_spin_ns(1000000);
+}
+
+static void handoff_inner(size_t b, size_t e, void *ctx) {
+  handoff *h = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&h->hits[i], 1, memory_order_relaxed);
+    if (adapt_worker_id() != h->owner) atomic_store(&h->inner_elsewhere, 1);
+    if (h->cancel_at >= 0) {
+      if (i == (size_t)h->cancel_at) adapt_cancel();
+      continue;
+    }
+    if (i == 0) wait_flag(&h->outer_elsewhere);
+    if (i == 1) wait_flag(&h->inner_elsewhere);
+  }
+}
+
+static void handoff_outer(size_t b, size_t e, void *ctx) {
+  handoff *h = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&h->outer_hits[i], 1, memory_order_relaxed);
+    if (i != 0) {
+      if (adapt_worker_id() != h->owner) atomic_store(&h->outer_elsewhere, 1);
+      continue;
+    }
+    adapt_attr bad = {0};
+    BODY_CHECK(adapt_for(0, 1, NULL, NULL, &bad) == -EINVAL); /* sets the detail */
+    adapt_attr a = {0};
+    a.sched = h->s;
+    a.grain = 1;
+    h->rc = adapt_for(0, HAND_N, handoff_inner, h, &a);
+    h->kept_error = strstr(adapt_last_error(), "body is NULL") != NULL;
+    h->cancel_detail = strstr(adapt_last_error(), "adapt_for: cancelled by a body") != NULL;
+    h->outer_cancelled = adapt_cancelled();
+  }
+}
+
+static void handoff_run(handoff *h, adapt_sched s, int cancel_at) {
+  memset(h, 0, sizeof *h);
+  h->s = s;
+  h->cancel_at = cancel_at;
+  h->owner = adapt_worker_id();
+  reset_body_errors();
+  adapt_attr a = {0};
+  a.sched = s;
+  a.grain = 1;
+  assert_int_equal(adapt_for(0, HAND_OUT, handoff_outer, h, &a), 0);
+  assert_no_body_errors();
+  for (int j = 0; j < HAND_OUT; j++) assert_int_equal(atomic_load(&h->outer_hits[j]), 1);
+  assert_int_equal(h->outer_cancelled, 0);
+}
+
+static void test_lazy_inline_handoff(void **state) {
+  const adapt_sched ss[] = {ADAPT_SCHED_LAZY_DF, ADAPT_SCHED_LAZY_DF2};
+  assert_int_equal(adapt_test_workers(2), 0);
+  for (int i = 0; i < 2; i++) {
+    handoff h;
+    handoff_run(&h, ss[i], -1);
+    assert_int_equal(h.rc, 0);
+    assert_int_equal(h.kept_error, 1);
+    size_t bad = 0;
+    for (int j = 0; j < HAND_N; j++) bad += atomic_load(&h.hits[j]) != 1;
+    assert_int_equal(bad, 0);
+    assert_int_equal(atomic_load(&h.outer_elsewhere), 1);
+    assert_int_equal(atomic_load(&h.inner_elsewhere), 1);
+
+    handoff_run(&h, ss[i], 2);
+    assert_int_equal(h.rc, -ECANCELED);
+    assert_int_equal(h.cancel_detail, 1);
+    for (int j = 0; j < HAND_N; j++) assert_true(atomic_load(&h.hits[j]) <= 1);
+    for (int j = 0; j < 3; j++) assert_int_equal(atomic_load(&h.hits[j]), 1);
+  }
+}
+
 /* --- Nested loops in a region run on a solo worker -------------------- */
 
 /* A thread started by a body while the pool is busy runs its region on its
@@ -626,6 +726,7 @@ static const sched_case cases[] = {
     {"test_loops_in_tasks", test_loops_in_tasks, 0},
     {"test_foreign_threads", test_foreign_threads, 0},
     {"test_lazy_thief_mid_nested", test_lazy_thief_mid_nested, 0},
+    {"test_lazy_inline_handoff", test_lazy_inline_handoff, 0},
     {"test_solo_nested", test_solo_nested, 0},
     {"test_fib_loops/fib", test_fib_loops, 1},
     {"test_fib_loops", test_fib_loops, 0}, /* the scheduler changes with the depth */

@@ -190,6 +190,34 @@ ADAPT_API int adapt__for_cancelled(void);
    ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF | ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF2 |  \
    ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_BF)
 
+/* The threshold each adapt_sched value has on the hungry inline path
+ * (adapt__tls_loop's ADAPT__LOOP_HUNGRY), 2 bits per value: 1 lazy DF, 2
+ * lazy DF2, 3 DEFAULT (the nested default's, from adapt__tls_loop), 0 the
+ * others (run by the library). */
+#define ADAPT__LOOP_THR                                                                            \
+  (3u << 2u * ADAPT_SCHED_DEFAULT | 1u << 2u * ADAPT_SCHED_LAZY_DF |                               \
+   2u << 2u * ADAPT_SCHED_LAZY_DF2)
+
+/* The rest [first, last) of a nested lazy DF (threshold 1) or DF2 (2) loop
+ * that adapt__for_inline ran inline on a worker thieves can reach, from the
+ * chunk before which the worker's deque looked hungry: run as adapt_for's
+ * nested lazy path runs a loop (its upper half exposed at once), in chunks
+ * of g (>= 1). 0, or -ECANCELED (adapt_last_error() set) when a body of
+ * the rest cancelled it. first < last, body not NULL. Out of line. */
+ADAPT_API int adapt__for_lazy_rest(size_t first, size_t last,
+                                   void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
+                                   size_t g, unsigned threshold);
+
+/* Does the deque d of the calling thread's worker look hungry to a lazy
+ * loop of threshold thr (fewer than thr entries)? relaxed: a hint, as the
+ * library's adapt__deque_size: a theft seen late exposes work one chunk
+ * later. */
+static inline int adapt__loop_hungry(const adapt__deque_end *d, unsigned thr) {
+  const size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
+  const size_t h = __atomic_load_n(adapt__deque_head(d), __ATOMIC_RELAXED);
+  return (ptrdiff_t)(t - h) < (ptrdiff_t)thr;
+}
+
 /* The inline loop's cancel flag set (relaxed: the loop runs on this thread
  * alone, and adapt_cancel's store is this thread's, in a body); read as a
  * plain int through the builtins, as C++ declares it. */
@@ -216,6 +244,36 @@ adapt__loop_chunks(size_t first, size_t last, size_t g, void (*body)(size_t, siz
       b = e;
     } while (b < last && !__builtin_expect(adapt__loop_cancel_seen(cancelled), 0));
   }
+}
+
+/* [first, last) run on this thread in chunks of g (>= 1) as a lazy DF or
+ * DF2 loop of threshold thr on a worker thieves can reach: before each
+ * chunk but the last, the hunger check; hungry, the rest goes to
+ * adapt__for_lazy_rest, whose result is returned. *cancelled read after
+ * each chunk, before the next one (first < last, body not NULL). */
+static inline __attribute__((always_inline)) int
+adapt__loop_chunks_hungry(size_t first, size_t last, size_t g, unsigned thr,
+                          void (*body)(size_t, size_t, void *), void *ctx,
+                          ADAPT__ATOMIC_INT *cancelled) {
+  const adapt__deque_end *d = adapt__tls_dq;
+  if (g == 1) {
+    size_t i = first;
+    do {
+      if (__builtin_expect(last - i > 1 && adapt__loop_hungry(d, thr), 0))
+        return adapt__for_lazy_rest(i, last, body, ctx, 1, thr);
+      body(i, i + 1, ctx);
+    } while (++i < last && !__builtin_expect(adapt__loop_cancel_seen(cancelled), 0));
+  } else {
+    size_t b = first;
+    do {
+      if (__builtin_expect(last - b > g && adapt__loop_hungry(d, thr), 0))
+        return adapt__for_lazy_rest(b, last, body, ctx, g, thr);
+      const size_t e = last - b > g ? b + g : last;
+      body(b, e, ctx);
+      b = e;
+    } while (b < last && !__builtin_expect(adapt__loop_cancel_seen(cancelled), 0));
+  }
+  return 0;
 }
 
 /* --- Inline owner loop at a set grain ---------------------------------- */
@@ -347,44 +405,64 @@ adapt__for_top(size_t first, size_t last, void (*body)(size_t begin, size_t end,
   return adapt__for_close(&call);
 }
 
-/* adapt_for nested in a region of this thread that no thief can reach
- * (adapt__tls_loop), resolved to a lazy scheduler, no team, valid arguments
- * and attribute, first < last: the lazy schedulers expose work only to a
- * thief, so the loop is a plain loop compiled into the caller (the body
- * called directly where the compiler sees it): the frame count and a
- * cancellation scope around it, chunks of the grain (attr's, else
- * ADAPT_GRAIN; none: one call over the whole range), the cancel flag read
- * after each chunk. Anything else: adapt__for_top. As with the inline
- * spawn, a successful inline call leaves adapt_last_error() as it was. */
+/* adapt_for nested in a region of this thread, no team, valid arguments
+ * and attribute, first < last, compiled into the caller (the body called
+ * directly where the compiler sees it) with the frame count and a
+ * cancellation scope around it, the cancel flag read after each chunk:
+ * - on a worker no thief can reach (adapt__tls_loop's ADAPT__LOOP_LAZY),
+ *   a loop resolved to a lazy scheduler: the lazy schedulers expose work
+ *   only to a thief, so the loop is a plain loop, in chunks of the grain
+ *   (attr's, else ADAPT_GRAIN; none: one call over the whole range);
+ * - on a worker thieves can reach (ADAPT__LOOP_HUNGRY), a loop resolved to
+ *   lazy DF or DF2 whose grain is set or would default to 1: run here
+ *   while the worker's deque holds at least the threshold's entries (work
+ *   for thieves is exposed elsewhere), the rest handed to the library's
+ *   lazy loop as soon as it looks hungry (adapt__loop_chunks_hungry).
+ * Anything else: adapt__for_top. As with the inline spawn, a successful
+ * inline call leaves adapt_last_error() as it was. */
 static inline __attribute__((always_inline)) int
 adapt__for_inline(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
                   void *ctx, const adapt_attr *attr) {
-  unsigned need = ADAPT__LOOP_DEFAULT;
+  unsigned s = (unsigned)ADAPT_SCHED_DEFAULT;
   size_t g = adapt__tls_loop_grain;
   if (attr) {
-    const unsigned s = (unsigned)attr->sched;
-    need = s < ADAPT_SCHED_COUNT ? ADAPT__LOOP_NEED >> 2u * s & 3u : 0u;
+    s = (unsigned)attr->sched;
     if (((size_t)(unsigned)attr->window | attr->window_size | (size_t)(unsigned)attr->splitter |
          attr->footprint | attr->max_workers) != 0)
-      need = 0;
+      s = (unsigned)ADAPT_SCHED_COUNT; /* not inline */
     if (attr->grain) g = attr->grain;
   }
-  /* adapt__tls_loop is set only inside a region (adapt__tls_frames > 0). */
-  if (__builtin_expect(
-          !(adapt__tls_loop & need) || adapt__team_cur != NULL || !body || first >= last, 0))
-    return adapt__for_top(first, last, body, ctx, attr);
+  const unsigned need = s < (unsigned)ADAPT_SCHED_COUNT ? ADAPT__LOOP_NEED >> 2u * s & 3u : 0u;
+  /* adapt__tls_loop is set only inside a region (adapt__tls_frames > 0) or
+   * on a pool thread (every call it makes is nested). */
+  const unsigned bits = adapt__tls_loop;
+  unsigned thr = 0;
+  if (__builtin_expect(!(bits & need) || adapt__team_cur != NULL || !body || first >= last, 0)) {
+    if (!(bits & ADAPT__LOOP_HUNGRY) || adapt__team_cur != NULL || !body || first >= last ||
+        s >= (unsigned)ADAPT_SCHED_COUNT)
+      return adapt__for_top(first, last, body, ctx, attr);
+    thr = ADAPT__LOOP_THR >> 2u * s & 3u;
+    if (thr == 3u) thr = (bits & ADAPT__LOOP_DEFAULT_THR) >> ADAPT__LOOP_DEFAULT_THR_SHIFT;
+    /* No grain: the default, n / (8 P) (the split bits), if it is 1. */
+    if (!thr || (!g && last - first >= 2u * (size_t)(bits >> ADAPT__LOOP_SPLIT_SHIFT)))
+      return adapt__for_top(first, last, body, ctx, attr);
+    if (!g) g = 1;
+  }
   ADAPT__ATOMIC_INT cancelled = 0;
   adapt__cancel_scope cs = {&cancelled, NULL, NULL, adapt__cancel_top, adapt__tls_tasks};
   adapt__cancel_top = &cs;
   adapt__tls_frames++;
-  if (!g)
+  int rc = 0;
+  if (thr)
+    rc = adapt__loop_chunks_hungry(first, last, g, thr, body, ctx, &cancelled);
+  else if (!g)
     body(first, last, ctx);
   else
     adapt__loop_chunks(first, last, g, body, ctx, &cancelled);
   adapt__tls_frames--;
   adapt__cancel_top = cs.prev;
   if (__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0)) return adapt__for_cancelled();
-  return 0;
+  return rc;
 }
 
 #ifndef ADAPT__LOOP_NO_INLINE

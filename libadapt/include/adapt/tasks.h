@@ -293,11 +293,15 @@ typedef struct adapt__tls_block {
    * running (their cancellation barrier, one add and one subtract). Not next
    * to frames: the join's two stores would be merged into vector code. */
   unsigned tasks;
-  /* adapt__tls_loop: which nested adapt_for calls of its region run as a
-   * plain loop inline (<adapt/loop.h>): ADAPT__LOOP_LAZY (lazy DF, DF2 and
-   * BF) set while it runs a region on a worker no thief can reach (a
-   * one-worker pool, or its solo worker), with ADAPT__LOOP_DEFAULT when
-   * the nested default scheduler is lazy; 0 elsewhere. */
+  /* adapt__tls_loop: which nested adapt_for calls of its region run
+   * inline (<adapt/loop.h>). On a worker no thief can reach (a one-worker
+   * pool, or its solo worker), while it runs a region: ADAPT__LOOP_LAZY
+   * (lazy DF, DF2 and BF run as a plain loop), with ADAPT__LOOP_DEFAULT
+   * when the nested default scheduler is lazy. On a worker thieves can
+   * reach, while it runs a region or as a pool thread: ADAPT__LOOP_HUNGRY
+   * (lazy DF and DF2 run inline until the deque looks hungry), the nested
+   * default scheduler's threshold in the ADAPT__LOOP_DEFAULT_THR bits,
+   * 8 x the worker count above ADAPT__LOOP_SPLIT_SHIFT. 0 elsewhere. */
   unsigned loop;
   /* adapt__tls_loop_grain: ADAPT_GRAIN for those loops (0: unset). */
   size_t loop_grain;
@@ -314,6 +318,15 @@ extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
  * the default (nested) scheduler. */
 #define ADAPT__LOOP_LAZY 1u
 #define ADAPT__LOOP_DEFAULT 2u
+/* adapt__tls_loop on a worker thieves can reach: lazy DF and DF2 loops run
+ * inline while the worker's deque holds at least their threshold (1, 2)
+ * entries; ADAPT__LOOP_DEFAULT_THR: the threshold of the nested default
+ * scheduler (0: neither DF nor DF2); above ADAPT__LOOP_SPLIT_SHIFT: the
+ * default grain's divisor (8 x the worker count). */
+#define ADAPT__LOOP_HUNGRY 4u
+#define ADAPT__LOOP_DEFAULT_THR_SHIFT 3u
+#define ADAPT__LOOP_DEFAULT_THR (3u << ADAPT__LOOP_DEFAULT_THR_SHIFT)
+#define ADAPT__LOOP_SPLIT_SHIFT 8u
 
 /* The calling thread's identity: its thread pointer (one instruction)
  * where the compiler has it, else the address of a thread-local. */
