@@ -421,44 +421,63 @@ adapt__for_top(size_t first, size_t last, void (*body)(size_t begin, size_t end,
  * Anything else: adapt__for_top. As with the inline spawn, a successful
  * inline call leaves adapt_last_error() as it was. */
 static inline __attribute__((always_inline)) int
+adapt__for_hungry(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
+                  void *ctx, const adapt_attr *attr, unsigned s, size_t g, unsigned bits);
+
+static inline __attribute__((always_inline)) int
 adapt__for_inline(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
                   void *ctx, const adapt_attr *attr) {
-  unsigned s = (unsigned)ADAPT_SCHED_DEFAULT;
+  unsigned need = ADAPT__LOOP_DEFAULT, s = (unsigned)ADAPT_SCHED_DEFAULT;
   size_t g = adapt__tls_loop_grain;
   if (attr) {
     s = (unsigned)attr->sched;
+    need = s < (unsigned)ADAPT_SCHED_COUNT ? ADAPT__LOOP_NEED >> 2u * s & 3u : 0u;
     if (((size_t)(unsigned)attr->window | attr->window_size | (size_t)(unsigned)attr->splitter |
-         attr->footprint | attr->max_workers) != 0)
-      s = (unsigned)ADAPT_SCHED_COUNT; /* not inline */
+         attr->footprint | attr->max_workers) != 0) {
+      need = 0;
+      s = (unsigned)ADAPT_SCHED_COUNT; /* no inline path */
+    }
     if (attr->grain) g = attr->grain;
   }
-  const unsigned need = s < (unsigned)ADAPT_SCHED_COUNT ? ADAPT__LOOP_NEED >> 2u * s & 3u : 0u;
   /* adapt__tls_loop is set only inside a region (adapt__tls_frames > 0) or
    * on a pool thread (every call it makes is nested). */
-  const unsigned bits = adapt__tls_loop;
-  unsigned thr = 0;
-  if (__builtin_expect(!(bits & need) || adapt__team_cur != NULL || !body || first >= last, 0)) {
-    if (!(bits & ADAPT__LOOP_HUNGRY) || adapt__team_cur != NULL || !body || first >= last ||
-        s >= (unsigned)ADAPT_SCHED_COUNT)
-      return adapt__for_top(first, last, body, ctx, attr);
-    thr = ADAPT__LOOP_THR >> 2u * s & 3u;
-    if (thr == 3u) thr = (bits & ADAPT__LOOP_DEFAULT_THR) >> ADAPT__LOOP_DEFAULT_THR_SHIFT;
-    /* No grain: the default, n / (8 P) (the split bits), if it is 1. */
-    if (!thr || (!g && last - first >= 2u * (size_t)(bits >> ADAPT__LOOP_SPLIT_SHIFT)))
-      return adapt__for_top(first, last, body, ctx, attr);
-    if (!g) g = 1;
-  }
+  if (__builtin_expect(
+          !(adapt__tls_loop & need) || adapt__team_cur != NULL || !body || first >= last, 0))
+    return adapt__for_hungry(first, last, body, ctx, attr, s, g, adapt__tls_loop);
   ADAPT__ATOMIC_INT cancelled = 0;
   adapt__cancel_scope cs = {&cancelled, NULL, NULL, adapt__cancel_top, adapt__tls_tasks};
   adapt__cancel_top = &cs;
   adapt__tls_frames++;
-  int rc = 0;
-  if (thr)
-    rc = adapt__loop_chunks_hungry(first, last, g, thr, body, ctx, &cancelled);
-  else if (!g)
+  if (!g)
     body(first, last, ctx);
   else
     adapt__loop_chunks(first, last, g, body, ctx, &cancelled);
+  adapt__tls_frames--;
+  adapt__cancel_top = cs.prev;
+  if (__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0)) return adapt__for_cancelled();
+  return 0;
+}
+
+/* adapt__for_inline's second path (on a worker thieves can reach), else
+ * adapt__for_top: s is the call's scheduler (ADAPT_SCHED_COUNT: an
+ * attribute field rules the inline paths out), g its grain (0: none),
+ * bits adapt__tls_loop. */
+static inline __attribute__((always_inline)) int
+adapt__for_hungry(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
+                  void *ctx, const adapt_attr *attr, unsigned s, size_t g, unsigned bits) {
+  if (!(bits & ADAPT__LOOP_HUNGRY) || adapt__team_cur != NULL || !body || first >= last ||
+      s >= (unsigned)ADAPT_SCHED_COUNT)
+    return adapt__for_top(first, last, body, ctx, attr);
+  unsigned thr = ADAPT__LOOP_THR >> 2u * s & 3u;
+  if (thr == 3u) thr = (bits & ADAPT__LOOP_DEFAULT_THR) >> ADAPT__LOOP_DEFAULT_THR_SHIFT;
+  /* No grain: the default, n / (8 P) (the split bits), if it is 1. */
+  if (!thr || (!g && last - first >= 2u * (size_t)(bits >> ADAPT__LOOP_SPLIT_SHIFT)))
+    return adapt__for_top(first, last, body, ctx, attr);
+  ADAPT__ATOMIC_INT cancelled = 0;
+  adapt__cancel_scope cs = {&cancelled, NULL, NULL, adapt__cancel_top, adapt__tls_tasks};
+  adapt__cancel_top = &cs;
+  adapt__tls_frames++;
+  const int rc = adapt__loop_chunks_hungry(first, last, g ? g : 1, thr, body, ctx, &cancelled);
   adapt__tls_frames--;
   adapt__cancel_top = cs.prev;
   if (__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0)) return adapt__for_cancelled();
