@@ -117,8 +117,9 @@ typedef struct adapt_attr {
  * sub-range, the sizes of the sub-ranges.
  * adapt_for is also a macro over inline code (adapt__for_inline below):
  * with attr->grain set, the calling thread's chunk loop is compiled into
- * the caller, where a body the compiler sees is inlined; (adapt_for)(...)
- * calls the function. Both behave as described here. */
+ * the caller, where a body the compiler sees is inlined, and so are nested
+ * lazy loops while no thief needs their work; (adapt_for)(...) calls the
+ * function. Both behave as described here. */
 ADAPT_API int adapt_for(size_t first, size_t last,
                         void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
                         const adapt_attr *attr);
