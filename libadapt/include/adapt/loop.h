@@ -191,14 +191,6 @@ ADAPT_API int adapt__for_cancelled(void);
    ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF | ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF2 |  \
    ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_BF)
 
-/* The threshold each adapt_sched value has on the hungry inline path
- * (adapt__tls_loop's ADAPT__LOOP_HUNGRY), 2 bits per value: 1 lazy DF, 2
- * lazy DF2, 3 DEFAULT (the nested default's, from adapt__tls_loop), 0 the
- * others (run by the library). */
-#define ADAPT__LOOP_THR                                                                            \
-  (3u << 2u * ADAPT_SCHED_DEFAULT | 1u << 2u * ADAPT_SCHED_LAZY_DF |                               \
-   2u << 2u * ADAPT_SCHED_LAZY_DF2)
-
 /* The rest [first, last) of a nested lazy DF (threshold 1) or DF2 (2) loop
  * that adapt__for_inline ran inline on a worker thieves can reach, from the
  * chunk before which the worker's deque looked hungry: run as adapt_for's
@@ -208,16 +200,6 @@ ADAPT_API int adapt__for_cancelled(void);
 ADAPT_API int adapt__for_lazy_rest(size_t first, size_t last,
                                    void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
                                    size_t g, unsigned threshold);
-
-/* Does the deque d of the calling thread's worker look hungry to a lazy
- * loop of threshold thr (fewer than thr entries)? relaxed: a hint, as the
- * library's adapt__deque_size: a theft seen late exposes work one chunk
- * later. */
-static inline int adapt__loop_hungry(const adapt__deque_end *d, unsigned thr) {
-  const size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
-  const size_t h = __atomic_load_n(adapt__deque_head(d), __ATOMIC_RELAXED);
-  return (ptrdiff_t)(t - h) < (ptrdiff_t)thr;
-}
 
 /* The inline loop's cancel flag set (relaxed: the loop runs on this thread
  * alone, and adapt_cancel's store is this thread's, in a body); read as a
@@ -248,32 +230,47 @@ adapt__loop_chunks(size_t first, size_t last, size_t g, void (*body)(size_t, siz
 }
 
 /* [first, last) run on this thread in chunks of g (>= 1) as a lazy DF or
- * DF2 loop of threshold thr on a worker thieves can reach: before each
- * chunk but the last, the hunger check; hungry, the rest goes to
+ * DF2 loop of threshold thr on a worker thieves can reach, as the
+ * library's df_range runs it: before each chunk but the last, the hunger
+ * check (the deque holds fewer than thr entries); hungry, the rest goes to
  * adapt__for_lazy_rest, whose result is returned. *cancelled read after
- * each chunk, before the next one (first < last, body not NULL). */
+ * each chunk, before the next one (first < last, body not NULL).
+ * The check is one load of head against tail - thr, tail read once: this
+ * loop pushes nothing, a body's nested calls pop or wait for what they
+ * push before they return, and thieves move head only, so tail never
+ * drops below its first value (a theft inside a body can leave it higher,
+ * with the deque emptied: hungry either way). The check thus never misses
+ * hunger; it can see some that is not there only when an enclosing
+ * lazy-bf range pushed from a body, and the library's loop then checks
+ * again. relaxed: a hint, as the library's adapt__deque_size (a theft seen
+ * late exposes work one chunk later). */
 static inline __attribute__((always_inline)) int
 adapt__loop_chunks_hungry(size_t first, size_t last, size_t g, unsigned thr,
                           void (*body)(size_t, size_t, void *), void *ctx,
                           ADAPT__ATOMIC_INT *cancelled) {
   const adapt__deque_end *d = adapt__tls_dq;
+  const size_t *head = adapt__deque_head(d);
+  /* hungry when head > tail - thr (modular: the difference's sign) */
+  const size_t lim = __atomic_load_n(&d->tail, __ATOMIC_RELAXED) - thr;
+  size_t b = first;
   if (g == 1) {
-    size_t i = first;
-    do {
-      if (__builtin_expect(last - i > 1 && adapt__loop_hungry(d, thr), 0))
-        return adapt__for_lazy_rest(i, last, body, ctx, 1, thr);
-      body(i, i + 1, ctx);
-    } while (++i < last && !__builtin_expect(adapt__loop_cancel_seen(cancelled), 0));
+    for (const size_t stop = last - 1; b < stop;) {
+      if (__builtin_expect((ptrdiff_t)(__atomic_load_n(head, __ATOMIC_RELAXED) - lim) > 0, 0))
+        return adapt__for_lazy_rest(b, last, body, ctx, 1, thr);
+      body(b, b + 1, ctx);
+      b++;
+      if (__builtin_expect(adapt__loop_cancel_seen(cancelled), 0)) return 0;
+    }
   } else {
-    size_t b = first;
-    do {
-      if (__builtin_expect(last - b > g && adapt__loop_hungry(d, thr), 0))
+    while (last - b > g) {
+      if (__builtin_expect((ptrdiff_t)(__atomic_load_n(head, __ATOMIC_RELAXED) - lim) > 0, 0))
         return adapt__for_lazy_rest(b, last, body, ctx, g, thr);
-      const size_t e = last - b > g ? b + g : last;
-      body(b, e, ctx);
-      b = e;
-    } while (b < last && !__builtin_expect(adapt__loop_cancel_seen(cancelled), 0));
+      body(b, b + g, ctx);
+      b += g;
+      if (__builtin_expect(adapt__loop_cancel_seen(cancelled), 0)) return 0;
+    }
   }
+  body(b, last, ctx);
   return 0;
 }
 
@@ -414,14 +411,14 @@ adapt__for_top(size_t first, size_t last, void (*body)(size_t begin, size_t end,
  *   a loop resolved to a lazy scheduler: the lazy schedulers expose work
  *   only to a thief, so the loop is a plain loop, in chunks of the grain
  *   (attr's, else ADAPT_GRAIN; none: one call over the whole range);
- * - on a worker thieves can reach (ADAPT__LOOP_HUNGRY), a loop resolved to
+ * - on a worker thieves can reach (adapt__tls_loop's thresholds), a loop resolved to
  *   lazy DF or DF2 whose grain is set or would default to 1: run here
  *   while the worker's deque holds at least the threshold's entries (work
  *   for thieves is exposed elsewhere), the rest handed to the library's
  *   lazy loop as soon as it looks hungry (adapt__loop_chunks_hungry).
  * Anything else: adapt__for_top. As with the inline spawn, a successful
  * inline call leaves adapt_last_error() as it was. */
-static inline __attribute__((always_inline)) int
+static __attribute__((noinline, unused)) int
 adapt__for_hungry(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
                   void *ctx, const adapt_attr *attr, unsigned s, size_t g, unsigned bits);
 
@@ -462,15 +459,16 @@ adapt__for_inline(size_t first, size_t last, void (*body)(size_t begin, size_t e
 /* adapt__for_inline's second path (on a worker thieves can reach), else
  * adapt__for_top: s is the call's scheduler (ADAPT_SCHED_COUNT: an
  * attribute field rules the inline paths out), g its grain (0: none),
- * bits adapt__tls_loop. */
-static inline __attribute__((always_inline)) int
+ * bits adapt__tls_loop. Not inlined: in the caller, its registers and
+ * stack would weigh on the plain path's every call (GCC 12: 10% more
+ * instructions on fib through nested loops, one worker); with a constant
+ * body GCC makes a clone of it that inlines the body. */
+static __attribute__((noinline, unused)) int
 adapt__for_hungry(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
                   void *ctx, const adapt_attr *attr, unsigned s, size_t g, unsigned bits) {
-  if (!(bits & ADAPT__LOOP_HUNGRY) || adapt__team_cur != NULL || !body || first >= last ||
-      s >= (unsigned)ADAPT_SCHED_COUNT)
+  if (s >= (unsigned)ADAPT_SCHED_COUNT || adapt__team_cur != NULL || !body || first >= last)
     return adapt__for_top(first, last, body, ctx, attr);
-  unsigned thr = ADAPT__LOOP_THR >> 2u * s & 3u;
-  if (thr == 3u) thr = (bits & ADAPT__LOOP_DEFAULT_THR) >> ADAPT__LOOP_DEFAULT_THR_SHIFT;
+  const unsigned thr = bits >> (ADAPT__LOOP_THR_SHIFT + 2u * s) & 3u;
   /* No grain: the default, n / (8 P) (the split bits), if it is 1. */
   if (!thr || (!g && last - first >= 2u * (size_t)(bits >> ADAPT__LOOP_SPLIT_SHIFT)))
     return adapt__for_top(first, last, body, ctx, attr);

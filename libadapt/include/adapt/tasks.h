@@ -298,10 +298,11 @@ typedef struct adapt__tls_block {
    * pool, or its solo worker), while it runs a region: ADAPT__LOOP_LAZY
    * (lazy DF, DF2 and BF run as a plain loop), with ADAPT__LOOP_DEFAULT
    * when the nested default scheduler is lazy. On a worker thieves can
-   * reach, while it runs a region or as a pool thread: ADAPT__LOOP_HUNGRY
-   * (lazy DF and DF2 run inline until the deque looks hungry), the nested
-   * default scheduler's threshold in the ADAPT__LOOP_DEFAULT_THR bits,
-   * 8 x the worker count above ADAPT__LOOP_SPLIT_SHIFT. 0 elsewhere. */
+   * reach, while it runs a region or as a pool thread: from
+   * ADAPT__LOOP_THR_SHIFT on, each adapt_sched value's threshold (1 lazy
+   * DF, 2 lazy DF2, the nested default's if it is one of them, else 0):
+   * those loops run inline until the deque looks hungry; from
+   * ADAPT__LOOP_SPLIT_SHIFT on, 8 x the worker count. 0 elsewhere. */
   unsigned loop;
   /* adapt__tls_loop_grain: ADAPT_GRAIN for those loops (0: unset). */
   size_t loop_grain;
@@ -318,15 +319,14 @@ extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
  * the default (nested) scheduler. */
 #define ADAPT__LOOP_LAZY 1u
 #define ADAPT__LOOP_DEFAULT 2u
-/* adapt__tls_loop on a worker thieves can reach: lazy DF and DF2 loops run
- * inline while the worker's deque holds at least their threshold (1, 2)
- * entries; ADAPT__LOOP_DEFAULT_THR: the threshold of the nested default
- * scheduler (0: neither DF nor DF2); above ADAPT__LOOP_SPLIT_SHIFT: the
- * default grain's divisor (8 x the worker count). */
-#define ADAPT__LOOP_HUNGRY 4u
-#define ADAPT__LOOP_DEFAULT_THR_SHIFT 3u
-#define ADAPT__LOOP_DEFAULT_THR (3u << ADAPT__LOOP_DEFAULT_THR_SHIFT)
-#define ADAPT__LOOP_SPLIT_SHIFT 8u
+/* adapt__tls_loop on a worker thieves can reach: from ADAPT__LOOP_THR_SHIFT
+ * on, 2 bits per adapt_sched value (ADAPT_SCHED_COUNT of them): the
+ * threshold of the hunger check its nested loops run inline with (0: not
+ * inline); from ADAPT__LOOP_SPLIT_SHIFT on, the default grain's divisor, 8
+ * x the worker count (at most ADAPT__LOOP_SPLIT_MAX). */
+#define ADAPT__LOOP_THR_SHIFT 2u
+#define ADAPT__LOOP_SPLIT_SHIFT 20u
+#define ADAPT__LOOP_SPLIT_MAX 4095u
 
 /* The calling thread's identity: its thread pointer (one instruction)
  * where the compiler has it, else the address of a thread-local. */
