@@ -420,7 +420,7 @@ adapt__for_top(size_t first, size_t last, void (*body)(size_t begin, size_t end,
  * inline call leaves adapt_last_error() as it was. */
 static __attribute__((noinline, unused)) int
 adapt__for_hungry(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
-                  void *ctx, const adapt_attr *attr, unsigned s, size_t g, unsigned bits);
+                  void *ctx, size_t g, unsigned thr);
 
 static inline __attribute__((always_inline)) int
 adapt__for_inline(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
@@ -439,9 +439,18 @@ adapt__for_inline(size_t first, size_t last, void (*body)(size_t begin, size_t e
   }
   /* adapt__tls_loop is set only inside a region (adapt__tls_frames > 0) or
    * on a pool thread (every call it makes is nested). */
-  if (__builtin_expect(
-          !(adapt__tls_loop & need) || adapt__team_cur != NULL || !body || first >= last, 0))
-    return adapt__for_hungry(first, last, body, ctx, attr, s, g, adapt__tls_loop);
+  const unsigned bits = adapt__tls_loop;
+  if (__builtin_expect(!(bits & need) || adapt__team_cur != NULL || !body || first >= last, 0)) {
+    /* On a worker thieves can reach: the loop's threshold (0: not inline);
+     * with no grain, inline only if the default, n / (8 P) (the split
+     * bits), is 1. */
+    const unsigned thr =
+        s < (unsigned)ADAPT_SCHED_COUNT ? bits >> (ADAPT__LOOP_THR_SHIFT + 2u * s) & 3u : 0u;
+    if (thr && adapt__team_cur == NULL && body && first < last &&
+        (g || last - first < 2u * (size_t)(bits >> ADAPT__LOOP_SPLIT_SHIFT)))
+      return adapt__for_hungry(first, last, body, ctx, g ? g : 1, thr);
+    return adapt__for_top(first, last, body, ctx, attr);
+  }
   ADAPT__ATOMIC_INT cancelled = 0;
   adapt__cancel_scope cs = {&cancelled, NULL, NULL, adapt__cancel_top, adapt__tls_tasks};
   adapt__cancel_top = &cs;
@@ -456,27 +465,20 @@ adapt__for_inline(size_t first, size_t last, void (*body)(size_t begin, size_t e
   return 0;
 }
 
-/* adapt__for_inline's second path (on a worker thieves can reach), else
- * adapt__for_top: s is the call's scheduler (ADAPT_SCHED_COUNT: an
- * attribute field rules the inline paths out), g its grain (0: none),
- * bits adapt__tls_loop. Not inlined: in the caller, its registers and
- * stack would weigh on the plain path's every call (GCC 12: 10% more
- * instructions on fib through nested loops, one worker); with a constant
- * body GCC makes a clone of it that inlines the body. */
+/* adapt__for_inline's second path, on a worker thieves can reach: the
+ * loop at grain g (>= 1) and threshold thr (1 or 2), valid arguments,
+ * first < last. Not inlined: in the caller, its registers and stack would
+ * weigh on every call of the plain path (GCC 12: 10% more instructions on
+ * fib through nested loops, one worker); GCC clones it for a constant body,
+ * which it then inlines. */
 static __attribute__((noinline, unused)) int
 adapt__for_hungry(size_t first, size_t last, void (*body)(size_t begin, size_t end, void *ctx),
-                  void *ctx, const adapt_attr *attr, unsigned s, size_t g, unsigned bits) {
-  if (s >= (unsigned)ADAPT_SCHED_COUNT || adapt__team_cur != NULL || !body || first >= last)
-    return adapt__for_top(first, last, body, ctx, attr);
-  const unsigned thr = bits >> (ADAPT__LOOP_THR_SHIFT + 2u * s) & 3u;
-  /* No grain: the default, n / (8 P) (the split bits), if it is 1. */
-  if (!thr || (!g && last - first >= 2u * (size_t)(bits >> ADAPT__LOOP_SPLIT_SHIFT)))
-    return adapt__for_top(first, last, body, ctx, attr);
+                  void *ctx, size_t g, unsigned thr) {
   ADAPT__ATOMIC_INT cancelled = 0;
   adapt__cancel_scope cs = {&cancelled, NULL, NULL, adapt__cancel_top, adapt__tls_tasks};
   adapt__cancel_top = &cs;
   adapt__tls_frames++;
-  const int rc = adapt__loop_chunks_hungry(first, last, g ? g : 1, thr, body, ctx, &cancelled);
+  const int rc = adapt__loop_chunks_hungry(first, last, g, thr, body, ctx, &cancelled);
   adapt__tls_frames--;
   adapt__cancel_top = cs.prev;
   if (__builtin_expect(adapt__loop_cancel_seen(&cancelled), 0)) return adapt__for_cancelled();
