@@ -411,11 +411,12 @@ adapt__for_top(size_t first, size_t last, void (*body)(size_t begin, size_t end,
  *   a loop resolved to a lazy scheduler: the lazy schedulers expose work
  *   only to a thief, so the loop is a plain loop, in chunks of the grain
  *   (attr's, else ADAPT_GRAIN; none: one call over the whole range);
- * - on a worker thieves can reach (adapt__tls_loop's thresholds), a loop resolved to
- *   lazy DF or DF2 whose grain is set or would default to 1: run here
- *   while the worker's deque holds at least the threshold's entries (work
- *   for thieves is exposed elsewhere), the rest handed to the library's
- *   lazy loop as soon as it looks hungry (adapt__loop_chunks_hungry).
+ * - on a worker thieves can reach (adapt__tls_loop's thresholds), a loop
+ *   resolved to lazy DF or DF2 whose grain is set or would default to 1:
+ *   run by adapt__for_hungry while the worker's deque holds at least the
+ *   threshold's entries (work for thieves is exposed elsewhere), the rest
+ *   handed to the library's lazy loop as soon as it looks hungry
+ *   (adapt__loop_chunks_hungry).
  * Anything else: adapt__for_top. As with the inline spawn, a successful
  * inline call leaves adapt_last_error() as it was. */
 static __attribute__((noinline, unused)) int
