@@ -243,6 +243,28 @@ int adapt__for_lazy_nested(size_t first, size_t last, void (*body)(size_t, size_
   return nested_df1(first, last, body, ctx, grain);
 }
 
+int adapt__for_lazy_rest(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
+                         size_t g, unsigned code) {
+  adapt__worker *w = adapt__tls_worker;
+  const unsigned thr = code == ADAPT__LOOP_BF ? 1u : code;
+  /* relaxed sizes, as df_range's: the inline check's tail may be stale
+   * (below the real one, never above), so look again. */
+  if (adapt__deque_size(&w->dq) >= thr) return ADAPT__LOOP_GO_ON;
+  if (code == ADAPT__LOOP_BF && w->postponed_oldest) {
+    /* An older range is linked: BF exposes work from it (Algorithm 3). */
+    push_oldest(w, &modes[2]);
+    return ADAPT__LOOP_GO_ON;
+  }
+  adapt__region_enter_nested();
+  if (code != ADAPT__LOOP_BF) return adapt__for_lazy_nested(first, last, body, ctx, g, thr);
+  atomic_int cancelled = 0;
+  const adapt__loop l = {body, ctx, &cancelled, first, last, g};
+  bf_range(w, &l, &modes[2], first, last);
+  adapt__region_leave(ADAPT__REGION_NESTED);
+  /* relaxed: bf_range waited for every piece of l. */
+  return ADAPT_UNLIKELY(adapt__cancel_seen(&cancelled)) ? adapt__lazy_cancelled() : 0;
+}
+
 int adapt__lazy_cancelled(void) {
   return adapt__fail(-ECANCELED, "adapt_for: cancelled by a body");
 }

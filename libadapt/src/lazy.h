@@ -34,9 +34,9 @@ static inline int adapt__worker_alone(const adapt__worker *w) {
 
 /* adapt__tls_loop (<adapt/tasks.h>) for a thread running a region on w, or
  * w's pool thread: on a worker no thief can reach, lazy loops (and the
- * nested default, when lazy) run plain; else lazy DF and DF2 loops (and
- * the nested default, when it is one of them) run inline until the deque
- * looks hungry, each with its threshold, and the default grain's divisor
+ * nested default, when lazy) run plain; else lazy loops (and the nested
+ * default, when lazy) run inline until the deque looks hungry, each with
+ * its threshold code (<adapt/loop.h>), and the default grain's divisor
  * (8 P, capped). */
 static inline unsigned adapt__loop_bits(const adapt__worker *w) {
   const adapt_sched d = adapt__rt.nested_sched;
@@ -46,9 +46,12 @@ static inline unsigned adapt__loop_bits(const adapt__worker *w) {
                : ADAPT__LOOP_LAZY;
   _Static_assert(ADAPT__LOOP_THR_SHIFT + 2u * ADAPT_SCHED_COUNT <= ADAPT__LOOP_SPLIT_SHIFT,
                  "adapt__tls_loop: the thresholds overlap the split bits");
-  const unsigned def = d == ADAPT_SCHED_LAZY_DF ? 1u : d == ADAPT_SCHED_LAZY_DF2 ? 2u : 0u;
+  const unsigned def = d == ADAPT_SCHED_LAZY_DF    ? 1u
+                       : d == ADAPT_SCHED_LAZY_DF2 ? 2u
+                       : d == ADAPT_SCHED_LAZY_BF  ? ADAPT__LOOP_BF
+                                                   : 0u;
   const unsigned thr = 1u << 2u * ADAPT_SCHED_LAZY_DF | 2u << 2u * ADAPT_SCHED_LAZY_DF2 |
-                       def << 2u * ADAPT_SCHED_DEFAULT;
+                       ADAPT__LOOP_BF << 2u * ADAPT_SCHED_LAZY_BF | def << 2u * ADAPT_SCHED_DEFAULT;
   const size_t split = 8u * (size_t)adapt__rt.nworkers;
   return thr << ADAPT__LOOP_THR_SHIFT |
          (unsigned)(split < ADAPT__LOOP_SPLIT_MAX ? split : ADAPT__LOOP_SPLIT_MAX)

@@ -257,11 +257,6 @@ static int for_result(for_ctx *c) {
 
 int adapt__for_cancelled(void) { return adapt__lazy_cancelled(); }
 
-int adapt__for_lazy_rest(size_t first, size_t last, void (*body)(size_t, size_t, void *), void *ctx,
-                         size_t g, unsigned threshold) {
-  return adapt__for_lazy_nested_call(first, last, body, ctx, g, threshold);
-}
-
 /* The checks of adapt_for's attribute (the slow path of a call with one):
  * 0, or -EINVAL with the detail. */
 static __attribute__((noinline, cold)) int check_attr(const adapt_attr *a) {

@@ -409,14 +409,17 @@ static void test_lazy_thief_mid_nested(void **state) {
 
 /* --- A nested lazy loop run inline on a worker thieves can reach ------ */
 
-/* The outer loop (lazy DF or DF2, NOUT indices) leaves the threshold's
- * entries in its owner's deque when its index 0 begins a nested loop of
- * the same scheduler: that loop runs inline (<adapt/loop.h>: it leaves
- * adapt_last_error() as it was, which the library's path clears). Its
- * index 0 waits (up to 2 s) until a thief has taken an outer piece; then
- * the deque looks hungry, the inline loop hands its rest to the library,
- * and index 1 waits until a thief runs one of its indices. Every index of
- * both loops runs exactly once. A second round cancels the inline loop at
+/* The outer loop (lazy DF, DF2 or BF, HAND_OUT indices) leaves the
+ * threshold's entries in its owner's deque when its index 0 begins a
+ * nested loop of the same scheduler: that loop runs inline (<adapt/loop.h>:
+ * it leaves adapt_last_error() as it was, which the library's path
+ * clears). Its index 0 waits (up to 2 s) until a thief has taken an outer
+ * piece; then the deque looks hungry, and the inline loop hands its rest
+ * to the library (BF first exposes the rest of the outer range, in
+ * progress in the library, and hands its own over at the next hunger).
+ * Each of its later indices the owner runs waits (up to 100 ms) until a
+ * thief has run one of its indices. Every index of both loops runs
+ * exactly once. A second round cancels the inline loop at
  * its index 2: -ECANCELED with its detail, indices 0..2 ran once, none
  * twice (a thief may have run some of a handed-over rest), the outer loop
  * not cancelled. */
@@ -429,8 +432,9 @@ typedef struct handoff {
   int rc, kept_error, cancel_detail, outer_cancelled;
 } handoff;
 
-static void wait_flag(atomic_int *flag) {
-  for (int k = 0; k < 2000 && !atomic_load(flag); k++) adapt_test_spin_ns(1000000);
+/* Wait until *flag is set, for at most ms milliseconds. */
+static void wait_flag(atomic_int *flag, int ms) {
+  for (int k = 0; k < ms && !atomic_load(flag); k++) adapt_test_spin_ns(1000000);
 }
 
 static void handoff_inner(size_t b, size_t e, void *ctx) {
@@ -442,8 +446,8 @@ static void handoff_inner(size_t b, size_t e, void *ctx) {
       if (i == (size_t)h->cancel_at) adapt_cancel();
       continue;
     }
-    if (i == 0) wait_flag(&h->outer_elsewhere);
-    if (i == 1) wait_flag(&h->inner_elsewhere);
+    if (i == 0) wait_flag(&h->outer_elsewhere, 2000);
+    if (i >= 1 && adapt_worker_id() == h->owner) wait_flag(&h->inner_elsewhere, 100);
   }
 }
 
@@ -483,9 +487,9 @@ static void handoff_run(handoff *h, adapt_sched s, int cancel_at) {
 }
 
 static void test_lazy_inline_handoff(void **state) {
-  const adapt_sched ss[] = {ADAPT_SCHED_LAZY_DF, ADAPT_SCHED_LAZY_DF2};
+  const adapt_sched ss[] = {ADAPT_SCHED_LAZY_DF, ADAPT_SCHED_LAZY_DF2, ADAPT_SCHED_LAZY_BF};
   assert_int_equal(adapt_test_workers(2), 0);
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 3; i++) {
     handoff h;
     handoff_run(&h, ss[i], -1);
     assert_int_equal(h.rc, 0);

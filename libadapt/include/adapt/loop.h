@@ -191,15 +191,25 @@ ADAPT_API int adapt__for_cancelled(void);
    ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF | ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_DF2 |  \
    ADAPT__LOOP_LAZY << 2u * ADAPT_SCHED_LAZY_BF)
 
-/* The rest [first, last) of a nested lazy DF (threshold 1) or DF2 (2) loop
- * that adapt__for_inline ran inline on a worker thieves can reach, from the
- * chunk before which the worker's deque looked hungry: run as adapt_for's
- * nested lazy path runs a loop (its upper half exposed at once), in chunks
- * of g (>= 1). 0, or -ECANCELED (adapt_last_error() set) when a body of
- * the rest cancelled it. first < last, body not NULL. Out of line. */
+/* The codes of adapt__tls_loop's thresholds: lazy DF is 1, DF2 2 (the
+ * entries its deque must hold), lazy-bf ADAPT__LOOP_BF (1 entry, fed from
+ * the oldest range in progress). */
+#define ADAPT__LOOP_BF 3u
+/* adapt__for_lazy_rest's result when the inline loop goes on. */
+#define ADAPT__LOOP_GO_ON 1
+
+/* A nested lazy loop of code `code` (above) that adapt__for_inline runs
+ * inline on a worker thieves can reach, from the chunk before which the
+ * worker's deque looked hungry: ADAPT__LOOP_GO_ON when the loop is to go
+ * on inline (the deque is not hungry after all, or lazy-bf exposed work
+ * from an older range of this worker's, in progress in the library);
+ * else the rest [first, last) ran as adapt_for's nested lazy path runs a
+ * loop (exposing work from it at once), in chunks of g (>= 1), and the
+ * result is 0, or -ECANCELED (adapt_last_error() set) when a body of the
+ * rest cancelled it. first < last, body not NULL. Out of line. */
 ADAPT_API int adapt__for_lazy_rest(size_t first, size_t last,
                                    void (*body)(size_t begin, size_t end, void *ctx), void *ctx,
-                                   size_t g, unsigned threshold);
+                                   size_t g, unsigned code);
 
 /* The inline loop's cancel flag set (relaxed: the loop runs on this thread
  * alone, and adapt_cancel's store is this thread's, in a body); read as a
@@ -229,42 +239,50 @@ adapt__loop_chunks(size_t first, size_t last, size_t g, void (*body)(size_t, siz
   }
 }
 
-/* [first, last) run on this thread in chunks of g (>= 1) as a lazy DF or
- * DF2 loop of threshold thr on a worker thieves can reach, as the
- * library's df_range runs it: before each chunk but the last, the hunger
- * check (the deque holds fewer than thr entries); hungry, the rest goes to
- * adapt__for_lazy_rest, whose result is returned. *cancelled read after
- * each chunk, before the next one (first < last, body not NULL).
- * The check is one load of head against tail - thr, tail read once: this
- * loop pushes nothing, a body's nested calls pop or wait for what they
- * push before they return, and thieves move head only, so tail never
- * drops below its first value (a theft inside a body can leave it higher,
- * with the deque emptied: hungry either way). The check thus never misses
- * hunger; it can see some that is not there only when an enclosing
- * lazy-bf range pushed from a body, and the library's loop then checks
- * again. relaxed: a hint, as the library's adapt__deque_size (a theft seen
- * late exposes work one chunk later). */
+/* [first, last) run on this thread in chunks of g (>= 1) as a lazy loop
+ * of code `code` (lazy DF, DF2 or BF) on a worker thieves can reach, as the
+ * library's df_range and bf_range run it: before each chunk but the last,
+ * the hunger check (the deque holds fewer than the code's entries);
+ * hungry, adapt__for_lazy_rest, whose result is returned unless the loop
+ * goes on. *cancelled read after each chunk, before the next one (first <
+ * last, body not NULL).
+ * The check is one load of head against tail - entries, tail read at the
+ * start and after adapt__for_lazy_rest: this loop pushes nothing itself,
+ * a body's nested calls pop or wait for what they push before they return
+ * (but for lazy-bf's pushes from an enclosing range), and thieves move
+ * head only, so tail never drops below the value read (a theft inside a
+ * body can leave it higher, with the deque emptied: hungry either way).
+ * The check thus never misses hunger, and adapt__for_lazy_rest looks again
+ * at the real sizes. relaxed: a hint, as the library's adapt__deque_size
+ * (a theft seen late exposes work one chunk later). */
 static inline __attribute__((always_inline)) int
-adapt__loop_chunks_hungry(size_t first, size_t last, size_t g, unsigned thr,
+adapt__loop_chunks_hungry(size_t first, size_t last, size_t g, unsigned code,
                           void (*body)(size_t, size_t, void *), void *ctx,
                           ADAPT__ATOMIC_INT *cancelled) {
   const adapt__deque_end *d = adapt__tls_dq;
   const size_t *head = adapt__deque_head(d);
-  /* hungry when head > tail - thr (modular: the difference's sign) */
-  const size_t lim = __atomic_load_n(&d->tail, __ATOMIC_RELAXED) - thr;
+  const size_t entries = code == ADAPT__LOOP_BF ? 1u : code;
+  /* hungry when head > tail - entries (modular: the difference's sign) */
+  size_t lim = __atomic_load_n(&d->tail, __ATOMIC_RELAXED) - entries;
   size_t b = first;
   if (g == 1) {
     for (const size_t stop = last - 1; b < stop;) {
-      if (__builtin_expect((ptrdiff_t)(__atomic_load_n(head, __ATOMIC_RELAXED) - lim) > 0, 0))
-        return adapt__for_lazy_rest(b, last, body, ctx, 1, thr);
+      if (__builtin_expect((ptrdiff_t)(__atomic_load_n(head, __ATOMIC_RELAXED) - lim) > 0, 0)) {
+        const int rc = adapt__for_lazy_rest(b, last, body, ctx, 1, code);
+        if (rc != ADAPT__LOOP_GO_ON) return rc;
+        lim = __atomic_load_n(&d->tail, __ATOMIC_RELAXED) - entries;
+      }
       body(b, b + 1, ctx);
       b++;
       if (__builtin_expect(adapt__loop_cancel_seen(cancelled), 0)) return 0;
     }
   } else {
     while (last - b > g) {
-      if (__builtin_expect((ptrdiff_t)(__atomic_load_n(head, __ATOMIC_RELAXED) - lim) > 0, 0))
-        return adapt__for_lazy_rest(b, last, body, ctx, g, thr);
+      if (__builtin_expect((ptrdiff_t)(__atomic_load_n(head, __ATOMIC_RELAXED) - lim) > 0, 0)) {
+        const int rc = adapt__for_lazy_rest(b, last, body, ctx, g, code);
+        if (rc != ADAPT__LOOP_GO_ON) return rc;
+        lim = __atomic_load_n(&d->tail, __ATOMIC_RELAXED) - entries;
+      }
       body(b, b + g, ctx);
       b += g;
       if (__builtin_expect(adapt__loop_cancel_seen(cancelled), 0)) return 0;
@@ -412,7 +430,7 @@ adapt__for_top(size_t first, size_t last, void (*body)(size_t begin, size_t end,
  *   only to a thief, so the loop is a plain loop, in chunks of the grain
  *   (attr's, else ADAPT_GRAIN; none: one call over the whole range);
  * - on a worker thieves can reach (adapt__tls_loop's thresholds), a loop
- *   resolved to lazy DF or DF2 whose grain is set or would default to 1:
+ *   resolved to a lazy scheduler whose grain is set or would default to 1:
  *   run by adapt__for_hungry while the worker's deque holds at least the
  *   threshold's entries (work for thieves is exposed elsewhere), the rest
  *   handed to the library's lazy loop as soon as it looks hungry
@@ -467,8 +485,8 @@ adapt__for_inline(size_t first, size_t last, void (*body)(size_t begin, size_t e
 }
 
 /* adapt__for_inline's second path, on a worker thieves can reach: the
- * loop at grain g (>= 1) and threshold thr (1 or 2), valid arguments,
- * first < last. Not inlined: in the caller, its registers and stack would
+ * loop at grain g (>= 1) and code thr (1, 2, ADAPT__LOOP_BF), valid
+ * arguments, first < last. Not inlined: in the caller, its registers and stack would
  * weigh on every call of the plain path (GCC 12: 10% more instructions on
  * fib through nested loops, one worker); GCC clones it for a constant body,
  * which it then inlines. */

@@ -299,9 +299,9 @@ typedef struct adapt__tls_block {
    * (lazy DF, DF2 and BF run as a plain loop), with ADAPT__LOOP_DEFAULT
    * when the nested default scheduler is lazy. On a worker thieves can
    * reach, while it runs a region or as a pool thread: from
-   * ADAPT__LOOP_THR_SHIFT on, each adapt_sched value's threshold (1 lazy
-   * DF, 2 lazy DF2, the nested default's if it is one of them, else 0):
-   * those loops run inline until the deque looks hungry; from
+   * ADAPT__LOOP_THR_SHIFT on, each adapt_sched value's threshold code (1
+   * lazy DF, 2 lazy DF2, 3 lazy-bf, the nested default's if it is one of
+   * them, else 0): those loops run inline until the deque looks hungry; from
    * ADAPT__LOOP_SPLIT_SHIFT on, 8 x the worker count. 0 elsewhere. */
   unsigned loop;
   /* adapt__tls_loop_grain: ADAPT_GRAIN for those loops (0: unset). */
@@ -321,8 +321,8 @@ extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
 #define ADAPT__LOOP_DEFAULT 2u
 /* adapt__tls_loop on a worker thieves can reach: from ADAPT__LOOP_THR_SHIFT
  * on, 2 bits per adapt_sched value (ADAPT_SCHED_COUNT of them): the
- * threshold of the hunger check its nested loops run inline with (0: not
- * inline); from ADAPT__LOOP_SPLIT_SHIFT on, the default grain's divisor, 8
+ * threshold code of the hunger check its nested loops run inline with (0:
+ * not inline; <adapt/loop.h>, ADAPT__LOOP_BF); from ADAPT__LOOP_SPLIT_SHIFT on, the default grain's divisor, 8
  * x the worker count (at most ADAPT__LOOP_SPLIT_MAX). */
 #define ADAPT__LOOP_THR_SHIFT 2u
 #define ADAPT__LOOP_SPLIT_SHIFT 20u
