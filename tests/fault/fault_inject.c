@@ -27,17 +27,19 @@ WRAPPED(void *, aligned_alloc, (size_t align, size_t n))
 WRAPPED(char *, strdup, (const char *s))
 WRAPPED(void, free, (void *p))
 WRAPPED(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
+WRAPPED(int, adapt__membarrier, (void))
 
-enum { ARM_NONE, ARM_ALLOC, ARM_THREAD };
+enum { ARM_NONE, ARM_ALLOC, ARM_THREAD, ARM_BARRIER };
 
-static atomic_int armed;          /* ARM_* */
-static atomic_ulong fail_at;      /* k */
-static atomic_int fail_mode;      /* fault_mode */
-static atomic_ulong fail_period;  /* FAULT_EVERY: p */
-static atomic_ulong allocs_seen;  /* allocation calls since the arm */
-static atomic_ulong threads_seen; /* pthread_create calls since the arm */
-static atomic_ulong injected;     /* failures injected since the arm */
-static atomic_long live;          /* blocks allocated and not freed */
+static atomic_int armed;           /* ARM_* */
+static atomic_ulong fail_at;       /* k */
+static atomic_int fail_mode;       /* fault_mode */
+static atomic_ulong fail_period;   /* FAULT_EVERY: p */
+static atomic_ulong allocs_seen;   /* allocation calls since the arm */
+static atomic_ulong threads_seen;  /* pthread_create calls since the arm */
+static atomic_ulong barriers_seen; /* thieves' membarrier calls since the arm */
+static atomic_ulong injected;      /* failures injected since the arm */
+static atomic_long live;           /* blocks allocated and not freed */
 
 static void arm(int what, unsigned long k, fault_mode mode) {
   /* relaxed: published by the release store of armed below. */
@@ -45,6 +47,7 @@ static void arm(int what, unsigned long k, fault_mode mode) {
   atomic_store_explicit(&fail_mode, (int)mode, memory_order_relaxed);
   atomic_store_explicit(&allocs_seen, 0, memory_order_relaxed);
   atomic_store_explicit(&threads_seen, 0, memory_order_relaxed);
+  atomic_store_explicit(&barriers_seen, 0, memory_order_relaxed);
   atomic_store_explicit(&injected, 0, memory_order_relaxed);
   /* release: pairs with the acquire load of armed in the wrappers, which
    * then read the k and mode stored above. */
@@ -58,6 +61,11 @@ void fault_alloc_arm_every(unsigned long k, unsigned long p) {
   arm(ARM_ALLOC, k, FAULT_EVERY);
 }
 void fault_thread_arm(unsigned long k) { arm(ARM_THREAD, k, FAULT_ONCE); }
+void fault_barrier_arm(unsigned long k, fault_mode mode, unsigned long p) {
+  /* relaxed: published by the release store of armed in arm(). */
+  atomic_store_explicit(&fail_period, p ? p : 1, memory_order_relaxed);
+  arm(ARM_BARRIER, k, mode);
+}
 
 void fault_disarm(void) {
   /* release: as in arm (no data travels; a wrapper seeing ARM_NONE just
@@ -70,6 +78,9 @@ void fault_disarm(void) {
  * joins order the workers' increments before the reads): relaxed. */
 unsigned long fault_allocs_seen(void) {
   return atomic_load_explicit(&allocs_seen, memory_order_relaxed);
+}
+unsigned long fault_barriers_seen(void) {
+  return atomic_load_explicit(&barriers_seen, memory_order_relaxed);
 }
 unsigned long fault_injected(void) { return atomic_load_explicit(&injected, memory_order_relaxed); }
 long fault_live_blocks(void) { return atomic_load_explicit(&live, memory_order_relaxed); }
@@ -160,4 +171,13 @@ int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(
                           void *arg) {
   if (should_fail(ARM_THREAD, &threads_seen)) return EAGAIN;
   return __real_pthread_create(t, attr, fn, arg);
+}
+
+/* A failing membarrier returns -1 with errno set, as the system call. */
+int __wrap_adapt__membarrier(void) {
+  if (should_fail(ARM_BARRIER, &barriers_seen)) {
+    errno = EINVAL;
+    return -1;
+  }
+  return __real_adapt__membarrier();
 }

@@ -1,5 +1,5 @@
-/* Fault injection for tests/fault: the allocation functions and
- * pthread_create, wrapped at link time (tests/fault/module.mk links with
+/* Fault injection for tests/fault: the allocation functions,
+ * pthread_create and the thieves' membarrier, wrapped at link time (tests/fault/module.mk links with
  * -Wl,--wrap=...), fail on demand.
  *
  * What is counted: the calls made by the objects linked with the wrap
@@ -29,6 +29,17 @@ void fault_alloc_arm_every(unsigned long k, unsigned long p);
 /* From now on, the k-th call of pthread_create (k >= 1) fails with EAGAIN,
  * until fault_disarm. Resets the counts. */
 void fault_thread_arm(unsigned long k);
+
+/* From now on, the thieves' membarrier (libadapt's adapt__membarrier, as
+ * called by the deque's steal: deque.c, thieves_enter) fails as the k-th
+ * allocation would under fault_alloc_arm(k, mode), or every p-th from the
+ * k-th (p >= 1, mode FAULT_EVERY), until fault_disarm. The sleepers' call
+ * (idle.c, in the same object as the function) is not wrapped. Resets
+ * the counts. */
+void fault_barrier_arm(unsigned long k, fault_mode mode, unsigned long p);
+
+/* Thieves' membarrier calls counted since the last arm. */
+unsigned long fault_barriers_seen(void);
 
 /* Stop failing (the counts are kept for the functions below). */
 void fault_disarm(void);

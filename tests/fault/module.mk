@@ -1,9 +1,10 @@
 # tests/fault: fault injection (docs/reliability.md). One driver (harness
 # fault_driver.c, cases fault_runtime.c and fault_algos.c), linked
-# with the allocation functions and pthread_create wrapped by the linker
-# (--wrap; fault_inject.c), runs every public entry point with its k-th
-# allocation failing (k = 1..50, once and from k on) and adapt_init with
-# its k-th worker thread failing to start. It is a test of every variant
+# with the allocation functions, pthread_create and the thieves' membarrier
+# wrapped by the linker (--wrap; fault_inject.c), runs every public entry
+# point with its k-th allocation failing (k = 1..50, once and from k on),
+# adapt_init with its k-th worker thread failing to start, and spawned tasks
+# with the thieves' membarrier failing. It is a test of every variant
 # (EXTRA_TESTS): in asan, LeakSanitizer checks at exit what the driver's
 # own count of live blocks does not see.
 
@@ -11,7 +12,8 @@ FAULT_BIN := $(B)/tests/fault/fault_driver
 FAULT_OBJS := $(addprefix $(B)/obj/tests/fault/,fault_driver.o fault_runtime.o fault_algos.o \
   fault_inject.o)
 FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign \
-  -Wl,--wrap=aligned_alloc,--wrap=strdup,--wrap=free,--wrap=pthread_create
+  -Wl,--wrap=aligned_alloc,--wrap=strdup,--wrap=free,--wrap=pthread_create \
+  -Wl,--wrap=adapt__membarrier
 
 $(B)/obj/tests/fault/%.o: LAYER_CPPFLAGS := $(INC_PUBLIC) -Itests/common
 
