@@ -15,9 +15,10 @@
  * and a thief cannot both take the last task. The owner's half pays no
  * fence while no thief is announced (deque.c, "Announced thieves"). Slots
  * are written by the owner before its release store of T (push) and read
- * by a thief after its load of T, or by the owner itself (a child frame's entry: the slot and the frame
- * it points to, which the thief reads under the lock, scope.h). Indices only grow (slot = index mod capacity);
- * push fails when the deque is full and the task then runs at once. */
+ * by a thief after its load of T, or by the owner itself (a child frame's
+ * entry: the slot and the frame it points to, which the thief reads under
+ * the lock, scope.h). Indices only grow (slot = index mod capacity); push
+ * fails when the deque is full and the task then runs at once. */
 #ifndef LIBADAPT_SRC_DEQUE_H
 #define LIBADAPT_SRC_DEQUE_H
 

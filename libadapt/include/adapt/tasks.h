@@ -322,8 +322,9 @@ extern __thread adapt__tls_block adapt__tls ADAPT__TLS_PUBLIC;
 /* adapt__tls_loop on a worker thieves can reach: from ADAPT__LOOP_THR_SHIFT
  * on, 2 bits per adapt_sched value (ADAPT_SCHED_COUNT of them): the
  * threshold code of the hunger check its nested loops run inline with (0:
- * not inline; <adapt/loop.h>, ADAPT__LOOP_BF); from ADAPT__LOOP_SPLIT_SHIFT on, the default grain's divisor, 8
- * x the worker count (at most ADAPT__LOOP_SPLIT_MAX). */
+ * not inline; <adapt/loop.h>, ADAPT__LOOP_BF); from ADAPT__LOOP_SPLIT_SHIFT
+ * on, the default grain's divisor, 8 x the worker count (at most
+ * ADAPT__LOOP_SPLIT_MAX). */
 #define ADAPT__LOOP_THR_SHIFT 2u
 #define ADAPT__LOOP_SPLIT_SHIFT 20u
 #define ADAPT__LOOP_SPLIT_MAX 4095u
