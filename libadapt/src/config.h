@@ -140,6 +140,15 @@
 #define ADAPT_DEQUE_CAP 8192u
 #endif
 
+/* Lazy spawns (env ADAPT_SPAWN_KEEP): entries a worker's deque must hold
+ * for thieves before adapt_spawn and adapt_fork run their task at once
+ * instead of pushing it (the lazy-scheduling paper's DF2-LS threshold; 0:
+ * every task is pushed). A worker no thief can reach runs every task at
+ * once unless it is 0. Default 2. */
+#ifndef ADAPT_SPAWN_KEEP_DEFAULT
+#define ADAPT_SPAWN_KEEP_DEFAULT 2u
+#endif
+
 /* Nested runs of stolen work on one worker's stack (joins and syncs that
  * steal while they wait); beyond it a waiting worker only spins.
  * Default 200. */
@@ -182,6 +191,7 @@ _Static_assert(ADAPT_FINALIZE_ADMIT_MS >= 1 && ADAPT_FINALIZE_ADMIT_MS <= 1000,
 _Static_assert(ADAPT_SCHED_GRAIN_MAX >= 1, "ADAPT_SCHED_GRAIN_MAX must be >= 1");
 _Static_assert(ADAPT_GRAIN_PROBE >= 2, "ADAPT_GRAIN_PROBE must be >= 2");
 _Static_assert(ADAPT_DEQUE_CAP >= 2 && ADAPT_MAX_NEST >= 2, "deque capacity and nesting");
+_Static_assert(ADAPT_SPAWN_KEEP_DEFAULT < ADAPT_DEQUE_CAP, "ADAPT_SPAWN_KEEP_DEFAULT: below the deque capacity");
 _Static_assert(ADAPT_LOCK_SPINS >= 1, "ADAPT_LOCK_SPINS must be >= 1");
 _Static_assert(ADAPT_BACKOFF_MIN_US >= 1 && ADAPT_BACKOFF_MIN_US <= ADAPT_BACKOFF_MAX_US &&
                    ADAPT_BACKOFF_MAX_US <= 1000000u,

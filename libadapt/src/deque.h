@@ -78,6 +78,10 @@ typedef struct adapt__deque {
   size_t limit;
   atomic_int *sleepers;        /* &adapt__rt.sleepers */
   struct adapt__worker *owner; /* the worker holding it (adapt__worker_new) */
+  /* The lazy spawns' threshold (adapt__worker_new): a spawn or fork runs
+   * its task at once while tail - head >= keep (0: always, on a worker no
+   * thief can reach; SIZE_MAX: never, ADAPT_SPAWN_KEEP=0). */
+  size_t keep;
 } adapt__deque;
 
 #define ADAPT__DEQUE_SAME(f, g)                                                                    \
@@ -89,6 +93,7 @@ ADAPT__DEQUE_SAME(slots, slots);
 ADAPT__DEQUE_SAME(limit, limit);
 ADAPT__DEQUE_SAME(sleepers, sleepers);
 ADAPT__DEQUE_SAME(owner, owner);
+ADAPT__DEQUE_SAME(keep, keep);
 #undef ADAPT__DEQUE_SAME
 _Static_assert(offsetof(adapt__deque, tail) - offsetof(adapt__deque, head) == ADAPT__DEQUE_HEAD_GAP,
                "head is not ADAPT__DEQUE_HEAD_GAP (tasks.h) bytes before tail");
@@ -118,6 +123,14 @@ int adapt__deque_pop(adapt__deque *d, size_t floor, adapt__spawned *out);
  * then goes through the library's, whose store of tail is seq_cst. */
 static inline size_t adapt__deque_limit(size_t h) {
   return adapt__rt.membarrier ? h + ADAPT_DEQUE_CAP - 1 : 0;
+}
+
+/* Owner: does d already hold its keep entries for thieves (a lazy spawn
+ * or fork then runs its task at once; adapt__spawn_at_once, <adapt/tasks.h>)? */
+static inline int adapt__deque_at_once(adapt__deque *d) {
+  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
+  /* relaxed: a hint only, as in adapt__spawn_at_once. */
+  return tl - atomic_load_explicit(&d->head, memory_order_relaxed) >= d->keep;
 }
 
 /* Owner: the slot the next push fills, or NULL when the deque is full.

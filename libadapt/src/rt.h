@@ -33,6 +33,7 @@ typedef struct adapt__runtime {
   int membarrier;
   adapt__seq_defaults seq;  /* ADAPT_GRAIN, ADAPT_SCHED, ADAPT_WINDOW*, ADAPT_SPLITTER */
   adapt_sched nested_sched; /* adapt_for's default inside a region (settings.h) */
+  unsigned spawn_keep;      /* ADAPT_SPAWN_KEEP (settings.h; worker.c applies it) */
   int stats_at_exit;
   int tracing;
   char *trace_file;

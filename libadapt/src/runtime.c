@@ -40,6 +40,7 @@ static int configure(const adapt_config *cfg, int npus, int lazy) {
   adapt__rt.stats_at_exit = st.stats;
   adapt__rt.seq = st.seq;
   adapt__rt.nested_sched = st.nested_sched;
+  adapt__rt.spawn_keep = st.spawn_keep;
   free(adapt__rt.trace_file);
   adapt__rt.trace_file = tf;
   adapt__trace_mask = st.trace_mask;

@@ -46,6 +46,7 @@ enum {
   S_WINDOW,
   S_WINDOW_SIZE,
   S_SPLITTER,
+  S_SPAWN_KEEP,
   S_COUNT
 };
 
@@ -93,6 +94,7 @@ static const setting table[S_COUNT] = {
     [S_WINDOW] = {"ADAPT_WINDOW", K_CHOICE, 0, 0, windows},
     [S_WINDOW_SIZE] = {"ADAPT_WINDOW_SIZE", K_UINT, 1, SIZE_MAX, NULL},
     [S_SPLITTER] = {"ADAPT_SPLITTER", K_CHOICE, 0, 0, splitters},
+    [S_SPAWN_KEEP] = {"ADAPT_SPAWN_KEEP", K_UINT, 0, ADAPT_DEQUE_CAP - 1, NULL},
 };
 
 /* One variable as read: set (non-empty), its raw text and parsed value. */
@@ -270,5 +272,7 @@ int adapt__settings_resolve(const adapt_config *cfg, int npus, int quiet_repeat,
   o->seq.window_size = e[S_WINDOW_SIZE].set ? (size_t)e[S_WINDOW_SIZE].value : 0;
   o->seq.splitter =
       e[S_SPLITTER].set ? (adapt_window_splitter)e[S_SPLITTER].value : ADAPT_SPLITTER_BALANCED;
+  o->spawn_keep =
+      e[S_SPAWN_KEEP].set ? (unsigned)e[S_SPAWN_KEEP].value : ADAPT_SPAWN_KEEP_DEFAULT;
   return 0;
 }

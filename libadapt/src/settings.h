@@ -25,6 +25,7 @@ typedef struct adapt__settings {
   unsigned trace_mask;       /* ADAPT__TRACE_* categories, 0 without trace_file */
   adapt__seq_defaults seq;   /* defaults of the per-call attributes */
   adapt_sched nested_sched;  /* adapt_for's inside a region: ADAPT_SCHED, else LAZY_DF2 */
+  unsigned spawn_keep;       /* ADAPT_SPAWN_KEEP: 0 eager, else the lazy spawns' threshold */
 } adapt__settings;
 
 /* Check the fields of cfg (NULL: none set) against their ranges.

@@ -88,6 +88,10 @@ static inline int spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   if (scope_bad(s, 0)) return scope_error("adapt_spawn", s);
   if (ADAPT__UNLIKELY(!fn)) return adapt__fail(-EINVAL, "adapt_spawn: fn is NULL");
   adapt__worker *w = s->w;
+  if (adapt__deque_at_once(&w->dq)) {
+    adapt__run_at_once(fn, arg); /* lazy, as the inline spawn: not counted */
+    return 0;
+  }
   s->pushed++;
   adapt__spawned *e = adapt__deque_next_slot(&w->dq);
   if (ADAPT__UNLIKELY(!e)) return spawn_full(s, fn, arg);
@@ -183,9 +187,11 @@ int adapt_fork(adapt_child *child, void (*fn)(void *), void *arg) {
   c->magic = ADAPT__CHILD_MAGIC;
   c->team = adapt__team_cur;
   adapt__spawned tagged = {.scope = (adapt__scope *)(void *)((uintptr_t)c | ADAPT__ENTRY_CHILD)};
-  adapt__spawned *e = adapt__deque_next_slot(&w->dq);
-  if (ADAPT__UNLIKELY(!e)) {
-    adapt__run_spawned(w, &tagged); /* full: runs it now, index ADAPT__CHILD_RAN */
+  adapt__spawned *e = adapt__deque_at_once(&w->dq) ? NULL : adapt__deque_next_slot(&w->dq);
+  if (!e) {
+    /* Lazy (the deque holds its keep entries) or full: runs it now, index
+     * ADAPT__CHILD_RAN. */
+    adapt__run_spawned(w, &tagged);
     return 0;
   }
   c->index = adapt__deque_tail(&w->dq);

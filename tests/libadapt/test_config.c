@@ -20,11 +20,11 @@
 
 /* Every variable the library reads (docs/guide.md, "Configuration"). */
 static const char *const all_vars[] = {
-    "ADAPT_WORKERS",     "ADAPT_BIND",    "ADAPT_VICTIM",
-    "ADAPT_STEAL_ORDER", "ADAPT_SPIN_US", "ADAPT_STEAL_TIMEOUT_US",
-    "ADAPT_STATS",       "ADAPT_TRACE",   "ADAPT_TRACE_EVENTS",
-    "ADAPT_GRAIN",       "ADAPT_SCHED",   "ADAPT_WINDOW",
-    "ADAPT_WINDOW_SIZE", "ADAPT_SPLITTER"};
+    "ADAPT_WORKERS",     "ADAPT_BIND",     "ADAPT_VICTIM",
+    "ADAPT_STEAL_ORDER", "ADAPT_SPIN_US",  "ADAPT_STEAL_TIMEOUT_US",
+    "ADAPT_STATS",       "ADAPT_TRACE",    "ADAPT_TRACE_EVENTS",
+    "ADAPT_GRAIN",       "ADAPT_SCHED",    "ADAPT_WINDOW",
+    "ADAPT_WINDOW_SIZE", "ADAPT_SPLITTER", "ADAPT_SPAWN_KEEP"};
 enum { NVARS = sizeof all_vars / sizeof *all_vars };
 
 static void unset_all(void) {
@@ -71,6 +71,8 @@ static const env_case bad_cases[] = {
     {"ADAPT_WINDOW_SIZE", "0", "an integer 1.." UINT_MAX_S},
     {"ADAPT_WINDOW_SIZE", "12x", "an integer 1.." UINT_MAX_S},
     {"ADAPT_SPLITTER", "far", "one of local|distant|balanced"},
+    {"ADAPT_SPAWN_KEEP", "8192", "an integer 0..8191"},
+    {"ADAPT_SPAWN_KEEP", "two", "an integer 0..8191"},
 };
 enum { NBAD = sizeof bad_cases / sizeof *bad_cases };
 
@@ -90,6 +92,7 @@ static const env_case good_cases[] = {
     {"ADAPT_WINDOW", "sliding", NULL},
     {"ADAPT_WINDOW_SIZE", "64", NULL},
     {"ADAPT_SPLITTER", "distant", NULL},
+    {"ADAPT_SPAWN_KEEP", "0", NULL},
 };
 enum { NGOOD = sizeof good_cases / sizeof *good_cases };
 

@@ -18,6 +18,16 @@
 
 static const int worker_counts[] = {1, 2, 3, 8};
 
+/* n workers, with lazy spawns (eager 0: ADAPT_SPAWN_KEEP unset, the
+ * default) or with every task pushed (eager 1: ADAPT_SPAWN_KEEP=0, the
+ * deque's capacity and its full path reachable). */
+static int workers_mode(int n, int eager) {
+  if (eager) setenv("ADAPT_SPAWN_KEEP", "0", 1);
+  int rc = adapt_test_workers(n);
+  unsetenv("ADAPT_SPAWN_KEEP");
+  return rc;
+}
+
 /* fib, no cut-off: through spawn/sync (a scope) or, with fork, through
  * adapt_fork/adapt_join */
 typedef struct fib_arg {
@@ -156,16 +166,20 @@ static void test_exactly_once_races(void **state) {
   }
 }
 
-/* A deque overflow: more tasks than ADAPT_DEQUE_CAP run inline. */
+/* More tasks than ADAPT_DEQUE_CAP: pushed, the ones past the capacity run
+ * at once (eager); lazy, most run at once. */
 static void test_many_tasks(void **state) {
-  assert_int_equal(adapt_test_workers(2), 0);
   size_t n = 20000;
   unsigned char *hits = calloc(n, 1);
-  adapt_scope s;
-  assert_int_equal(adapt_scope_begin(&s), 0);
-  for (size_t i = 0; i < n; i++) assert_int_equal(adapt_spawn(&s, mark, &hits[i]), 0);
-  assert_int_equal(adapt_sync(&s), 0);
-  for (size_t i = 0; i < n; i++) assert_int_equal(hits[i], 1);
+  for (int eager = 0; eager < 2; eager++) {
+    assert_int_equal(workers_mode(2, eager), 0);
+    memset(hits, 0, n);
+    adapt_scope s;
+    assert_int_equal(adapt_scope_begin(&s), 0);
+    for (size_t i = 0; i < n; i++) assert_int_equal(adapt_spawn(&s, mark, &hits[i]), 0);
+    assert_int_equal(adapt_sync(&s), 0);
+    for (size_t i = 0; i < n; i++) assert_int_equal(hits[i], 1);
+  }
   free(hits);
 }
 
@@ -333,7 +347,8 @@ static void test_fast_path(void **state) {
 /* The exported functions (what a C caller taking their address or dlsym
  * gets) and the inline fast paths of a call adapt_spawn(...) work on the
  * same scope, in any mix (adapt_scope_begin too, nested); a closed scope is refused by both; on one worker
- * a deque filled past its capacity runs the extra tasks at once. */
+ * a deque filled past its capacity runs the extra tasks at once; lazy
+ * spawns and eager ones alike. */
 static void test_exported(void **state) {
   int (*spawn)(adapt_scope *, void (*)(void *), void *) = adapt_spawn;
   int (*sync)(adapt_scope *) = adapt_sync;
@@ -341,8 +356,9 @@ static void test_exported(void **state) {
   size_t n = ADAPT__DEQUE_CAP + 16;
   unsigned char *hits = calloc(n, 1);
   assert_non_null(hits);
-  for (int w = 1; w <= 2; w++) {
-    assert_int_equal(adapt_test_workers(w), 0);
+  for (int k = 0; k < 4; k++) {
+    int w = 1 + k % 2;
+    assert_int_equal(workers_mode(w, k / 2), 0);
     memset(hits, 0, n);
     adapt_scope s;
     assert_int_equal(adapt_scope_begin(&s), 0);
@@ -461,8 +477,9 @@ static void test_fork_join(void **state) {
   assert_true(hits && kids);
   int (*fork)(adapt_child *, void (*)(void *), void *) = adapt_fork;
   int (*join)(adapt_child *) = adapt_join;
-  for (int k = 0; k < 2; k++) {
-    assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
+  for (int mode = 0; mode < 4; mode++) {
+    int k = mode % 2; /* 1 or 2 workers, lazy spawns, then eager ones */
+    assert_int_equal(workers_mode(worker_counts[k], mode / 2), 0);
     assert_int_equal(fib(n, 1), fib_expected(n)); /* top level: the function */
     memset(hits, 0, m);
     fork_marks all = {hits, m};
@@ -522,6 +539,98 @@ static void test_fork_join(void **state) {
     assert_true(atomic_load_explicit(&bodies, memory_order_relaxed) >= 1);
   }
   free(kids);
+  free(hits);
+}
+
+/* Lazy spawns (ADAPT_SPAWN_KEEP; docs/design.md, "Spawned tasks"): on one
+ * worker every task runs inside its adapt_spawn or adapt_fork, inline or
+ * through the functions, and the frames and scopes are checked as before
+ * (a child run at once is open until its join: a sync out of order, a
+ * join from another thread and a second join are refused); eager
+ * (ADAPT_SPAWN_KEEP=0), the task waits for the sync or the join; on two
+ * workers the owner's deque never holds more than 2 entries and most
+ * tasks run at once, each exactly once. */
+typedef struct elsewhere {
+  adapt_child *c;
+  adapt_scope *s;
+  int join_rc, sync_rc;
+} elsewhere;
+static void *join_elsewhere(void *p) {
+  elsewhere *e = p;
+  e->join_rc = adapt_join(e->c);
+  e->sync_rc = adapt_sync(e->s);
+  return NULL;
+}
+static pthread_t lazy_caller;
+static int lazy_in_spawn;
+static size_t lazy_depth_max;
+static void lazy_task(void *p) {
+  unsigned char *hit = p;
+  /* 2: run inside the spawn call on its thread; 1: elsewhere or later */
+  *hit = (unsigned char)(1 + (lazy_in_spawn && pthread_equal(pthread_self(), lazy_caller)));
+}
+static void test_lazy_spawn(void **state) {
+  int (*spawn)(adapt_scope *, void (*)(void *), void *) = adapt_spawn;
+  int (*fork)(adapt_child *, void (*)(void *), void *) = adapt_fork;
+  int (*join)(adapt_child *) = adapt_join;
+  for (int eager = 0; eager < 2; eager++) {
+    assert_int_equal(workers_mode(1, eager), 0);
+    unsigned char x[6] = {0};
+    adapt_scope top, in;
+    assert_int_equal(adapt_scope_begin(&top), 0); /* top level: the function */
+    assert_int_equal(adapt_spawn(&top, mark, &x[0]), 0);
+    assert_int_equal(x[0], !eager);
+    assert_int_equal(adapt_scope_begin(&in), 0); /* nested: inline */
+    assert_int_equal(adapt_spawn(&in, mark, &x[1]), 0);
+    assert_int_equal(spawn(&in, mark, &x[2]), 0);
+    assert_int_equal(x[1] + x[2], eager ? 0 : 2);
+    adapt_child c, d;
+    assert_int_equal(adapt_fork(&c, mark, &x[3]), 0);
+    assert_int_equal(fork(&d, mark, &x[4]), 0);
+    assert_int_equal(x[3] + x[4], eager ? 0 : 2);
+    assert_int_equal(adapt_sync(&in), -EINVAL); /* c and d are open */
+    assert_int_equal(adapt_join(&c), -EINVAL);  /* out of order: d first */
+    elsewhere e = {&d, &in, 0, 0};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, join_elsewhere, &e), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(e.join_rc, -EINVAL);
+    assert_int_equal(e.sync_rc, -EINVAL);
+    assert_int_equal(join(&d), 0);
+    assert_int_equal(adapt_join(&d), -EINVAL); /* joined */
+    assert_int_equal(adapt_join(&c), 0);
+    assert_int_equal(join(&c), -EINVAL);
+    assert_int_equal(adapt_sync(&in), 0);
+    assert_int_equal(adapt_sync(&top), 0);
+    for (int i = 0; i < 5; i++) assert_int_equal(x[i], 1);
+  }
+  /* Two workers: the thief takes the oldest of at most two entries. */
+  assert_int_equal(workers_mode(2, 0), 0);
+  enum { N = 4000 };
+  unsigned char *hits = calloc(N, 1);
+  assert_non_null(hits);
+  lazy_caller = pthread_self();
+  lazy_depth_max = 0;
+  adapt_scope s;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  const adapt__deque_end *d = adapt__tls_dq;
+  for (size_t i = 0; i < N; i++) {
+    lazy_in_spawn = 1;
+    assert_int_equal(adapt_spawn(&s, lazy_task, &hits[i]), 0);
+    lazy_in_spawn = 0;
+    /* relaxed: the owner's own tail, and the thieves' head as a bound */
+    size_t depth = __atomic_load_n(&d->tail, __ATOMIC_RELAXED) -
+                   __atomic_load_n(adapt__deque_head(d), __ATOMIC_RELAXED);
+    if (depth < N && depth > lazy_depth_max) lazy_depth_max = depth;
+  }
+  assert_int_equal(adapt_sync(&s), 0);
+  size_t at_once = 0;
+  for (size_t i = 0; i < N; i++) {
+    assert_true(hits[i] == 1 || hits[i] == 2);
+    at_once += hits[i] == 2;
+  }
+  assert_true(lazy_depth_max <= 2);
+  assert_true(at_once > 0);
   free(hits);
 }
 
@@ -714,4 +823,5 @@ ADAPT_TEST_MAIN("tasks", ADAPT_TEST(test_errors), ADAPT_TEST(test_fib), ADAPT_TE
                 ADAPT_TEST(test_exactly_once_races), ADAPT_TEST(test_many_tasks),
                 ADAPT_TEST(test_mixed_nesting), ADAPT_TEST(test_task_before_pending_request),
                 ADAPT_TEST(test_fast_path), ADAPT_TEST(test_exported), ADAPT_TEST(test_fork_join),
-                ADAPT_TEST(test_unfenced_pop_races), ADAPT_TEST(test_push_wakes_sleeper))
+                ADAPT_TEST(test_unfenced_pop_races), ADAPT_TEST(test_push_wakes_sleeper),
+                ADAPT_TEST(test_lazy_spawn))

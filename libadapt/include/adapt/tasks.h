@@ -173,6 +173,7 @@ typedef struct adapt__deque_end {
   size_t limit;                /* a push below it needs no look at the head */
   const int *sleepers;         /* atomic: idle workers asleep (runtime-wide) */
   struct adapt__worker *owner; /* the worker whose deque it is */
+  size_t keep; /* a spawn runs its task at once while tail - head >= keep */
 } adapt__deque_end;
 
 /* The deque's head (atomic: the thieves' end) is ADAPT__DEQUE_HEAD_GAP
@@ -361,6 +362,26 @@ static inline void adapt__push_end(adapt__deque_end *d, size_t t, adapt_scope *s
     adapt__spawn_wake(scope);
 }
 
+/* Lazy spawns (the lazy-scheduling paper's DF2-LS; docs/design.md,
+ * "Spawned tasks"): does the deque, its tail t, already hold its keep
+ * entries for thieves? Then a spawn or fork runs its task at once instead
+ * of pushing it. */
+ADAPT__PART int adapt__spawn_at_once(const adapt__deque_end *d, size_t t) {
+  /* relaxed: a hint only (a stale head costs a push that was not needed or
+   * a task run here that a thief could have taken; a failing thief's
+   * head one past t reads as full). */
+  return t - __atomic_load_n(adapt__deque_head(d), __ATOMIC_RELAXED) >= d->keep;
+}
+
+/* Run a spawned task fn(arg) at once on the calling thread, as its own
+ * context: the count of inline tasks makes every cancellation scope pushed
+ * before it a barrier while it runs (adapt__cancel_scope.tasks). */
+ADAPT__PART void adapt__run_at_once(void (*fn)(void *arg), void *arg) {
+  adapt__tls_tasks++;
+  fn(arg);
+  adapt__tls_tasks--;
+}
+
 /* The owner fields of a scope begun nested in a region of this thread at
  * frame depth f over deque end d (shared by the inline begin and fork; the
  * caller stores remote and splits with the order its publication needs). */
@@ -400,6 +421,10 @@ static inline int adapt__spawn_inline(adapt_scope *scope, void (*fn)(void *arg),
   adapt__deque_end *d = s->dq;
   /* relaxed: only the owner writes tail. */
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
+  if (__builtin_expect(adapt__spawn_at_once(d, t), 1)) {
+    adapt__run_at_once(fn, arg); /* not counted: the scope has nothing to wait for */
+    return 0;
+  }
   if (__builtin_expect(t >= d->limit, 0)) return (adapt_spawn)(scope, fn, arg);
   adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
   e->run = 0;
@@ -417,6 +442,14 @@ ADAPT__PART int adapt__sync_inline(adapt_scope *scope) {
   if (__builtin_expect(!s || s->thread != ADAPT__THREAD_SELF() || s->key != adapt__tls_frames << 2,
                        0))
     return (adapt_sync)(scope);
+  if (__builtin_expect(s->local == s->pushed, 1)) {
+    /* Every pushed task ran here (or none was pushed: the lazy spawns ran
+     * theirs at once): nothing to wait for. */
+    s->thread = 0;
+    s->magic = 0;
+    adapt__tls_frames--;
+    return 0;
+  }
   adapt__deque_end *d = s->dq;
   /* relaxed: only the owner writes tail. */
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
@@ -430,12 +463,8 @@ ADAPT__PART int adapt__sync_inline(adapt_scope *scope) {
   void (*fn)(void *) = e->fn; /* read the slot before fn may push */
   void *arg = e->arg;
   /* A spawned task is its own context: adapt_cancel inside it never
-   * reaches the call this thread is running. The count of inline tasks
-   * makes every cancellation scope pushed before it a barrier while it
-   * runs (adapt__cancel_scope.tasks). */
-  adapt__tls_tasks++;
-  fn(arg);
-  adapt__tls_tasks--;
+   * reaches the call this thread is running. */
+  adapt__run_at_once(fn, arg);
   if (__builtin_expect(++s->local != s->pushed, 0)) return (adapt_sync)(scope);
   /* Every task ran here: none was stolen, nothing to wait for. */
   s->thread = 0;
@@ -482,8 +511,19 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
   if (__builtin_expect(!child || !fn || f == 0 || !d, 0)) return (adapt_fork)(child, fn, arg);
   /* relaxed: only the owner writes tail. */
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
-  if (__builtin_expect(t >= d->limit, 0)) return (adapt_fork)(child, fn, arg);
   adapt__child_layout *c = (adapt__child_layout *)(void *)child;
+  if (__builtin_expect(adapt__spawn_at_once(d, t), 1)) {
+    /* Lazy: the task runs now in the frame, which stays open until the
+     * join closes it (nothing of the frame is published). */
+    adapt__tls_frames = f + 1;
+    c->thread = ADAPT__THREAD_SELF();
+    c->key = (f + 1) << 2; /* a nested region (kind 0) */
+    c->magic = ADAPT__CHILD_MAGIC;
+    c->index = ADAPT__CHILD_RAN;
+    adapt__run_at_once(fn, arg);
+    return 0;
+  }
+  if (__builtin_expect(t >= d->limit, 0)) return (adapt_fork)(child, fn, arg);
   adapt__tls_frames = f + 1;
   /* plain stores: no other worker sees the frame before the release store
    * of tail (adapt__push_end) publishes it. w,
@@ -510,17 +550,17 @@ ADAPT__PART int adapt__join_inline(adapt_child *child) {
   unsigned f = adapt__tls_frames;
   if (__builtin_expect(!c || c->thread != ADAPT__THREAD_SELF() || c->key != f << 2, 0))
     return (adapt_join)(child);
-  adapt__deque_end *d = adapt__tls_dq;
   size_t t = c->index;
-  /* relaxed: only the owner writes tail. */
-  if (__builtin_expect(__atomic_load_n(&d->tail, __ATOMIC_RELAXED) != t + 1, 0))
-    return (adapt_join)(child);
-  if (__builtin_expect(!adapt__deque_take(d, t), 0))
-    return (adapt_join)(child); /* a thief may be taking it: the library decides */
-  /* A task is its own context, as in adapt__sync_inline. */
-  adapt__tls_tasks++;
-  c->fn(c->arg);
-  adapt__tls_tasks--;
+  if (__builtin_expect(t != ADAPT__CHILD_RAN, 0)) {
+    adapt__deque_end *d = adapt__tls_dq;
+    /* relaxed: only the owner writes tail. */
+    if (__builtin_expect(__atomic_load_n(&d->tail, __ATOMIC_RELAXED) != t + 1, 0))
+      return (adapt_join)(child);
+    if (__builtin_expect(!adapt__deque_take(d, t), 0))
+      return (adapt_join)(child); /* a thief may be taking it: the library decides */
+    /* A task is its own context, as in adapt__sync_inline. */
+    adapt__run_at_once(c->fn, c->arg);
+  }
   c->thread = 0; /* joined (magic stays: the function tells it apart) */
   adapt__tls_frames = f - 1;
   return 0;
