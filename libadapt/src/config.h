@@ -191,7 +191,8 @@ _Static_assert(ADAPT_FINALIZE_ADMIT_MS >= 1 && ADAPT_FINALIZE_ADMIT_MS <= 1000,
 _Static_assert(ADAPT_SCHED_GRAIN_MAX >= 1, "ADAPT_SCHED_GRAIN_MAX must be >= 1");
 _Static_assert(ADAPT_GRAIN_PROBE >= 2, "ADAPT_GRAIN_PROBE must be >= 2");
 _Static_assert(ADAPT_DEQUE_CAP >= 2 && ADAPT_MAX_NEST >= 2, "deque capacity and nesting");
-_Static_assert(ADAPT_SPAWN_KEEP_DEFAULT < ADAPT_DEQUE_CAP, "ADAPT_SPAWN_KEEP_DEFAULT: below the deque capacity");
+_Static_assert(ADAPT_SPAWN_KEEP_DEFAULT < ADAPT_DEQUE_CAP,
+               "ADAPT_SPAWN_KEEP_DEFAULT: below the deque capacity");
 _Static_assert(ADAPT_LOCK_SPINS >= 1, "ADAPT_LOCK_SPINS must be >= 1");
 _Static_assert(ADAPT_BACKOFF_MIN_US >= 1 && ADAPT_BACKOFF_MIN_US <= ADAPT_BACKOFF_MAX_US &&
                    ADAPT_BACKOFF_MAX_US <= 1000000u,

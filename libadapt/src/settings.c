@@ -272,7 +272,6 @@ int adapt__settings_resolve(const adapt_config *cfg, int npus, int quiet_repeat,
   o->seq.window_size = e[S_WINDOW_SIZE].set ? (size_t)e[S_WINDOW_SIZE].value : 0;
   o->seq.splitter =
       e[S_SPLITTER].set ? (adapt_window_splitter)e[S_SPLITTER].value : ADAPT_SPLITTER_BALANCED;
-  o->spawn_keep =
-      e[S_SPAWN_KEEP].set ? (unsigned)e[S_SPAWN_KEEP].value : ADAPT_SPAWN_KEEP_DEFAULT;
+  o->spawn_keep = e[S_SPAWN_KEEP].set ? (unsigned)e[S_SPAWN_KEEP].value : ADAPT_SPAWN_KEEP_DEFAULT;
   return 0;
 }

@@ -173,7 +173,7 @@ typedef struct adapt__deque_end {
   size_t limit;                /* a push below it needs no look at the head */
   const int *sleepers;         /* atomic: idle workers asleep (runtime-wide) */
   struct adapt__worker *owner; /* the worker whose deque it is */
-  size_t keep; /* a spawn runs its task at once while tail - head >= keep */
+  size_t keep;                 /* a spawn runs its task at once while tail - head >= keep */
 } adapt__deque_end;
 
 /* The deque's head (atomic: the thieves' end) is ADAPT__DEQUE_HEAD_GAP
