@@ -12,14 +12,19 @@
  *     struct fib a = {n - 1};
  *     adapt_scope s;
  *     adapt_scope_begin(&s);
- *     adapt_spawn(&s, fib_task, &a);       // may run on another worker
+ *     adapt_spawn(&s, fib_task, &a);       // pushed for thieves, or run now
  *     long b = fib(n - 2);                  // meanwhile, here
  *     adapt_sync(&s);                       // a.r is ready
  *     return a.r + b;
  *   }
  *
  * Spawned tasks are pushed on the calling worker's deque (child stealing:
- * the caller continues, thieves take the oldest task); adapt_sync runs the
+ * the caller continues, thieves take the oldest task) while it holds fewer
+ * than ADAPT_SPAWN_KEEP (default 2) of them; else, and on a worker no
+ * thief can reach, a spawn runs its task at once (lazy spawns, the
+ * lazy-scheduling paper's DF2-LS: thieves still find the tasks nearest
+ * the root, and a recursion pays about a function call per task where no
+ * thief is hungry; ADAPT_SPAWN_KEEP=0 pushes every task); adapt_sync runs the
  * scope's tasks still in the deque, newest first, then steals other work
  * until the scope's stolen tasks have finished. A thief looks at a victim's
  * spawned tasks first (no help from the victim needed), then posts a steal
@@ -68,7 +73,11 @@ ADAPT_API int adapt_scope_begin(adapt_scope *scope);
 
 /* Spawn fn(arg): it runs, on this or another worker, before adapt_sync(scope)
  * returns. arg is owned by the caller and must stay valid until then. When
- * the deque is full the task runs at once, inside this call. fn must not
+ * the worker's deque already holds ADAPT_SPAWN_KEEP entries for thieves,
+ * on a worker no thief can reach, or when the deque is full, the task runs
+ * at once, inside this call (still its own cancellation context). Not
+ * guaranteed: whether fn runs before or after the code that follows the
+ * spawn (a task must not wait for its spawner's later work). fn must not
  * throw (C++: adapt::task_group carries a task's exception to its wait).
  * Errors: -EINVAL NULL scope or fn, scope not begun or begun by another
  * thread. Calling context: the thread that began the scope.
@@ -100,7 +109,9 @@ typedef struct adapt_child {
  * the frame itself being the scope (scopes, frames and children nest
  * alike: join an inner child before an outer scope or child is synced).
  * fn(arg) runs, on this or another worker, before adapt_join(child)
- * returns; arg is owned by the caller and must stay valid until then.
+ * returns, at once inside this call as adapt_spawn's task may (the frame
+ * then stays open until the join); arg is owned by the caller and must
+ * stay valid until then.
  * Errors (nothing forked): -EINVAL NULL child or fn; adapt_scope_begin's.
  * Calling context: any thread (a top-level region as adapt_scope_begin).
  * A call is an inline fast path (a macro) when nested in a region of the
@@ -121,8 +132,10 @@ ADAPT_API int adapt_join(adapt_child *child);
  * Layout public for the inline functions below only: the fields are not
  * API and may change with ADAPT_VERSION_MINOR. Work-first THE protocol
  * (Cilk-5; docs/design.md, "Spawned tasks"): adapt_scope_begin, nested,
- * fills the scope from thread-locals (no call); adapt_spawn writes the task
- * in the deque's tail slot and publishes the tail; adapt_sync pops it (the
+ * fills the scope from thread-locals (no call); adapt_spawn runs the task
+ * at once when the deque holds its keep entries (adapt__spawn_at_once),
+ * else writes it in the deque's tail slot and publishes the tail; adapt_sync
+ * closes a scope whose pushed tasks all ran here, or pops one (the
  * tail decremented, the head loaded and compared: no fence while no thief
  * is announced, adapt__deque_take), runs it under a cancellation barrier,
  * and closes the scope when its counts balance. Anything else (a full

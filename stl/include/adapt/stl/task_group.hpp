@@ -26,7 +26,10 @@ namespace adapt {
  *
  * run(f) spawns a copy of f (moved when f is an rvalue) on the calling
  * worker's deque, where an idle worker may steal it (child stealing: the
- * caller goes on; when the deque is full, f runs at once, inside run).
+ * caller goes on; when the deque already holds ADAPT_SPAWN_KEEP tasks for
+ * thieves, on a worker no thief can reach, or when it is full, f runs at
+ * once, inside run, as adapt_spawn's task does; its exception still
+ * waits for wait()).
  * wait() runs the group's tasks still in the deque, steals other work
  * until the stolen ones have finished, then rethrows the first exception a
  * task threw (the others are dropped; tasks not started once one has
