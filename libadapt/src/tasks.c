@@ -203,14 +203,15 @@ int adapt_fork(adapt_child *child, void (*fn)(void *), void *arg) {
 
 /* Is c unusable by the calling thread's join (or joined out of order)? */
 static inline int child_bad(const adapt__child *c) {
-  return !c || c->magic != ADAPT__CHILD_MAGIC || c->thread != ADAPT__THREAD_SELF() ||
-         c->key >> 2 != adapt__tls_frames;
+  return !c || (c->magic != ADAPT__CHILD_MAGIC && !(c->key & ADAPT__KEY_AT_ONCE)) ||
+         c->thread != ADAPT__THREAD_SELF() ||
+         (c->key & ~ADAPT__KEY_AT_ONCE) >> 2 != adapt__tls_frames;
 }
 
 /* Why adapt_join cannot use c: -EINVAL with the detail (out of line). */
 static ADAPT_NOINLINE int child_error(const adapt__child *c) {
   if (!c) return adapt__fail(-EINVAL, "adapt_join: child is NULL");
-  if (c->magic != ADAPT__CHILD_MAGIC || !c->thread)
+  if ((c->magic != ADAPT__CHILD_MAGIC && !(c->key & ADAPT__KEY_AT_ONCE)) || !c->thread)
     return adapt__fail(-EINVAL, "adapt_join: child was not forked (or is already joined)");
   if (c->thread != ADAPT__THREAD_SELF())
     return adapt__fail(-EINVAL, "adapt_join: child was forked by another thread");
@@ -261,7 +262,9 @@ int adapt_join(adapt_child *child) {
   adapt__child *c = (adapt__child *)(void *)child;
   if (ADAPT__UNLIKELY(child_bad(c))) return child_error(c);
   int region = (int)(c->key & 3u);
-  if (c->index != ADAPT__CHILD_RAN) join_wait(c);
+  /* Ran: at once by the inline fork (ADAPT__KEY_AT_ONCE), or by this
+   * worker outside the join (index). */
+  if (!(c->key & ADAPT__KEY_AT_ONCE) && c->index != ADAPT__CHILD_RAN) join_wait(c);
   c->thread = NULL;
   c->magic = 0;
   adapt__region_leave(region);

@@ -386,10 +386,16 @@ ADAPT__PART int adapt__spawn_at_once(const adapt__deque_end *d, size_t t) {
   return t - __atomic_load_n(adapt__deque_head(d), __ATOMIC_RELAXED) >= d->keep;
 }
 
-/* Run a spawned task fn(arg) at once on the calling thread, as its own
- * context: the count of inline tasks makes every cancellation scope pushed
- * before it a barrier while it runs (adapt__cancel_scope.tasks). */
+/* Run a spawned task fn(arg) on the calling thread, as its own context:
+ * the count of inline tasks makes every cancellation scope pushed before
+ * it a barrier while it runs (adapt__cancel_scope.tasks). With no scope
+ * pushed there is nothing to shield (the scopes fn pushes record the
+ * thread's count, unchanged), and no count. */
 ADAPT__PART void adapt__run_at_once(void (*fn)(void *arg), void *arg) {
+  if (__builtin_expect(adapt__cancel_top == 0, 1)) {
+    fn(arg);
+    return;
+  }
   adapt__tls_tasks++;
   fn(arg);
   adapt__tls_tasks--;
@@ -415,9 +421,11 @@ static inline void adapt__scope_fill(adapt__scope_layout *s, adapt__deque_end *d
 static inline int adapt__scope_begin_inline(adapt_scope *scope) {
   unsigned f = adapt__tls_frames;
   adapt__deque_end *d = adapt__tls_dq;
-  /* Nested in a region of this thread (its worker is d's owner): the whole
-   * of adapt_scope_begin but the error clearing; else the function. */
-  if (__builtin_expect(!scope || f == 0 || !d, 0)) return (adapt_scope_begin)(scope);
+  /* Nested in a region of this thread (its worker is d's owner; a frame
+   * count above 0 implies a worker, as the library's nested begin assumes):
+   * the whole of adapt_scope_begin but the error clearing; else the
+   * function. */
+  if (__builtin_expect(!scope || f == 0, 0)) return (adapt_scope_begin)(scope);
   adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
   /* relaxed: only the owner writes tail. */
   adapt__scope_fill(s, d, f, __atomic_load_n(&d->tail, __ATOMIC_RELAXED), 0);
@@ -492,6 +500,12 @@ ADAPT__PART int adapt__sync_inline(adapt_scope *scope) {
  * forking thread outside its join (a fork on a full deque, or a wait of an
  * enclosing scope that popped it): tail never reaches it + 1. */
 #define ADAPT__CHILD_RAN ((size_t)-2)
+/* Set in adapt__child_layout.key by a fork that ran its task at once: the
+ * frame is open, its index and magic unwritten (the key's bit stands for
+ * the magic), and the join only closes it. Above
+ * any frame count << 2 (a frame takes 64 bytes of stack: 2^28 of them do
+ * not fit). */
+#define ADAPT__KEY_AT_ONCE (1u << 30)
 /* The tag of a child frame's deque entry: the slot's scope field holds the
  * frame's address | ADAPT__ENTRY_CHILD, and nothing else of the slot is
  * written (a thief reads fn, arg and team from the frame). */
@@ -510,7 +524,7 @@ typedef struct adapt__child_layout {
   size_t index;       /* the task's deque index, or ADAPT__CHILD_RAN */
   const void *thread; /* the forking thread (ADAPT__THREAD_SELF); NULL when joined */
   void *arg;
-  unsigned key; /* as adapt__scope_layout.key */
+  unsigned key; /* as adapt__scope_layout.key, | ADAPT__KEY_AT_ONCE */
   unsigned magic;
   struct adapt__team *team;
   unsigned remote, splits; /* atomic: written by a thief */
@@ -521,7 +535,8 @@ typedef struct adapt__child_layout {
 static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), void *arg) {
   unsigned f = adapt__tls_frames;
   adapt__deque_end *d = adapt__tls_dq;
-  if (__builtin_expect(!child || !fn || f == 0 || !d, 0)) return (adapt_fork)(child, fn, arg);
+  /* f > 0: nested in a region, d is its worker's (as in the begin). */
+  if (__builtin_expect(!child || !fn || f == 0, 0)) return (adapt_fork)(child, fn, arg);
   /* relaxed: only the owner writes tail. */
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
   adapt__child_layout *c = (adapt__child_layout *)(void *)child;
@@ -530,9 +545,7 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
      * join closes it (nothing of the frame is published). */
     adapt__tls_frames = f + 1;
     c->thread = ADAPT__THREAD_SELF();
-    c->key = (f + 1) << 2; /* a nested region (kind 0) */
-    c->magic = ADAPT__CHILD_MAGIC;
-    c->index = ADAPT__CHILD_RAN;
+    c->key = (f + 1) * 4u + ADAPT__KEY_AT_ONCE; /* a nested region (kind 0); no magic */
     adapt__run_at_once(fn, arg);
     return 0;
   }
@@ -554,17 +567,19 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
   return 0;
 }
 
-/* adapt_join when the child's task is still the newest entry of the deque
- * (tail == index + 1: the join is in order and nothing popped it; a task
- * already run has index ADAPT__CHILD_RAN) and the THE pop wins: run it
- * here from the frame and close the frame; else the function. */
+/* adapt_join, checked as adapt_sync (thread, frame count): a child whose
+ * task ran at once (ADAPT__KEY_AT_ONCE) is closed; a pushed one whose task
+ * is still the newest entry of the deque (tail == index + 1: the join is in
+ * order and nothing popped it; a task run outside the join has index
+ * ADAPT__CHILD_RAN) and wins the THE pop runs it here from the frame and
+ * is closed; else the function. */
 ADAPT__PART int adapt__join_inline(adapt_child *child) {
   adapt__child_layout *c = (adapt__child_layout *)(void *)child;
   unsigned f = adapt__tls_frames;
-  if (__builtin_expect(!c || c->thread != ADAPT__THREAD_SELF() || c->key != f << 2, 0))
-    return (adapt_join)(child);
-  size_t t = c->index;
-  if (__builtin_expect(t != ADAPT__CHILD_RAN, 0)) {
+  if (__builtin_expect(!c || c->thread != ADAPT__THREAD_SELF(), 0)) return (adapt_join)(child);
+  if (__builtin_expect(c->key != f * 4u + ADAPT__KEY_AT_ONCE, 0)) {
+    if (__builtin_expect(c->key != f << 2, 0)) return (adapt_join)(child);
+    size_t t = c->index;
     adapt__deque_end *d = adapt__tls_dq;
     /* relaxed: only the owner writes tail. */
     if (__builtin_expect(__atomic_load_n(&d->tail, __ATOMIC_RELAXED) != t + 1, 0))
