@@ -100,7 +100,9 @@ static inline adapt__child *adapt__entry_child(const struct adapt__spawned *e) {
 
 /* The region kind of s (adapt__region_enter) and its frame count. */
 static inline int adapt__scope_region(const adapt__scope *s) { return (int)(s->key & 3u); }
-static inline unsigned adapt__scope_depth(const adapt__scope *s) { return s->key >> 2; }
+static inline unsigned adapt__scope_depth(const adapt__scope *s) {
+  return (s->key & ~ADAPT__KEY_BARE) >> 2;
+}
 
 /* Run an entry taken from a deque (owner's pop or a theft), then count it
  * done in its scope. */

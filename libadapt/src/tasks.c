@@ -57,7 +57,7 @@ int adapt_scope_begin(adapt_scope *scope) {
  * with the detail (the slow path of adapt_spawn and adapt_sync). */
 static ADAPT_NOINLINE int scope_error(const char *fn, const adapt__scope *s) {
   if (!s) return adapt__fail(-EINVAL, "%s: scope is NULL", fn);
-  if (s->magic != ADAPT__SCOPE_MAGIC || !s->thread)
+  if ((s->magic != ADAPT__SCOPE_MAGIC && !(s->key & ADAPT__KEY_BARE)) || !s->thread)
     return adapt__fail(-EINVAL, "%s: scope was not begun (or is already synced)", fn);
   if (s->thread != ADAPT__THREAD_SELF())
     return adapt__fail(-EINVAL, "%s: scope was begun by another thread", fn);
@@ -69,7 +69,7 @@ static ADAPT_NOINLINE int scope_error(const char *fn, const adapt__scope *s) {
 
 /* Is s unusable by the calling thread (sync: also out of order)? */
 static inline int scope_bad(const adapt__scope *s, int sync) {
-  return ADAPT__UNLIKELY(!s || s->magic != ADAPT__SCOPE_MAGIC ||
+  return ADAPT__UNLIKELY(!s || (s->magic != ADAPT__SCOPE_MAGIC && !(s->key & ADAPT__KEY_BARE)) ||
                          s->thread != ADAPT__THREAD_SELF() ||
                          (sync && adapt__scope_depth(s) != adapt__tls_frames));
 }
@@ -87,11 +87,16 @@ static inline int spawn(adapt_scope *scope, void (*fn)(void *), void *arg) {
   adapt__scope *s = (adapt__scope *)(void *)scope;
   if (scope_bad(s, 0)) return scope_error("adapt_spawn", s);
   if (ADAPT__UNLIKELY(!fn)) return adapt__fail(-EINVAL, "adapt_spawn: fn is NULL");
-  adapt__worker *w = s->w;
+  /* A bare scope (begun inline, nothing pushed) was begun by this thread
+   * on its worker. */
+  adapt__worker *w = s->key & ADAPT__KEY_BARE ? adapt__tls_worker : s->w;
   if (adapt__deque_at_once(&w->dq)) {
     adapt__run_at_once(fn, arg); /* lazy, as the inline spawn: not counted */
     return 0;
   }
+  if (s->key & ADAPT__KEY_BARE)
+    adapt__scope_dress((adapt__scope_layout *)(void *)s, adapt__deque_end_of(&w->dq),
+                       adapt__deque_tail(&w->dq));
   s->pushed++;
   adapt__spawned *e = adapt__deque_next_slot(&w->dq);
   if (ADAPT__UNLIKELY(!e)) return spawn_full(s, fn, arg);
@@ -143,6 +148,11 @@ static inline int sync_named(adapt_scope *scope, const char *name) {
   adapt__error_clear();
   adapt__scope *s = (adapt__scope *)(void *)scope;
   if (scope_bad(s, 1)) return scope_error(name, s);
+  if (s->key & ADAPT__KEY_BARE) { /* begun inline, nothing pushed: nested */
+    s->thread = NULL;
+    adapt__region_leave(ADAPT__REGION_NESTED);
+    return 0;
+  }
   /* Fast path: the newest entry is this scope's task (nothing stolen since
    * the spawn): run it inline; done if the counts balance. */
   const adapt__spawned *e = adapt__deque_pop_slot_hot(&s->w->dq, s->floor);
@@ -203,15 +213,14 @@ int adapt_fork(adapt_child *child, void (*fn)(void *), void *arg) {
 
 /* Is c unusable by the calling thread's join (or joined out of order)? */
 static inline int child_bad(const adapt__child *c) {
-  return !c || (c->magic != ADAPT__CHILD_MAGIC && !(c->key & ADAPT__KEY_AT_ONCE)) ||
-         c->thread != ADAPT__THREAD_SELF() ||
-         (c->key & ~ADAPT__KEY_AT_ONCE) >> 2 != adapt__tls_frames;
+  return !c || (c->magic != ADAPT__CHILD_MAGIC && !(c->key & ADAPT__KEY_BARE)) ||
+         c->thread != ADAPT__THREAD_SELF() || (c->key & ~ADAPT__KEY_BARE) >> 2 != adapt__tls_frames;
 }
 
 /* Why adapt_join cannot use c: -EINVAL with the detail (out of line). */
 static ADAPT_NOINLINE int child_error(const adapt__child *c) {
   if (!c) return adapt__fail(-EINVAL, "adapt_join: child is NULL");
-  if ((c->magic != ADAPT__CHILD_MAGIC && !(c->key & ADAPT__KEY_AT_ONCE)) || !c->thread)
+  if ((c->magic != ADAPT__CHILD_MAGIC && !(c->key & ADAPT__KEY_BARE)) || !c->thread)
     return adapt__fail(-EINVAL, "adapt_join: child was not forked (or is already joined)");
   if (c->thread != ADAPT__THREAD_SELF())
     return adapt__fail(-EINVAL, "adapt_join: child was forked by another thread");
@@ -262,9 +271,9 @@ int adapt_join(adapt_child *child) {
   adapt__child *c = (adapt__child *)(void *)child;
   if (ADAPT__UNLIKELY(child_bad(c))) return child_error(c);
   int region = (int)(c->key & 3u);
-  /* Ran: at once by the inline fork (ADAPT__KEY_AT_ONCE), or by this
+  /* Ran: at once by the inline fork (ADAPT__KEY_BARE), or by this
    * worker outside the join (index). */
-  if (!(c->key & ADAPT__KEY_AT_ONCE) && c->index != ADAPT__CHILD_RAN) join_wait(c);
+  if (!(c->key & ADAPT__KEY_BARE) && c->index != ADAPT__CHILD_RAN) join_wait(c);
   c->thread = NULL;
   c->magic = 0;
   adapt__region_leave(region);

@@ -250,6 +250,13 @@ ADAPT__PART int adapt__deque_take(adapt__deque_end *d, size_t t) {
 
 /* adapt__scope_layout.magic of an open scope. */
 #define ADAPT__SCOPE_MAGIC 0x61647053u /* "adpS" */
+/* A bit of the key (above any frame count << 2: a frame takes 64 bytes of
+ * stack, and 2^28 of them do not fit) that stands for the magic in two
+ * states only the inline paths create: a scope begun inline that has not
+ * pushed yet (only thread, counts and key written: its first push writes
+ * the rest, adapt__scope_dress), and a child frame whose fork ran the task
+ * at once (only thread and key written: the join just closes it). */
+#define ADAPT__KEY_BARE (1u << 30)
 
 /* The scope (the library's adapt__scope, same offsets). */
 typedef struct adapt__scope_layout {
@@ -259,7 +266,8 @@ typedef struct adapt__scope_layout {
   const void *thread;   /* the beginning thread (ADAPT__THREAD_SELF); NULL when closed */
   unsigned pushed;      /* adapt_spawn calls */
   unsigned local;       /* of those, run by the owner */
-  unsigned key;         /* frame count at the beginning << 2 | region kind (0: nested) */
+  unsigned key;         /* frame count at the beginning << 2 | region kind (0: nested),
+                           + ADAPT__KEY_BARE until the first push of an inline begin */
   unsigned magic;
   struct adapt__team *team;
   unsigned remote, splits; /* atomic: written by other workers */
@@ -401,37 +409,34 @@ ADAPT__PART void adapt__run_at_once(void (*fn)(void *arg), void *arg) {
   adapt__tls_tasks--;
 }
 
-/* The owner fields of a scope begun nested in a region of this thread at
- * frame depth f over deque end d (shared by the inline begin and fork; the
- * caller stores remote and splits with the order its publication needs). */
-static inline void adapt__scope_fill(adapt__scope_layout *s, adapt__deque_end *d, unsigned f,
-                                     size_t base, unsigned pushed) {
-  adapt__tls_frames = f + 1;
+/* The fields of a bare scope (ADAPT__KEY_BARE) that its first push needs,
+ * written then: the worker and deque end d (the calling thread's), the
+ * floor t (d's tail: every entry pushed since the begin is gone, or an
+ * enclosing scope's), the team, the counts of other workers, the magic. */
+static inline void adapt__scope_dress(adapt__scope_layout *s, adapt__deque_end *d, size_t t) {
   s->w = d->owner;
   s->dq = d;
-  s->floor = base;
-  s->thread = ADAPT__THREAD_SELF();
-  s->pushed = pushed;
-  s->local = 0;
-  s->key = (f + 1) << 2; /* a nested region (kind 0) */
-  s->magic = ADAPT__SCOPE_MAGIC;
+  s->floor = t;
   s->team = adapt__team_cur;
-}
-
-static inline int adapt__scope_begin_inline(adapt_scope *scope) {
-  unsigned f = adapt__tls_frames;
-  adapt__deque_end *d = adapt__tls_dq;
-  /* Nested in a region of this thread (its worker is d's owner; a frame
-   * count above 0 implies a worker, as the library's nested begin assumes):
-   * the whole of adapt_scope_begin but the error clearing; else the
-   * function. */
-  if (__builtin_expect(!scope || f == 0, 0)) return (adapt_scope_begin)(scope);
-  adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
-  /* relaxed: only the owner writes tail. */
-  adapt__scope_fill(s, d, f, __atomic_load_n(&d->tail, __ATOMIC_RELAXED), 0);
+  s->magic = ADAPT__SCOPE_MAGIC;
+  s->key -= ADAPT__KEY_BARE;
   /* relaxed: no other worker sees the scope before a spawn publishes it. */
   __atomic_store_n(&s->remote, 0u, __ATOMIC_RELAXED);
   __atomic_store_n(&s->splits, 0u, __ATOMIC_RELAXED);
+}
+
+/* Nested in a region of this thread (a frame count above 0 implies its
+ * worker, as the library's nested begin assumes): the frame count, the
+ * thread, the counts and the key of a bare scope; else the function. */
+static inline int adapt__scope_begin_inline(adapt_scope *scope) {
+  unsigned f = adapt__tls_frames;
+  if (__builtin_expect(!scope || f == 0, 0)) return (adapt_scope_begin)(scope);
+  adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
+  adapt__tls_frames = f + 1;
+  s->thread = ADAPT__THREAD_SELF();
+  s->pushed = 0;
+  s->local = 0;
+  s->key = (f + 1) * 4u + ADAPT__KEY_BARE; /* a nested region (kind 0) */
   return 0;
 }
 
@@ -439,7 +444,7 @@ static inline int adapt__spawn_inline(adapt_scope *scope, void (*fn)(void *arg),
   adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
   if (__builtin_expect(!s || s->thread != ADAPT__THREAD_SELF() || !fn, 0))
     return (adapt_spawn)(scope, fn, arg);
-  adapt__deque_end *d = s->dq;
+  adapt__deque_end *d = adapt__tls_dq; /* the scope's: it was begun on this thread */
   /* relaxed: only the owner writes tail. */
   size_t t = __atomic_load_n(&d->tail, __ATOMIC_RELAXED);
   if (__builtin_expect(adapt__spawn_at_once(d, t), 1)) {
@@ -447,6 +452,7 @@ static inline int adapt__spawn_inline(adapt_scope *scope, void (*fn)(void *arg),
     return 0;
   }
   if (__builtin_expect(t >= d->limit, 0)) return (adapt_spawn)(scope, fn, arg);
+  if (s->key & ADAPT__KEY_BARE) adapt__scope_dress(s, d, t);
   adapt__spawned *e = &d->slots[t % ADAPT__DEQUE_CAP];
   e->run = 0;
   e->split = 0;
@@ -460,9 +466,15 @@ static inline int adapt__spawn_inline(adapt_scope *scope, void (*fn)(void *arg),
 
 ADAPT__PART int adapt__sync_inline(adapt_scope *scope) {
   adapt__scope_layout *s = (adapt__scope_layout *)(void *)scope;
-  if (__builtin_expect(!s || s->thread != ADAPT__THREAD_SELF() || s->key != adapt__tls_frames << 2,
-                       0))
-    return (adapt_sync)(scope);
+  unsigned f = adapt__tls_frames;
+  if (__builtin_expect(!s || s->thread != ADAPT__THREAD_SELF(), 0)) return (adapt_sync)(scope);
+  if (__builtin_expect(s->key == f * 4u + ADAPT__KEY_BARE, 1)) {
+    /* Nothing pushed (the lazy spawns ran their tasks at once). */
+    s->thread = 0;
+    adapt__tls_frames = f - 1;
+    return 0;
+  }
+  if (__builtin_expect(s->key != f << 2, 0)) return (adapt_sync)(scope);
   if (__builtin_expect(s->local == s->pushed, 1)) {
     /* Every pushed task ran here (or none was pushed: the lazy spawns ran
      * theirs at once): nothing to wait for. */
@@ -500,12 +512,7 @@ ADAPT__PART int adapt__sync_inline(adapt_scope *scope) {
  * forking thread outside its join (a fork on a full deque, or a wait of an
  * enclosing scope that popped it): tail never reaches it + 1. */
 #define ADAPT__CHILD_RAN ((size_t)-2)
-/* Set in adapt__child_layout.key by a fork that ran its task at once: the
- * frame is open, its index and magic unwritten (the key's bit stands for
- * the magic), and the join only closes it. Above
- * any frame count << 2 (a frame takes 64 bytes of stack: 2^28 of them do
- * not fit). */
-#define ADAPT__KEY_AT_ONCE (1u << 30)
+
 /* The tag of a child frame's deque entry: the slot's scope field holds the
  * frame's address | ADAPT__ENTRY_CHILD, and nothing else of the slot is
  * written (a thief reads fn, arg and team from the frame). */
@@ -524,7 +531,7 @@ typedef struct adapt__child_layout {
   size_t index;       /* the task's deque index, or ADAPT__CHILD_RAN */
   const void *thread; /* the forking thread (ADAPT__THREAD_SELF); NULL when joined */
   void *arg;
-  unsigned key; /* as adapt__scope_layout.key, | ADAPT__KEY_AT_ONCE */
+  unsigned key; /* as adapt__scope_layout.key, | ADAPT__KEY_BARE */
   unsigned magic;
   struct adapt__team *team;
   unsigned remote, splits; /* atomic: written by a thief */
@@ -545,7 +552,7 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
      * join closes it (nothing of the frame is published). */
     adapt__tls_frames = f + 1;
     c->thread = ADAPT__THREAD_SELF();
-    c->key = (f + 1) * 4u + ADAPT__KEY_AT_ONCE; /* a nested region (kind 0); no magic */
+    c->key = (f + 1) * 4u + ADAPT__KEY_BARE; /* a nested region (kind 0); no magic */
     adapt__run_at_once(fn, arg);
     return 0;
   }
@@ -568,7 +575,7 @@ static inline int adapt__fork_inline(adapt_child *child, void (*fn)(void *arg), 
 }
 
 /* adapt_join, checked as adapt_sync (thread, frame count): a child whose
- * task ran at once (ADAPT__KEY_AT_ONCE) is closed; a pushed one whose task
+ * task ran at once (ADAPT__KEY_BARE) is closed; a pushed one whose task
  * is still the newest entry of the deque (tail == index + 1: the join is in
  * order and nothing popped it; a task run outside the join has index
  * ADAPT__CHILD_RAN) and wins the THE pop runs it here from the frame and
@@ -577,7 +584,7 @@ ADAPT__PART int adapt__join_inline(adapt_child *child) {
   adapt__child_layout *c = (adapt__child_layout *)(void *)child;
   unsigned f = adapt__tls_frames;
   if (__builtin_expect(!c || c->thread != ADAPT__THREAD_SELF(), 0)) return (adapt_join)(child);
-  if (__builtin_expect(c->key != f * 4u + ADAPT__KEY_AT_ONCE, 0)) {
+  if (__builtin_expect(c->key != f * 4u + ADAPT__KEY_BARE, 0)) {
     if (__builtin_expect(c->key != f << 2, 0)) return (adapt_join)(child);
     size_t t = c->index;
     adapt__deque_end *d = adapt__tls_dq;
