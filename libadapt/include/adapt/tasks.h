@@ -476,8 +476,7 @@ ADAPT__PART int adapt__sync_inline(adapt_scope *scope) {
   }
   if (__builtin_expect(s->key != f << 2, 0)) return (adapt_sync)(scope);
   if (__builtin_expect(s->local == s->pushed, 1)) {
-    /* Every pushed task ran here (or none was pushed: the lazy spawns ran
-     * theirs at once): nothing to wait for. */
+    /* Every pushed task ran here (none was stolen): nothing to wait for. */
     s->thread = 0;
     s->magic = 0;
     adapt__tls_frames--;
@@ -531,7 +530,7 @@ typedef struct adapt__child_layout {
   size_t index;       /* the task's deque index, or ADAPT__CHILD_RAN */
   const void *thread; /* the forking thread (ADAPT__THREAD_SELF); NULL when joined */
   void *arg;
-  unsigned key; /* as adapt__scope_layout.key, | ADAPT__KEY_BARE */
+  unsigned key; /* as adapt__scope_layout.key, + ADAPT__KEY_BARE when the task ran at once */
   unsigned magic;
   struct adapt__team *team;
   unsigned remote, splits; /* atomic: written by a thief */
