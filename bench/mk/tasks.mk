@@ -2,9 +2,13 @@
 # cut-off (bench/bench_tasks.cpp: fib and a recursive sum), against the
 # sequential recursion, OpenMP tasks and TBB task_group;
 # docs/benchmarks-core.md, "Spawn and sync".
-#   make bench-tasks            timed T1/Ts and T1/T2 (table + CSV), about 1 min
+#   make bench-tasks            timed T1/Ts and T1/T2, also in pairs of a
+#                               1-worker and a 2-worker run with the
+#                               machine's room for two threads (tables +
+#                               CSV), about 1.5 min
 #   make bench-tasks-callgrind  instructions on one worker under callgrind
-# Results: $(B)/bench-results/tasks_summary.csv, tasks_callgrind.{csv,txt}
+# Results: $(B)/bench-results/tasks_summary.csv, tasks_paired.csv,
+# tasks_callgrind.{csv,txt}
 
 BENCH_RUNS += bench-tasks bench-tasks-callgrind
 
