@@ -38,7 +38,12 @@ static void keys_init(void) {
 }
 
 static adapt__worker *solo_worker(void) {
-  if (tls_solo) return tls_solo;
+  if (tls_solo) {
+    /* Kept across runtimes: the current one's lazy spawns (its thread
+     * alone touches it between regions). */
+    tls_solo->dq.keep = adapt__spawn_keep(1);
+    return tls_solo;
+  }
   pthread_once(&keys_once, keys_init);
   /* id 0 for the schedulers' partitions; one request slot, never posted. */
   adapt__worker *w = solo_key_ok ? adapt__worker_new(0, 1) : NULL;

@@ -4,6 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t adapt__spawn_keep(int n) {
+  /* With n == 1 (one worker, or a region's solo worker) no thief can reach
+   * the worker, and every task runs at once. */
+  return adapt__rt.spawn_keep == 0 ? SIZE_MAX : n == 1 ? 0 : adapt__rt.spawn_keep;
+}
+
 adapt__worker *adapt__worker_new(int id, int n) {
   adapt__worker *w = aligned_alloc(ADAPT_CACHE_LINE, sizeof *w);
   if (!w) return NULL;
@@ -27,9 +33,7 @@ adapt__worker *adapt__worker_new(int id, int n) {
     return NULL;
   }
   w->dq.owner = w;
-  /* Lazy spawns: with n == 1 (one worker, or a region's solo worker) no
-   * thief can reach w, and every task runs at once. */
-  w->dq.keep = adapt__rt.spawn_keep == 0 ? SIZE_MAX : n == 1 ? 0 : adapt__rt.spawn_keep;
+  w->dq.keep = adapt__spawn_keep(n);
   for (int i = 0; i < n; i++) atomic_init(&w->req[i].state, ADAPT__REQ_IDLE);
   atomic_init(&w->nreq, 0);
   atomic_init(&w->has_work, 0);

@@ -129,6 +129,10 @@ static inline void adapt__set_self(adapt__worker *w) {
   adapt__set_identity(w, w && !w->solo ? w->id : -1);
 }
 
+/* The lazy spawns' threshold (adapt__deque.keep) of a worker of a pool of
+ * n (1: no thief can reach it) under the current ADAPT_SPAWN_KEEP. */
+size_t adapt__spawn_keep(int n);
+
 /* A worker with id `id` and one request slot per worker of n; NULL on
  * ENOMEM. */
 adapt__worker *adapt__worker_new(int id, int n);
