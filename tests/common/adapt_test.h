@@ -69,6 +69,17 @@ static inline int adapt_test_workers(int n) {
   return adapt_init(&cfg);
 }
 
+/* adapt_test_workers(n) with lazy spawns (eager 0: ADAPT_SPAWN_KEEP unset,
+ * the default) or with every spawned task pushed (eager 1:
+ * ADAPT_SPAWN_KEEP=0: the deque's capacity and its full path reachable,
+ * tasks that wait for one another possible with as many workers). */
+static inline int adapt_test_workers_spawn(int n, int eager) {
+  if (eager) setenv("ADAPT_SPAWN_KEEP", "0", 1);
+  int rc = adapt_test_workers(n);
+  unsetenv("ADAPT_SPAWN_KEEP");
+  return rc;
+}
+
 /* adapt_for(0, n, body, ctx) under scheduler s (ADAPT_SCHED_DEFAULT: the
  * default) with grain g (0: the default); returns its code. */
 static inline int adapt_test_for(adapt_sched s, size_t g, size_t n,

@@ -575,9 +575,7 @@ static void test_idle_workers(void **state) {
   const int n = 4;
   /* Every task pushed (no lazy spawns): the n tasks below wait for each
    * other, which only n tasks running at the same time can do. */
-  setenv("ADAPT_SPAWN_KEEP", "0", 1);
-  assert_int_equal(adapt_test_workers(n), 0);
-  unsetenv("ADAPT_SPAWN_KEEP");
+  assert_int_equal(adapt_test_workers_spawn(n, 1), 0);
   /* Outside regions: what a call would get, the whole pool. */
   assert_int_equal(adapt_idle_workers(), n - 1);
   /* In a region whose workers are all busy: 0. */

@@ -18,16 +18,6 @@
 
 static const int worker_counts[] = {1, 2, 3, 8};
 
-/* n workers, with lazy spawns (eager 0: ADAPT_SPAWN_KEEP unset, the
- * default) or with every task pushed (eager 1: ADAPT_SPAWN_KEEP=0, the
- * deque's capacity and its full path reachable). */
-static int workers_mode(int n, int eager) {
-  if (eager) setenv("ADAPT_SPAWN_KEEP", "0", 1);
-  int rc = adapt_test_workers(n);
-  unsetenv("ADAPT_SPAWN_KEEP");
-  return rc;
-}
-
 /* fib, no cut-off: through spawn/sync (a scope) or, with fork, through
  * adapt_fork/adapt_join */
 typedef struct fib_arg {
@@ -149,20 +139,23 @@ static void test_nqueens(void **state) {
  * the owner's pops and the thieves' steals meet on the last task. */
 static void mark(void *p) { (*(unsigned char *)p)++; }
 
+/* One scope spawning mark on hits[0, m), synced; each hit exactly once. */
+static void spawn_marks(unsigned char *hits, size_t m) {
+  memset(hits, 0, m);
+  adapt_scope s;
+  assert_int_equal(adapt_scope_begin(&s), 0);
+  for (size_t i = 0; i < m; i++) assert_int_equal(adapt_spawn(&s, mark, &hits[i]), 0);
+  assert_int_equal(adapt_sync(&s), 0);
+  for (size_t i = 0; i < m; i++) assert_int_equal(hits[i], 1);
+}
+
 static void test_exactly_once_races(void **state) {
   unsigned char hits[64];
   size_t rounds = adapt_test_scale(20000, 3000);
   for (int k = 1; k < 4; k++) {
     assert_int_equal(adapt_test_workers(worker_counts[k]), 0);
-    for (size_t r = 0; r < rounds; r++) {
-      size_t m = 1 + r % 5; /* often one or two tasks: the THE race */
-      memset(hits, 0, m);
-      adapt_scope s;
-      assert_int_equal(adapt_scope_begin(&s), 0);
-      for (size_t i = 0; i < m; i++) assert_int_equal(adapt_spawn(&s, mark, &hits[i]), 0);
-      assert_int_equal(adapt_sync(&s), 0);
-      for (size_t i = 0; i < m; i++) assert_int_equal(hits[i], 1);
-    }
+    for (size_t r = 0; r < rounds; r++)
+      spawn_marks(hits, 1 + r % 5); /* often one or two tasks: the THE race */
   }
 }
 
@@ -172,13 +165,8 @@ static void test_many_tasks(void **state) {
   size_t n = 20000;
   unsigned char *hits = calloc(n, 1);
   for (int eager = 0; eager < 2; eager++) {
-    assert_int_equal(workers_mode(2, eager), 0);
-    memset(hits, 0, n);
-    adapt_scope s;
-    assert_int_equal(adapt_scope_begin(&s), 0);
-    for (size_t i = 0; i < n; i++) assert_int_equal(adapt_spawn(&s, mark, &hits[i]), 0);
-    assert_int_equal(adapt_sync(&s), 0);
-    for (size_t i = 0; i < n; i++) assert_int_equal(hits[i], 1);
+    assert_int_equal(adapt_test_workers_spawn(2, eager), 0);
+    spawn_marks(hits, n);
   }
   free(hits);
 }
@@ -358,7 +346,7 @@ static void test_exported(void **state) {
   assert_non_null(hits);
   for (int k = 0; k < 4; k++) {
     int w = 1 + k % 2;
-    assert_int_equal(workers_mode(w, k / 2), 0);
+    assert_int_equal(adapt_test_workers_spawn(w, k / 2), 0);
     memset(hits, 0, n);
     adapt_scope s;
     assert_int_equal(adapt_scope_begin(&s), 0);
@@ -479,7 +467,7 @@ static void test_fork_join(void **state) {
   int (*join)(adapt_child *) = adapt_join;
   for (int mode = 0; mode < 4; mode++) {
     int k = mode % 2; /* 1 or 2 workers, lazy spawns, then eager ones */
-    assert_int_equal(workers_mode(worker_counts[k], mode / 2), 0);
+    assert_int_equal(adapt_test_workers_spawn(worker_counts[k], mode / 2), 0);
     assert_int_equal(fib(n, 1), fib_expected(n)); /* top level: the function */
     memset(hits, 0, m);
     fork_marks all = {hits, m};
@@ -575,7 +563,7 @@ static void test_lazy_spawn(void **state) {
   int (*fork)(adapt_child *, void (*)(void *), void *) = adapt_fork;
   int (*join)(adapt_child *) = adapt_join;
   for (int eager = 0; eager < 2; eager++) {
-    assert_int_equal(workers_mode(1, eager), 0);
+    assert_int_equal(adapt_test_workers_spawn(1, eager), 0);
     unsigned char x[6] = {0};
     adapt_scope top, in;
     assert_int_equal(adapt_scope_begin(&top), 0); /* top level: the function */
@@ -606,7 +594,7 @@ static void test_lazy_spawn(void **state) {
     for (int i = 0; i < 5; i++) assert_int_equal(x[i], 1);
   }
   /* Two workers: the thief takes the oldest of at most two entries. */
-  assert_int_equal(workers_mode(2, 0), 0);
+  assert_int_equal(adapt_test_workers_spawn(2, 0), 0);
   enum { N = 4000 };
   unsigned char *hits = calloc(N, 1);
   assert_non_null(hits);
