@@ -78,9 +78,11 @@ typedef struct adapt__deque {
   size_t limit;
   atomic_int *sleepers;        /* &adapt__rt.sleepers */
   struct adapt__worker *owner; /* the worker holding it (adapt__worker_new) */
-  /* The lazy spawns' threshold (adapt__worker_new): a spawn or fork runs
-   * its task at once while tail - head >= keep (0: always, on a worker no
-   * thief can reach; SIZE_MAX: never, ADAPT_SPAWN_KEEP=0). */
+  /* The lazy spawns' threshold (adapt__spawn_keep; written by
+   * adapt__worker_new before the worker's thread starts, or by a solo
+   * worker's own thread): a spawn or fork runs its task at once while
+   * tail - head >= keep (0: always, on a worker no thief can reach;
+   * SIZE_MAX: never, ADAPT_SPAWN_KEEP=0). Owner only. */
   size_t keep;
 } adapt__deque;
 
@@ -128,9 +130,9 @@ static inline size_t adapt__deque_limit(size_t h) {
 /* Owner: does d already hold its keep entries for thieves (a lazy spawn
  * or fork then runs its task at once; adapt__spawn_at_once, <adapt/tasks.h>)? */
 static inline int adapt__deque_at_once(adapt__deque *d) {
-  size_t tl = atomic_load_explicit(&d->tail, memory_order_relaxed);
-  /* relaxed: a hint only, as in adapt__spawn_at_once. */
-  return tl - atomic_load_explicit(&d->head, memory_order_relaxed) >= d->keep;
+  /* relaxed: only the owner writes tail. */
+  return adapt__spawn_at_once(adapt__deque_end_of(d),
+                              atomic_load_explicit(&d->tail, memory_order_relaxed));
 }
 
 /* Owner: the slot the next push fills, or NULL when the deque is full.

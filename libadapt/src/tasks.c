@@ -53,11 +53,17 @@ int adapt_scope_begin(adapt_scope *scope) {
   return 0;
 }
 
+/* Does s bear the mark of a begun scope (its magic, or the key's
+ * ADAPT__KEY_BARE of an inline begin that has not pushed)? */
+static inline int scope_marked(const adapt__scope *s) {
+  return s->magic == ADAPT__SCOPE_MAGIC || (s->key & ADAPT__KEY_BARE);
+}
+
 /* Why scope s cannot be used by the calling thread in function fn: -EINVAL
  * with the detail (the slow path of adapt_spawn and adapt_sync). */
 static ADAPT_NOINLINE int scope_error(const char *fn, const adapt__scope *s) {
   if (!s) return adapt__fail(-EINVAL, "%s: scope is NULL", fn);
-  if ((s->magic != ADAPT__SCOPE_MAGIC && !(s->key & ADAPT__KEY_BARE)) || !s->thread)
+  if (!scope_marked(s) || !s->thread)
     return adapt__fail(-EINVAL, "%s: scope was not begun (or is already synced)", fn);
   if (s->thread != ADAPT__THREAD_SELF())
     return adapt__fail(-EINVAL, "%s: scope was begun by another thread", fn);
@@ -69,8 +75,7 @@ static ADAPT_NOINLINE int scope_error(const char *fn, const adapt__scope *s) {
 
 /* Is s unusable by the calling thread (sync: also out of order)? */
 static inline int scope_bad(const adapt__scope *s, int sync) {
-  return ADAPT__UNLIKELY(!s || (s->magic != ADAPT__SCOPE_MAGIC && !(s->key & ADAPT__KEY_BARE)) ||
-                         s->thread != ADAPT__THREAD_SELF() ||
+  return ADAPT__UNLIKELY(!s || !scope_marked(s) || s->thread != ADAPT__THREAD_SELF() ||
                          (sync && adapt__scope_depth(s) != adapt__tls_frames));
 }
 
@@ -211,16 +216,22 @@ int adapt_fork(adapt_child *child, void (*fn)(void *), void *arg) {
   return 0;
 }
 
+/* Does c bear the mark of a forked child (its magic, or the key's
+ * ADAPT__KEY_BARE of an inline fork that ran its task at once)? */
+static inline int child_marked(const adapt__child *c) {
+  return c->magic == ADAPT__CHILD_MAGIC || (c->key & ADAPT__KEY_BARE);
+}
+
 /* Is c unusable by the calling thread's join (or joined out of order)? */
 static inline int child_bad(const adapt__child *c) {
-  return !c || (c->magic != ADAPT__CHILD_MAGIC && !(c->key & ADAPT__KEY_BARE)) ||
-         c->thread != ADAPT__THREAD_SELF() || (c->key & ~ADAPT__KEY_BARE) >> 2 != adapt__tls_frames;
+  return !c || !child_marked(c) || c->thread != ADAPT__THREAD_SELF() ||
+         (c->key & ~ADAPT__KEY_BARE) >> 2 != adapt__tls_frames;
 }
 
 /* Why adapt_join cannot use c: -EINVAL with the detail (out of line). */
 static ADAPT_NOINLINE int child_error(const adapt__child *c) {
   if (!c) return adapt__fail(-EINVAL, "adapt_join: child is NULL");
-  if ((c->magic != ADAPT__CHILD_MAGIC && !(c->key & ADAPT__KEY_BARE)) || !c->thread)
+  if (!child_marked(c) || !c->thread)
     return adapt__fail(-EINVAL, "adapt_join: child was not forked (or is already joined)");
   if (c->thread != ADAPT__THREAD_SELF())
     return adapt__fail(-EINVAL, "adapt_join: child was forked by another thread");
