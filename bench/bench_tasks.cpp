@@ -172,7 +172,7 @@ void run_paired(const std::string &kernel) {
     int calls = tbb ? 1 : 3; /* TBB's calls take 0.1-0.5 s */
     std::vector<double> ratios;
     for (int p = 0; p < opt.pairs; p++) {
-      double t[2];
+      double t[2] = {NAN, NAN}; /* NaN: impl not among the variants */
       for (int w = 1; w <= 2; w++) {
         adapt_finalize();
         adapt_start(w);
