@@ -142,9 +142,79 @@ void check_in_place(const adapt::policy &pol, const std::vector<int> &a) {
   CHECK(calls.load() == (n > 0 ? n - 1 : 0) && moves.load() <= 2 * (e - x.begin()) &&
         self_moves.load() == 0);
 }
+/* Stolen pieces stolen from in turn (three workers and more, grain 64):
+ * a piece merged into another hands over its marks, and unique_copy
+ * decides the thief's first element then. Many calls on runs of 0s and 1s
+ * (the first element of a piece kept half the time), against std. */
+void check_piece_merges() {
+  const std::size_t n = sanitized() ? 20000 : 200000;
+  const adapt::policy pol = adapt::par.grain(64);
+  auto one = [](int v) { return v == 1; };
+  for (int call = 0; call < 20; call++) {
+    where = "select piece merges, call " + std::to_string(call);
+    const std::vector<int> a = ints(n, 100 + static_cast<unsigned>(call), 2);
+    std::vector<int> o(n), o2(n), r(n), r2(n);
+    auto eo = adapt::unique_copy(pol, a.begin(), a.end(), o.begin());
+    auto er = std::unique_copy(a.begin(), a.end(), r.begin());
+    CHECK(eo - o.begin() == er - r.begin() && o == r);
+    auto po = adapt::partition_copy(pol, a.begin(), a.end(), o.begin(), o2.begin(), one);
+    auto pr = std::partition_copy(a.begin(), a.end(), r.begin(), r2.begin(), one);
+    CHECK(po.first - o.begin() == pr.first - r.begin() && o == r);
+    CHECK(po.second - o2.begin() == pr.second - r2.begin() && o2 == r2);
+    eo = adapt::copy_if(pol, a.begin(), a.end(), o.begin(), one);
+    er = std::copy_if(a.begin(), a.end(), r.begin(), one);
+    CHECK(eo - o.begin() == er - r.begin() && std::equal(r.begin(), er, o.begin()));
+  }
+}
+
+/* detail::marks alone, deterministic: three pieces built from chunks of
+ * random lengths (some longer than a segment), the first element of the
+ * second and third left for the merge (then selected when it is kept),
+ * taken into one another as merge_piece does, then placed (the selected
+ * elements and the others, sequentially and by the nested map) against
+ * std::copy_if and std::remove_copy_if. */
+void check_marks() {
+  using adapt::detail::marks;
+  std::mt19937 g(5);
+  for (std::size_t n :
+       {std::size_t{1000}, std::size_t{3 * ADAPT_STL_COPY_SEGMENT + 77}, sizes().back()}) {
+    where = "select marks n=" + std::to_string(n);
+    const std::vector<int> a = ints(n, 7, 3);
+    auto keep = [&a](std::size_t i) { return a[i] == 1; };
+    const std::size_t cut[4] = {0, n / 3, n / 3 + n / 5, n};
+    marks m[3];
+    for (int k = 0; k < 3; k++) {
+      std::size_t b = cut[k];
+      if (k > 0) m[k].add(b, b + 1, [](std::size_t) { return false; }), b++;
+      while (b < cut[k + 1]) {
+        std::size_t len = 1 + g() % (3 * ADAPT_STL_COPY_SEGMENT / 2);
+        len = std::min(len, cut[k + 1] - b);
+        m[k].add(b, b + len, keep);
+        b += len;
+      }
+      if (k > 0 && keep(cut[k])) m[k].select_first();
+    }
+    m[1].take(m[2]);
+    m[0].take(m[1]);
+    CHECK(m[1].total == 0 && m[1].segs.empty());
+    const std::size_t at = 5;
+    std::vector<int> o(n + at, -1), o2(n + at, -1), r(n + at, -1), r2(n + at, -1);
+    auto one = [](int v) { return v == 1; };
+    const std::size_t kept =
+        static_cast<std::size_t>(std::copy_if(a.begin(), a.end(), r.begin() + at, one) - r.begin());
+    const std::size_t rest = static_cast<std::size_t>(
+        std::remove_copy_if(a.begin(), a.end(), r2.begin() + at, one) - r2.begin());
+    CHECK(m[0].total + at == kept);
+    CHECK(adapt::detail::place_marks("marks", m[0], true, a.begin(), o.begin(), at) == kept);
+    CHECK(adapt::detail::place_marks("marks", m[0], false, a.begin(), o2.begin(), at) == rest);
+    CHECK(o == r && o2 == r2);
+  }
+}
 } // namespace
 
 void test_select() {
+  check_marks();
+  check_piece_merges();
   for (std::size_t n : sizes()) {
     for (auto &[pname, pol] : policies(n)) {
       where = "select n=" + std::to_string(n) + " " + pname;

@@ -78,11 +78,12 @@
 #define ADAPT_STL_COPY_STAGE 256
 #endif
 
-/* copy_if: a stolen piece records its selected elements (or their indices)
- * in segments of room for this many input elements (more when one chunk is
- * longer), allocated raw and never moved; when the piece reaches the
- * calling thread each segment is one unit of the copy to the final place.
- * Elements. Default 8192. */
+/* copy_if and the selections to other ranges (remove_copy(_if),
+ * unique_copy, partition_copy): a stolen piece marks its selected elements
+ * (a bit each) in segments of at most this many consecutive input
+ * elements, never moved; when the piece reaches the calling thread each
+ * segment is one unit of the copy to the final place. Elements. Default
+ * 8192. */
 #ifndef ADAPT_STL_COPY_SEGMENT
 #define ADAPT_STL_COPY_SEGMENT 8192
 #endif

@@ -10,12 +10,11 @@
  * sequence order; the policy's other attributes do).
  *
  * To another range (the _copy algorithms, partition_copy): the master puts
- * each kept element at its final place at once; a stolen piece records its
- * kept (partition_copy: also its rejected) elements as copy_if's pieces do
- * (records: the values of trivial types of at most 16 bytes, else the
- * indices), and when the master reaches it they are assigned to their
- * place, each once (a parallel map over the segments when they hold
- * ADAPT_STL_NESTED_MIN elements or more).
+ * each kept element at its final place at once; a stolen piece marks its
+ * kept elements as copy_if's pieces do (marks: a bit an element), and when
+ * the master reaches it they (partition_copy: and the rejected ones) are
+ * assigned to their place from the input, each once (a parallel map over
+ * the segments when they span ADAPT_STL_NESTED_MIN elements or more).
  *
  * In place (remove, remove_if, unique): every piece compacts its own units
  * towards its front as std's loop does (the master's from the range's
@@ -48,82 +47,125 @@
 namespace adapt {
 namespace detail {
 
-/* A stolen piece's record of the elements it selected, in sequence order,
- * for the master to assign to their place when it reaches the piece (their
- * output offset is known only then): E is the element's value (trivial
- * types of at most 16 bytes) or its index (others: each element is then
- * assigned once, from the input, as std does). Segments of at least
- * ADAPT_STL_COPY_SEGMENT records: raw storage (no zero fill, never
- * reallocated nor moved); a piece merged into another hands its segments
- * over (no copy). */
-template <class E>
-struct records {
+/* A stolen piece's record of which elements of its units it selected:
+ * one bit an element, in segments of at most ADAPT_STL_COPY_SEGMENT
+ * consecutive elements (each with its first element and its count of
+ * selected ones), in sequence order. When the master reaches the piece,
+ * the output offset is known: the selected elements are assigned to their
+ * place from the input, each once, one segment per unit of a nested
+ * parallel map when the segments hold ADAPT_STL_NESTED_MIN elements or
+ * more. A bit costs 1/64 of a double's record: the piece writes no copy
+ * of its elements (a copy in a heap segment was written, then read back,
+ * and its pages came back from the kernel at each call). A piece merged
+ * into another hands its segments over (no copy). */
+struct marks {
+  using word = unsigned long long;
+  static constexpr std::size_t bits = 64;
   struct segment {
-    std::unique_ptr<E[]> p; /* default-initialised: raw for these types */
-    std::size_t n, cap;     /* recorded, room */
+    std::size_t start, len, kept; /* first element, elements marked, selected */
+    std::unique_ptr<word[]> w;    /* ceil(ADAPT_STL_COPY_SEGMENT / 64) words */
   };
   std::vector<segment> segs;
-  std::size_t total = 0;
+  std::size_t total = 0; /* selected elements */
 
-  /* Room for len more records at the end: write them there, then commit. */
-  E *room(std::size_t len) {
-    if (segs.empty() || segs.back().cap - segs.back().n < len) {
-      std::size_t cap = len > ADAPT_STL_COPY_SEGMENT ? len : ADAPT_STL_COPY_SEGMENT;
-      segs.push_back(segment{std::unique_ptr<E[]>(new E[cap]), 0, cap});
+  static constexpr std::size_t words = (ADAPT_STL_COPY_SEGMENT + bits - 1) / bits;
+
+  /* Marks the elements [b, e), element i selected when keep(i); appends
+   * to the last segment when [b, e) follows it. */
+  template <class Keep>
+  void add(std::size_t b, std::size_t e, Keep &&keep) {
+    while (b < e) {
+      if (segs.empty() || segs.back().start + segs.back().len != b ||
+          segs.back().len == ADAPT_STL_COPY_SEGMENT)
+        segs.push_back(segment{b, 0, 0, std::unique_ptr<word[]>(new word[words]())});
+      segment &s = segs.back();
+      const std::size_t m = std::min<std::size_t>(e - b, ADAPT_STL_COPY_SEGMENT - s.len);
+      std::size_t c = 0;
+      for (std::size_t k = 0; k < m;) { /* a word at a time, no branch per element */
+        const std::size_t j = s.len + k, bit = j % bits,
+                          q = std::min<std::size_t>(bits - bit, m - k);
+        word x = 0;
+        for (std::size_t t = 0; t < q; t++)
+          x |= static_cast<word>(static_cast<bool>(keep(b + k + t))) << (bit + t);
+        s.w[j / bits] |= x;
+        c += static_cast<std::size_t>(__builtin_popcountll(x));
+        k += q;
+      }
+      s.len += m;
+      s.kept += c;
+      total += c;
+      b += m;
     }
-    return segs.back().p.get() + segs.back().n;
   }
-  void commit(std::size_t c) {
-    segs.back().n += c;
-    total += c;
+  /* Selects the first element of the first segment (marked unselected). */
+  void select_first() {
+    segs.front().w[0] |= 1;
+    segs.front().kept++;
+    total++;
   }
-  void add(const E &x) {
-    *room(1) = x;
-    commit(1);
-  }
-  /* Appends t's records (t is left empty). */
-  void take(records &t) {
+  /* Appends t's segments (t is left empty). */
+  void take(marks &t) {
     for (segment &sg : t.segs) segs.push_back(std::move(sg));
     total += t.total;
     t.segs.clear();
     t.total = 0;
   }
-  /* put(records, count, position) for each segment, the positions from pos
-   * on in order; one segment per unit of a nested parallel map (unit_bytes
-   * each) from ADAPT_STL_NESTED_MIN records and two segments on. Returns
-   * pos + total. */
+  /* put(segment, selected, position) for each segment (selected: whether
+   * the selected elements or the others are wanted), the positions from
+   * pos on in order; one segment per unit of a nested parallel map
+   * (unit_bytes each) from ADAPT_STL_NESTED_MIN elements and two segments
+   * on. Returns pos + the count placed. */
   template <class Put>
-  std::size_t place(const char *name, std::size_t pos, std::size_t unit_bytes, Put &&put) const {
+  std::size_t place(const char *name, bool selected, std::size_t pos, std::size_t unit_bytes,
+                    Put &&put) const {
     const std::size_t ns = segs.size();
-    if (total < ADAPT_STL_NESTED_MIN || ns < 2) {
-      for (const segment &sg : segs) put(sg.p.get(), sg.n, pos), pos += sg.n;
+    std::size_t len = 0;
+    for (const segment &sg : segs) len += sg.len;
+    const std::size_t count = selected ? total : len - total;
+    if (len < ADAPT_STL_NESTED_MIN || ns < 2) {
+      for (const segment &sg : segs) pos = put(sg, selected, pos);
       return pos;
     }
     std::vector<std::size_t> off(ns); /* output offset of each segment */
     for (std::size_t k = 0, p = pos; k < ns; k++) {
       off[k] = p;
-      p += segs[k].n;
+      p += selected ? segs[k].kept : segs[k].len - segs[k].kept;
     }
     par_map(policy().window(adapt::window::none).grain(1), name, ns, unit_bytes,
             [&](adapt_seq *, std::size_t b, std::size_t e) {
-              for (std::size_t k = b; k < e; k++) put(segs[k].p.get(), segs[k].n, off[k]);
+              for (std::size_t k = b; k < e; k++) put(segs[k], selected, off[k]);
             });
-    return pos + total;
+    return pos + count;
   }
 };
 
-/* Assigns the records of rs (values when Staged, else indices of the
- * input first) to d from output position pos on; returns the new position. */
-template <bool Staged, class E, class It, class Out>
-std::size_t place_records(const char *name, const records<E> &rs, It first, Out d,
-                          std::size_t pos) {
-  return rs.place(name, pos, ADAPT_STL_COPY_SEGMENT * (sizeof(E) + sizeof(value_t<Out>)),
-                  [&](const E *r, std::size_t n, std::size_t at) {
+/* Assigns the elements of first that ms marks (selected, or the others)
+ * to d from output position pos on, in order, each once from the input;
+ * returns the new position. Whole words of wanted elements are copied as
+ * a run; the others bit by bit. */
+template <class It, class Out>
+std::size_t place_marks(const char *name, const marks &ms, bool selected, It first, Out d,
+                        std::size_t pos) {
+  using word = marks::word;
+  return ms.place(name, selected, pos,
+                  ADAPT_STL_COPY_SEGMENT * (sizeof(value_t<It>) + sizeof(value_t<Out>)),
+                  [&](const marks::segment &sg, bool sel, std::size_t at) {
                     Out o = adv(d, at);
-                    if constexpr (Staged)
-                      std::copy(r, r + n, o);
-                    else
-                      for (std::size_t j = 0; j < n; ++j, ++o) *o = *adv(first, r[j]);
+                    std::size_t placed = 0;
+                    for (std::size_t j = 0; j < sg.len; j += marks::bits) {
+                      const std::size_t q = std::min<std::size_t>(marks::bits, sg.len - j);
+                      const word valid = q == marks::bits ? ~word(0) : (word(1) << q) - 1;
+                      word x = (sel ? sg.w[j / marks::bits] : ~sg.w[j / marks::bits]) & valid;
+                      It in = adv(first, sg.start + j);
+                      if (x == valid) {
+                        o = std::copy(in, adv(in, q), o);
+                        placed += q;
+                        continue;
+                      }
+                      for (; x != 0; x &= x - 1, ++o, ++placed)
+                        *o = *adv(in, static_cast<std::size_t>(__builtin_ctzll(x)));
+                    }
+                    return at + placed;
                   });
 }
 
@@ -131,23 +173,23 @@ std::size_t place_records(const char *name, const records<E> &rs, It first, Out 
 /* One pass, pred called once per element. The master (the calling thread,
  * from the front) copies each selected element to its final place at once.
  * A stolen piece cannot: its output offset (the count of selected elements
- * before it) is known only when the master reaches it. It records its
- * selected elements (records, above), and when a piece reaches the master
- * its segments are copied to their place, one segment per unit of a nested
- * parallel map when they hold ADAPT_STL_NESTED_MIN elements or more.
- * The selection is branch-free for the staged types (each element is
- * stored, the count advances by pred's result: a half-selecting predicate
- * costs no mispredicted branch; the master stages ADAPT_STL_COPY_STAGE
- * elements on its stack, since it must not write past the output's end). */
+ * before it) is known only when the master reaches it. It marks its
+ * selected elements (marks, above), and when a piece reaches the master
+ * they are copied to their place from the input, one segment per unit of
+ * a nested parallel map when they span ADAPT_STL_NESTED_MIN elements or
+ * more. The master's selection is branch-free for the staged types (each
+ * element is stored, the count advances by pred's result: a
+ * half-selecting predicate costs no mispredicted branch; it stages
+ * ADAPT_STL_COPY_STAGE elements on its stack, since it must not write past
+ * the output's end); a piece's marking is branch-free for every type. */
 template <class It, class Out, class Pred>
 struct copy_if_ops {
   using V = value_t<It>;
   static constexpr bool staged = std::is_trivial_v<V> && sizeof(V) <= 16;
-  using E = std::conditional_t<staged, V, std::size_t>; /* what a piece records */
   struct master {
     std::size_t pos = 0;
   };
-  using piece = records<E>;
+  using piece = marks;
   using master_type = master;
   using piece_type = piece;
   It first;
@@ -202,19 +244,10 @@ struct copy_if_ops {
     m.pos += k;
   }
   void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
-    E *dst = p.room(e - b);
-    std::size_t c = 0; /* a local, as in run_master */
-    if constexpr (staged) {
-      c = stage_run(dst, adv(first, b), e - b);
-    } else {
-      It it = adv(first, b);
-      for (std::size_t i = b; i < e; ++i, ++it)
-        if (pred(*it)) dst[c++] = i;
-    }
-    p.commit(c);
+    p.add(b, e, [this](std::size_t i) { return pred(*adv(first, i)); });
   }
   void merge_master(master &m, piece &t, std::size_t, std::size_t) {
-    m.pos = place_records<staged>("adapt::copy_if", t, first, d, m.pos);
+    m.pos = place_marks("adapt::copy_if", t, true, first, d, m.pos);
   }
   void merge_piece(piece &v, piece &t, std::size_t, std::size_t) { v.take(t); }
 };
@@ -262,23 +295,19 @@ struct unique_rule {
 };
 
 /* The kernel to other ranges; Out2 = std::nullptr_t: rejected elements
- * are dropped. A stolen piece records its kept (and rejected) elements as
- * copy_if's pieces do (records<E>: values of trivial types of at most 16
- * bytes, branch-free; else indices), from its second element on when the
- * rule is pairwise (its first is decided at the merge, against the last
- * element kept before it). */
+ * are dropped. A stolen piece marks its kept elements as copy_if's pieces
+ * do (marks: the rejected ones are the others), from its second element
+ * on when the rule is pairwise (its first is decided at the merge, against
+ * the last element kept before it). */
 template <class It, class Rule, class Out1, class Out2>
 struct select_ops {
   static constexpr bool two = !std::is_same_v<Out2, std::nullptr_t>;
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
-  using V = value_t<It>;
-  static constexpr bool staged = std::is_trivial_v<V> && sizeof(V) <= 16;
-  using E = std::conditional_t<staged, V, std::size_t>; /* what a piece records */
   struct master {
     std::size_t pos1 = 0, pos2 = 0;
   };
   struct piece {
-    records<E> kept, rejected;
+    marks kept;
     std::size_t start = none; /* the piece's first element */
   };
   using master_type = master;
@@ -305,50 +334,22 @@ struct select_ops {
   void run_piece(piece &p, adapt_seq *, std::size_t b, std::size_t e) {
     if (p.start == none) {
       p.start = b;
-      if constexpr (Rule::pairwise) b++; /* decided at the merge */
-    }
-    if (b == e) return;
-    E *k = p.kept.room(e - b);
-    E *r = two ? p.rejected.room(e - b) : nullptr;
-    std::size_t ck = 0, cr = 0; /* locals: stores to the records cannot alias them */
-    It it = adv(first, b);
-    for (std::size_t i = b; i < e; ++i, ++it) {
-      const bool keep = rule.keep(i);
-      if constexpr (staged) {
-        const V x = *it;
-        k[ck] = x;
-        ck += keep;
-        if constexpr (two) {
-          r[cr] = x;
-          cr += !keep;
-        }
-      } else if (keep) {
-        k[ck++] = i;
-      } else if constexpr (two) {
-        r[cr++] = i;
+      if constexpr (Rule::pairwise) { /* decided at the merge */
+        p.kept.add(b, b + 1, [](std::size_t) { return false; });
+        b++;
       }
     }
-    p.kept.commit(ck);
-    if constexpr (two) p.rejected.commit(cr);
-  }
-  /* The record of element i. */
-  E record(std::size_t i) {
-    if constexpr (staged)
-      return *adv(first, i);
-    else
-      return i;
+    p.kept.add(b, e, [this](std::size_t i) { return rule.keep(i); });
   }
   void merge_master(master &m, piece &t, std::size_t, std::size_t) {
     if (Rule::pairwise && t.start != none && (m.pos1 == 0 || rule.keep(t.start)))
-      *adv(d1, m.pos1++) = *adv(first, t.start);
-    m.pos1 = place_records<staged>("adapt::select", t.kept, first, d1, m.pos1);
-    if constexpr (two)
-      m.pos2 = place_records<staged>("adapt::select", t.rejected, first, d2, m.pos2);
+      t.kept.select_first();
+    m.pos1 = place_marks("adapt::select", t.kept, true, first, d1, m.pos1);
+    if constexpr (two) m.pos2 = place_marks("adapt::select", t.kept, false, first, d2, m.pos2);
   }
   void merge_piece(piece &v, piece &t, std::size_t, std::size_t) {
-    if (Rule::pairwise && t.start != none && rule.keep(t.start)) v.kept.add(record(t.start));
+    if (Rule::pairwise && t.start != none && rule.keep(t.start)) t.kept.select_first();
     v.kept.take(t.kept);
-    if constexpr (two) v.rejected.take(t.rejected);
   }
 };
 
