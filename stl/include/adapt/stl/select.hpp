@@ -54,10 +54,10 @@ namespace detail {
  * the output offset is known: the selected elements are assigned to their
  * place from the input, each once, one segment per unit of a nested
  * parallel map when the segments hold ADAPT_STL_NESTED_MIN elements or
- * more. A bit costs 1/64 of a double's record: the piece writes no copy
- * of its elements (a copy in a heap segment was written, then read back,
- * and its pages came back from the kernel at each call). A piece merged
- * into another hands its segments over (no copy). */
+ * more. A bit costs 1/64 of a double's copy: the piece writes no copy of
+ * its elements (one would be written, read back, and its pages faulted in
+ * afresh at each call). A piece merged into another hands its segments
+ * over (no copy). */
 struct marks {
   using word = unsigned long long;
   static constexpr std::size_t bits = 64;
@@ -139,33 +139,48 @@ struct marks {
   }
 };
 
+/* Assigns the elements of sg's range of first that sel wants (the
+ * selected ones, or the others) to o on, in order, each once from the
+ * input; returns how many. A run of whole words of wanted elements is
+ * copied as one range; the other words bit by bit. */
+template <class It, class Out>
+std::size_t place_segment(const marks::segment &sg, bool sel, It first, Out o) {
+  using word = marks::word;
+  constexpr std::size_t bits = marks::bits;
+  std::size_t placed = 0, run = 0; /* run: wanted, before j, not copied yet */
+  auto flush = [&](std::size_t j) {
+    It r = adv(first, sg.start + j - run);
+    o = std::copy(r, adv(r, run), o);
+    placed += run;
+    run = 0;
+  };
+  for (std::size_t j = 0; j < sg.len; j += bits) {
+    const std::size_t q = std::min<std::size_t>(bits, sg.len - j);
+    const word valid = q == bits ? ~word(0) : (word(1) << q) - 1;
+    word x = (sel ? sg.w[j / bits] : ~sg.w[j / bits]) & valid;
+    if (x == valid) {
+      run += q;
+      continue;
+    }
+    if (run > 0) flush(j);
+    It in = adv(first, sg.start + j);
+    for (; x != 0; x &= x - 1, ++o, ++placed)
+      *o = *adv(in, static_cast<std::size_t>(__builtin_ctzll(x)));
+  }
+  if (run > 0) flush(sg.len);
+  return placed;
+}
+
 /* Assigns the elements of first that ms marks (selected, or the others)
- * to d from output position pos on, in order, each once from the input;
- * returns the new position. Whole words of wanted elements are copied as
- * a run; the others bit by bit. */
+ * to d from output position pos on, in order (place_segment); returns the
+ * new position. */
 template <class It, class Out>
 std::size_t place_marks(const char *name, const marks &ms, bool selected, It first, Out d,
                         std::size_t pos) {
-  using word = marks::word;
   return ms.place(name, selected, pos,
                   ADAPT_STL_COPY_SEGMENT * (sizeof(value_t<It>) + sizeof(value_t<Out>)),
                   [&](const marks::segment &sg, bool sel, std::size_t at) {
-                    Out o = adv(d, at);
-                    std::size_t placed = 0;
-                    for (std::size_t j = 0; j < sg.len; j += marks::bits) {
-                      const std::size_t q = std::min<std::size_t>(marks::bits, sg.len - j);
-                      const word valid = q == marks::bits ? ~word(0) : (word(1) << q) - 1;
-                      word x = (sel ? sg.w[j / marks::bits] : ~sg.w[j / marks::bits]) & valid;
-                      It in = adv(first, sg.start + j);
-                      if (x == valid) {
-                        o = std::copy(in, adv(in, q), o);
-                        placed += q;
-                        continue;
-                      }
-                      for (; x != 0; x &= x - 1, ++o, ++placed)
-                        *o = *adv(in, static_cast<std::size_t>(__builtin_ctzll(x)));
-                    }
-                    return at + placed;
+                    return at + place_segment(sg, sel, first, adv(d, at));
                   });
 }
 
