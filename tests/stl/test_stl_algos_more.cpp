@@ -150,7 +150,8 @@ void check_piece_merges() {
   const std::size_t n = sanitized() ? 20000 : 200000;
   const adapt::policy pol = adapt::par.grain(64);
   auto one = [](int v) { return v == 1; };
-  for (int call = 0; call < 20; call++) {
+  const int calls = sanitized() ? 8 : 20;
+  for (int call = 0; call < calls; call++) {
     where = "select piece merges, call " + std::to_string(call);
     const std::vector<int> a = ints(n, 100 + static_cast<unsigned>(call), 2);
     std::vector<int> o(n), o2(n), r(n), r2(n);
