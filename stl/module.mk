@@ -96,10 +96,20 @@ $(STL_ALGOS_TEST): $(B)/obj/tests/stl/test_stl_algos.o $(B)/obj/tests/stl/test_s
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE)
 
-EXTRA_TESTS += $(STL_TEST) $(STL_ALGOS_TEST)
+# The streaming stores of copy and move (tests/stl/test_stl_stream.cpp):
+# compiled with a threshold of one byte, so that they run whatever the
+# machine's cache; a program of its own, since the macro changes inline
+# functions that the other tests compile with the default.
+STL_STREAM_TEST := $(B)/tests/stl/test_stl_stream
+$(B)/obj/tests/stl/test_stl_stream.o: private OBJ_FLAGS += -DADAPT_STL_STREAM_MIN=1
+$(STL_STREAM_TEST): $(B)/obj/tests/stl/test_stl_stream.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE)
+
+EXTRA_TESTS += $(STL_TEST) $(STL_ALGOS_TEST) $(STL_STREAM_TEST)
 
 .PHONY: stl
-stl: $(STL_TEST) $(STL_ALGOS_TEST)
+stl: $(STL_TEST) $(STL_ALGOS_TEST) $(STL_STREAM_TEST)
 
 # adapt::ranges under clang++ and libstdc++ (scripts/check_clang_ranges.sh,
 # docs/stl.md "Compilers"): the forms without a std::ranges::subrange

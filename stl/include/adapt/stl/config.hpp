@@ -88,6 +88,19 @@
 #define ADAPT_STL_COPY_SEGMENT 8192
 #endif
 
+/* copy and move of a trivially copyable type between contiguous ranges
+ * (pointers, std::vector's iterators) of at least this many bytes, under
+ * the window mode none: each chunk is written with non-temporal
+ * (streaming) stores, as glibc's memmove writes one call of that size: the
+ * output does not pass through the caches and is not read first. 0: three
+ * quarters of a worker's share of the cache its workers share
+ * (adapt_shared_cache_size() / adapt_num_workers()), of the order of
+ * glibc's own threshold; never when that cache is unknown. x86 with SSE2
+ * only (elsewhere std::copy's chunks). Bytes. Default 0. */
+#ifndef ADAPT_STL_STREAM_MIN
+#define ADAPT_STL_STREAM_MIN 0
+#endif
+
 static_assert(ADAPT_STL_BLOCK >= 2, "ADAPT_STL_BLOCK must be at least 2");
 static_assert(ADAPT_STL_REDUCE_BLOCK_MAX >= ADAPT_STL_BLOCK,
               "ADAPT_STL_REDUCE_BLOCK_MAX must be at least ADAPT_STL_BLOCK");

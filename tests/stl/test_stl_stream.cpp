@@ -1,0 +1,112 @@
+/* Tests of the streaming stores of adapt::copy and adapt::move (modify.hpp:
+ * detail::stream_bytes, detail::contiguous, detail::streamable_v). Compiled
+ * with ADAPT_STL_STREAM_MIN=1 (stl/module.mk) so that every copy of a
+ * trivially copyable type between contiguous ranges streams, whatever the
+ * machine's cache: its own program, since the other tests keep the
+ * default threshold. */
+#include "stl_test_util.h"
+
+#include <cstdint>
+#include <deque>
+#include <iterator>
+#include <numeric>
+#include <vector>
+
+static_assert(ADAPT_STL_STREAM_MIN == 1, "stl/module.mk compiles this test with 1");
+
+namespace {
+
+using namespace stl_test;
+using adapt::detail::contiguous;
+using adapt::detail::streamable_v;
+
+struct rgb { /* 24 bytes: chunks end inside an element's bytes' 16-byte blocks */
+  double r, g, b;
+  bool operator==(const rgb &o) const { return r == o.r && g == o.g && b == o.b; }
+};
+
+static_assert(contiguous<double *>::value && contiguous<const double *>::value);
+static_assert(contiguous<std::vector<int>::iterator>::value &&
+              contiguous<std::vector<int>::const_iterator>::value);
+static_assert(!contiguous<std::vector<bool>::iterator>::value);
+static_assert(!contiguous<std::deque<int>::iterator>::value);
+static_assert(!contiguous<std::back_insert_iterator<std::vector<int>>>::value);
+#if defined(__SSE2__)
+static_assert(streamable_v<const rgb *, std::vector<rgb>::iterator>);
+#endif
+static_assert(!streamable_v<const int *, long *>);
+static_assert(!streamable_v<std::vector<std::string>::iterator, std::string *>);
+
+/* stream_bytes(dst + dof, src + so, n) against memcpy; the bytes before
+ * and after the destination untouched. */
+void check_bytes(std::vector<unsigned char> &dst, const std::vector<unsigned char> &src,
+                 std::size_t so, std::size_t dof, std::size_t n) {
+  where = "stream_bytes src+" + std::to_string(so) + " dst+" + std::to_string(dof) +
+          " n=" + std::to_string(n);
+  std::fill(dst.begin(), dst.end(), 0xAB);
+  adapt::detail::stream_bytes(dst.data() + dof, src.data() + so, n);
+  bool ok = std::memcmp(dst.data() + dof, src.data() + so, n) == 0;
+  for (std::size_t i = 0; i < dof; i++) ok = ok && dst[i] == 0xAB;
+  for (std::size_t i = dof + n; i < dst.size(); i++) ok = ok && dst[i] == 0xAB;
+  CHECK(ok);
+}
+
+/* Every offset of source and destination in a 16-byte block with lengths
+ * around the 16- and 64-byte steps; a few offsets with lengths around the
+ * four-page step (16 KiB) and past it. */
+void test_bytes() {
+  std::vector<unsigned char> src(65536 + 64), dst(src.size());
+  for (std::size_t i = 0; i < src.size(); i++) src[i] = static_cast<unsigned char>(i * 7 + 1);
+  for (std::size_t so = 0; so < 16; so++)
+    for (std::size_t dof = 0; dof < 16; dof++)
+      for (std::size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 127, 200, 4000})
+        check_bytes(dst, src, so, dof, n);
+  for (std::size_t so : {0, 5})
+    for (std::size_t dof : {0, 1, 8, 15})
+      for (std::size_t n : {16383, 16384, 16384 + 83, 50001}) check_bytes(dst, src, so, dof, n);
+}
+
+/* copy, copy_n and move against std::copy: pointers and vector iterators,
+ * every offset of the output in a 16-byte block, sizes of one element to
+ * many chunks, the window modes (sliding: not streamed) and a grain that
+ * cuts rgb elements' blocks; the copy's end returned. */
+template <class T, class Make>
+void check_type(const char *name, Make make) {
+  const std::size_t sizes[] = {1, 3, 1000, sanitized() ? 20011u : 300007u};
+  const adapt::policy pols[] = {adapt::par, adapt::par.grain(7),
+                                adapt::par.window(adapt::window::sliding, 3000)};
+  for (std::size_t n : sizes)
+    for (const adapt::policy &pol : pols)
+      for (std::size_t off : {0, 1, 3}) {
+        where = std::string(name) + " n=" + std::to_string(n) + " off=" + std::to_string(off);
+        std::vector<T> in(n);
+        for (std::size_t i = 0; i < n; i++) in[i] = make(i);
+        std::vector<T> out(n + off), want(n + off);
+        std::copy(in.begin(), in.end(), want.begin() + static_cast<long>(off));
+        T *e = adapt::copy(pol, in.data(), in.data() + n, out.data() + off);
+        CHECK(e == out.data() + off + n && out == want);
+        std::vector<T> out2(n + off);
+        auto e2 = adapt::copy_n(pol, in.cbegin(), n, out2.begin() + static_cast<long>(off));
+        CHECK(e2 == out2.end() && out2 == want);
+        std::vector<T> out3(n + off);
+        auto e3 = adapt::move(pol, in.begin(), in.end(), out3.begin() + static_cast<long>(off));
+        CHECK(e3 == out3.end() && out3 == want);
+      }
+}
+
+void test_copies() {
+  check_type<double>("double", [](std::size_t i) { return 0.5 * static_cast<double>(i); });
+  check_type<char>("char", [](std::size_t i) { return static_cast<char>(i * 13); });
+  check_type<rgb>("rgb", [](std::size_t i) {
+    const double x = static_cast<double>(i);
+    return rgb{x, -x, x * 0.25};
+  });
+}
+
+void run_all(int workers) { run_parts(workers, {{"bytes", test_bytes}, {"copies", test_copies}}); }
+
+bool skip(int workers) { return workers == 1 && variant("tsan"); }
+
+} // namespace
+
+int main() { return run_counts("test_stl_stream", {1, 2, 3}, skip, run_all); }
