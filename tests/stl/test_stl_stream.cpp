@@ -1,4 +1,5 @@
-/* Tests of the streaming stores of adapt::copy and adapt::move (modify.hpp:
+/* Tests of the streaming stores of adapt::copy and adapt::move (and of
+ * uninitialized_copy and uninitialized_move for trivial types; modify.hpp:
  * detail::stream_bytes, detail::contiguous, detail::streamable_v). Compiled
  * with ADAPT_STL_STREAM_MIN=1 (stl/module.mk) so that every copy of a
  * trivially copyable type between contiguous ranges streams, whatever the
@@ -66,7 +67,8 @@ void test_bytes() {
       for (std::size_t n : {16383, 16384, 16384 + 83, 50001}) check_bytes(dst, src, so, dof, n);
 }
 
-/* copy, copy_n and move against std::copy: pointers and vector iterators,
+/* copy, copy_n, move, uninitialized_copy and uninitialized_move_n against
+ * std::copy: pointers and vector iterators,
  * every offset of the output in a 16-byte block, sizes of one element to
  * many chunks, the window modes (sliding: not streamed) and a grain that
  * cuts rgb elements' blocks; the copy's end returned. */
@@ -91,6 +93,12 @@ void check_type(const char *name, Make make) {
         std::vector<T> out3(n + off);
         auto e3 = adapt::move(pol, in.begin(), in.end(), out3.begin() + static_cast<long>(off));
         CHECK(e3 == out3.end() && out3 == want);
+        std::vector<T> out4(n + off), out5(n + off);
+        T *e4 = adapt::uninitialized_copy(pol, in.data(), in.data() + n, out4.data() + off);
+        CHECK(e4 == out4.data() + off + n && out4 == want);
+        auto e5 =
+            adapt::uninitialized_move_n(pol, in.begin(), n, out5.begin() + static_cast<long>(off));
+        CHECK(e5.first == in.end() && e5.second == out5.end() && out5 == want);
       }
 }
 

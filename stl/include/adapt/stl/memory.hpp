@@ -95,11 +95,14 @@ Out construct_from(const policy &pol, const char *name, It first, It last, Out d
 } // namespace detail
 
 /* std::uninitialized_copy: constructs d_first[i] from first[i]; returns
- * d_first + n. */
+ * d_first + n. A trivial type between contiguous ranges: adapt::copy, as
+ * std uses std::copy (streaming stores from ADAPT_STL_STREAM_MIN). */
 template <class It, class Out>
 Out uninitialized_copy(const policy &pol, It first, It last, Out d_first) {
   if constexpr (!detail::writable_v<It, Out>)
     return std::uninitialized_copy(first, last, d_first);
+  else if constexpr (detail::streamable_v<It, Out> && std::is_trivial_v<detail::value_t<It>>)
+    return adapt::copy(pol, first, last, d_first);
   else
     return detail::construct_from<typename std::iterator_traits<It>::reference>(
         pol, "adapt::uninitialized_copy", first, last, d_first,
@@ -120,11 +123,13 @@ Out uninitialized_copy_n(const policy &pol, It first, Size n, Out d_first) {
 
 /* std::uninitialized_move: constructs d_first[i] from std::move(first[i]);
  * returns d_first + n. On an exception some inputs may have been moved
- * from (as std). */
+ * from (as std). A trivial type between contiguous ranges: adapt::copy. */
 template <class It, class Out>
 Out uninitialized_move(const policy &pol, It first, It last, Out d_first) {
   if constexpr (!detail::writable_v<It, Out>)
     return std::uninitialized_move(first, last, d_first);
+  else if constexpr (detail::streamable_v<It, Out> && std::is_trivial_v<detail::value_t<It>>)
+    return adapt::copy(pol, first, last, d_first); /* as uninitialized_copy */
   else
     return detail::construct_from<decltype(std::move(*first))>(
         pol, "adapt::uninitialized_move", first, last, d_first,
