@@ -90,9 +90,11 @@
 
 /* copy and move of a trivially copyable type between contiguous ranges
  * (pointers, std::vector's iterators) of at least this many bytes, under
- * the window mode none: each chunk is written with non-temporal
- * (streaming) stores, as glibc's memmove writes one call of that size: the
- * output does not pass through the caches and is not read first. 0: three
+ * the window mode none or default_ (whatever ADAPT_WINDOW says; a policy's
+ * static or sliding window keeps ordinary stores): each chunk is written
+ * with non-temporal (streaming) stores, as glibc's memmove writes one call
+ * of that size: the output does not pass through the caches and is not
+ * read first. 0: three
  * quarters of a worker's share of the cache its workers share
  * (adapt_shared_cache_size() / adapt_num_workers()), of the order of
  * glibc's own threshold; never when that cache is unknown. x86 with SSE2
