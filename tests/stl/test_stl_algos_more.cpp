@@ -197,7 +197,7 @@ void check_marks() {
     }
     m[1].take(m[2]);
     m[0].take(m[1]);
-    CHECK(m[1].total == 0 && m[1].segs.empty());
+    CHECK(m[1].selected() == 0 && m[1].segs.empty());
     const std::size_t at = 5;
     std::vector<int> o(n + at, -1), o2(n + at, -1), r(n + at, -1), r2(n + at, -1);
     auto one = [](int v) { return v == 1; };
@@ -205,7 +205,7 @@ void check_marks() {
         static_cast<std::size_t>(std::copy_if(a.begin(), a.end(), r.begin() + at, one) - r.begin());
     const std::size_t rest = static_cast<std::size_t>(
         std::remove_copy_if(a.begin(), a.end(), r2.begin() + at, one) - r2.begin());
-    CHECK(m[0].total + at == kept);
+    CHECK(m[0].selected() + at == kept);
     CHECK(adapt::detail::place_marks("marks", m[0], true, a.begin(), o.begin(), at) == kept);
     CHECK(adapt::detail::place_marks("marks", m[0], false, a.begin(), o2.begin(), at) == rest);
     CHECK(o == r && o2 == r2);

@@ -110,10 +110,10 @@ template <class It1, class It2, class Out, class Cmp = std::less<>>
 Out merge(const policy &pol, It1 first1, It1 last1, It2 first2, It2 last2, Out d_first,
           Cmp cmp = {}) {
   if constexpr (!detail::writable_v<It1, It2, Out>) {
-    return std::merge(first1, last1, first2, last2, d_first, cmp);
+    return std::merge(first1, last1, first2, last2, d_first, std::move(cmp));
   } else {
     if (detail::alone(pol)) /* no chunk boundaries, no co-ranks: std's cost */
-      return std::merge(first1, last1, first2, last2, d_first, cmp);
+      return std::merge(first1, last1, first2, last2, d_first, std::move(cmp));
     std::size_t n1 = detail::dist(first1, last1), n2 = detail::dist(first2, last2);
     detail::merge_ops<It1, It2, Out, Cmp> ops{{first1, n1, first2, n2, d_first, cmp}};
     typename detail::merge_ops<It1, It2, Out, Cmp>::state m;

@@ -60,7 +60,7 @@ inline bool stream_copy_worth(const policy &pol, std::size_t bytes) {
   const adapt::window m = pol.window_mode();
   if (m != adapt::window::none && m != adapt::window::default_) return false;
   constexpr std::size_t fixed = ADAPT_STL_STREAM_MIN;
-  if constexpr (fixed > 0) return bytes + 1 > fixed;
+  if constexpr (fixed > 0) return bytes >= fixed;
   if (bytes < (std::size_t{1} << 20)) return false; /* below any cache's share: no query */
   const std::size_t llc = adapt_shared_cache_size();
   const int w = adapt_num_workers();

@@ -62,7 +62,8 @@ It partition(const policy &pol, It first, It last, Pred pred) {
     return std::partition(first, last, pred);
   } else {
     std::size_t n = detail::dist(first, last);
-    if (n <= ADAPT_STL_BLOCK || detail::alone(pol)) return std::partition(first, last, pred);
+    if (n <= ADAPT_STL_BLOCK || detail::alone(pol))
+      return std::partition(first, last, std::move(pred));
     detail::blocks bl(n);
     std::vector<std::size_t> split(bl.count);
     detail::par_map(pol.attr(bl.size), "adapt::partition", bl.count,

@@ -66,7 +66,6 @@ struct marks {
     std::unique_ptr<word[]> w;    /* ceil(ADAPT_STL_COPY_SEGMENT / 64) words */
   };
   std::vector<segment> segs;
-  std::size_t total = 0; /* selected elements */
 
   static constexpr std::size_t words = (ADAPT_STL_COPY_SEGMENT + bits - 1) / bits;
 
@@ -93,7 +92,6 @@ struct marks {
       }
       s.len += m;
       s.kept += c;
-      total += c;
       b += m;
     }
   }
@@ -101,14 +99,17 @@ struct marks {
   void select_first() {
     segs.front().w[0] |= 1;
     segs.front().kept++;
-    total++;
+  }
+  /* The selected elements of every segment. */
+  std::size_t selected() const {
+    std::size_t c = 0;
+    for (const segment &sg : segs) c += sg.kept;
+    return c;
   }
   /* Appends t's segments (t is left empty). */
   void take(marks &t) {
     for (segment &sg : t.segs) segs.push_back(std::move(sg));
-    total += t.total;
     t.segs.clear();
-    t.total = 0;
   }
   /* put(segment, selected, position) for each segment (selected: whether
    * the selected elements or the others are wanted), the positions from
@@ -121,21 +122,20 @@ struct marks {
     const std::size_t ns = segs.size();
     std::size_t len = 0;
     for (const segment &sg : segs) len += sg.len;
-    const std::size_t count = selected ? total : len - total;
     if (len < ADAPT_STL_NESTED_MIN || ns < 2) {
       for (const segment &sg : segs) pos = put(sg, selected, pos);
       return pos;
     }
     std::vector<std::size_t> off(ns); /* output offset of each segment */
-    for (std::size_t k = 0, p = pos; k < ns; k++) {
-      off[k] = p;
-      p += selected ? segs[k].kept : segs[k].len - segs[k].kept;
+    for (std::size_t k = 0; k < ns; k++) {
+      off[k] = pos;
+      pos += selected ? segs[k].kept : segs[k].len - segs[k].kept;
     }
     par_map(policy().window(adapt::window::none).grain(1), name, ns, unit_bytes,
             [&](adapt_seq *, std::size_t b, std::size_t e) {
               for (std::size_t k = b; k < e; k++) put(segs[k], selected, off[k]);
             });
-    return pos + count;
+    return pos;
   }
 };
 
