@@ -119,6 +119,16 @@ struct scan_ops : scan_state {
     void (scan_ops::*chains)(pending &, std::size_t, std::size_t);
   };
   const mode *md;
+  /* Exclusive step of trivially copyable values read as plain references
+   * or values (not proxies): the element is copied out, so that the output
+   * can be stored before the operation and the chain stays in one register
+   * (GCC 12 otherwise copies the accumulator on the chain: 1.04-1.09 of
+   * std's time for doubles). xarg passes the copy as *x would have been. */
+  static constexpr bool plain_x =
+      std::is_trivially_copyable_v<T> && std::is_trivially_copyable_v<value_t<In>> &&
+      (std::is_same_v<ref_t<In>, value_t<In> &> || std::is_same_v<ref_t<In>, const value_t<In> &> ||
+       std::is_same_v<ref_t<In>, value_t<In>>);
+  using xarg = std::conditional_t<std::is_reference_v<ref_t<In>>, ref_t<In>, value_t<In> &&>;
   /* One output chain: c is the value before element j (exclusive: out[j]
    * itself). step(j) reads x[j] before writing o[j] (in place). */
   template <bool Incl>
@@ -130,6 +140,10 @@ struct scan_ops : scan_state {
       if constexpr (Incl) {
         c = fold_op(f, c, *adv(x, j));
         *adv(o, j) = c;
+      } else if constexpr (plain_x) {
+        value_t<In> v = *adv(x, j); /* read before the write (in place) */
+        *adv(o, j) = c;
+        c = f(c, static_cast<xarg>(v));
       } else {
         T nc = f(c, *adv(x, j));
         *adv(o, j) = std::move(c);
