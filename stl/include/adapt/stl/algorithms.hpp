@@ -81,15 +81,18 @@ It first_window(const policy &pol, const char *name, It first, It last, std::siz
   return i <= n - m ? adv(first, i) : last;
 }
 
-/* A deterministic fold of n >= 1 positions: blockv(lo, hi) gives the value
- * of the block [lo, hi) (blocks of reduce_block(n), as reduce), the block
- * values are combined by comb(left, right) along reduce's fixed tree
- * (fold_blocks), left always before right in the sequence. */
+/* A fold of n >= 1 positions: blockv(lo, hi) gives the value of the block
+ * [lo, hi) (blocks of reduce_block(n), as reduce), the block values are
+ * combined by comb(left, right) along reduce's fixed tree (fold_blocks),
+ * left always before right in the sequence. comb must give what blockv
+ * gives on the union of the two blocks (positions: the first smallest, the
+ * last largest), so that alone (no thief can take part) one blockv over
+ * [0, n) is the same fold without the blocks' boundaries. */
 template <class T, class BlockFn, class Comb>
 T fold_positions(const policy &pol, const char *name, std::size_t n, std::size_t elem_bytes,
                  BlockFn &&blockv, Comb &comb) {
   blocks bl(n, reduce_block(n));
-  if (bl.count == 1) return blockv(bl.lo(0), bl.hi(0));
+  if (bl.count == 1 || alone(pol)) return blockv(0, n);
   /* Each slot written by the one chunk that runs its block, read after
    * par_map returned (the runtime's join orders them). */
   std::unique_ptr<std::optional<T>[]> vals(new std::optional<T>[bl.count]);
