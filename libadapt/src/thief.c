@@ -182,9 +182,15 @@ int adapt__steal_and_run(adapt__worker *w, int prefer) {
   if (v < 0) return 0;
   adapt__worker *victim = adapt__rt.workers[v];
   adapt__spawned task;
-  int restored;
-  size_t refused;
-  int got = adapt__deque_steal(&victim->dq, w->id, &task, &restored, &refused);
+  int restored = 0, got = 0;
+  size_t refused = 0;
+  /* relaxed: a hint, as in has_work. A head entry that refused w this
+   * round (worker limit) is not asked again: the steal would only announce
+   * itself to the owner's pops (head + 1) and take the deque's lock, once
+   * per visit while the victim's frames keep w coming. */
+  size_t h = atomic_load_explicit(&victim->dq.head, memory_order_relaxed);
+  if (!adapt__refused_head(w, v, h))
+    got = adapt__deque_steal(&victim->dq, w->id, &task, &restored, &refused);
   if (refused) { /* refused for a worker limit: note the head (idle.c) */
     w->refused[v].head = refused - 1u;
     w->refused[v].head_round = w->round;
