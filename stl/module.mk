@@ -99,9 +99,10 @@ $(STL_ALGOS_TEST): $(B)/obj/tests/stl/test_stl_algos.o $(B)/obj/tests/stl/test_s
 # The streaming stores of copy and move (tests/stl/test_stl_stream.cpp):
 # compiled with a threshold of one byte, so that they run whatever the
 # machine's cache; a program of its own, since the macro changes inline
-# functions that the other tests compile with the default.
+# functions that the other tests compile with the default. C++20: the
+# std::contiguous_iterator ranges (std::span's, std::string's) stream too.
 STL_STREAM_TEST := $(B)/tests/stl/test_stl_stream
-$(B)/obj/tests/stl/test_stl_stream.o: private OBJ_FLAGS += -DADAPT_STL_STREAM_MIN=1
+$(B)/obj/tests/stl/test_stl_stream.o: private OBJ_FLAGS += -DADAPT_STL_STREAM_MIN=1 -std=c++20
 $(STL_STREAM_TEST): $(B)/obj/tests/stl/test_stl_stream.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(LIBS_CORE)

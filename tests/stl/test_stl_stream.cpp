@@ -4,13 +4,16 @@
  * with ADAPT_STL_STREAM_MIN=1 (stl/module.mk) so that every copy of a
  * trivially copyable type between contiguous ranges streams, whatever the
  * machine's cache: its own program, since the other tests keep the
- * default threshold. */
+ * default threshold. Compiled as C++20, where detail::contiguous takes
+ * every std::contiguous_iterator (std::span's, std::string's). */
 #include "stl_test_util.h"
 
 #include <cstdint>
 #include <deque>
 #include <iterator>
 #include <numeric>
+#include <span>
+#include <string>
 #include <vector>
 
 static_assert(ADAPT_STL_STREAM_MIN == 1, "stl/module.mk compiles this test with 1");
@@ -32,8 +35,12 @@ static_assert(contiguous<std::vector<int>::iterator>::value &&
 static_assert(!contiguous<std::vector<bool>::iterator>::value);
 static_assert(!contiguous<std::deque<int>::iterator>::value);
 static_assert(!contiguous<std::back_insert_iterator<std::vector<int>>>::value);
+static_assert(contiguous<std::span<int>::iterator>::value &&
+              contiguous<std::string::iterator>::value &&
+              contiguous<std::string::const_iterator>::value);
 #if defined(__SSE2__)
 static_assert(streamable_v<const rgb *, std::vector<rgb>::iterator>);
+static_assert(streamable_v<std::span<const double>::iterator, std::span<double>::iterator>);
 #endif
 static_assert(!streamable_v<const int *, long *>);
 static_assert(!streamable_v<std::vector<std::string>::iterator, std::string *>);
@@ -100,7 +107,27 @@ void check_type(const char *name, Make make) {
         auto e5 =
             adapt::uninitialized_move_n(pol, in.begin(), n, out5.begin() + static_cast<long>(off));
         CHECK(e5.first == in.end() && e5.second == out5.end() && out5 == want);
+        std::vector<T> out6(n + off);
+        std::span<const T> sin(in);
+        std::span<T> sout(out6);
+        auto e6 = adapt::copy(pol, sin.begin(), sin.end(), sout.begin() + static_cast<long>(off));
+        CHECK(e6 == sout.end() && out6 == want);
       }
+}
+
+/* std::string's iterators (contiguous under C++20): copy and move. */
+void test_strings() {
+  for (std::size_t n : {std::size_t(1), std::size_t(4097), std::size_t(200003)}) {
+    where = "string n=" + std::to_string(n);
+    std::string in(n, ' '), out(n + 3, '.'), out2(n + 3, '.');
+    for (std::size_t i = 0; i < n; i++) in[i] = static_cast<char>('a' + i % 26);
+    std::string want = out;
+    std::copy(in.begin(), in.end(), want.begin() + 3);
+    CHECK(adapt::copy(adapt::par, in.cbegin(), in.cend(), out.begin() + 3) == out.end() &&
+          out == want);
+    CHECK(adapt::move(adapt::par, in.begin(), in.end(), out2.begin() + 3) == out2.end() &&
+          out2 == want);
+  }
 }
 
 void test_copies() {
@@ -112,7 +139,9 @@ void test_copies() {
   });
 }
 
-void run_all(int workers) { run_parts(workers, {{"bytes", test_bytes}, {"copies", test_copies}}); }
+void run_all(int workers) {
+  run_parts(workers, {{"bytes", test_bytes}, {"copies", test_copies}, {"strings", test_strings}});
+}
 
 bool skip(int workers) { return workers == 1 && variant("tsan"); }
 

@@ -33,7 +33,9 @@ namespace adapt {
 namespace detail {
 
 /* Iterators over contiguous elements whose address &*it is the element's:
- * pointers and std::vector's iterators (not std::vector<bool>'s). */
+ * pointers and std::vector's iterators (not std::vector<bool>'s); under
+ * C++20 every std::contiguous_iterator (std::array's, std::string's,
+ * std::span's, a user's that declares contiguous_iterator_tag). */
 template <class It, class = void>
 struct contiguous : std::is_pointer<It> {};
 template <class It>
@@ -41,7 +43,12 @@ struct contiguous<
     It, std::enable_if_t<std::is_object_v<value_t<It>> && !std::is_same_v<value_t<It>, bool>>>
     : std::bool_constant<std::is_pointer_v<It> ||
                          std::is_same_v<It, typename std::vector<value_t<It>>::iterator> ||
-                         std::is_same_v<It, typename std::vector<value_t<It>>::const_iterator>> {};
+                         std::is_same_v<It, typename std::vector<value_t<It>>::const_iterator>
+#if __cplusplus >= 202002L
+                         || std::contiguous_iterator<It>
+#endif
+                         > {
+};
 
 /* copy and move that std does with memmove (one trivially copyable type,
  * contiguous ranges) and that may store without the caches (x86, SSE2). */
