@@ -92,6 +92,19 @@ Out construct_from(const policy &pol, const char *name, It first, It last, Out d
   return adv(d_first, n);
 }
 
+/* The elements of [first, last) moved into the raw storage buf by an
+ * algorithm that reads them back at once (inplace_merge, stable_partition):
+ * ordinary stores, which leave the buffer's last part in the caches.
+ * adapt::uninitialized_move of a large trivial range streams its stores
+ * past the caches, as a memmove of that size does, which made
+ * inplace_merge of 1e7 doubles on 2 workers 1.12-1.16 of
+ * std::execution::par's time, against 0.93-0.97 this way. */
+template <class It, class V>
+void move_to_buffer(const policy &pol, const char *name, It first, It last, V *buf) {
+  construct_from<decltype(std::move(*first))>(
+      pol, name, first, last, buf, [](It b, It e, V *o) { std::uninitialized_move(b, e, o); });
+}
+
 } // namespace detail
 
 /* std::uninitialized_copy: constructs d_first[i] from first[i]; returns

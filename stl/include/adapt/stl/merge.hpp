@@ -151,7 +151,7 @@ void inplace_merge(const policy &pol, It first, It middle, It last, Cmp cmp = {}
       return std::inplace_merge(first, middle, last, std::ref(cmp));
     }
     detail::scratch_buffer<V> rel{al, buf, n, false};
-    adapt::uninitialized_move(pol, first, last, buf);
+    detail::move_to_buffer(pol, "adapt::inplace_merge", first, last, buf);
     rel.built = true;
     /* The co-ranks of the block boundaries first: the merge moves from the
      * buffer, whose moved-from elements a binary search must not read. */

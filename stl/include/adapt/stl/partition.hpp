@@ -133,7 +133,7 @@ It stable_partition(const policy &pol, It first, It last, Pred pred) {
       return std::stable_partition(first, last, std::ref(pred));
     }
     detail::scratch_buffer<V> rel{al, buf, n, false};
-    adapt::uninitialized_move(pol, first, last, buf);
+    detail::move_to_buffer(pol, "adapt::stable_partition", first, last, buf);
     rel.built = true;
     detail::par_map(pol.attr(bl.size), "adapt::stable_partition", bl.count, bl.size * 2 * sizeof(V),
                     [&](adapt_seq *, std::size_t b, std::size_t e) {
