@@ -5,6 +5,8 @@
 #include "algos_test.h"
 
 #include <adapt/tasks.h>
+#include <deque>
+#include <random>
 #include <thread>
 
 namespace algos_test {
@@ -472,7 +474,66 @@ void test_nth() {
     CHECK(copies.load() == static_cast<long>(d.size()) && std::is_sorted(d.begin(), d.end()));
   }
 }
+/* One set operation's adaptive kernel driven by hand (set_ops; A, B,
+ * Both as set_walk): the calling thread's walk up to a third of the first
+ * range, then two stolen pieces recorded chunk by chunk (chunks of random
+ * lengths, up to a few ADAPT_STL_COPY_SEGMENT: records cut in several
+ * segments), the second taken into the first (a thief's thief) and the
+ * result placed by the calling thread, against std's operation. C1: the
+ * first range's container (std::deque: the replay without addresses). */
+template <bool A, bool B, bool Both, class C1, class Std>
+void check_set_record(const char *name, std::size_t n, int range, Std std_op) {
+  std::mt19937 g(static_cast<unsigned>(n) + static_cast<unsigned>(range));
+  std::vector<int> av = ints(n, 23, range), b = ints(n / 2 + 3, 24, range);
+  std::sort(av.begin(), av.end());
+  std::sort(b.begin(), b.end());
+  const C1 a(av.begin(), av.end());
+  std::vector<int> o(n + b.size() + 1, -1), r(o.size(), -1);
+  std::less<> cmp;
+  using It1 = typename C1::const_iterator;
+  using It2 = std::vector<int>::const_iterator;
+  using ops_t =
+      adapt::detail::set_ops<A, B, Both, It1, It2, std::vector<int>::iterator, std::less<>>;
+  ops_t ops{{a.begin(), n, b.cbegin(), b.size(), o.begin(), cmp}};
+  typename ops_t::master m;
+  typename ops_t::piece p[2];
+  const std::size_t cut[3] = {n / 3, n / 3 + n / 4, n};
+  ops.run_master(m, nullptr, 0, cut[0]);
+  for (int k = 0; k < 2; k++)
+    for (std::size_t u = cut[k]; u < cut[k + 1];) {
+      std::size_t len =
+          std::min<std::size_t>(1 + g() % (3 * ADAPT_STL_COPY_SEGMENT), cut[k + 1] - u);
+      ops.run_piece(p[k], nullptr, u, u + len);
+      u += len;
+    }
+  where = std::string("set record ") + name + " n=" + std::to_string(n) +
+          " range=" + std::to_string(range) + " segments=" + std::to_string(p[0].rec.segs.size()) +
+          "+" + std::to_string(p[1].rec.segs.size());
+  ops.merge_piece(p[0], p[1], cut[1], cut[2]);
+  ops.merge_master(m, p[0], cut[0], cut[2]);
+  const std::size_t want = static_cast<std::size_t>(
+      std_op(a.begin(), a.end(), b.begin(), b.end(), r.begin()) - r.begin());
+  CHECK(m.pos == want && o == r);
+}
+
+void check_set_records() {
+  for (std::size_t n : {std::size_t{1000}, std::size_t{5 * ADAPT_STL_COPY_SEGMENT + 77}})
+    for (int range : {7, 100000}) {
+      auto un = [](auto... x) { return std::set_union(x...); };
+      auto in = [](auto... x) { return std::set_intersection(x...); };
+      auto di = [](auto... x) { return std::set_difference(x...); };
+      auto sy = [](auto... x) { return std::set_symmetric_difference(x...); };
+      check_set_record<true, true, true, std::vector<int>>("union", n, range, un);
+      check_set_record<false, false, true, std::vector<int>>("intersection", n, range, in);
+      check_set_record<true, false, false, std::vector<int>>("difference", n, range, di);
+      check_set_record<true, true, false, std::vector<int>>("symmetric", n, range, sy);
+      check_set_record<true, true, true, std::deque<int>>("union/deque", n, range, un);
+      check_set_record<false, false, true, std::deque<int>>("intersection/deque", n, range, in);
+    }
+}
+
 void test_sets() {
+  check_set_records();
   for (std::size_t n : sizes()) {
     for (auto &[pname, pol] : policies(n)) {
       where = "sets n=" + std::to_string(n) + " " + pname;

@@ -82,8 +82,10 @@
  * unique_copy, partition_copy): a stolen piece marks its selected elements
  * (a bit each) in segments of at most this many consecutive input
  * elements, never moved; when the piece reaches the calling thread each
- * segment is one unit of the copy to the final place. Elements. Default
- * 8192. */
+ * segment is one unit of the copy to the final place. The set operations
+ * cut a stolen piece's record of steps (two bits each) in segments of at
+ * least this many steps, each one unit of the replay. Elements (steps).
+ * Default 8192. */
 #ifndef ADAPT_STL_COPY_SEGMENT
 #define ADAPT_STL_COPY_SEGMENT 8192
 #endif

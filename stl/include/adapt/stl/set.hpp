@@ -16,10 +16,11 @@
  * backward search from there (one comparison when the elements are
  * distinct): on one worker, or while no thief comes, std's algorithm and
  * its comparisons plus about one a chunk. A stolen piece finds the
- * boundary before its first unit by two binary searches and walks into a
- * list of the addresses of its output elements; when the calling thread
- * reaches the piece it assigns them at its place (a parallel map when
- * ADAPT_STL_NESTED_MIN of them or more).
+ * boundary before its first unit by two binary searches and walks
+ * recording each step of std's loop in two bits (set_record); when the
+ * calling thread reaches the piece it replays the steps at its place
+ * without comparing, one segment of the record a unit (a parallel map when
+ * ADAPT_STL_NESTED_MIN outputs or more).
  * Other types: two parallel passes over blocks of ADAPT_STL_BLOCK elements
  * of the first range, the first counting each part's output (std's
  * algorithm writing nowhere), the second, after a prefix sum, writing each
@@ -38,6 +39,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -120,18 +122,37 @@ struct set_cut {
   bool operator==(const set_cut &o) const { return c1 == o.c1 && c2 == o.c2; }
 };
 
-/* An output iterator that records the address of each element assigned to
- * it (an lvalue of one of the inputs) in a list. */
-template <class V>
-struct addr_out : output_types {
-  std::vector<const V *> *list;
-  addr_out &operator*() { return *this; }
-  addr_out &operator=(const V &x) {
-    list->push_back(std::addressof(x));
-    return *this;
+/* A stolen piece's record of its walk: two bits a step of std's loop
+ * (set_step), 32 steps a word, cut in segments of at least
+ * ADAPT_STL_COPY_SEGMENT steps at word boundaries; each segment starts at
+ * a position of both ranges (at) and of the piece's output (out) and at a
+ * word of its own. Placing a segment replays its steps from there without
+ * comparing (set_ops::place); the record costs a quarter of a byte a step
+ * where a list of the outputs' addresses cost 8 bytes an output. */
+enum set_step : unsigned {
+  step_first = 0,  /* first range's element alone: advance it */
+  step_second = 1, /* second range's element alone: advance it */
+  step_both = 2    /* a pair of equivalent elements: advance both */
+};
+struct set_seg {
+  set_cut at;
+  std::size_t out, word, steps;
+};
+struct set_record {
+  std::vector<std::uint64_t> words;
+  std::vector<set_seg> segs;
+  std::size_t outs = 0; /* outputs recorded */
+  /* Appends t's record (the piece after this one's end). */
+  void append(const set_record &t) {
+    const std::size_t w0 = words.size(), o0 = outs;
+    words.insert(words.end(), t.words.begin(), t.words.end());
+    for (set_seg g : t.segs) {
+      g.word += w0;
+      g.out += o0;
+      segs.push_back(g);
+    }
+    outs += t.outs;
   }
-  addr_out &operator++() { return *this; }
-  addr_out &operator++(int) { return *this; }
 };
 
 /* The resumable walk of the set operations, std's loop: A, B, Both say
@@ -180,8 +201,13 @@ struct set_ops : two_ranges<It1, It2, Out, Cmp> {
   struct piece {
     bool started = false;
     set_cut from{0, 0}, to{0, 0};
-    std::vector<const V *> outs;
+    set_record rec;
   };
+  /* What step s writes: the first range's element (A: alone, Both: of a
+   * pair) or the second's (B). */
+  static constexpr bool writes(unsigned s) {
+    return s == step_first ? A : s == step_second ? B : Both;
+  }
   using master_type = master;
   using piece_type = piece;
   using base = two_ranges<It1, It2, Out, Cmp>;
@@ -227,24 +253,111 @@ struct set_ops : two_ranges<It1, It2, Out, Cmp> {
       p.from = p.to = {c1, dist(first2, l2)};
       p.started = true;
     }
-    walk(p.to, e, addr_out<V>{{}, &p.outs});
+    record(p.to, e, p.rec);
+  }
+  /* walk's steps from `at` to the part boundary before unit e, recorded
+   * into r (a new segment) instead of written. */
+  void record(set_cut &at, std::size_t e, set_record &r) {
+    bool last = e >= n1;
+    const std::size_t e1 = last ? n1 : std::max(run_start(e, at.c1), at.c1);
+    std::size_t i1 = at.c1, i2 = at.c2, out = r.outs;
+    std::uint64_t w = 0;
+    unsigned k = 0;
+    r.segs.push_back(set_seg{at, out, r.words.size(), 0});
+    std::size_t seg_steps = 0;
+    auto put = [&](unsigned st) {
+      w |= std::uint64_t(st) << (2 * k);
+      out += writes(st);
+      seg_steps++;
+      if (++k == 32) {
+        r.words.push_back(w);
+        w = 0;
+        k = 0;
+        if (seg_steps >= ADAPT_STL_COPY_SEGMENT) { /* a new segment from here */
+          r.segs.back().steps = seg_steps;
+          r.segs.push_back(set_seg{{i1, i2}, out, r.words.size(), 0});
+          seg_steps = 0;
+        }
+      }
+    };
+    while (i1 != e1 && i2 != n2) {
+      const auto &x = *adv(first1, i1);
+      const auto &y = *adv(first2, i2);
+      if (cmp(x, y)) {
+        ++i1;
+        put(step_first);
+      } else if (cmp(y, x)) {
+        ++i2;
+        put(step_second);
+      } else {
+        ++i1;
+        ++i2;
+        put(step_both);
+      }
+    }
+    while (i1 != e1) {
+      ++i1;
+      put(step_first);
+    }
+    while (i2 != n2 && (last || cmp(*adv(first2, i2), *adv(first1, e1)))) {
+      ++i2;
+      put(step_second);
+    }
+    if (k) r.words.push_back(w);
+    r.segs.back().steps = seg_steps;
+    r.outs = out;
+    at = {e1, i2};
+  }
+  /* Replays segment g of r into the output from position at0 + g.out:
+   * contiguous ranges choose the source address without a branch. */
+  void place(const set_record &r, const set_seg &g, std::size_t at0) {
+    const std::uint64_t *w = r.words.data() + g.word;
+    Out o = adv(d, at0 + g.out);
+    std::size_t i1 = g.at.c1, i2 = g.at.c2;
+    if constexpr (contiguous<It1>::value && contiguous<It2>::value &&
+                  std::is_same_v<value_t<It1>, value_t<It2>>) {
+      const V *b1 = std::addressof(*first1); /* n1 >= 1 (set_run) */
+      const V *b2 = n2 ? std::addressof(*first2) : nullptr;
+      for (std::size_t s = 0; s < g.steps; s++) {
+        const unsigned st = unsigned(w[s / 32] >> (2 * (s % 32))) & 3u;
+        const V *src = st == step_second ? b2 + i2 : b1 + i1;
+        if (writes(st)) {
+          *o = *src;
+          ++o;
+        }
+        i1 += st != step_second;
+        i2 += st != step_first;
+      }
+    } else {
+      for (std::size_t s = 0; s < g.steps; s++) {
+        const unsigned st = unsigned(w[s / 32] >> (2 * (s % 32))) & 3u;
+        if (writes(st)) {
+          if (st == step_second)
+            *o = *adv(first2, i2);
+          else
+            *o = *adv(first1, i1);
+          ++o;
+        }
+        i1 += st != step_second;
+        i2 += st != step_first;
+      }
+    }
   }
   void merge_master(master &m, piece &t, std::size_t tb, std::size_t te) {
     if (!(t.from == m.at)) { /* unsorted input: the master walks the piece's units */
       run_master(m, nullptr, tb, te);
       return;
     }
-    const std::size_t k = t.outs.size(), at = m.pos;
-    const V *const *src = t.outs.data();
+    const set_record &r = t.rec;
+    const std::size_t k = r.outs, at = m.pos, ns = r.segs.size();
     auto put = [&](std::size_t b, std::size_t e) {
-      Out o = adv(d, at + b);
-      for (std::size_t j = b; j < e; ++j, ++o) *o = *src[j];
+      for (std::size_t j = b; j < e; j++) place(r, r.segs[j], at);
     };
-    if (k < ADAPT_STL_NESTED_MIN)
-      put(0, k);
+    if (k < ADAPT_STL_NESTED_MIN || ns < 2)
+      put(0, ns);
     else
-      par_map(policy().window(adapt::window::none), "adapt::set_op", k,
-              sizeof(V) + sizeof(value_t<Out>),
+      par_map(policy().window(adapt::window::none), "adapt::set_op", ns,
+              ADAPT_STL_COPY_SEGMENT * (sizeof(V) + sizeof(value_t<Out>)),
               [&](adapt_seq *, std::size_t b, std::size_t e) { put(b, e); });
     m.pos += k;
     m.at = t.to;
@@ -254,7 +367,7 @@ struct set_ops : two_ranges<It1, It2, Out, Cmp> {
       run_piece(v, nullptr, tb, te);
       return;
     }
-    v.outs.insert(v.outs.end(), t.outs.begin(), t.outs.end());
+    v.rec.append(t.rec);
     v.to = t.to;
   }
 };
