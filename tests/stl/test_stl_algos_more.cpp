@@ -215,8 +215,62 @@ void check_marks() {
 }
 } // namespace
 
+/* select_ops driven by hand for unique_copy (pairwise) and partition_copy,
+ * deterministic: the calling thread's chunk, then two stolen pieces run
+ * chunk by chunk, the second taken into the first (a thief's thief:
+ * merge_piece decides its first element), then merged by the calling
+ * thread, at cuts where the second piece's first element repeats its
+ * predecessor and where it does not; against std. */
+void check_select_ops() {
+  using It = std::vector<int>::const_iterator;
+  using Out = std::vector<int>::iterator;
+  const std::size_t n = 3 * ADAPT_STL_COPY_SEGMENT + 501;
+  const std::vector<int> a = ints(n, 31, 2);
+  std::mt19937 g(7);
+  std::equal_to<> eq;
+  auto one = [](int v) { return v == 1; };
+  for (std::size_t c1 : {n / 2, n / 2 + 1, n / 2 + 2, n / 2 + 3}) {
+    const std::size_t cut[3] = {n / 5, c1, n};
+    where = "select ops c1=" + std::to_string(c1) +
+            (a[c1] == a[c1 - 1] ? " (a repeat)" : " (a change)");
+    auto drive = [&](auto &ops, auto &m) {
+      using ops_t = std::remove_reference_t<decltype(ops)>;
+      typename ops_t::piece p[2];
+      ops.run_master(m, nullptr, 0, cut[0]);
+      for (int k = 0; k < 2; k++)
+        for (std::size_t u = cut[k]; u < cut[k + 1];) {
+          const std::size_t len =
+              std::min<std::size_t>(1 + g() % ADAPT_STL_COPY_SEGMENT, cut[k + 1] - u);
+          ops.run_piece(p[k], nullptr, u, u + len);
+          u += len;
+        }
+      ops.merge_piece(p[0], p[1], cut[1], cut[2]);
+      ops.merge_master(m, p[0], cut[0], cut[2]);
+    };
+    std::vector<int> o(n, -1), r(n, -1), o2(n, -1), r2(n, -1);
+    adapt::detail::unique_rule<It, std::equal_to<>> ur{a.cbegin(), eq};
+    adapt::detail::select_ops<It, decltype(ur), Out, std::nullptr_t> uo{a.cbegin(), ur, o.begin(),
+                                                                        nullptr};
+    decltype(uo)::master um;
+    drive(uo, um);
+    CHECK(um.pos1 == static_cast<std::size_t>(std::unique_copy(a.begin(), a.end(), r.begin()) -
+                                              r.begin()) &&
+          o == r);
+    std::fill(o.begin(), o.end(), -1);
+    std::fill(r.begin(), r.end(), -1);
+    adapt::detail::test_rule<It, decltype(one), true> pr{a.cbegin(), one};
+    adapt::detail::select_ops<It, decltype(pr), Out, Out> po{a.cbegin(), pr, o.begin(), o2.begin()};
+    decltype(po)::master pm;
+    drive(po, pm);
+    auto want = std::partition_copy(a.begin(), a.end(), r.begin(), r2.begin(), one);
+    CHECK(pm.pos1 == static_cast<std::size_t>(want.first - r.begin()) &&
+          pm.pos2 == static_cast<std::size_t>(want.second - r2.begin()) && o == r && o2 == r2);
+  }
+}
+
 void test_select() {
   check_marks();
+  check_select_ops();
   check_piece_merges();
   for (std::size_t n : sizes()) {
     for (auto &[pname, pol] : policies(n)) {
