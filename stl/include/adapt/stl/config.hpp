@@ -91,7 +91,8 @@
 #endif
 
 /* copy and move of a trivially copyable type between contiguous ranges
- * (pointers, std::vector's iterators) of at least this many bytes, under
+ * (pointers, std::vector's iterators; as C++20, every
+ * std::contiguous_iterator) of at least this many bytes, under
  * the window mode none or default_ (whatever ADAPT_WINDOW says; a policy's
  * static or sliding window keeps ordinary stores): each chunk is written
  * with non-temporal (streaming) stores, as glibc's memmove writes one call
