@@ -103,14 +103,14 @@ static inline void adapt__error_clear(void) {
 /* One parallel call a thread is running a part of. The innermost one is
  * the target of adapt_cancel; scopes form a stack per thread (push before
  * running a piece or chunk of the call, pop after), and running stolen
- * work (another call's piece, a spawned task) pushes a barrier (NULL flag)
- * so that a cancel never reaches an unrelated call. */
+ * work (another call's piece, a spawned task) shields it (a NULL top) so
+ * that a cancel never reaches an unrelated call. */
 /* adapt__cancel_scope and the thread-local adapt__cancel_top (the innermost
  * one, NULL outside any call; static TLS: one load to read it) are in
- * <adapt/tasks.h>: the inline adapt_sync pushes a barrier; the inline
- * adapt_join counts its task in adapt__tls_tasks instead, and a scope
- * whose recorded count (adapt__cancel_push) differs from it is a barrier
- * for adapt_cancel and adapt_cancelled. */
+ * <adapt/tasks.h>: the inline adapt_join and adapt_sync count their task
+ * in adapt__tls_tasks instead, and a scope whose recorded count
+ * (adapt__cancel_push) differs from it is a barrier for adapt_cancel and
+ * adapt_cancelled. */
 
 static inline void adapt__cancel_push(adapt__cancel_scope *s) {
   s->tasks = adapt__tls_tasks;
@@ -119,6 +119,21 @@ static inline void adapt__cancel_push(adapt__cancel_scope *s) {
 }
 
 static inline void adapt__cancel_pop(adapt__cancel_scope *s) { adapt__cancel_top = s->prev; }
+
+/* A barrier over the thread's scopes while it runs work of another context
+ * (a stolen piece, a spawned or forked task): the top is NULL until
+ * adapt__cancel_unshield(returned top) restores it, so adapt_cancel fails
+ * with -EPERM and adapt_cancelled is 0 there, as outside any call. Nothing
+ * reads the stack below its top, so no barrier scope is needed; and the
+ * inline spawns and forks of that work find no scope to shield
+ * (adapt__run_at_once counts nothing). */
+static inline adapt__cancel_scope *adapt__cancel_shield(void) {
+  adapt__cancel_scope *top = adapt__cancel_top;
+  adapt__cancel_top = NULL;
+  return top;
+}
+
+static inline void adapt__cancel_unshield(adapt__cancel_scope *top) { adapt__cancel_top = top; }
 
 /* 1 when *flag was set by adapt_cancel. relaxed: a hint read before each
  * chunk; the call's result (-ECANCELED) is read after the region's join,

@@ -218,8 +218,7 @@ void adapt__run_theft(adapt__worker *w, adapt__theft *rec) {
   adapt__publish(w, &f);
   /* A stolen piece runs in its own call's context (its entry pushes that
    * call's cancel scope, if it has one), never in the thief's current one. */
-  adapt__cancel_scope barrier = {0};
-  adapt__cancel_push(&barrier);
+  adapt__cancel_scope *outer = adapt__cancel_shield();
   /* And in its call's team: calls nested in the entry inherit its limit. */
   adapt__team *team = adapt__team_cur;
   adapt__team_cur = rec->team;
@@ -228,7 +227,7 @@ void adapt__run_theft(adapt__worker *w, adapt__theft *rec) {
   task->entry((adapt_frame *)&f, rec->work, task->ctx);
   w->nest--;
   adapt__team_cur = team;
-  adapt__cancel_pop(&barrier);
+  adapt__cancel_unshield(outer);
   f.flags |= ADAPT__FRAME_ENDING;
   /* relaxed: only our owner writes PREEMPT; seeing it late just means we
    * join instead of handing over, which is also correct. */

@@ -18,8 +18,7 @@ static ADAPT_NOINLINE void run_child_here(adapt__worker *w, adapt__child *c) {
   c->index = ADAPT__CHILD_RAN;
   /* As adapt__run_spawned for the owner's own entry: a barrier, the
    * call's team, no running record. */
-  adapt__cancel_scope barrier = {0};
-  adapt__cancel_push(&barrier);
+  adapt__cancel_scope *outer = adapt__cancel_shield();
   adapt__team *team = adapt__team_cur;
   adapt__team_cur = c->team;
   if (w->nest < ADAPT_MAX_NEST) w->running[w->nest] = 0;
@@ -27,7 +26,7 @@ static ADAPT_NOINLINE void run_child_here(adapt__worker *w, adapt__child *c) {
   fn(arg);
   w->nest--;
   adapt__team_cur = team;
-  adapt__cancel_pop(&barrier);
+  adapt__cancel_unshield(outer);
 }
 
 void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
@@ -40,8 +39,7 @@ void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
   }
   /* A spawned entry is its own context: adapt_cancel inside it never
    * reaches the call this worker happened to be running (a barrier). */
-  adapt__cancel_scope barrier = {0};
-  adapt__cancel_push(&barrier);
+  adapt__cancel_scope *outer = adapt__cancel_shield();
   /* And in its call's team: calls nested in it inherit its worker limit. */
   adapt__team *team = adapt__team_cur;
   adapt__team_cur = s ? s->team : NULL;
@@ -54,7 +52,7 @@ void adapt__run_spawned(adapt__worker *w, const adapt__spawned *t) {
     t->fn(t->arg); /* a user task (adapt_spawn) */
   w->nest--;
   adapt__team_cur = team;
-  adapt__cancel_pop(&barrier);
+  adapt__cancel_unshield(outer);
   if (!s) return;
   if (s->w == w) {
     s->local++; /* the owner's own thread */

@@ -169,11 +169,9 @@ static inline int sync_named(adapt_scope *scope, const char *name) {
    * reaches the call this worker is running (a barrier). It runs on this
    * worker's own stack as its owner's code would: no record in w->running
    * (nothing of another worker to give back if the thread exits). */
-  adapt__cancel_scope barrier;
-  barrier.flag = NULL;
-  adapt__cancel_push(&barrier);
+  adapt__cancel_scope *outer = adapt__cancel_shield();
   fn(arg);
-  adapt__cancel_pop(&barrier);
+  adapt__cancel_unshield(outer);
   s->local++;
   if (ADAPT__UNLIKELY(!adapt__scope_done(s))) return sync_slow(s, NULL);
   s->thread = NULL;
@@ -253,9 +251,7 @@ static ADAPT_NOINLINE void join_wait(adapt__child *c) {
     if (e->scope == mine) {
       void (*fn)(void *) = c->fn;
       void *arg = c->arg;
-      adapt__tls_tasks++; /* the cancellation barrier, as the inline join's */
-      fn(arg);
-      adapt__tls_tasks--;
+      adapt__run_at_once(fn, arg); /* its own context, as in the inline join */
       return;
     }
     /* An entry pushed after the fork and still here (an enclosing scope's

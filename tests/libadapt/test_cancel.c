@@ -332,6 +332,63 @@ static void test_cancel_spawned_task_is_barrier(void **state) {
   assert_int_equal(atomic_load(&task_cancel_rc), -EPERM);
 }
 
+/* Spawned and forked tasks inside a loop's bodies, some run by the inline
+ * sync, some by the library's (a scope of several pushed tasks), some by a
+ * thief: none reaches the loop (adapt_cancel -EPERM, adapt_cancelled 0, in
+ * the task and in a child it forks), and after the sync the body's
+ * adapt_cancel reaches its loop again (the barrier is lifted). */
+typedef struct shield_ctx {
+  atomic_int bad;       /* a task that reached the loop, or a failed call */
+  atomic_int tasks;     /* tasks run */
+  atomic_int after_rc;  /* adapt_cancel's result after the sync, at index 40 */
+  atomic_size_t visits; /* indices run */
+} shield_ctx;
+
+static void shield_check(shield_ctx *x) {
+  if (adapt_cancel() != -EPERM || adapt_cancelled() != 0)
+    atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&x->tasks, 1, memory_order_relaxed);
+}
+
+static void shield_child(void *arg) { shield_check(arg); }
+
+static void shield_task(void *arg) {
+  shield_ctx *x = arg;
+  adapt_child c;
+  if (adapt_fork(&c, shield_child, x) != 0 || adapt_join(&c) != 0)
+    atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+  shield_check(x);
+}
+
+static void shield_body(size_t b, size_t e, void *ctx) {
+  shield_ctx *x = ctx;
+  for (size_t i = b; i < e; i++) {
+    atomic_fetch_add_explicit(&x->visits, 1, memory_order_relaxed);
+    adapt_scope s;
+    int rc = adapt_scope_begin(&s);
+    for (int k = 0; k < 4 && rc == 0; k++) rc = adapt_spawn(&s, shield_task, x);
+    if (rc == 0) rc = adapt_sync(&s);
+    if (rc != 0) atomic_fetch_add_explicit(&x->bad, 1, memory_order_relaxed);
+    if (i == 40) atomic_store_explicit(&x->after_rc, adapt_cancel(), memory_order_relaxed);
+  }
+}
+
+static void test_cancel_tasks_shielded_then_lifted(void **state) {
+  for (int s = ADAPT_SCHED_DEFAULT; s < ADAPT_SCHED_COUNT; s++) {
+    shield_ctx x;
+    atomic_init(&x.bad, 0);
+    atomic_init(&x.tasks, 0);
+    atomic_init(&x.after_rc, 1);
+    atomic_init(&x.visits, 0);
+    assert_int_equal(adapt_test_for((adapt_sched)s, 1, 64, shield_body, &x), -ECANCELED);
+    assert_int_equal(atomic_load(&x.bad), 0);
+    assert_int_equal(atomic_load(&x.after_rc), 0);
+    size_t visits = atomic_load(&x.visits); /* index 40 among them (after_rc) */
+    assert_true(visits >= 1 && visits <= 64);
+    assert_int_equal((size_t)atomic_load(&x.tasks), 8 * visits);
+  }
+}
+
 /* --- sequence algorithms -------------------------------------------------- */
 
 static void tr_cancel(const void *in, void *out, void *ctx) {
@@ -441,4 +498,5 @@ ADAPT_TEST_MAIN("cancel", ADAPT_TEST(test_cancel_outside), ADAPT_TEST(test_cance
                 ADAPT_TEST_WORKERS(test_cancel_nested_inner_only, 2),
                 ADAPT_TEST_WORKERS(test_cancel_outer_after_nested, 2),
                 ADAPT_TEST_WORKERS(test_cancel_spawned_task_is_barrier, 2),
+                ADAPT_TEST_WORKERS(test_cancel_tasks_shielded_then_lifted, 2),
                 ADAPT_TEST(test_cancel_algorithms), ADAPT_TEST(test_cancel_then_other_threads))
