@@ -90,6 +90,7 @@ struct row {
   std::string kernel, impl;
   double t1 = NAN, ts = NAN, t2 = NAN;
   quartiles paired; /* T1/T2 of the pairs (adapt and TBB) */
+  quartiles share;  /* each pair's T1/T2 over the room measured after it */
 };
 std::map<std::string, row> rows; /* by kernel + impl */
 std::vector<std::string> order;
@@ -141,7 +142,7 @@ double best_of(const variant &v, int k) {
 /* The room the machine gives two threads at this moment: the sequential
  * kernel alone, then on two threads at once (each its own call), best of
  * 3 each: 2 x T(alone) / T(both), 2 on two free CPUs. A T1/T2 below the
- * target is "no room" when this is below it too. */
+ * target is judged against it when it is below the target too. */
 quartiles room_samples;
 std::vector<double> room_values;
 double room_of(const std::string &kernel) {
@@ -170,7 +171,7 @@ void run_paired(const std::string &kernel) {
   for (const char *impl : {"adapt spawn/sync", "adapt fork/join", "tbb task_group"}) {
     bool tbb = impl[0] == 't';
     int calls = tbb ? 1 : 3; /* TBB's calls take 0.1-0.5 s */
-    std::vector<double> ratios;
+    std::vector<double> ratios, shares;
     for (int p = 0; p < opt.pairs; p++) {
       double t[2] = {NAN, NAN}; /* NaN: impl not among the variants */
       for (int w = 1; w <= 2; w++) {
@@ -187,8 +188,10 @@ void run_paired(const std::string &kernel) {
       ratios.push_back(t[0] / t[1]);
       adapt_finalize(); /* the room is measured with no worker thread */
       room_values.push_back(room_of(kernel));
+      shares.push_back(ratios.back() / room_values.back());
     }
     rows[kernel + "/" + impl].paired = quartiles_of(ratios);
+    rows[kernel + "/" + impl].share = quartiles_of(shares);
   }
 }
 
@@ -204,21 +207,24 @@ void report(void) {
     const row &r = rows[k];
     double ovh = r.t1 / r.ts, sp = r.t1 / r.t2;
     bool adapt = r.impl.compare(0, 6, "adapt ") == 0;
-    /* T1/T2 judged on the pairs' median when there are pairs: below the
-     * target while the machine's room is too, "no room" */
+    /* T1/T2 judged on the pairs' median when there are pairs; below the
+     * target, "as-shown" when the pairs' median share of the machine's
+     * room is at least 0.9 (1.8 of 2: the target on two free CPUs, as far
+     * as this machine shows), else a miss. */
     double sp_judged = isnan(r.paired.median) ? sp : r.paired.median;
-    std::string status = !adapt                      ? ""
-                         : ovh > 3                   ? "MISS"
-                         : sp_judged >= 1.8          ? "PASS"
-                         : room_samples.median < 1.8 ? "no room"
-                                                     : "MISS";
+    std::string status = !adapt                  ? ""
+                         : ovh > 3               ? "MISS"
+                         : sp_judged >= 1.8      ? "PASS"
+                         : r.share.median >= 0.9 ? "as-shown"
+                                                 : "MISS";
     printf("   %-5s %-18s %10.2f %10.2f %8.2f %10.2f %10s\n", r.kernel.c_str(), r.impl.c_str(),
            1e3 * r.t1, 1e3 * r.t2, ovh, sp, adapt ? status.c_str() : "");
     w.word(r.kernel).text(r.impl).number(1e3 * r.ts).number(1e3 * r.t1).number(1e3 * r.t2);
     w.number(ovh).number(sp).word(status);
     w.end_row();
   }
-  printf("   targets (adapt): T1/Ts <= 3, T1/T2 >= 1.8 (on the pairs' median below)\n"
+  printf("   targets (adapt): T1/Ts <= 3, T1/T2 >= 1.8 (on the pairs' median below; \"as-shown\":\n"
+         "   under 1.8, but at least 0.9 of the machine's room pair by pair)\n"
          "CSV: %s/tasks_summary.csv\n",
          opt.out.c_str());
   if (opt.pairs <= 0) return;
@@ -226,16 +232,19 @@ void report(void) {
   printf("   (best of 3 calls each; TBB: 1 call); the machine's room for two threads, 2 x\n"
          "   T(sequential alone) / T(two at once), after each pair: median %.2f (%.2f-%.2f)\n",
          room_samples.median, room_samples.p25, room_samples.p75);
-  printf("   %-5s %-18s %10s %10s %10s\n", "case", "implementation", "p25", "median", "p75");
+  printf("   (share: each pair's T1/T2 over the room measured after it)\n");
+  printf("   %-5s %-18s %10s %10s %10s %13s\n", "case", "implementation", "p25", "median", "p75",
+         "share median");
   csv_writer pw(opt.out + "/tasks_paired.csv",
-                "kernel,implementation,pairs,p25,median,p75,room_median");
+                "kernel,implementation,pairs,p25,median,p75,room_median,share_median");
   for (const std::string &k : order) {
     const row &r = rows[k];
     if (isnan(r.paired.median)) continue;
-    printf("   %-5s %-18s %10.2f %10.2f %10.2f\n", r.kernel.c_str(), r.impl.c_str(), r.paired.p25,
-           r.paired.median, r.paired.p75);
+    printf("   %-5s %-18s %10.2f %10.2f %10.2f %13.2f\n", r.kernel.c_str(), r.impl.c_str(),
+           r.paired.p25, r.paired.median, r.paired.p75, r.share.median);
     pw.word(r.kernel).text(r.impl).number(opt.pairs).number(r.paired.p25);
     pw.number(r.paired.median).number(r.paired.p75).number(room_samples.median);
+    pw.number(r.share.median);
     pw.end_row();
   }
   printf("CSV: %s/tasks_paired.csv\n", opt.out.c_str());
