@@ -666,6 +666,32 @@ static void test_limit_excluded_sleep(void **state) {
   assert_true(posted < n / 2); /* spinning, they ask about twice per index */
 }
 
+/* A loop too short to finish the automatic grain's calibration goes on
+ * with it in the next call of the same body (loop.c, the grain table): on
+ * one worker, 16 iterations take 5 chunks the first time (grains 1, 2, 4,
+ * 8, then the last index), then one. A chunk stretched by a preemption may
+ * halve the grain once; at most two later calls may run more than one. */
+static atomic_size_t short_chunks;
+
+static void short_body(size_t b, size_t e, void *ctx) {
+  atomic_fetch_add_explicit(&short_chunks, 1, memory_order_relaxed);
+  size_t *sum = ctx;
+  for (size_t i = b; i < e; i++) sum[0] += i;
+}
+
+static void test_short_loop_calibration_goes_on(void **state) {
+  size_t sum = 0, multi = 0;
+  for (int call = 0; call < 12; call++) {
+    atomic_store(&short_chunks, 0);
+    assert_int_equal(adapt_for(0, 16, short_body, &sum, NULL), 0);
+    size_t chunks = atomic_load(&short_chunks);
+    if (call == 0) assert_true(chunks >= 2);
+    if (call > 0 && chunks > 1) multi++;
+  }
+  assert_int_equal(sum, 12 * (15 * 16 / 2));
+  assert_true(multi <= 2);
+}
+
 int main(void) {
   if (sched_getaffinity(0, sizeof initial_cpus, &initial_cpus) != 0) return 1;
   const struct CMUnitTest tests[] = {
@@ -674,6 +700,7 @@ int main(void) {
       ADAPT_TEST(test_nested_three_levels),
       ADAPT_TEST(test_owner_loop_inline),
       ADAPT_TEST_WORKERS(test_nested_inline_one_worker, 1),
+      ADAPT_TEST_WORKERS(test_short_loop_calibration_goes_on, 1),
       ADAPT_TEST_WORKERS(test_back_to_back_regions, 2),
       ADAPT_TEST_WORKERS(test_foreign_threads, 3),
       ADAPT_TEST_WORKERS(test_limit_two_callers, 8),
