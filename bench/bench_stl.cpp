@@ -150,6 +150,10 @@ struct row {
   double min_ratio[STL_IMPLS];
   double vs_best_min = NAN;
   double noise = NAN;
+  /* Compute-bound rows on 2 workers: the machine's room for two threads
+   * measured in each round (compute_room), its median, and the median of
+   * each round's speed-up Ts/T over it (the share); NaN elsewhere. */
+  double room = NAN, share = NAN;
 };
 
 /* The paper's Table 1 proper: window modes in every library, one row per
@@ -278,6 +282,23 @@ static row row_of(const case_result &c, const std::vector<int> &id_of, bool *fai
   return r;
 }
 
+/* A speed-up row's room and share from its rounds (row.room, row.share):
+ * round k's Ts/T(adapt) over the room probed in round k. */
+static void room_share(const case_result &c, const std::vector<int> &id_of, size_t room_i, row *r) {
+  const int seq = c.seq();
+  const int adapt = (int)(std::find(id_of.begin(), id_of.end(), (int)STL_ADAPT) - id_of.begin());
+  if (seq < 0 || adapt >= (int)id_of.size() || !c.ok(seq) || !c.ok(adapt) || !c.ok((int)room_i))
+    return;
+  const std::vector<double> &ts = c.t[(size_t)seq], &ta = c.t[(size_t)adapt];
+  const std::vector<double> &rooms = c.extra[room_i];
+  std::vector<double> shares;
+  for (size_t k = 0; k < std::min({ts.size(), ta.size(), rooms.size()}); k++)
+    if (std::isfinite(rooms[k]) && rooms[k] > 0) shares.push_back(ts[k] / ta[k] / rooms[k]);
+  if (shares.empty()) return;
+  r->room = median(rooms);
+  r->share = median(shares);
+}
+
 static void run_one(stl_bench &b, const stl_algo &a, stl_op op, int workers) {
   stl_impls m = impls_for(b, a, op, workers);
   stl_data &d = b.data;
@@ -285,6 +306,17 @@ static void run_one(stl_bench &b, const stl_algo &a, stl_op op, int workers) {
   take_reference(m, d);
   std::vector<int> id_of;
   std::vector<variant> v = variants_of(m, &id_of);
+  /* The speed-up rows: the machine's room for two threads in each round,
+   * after the implementations (not one of them: id_of does not name it),
+   * on a quarter of the elements (a few ms at 1e6). */
+  const bool probed = workers == 2 && (op == STL_OP_COSTLY || op == STL_OP_UNBALANCED);
+  const size_t room_i = probed ? v.size() : (size_t)-1;
+  auto room = std::make_shared<double>(NAN);
+  if (probed)
+    v.push_back({"room", FAM_PTHREAD, [room, n] {
+                   *room = compute_room(std::max<size_t>(n / 4, 1));
+                   return 0;
+                 }});
   auto prepares = std::make_shared<size_t>(0);
   case_spec cs;
   cs.group = fmt("%d worker%s", workers, workers > 1 ? "s" : "");
@@ -301,8 +333,11 @@ static void run_one(stl_bench &b, const stl_algo &a, stl_op op, int workers) {
     if ((*prepares)++ < nv && m.kind != OUT_IO) std::fill(d.out, d.out + d.n, NAN);
     d.got = stl_outcome();
   };
-  cs.check = [&m, &d](size_t) { return stl_check(m, d); };
-  row r = row_of(run_case(cs, v), id_of, &b.failed);
+  cs.check = [&m, &d, room_i](size_t i) { return i == room_i ? std::string() : stl_check(m, d); };
+  cs.extra = [room, room_i](size_t i) { return i == room_i ? *room : NAN; };
+  const case_result c = run_case(cs, v);
+  row r = row_of(c, id_of, &b.failed);
+  if (probed) room_share(c, id_of, room_i, &r);
   r.algo = a.name;
   r.op = STL_OP_NAMES[op];
   r.note = m.note;
@@ -340,8 +375,14 @@ static std::vector<target> targets_of(const stl_bench &b, const row &r, bool by_
   const double *ratio = by_min ? r.min_ratio : r.ratio;
   const double adapt = ratio[STL_ADAPT], vs_best = by_min ? r.vs_best_min : r.vs_best;
   if (r.workers == 1) t.push_back({"T1/Ts <= 1.02", 1.02, false, adapt});
-  if (r.workers == 2 && (r.op == "costly" || r.op == "unbalanced"))
-    t.push_back({"speedup >= 1.9", 1.9, true, adapt > 0 ? 1.0 / adapt : NAN});
+  if (r.workers == 2 && (r.op == "costly" || r.op == "unbalanced")) {
+    /* A miss with no room when the machine's two threads could not show it:
+     * the speed-up is at least half the bound of the room, round by round
+     * (1.9 on two free CPUs, as far as this machine shows). */
+    target x{"speedup >= 1.9", 1.9, true, adapt > 0 ? 1.0 / adapt : NAN};
+    x.no_room = std::isfinite(r.share) && r.share >= x.bound / 2;
+    t.push_back(x);
+  }
   if (r.workers == 2 && r.best >= 0) {
     if (stl_is_sort(r.algo)) {
       t.push_back({"sort <= 1.10 x best peer", 1.10, false, vs_best});
@@ -495,7 +536,8 @@ static std::string summary_targets(const stl_bench &b) {
            estimator[by_min]);
     md += report_tallies(ts, estimator[by_min], "algorithm/op/n",
                          "the best peer's speed-up within 10% of the machine's bound, 2 or the "
-                         "bandwidth's ratio");
+                         "bandwidth's ratio; a speed-up at least 0.95 of the machine's room for "
+                         "two threads, round by round");
   }
   return md;
 }
@@ -556,7 +598,7 @@ static std::string summary_rows(const stl_bench &b) {
 static void write_summary_csv(const stl_bench &b, const std::string &path, const run_info &run) {
   csv_writer w(path, "date,host,commit,algorithm,op,n,workers,rounds,seq_ms,adapt,gnu,tbb,pstl,"
                      "best_peer,adapt_vs_best,p25,p75,noise,targets,adapt_min,adapt_vs_best_min,"
-                     "targets_min");
+                     "targets_min,room,share");
   for (const row &r : b.rows) {
     w.text(run.when).text(run.host).text(run.commit).word(r.algo).word(r.op);
     w.integer((long long)r.n).integer(r.workers).integer(r.rounds).number(r.seq_ms, "%.4f");
@@ -564,7 +606,7 @@ static void write_summary_csv(const stl_bench &b, const std::string &path, const
     w.word(r.best >= 0 ? STL_IMPL_SHORT[r.best] : "").number(r.vs_best, "%.4f");
     w.number(r.vs_best_p25, "%.4f").number(r.vs_best_p75, "%.4f").number(r.noise, "%.3f");
     w.text(targets_text(b, r)).number(r.min_ratio[STL_ADAPT], "%.4f").number(r.vs_best_min, "%.4f");
-    w.text(targets_text(b, r, true)).end_row();
+    w.text(targets_text(b, r, true)).number(r.room, "%.3f").number(r.share, "%.3f").end_row();
   }
 }
 

@@ -1,4 +1,5 @@
-/* The memory bandwidth with one and two threads (bandwidth.hpp). */
+/* The memory bandwidth with one and two threads, and the room for two
+ * threads on compute-bound work (bandwidth.hpp). */
 #include "bandwidth.hpp"
 #include "bench_util.hpp"
 #include "harness.hpp"
@@ -9,8 +10,10 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <cstdlib>
+#include <functional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -55,13 +58,22 @@ void map_part(const double *a, double *out, size_t b, size_t e) {
   for (size_t i = b; i < e; i++) out[i] = 0.5 * a[i] + 1.0;
 }
 
-/* One pass of kind (0 read, 1 map) over n elements on the given CPUs (one
- * thread each, the work split evenly); GB/s. */
-double pass(int kind, const double *a, double *out, size_t n, const std::vector<int> &cpus) {
+/* The costly operation of bench_stl (stl_kernels.hpp: 8 chained
+ * multiply-adds an element) over a[0, n) into out: compute-bound. */
+void costly_part(const double *a, double *out, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    double x = a[i];
+    for (int k = 0; k < 8; k++) x = x * 0.999 + 0.25;
+    out[i] = x;
+  }
+}
+
+/* part(k) on one thread per entry k of cpus, bound to it, started before
+ * the clock and released together (thread creation is not timed); the
+ * longest thread's seconds. */
+double timed_parts(const std::vector<int> &cpus, const std::function<void(size_t)> &part) {
   const size_t t = cpus.size();
-  std::vector<double> sums(t, 0.0);
   std::vector<std::thread> th;
-  /* Started before the clock, released together: thread creation is not timed. */
   std::atomic<int> ready{0};
   std::atomic<bool> go{false};
   std::vector<double> secs(t, 0.0);
@@ -69,16 +81,12 @@ double pass(int kind, const double *a, double *out, size_t n, const std::vector<
     for (size_t k = 0; k < t; k++)
       th.emplace_back([&, k] {
         bind_to(cpus[k]);
-        const size_t b = n * k / t, e = n * (k + 1) / t;
         /* Release: pairs with the acquire load of ready below. */
         ready.fetch_add(1, std::memory_order_release);
         /* Acquire: pairs with the release store of go below. */
         while (!go.load(std::memory_order_acquire)) {}
         const double t0 = now_s();
-        if (kind == 0)
-          sums[k] = read_part(a, b, e);
-        else
-          map_part(a, out, b, e);
+        part(k);
         secs[k] = now_s() - t0;
       });
   } catch (const std::system_error &) {
@@ -89,11 +97,23 @@ double pass(int kind, const double *a, double *out, size_t n, const std::vector<
   /* Release: pairs with the threads' acquire loads of go. */
   go.store(true, std::memory_order_release);
   for (std::thread &x : th) x.join();
-  double s = 0, longest = 0;
-  for (size_t k = 0; k < t; k++) {
-    s += sums[k];
-    longest = std::max(longest, secs[k]);
-  }
+  return *std::max_element(secs.begin(), secs.end());
+}
+
+/* One pass of kind (0 read, 1 map) over n elements on the given CPUs (one
+ * thread each, the work split evenly); GB/s. */
+double pass(int kind, const double *a, double *out, size_t n, const std::vector<int> &cpus) {
+  const size_t t = cpus.size();
+  std::vector<double> sums(t, 0.0);
+  const double longest = timed_parts(cpus, [&](size_t k) {
+    const size_t b = n * k / t, e = n * (k + 1) / t;
+    if (kind == 0)
+      sums[k] = read_part(a, b, e);
+    else
+      map_part(a, out, b, e);
+  });
+  double s = 0;
+  for (double x : sums) s += x;
   sink = s;
   const double bytes = (double)n * sizeof(double) * (kind == 0 ? 1 : 2);
   return longest > 0 ? bytes / longest / 1e9 : 0;
@@ -130,6 +150,24 @@ bandwidth measure_bandwidth(size_t bytes, int rounds) {
     r.map2 = median(m2);
   }
   return r;
+}
+
+double compute_room(size_t n) {
+  const std::vector<int> cpus = worker_cpus();
+  if (cpus.size() < 2 || n == 0) return NAN;
+  /* Kept from call to call: no allocation or page fault per probe. */
+  static std::vector<double> a, out[2];
+  if (a.size() < n) {
+    a.resize(n);
+    for (size_t i = 0; i < n; i++) a[i] = (double)(i % 1000) - 500.0;
+    out[0].resize(n);
+    out[1].resize(n);
+  }
+  const std::vector<int> one(cpus.begin(), cpus.begin() + 1);
+  const double t1 = timed_parts(one, [&](size_t) { costly_part(a.data(), out[0].data(), n); });
+  const double t2 = timed_parts(cpus, [&](size_t k) { costly_part(a.data(), out[k].data(), n); });
+  sink = out[0][n / 2] + out[1][n / 2];
+  return t2 > 0 ? 2 * t1 / t2 : NAN;
 }
 
 std::string bandwidth_line(const bandwidth &b, size_t bytes, int rounds) {

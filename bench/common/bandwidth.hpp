@@ -1,6 +1,7 @@
 /* The machine's memory bandwidth with one and two threads: the bound of any
  * library's 2-worker speed-up on memory-bound loops (docs/benchmarks-stl.md,
- * "The memory bandwidth with one and two cores").
+ * "The memory bandwidth with one and two cores"); and its room for two
+ * threads on compute-bound work (compute_room).
  *
  * measure_bandwidth() streams two arrays of `bytes` each (far beyond the
  * shared cache) with plain loops on std::threads bound to the PUs adapt
@@ -29,6 +30,14 @@ struct bandwidth {
 };
 
 bandwidth measure_bandwidth(size_t bytes, int rounds);
+
+/* The machine's room for two threads at this moment, for compute-bound
+ * work: bench_stl's costly operation (8 chained multiply-adds an element)
+ * over n elements on one thread, then on two at once (each all n, into its
+ * own output), bound as measure_bandwidth's threads: 2 T(one) / T(two), 2
+ * on two free CPUs (bench_tasks' room, docs/benchmarks-core.md); NaN when
+ * adapt runs one worker. Same contract as measure_bandwidth. */
+double compute_room(size_t n);
 
 /* One line for the report: the figures and the two-thread ratios. */
 std::string bandwidth_line(const bandwidth &b, size_t bytes, int rounds);
