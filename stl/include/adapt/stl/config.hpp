@@ -106,6 +106,15 @@
 #define ADAPT_STL_STREAM_MIN 0
 #endif
 
+/* partition's parallel blocks without a branch per element (partition.hpp,
+ * detail::split_block): value types (trivially copyable) of at most this
+ * many bytes; larger ones are partitioned by std::partition per block
+ * (copying them twice costs more than the mispredicted branch it saves).
+ * 0: never. Bytes. Default 32. */
+#ifndef ADAPT_STL_PARTITION_COPY_MAX
+#define ADAPT_STL_PARTITION_COPY_MAX 32
+#endif
+
 static_assert(ADAPT_STL_BLOCK >= 2, "ADAPT_STL_BLOCK must be at least 2");
 static_assert(ADAPT_STL_REDUCE_BLOCK_MAX >= ADAPT_STL_BLOCK,
               "ADAPT_STL_REDUCE_BLOCK_MAX must be at least ADAPT_STL_BLOCK");

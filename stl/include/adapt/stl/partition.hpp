@@ -3,7 +3,8 @@
  *
  * partition: alone (one worker or workers(1): detail::alone), or a range of ADAPT_STL_BLOCK elements or
  * fewer, std::partition. Otherwise fixed blocks (ADAPT_STL_BLOCK elements) are partitioned in
- * parallel by std::partition; the elements then on the wrong side of the
+ * parallel (detail::split_block: without a branch per element for small
+ * trivially copyable types, else std::partition); the elements then on the wrong side of the
  * global boundary (the false part of a block before it, the true part of a
  * block after it) are swapped pairwise, the k-th of one side with the k-th
  * of the other, by a parallel map over the pairs. At most n swaps (std's
@@ -52,6 +53,43 @@ struct spans {
   }
 };
 
+/* Whether partition's blocks are split through two buffers (split_block). */
+template <class V>
+constexpr bool
+    split_by_copy_v = std::is_trivially_copyable_v<V> &&std::is_trivially_copy_constructible_v<V> &&
+                          std::is_copy_assignable_v<V> &&
+                      sizeof(V) <= ADAPT_STL_PARTITION_COPY_MAX;
+
+/* Partitions the block [x, x + len) (pred called once per element, on the
+ * element itself, in order); returns the count of its elements satisfying
+ * pred, now its front. With split_by_copy_v: each element's result sends a
+ * copy of it to one of two buffers (both written, one pointer advanced:
+ * no branch to mispredict, as std::partition's on unsorted data), then the
+ * block is rewritten from them, the true ones first; yes and no (raw
+ * storage) hold len elements each. Nothing of the block is written before
+ * every pred has returned: on an exception it is untouched. Else, or
+ * without buffers (yes NULL), std::partition. */
+template <class It, class Pred, class V>
+std::size_t split_block(It x, std::size_t len, Pred &pred, V *yes, V *no) {
+  if constexpr (split_by_copy_v<V>) {
+    if (yes) {
+      V *t = yes, *f = no;
+      It y = x;
+      for (std::size_t i = 0; i < len; ++i, ++y) {
+        const bool p = static_cast<bool>(pred(*y));
+        ::new (static_cast<void *>(t)) V(*y);
+        ::new (static_cast<void *>(f)) V(*y);
+        t += p;
+        f += !p;
+      }
+      const std::size_t c = static_cast<std::size_t>(t - yes);
+      std::copy(no, f, std::copy(yes, t, x));
+      return c;
+    }
+  }
+  return dist(x, std::partition(x, adv(x, len), std::ref(pred)));
+}
+
 } // namespace detail
 
 /* std::partition: the elements satisfying pred before the others (order
@@ -64,15 +102,26 @@ It partition(const policy &pol, It first, It last, Pred pred) {
     std::size_t n = detail::dist(first, last);
     if (n <= ADAPT_STL_BLOCK || detail::alone(pol))
       return std::partition(first, last, std::move(pred));
+    using V = detail::value_t<It>;
     detail::blocks bl(n);
     std::vector<std::size_t> split(bl.count);
-    detail::par_map(pol.attr(bl.size), "adapt::partition", bl.count,
-                    bl.size * sizeof(detail::value_t<It>),
+    detail::par_map(pol.attr(bl.size), "adapt::partition", bl.count, bl.size * sizeof(V),
                     [&](adapt_seq *, std::size_t b, std::size_t e) {
+                      /* Two buffers of the longest block (the last: up to
+                       * 2 ADAPT_STL_BLOCK - 1 elements), raw storage; none
+                       * (std::partition) when they cannot be had. */
+                      const std::size_t most = detail::split_by_copy_v<V> ? 2 * bl.size : 0;
+                      std::allocator<V> al;
+                      auto release = [&al, most](V *q) { al.deallocate(q, 2 * most); };
+                      std::unique_ptr<V, decltype(release)> buf(nullptr, release);
+                      if (most) try {
+                          buf.reset(al.allocate(2 * most));
+                        } catch (const std::bad_alloc &) {}
+                      V *yes = buf.get(), *no = yes ? yes + most : nullptr;
                       for (std::size_t k = b; k < e; k++)
-                        split[k] = detail::dist(first, std::partition(detail::adv(first, bl.lo(k)),
-                                                                      detail::adv(first, bl.hi(k)),
-                                                                      std::ref(pred)));
+                        split[k] =
+                            bl.lo(k) + detail::split_block(detail::adv(first, bl.lo(k)),
+                                                           bl.hi(k) - bl.lo(k), pred, yes, no);
                     });
     std::size_t left = 0; /* elements satisfying pred */
     for (std::size_t k = 0; k < bl.count; k++) left += split[k] - bl.lo(k);
