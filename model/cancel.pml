@@ -8,8 +8,10 @@
  * piece of A pushes A's scope (for_run), reads the flag (relaxed) before
  * each element and, when set, abandons its range (begin = end). Any body
  * of A may call adapt_cancel (at most CANCELS times in all): the flag of
- * the calling thread's top scope is stored, a barrier (no flag) makes it
- * refuse (-EPERM). A body of A on the owner may also wait in a nested join
+ * the calling thread's top scope is stored, a barrier makes it refuse
+ * (-EPERM). The code's barrier is a NULL top, saved and restored
+ * (adapt__cancel_shield); here a BARRIER entry on the stack, which hides
+ * the scopes below it the same way. A body of A on the owner may also wait in a nested join
  * (adapt_end or adapt_sync) and run there a piece of an unrelated task B
  * it steals, whose body calls adapt_cancel: running a stolen piece pushes
  * a barrier first. The thief stores FINAL when its piece is done; the

@@ -8,12 +8,12 @@
 #include "../ext/adapt_ext.h"
 
 /* The innermost cancellation scope of the calling thread's innermost
- * context, or NULL: a barrier, or a scope pushed before the task the
- * thread's inline adapt_join or adapt_sync is running
- * (adapt__cancel_scope.tasks). */
+ * context, or NULL: a barrier (a NULL top, adapt__cancel_shield), or a
+ * scope pushed before the task the thread's inline adapt_join or
+ * adapt_sync is running (adapt__cancel_scope.tasks). */
 static adapt__cancel_scope *cancel_current(void) {
   adapt__cancel_scope *s = adapt__cancel_top;
-  return s && s->flag && s->tasks == adapt__tls_tasks ? s : NULL;
+  return s && s->tasks == adapt__tls_tasks ? s : NULL;
 }
 
 int adapt_cancel(void) {

@@ -284,10 +284,10 @@ typedef struct adapt__scope_layout {
 #else
 #define ADAPT__ATOMIC_INT _Atomic int
 #endif
-/* A cancellation scope (adapt_cancel stops the innermost one); flag NULL:
- * a barrier (adapt_cancel fails with -EPERM). */
+/* A cancellation scope (adapt_cancel stops the innermost one). A barrier
+ * is a NULL top (adapt__cancel_shield, adapt_ext.h), not a scope. */
 typedef struct adapt__cancel_scope {
-  ADAPT__ATOMIC_INT *flag;      /* set to 1 by adapt_cancel; NULL: barrier */
+  ADAPT__ATOMIC_INT *flag;      /* set to 1 by adapt_cancel; never NULL */
   void (*hook)(void *hook_arg); /* called once per adapt_cancel after the
                                    flag is set (the engine's stop), or NULL */
   void *hook_arg;
