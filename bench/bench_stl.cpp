@@ -299,6 +299,11 @@ static void room_share(const case_result &c, const std::vector<int> &id_of, size
   r->share = median(shares);
 }
 
+/* The room probe's kernel: the costly operation over a[0, n) into out. */
+static void costly_map(const double *a, double *out, size_t n) {
+  std::transform(a, a + n, out, stl_costly());
+}
+
 static void run_one(stl_bench &b, const stl_algo &a, stl_op op, int workers) {
   stl_impls m = impls_for(b, a, op, workers);
   stl_data &d = b.data;
@@ -314,7 +319,7 @@ static void run_one(stl_bench &b, const stl_algo &a, stl_op op, int workers) {
   auto room = std::make_shared<double>(NAN);
   if (probed)
     v.push_back({"room", FAM_PTHREAD, [room, n] {
-                   *room = compute_room(std::max<size_t>(n / 4, 1));
+                   *room = compute_room(std::max<size_t>(n / 4, 1), costly_map);
                    return 0;
                  }});
   auto prepares = std::make_shared<size_t>(0);

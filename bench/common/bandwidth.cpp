@@ -10,8 +10,8 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <cmath>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <system_error>
@@ -56,16 +56,6 @@ double read_part(const double *a, size_t b, size_t e) {
 
 void map_part(const double *a, double *out, size_t b, size_t e) {
   for (size_t i = b; i < e; i++) out[i] = 0.5 * a[i] + 1.0;
-}
-
-/* The costly operation of bench_stl (stl_kernels.hpp: 8 chained
- * multiply-adds an element) over a[0, n) into out: compute-bound. */
-void costly_part(const double *a, double *out, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    double x = a[i];
-    for (int k = 0; k < 8; k++) x = x * 0.999 + 0.25;
-    out[i] = x;
-  }
 }
 
 /* part(k) on one thread per entry k of cpus, bound to it, started before
@@ -152,7 +142,7 @@ bandwidth measure_bandwidth(size_t bytes, int rounds) {
   return r;
 }
 
-double compute_room(size_t n) {
+double compute_room(size_t n, void (*kernel)(const double *a, double *out, size_t n)) {
   const std::vector<int> cpus = worker_cpus();
   if (cpus.size() < 2 || n == 0) return NAN;
   /* Kept from call to call: no allocation or page fault per probe. */
@@ -164,8 +154,8 @@ double compute_room(size_t n) {
     out[1].resize(n);
   }
   const std::vector<int> one(cpus.begin(), cpus.begin() + 1);
-  const double t1 = timed_parts(one, [&](size_t) { costly_part(a.data(), out[0].data(), n); });
-  const double t2 = timed_parts(cpus, [&](size_t k) { costly_part(a.data(), out[k].data(), n); });
+  const double t1 = timed_parts(one, [&](size_t) { kernel(a.data(), out[0].data(), n); });
+  const double t2 = timed_parts(cpus, [&](size_t k) { kernel(a.data(), out[k].data(), n); });
   sink = out[0][n / 2] + out[1][n / 2];
   return t2 > 0 ? 2 * t1 / t2 : NAN;
 }

@@ -32,12 +32,12 @@ struct bandwidth {
 bandwidth measure_bandwidth(size_t bytes, int rounds);
 
 /* The machine's room for two threads at this moment, for compute-bound
- * work: bench_stl's costly operation (8 chained multiply-adds an element)
- * over n elements on one thread, then on two at once (each all n, into its
- * own output), bound as measure_bandwidth's threads: 2 T(one) / T(two), 2
- * on two free CPUs (bench_tasks' room, docs/benchmarks-core.md); NaN when
+ * work: kernel(a, out, n), a map of n doubles (bench_stl's costly
+ * operation), on one thread, then on two at once (each all n, into its own
+ * output), bound as measure_bandwidth's threads: 2 T(one) / T(two), 2 on
+ * two free CPUs (bench_tasks' room, docs/benchmarks-core.md); NaN when
  * adapt runs one worker. Same contract as measure_bandwidth. */
-double compute_room(size_t n);
+double compute_room(size_t n, void (*kernel)(const double *a, double *out, size_t n));
 
 /* One line for the report: the figures and the two-thread ratios. */
 std::string bandwidth_line(const bandwidth &b, size_t bytes, int rounds);
