@@ -50,7 +50,11 @@
  * up to 40% of their speed in phases of 50-500 ms that the guest cannot
  * see (docs/benchmarks.md, "Machine"), the two estimators read
  * differently and the summary judges the targets both ways, the medians
- * (the targets' own figures) first. Targets (summary):
+ * (the targets' own figures) first. A 2-worker row that misses 3% or the
+ * speed-up plainly (not `no room`) runs --recheck x --reps more rounds
+ * (default 2: three times the rounds in all), judged on all its rounds;
+ * a 3% miss whose median's 95% interval (report.hpp's median_interval)
+ * still reaches 1.03 is `within noise`. Targets (summary):
  *   T1/Ts <= 1.02 for every algorithm (1 worker);
  *   speedup Ts/T2 >= 1.9 on the compute-bound operations (expensive,
  *   unbalanced; 2 workers);
@@ -76,7 +80,8 @@
  * Options: --out DIR, --sizes LIST (e.g. 1e6,1e7), --workers LIST (default
  * 1,2; any counts: bench/scripts/scaling.py),
  * --algos LIST, --ops cheap,costly,unbalanced,nondet, --reps K (timed
- * rounds, default 7), --gap-ms MS (pause before each 2-worker sample so that
+ * rounds, default 7), --recheck K (more rounds for a plain miss, K x reps,
+ * default 2; 0: none), --gap-ms MS (pause before each 2-worker sample so that
  * every runtime's idle threads are asleep, default 5), --no-window-table,
  * --cache BYTES, --commit STR, --quick (n = 1e6, 2 rounds, a smaller window
  * table: smoke test, figures not meaningful).
@@ -120,6 +125,7 @@ struct options {
   std::vector<int> workers = {1, 2}; /* the summary's targets: 1 and 2 */
   std::set<std::string> algos, ops;  /* every one of the table */
   int reps = 7;
+  int recheck = 2; /* --recheck: more rounds for a plain miss, in multiples of reps */
   long long gap_ns = 5 * 1000000LL;
   bool quick = false, window_table = true;
   std::string commit;
@@ -146,6 +152,7 @@ struct row {
   bool present[STL_IMPLS], ok[STL_IMPLS];
   int best = -1;                                              /* the fastest peer */
   double vs_best = NAN, vs_best_p25 = NAN, vs_best_p75 = NAN; /* T(adapt)/T(best peer) */
+  interval vs_best_ci;                                        /* its median's 95% interval */
   /* Best of N: min T / min Ts, min T(adapt) / min T(best peer); NaN: n/a. */
   double min_ratio[STL_IMPLS];
   double vs_best_min = NAN;
@@ -276,6 +283,7 @@ static row row_of(const case_result &c, const std::vector<int> &id_of, bool *fai
     r.vs_best = q.median;
     r.vs_best_p25 = q.p25;
     r.vs_best_p75 = q.p75;
+    r.vs_best_ci = median_interval(c.paired(adapt, kb));
     r.vs_best_min = quantile(c.t[(size_t)adapt], 0.0) / quantile(c.t[(size_t)kb], 0.0);
   }
   r.noise = c.noise;
@@ -297,6 +305,19 @@ static void room_share(const case_result &c, const std::vector<int> &id_of, size
   if (shares.empty()) return;
   r->room = median(rooms);
   r->share = median(shares);
+}
+
+static std::vector<target> targets_of(const stl_bench &b, const row &r, bool by_min = false);
+
+/* A 2-worker row to run again (--recheck): it misses the 3% or the
+ * speed-up target by its medians, not for want of room. */
+static bool plain_miss(const stl_bench &b, const row &r) {
+  if (r.workers != 2) return false;
+  for (const target &t : targets_of(b, r))
+    if (!target_passes(t) && !t.no_room &&
+        (strcmp(t.name, "<= 1.03 x best peer") == 0 || strncmp(t.name, "speedup", 7) == 0))
+      return true;
+  return false;
 }
 
 /* The room probe's kernel: the costly operation over a[0, n) into out. */
@@ -340,15 +361,26 @@ static void run_one(stl_bench &b, const stl_algo &a, stl_op op, int workers) {
   };
   cs.check = [&m, &d, room_i](size_t i) { return i == room_i ? std::string() : stl_check(m, d); };
   cs.extra = [room, room_i](size_t i) { return i == room_i ? *room : NAN; };
-  const case_result c = run_case(cs, v);
-  row r = row_of(c, id_of, &b.failed);
-  if (probed) room_share(c, id_of, room_i, &r);
-  r.algo = a.name;
-  r.op = STL_OP_NAMES[op];
-  r.note = m.note;
-  r.n = n;
-  r.workers = workers;
-  r.rounds = cs.rounds;
+  case_result c = run_case(cs, v);
+  auto judge = [&](bool *failed) {
+    row r = row_of(c, id_of, failed);
+    if (probed) room_share(c, id_of, room_i, &r);
+    r.algo = a.name;
+    r.op = STL_OP_NAMES[op];
+    r.note = m.note;
+    r.n = n;
+    r.workers = workers;
+    r.rounds = c.rounds;
+    return r;
+  };
+  bool failed = false;
+  row r = judge(&failed);
+  if (!failed && b.opt.recheck > 0 && plain_miss(b, r)) {
+    *prepares = 0; /* its warm-up round checks outputs made afresh */
+    more_rounds(&c, cs, v, b.opt.recheck * cs.rounds);
+    r = judge(&failed);
+  }
+  b.failed = b.failed || failed;
   b.rows.push_back(r);
 }
 
@@ -375,7 +407,7 @@ static double room_bound(const stl_bench &bench, const row &r, double peer) {
  * by_min the best of N (min_ratio, vs_best_min). ">= 10% ahead" is a miss
  * with no room when the best peer's speed-up is within 10% of what the
  * machine allows (room_bound): no schedule can be 10% ahead there. */
-static std::vector<target> targets_of(const stl_bench &b, const row &r, bool by_min = false) {
+static std::vector<target> targets_of(const stl_bench &b, const row &r, bool by_min) {
   std::vector<target> t;
   const double *ratio = by_min ? r.min_ratio : r.ratio;
   const double adapt = ratio[STL_ADAPT], vs_best = by_min ? r.vs_best_min : r.vs_best;
@@ -392,7 +424,9 @@ static std::vector<target> targets_of(const stl_bench &b, const row &r, bool by_
     if (stl_is_sort(r.algo)) {
       t.push_back({"sort <= 1.10 x best peer", 1.10, false, vs_best});
     } else {
-      t.push_back({"<= 1.03 x best peer", 1.03, false, vs_best});
+      target x{"<= 1.03 x best peer", 1.03, false, vs_best};
+      x.within_noise = !by_min && r.vs_best_ci.lo <= x.bound;
+      t.push_back(x);
       if (r.op != "costly") {
         target x{">= 10% ahead of best peer", 1.0 / 1.1, false, vs_best};
         const double peer = 1.0 / ratio[r.best]; /* the best peer's speed-up */
@@ -415,6 +449,7 @@ static std::string targets_text(const stl_bench &b, const row &r, bool by_min = 
     s += fmt("%s%s %s", s.empty() ? "" : ", ", tag,
              target_passes(t) ? "PASS"
              : t.no_room      ? "MISS (no room)"
+             : t.within_noise ? "MISS (within noise)"
                               : "MISS");
   }
   return s;
@@ -542,7 +577,8 @@ static std::string summary_targets(const stl_bench &b) {
     md += report_tallies(ts, estimator[by_min], "algorithm/op/n",
                          "the best peer's speed-up within 10% of the machine's bound, 2 or the "
                          "bandwidth's ratio; a speed-up at least 0.95 of the machine's room for "
-                         "two threads, round by round");
+                         "two threads, round by round",
+                         "the 95% interval of the median reaches the bound");
   }
   return md;
 }
@@ -603,7 +639,7 @@ static std::string summary_rows(const stl_bench &b) {
 static void write_summary_csv(const stl_bench &b, const std::string &path, const run_info &run) {
   csv_writer w(path, "date,host,commit,algorithm,op,n,workers,rounds,seq_ms,adapt,gnu,tbb,pstl,"
                      "best_peer,adapt_vs_best,p25,p75,noise,targets,adapt_min,adapt_vs_best_min,"
-                     "targets_min,room,share");
+                     "targets_min,room,share,ci_lo,ci_hi");
   for (const row &r : b.rows) {
     w.text(run.when).text(run.host).text(run.commit).word(r.algo).word(r.op);
     w.integer((long long)r.n).integer(r.workers).integer(r.rounds).number(r.seq_ms, "%.4f");
@@ -611,7 +647,8 @@ static void write_summary_csv(const stl_bench &b, const std::string &path, const
     w.word(r.best >= 0 ? STL_IMPL_SHORT[r.best] : "").number(r.vs_best, "%.4f");
     w.number(r.vs_best_p25, "%.4f").number(r.vs_best_p75, "%.4f").number(r.noise, "%.3f");
     w.text(targets_text(b, r)).number(r.min_ratio[STL_ADAPT], "%.4f").number(r.vs_best_min, "%.4f");
-    w.text(targets_text(b, r, true)).number(r.room, "%.3f").number(r.share, "%.3f").end_row();
+    w.text(targets_text(b, r, true)).number(r.room, "%.3f").number(r.share, "%.3f");
+    w.number(r.vs_best_ci.lo, "%.4f").number(r.vs_best_ci.hi, "%.4f").end_row();
   }
 }
 
@@ -820,6 +857,7 @@ static void parse_options(int argc, char **argv, options *o) {
   c.list("--algos", algos, &o->algos);
   c.list("--ops", ops, &o->ops);
   c.integer("--reps", "K", 1, 1000, &o->reps);
+  c.integer("--recheck", "K", 0, 100, &o->recheck);
   c.integer("--cache", "BYTES", 1 << 20, 1LL << 34, &o->cache);
   c.flag("--no-window-table", [o] { o->window_table = false; });
   c.real("--gap-ms", "MS", [o](double ms) { o->gap_ns = (long long)(ms * 1e6); });
@@ -827,6 +865,7 @@ static void parse_options(int argc, char **argv, options *o) {
     o->quick = true;
     o->sizes = {1000000};
     o->reps = 2;
+    o->recheck = 0;
     o->gap_ns = 1000000;
   });
   c.choice("--cachesim", {"seq", "none", "static", "sliding"}, &o->cachesim);

@@ -157,6 +157,21 @@ int case_result::fastest(std::initializer_list<family> among) const {
 /* ------------------------------------------------------------------ */
 /* run_case                                                            */
 
+/* The variant run k-th in round r of m variants: a Williams design. Round r
+ * runs 0, 1, m-1, 2, m-2, ... shifted by r (mod m); with m odd, rounds m to
+ * 2m-1 run those orders reversed. Over every m rounds (2m if m is odd) each
+ * variant runs once at each place and right after each other variant once
+ * (twice if m is odd): what a run leaves behind (threads spinning or asleep,
+ * an idle vCPU the host took back, a warm cache) falls on every variant
+ * alike. A rotation alone would have each variant always follow the same
+ * one. */
+static size_t round_order(size_t m, size_t r, size_t k) {
+  const size_t block = m % 2 == 0 ? m : 2 * m, rr = r % block;
+  if (rr >= m) k = m - 1 - k;
+  const size_t s = k == 0 ? 0 : k % 2 == 1 ? (k + 1) / 2 : m - k / 2;
+  return (s + rr) % m;
+}
+
 case_result run_case(const case_spec &spec, const std::vector<variant> &v) {
   size_t m = v.size();
   size_t nev = spec.counters ? (size_t)spec.counters->nevents : 0;
@@ -169,6 +184,8 @@ case_result run_case(const case_spec &spec, const std::vector<variant> &v) {
   cr.extra.assign(m, {});
   cr.counts.assign(m, {});
   cr.fail.assign(m, "");
+  for (size_t i = 0; i < m && i < spec.skip.size(); i++)
+    if (spec.skip[i]) cr.fail[i] = "skipped";
   for (const variant &x : v) {
     cr.names.push_back(x.name);
     cr.fams.push_back(x.fam);
@@ -206,16 +223,39 @@ case_result run_case(const case_spec &spec, const std::vector<variant> &v) {
     cr.t[i].push_back(t1 - t0);
     cr.extra[i].push_back(x);
     cr.counts[i].push_back(counts);
-    bench_samples.push_back(
-        sample{spec.group, spec.name, v[i].name, spec.workers, round, cr.n[i], t1 - t0, x});
+    bench_samples.push_back(sample{spec.group, spec.name, v[i].name, spec.workers,
+                                   spec.first_round + round, cr.n[i], t1 - t0, x});
   };
   for (size_t i = 0; i < m; i++) one(i, -1);
   for (int r = 0; r < spec.rounds; r++)
-    for (size_t k = 0; k < m; k++) one((k + (size_t)r) % m, r);
+    for (size_t k = 0; k < m; k++) one(round_order(m, (size_t)(spec.first_round + r), k), r);
   double others = 0, steal = 0, secs = 0;
   cr.noise = noise_shares(nm, noise_now(), &others, &steal, &secs) ? others + steal : NAN;
   cr.seconds = now_s() - t_start;
   return cr;
+}
+
+void more_rounds(case_result *c, case_spec spec, const std::vector<variant> &v, int rounds) {
+  if (rounds <= 0) return;
+  spec.first_round = spec.first_round + c->rounds;
+  spec.rounds = rounds;
+  spec.skip.assign(v.size(), false);
+  for (size_t i = 0; i < v.size(); i++) spec.skip[i] = !c->fail[i].empty();
+  case_result more = run_case(spec, v);
+  for (size_t i = 0; i < v.size(); i++) {
+    if (!c->fail[i].empty()) continue;
+    if (!more.fail[i].empty()) {
+      c->fail[i] = more.fail[i];
+      continue;
+    }
+    c->t[i].insert(c->t[i].end(), more.t[i].begin(), more.t[i].end());
+    c->extra[i].insert(c->extra[i].end(), more.extra[i].begin(), more.extra[i].end());
+    c->counts[i].insert(c->counts[i].end(), more.counts[i].begin(), more.counts[i].end());
+  }
+  const double secs = c->seconds + more.seconds;
+  c->noise = secs > 0 ? (c->noise * c->seconds + more.noise * more.seconds) / secs : c->noise;
+  c->seconds = secs;
+  c->rounds += rounds;
 }
 
 /* ------------------------------------------------------------------ */

@@ -111,6 +111,8 @@ struct case_spec {
   std::string group, name; /* section or table; case */
   int workers = 1;
   int rounds = 1;
+  int first_round = 0;                 /* the first timed round's number (more_rounds) */
+  std::vector<bool> skip;              /* [variant]: not run, failed ("skipped") */
   double n = 0;                        /* work units of a run, for the variants with n = 0 */
   long long gap_ns = 0;                /* pause before each run (idle threads fall asleep) */
   bool check_every_run = false;        /* check() after every run, else after the warm-up only */
@@ -153,6 +155,12 @@ struct case_result {
 };
 
 case_result run_case(const case_spec &spec, const std::vector<variant> &v);
+
+/* Runs `rounds` more rounds of the case *c came from (run_case(spec, v)):
+ * a warm-up round, then rounds numbered on from c's, their samples appended
+ * to c's (rounds, seconds added; noise weighted by seconds). A variant that
+ * failed in c is not run again. */
+void more_rounds(case_result *c, case_spec spec, const std::vector<variant> &v, int rounds);
 
 /* Every timed sample of the run, in order. */
 struct sample {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <cmath>
 
 bool target_passes(const target &t) {
   if (std::isnan(t.value)) return false;
@@ -30,19 +31,26 @@ void tally_targets(std::vector<target_tally> *ts, const std::string &label,
     }
     it->miss++;
     it->no_room += t.no_room;
+    it->within_noise += t.within_noise && !t.no_room;
     it->misses += fmt("%s%s (%s%s)", it->misses.empty() ? "" : "; ", label.c_str(),
-                      num(t.value, "%.3f").c_str(), t.no_room ? ", no room" : "");
+                      num(t.value, "%.3f").c_str(),
+                      t.no_room        ? ", no room"
+                      : t.within_noise ? ", within noise"
+                                       : "");
   }
 }
 
 std::string report_tallies(const std::vector<target_tally> &ts, const std::string &title,
-                           const char *label_what, const char *no_room_why) {
+                           const char *label_what, const char *no_room_why, const char *noise_why) {
   std::string md = "\n## Targets, " + title + "\n\n| target | PASS | MISS | misses (" + label_what +
                    ": figure) |\n|---|---:|---:|---|\n";
   for (const target_tally &t : ts) {
-    const std::string room =
-        t.no_room ? " (" + std::to_string(t.no_room) + " with no room: " + no_room_why + ")"
-                  : std::string();
+    std::string why;
+    if (t.no_room) why = std::to_string(t.no_room) + " with no room: " + no_room_why;
+    if (t.within_noise)
+      why += (why.empty() ? "" : "; ") + std::to_string(t.within_noise) +
+             " within noise: " + noise_why;
+    const std::string room = why.empty() ? why : " (" + why + ")";
     printf("   %-28s PASS %3d  MISS %3d%s%s%s\n", t.name, t.pass, t.miss, room.c_str(),
            t.miss ? "  misses: " : "", t.misses.c_str());
     /* not fmt(): the list of misses may exceed its 1023 characters */
@@ -66,6 +74,26 @@ quartiles quartiles_of(const std::vector<double> &v) {
   q.median = median(v);
   q.p75 = quantile(v, 0.75);
   return q;
+}
+
+interval median_interval(std::vector<double> v) {
+  interval r;
+  const size_t n = v.size();
+  std::sort(v.begin(), v.end());
+  /* P(B <= j) for B ~ Binomial(n, 1/2), summed term by term in doubles:
+   * C(n, j) / 2^n from C(n, 0) / 2^n = 2^-n (n stays far below 1074). */
+  double term = std::ldexp(1.0, -(int)n), below = 0;
+  size_t k = 0;
+  for (size_t j = 0; j < n; j++) {
+    below += term; /* P(B <= j) */
+    if (below > 0.025) break;
+    k = j + 1;
+    term = term * (double)(n - j) / (double)(j + 1);
+  }
+  if (k == 0) return r;
+  r.lo = v[k - 1];
+  r.hi = v[n - k];
+  return r;
 }
 
 void write_text_file(const std::string &path, const std::string &text) {
