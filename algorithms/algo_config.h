@@ -21,6 +21,17 @@
 #define ADAPT_ALGO_GRAIN_STRIKES 2
 #endif
 
+/* Automatic grain, once calibrated: one chunk in every this many is timed
+ * again and brings the grain back to about ADAPT_ALGO_GRAIN_TARGET_NS when
+ * it took over four times or under half of it (adapt__grain_rescale, as
+ * adapt_for does): with elements whose cost changes along the sequence (a
+ * ramp 16 times dearer at its end) chunks stay near the target, and a
+ * thief's request waits about one chunk. Default 16 (two clock reads in
+ * 16 chunks: under 0.1% of their time). */
+#ifndef ADAPT_ALGO_GRAIN_RECHECK
+#define ADAPT_ALGO_GRAIN_RECHECK 16u
+#endif
+
 /* The automatic grain never grows beyond this many units. Default 16384:
  * the cheapest element operations (fill, find, 0.5 x + 1: 0.2-0.3 ns each)
  * then reach the 2 µs target too. Each chunk ends a streaming loop and runs
@@ -79,6 +90,7 @@
 ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_GRAIN_TARGET_NS, 100);
 ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_GRAIN_STRIKES, 1);
 ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_GRAIN_MAX, 1);
+ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_GRAIN_RECHECK, 1);
 ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_WINDOW_DIVISOR, 1);
 ADAPT_ALGO_AT_LEAST(ADAPT_ALGO_FALLBACK_CACHE, 4096);
 ADAPT_ALGO_AT_LEAST(ADAPT_REDUCE_BLOCK, 1);

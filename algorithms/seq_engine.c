@@ -63,6 +63,7 @@ static void master_init(const adapt__seq_ctx *c, adapt__seq_work *w) {
       w->grain = min_size(gc[s].grain, c->p.window);
   }
   w->calibrate = c->p.auto_grain ? ADAPT_ALGO_GRAIN_STRIKES : 0;
+  w->recheck = ADAPT_ALGO_GRAIN_RECHECK;
   /* The first window (all of [0, n) in NONE mode). */
   w->iend = w->ilast = min_size(c->p.window, c->p.n);
 }
@@ -101,6 +102,8 @@ static size_t give_local(adapt__seq_work *w, size_t nl, size_t tp, adapt_reply_s
     t->iend = t->ilast = e;
     t->grain = w->grain;
     t->calibrate = w->calibrate ? ADAPT_ALGO_GRAIN_STRIKES : 0; /* still growing */
+    t->recheck = ADAPT_ALGO_GRAIN_RECHECK;
+    t->strikes = 0;
     w->iend = b;
     given++;
   }
@@ -118,6 +121,8 @@ static size_t give_distant(adapt__seq_work *w, size_t dend, size_t nd, adapt_rep
     t->iend = t->ilast = e;
     t->grain = w->grain;
     t->calibrate = w->calibrate ? ADAPT_ALGO_GRAIN_STRIKES : 0;
+    t->recheck = ADAPT_ALGO_GRAIN_RECHECK;
+    t->strikes = 0;
     w->ilast = e;
     given++;
   }
@@ -198,6 +203,19 @@ static void trace_run(adapt_frame *f, int tracing, uint64_t t0, size_t b, size_t
   if (tracing && e > b) adapt__trace_range(f, t0, now_ns(), b, e);
 }
 
+/* A chunk of w's grain that took dt ns, over four times the automatic
+ * grain's target: the grain scaled down to the target (at most 8x at
+ * once, at least 1 unit), thieves told (a finer grain may split what was
+ * refused); returns 1. Else 0. */
+static int grain_down(adapt_frame *f, adapt__seq_work *w, uint64_t dt) {
+  if (dt <= 4u * ADAPT_ALGO_GRAIN_TARGET_NS || w->grain <= 1) return 0;
+  size_t g = (size_t)((uint64_t)w->grain * ADAPT_ALGO_GRAIN_TARGET_NS / dt);
+  w->grain = g > w->grain / 8 ? g : w->grain / 8;
+  if (w->grain == 0) w->grain = 1;
+  adapt_work_grew(f);
+  return 1;
+}
+
 static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
   const adapt__seq_kernel *k = c->kernel;
   const size_t n = c->p.n, m = c->p.window;
@@ -231,17 +249,23 @@ static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) 
          * chunk over four times the target (a grain remembered from a call
          * with cheaper elements) scales the grain down to the target (at
          * most 8x at once), as one strike */
-        if (dt > 4u * ADAPT_ALGO_GRAIN_TARGET_NS && w->grain > 1) {
-          size_t g = (size_t)((uint64_t)w->grain * ADAPT_ALGO_GRAIN_TARGET_NS / dt);
-          w->grain = g > w->grain / 8 ? g : w->grain / 8;
-          if (w->grain == 0) w->grain = 1;
+        if (grain_down(f, w, dt)) {
           w->calibrate--;
-          adapt_work_grew(f); /* a finer grain may split what was refused */
         } else if (w->grain >= gmax || (dt >= ADAPT_ALGO_GRAIN_TARGET_NS && --w->calibrate == 0)) {
           w->calibrate = 0;
         } else if (dt < ADAPT_ALGO_GRAIN_TARGET_NS) {
           w->grain = min_size(w->grain * 2, gmax);
         }
+      } else if (c->p.auto_grain && --w->recheck == 0) {
+        /* calibrated: one chunk in ADAPT_ALGO_GRAIN_RECHECK timed, the
+         * grain following a cost that changes along the sequence */
+        w->recheck = ADAPT_ALGO_GRAIN_RECHECK;
+        uint64_t t0 = now_ns();
+        k->run(c, w, b, e);
+        const size_t before = w->grain;
+        w->grain = adapt__grain_rescale(before, e - b, now_ns() - t0, ADAPT_ALGO_GRAIN_TARGET_NS,
+                                        gmax, &w->recheck, &w->strikes);
+        if (w->grain < before) adapt_work_grew(f); /* a finer grain may split what was refused */
       } else {
         k->run(c, w, b, e);
       }

@@ -44,14 +44,16 @@ typedef struct adapt__seq_ctx adapt__seq_ctx;
 
 /* A work descriptor (the runtime copies it into theft records). */
 typedef struct adapt__seq_work {
-  size_t start;  /* first unit of the piece: processed units are [start, ibeg) */
-  size_t ibeg;   /* first unit not yet claimed */
-  size_t iend;   /* end of the owned range */
-  size_t ilast;  /* master: end of the area given to thieves (>= iend) */
-  size_t base;   /* master: first unit of the chunk in progress */
-  size_t grain;  /* units per chunk */
-  int master;    /* 1 on the caller's descriptor */
-  int calibrate; /* > 0 while the automatic grain grows: slow chunks left */
+  size_t start;     /* first unit of the piece: processed units are [start, ibeg) */
+  size_t ibeg;      /* first unit not yet claimed */
+  size_t iend;      /* end of the owned range */
+  size_t ilast;     /* master: end of the area given to thieves (>= iend) */
+  size_t base;      /* master: first unit of the chunk in progress */
+  size_t grain;     /* units per chunk */
+  int master;       /* 1 on the caller's descriptor */
+  int calibrate;    /* > 0 while the automatic grain grows: slow chunks left */
+  unsigned recheck; /* automatic grain, calibrated: chunks until one is timed */
+  int strikes;      /* its slow timed chunk not yet believed (adapt__grain_rescale) */
   /* Algorithm state; all zero on a new piece (an empty partial result). */
   alignas(16) unsigned char acc[ADAPT_SEQ_ACC_BYTES];
 } adapt__seq_work;

@@ -31,8 +31,8 @@
  * Method (bench/common/harness.hpp): the runtime is started with 1 worker,
  * every table's P=1 cases run, then with 2 workers every P=2 case. Inside a
  * case every variant, the sequential baseline Ts included, runs once per
- * round, the order rotated from round to round, after one untimed warm-up
- * round; every run (warm-up and timed) is checked against the sequential
+ * round, in a Williams order (each after every other alike), after one
+ * untimed warm-up round; every run (warm-up and timed) is checked against the sequential
  * result (bitwise arrays, exact counts) and a failing or erroring variant is
  * reported as FAILED in the table (exit code 3 at the end). Figures are
  * medians over the rounds; speedups and ratios are per-round paired ratios

@@ -38,11 +38,12 @@
  * without a policy (the default policy, adapt::par).
  *
  * Method (bench/common/harness.hpp): per case every implementation, the
- * sequential std algorithm Ts included, runs once per round, the order
- * rotated from round to round, after one untimed warm-up round whose output
- * is checked against the sequential one (arrays bitwise, counts exactly,
- * floating-point sums within 5e-8 n); a wrong or failing implementation is
- * FAILED in the table and the exit status is 1. Figures are medians of
+ * sequential std algorithm Ts included, runs once per round in a
+ * Williams order (each after every other alike), after one untimed
+ * warm-up round whose output is checked against the sequential one
+ * (arrays bitwise, counts exactly, floating-point sums within 5e-8 n); a
+ * wrong or failing implementation is FAILED in the table and the exit
+ * status is 1. Figures are medians of
  * per-round paired ratios: T/Ts, and adapt's time over the best peer's (the
  * peer with the lowest median time in the case). Beside them, the same
  * figures from each implementation's fastest round ("best of N": min T /

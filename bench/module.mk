@@ -43,3 +43,18 @@ bench-build: $(BENCH_BINS)
 
 bench-run: bench-build $(BENCH_RUNS)
 	@echo "make bench: done; figures are in build/release/bench-results/"
+
+# The harness's statistics (tests/bench/test_bench_stats.cpp): a check of
+# the release variant of `make test`, linked with the three objects it
+# tests (not the whole kit: its kernels are most of the bench's compile).
+BENCH_STATS_TEST := $(B)/tests/bench/test_bench_stats
+BENCH_STATS_OBJS := $(patsubst %,$(B)/obj/bench/common/%.o,harness report output)
+$(BENCH_STATS_TEST): tests/bench/test_bench_stats.cpp $(BENCH_STATS_OBJS) $(PERF_OBJ) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS_ALL) $(INC_PUBLIC) $(BENCH_INC) $(ALL_CXXFLAGS) -o $@ $< \
+	  $(BENCH_STATS_OBJS) $(ALL_LDFLAGS) $(LIB_A) $(PERF_OBJ) $(PERF_LIBS) -lcmocka $(LIBS_CORE)
+
+.PHONY: check-bench-stats
+check-bench-stats: $(BENCH_STATS_TEST)
+	$(BENCH_STATS_TEST)
+CHECKS += check-bench-stats

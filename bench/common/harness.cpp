@@ -157,15 +157,7 @@ int case_result::fastest(std::initializer_list<family> among) const {
 /* ------------------------------------------------------------------ */
 /* run_case                                                            */
 
-/* The variant run k-th in round r of m variants: a Williams design. Round r
- * runs 0, 1, m-1, 2, m-2, ... shifted by r (mod m); with m odd, rounds m to
- * 2m-1 run those orders reversed. Over every m rounds (2m if m is odd) each
- * variant runs once at each place and right after each other variant once
- * (twice if m is odd): what a run leaves behind (threads spinning or asleep,
- * an idle vCPU the host took back, a warm cache) falls on every variant
- * alike. A rotation alone would have each variant always follow the same
- * one. */
-static size_t round_order(size_t m, size_t r, size_t k) {
+size_t round_order(size_t m, size_t r, size_t k) {
   const size_t block = m % 2 == 0 ? m : 2 * m, rr = r % block;
   if (rr >= m) k = m - 1 - k;
   const size_t s = k == 0 ? 0 : k % 2 == 1 ? (k + 1) / 2 : m - k / 2;

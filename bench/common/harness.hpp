@@ -4,8 +4,9 @@
  * A case is a list of variants of one piece of work: its sequential baseline
  * (FAM_SEQ), libadapt, OpenMP, TBB or PThread versions. run_case() runs one
  * untimed warm-up round, then `rounds` timed rounds, every variant once per
- * round in an order rotated from round to round (A/B/C... interleaved, so
- * that the machine's drift hits every variant alike), checks the outputs,
+ * round in a Williams order (A/B/C... interleaved, each variant at each
+ * place and right after each other one alike, so that the machine's drift
+ * and what a run leaves behind hit every variant alike), checks the outputs,
  * records every sample and the machine noise meanwhile; case_result answers
  * medians and per-round paired ratios against the baseline of the same case.
  * run_sections() runs a benchmark's sections in order, starting adapt with
@@ -153,6 +154,15 @@ struct case_result {
   /* The variant of a family in `among` with the lowest median time, -1 if none. */
   int fastest(std::initializer_list<family> among) const;
 };
+
+/* The variant run k-th in round r of m variants: a Williams design. Round r
+ * runs 0, 1, m-1, 2, m-2, ... shifted by r (mod m); with m odd, rounds m to
+ * 2m-1 run those orders reversed. Over any m consecutive rounds (2m if m
+ * is odd) each variant runs once (twice) at each place and right after
+ * each other variant once (twice): what a run leaves behind (threads
+ * spinning or asleep, a warm cache) falls on every variant alike. A
+ * rotation alone would have each variant always follow the same one. */
+size_t round_order(size_t m, size_t r, size_t k);
 
 case_result run_case(const case_spec &spec, const std::vector<variant> &v);
 

@@ -142,6 +142,21 @@ static inline int adapt__cancel_seen(atomic_int *flag) {
   return atomic_load_explicit(flag, memory_order_relaxed) != 0;
 }
 
+/* --- Automatic grain (libadapt/src/loop.c) ---------------------------- */
+
+/* The automatic grain after its calibration, shared by adapt_for and the
+ * sequence algorithms: a chunk of n units at grain g, timed, took dt ns;
+ * returns the grain brought back to about target_ns when the chunk took
+ * less than half of it or more than four times it (elements that get
+ * dearer or cheaper along the range), within [1, max]. A slow chunk is
+ * believed only when the next one, timed too, is slow as well (*strikes
+ * counts the first; *probe = 1 asks for the next chunk to be timed): an
+ * interrupt must not cut the grain. One step changes the grain at most 8x
+ * (*probe = 1 then too); a chunk shorter than g (a range's last) changes
+ * nothing. The caller's thread; no shared state. */
+size_t adapt__grain_rescale(size_t g, size_t n, uint64_t dt, uint64_t target_ns, size_t max,
+                            unsigned *probe, int *strikes);
+
 /* --- Per-call worker limit (libadapt/src/team.c): adapt_attr.max_workers -- */
 
 /* Bound on the worker ids a team records (ADAPT_MAX_WORKERS's own bound,

@@ -71,28 +71,24 @@ static void calibrate(for_work *w, uint64_t dt) {
   }
 }
 
-/* After calibration: a timed chunk of n iterations took dt ns; bring the
- * grain back to about the target when a chunk takes less than half of it,
- * or more than four times it (a loop whose iterations get more or less
- * expensive along the range, e.g. triangular: otherwise steal requests wait
- * for long chunks). A slow chunk is believed only when the next chunk,
- * timed too, is slow as well (*strikes counts the first): one chunk
- * stretched by an interrupt or a preemption must not cut the grain. One
- * step changes the grain by at most RESCALE_MAX times; a step that hits the
- * bound times the next chunk too (*probe). */
+/* After calibration (adapt_ext.h): one chunk in ADAPT_GRAIN_PROBE is timed
+ * and brings the grain back to about the target (a loop whose iterations
+ * get more or less expensive along the range, e.g. triangular: otherwise
+ * steal requests wait for long chunks). */
 enum { RESCALE_MAX = 8 };
-static size_t rescale(size_t g, size_t n, uint64_t dt, unsigned *probe, int *strikes) {
+size_t adapt__grain_rescale(size_t g, size_t n, uint64_t dt, uint64_t target_ns, size_t max,
+                            unsigned *probe, int *strikes) {
   if (n < g) return g; /* a last, short chunk says little */
   uint64_t ng;
-  if (dt > 4u * ADAPT_GRAIN_TARGET_NS) {
+  if (dt > 4u * target_ns) {
     if (!*strikes) {
       *strikes = 1;
       *probe = 1;
       return g;
     }
-    ng = (uint64_t)g * ADAPT_GRAIN_TARGET_NS / dt;
-  } else if (dt < ADAPT_GRAIN_TARGET_NS / 2u && g < ADAPT_GRAIN_MAX) {
-    ng = dt ? (uint64_t)g * ADAPT_GRAIN_TARGET_NS / dt : (uint64_t)g * RESCALE_MAX;
+    ng = (uint64_t)g * target_ns / dt;
+  } else if (dt < target_ns / 2u && g < max) {
+    ng = dt ? (uint64_t)g * target_ns / dt : (uint64_t)g * RESCALE_MAX;
   } else {
     *strikes = 0;
     return g;
@@ -102,7 +98,7 @@ static size_t rescale(size_t g, size_t n, uint64_t dt, unsigned *probe, int *str
     ng = ng < g ? g / RESCALE_MAX : (uint64_t)g * RESCALE_MAX;
     *probe = 1;
   }
-  if (ng > ADAPT_GRAIN_MAX) ng = ADAPT_GRAIN_MAX;
+  if (ng > max) ng = max;
   return ng ? (size_t)ng : 1;
 }
 
@@ -113,7 +109,7 @@ static size_t rescale(size_t g, size_t n, uint64_t dt, unsigned *probe, int *str
  * chunk in ADAPT_GRAIN_PROBE over consecutive runs, not for the first chunks
  * of every run (two clock reads, about 50 ns, are a third of the 2% of a
  * 6 us loop). A run whose iterations cost far more or less than the last
- * run's is rescaled at its first timed chunk (rescale). A run too short to
+ * run's is rescaled at its first timed chunk (adapt__grain_rescale). A run too short to
  * finish the calibration leaves it where it stopped: the next run goes on
  * from that grain (a loop of 64 iterations calibrated from grain 1 on
  * every call read the clock 12 times a call). Direct-mapped, thread-local:
@@ -197,7 +193,8 @@ static void run_probing(adapt_frame *frame, for_work *w, for_ctx *c) {
       uint64_t t0 = adapt__now_ns();
       body(b, e, uctx);
       size_t before = g;
-      g = rescale(g, e - b, adapt__now_ns() - t0, &probe, &w->slow_chunks);
+      g = adapt__grain_rescale(g, e - b, adapt__now_ns() - t0, ADAPT_GRAIN_TARGET_NS,
+                               ADAPT_GRAIN_MAX, &probe, &w->slow_chunks);
       w->grain = g; /* thieves' pieces inherit it */
       /* A finer grain may split what the splitter refused (r / 2 < g). */
       if (g < before) adapt__regrown(adapt__frame_of(frame)->w);

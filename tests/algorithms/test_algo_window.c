@@ -276,6 +276,44 @@ static void test_remembered_grain_within_window(void **state) {
   free(x);
 }
 
+/* The automatic grain follows a cost that grows along the sequence (the
+ * calibrated grain's chunks timed again, one in ADAPT_ALGO_GRAIN_RECHECK):
+ * on one worker, the elements of the first half cost a few steps, those of
+ * the second half 64 times more; the chunks that start in the last quarter
+ * are at most a quarter of the longest in the first half. With the grain
+ * calibrated once, on the cheap elements, they were as long. */
+typedef struct ramp_log {
+  const double *base;
+  size_t n, longest_cheap, longest_last; /* one worker: plain fields */
+} ramp_log;
+
+static void step_range(void *first, size_t n, void *ctx) {
+  ramp_log *r = ctx;
+  double *x = first;
+  const size_t at = (size_t)(x - r->base);
+  for (size_t i = 0; i < n; i++) {
+    const int steps = at + i < r->n / 2 ? 6 : 6 * 64;
+    double v = x[i];
+    for (int k = 0; k < steps; k++) v = v * 0.999 + 0.25;
+    x[i] = v;
+  }
+  if (at < r->n / 2 && n > r->longest_cheap) r->longest_cheap = n;
+  if (at >= r->n - r->n / 4 && n > r->longest_last) r->longest_last = n;
+}
+
+static void test_grain_follows_growing_cost(void **state) {
+  (void)state;
+  const size_t n = adapt_test_scale((size_t)1 << 17, (size_t)1 << 15);
+  double *x = calloc(n, sizeof *x);
+  assert_non_null(x);
+  ramp_log r = {x, n, 0, 0};
+  assert_int_equal(adapt_for_each_range(x, n, sizeof *x, step_range, &r, NULL), 0);
+  assert_true(r.longest_cheap >= 16);
+  assert_true(r.longest_last >= 1);
+  assert_true(r.longest_last * 4 <= r.longest_cheap);
+  free(x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ADAPT_TEST(test_checker_detects),
@@ -284,6 +322,7 @@ int main(void) {
       ADAPT_TEST_WORKERS(test_default_window, 2),
       ADAPT_TEST(test_remembered_grain_within_window),
       ADAPT_TEST_WORKERS(test_remembered_grain_within_window, 2),
+      ADAPT_TEST_WORKERS(test_grain_follows_growing_cost, 1),
   };
   return adapt_test_run("algo_window", tests);
 }
