@@ -13,6 +13,8 @@
 #                   and counter tests / build all / build and run all
 #   make checks     the release checks: check-layers check-symbols
 #                   format-check check-docs model-check check-consumers
+#                   check-bench-stats locality-map
+#   make check-bench-stats  the benchmarks' statistics (tests/bench/)
 #   make check-layers   each layer includes only what it may
 #   make check-symbols  libadapt.so exports its public API only
 #   make check-function-size [FUNCTION_LINES=80]  no function over 80 lines

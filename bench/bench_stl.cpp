@@ -51,12 +51,13 @@
  * up to 40% of their speed in phases of 50-500 ms that the guest cannot
  * see (docs/benchmarks.md, "Machine"), the two estimators read
  * differently and the summary judges the targets both ways, the medians
- * (the targets' own figures) first. A 2-worker row that misses 3% or the
- * speed-up plainly (not `no room`) runs --recheck x --reps more rounds
- * (default 2: three times the rounds in all), judged on all its rounds;
- * a 3% miss whose median's 95% interval (report.hpp's median_interval)
- * still reaches 1.03 is `within noise`. Targets (summary):
- *   T1/Ts <= 1.02 for every algorithm (1 worker);
+ * (the targets' own figures) first. A row that misses T1/Ts <= 1.05 (1
+ * worker), 3% or the speed-up (2 workers) plainly (not `no room`) runs
+ * --recheck x --reps more rounds (default 2: three times the rounds in
+ * all), judged on all its rounds; a ratio target missed by a median whose
+ * 95% interval (report.hpp's median_interval) still reaches the bound is
+ * `within noise`. Targets (summary):
+ *   T1/Ts <= 1.02 for every algorithm (1 worker), and issue 37's 1.05;
  *   speedup Ts/T2 >= 1.9 on the compute-bound operations (expensive,
  *   unbalanced; 2 workers);
  *   T(adapt)/T(best peer) <= 1.03 on every algorithm and size, <= 1/1.1
@@ -154,6 +155,7 @@ struct row {
   int best = -1;                                              /* the fastest peer */
   double vs_best = NAN, vs_best_p25 = NAN, vs_best_p75 = NAN; /* T(adapt)/T(best peer) */
   interval vs_best_ci;                                        /* its median's 95% interval */
+  interval adapt_ci; /* the 95% interval of adapt's median T/Ts */
   /* Best of N: min T / min Ts, min T(adapt) / min T(best peer); NaN: n/a. */
   double min_ratio[STL_IMPLS];
   double vs_best_min = NAN;
@@ -269,7 +271,10 @@ static row row_of(const case_result &c, const std::vector<int> &id_of, bool *fai
       r.ratio[i] = median(c.paired((int)k, seq));
       r.min_ratio[i] = quantile(c.t[k], 0.0) / quantile(c.t[(size_t)seq], 0.0);
     }
-    if (i == STL_ADAPT) adapt = (int)k;
+    if (i == STL_ADAPT) {
+      adapt = (int)k;
+      if (c.ok(seq)) r.adapt_ci = median_interval(c.paired((int)k, seq));
+    }
     if (i >= STL_GNU) {
       double t = median(c.t[k]);
       if (r.best < 0 || t < best_t) {
@@ -310,13 +315,14 @@ static void room_share(const case_result &c, const std::vector<int> &id_of, size
 
 static std::vector<target> targets_of(const stl_bench &b, const row &r, bool by_min = false);
 
-/* A 2-worker row to run again (--recheck): it misses the 3% or the
- * speed-up target by its medians, not for want of room. */
+/* A row to run again (--recheck): it misses issue 37's T1/Ts <= 1.05 on
+ * one worker, or the 3% or the speed-up target on two, by its medians,
+ * not for want of room. */
 static bool plain_miss(const stl_bench &b, const row &r) {
-  if (r.workers != 2) return false;
   for (const target &t : targets_of(b, r))
     if (!target_passes(t) && !t.no_room &&
-        (strcmp(t.name, "<= 1.03 x best peer") == 0 || strncmp(t.name, "speedup", 7) == 0))
+        (strcmp(t.name, "T1/Ts <= 1.05") == 0 || strcmp(t.name, "<= 1.03 x best peer") == 0 ||
+         strncmp(t.name, "speedup", 7) == 0))
       return true;
   return false;
 }
@@ -412,7 +418,17 @@ static std::vector<target> targets_of(const stl_bench &b, const row &r, bool by_
   std::vector<target> t;
   const double *ratio = by_min ? r.min_ratio : r.ratio;
   const double adapt = ratio[STL_ADAPT], vs_best = by_min ? r.vs_best_min : r.vs_best;
-  if (r.workers == 1) t.push_back({"T1/Ts <= 1.02", 1.02, false, adapt});
+  /* A ratio target missed by a median whose 95% interval still reaches
+   * the bound: time does not contradict it (medians only). */
+  auto ratio_target = [&](const char *name, double bound, double value, const interval &ci) {
+    target x{name, bound, false, value};
+    x.within_noise = !by_min && ci.lo <= bound;
+    return x;
+  };
+  if (r.workers == 1) {
+    t.push_back(ratio_target("T1/Ts <= 1.02", 1.02, adapt, r.adapt_ci));
+    t.push_back(ratio_target("T1/Ts <= 1.05", 1.05, adapt, r.adapt_ci));
+  }
   if (r.workers == 2 && (r.op == "costly" || r.op == "unbalanced")) {
     /* A miss with no room when the machine's two threads could not show it:
      * the speed-up is at least half the bound of the room, round by round
@@ -423,13 +439,11 @@ static std::vector<target> targets_of(const stl_bench &b, const row &r, bool by_
   }
   if (r.workers == 2 && r.best >= 0) {
     if (stl_is_sort(r.algo)) {
-      t.push_back({"sort <= 1.10 x best peer", 1.10, false, vs_best});
+      t.push_back(ratio_target("sort <= 1.10 x best peer", 1.10, vs_best, r.vs_best_ci));
     } else {
-      target x{"<= 1.03 x best peer", 1.03, false, vs_best};
-      x.within_noise = !by_min && r.vs_best_ci.lo <= x.bound;
-      t.push_back(x);
+      t.push_back(ratio_target("<= 1.03 x best peer", 1.03, vs_best, r.vs_best_ci));
       if (r.op != "costly") {
-        target x{">= 10% ahead of best peer", 1.0 / 1.1, false, vs_best};
+        target x = ratio_target(">= 10% ahead of best peer", 1.0 / 1.1, vs_best, r.vs_best_ci);
         const double peer = 1.0 / ratio[r.best]; /* the best peer's speed-up */
         x.no_room = std::isfinite(peer) && 1.1 * peer > room_bound(b, r, peer);
         t.push_back(x);
@@ -442,7 +456,8 @@ static std::vector<target> targets_of(const stl_bench &b, const row &r, bool by_
 static std::string targets_text(const stl_bench &b, const row &r, bool by_min = false) {
   std::string s;
   for (const target &t : targets_of(b, r, by_min)) {
-    const char *tag = strncmp(t.name, "T1", 2) == 0        ? "T1"
+    const char *tag = strcmp(t.name, "T1/Ts <= 1.05") == 0 ? "T1 5%"
+                      : strncmp(t.name, "T1", 2) == 0      ? "T1"
                       : strncmp(t.name, "speedup", 7) == 0 ? "S2"
                       : strncmp(t.name, ">=", 2) == 0      ? "+10%"
                       : strncmp(t.name, "sort", 4) == 0    ? "10%"
