@@ -87,7 +87,7 @@ static void test_more_rounds(void **state) {
   int runs[2] = {0, 0};
   std::vector<variant> v;
   v.push_back({"ok", FAM_SEQ, [&runs] { return runs[0]++, 0; }});
-  v.push_back({"fails", FAM_PTHREAD, [&runs] { return runs[1]++ == 2 ? -EINVAL : 0; }});
+  v.push_back({"fails on purpose", FAM_PTHREAD, [&runs] { return runs[1]++ == 2 ? -EINVAL : 0; }});
   case_spec cs;
   cs.group = "g";
   cs.name = "c";
