@@ -203,19 +203,6 @@ static void trace_run(adapt_frame *f, int tracing, uint64_t t0, size_t b, size_t
   if (tracing && e > b) adapt__trace_range(f, t0, now_ns(), b, e);
 }
 
-/* A chunk of w's grain that took dt ns, over four times the automatic
- * grain's target: the grain scaled down to the target (at most 8x at
- * once, at least 1 unit), thieves told (a finer grain may split what was
- * refused); returns 1. Else 0. */
-static int grain_down(adapt_frame *f, adapt__seq_work *w, uint64_t dt) {
-  if (dt <= 4u * ADAPT_ALGO_GRAIN_TARGET_NS || w->grain <= 1) return 0;
-  size_t g = (size_t)((uint64_t)w->grain * ADAPT_ALGO_GRAIN_TARGET_NS / dt);
-  w->grain = g > w->grain / 8 ? g : w->grain / 8;
-  if (w->grain == 0) w->grain = 1;
-  adapt_work_grew(f);
-  return 1;
-}
-
 static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) {
   const adapt__seq_kernel *k = c->kernel;
   const size_t n = c->p.n, m = c->p.window;
@@ -249,8 +236,12 @@ static void dowork_piece(adapt_frame *f, adapt__seq_work *w, adapt__seq_ctx *c) 
          * chunk over four times the target (a grain remembered from a call
          * with cheaper elements) scales the grain down to the target (at
          * most 8x at once), as one strike */
-        if (grain_down(f, w, dt)) {
+        if (dt > 4u * ADAPT_ALGO_GRAIN_TARGET_NS && w->grain > 1) {
+          size_t g = (size_t)((uint64_t)w->grain * ADAPT_ALGO_GRAIN_TARGET_NS / dt);
+          w->grain = g > w->grain / 8 ? g : w->grain / 8;
+          if (w->grain == 0) w->grain = 1;
           w->calibrate--;
+          adapt_work_grew(f); /* a finer grain may split what was refused */
         } else if (w->grain >= gmax || (dt >= ADAPT_ALGO_GRAIN_TARGET_NS && --w->calibrate == 0)) {
           w->calibrate = 0;
         } else if (dt < ADAPT_ALGO_GRAIN_TARGET_NS) {

@@ -26,6 +26,9 @@ struct target {
   /* A miss time cannot decide here: the 95% interval of the median
    * (median_interval) still reaches the bound. */
   bool within_noise = false;
+  /* A plain miss (neither of the above) is measured again (bench_stl's
+   * --recheck). */
+  bool recheck = false;
 };
 
 bool target_passes(const target &t); /* NaN misses */
