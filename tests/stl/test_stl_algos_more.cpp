@@ -208,9 +208,15 @@ void check_marks() {
     const std::size_t rest = static_cast<std::size_t>(
         std::remove_copy_if(a.begin(), a.end(), r2.begin() + at, one) - r2.begin());
     CHECK(m[0].selected() + at == kept);
-    CHECK(adapt::detail::place_marks("marks", m[0], true, a.begin(), o.begin(), at) == kept);
-    CHECK(adapt::detail::place_marks("marks", m[0], false, a.begin(), o2.begin(), at) == rest);
-    CHECK(o == r && o2 == r2);
+    for (bool stream : {false, true}) { /* ordinary stores; the streaming writer */
+      std::fill(o.begin(), o.end(), -1);
+      std::fill(o2.begin(), o2.end(), -1);
+      CHECK(adapt::detail::place_marks("marks", m[0], true, a.begin(), o.begin(), at, stream) ==
+            kept);
+      CHECK(adapt::detail::place_marks("marks", m[0], false, a.begin(), o2.begin(), at, stream) ==
+            rest);
+      CHECK(o == r && o2 == r2);
+    }
   }
 }
 } // namespace
@@ -247,24 +253,27 @@ void check_select_ops() {
       ops.merge_piece(p[0], p[1], cut[1], cut[2]);
       ops.merge_master(m, p[0], cut[0], cut[2]);
     };
-    std::vector<int> o(n, -1), r(n, -1), o2(n, -1), r2(n, -1);
-    adapt::detail::unique_rule<It, std::equal_to<>> ur{a.cbegin(), eq};
-    adapt::detail::select_ops<It, decltype(ur), Out, std::nullptr_t> uo{a.cbegin(), ur, o.begin(),
-                                                                        nullptr};
-    decltype(uo)::master um;
-    drive(uo, um);
-    CHECK(um.pos1 == static_cast<std::size_t>(std::unique_copy(a.begin(), a.end(), r.begin()) -
-                                              r.begin()) &&
-          o == r);
-    std::fill(o.begin(), o.end(), -1);
-    std::fill(r.begin(), r.end(), -1);
-    adapt::detail::test_rule<It, decltype(one), true> pr{a.cbegin(), one};
-    adapt::detail::select_ops<It, decltype(pr), Out, Out> po{a.cbegin(), pr, o.begin(), o2.begin()};
-    decltype(po)::master pm;
-    drive(po, pm);
-    auto want = std::partition_copy(a.begin(), a.end(), r.begin(), r2.begin(), one);
-    CHECK(pm.pos1 == static_cast<std::size_t>(want.first - r.begin()) &&
-          pm.pos2 == static_cast<std::size_t>(want.second - r2.begin()) && o == r && o2 == r2);
+    for (bool stream : {false, true}) { /* the merges' ordinary stores; the streaming writer */
+      std::vector<int> o(n, -1), r(n, -1), o2(n, -1), r2(n, -1);
+      adapt::detail::unique_rule<It, std::equal_to<>> ur{a.cbegin(), eq};
+      adapt::detail::select_ops<It, decltype(ur), Out, std::nullptr_t> uo{a.cbegin(), ur, o.begin(),
+                                                                          nullptr, stream};
+      decltype(uo)::master um;
+      drive(uo, um);
+      CHECK(um.pos1 == static_cast<std::size_t>(std::unique_copy(a.begin(), a.end(), r.begin()) -
+                                                r.begin()) &&
+            o == r);
+      std::fill(o.begin(), o.end(), -1);
+      std::fill(r.begin(), r.end(), -1);
+      adapt::detail::test_rule<It, decltype(one), true> pr{a.cbegin(), one};
+      adapt::detail::select_ops<It, decltype(pr), Out, Out> po{a.cbegin(), pr, o.begin(),
+                                                               o2.begin(), stream};
+      decltype(po)::master pm;
+      drive(po, pm);
+      auto want = std::partition_copy(a.begin(), a.end(), r.begin(), r2.begin(), one);
+      CHECK(pm.pos1 == static_cast<std::size_t>(want.first - r.begin()) &&
+            pm.pos2 == static_cast<std::size_t>(want.second - r2.begin()) && o == r && o2 == r2);
+    }
   }
 }
 

@@ -1,6 +1,9 @@
 /* Tests of the streaming stores of adapt::copy and adapt::move (and of
  * uninitialized_copy and uninitialized_move for trivial types; modify.hpp:
- * detail::stream_bytes, detail::contiguous, detail::streamable_v). Compiled
+ * detail::stream_bytes, detail::contiguous, detail::streamable_v), and of
+ * the selections to another range whose merges stream (copy_if,
+ * remove_copy_if, unique_copy, partition_copy; select.hpp:
+ * detail::stream_writer, detail::stream_select). Compiled
  * with ADAPT_STL_STREAM_MIN=1 (stl/module.mk) so that every copy of a
  * trivially copyable type between contiguous ranges streams, whatever the
  * machine's cache: its own program, since the other tests keep the
@@ -10,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <iterator>
 #include <numeric>
 #include <span>
@@ -139,8 +143,151 @@ void test_copies() {
   });
 }
 
+/* A 16-byte element aligned to 8: at an odd position of a vector it is not
+ * aligned to its size (stream_writer's ordinary-store path). */
+struct pair16 {
+  double a, b;
+  bool operator==(const pair16 &o) const { return a == o.a && b == o.b; }
+};
+static_assert(alignof(pair16) == 8 && sizeof(pair16) == 16);
+
+/* stream_writer against the same elements appended to a vector: random
+ * sequences of single elements (push) and runs (append, 0 to 3 lines and
+ * more) into a buffer at every element offset of a 64-byte line; the
+ * elements before and after the output untouched. */
+template <class T, class Make>
+void check_writer(const char *name, Make make) {
+  using W = adapt::detail::stream_writer<T, T *>;
+  std::uint64_t h = 88172645463325252ull;
+  auto rnd = [&h](std::size_t m) {
+    h ^= h << 13, h ^= h >> 7, h ^= h << 17;
+    return static_cast<std::size_t>(h % m);
+  };
+  std::vector<T> src(40000);
+  for (std::size_t i = 0; i < src.size(); i++) src[i] = make(i + 1);
+  const std::size_t per_line = 64 / sizeof(T) ? 64 / sizeof(T) : 1;
+  for (std::size_t off = 0; off < per_line + 1; off++)
+    for (int round = 0; round < 6; round++) {
+      where = std::string("stream_writer ") + name + " off=" + std::to_string(off) +
+              " round=" + std::to_string(round);
+      std::vector<T> want;
+      std::vector<std::pair<std::size_t, std::size_t>> ops; /* (first, count); count 0: push */
+      for (std::size_t total = 0; total < 30000;) {
+        const std::size_t at = rnd(src.size() - 5000);
+        const std::size_t k = rnd(4) == 0 ? 0 : rnd(round % 2 ? 4 * per_line : 3000);
+        ops.push_back({at, k});
+        if (k == 0)
+          want.push_back(src[at]);
+        else
+          want.insert(want.end(), src.begin() + static_cast<long>(at),
+                      src.begin() + static_cast<long>(at + k));
+        total += k ? k : 1;
+      }
+      std::vector<T> out(off + want.size() + per_line, make(0));
+      {
+        W w(out.data() + off);
+        for (const auto &op : ops)
+          if (op.second == 0)
+            w.push(src[op.first]);
+          else
+            w.append(src.data() + op.first, op.second);
+        CHECK(w.finish() == out.data() + off + want.size());
+      }
+      bool ok = std::equal(want.begin(), want.end(), out.begin() + static_cast<long>(off));
+      for (std::size_t i = 0; i < off; i++) ok = ok && out[i] == make(0);
+      for (std::size_t i = off + want.size(); i < out.size(); i++) ok = ok && out[i] == make(0);
+      CHECK(ok);
+    }
+}
+
+void test_writer() {
+  check_writer<double>("double", [](std::size_t i) { return 0.5 * static_cast<double>(i); });
+  check_writer<char>("char", [](std::size_t i) { return static_cast<char>(i * 13 + 1); });
+  check_writer<pair16>("pair16", [](std::size_t i) {
+    return pair16{static_cast<double>(i), -static_cast<double>(i)};
+  });
+}
+
+/* copy_if, remove_copy_if, unique_copy and partition_copy against std's,
+ * inputs with runs of repeats and of rejected elements (whole 64-element
+ * words of marks and words bit by bit), at every element offset of the
+ * output in a line and the policies of check_type (grain 7: many stolen
+ * pieces, so many merges); the outputs' ends returned, the elements
+ * after them untouched. rgb (24 bytes) does not stream (a line's boundary
+ * would split one); pair16 at odd offsets streams nothing (not aligned to
+ * its size). */
+template <class T, class Make, class Less>
+void check_select(const char *name, Make make, Less less) {
+  const std::size_t sizes[] = {1, 1000, sanitized() ? 30011u : 300007u};
+  const adapt::policy pols[] = {adapt::par, adapt::par.grain(7),
+                                adapt::par.window(adapt::window::sliding, 3000)};
+  for (std::size_t n : sizes) {
+    std::vector<T> in(n);
+    std::uint64_t h = 0x2545f4914f6cdd1dull;
+    for (std::size_t i = 0; i < n; i++) {
+      h ^= h << 13, h ^= h >> 7, h ^= h << 17;
+      const std::size_t phase = (i / 5000) % 3; /* long runs of kept, then of repeats, mixed */
+      const bool repeat = i > 0 && (phase == 1 ? h % 8 != 0 : phase == 2 && h % 3 == 0);
+      in[i] = repeat ? in[i - 1] : make(i + 1);
+    }
+    const T pivot = make(n / 2);
+    auto pred = [&](const T &x) { return less(x, pivot); };
+    for (const adapt::policy &pol : pols)
+      for (std::size_t off : {0, 1, 3}) {
+        where = std::string("select ") + name + " n=" + std::to_string(n) +
+                " off=" + std::to_string(off);
+        const T fill = make(0);
+        std::vector<T> want(n + off, fill), want2(n + off, fill), out(n + off, fill),
+            out2(n + off, fill);
+        const long o = static_cast<long>(off);
+        auto we = std::unique_copy(in.begin(), in.end(), want.begin() + o);
+        auto e = adapt::unique_copy(pol, in.begin(), in.end(), out.begin() + o);
+        CHECK(e - out.begin() == we - want.begin() && out == want);
+        std::fill(want.begin(), want.end(), fill), std::fill(out.begin(), out.end(), fill);
+        we = std::copy_if(in.begin(), in.end(), want.begin() + o, pred);
+        T *p = adapt::copy_if(pol, in.data(), in.data() + n, out.data() + off, pred);
+        CHECK(p - out.data() == we - want.begin() && out == want);
+        std::fill(want.begin(), want.end(), fill), std::fill(out.begin(), out.end(), fill);
+        we = std::remove_copy_if(in.begin(), in.end(), want.begin() + o, pred);
+        e = adapt::remove_copy_if(pol, in.begin(), in.end(), out.begin() + o, pred);
+        CHECK(e - out.begin() == we - want.begin() && out == want);
+        std::fill(want.begin(), want.end(), fill), std::fill(out.begin(), out.end(), fill);
+        auto wp = std::partition_copy(in.begin(), in.end(), want.begin() + o, want2.begin(), pred);
+        auto ep =
+            adapt::partition_copy(pol, in.begin(), in.end(), out.begin() + o, out2.begin(), pred);
+        CHECK(ep.first - out.begin() == wp.first - want.begin() &&
+              ep.second - out2.begin() == wp.second - want2.begin() && out == want &&
+              out2 == want2);
+      }
+  }
+}
+
+void test_selections() {
+  check_select<double>(
+      "double", [](std::size_t i) { return 0.5 * static_cast<double>(i % 7919); }, std::less<>());
+  check_select<char>(
+      "char", [](std::size_t i) { return static_cast<char>(i * 13 + 1); }, std::less<>());
+  check_select<pair16>(
+      "pair16",
+      [](std::size_t i) {
+        return pair16{static_cast<double>(i % 7919), 1.0};
+      },
+      [](const pair16 &x, const pair16 &y) { return x.a < y.a; });
+  check_select<rgb>(
+      "rgb",
+      [](std::size_t i) {
+        const double x = static_cast<double>(i % 7919);
+        return rgb{x, -x, x * 0.25};
+      },
+      [](const rgb &x, const rgb &y) { return x.r < y.r; });
+}
+
 void run_all(int workers) {
-  run_parts(workers, {{"bytes", test_bytes}, {"copies", test_copies}, {"strings", test_strings}});
+  run_parts(workers, {{"bytes", test_bytes},
+                      {"copies", test_copies},
+                      {"strings", test_strings},
+                      {"writer", test_writer},
+                      {"selections", test_selections}});
 }
 
 bool skip(int workers) { return workers == 1 && variant("tsan"); }

@@ -106,6 +106,22 @@
 #define ADAPT_STL_STREAM_MIN 0
 #endif
 
+/* The selections to another range that stream their output (copy_if,
+ * remove_copy(_if), unique_copy, partition_copy; ADAPT_STL_STREAM_MIN
+ * judged on the input): each chunk gathers its output in a buffer of this
+ * many bytes on its stack and writes the whole cache lines of
+ * ADAPT_STL_STREAM_LINE bytes it covers with streaming stores each time it
+ * fills. At least two lines. Bytes. Default 4096. */
+#ifndef ADAPT_STL_STREAM_BUFFER
+#define ADAPT_STL_STREAM_BUFFER 4096
+#endif
+
+/* The cache line the streaming stores fill whole (partial lines are
+ * written with ordinary stores). Bytes. Default 64. */
+#ifndef ADAPT_STL_STREAM_LINE
+#define ADAPT_STL_STREAM_LINE 64
+#endif
+
 /* partition's parallel blocks without a branch per element (partition.hpp,
  * detail::split_block): value types (trivially copyable) of at most this
  * many bytes; larger ones are partitioned by std::partition per block

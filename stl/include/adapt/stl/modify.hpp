@@ -93,10 +93,8 @@ inline void stream_64(unsigned char *d, const unsigned char *s) {
  * 4 KiB pages at a time interleaved, as glibc's large memmove does (four
  * streams of reads keep more of the memory busy than one: 8.2-8.5 ms for
  * 80 MB in 32 KiB chunks against 9.2-10.3 with one stream, and 8.0-10.0
- * for one memmove), then a store fence: streaming stores are not ordered
- * with the others, and the fence orders them before whatever the caller
- * stores next (the chunk's end, which the runtime's release publishes). */
-inline void stream_bytes(void *dst, const void *src, std::size_t n) {
+ * for one memmove). No fence: the caller's stream_fence() orders them. */
+inline void stream_bytes_unfenced(void *dst, const void *src, std::size_t n) {
 #if defined(__SSE2__)
   constexpr std::size_t page = 4096;
   auto *d = static_cast<unsigned char *>(dst);
@@ -117,10 +115,25 @@ inline void stream_bytes(void *dst, const void *src, std::size_t n) {
     _mm_stream_si128(reinterpret_cast<__m128i *>(d),
                      _mm_loadu_si128(reinterpret_cast<const __m128i *>(s)));
   std::memcpy(d, s, n);
-  _mm_sfence();
 #else
   std::memcpy(dst, src, n);
 #endif
+}
+
+/* A store fence after streaming stores: they are not ordered with the
+ * others, and the fence orders them before whatever the caller stores next
+ * (the chunk's end, which the runtime's release publishes). It waits for
+ * the write-combining buffers to drain: one per chunk, not per buffer. */
+inline void stream_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+/* stream_bytes_unfenced, then stream_fence. */
+inline void stream_bytes(void *dst, const void *src, std::size_t n) {
+  stream_bytes_unfenced(dst, src, n);
+  stream_fence();
 }
 
 /* out[i] from first[i], chunk by chunk: run(it, end, out) runs std's

@@ -139,18 +139,148 @@ struct marks {
   }
 };
 
+/* Whether the selections to another range stream their output: copy's
+ * rule (streamable_v, stream_copy_worth), judged on the input's n
+ * elements (a bound on the output's), for a trivial type whose size
+ * divides a cache line (a line's boundary never splits an element). */
+template <class It, class Out>
+bool stream_select(const policy &pol, std::size_t n) {
+  if constexpr (streamable_v<It, Out>) {
+    using V = value_t<It>;
+    if constexpr (std::is_trivial_v<V> && ADAPT_STL_STREAM_LINE % sizeof(V) == 0)
+      return stream_copy_worth(pol, n * sizeof(V));
+  }
+  return false;
+}
+
+/* The output of one segment of a stolen piece placed by a merge, when the
+ * selection streams: the elements it is given, in order, from o on. A run
+ * of whole cache lines is streamed from the input directly
+ * (stream_bytes_unfenced); single elements gather in a buffer on the
+ * stack, whose whole lines of output are streamed each time it fills, the
+ * rest (less than a line) staying for the next. A partial line (the
+ * output's first and last, which the neighbouring segments, placed by
+ * other workers at the same time, share) is written with ordinary stores,
+ * so two workers never stream to one line. An output not aligned to the
+ * element's size is written with ordinary stores throughout. The caller
+ * guarantees room for what it gives; finish() is called once, at the end,
+ * and fences the streaming stores (one fence a segment: a fence waits for
+ * the write-combining buffers to drain, and a fence per buffer made the
+ * master's own chunks slower than ordinary stores). */
+template <class V, class Out>
+class stream_writer {
+public:
+  static constexpr std::size_t line = ADAPT_STL_STREAM_LINE / sizeof(V); /* elements */
+  static constexpr std::size_t cap = ADAPT_STL_STREAM_BUFFER / sizeof(V);
+  static_assert(cap >= 2 * line, "ADAPT_STL_STREAM_BUFFER must hold two cache lines");
+
+  explicit stream_writer(Out o) : o_(o) {}
+  stream_writer(const stream_writer &) = delete;
+  stream_writer &operator=(const stream_writer &) = delete;
+
+  void push(const V &x) {
+    if (k_ == cap) drain();
+    buf_[k_++] = x;
+  }
+  /* The k elements from p (contiguous): whole lines streamed from p
+   * directly, the rest through the buffer. */
+  void append(const V *p, std::size_t k) {
+    if (k >= 2 * line) start();
+    if (k >= 2 * line && aligned_) {
+      const std::size_t head = (line - (lines_at(k_) % line)) % line; /* to the next line */
+      if (cap - k_ < head) drain();                                   /* d_ + k_ stays */
+      std::copy(p, p + head, buf_ + k_);
+      k_ += head, p += head, k -= head;
+      drain(); /* the buffer ends on a line: all of it goes */
+      const std::size_t body = k / line * line;
+      stream_bytes_unfenced(d_, p, body * sizeof(V));
+      streamed_ = true;
+      d_ += body, count_ += body, p += body, k -= body;
+    }
+    while (k > 0) {
+      const std::size_t m = std::min(k, cap - k_);
+      std::copy(p, p + m, buf_ + k_);
+      k_ += m, p += m, k -= m;
+      if (k_ == cap) drain();
+    }
+  }
+  /* Writes what is left (ordinary stores); returns the output's end. */
+  Out finish() {
+    if (k_ > 0) {
+      start();
+      std::memcpy(static_cast<void *>(d_), buf_, k_ * sizeof(V));
+      d_ += k_;
+      count_ += k_;
+      k_ = 0;
+    }
+    if (streamed_) stream_fence();
+    return adv(o_, count_);
+  }
+
+private:
+  /* The output's address, once something is to be written there (o_ may
+   * be its end before). */
+  void start() {
+    if (d_ == nullptr) {
+      d_ = std::addressof(*adv(o_, count_));
+      aligned_ = reinterpret_cast<std::uintptr_t>(d_) % sizeof(V) == 0;
+    }
+  }
+  /* Elements from the output's last line boundary to buffer position i. */
+  std::size_t lines_at(std::size_t i) const {
+    return (reinterpret_cast<std::uintptr_t>(d_ + i) % ADAPT_STL_STREAM_LINE) / sizeof(V);
+  }
+  /* Writes the buffer's whole lines of output (ordinary stores before the
+   * first line boundary); keeps the rest at the buffer's front. */
+  void drain() {
+    if (k_ == 0) return;
+    start();
+    std::size_t out = k_;
+    if (aligned_) {
+      const std::size_t lead = std::min(k_, (line - lines_at(0)) % line),
+                        whole = (k_ - lead) / line * line;
+      if (lead > 0) std::memcpy(static_cast<void *>(d_), buf_, lead * sizeof(V));
+      if (whole > 0) {
+        stream_bytes_unfenced(d_ + lead, buf_ + lead, whole * sizeof(V));
+        streamed_ = true;
+      }
+      out = lead + whole;
+    } else {
+      std::memcpy(static_cast<void *>(d_), buf_, out * sizeof(V));
+    }
+    std::memmove(static_cast<void *>(buf_), buf_ + out, (k_ - out) * sizeof(V));
+    d_ += out;
+    count_ += out;
+    k_ -= out;
+  }
+
+  Out o_;                 /* the output's first position */
+  V *d_ = nullptr;        /* where buf_[0] goes (null: not known yet) */
+  bool aligned_ = false;  /* d_ aligned to sizeof(V): lines stream */
+  bool streamed_ = false; /* a streaming store was made: finish() fences */
+  std::size_t count_ = 0; /* elements written */
+  std::size_t k_ = 0;     /* elements in buf_ */
+  alignas(ADAPT_STL_STREAM_LINE) V buf_[cap];
+};
+
 /* Assigns the elements of sg's range of first that sel wants (the
  * selected ones, or the others) to o on, in order, each once from the
  * input; returns how many. A run of whole words of wanted elements is
- * copied as one range; the other words bit by bit. */
-template <class It, class Out>
+ * copied as one range; the other words bit by bit. Stream: through a
+ * stream_writer. */
+template <bool Stream, class It, class Out>
 std::size_t place_segment(const marks::segment &sg, bool sel, It first, Out o) {
   using word = marks::word;
   constexpr std::size_t bits = marks::bits;
   std::size_t placed = 0, run = 0; /* run: wanted, before j, not copied yet */
+  using W = std::conditional_t<Stream, stream_writer<value_t<It>, Out>, Out>;
+  W w(o);
   auto flush = [&](std::size_t j) {
     It r = adv(first, sg.start + j - run);
-    o = std::copy(r, adv(r, run), o);
+    if constexpr (Stream)
+      w.append(std::addressof(*r), run);
+    else
+      w = std::copy(r, adv(r, run), w);
     placed += run;
     run = 0;
   };
@@ -164,23 +294,33 @@ std::size_t place_segment(const marks::segment &sg, bool sel, It first, Out o) {
     }
     if (run > 0) flush(j);
     It in = adv(first, sg.start + j);
-    for (; x != 0; x &= x - 1, ++o, ++placed)
-      *o = *adv(in, static_cast<std::size_t>(__builtin_ctzll(x)));
+    for (; x != 0; x &= x - 1, ++placed) {
+      It at = adv(in, static_cast<std::size_t>(__builtin_ctzll(x)));
+      if constexpr (Stream) {
+        w.push(*at);
+      } else {
+        *w = *at;
+        ++w;
+      }
+    }
   }
   if (run > 0) flush(sg.len);
+  if constexpr (Stream) w.finish();
   return placed;
 }
 
 /* Assigns the elements of first that ms marks (selected, or the others)
- * to d from output position pos on, in order (place_segment); returns the
- * new position. */
+ * to d from output position pos on, in order (place_segment; streamed when
+ * stream); returns the new position. */
 template <class It, class Out>
 std::size_t place_marks(const char *name, const marks &ms, bool selected, It first, Out d,
-                        std::size_t pos) {
+                        std::size_t pos, bool stream) {
   return ms.place(name, selected, pos,
                   ADAPT_STL_COPY_SEGMENT * (sizeof(value_t<It>) + sizeof(value_t<Out>)),
                   [&](const marks::segment &sg, bool sel, std::size_t at) {
-                    return at + place_segment(sg, sel, first, adv(d, at));
+                    if constexpr (streamable_v<It, Out>)
+                      if (stream) return at + place_segment<true>(sg, sel, first, adv(d, at));
+                    return at + place_segment<false>(sg, sel, first, adv(d, at));
                   });
 }
 
@@ -210,6 +350,7 @@ struct copy_if_ops {
   It first;
   Out d;
   Pred &pred;
+  bool stream; /* the merges stream their output (stream_select) */
 
   /* Branch-free: x stored at dst[c], c advanced by pred's result (x an
    * lvalue for pred, as std's copy_if passes it). */
@@ -262,7 +403,7 @@ struct copy_if_ops {
     p.add(b, e, [this](std::size_t i) { return pred(*adv(first, i)); });
   }
   void merge_master(master &m, piece &t, std::size_t, std::size_t) {
-    m.pos = place_marks("adapt::copy_if", t, true, first, d, m.pos);
+    m.pos = place_marks("adapt::copy_if", t, true, first, d, m.pos, stream);
   }
   void merge_piece(piece &v, piece &t, std::size_t, std::size_t) { v.take(t); }
 };
@@ -331,6 +472,7 @@ struct select_ops {
   Rule &rule;
   Out1 d1;
   Out2 d2;
+  bool stream; /* the merges stream their outputs (stream_select) */
 
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
     if constexpr (Rule::pairwise) /* the chunk's leading run of its predecessor's */
@@ -359,8 +501,9 @@ struct select_ops {
   void merge_master(master &m, piece &t, std::size_t, std::size_t) {
     if (Rule::pairwise && t.start != none && (m.pos1 == 0 || rule.keep(t.start)))
       t.kept.select_first();
-    m.pos1 = place_marks("adapt::select", t.kept, true, first, d1, m.pos1);
-    if constexpr (two) m.pos2 = place_marks("adapt::select", t.kept, false, first, d2, m.pos2);
+    m.pos1 = place_marks("adapt::select", t.kept, true, first, d1, m.pos1, stream);
+    if constexpr (two)
+      m.pos2 = place_marks("adapt::select", t.kept, false, first, d2, m.pos2, stream);
   }
   void merge_piece(piece &v, piece &t, std::size_t, std::size_t) {
     if (Rule::pairwise && t.start != none && rule.keep(t.start)) t.kept.select_first();
@@ -373,7 +516,9 @@ struct select_ops {
 template <class It, class Rule, class Out1, class Out2 = std::nullptr_t>
 std::pair<std::size_t, std::size_t> select(const policy &pol, const char *name, It first,
                                            std::size_t n, Rule rule, Out1 d1, Out2 d2 = nullptr) {
-  select_ops<It, Rule, Out1, Out2> ops{first, rule, d1, d2};
+  bool stream = stream_select<It, Out1>(pol, n);
+  if constexpr (!std::is_null_pointer_v<Out2>) stream = stream && stream_select<It, Out2>(pol, n);
+  select_ops<It, Rule, Out1, Out2> ops{first, rule, d1, d2, stream};
   typename select_ops<It, Rule, Out1, Out2>::master m;
   par_ordered(pol.attr(1, false), name, n, 2 * sizeof(value_t<It>), ops, m);
   return {m.pos1, m.pos2};
@@ -540,9 +685,11 @@ Out copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
   if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
     return std::copy_if(first, last, d_first, pred);
   } else {
-    detail::copy_if_ops<It, Out, Pred> ops{first, d_first, pred};
+    const std::size_t n = detail::dist(first, last);
+    detail::copy_if_ops<It, Out, Pred> ops{first, d_first, pred,
+                                           detail::stream_select<It, Out>(pol, n)};
     typename detail::copy_if_ops<It, Out, Pred>::master m;
-    detail::par_ordered(pol.attr(1, false), "adapt::copy_if", detail::dist(first, last),
+    detail::par_ordered(pol.attr(1, false), "adapt::copy_if", n,
                         sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>), ops, m);
     return detail::adv(d_first, m.pos);
   }
