@@ -106,12 +106,13 @@
 #define ADAPT_STL_STREAM_MIN 0
 #endif
 
-/* The selections to another range that stream their output (copy_if,
- * remove_copy(_if), unique_copy, partition_copy; ADAPT_STL_STREAM_MIN
- * judged on the input): each chunk gathers its output in a buffer of this
- * many bytes on its stack and writes the whole cache lines of
- * ADAPT_STL_STREAM_LINE bytes it covers with streaming stores each time it
- * fills. At least two lines. Bytes. Default 4096. */
+/* The selections to another range (copy_if, remove_copy(_if),
+ * unique_copy, partition_copy) whose stolen pieces are placed by streaming
+ * stores (ADAPT_STL_STREAM_MIN judged on the input): each segment placed
+ * gathers its single elements (runs of whole lines stream directly) in a
+ * buffer of this many bytes on the stack, and streams the whole cache
+ * lines of ADAPT_STL_STREAM_LINE bytes it covers each time it fills. At
+ * least two lines. Bytes. Default 4096. */
 #ifndef ADAPT_STL_STREAM_BUFFER
 #define ADAPT_STL_STREAM_BUFFER 4096
 #endif
@@ -141,5 +142,9 @@ static_assert(ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1, "ADAPT_STL_SORT_LEAVES_PER_
 static_assert(ADAPT_STL_COPY_STAGE >= 1, "ADAPT_STL_COPY_STAGE must be at least 1");
 static_assert(ADAPT_STL_COPY_SEGMENT >= 1, "ADAPT_STL_COPY_SEGMENT must be at least 1");
 static_assert(ADAPT_STL_MERGE_MIN >= 4, "ADAPT_STL_MERGE_MIN must be at least 4");
+static_assert(ADAPT_STL_STREAM_LINE >= 16 && (ADAPT_STL_STREAM_LINE & (ADAPT_STL_STREAM_LINE - 1)) == 0,
+              "ADAPT_STL_STREAM_LINE must be a power of two, at least 16");
+static_assert(ADAPT_STL_STREAM_BUFFER >= 2 * ADAPT_STL_STREAM_LINE,
+              "ADAPT_STL_STREAM_BUFFER must hold two lines");
 
 #endif /* ADAPT_STL_CONFIG_HPP */

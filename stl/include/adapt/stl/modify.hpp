@@ -122,8 +122,10 @@ inline void stream_bytes_unfenced(void *dst, const void *src, std::size_t n) {
 
 /* A store fence after streaming stores: they are not ordered with the
  * others, and the fence orders them before whatever the caller stores next
- * (the chunk's end, which the runtime's release publishes). It waits for
- * the write-combining buffers to drain: one per chunk, not per buffer. */
+ * (the chunk's or segment's end, which the runtime's release publishes:
+ * the fence pairs with that release and the reader's acquire). It waits
+ * for the write-combining buffers to drain: one per chunk or segment, not
+ * per buffer. */
 inline void stream_fence() {
 #if defined(__SSE2__)
   _mm_sfence();

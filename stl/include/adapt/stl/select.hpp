@@ -14,7 +14,8 @@
  * kept elements as copy_if's pieces do (marks: a bit an element), and when
  * the master reaches it they (partition_copy: and the rejected ones) are
  * assigned to their place from the input, each once (a parallel map over
- * the segments when they span ADAPT_STL_NESTED_MIN elements or more).
+ * the segments when they span ADAPT_STL_NESTED_MIN elements or more; by
+ * streaming stores when the call is large: stream_select, stream_writer).
  *
  * In place (remove, remove_if, unique): every piece compacts its own units
  * towards its front as std's loop does (the master's from the range's
@@ -213,7 +214,7 @@ public:
       count_ += k_;
       k_ = 0;
     }
-    if (streamed_) stream_fence();
+    if (streamed_) stream_fence(); /* before the segment's end is published: stream_fence */
     return adv(o_, count_);
   }
 
