@@ -142,7 +142,8 @@ static_assert(ADAPT_STL_SORT_LEAVES_PER_WORKER >= 1, "ADAPT_STL_SORT_LEAVES_PER_
 static_assert(ADAPT_STL_COPY_STAGE >= 1, "ADAPT_STL_COPY_STAGE must be at least 1");
 static_assert(ADAPT_STL_COPY_SEGMENT >= 1, "ADAPT_STL_COPY_SEGMENT must be at least 1");
 static_assert(ADAPT_STL_MERGE_MIN >= 4, "ADAPT_STL_MERGE_MIN must be at least 4");
-static_assert(ADAPT_STL_STREAM_LINE >= 16 && (ADAPT_STL_STREAM_LINE & (ADAPT_STL_STREAM_LINE - 1)) == 0,
+static_assert(ADAPT_STL_STREAM_LINE >= 16 &&
+                  (ADAPT_STL_STREAM_LINE & (ADAPT_STL_STREAM_LINE - 1)) == 0,
               "ADAPT_STL_STREAM_LINE must be a power of two, at least 16");
 static_assert(ADAPT_STL_STREAM_BUFFER >= 2 * ADAPT_STL_STREAM_LINE,
               "ADAPT_STL_STREAM_BUFFER must hold two lines");
