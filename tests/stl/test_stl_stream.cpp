@@ -12,9 +12,11 @@
 #include "stl_test_util.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <numeric>
 #include <span>
 #include <string>
@@ -151,12 +153,35 @@ struct pair16 {
 };
 static_assert(alignof(pair16) == 8 && sizeof(pair16) == 16);
 
+/* Storage for count elements of T at mis bytes past a 64-byte boundary
+ * (mis a multiple of alignof(T)), each a copy of fill. */
+template <class T>
+struct placed {
+  unsigned char *raw;
+  T *p;
+  std::size_t count;
+  placed(std::size_t n, std::size_t mis, const T &fill)
+      : raw(static_cast<unsigned char *>(
+            std::aligned_alloc(64, (n * sizeof(T) + mis + 63) / 64 * 64))),
+        p(reinterpret_cast<T *>(raw + mis)), count(n) {
+    std::uninitialized_fill_n(p, n, fill);
+  }
+  placed(const placed &) = delete;
+  placed &operator=(const placed &) = delete;
+  ~placed() { std::free(raw); }
+  bool operator==(const std::vector<T> &v) const {
+    return v.size() == count && std::equal(v.begin(), v.end(), p);
+  }
+};
+
 /* stream_writer against the same elements appended to a vector: random
  * sequences of single elements (push) and runs (append, 0 to 3 lines and
- * more) into a buffer at every element offset of a 64-byte line; the
- * elements before and after the output untouched. */
+ * more) into a buffer at every element offset of a 64-byte line, and
+ * (mis) at a distance from the line's start that is not a multiple of the
+ * element's size (ordinary stores throughout); the elements before and
+ * after the output untouched. */
 template <class T, class Make>
-void check_writer(const char *name, Make make) {
+void check_writer(const char *name, Make make, std::size_t mis = 0) {
   using W = adapt::detail::stream_writer<T, T *>;
   std::uint64_t h = 88172645463325252ull;
   auto rnd = [&h](std::size_t m) {
@@ -169,7 +194,7 @@ void check_writer(const char *name, Make make) {
   for (std::size_t off = 0; off < per_line + 1; off++)
     for (int round = 0; round < 6; round++) {
       where = std::string("stream_writer ") + name + " off=" + std::to_string(off) +
-              " round=" + std::to_string(round);
+              " mis=" + std::to_string(mis) + " round=" + std::to_string(round);
       std::vector<T> want;
       std::vector<std::pair<std::size_t, std::size_t>> ops; /* (first, count); count 0: push */
       for (std::size_t total = 0; total < 30000;) {
@@ -183,19 +208,19 @@ void check_writer(const char *name, Make make) {
                       src.begin() + static_cast<long>(at + k));
         total += k ? k : 1;
       }
-      std::vector<T> out(off + want.size() + per_line, make(0));
+      placed<T> out(off + want.size() + per_line, mis, make(0));
       {
-        W w(out.data() + off);
+        W w(out.p + off);
         for (const auto &op : ops)
           if (op.second == 0)
             w.push(src[op.first]);
           else
             w.append(src.data() + op.first, op.second);
-        CHECK(w.finish() == out.data() + off + want.size());
+        CHECK(w.finish() == out.p + off + want.size());
       }
-      bool ok = std::equal(want.begin(), want.end(), out.begin() + static_cast<long>(off));
-      for (std::size_t i = 0; i < off; i++) ok = ok && out[i] == make(0);
-      for (std::size_t i = off + want.size(); i < out.size(); i++) ok = ok && out[i] == make(0);
+      bool ok = std::equal(want.begin(), want.end(), out.p + off);
+      for (std::size_t i = 0; i < off; i++) ok = ok && out.p[i] == make(0);
+      for (std::size_t i = off + want.size(); i < out.count; i++) ok = ok && out.p[i] == make(0);
       CHECK(ok);
     }
 }
@@ -203,10 +228,28 @@ void check_writer(const char *name, Make make) {
 void test_writer() {
   check_writer<double>("double", [](std::size_t i) { return 0.5 * static_cast<double>(i); });
   check_writer<char>("char", [](std::size_t i) { return static_cast<char>(i * 13 + 1); });
-  check_writer<pair16>("pair16", [](std::size_t i) {
-    return pair16{static_cast<double>(i), -static_cast<double>(i)};
-  });
+  for (std::size_t mis : {0, 8})
+    check_writer<pair16>(
+        "pair16",
+        [](std::size_t i) {
+          return pair16{static_cast<double>(i), -static_cast<double>(i)};
+        },
+        mis);
 }
+
+/* Trivially copyable, not default-constructible: the selections compile
+ * for it and place it with ordinary stores (stream_selectable). */
+struct no_default {
+  explicit no_default(int x) : v(x) {}
+  int v;
+  bool operator==(const no_default &o) const { return v == o.v; }
+};
+static_assert(std::is_trivially_copyable_v<no_default> && !std::is_trivial_v<no_default>);
+static_assert(!adapt::detail::stream_selectable<const no_default *, no_default *>() &&
+              !adapt::detail::stream_selectable<const rgb *, rgb *>());
+#if defined(__SSE2__)
+static_assert(adapt::detail::stream_selectable<const double *, std::vector<double>::iterator>());
+#endif
 
 /* copy_if, remove_copy_if, unique_copy and partition_copy against std's,
  * inputs with runs of repeats and of rejected elements (whole 64-element
@@ -262,6 +305,39 @@ void check_select(const char *name, Make make, Less less) {
   }
 }
 
+/* unique_copy and copy_if of pair16 into an output at 8 bytes past a
+ * 16-byte boundary (not aligned to its size: ordinary stores), and of
+ * no_default; many stolen pieces (grain 7). */
+void test_selections_unaligned() {
+  const std::size_t n = sanitized() ? 30011 : 300007;
+  std::vector<pair16> in(n);
+  std::vector<no_default> nin;
+  for (std::size_t i = 0; i < n; i++) {
+    const double a = static_cast<double>((i * 7919) % 1013 / 3);
+    in[i] = pair16{a, 1.0};
+    nin.push_back(no_default(static_cast<int>(a)));
+  }
+  where = "select pair16 unaligned";
+  std::vector<pair16> want(n, pair16{-1, -1});
+  auto we = std::unique_copy(in.begin(), in.end(), want.begin());
+  placed<pair16> out(n, 8, pair16{-1, -1});
+  CHECK(adapt::unique_copy(adapt::par.grain(7), in.begin(), in.end(), out.p) - out.p ==
+            we - want.begin() &&
+        out == want);
+  auto big = [](const pair16 &x) { return x.a > 100; };
+  std::fill(want.begin(), want.end(), pair16{-1, -1});
+  we = std::copy_if(in.begin(), in.end(), want.begin(), big);
+  placed<pair16> out2(n, 8, pair16{-1, -1});
+  CHECK(adapt::copy_if(adapt::par.grain(7), in.begin(), in.end(), out2.p, big) - out2.p ==
+            we - want.begin() &&
+        out2 == want);
+  where = "select no_default";
+  std::vector<no_default> nwant(n, no_default(-1)), nout(n, no_default(-1));
+  auto nwe = std::unique_copy(nin.begin(), nin.end(), nwant.begin());
+  auto ne = adapt::unique_copy(adapt::par.grain(7), nin.begin(), nin.end(), nout.begin());
+  CHECK(ne - nout.begin() == nwe - nwant.begin() && nout == nwant);
+}
+
 void test_selections() {
   check_select<double>(
       "double", [](std::size_t i) { return 0.5 * static_cast<double>(i % 7919); }, std::less<>());
@@ -287,7 +363,8 @@ void run_all(int workers) {
                       {"copies", test_copies},
                       {"strings", test_strings},
                       {"writer", test_writer},
-                      {"selections", test_selections}});
+                      {"selections", test_selections},
+                      {"selections unaligned", test_selections_unaligned}});
 }
 
 bool skip(int workers) { return workers == 1 && variant("tsan"); }

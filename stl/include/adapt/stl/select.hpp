@@ -140,18 +140,28 @@ struct marks {
   }
 };
 
-/* Whether the selections to another range stream their output: copy's
- * rule (streamable_v, stream_copy_worth), judged on the input's n
- * elements (a bound on the output's), for a trivial type whose size
+/* Whether a selection from It to Out may stream its placements: copy's
+ * types (streamable_v), trivial (stream_writer's buffer), of a size that
  * divides a cache line (a line's boundary never splits an element). */
 template <class It, class Out>
-bool stream_select(const policy &pol, std::size_t n) {
+constexpr bool stream_selectable() {
   if constexpr (streamable_v<It, Out>) {
     using V = value_t<It>;
-    if constexpr (std::is_trivial_v<V> && ADAPT_STL_STREAM_LINE % sizeof(V) == 0)
-      return stream_copy_worth(pol, n * sizeof(V));
+    return std::is_trivial_v<V> && ADAPT_STL_STREAM_LINE % sizeof(V) == 0;
+  } else {
+    return false;
   }
-  return false;
+}
+
+/* Whether the selections to another range stream their output: copy's
+ * rule (stream_copy_worth) judged on the input's n elements (a bound on
+ * the output's), for the types of stream_selectable. */
+template <class It, class Out>
+bool stream_select(const policy &pol, std::size_t n) {
+  if constexpr (stream_selectable<It, Out>())
+    return stream_copy_worth(pol, n * sizeof(value_t<It>));
+  else
+    return false;
 }
 
 /* The output of one segment of a stolen piece placed by a merge, when the
@@ -319,7 +329,7 @@ std::size_t place_marks(const char *name, const marks &ms, bool selected, It fir
   return ms.place(name, selected, pos,
                   ADAPT_STL_COPY_SEGMENT * (sizeof(value_t<It>) + sizeof(value_t<Out>)),
                   [&](const marks::segment &sg, bool sel, std::size_t at) {
-                    if constexpr (streamable_v<It, Out>)
+                    if constexpr (stream_selectable<It, Out>())
                       if (stream) return at + place_segment<true>(sg, sel, first, adv(d, at));
                     return at + place_segment<false>(sg, sel, first, adv(d, at));
                   });
