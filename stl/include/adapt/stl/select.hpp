@@ -1,8 +1,8 @@
 /* The order-keeping variable-output algorithms of <adapt/stl.hpp>
  * (included by it, through <adapt/stl/algorithms.hpp>): copy_if, remove,
  * remove_if, remove_copy, remove_copy_if, unique, unique_copy,
- * partition_copy. copy_if has a kernel of its own (copy_if_ops); the
- * others share the two below.
+ * partition_copy. copy_if and remove_copy(_if) (the negated test) have a
+ * kernel of their own (copy_if_ops); the others share the two below.
  *
  * One pass, the test called once per element (unique: once per element
  * after the first, as std), under the sequence engine (the calling thread,
@@ -361,7 +361,8 @@ struct copy_if_ops {
   It first;
   Out d;
   Pred &pred;
-  bool stream; /* the merges stream their output (stream_select) */
+  bool stream;      /* the merges stream their output (stream_select) */
+  const char *name; /* the algorithm's, for the merges' nested maps */
 
   /* Branch-free: x stored at dst[c], c advanced by pred's result (x an
    * lvalue for pred, as std's copy_if passes it). */
@@ -414,9 +415,30 @@ struct copy_if_ops {
     p.add(b, e, [this](std::size_t i) { return pred(*adv(first, i)); });
   }
   void merge_master(master &m, piece &t, std::size_t, std::size_t) {
-    m.pos = place_marks("adapt::copy_if", t, true, first, d, m.pos, stream);
+    m.pos = place_marks(name, t, true, first, d, m.pos, stream);
   }
   void merge_piece(piece &v, piece &t, std::size_t, std::size_t) { v.take(t); }
+};
+
+/* copy_if's kernel over [first, first + n) into d (pred an lvalue, called
+ * once per element); returns the output's end. */
+template <class It, class Out, class Pred>
+Out copy_if_run(const policy &pol, const char *name, It first, std::size_t n, Out d, Pred &pred) {
+  copy_if_ops<It, Out, Pred> ops{first, d, pred, stream_select<It, Out>(pol, n), name};
+  typename copy_if_ops<It, Out, Pred>::master m;
+  par_ordered(pol.attr(1, false), name, n, sizeof(value_t<It>) + sizeof(value_t<Out>), ops, m);
+  return adv(d, m.pos);
+}
+
+/* remove_copy_if's test through copy_if's kernel: not pred (x passed on
+ * as it came, an lvalue). */
+template <class Pred>
+struct not_pred {
+  Pred &pred;
+  template <class X>
+  bool operator()(X &&x) {
+    return !static_cast<bool>(pred(std::forward<X>(x)));
+  }
 };
 
 /* Rules: keep(i) tests element i (pairwise: against element i - 1, both
@@ -429,14 +451,7 @@ struct test_rule { /* keep when pred(x) == Want */
   Pred &pred;
   bool keeps(ref_t<It> x) { return static_cast<bool>(pred(x)) == Want; }
   bool keep(std::size_t i) { return keeps(*adv(first, i)); }
-  /* The master's chunk to other ranges: std's algorithm. */
-  template <class Out>
-  Out copy(It b, It e, Out o) {
-    if constexpr (Want)
-      return std::copy_if(b, e, o, std::ref(pred));
-    else
-      return std::remove_copy_if(b, e, o, std::ref(pred));
-  }
+  /* The master's chunk to two ranges (partition_copy): std's algorithm. */
   template <class Out1, class Out2>
   std::pair<Out1, Out2> copy(It b, It e, Out1 o1, Out2 o2) {
     if constexpr (Want) {
@@ -485,12 +500,51 @@ struct select_ops {
   Out2 d2;
   bool stream; /* the merges stream their outputs (stream_select) */
 
+  using V = value_t<It>;
+  /* partition_copy of a trivial type of at most 16 bytes (an element
+   * reference, no proxy): the master's chunks branch-free, as copy_if's. */
+  static constexpr bool staged =
+      !Rule::pairwise && std::is_trivial_v<V> && sizeof(V) <= 16 &&
+      std::is_lvalue_reference_v<ref_t<It>> &&
+      std::is_same_v<std::remove_cv_t<std::remove_reference_t<ref_t<It>>>, V>;
+
+  /* The master's chunk [b, e) to both outputs, branch-free: each element
+   * stored to both of two stages on the stack, each count advanced by its
+   * side of the test (std's partition_copy mispredicts a branch per
+   * element on unsorted data), the stages then copied out. */
+  void stage_two(master &m, std::size_t b, std::size_t e) {
+    V s1[ADAPT_STL_COPY_STAGE], s2[ADAPT_STL_COPY_STAGE];
+    Out1 o1 = adv(d1, m.pos1);
+    Out2 o2 = adv(d2, m.pos2);
+    It x = adv(first, b);
+    std::size_t k1 = 0, k2 = 0; /* locals: stores to the outputs cannot alias them */
+    while (b < e) {
+      const std::size_t len = std::min<std::size_t>(e - b, ADAPT_STL_COPY_STAGE);
+      std::size_t c1 = 0, c2 = 0;
+      for (std::size_t j = 0; j < len; ++j, ++x) {
+        const bool keep = rule.keeps(*x);
+        const V v = *x;
+        s1[c1] = v;
+        s2[c2] = v;
+        c1 += keep;
+        c2 += !keep;
+      }
+      o1 = std::copy(s1, s1 + c1, o1);
+      o2 = std::copy(s2, s2 + c2, o2);
+      k1 += c1, k2 += c2, b += len;
+    }
+    m.pos1 += k1;
+    m.pos2 += k2;
+  }
+
   void run_master(master &m, adapt_seq *, std::size_t b, std::size_t e) {
     if constexpr (Rule::pairwise) /* the chunk's leading run of its predecessor's */
       while (b > 0 && b < e && !rule.keep(b)) b++;
     if (b == e) return;
     Out1 o1 = adv(d1, m.pos1);
-    if constexpr (two) {
+    if constexpr (two && staged) {
+      stage_two(m, b, e);
+    } else if constexpr (two) {
       Out2 o2 = adv(d2, m.pos2);
       auto r = rule.copy(adv(first, b), adv(first, e), o1, o2);
       m.pos1 += dist(o1, r.first);
@@ -696,13 +750,8 @@ Out copy_if(const policy &pol, It first, It last, Out d_first, Pred pred) {
   if constexpr (!detail::random_access_v<It> || !detail::writable_v<Out>) {
     return std::copy_if(first, last, d_first, pred);
   } else {
-    const std::size_t n = detail::dist(first, last);
-    detail::copy_if_ops<It, Out, Pred> ops{first, d_first, pred,
-                                           detail::stream_select<It, Out>(pol, n)};
-    typename detail::copy_if_ops<It, Out, Pred>::master m;
-    detail::par_ordered(pol.attr(1, false), "adapt::copy_if", n,
-                        sizeof(detail::value_t<It>) + sizeof(detail::value_t<Out>), ops, m);
-    return detail::adv(d_first, m.pos);
+    return detail::copy_if_run(pol, "adapt::copy_if", first, detail::dist(first, last), d_first,
+                               pred);
   }
 }
 
@@ -730,10 +779,9 @@ Out remove_copy_if(const policy &pol, It first, It last, Out d_first, Pred pred)
   if constexpr (!detail::writable_v<It, Out>) {
     return std::remove_copy_if(first, last, d_first, pred);
   } else {
-    detail::test_rule<It, Pred, false> r{first, pred};
-    auto c =
-        detail::select(pol, "adapt::remove_copy_if", first, detail::dist(first, last), r, d_first);
-    return detail::adv(d_first, c.first);
+    detail::not_pred<Pred> keep{pred}; /* copy_if's kernel: branch-free staging */
+    return detail::copy_if_run(pol, "adapt::remove_copy_if", first, detail::dist(first, last),
+                               d_first, keep);
   }
 }
 
