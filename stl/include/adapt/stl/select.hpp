@@ -175,9 +175,8 @@ bool stream_select(const policy &pol, std::size_t n) {
  * so two workers never stream to one line. An output not aligned to the
  * element's size is written with ordinary stores throughout. The caller
  * guarantees room for what it gives; finish() is called once, at the end,
- * and fences the streaming stores (one fence a segment: a fence waits for
- * the write-combining buffers to drain, and a fence per buffer made the
- * master's own chunks slower than ordinary stores). */
+ * and fences the streaming stores (one fence a segment, not one a buffer:
+ * a fence waits for the write-combining buffers to drain). */
 template <class V, class Out>
 class stream_writer {
 public:
@@ -541,15 +540,16 @@ struct select_ops {
     if constexpr (Rule::pairwise) /* the chunk's leading run of its predecessor's */
       while (b > 0 && b < e && !rule.keep(b)) b++;
     if (b == e) return;
-    Out1 o1 = adv(d1, m.pos1);
     if constexpr (two && staged) {
       stage_two(m, b, e);
     } else if constexpr (two) {
+      Out1 o1 = adv(d1, m.pos1);
       Out2 o2 = adv(d2, m.pos2);
       auto r = rule.copy(adv(first, b), adv(first, e), o1, o2);
       m.pos1 += dist(o1, r.first);
       m.pos2 += dist(o2, r.second);
     } else {
+      Out1 o1 = adv(d1, m.pos1);
       m.pos1 += dist(o1, rule.copy(adv(first, b), adv(first, e), o1));
     }
   }
