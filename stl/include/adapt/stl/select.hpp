@@ -195,8 +195,8 @@ public:
   /* The k elements from p (contiguous): whole lines streamed from p
    * directly, the rest through the buffer. */
   void append(const V *p, std::size_t k) {
-    if (k >= 2 * line) start();
-    if (k >= 2 * line && aligned_) {
+    if (k >= 2 * line) start(); /* aligned_ known */
+    if (aligned_ && k >= 2 * line) {
       const std::size_t head = (line - (lines_at(k_) % line)) % line; /* to the next line */
       if (cap - k_ < head) drain();                                   /* d_ + k_ stays */
       std::copy(p, p + head, buf_ + k_);
@@ -428,17 +428,6 @@ Out copy_if_run(const policy &pol, const char *name, It first, std::size_t n, Ou
   par_ordered(pol.attr(1, false), name, n, sizeof(value_t<It>) + sizeof(value_t<Out>), ops, m);
   return adv(d, m.pos);
 }
-
-/* remove_copy_if's test through copy_if's kernel: not pred (x passed on
- * as it came, an lvalue). */
-template <class Pred>
-struct not_pred {
-  Pred &pred;
-  template <class X>
-  bool operator()(X &&x) {
-    return !static_cast<bool>(pred(std::forward<X>(x)));
-  }
-};
 
 /* Rules: keep(i) tests element i (pairwise: against element i - 1, both
  * unread by any move); in place, keeps(x) (pairwise: keeps(kept, x),
@@ -779,7 +768,7 @@ Out remove_copy_if(const policy &pol, It first, It last, Out d_first, Pred pred)
   if constexpr (!detail::writable_v<It, Out>) {
     return std::remove_copy_if(first, last, d_first, pred);
   } else {
-    detail::not_pred<Pred> keep{pred}; /* copy_if's kernel: branch-free staging */
+    auto keep = std::not_fn(std::ref(pred)); /* copy_if's kernel: branch-free staging */
     return detail::copy_if_run(pol, "adapt::remove_copy_if", first, detail::dist(first, last),
                                d_first, keep);
   }
